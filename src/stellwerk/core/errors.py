@@ -1,0 +1,27 @@
+"""The one error type for refused actions, and the error for corrupt game files."""
+
+from __future__ import annotations
+
+
+class IllegalAction(Exception):
+    """An action that the rules forbid.
+
+    ``reason`` is a sentence a player can read; ``rule`` names the rule that forbids it
+    (e.g. "1849 rules §2.2" or "common rules §6.6").  The engine guarantees that the game
+    state is exactly as before when this is raised.
+    """
+
+    def __init__(self, reason: str, rule: str = "") -> None:
+        self.reason = reason
+        self.rule = rule
+        super().__init__(f"{reason} ({rule})" if rule else reason)
+
+
+class GameFileError(Exception):
+    """A game file that cannot be loaded: names the action number and the reason."""
+
+    def __init__(self, reason: str, action_id: int | None = None) -> None:
+        self.reason = reason
+        self.action_id = action_id
+        where = f"action {action_id}: " if action_id is not None else ""
+        super().__init__(f"{where}{reason}")

@@ -1,0 +1,1 @@
+"""titles/g1849/rules"""
