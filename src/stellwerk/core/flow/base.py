@@ -1,0 +1,206 @@
+"""Rounds and steps: the generic turn machinery.
+
+A round holds an ordered list of steps.  An action goes to the first active step that
+accepts it; a blocking step that does not accept it refuses it.  After every action the
+steps that have nothing left to do are skipped.  Who must act is the active entity of the
+first active blocking step.  This mirrors the turn structure of the rulebooks' round
+descriptions (common rules §6) and of 18xx.games, whose traces we must reproduce.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from stellwerk.core.game import Game
+
+Action = dict[str, Any]
+
+
+class Step:
+    """One step of a round.  Subclasses list the action types they accept per entity."""
+
+    description = "step"
+    blocks = True
+
+    def __init__(self, game: Game, round_: Round, **opts: Any) -> None:
+        self.game = game
+        self.round = round_
+        self.opts = opts
+        self.passed = False
+        self.acted = False
+
+    # -- state ------------------------------------------------------------------------------
+    def round_state(self) -> dict[str, Any]:
+        return {}
+
+    def setup(self) -> None:
+        """Called when the step is created and at the start of every entity's turn."""
+
+    def active(self) -> bool:
+        return not self.passed
+
+    def pass_(self) -> None:
+        self.passed = True
+
+    def unpass(self) -> None:
+        self.passed = False
+        self.acted = False
+
+    def skip(self) -> None:
+        self.pass_()
+
+    # -- who and what -----------------------------------------------------------------------
+    def actions(self, entity: Any) -> list[str]:
+        return []
+
+    def active_entities(self) -> list[Any]:
+        ents = self.round.entities
+        if not ents:
+            return []
+        return [ents[self.round.entity_index]]
+
+    def current_entity(self) -> Any:
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def current_actions(self) -> list[str]:
+        entity = self.current_entity()
+        if entity is None or getattr(entity, "closed", False):
+            return []
+        return self.actions(entity)
+
+    def blocking(self) -> bool:
+        return self.blocks and bool(self.current_actions())
+
+    def process(self, action: Action, entity: Any) -> None:
+        handler = getattr(self, f"process_{action['type']}", None)
+        if handler is None:
+            raise IllegalAction(f"{self.description} cannot process {action['type']}", "common rules §6")
+        handler(action, entity)
+
+    def process_pass(self, action: Action, entity: Any) -> None:
+        self.pass_()
+
+
+class Round:
+    """A round: its entities in order, the index of the one acting, and its steps."""
+
+    name = "Round"
+    kind = "base"
+
+    def __init__(self, game: Game, step_classes: list[Any], round_num: int = 1) -> None:
+        self.game = game
+        self.round_num = round_num
+        self.entity_index = 0
+        self.entities: list[Any] = self.select_entities()
+        self.last_to_act: Any = None
+        self.pass_order: list[Any] = []
+        self.at_start = False
+        self.state: dict[str, Any] = {}
+        self.steps: list[Step] = []
+        for spec in step_classes:
+            cls, opts = (spec if isinstance(spec, tuple) else (spec, {}))
+            step = cls(game, self, **opts)
+            for key, value in step.round_state().items():
+                self.state.setdefault(key, value)
+            step.setup()
+            self.steps.append(step)
+
+    def __getattr__(self, key: str) -> Any:
+        state = self.__dict__.get("state")
+        if state is not None and key in state:
+            return state[key]
+        raise AttributeError(key)
+
+    def select_entities(self) -> list[Any]:
+        return []
+
+    def setup(self) -> None:
+        """Called once the round is the game's current round."""
+
+    def step_of(self, cls: type) -> Any:
+        return next((s for s in self.steps if isinstance(s, cls)), None)
+
+    def active_step(self) -> Step | None:
+        for step in self.steps:
+            if step.active() and step.blocking():
+                return step
+        return None
+
+    def active_entities(self) -> list[Any]:
+        step = self.active_step()
+        return step.active_entities() if step else []
+
+    def current_entity(self) -> Any:
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def finished(self) -> bool:
+        return self.active_step() is None
+
+    def actions_for(self, entity: Any) -> list[str]:
+        out: list[str] = []
+        for step in self.steps:
+            if not step.active():
+                continue
+            for a in step.actions(entity):
+                if a not in out:
+                    out.append(a)
+            if step.blocking():
+                break
+        return out
+
+    def process_action(self, action: Action, entity: Any) -> None:
+        kind = action["type"]
+        chosen: Step | None = None
+        for step in self.steps:
+            if not step.active():
+                continue
+            accepts = kind in step.actions(entity)
+            blocking = step.blocking()
+            if blocking and not accepts:
+                raise IllegalAction(
+                    f"{kind} is not allowed now: the current step is '{step.description}'",
+                    "common rules §6 (turn order)",
+                )
+            if blocking or accepts:
+                chosen = step
+                break
+        if chosen is None:
+            raise IllegalAction(f"no step accepts {kind} now", "common rules §6 (turn order)")
+        chosen.process(action, entity)
+        chosen.acted = True
+        self.at_start = False
+        self.after_process_before_skip(action)
+        self.skip_steps()
+        self.after_process(action, entity)
+
+    def after_process_before_skip(self, action: Action) -> None:
+        pass
+
+    def after_process(self, action: Action, entity: Any) -> None:
+        pass
+
+    def skip_steps(self) -> None:
+        ents = self.entities
+        current = ents[self.entity_index] if ents and self.entity_index < len(ents) else None
+        for step in self.steps:
+            if not step.active() or not step.blocks or getattr(current, "closed", False):
+                continue
+            if step.blocking():
+                break
+            step.skip()
+
+    def next_entity_index(self) -> None:
+        self.entity_index = (self.entity_index + 1) % len(self.entities)
+
+    def next_entity(self) -> None:
+        raise NotImplementedError
+
+    def force_next_entity(self) -> None:
+        for step in self.steps:
+            step.pass_()
+        self.next_entity()

@@ -1,0 +1,371 @@
+"""Operating-round steps: track, token, routes, dividends, trains, companies, issuing,
+bankruptcy (common rules §6.1–6.4, 6.7).  Map work is delegated to the game's map hooks."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from stellwerk.core.entities import Company, Corporation, Player, transfer
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action, Step
+from stellwerk.core.flow.stock import bundle_from_action
+from stellwerk.core.shares import Bundle, can_dump
+
+
+class Track(Step):
+    """One tile lay or upgrade per turn (common rules §6.3)."""
+
+    description = "Lay/Upgrade Track"
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        return ["lay_tile", "pass"] if self.game.can_lay_tile(entity) else []
+
+    def process_lay_tile(self, action: Action, entity: Any) -> None:
+        self.game.lay_tile(entity, action)
+        self.pass_()
+
+
+class Token(Step):
+    """One station token per turn in a reachable city with a free slot (§6.4)."""
+
+    description = "Place a Token"
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity():
+            return []
+        return ["place_token", "pass"] if self.game.can_place_token(entity) else []
+
+    def process_place_token(self, action: Action, entity: Any) -> None:
+        self.game.place_token(entity, action)
+        self.pass_()
+
+
+class Route(Step):
+    """Run the corporation's trains (common rules §6.1)."""
+
+    description = "Run Routes"
+
+    def round_state(self) -> dict[str, Any]:
+        return {"routes": [], "revenue": 0}
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        if not entity.trains or not self.game.route_info(entity)[0]:
+            return []
+        return ["run_routes"]
+
+    def process_run_routes(self, action: Action, entity: Any) -> None:
+        routes = action.get("routes") or []
+        seen: set[str] = set()
+        for route in routes:
+            train = self.game.train_by_id(route["train"])
+            if train.owner is not entity:
+                raise IllegalAction(f"{train.id} is not {entity.sym}'s train", "common rules §6.1")
+            if train.id in seen:
+                raise IllegalAction(f"{train.id} cannot run twice", "common rules §6.1")
+            if train.operated:
+                raise IllegalAction(f"{train.id} already ran", "common rules §6.1")
+            seen.add(train.id)
+        revenue = self.game.route_revenue(entity, routes)
+        self.round.state["routes"] = routes
+        self.round.state["revenue"] = revenue + int(action.get("extra_revenue") or 0)
+        self.pass_()
+
+
+class Dividend(Step):
+    """Pay out or withhold the run's revenue; price moves (title hook)."""
+
+    description = "Pay or Withhold Dividends"
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or self.round.revenue == 0:
+            return []
+        return ["dividend"]
+
+    def skip(self) -> None:
+        self.process_dividend({"type": "dividend", "kind": "withhold"}, self.current_entity())
+
+    def process_dividend(self, action: Action, entity: Any) -> None:
+        kind = action.get("kind")
+        if kind not in ("payout", "withhold"):
+            raise IllegalAction(f"unknown dividend kind {kind}", "common rules §6.1")
+        game = self.game
+        revenue = self.round.revenue
+        entity.operating_history.append((game.turn, self.round.round_num))
+        if self.round.routes:
+            game.companies_event(entity, "ran_train")
+        for train in entity.trains:
+            train.operated = True
+        self.round.state["routes"] = []
+        self.round.state["revenue"] = 0
+        if kind == "withhold":
+            if revenue:
+                transfer(game.bank, entity, revenue)
+        elif revenue:
+            per_share = revenue / entity.total_shares
+            for holder in [*game.players, *game.corporations]:
+                pct = holder.percent_of(entity.sym)
+                if not pct:
+                    continue
+                amount = math.ceil(pct / entity.share_percent * per_share)
+                if amount:
+                    transfer(game.bank, holder, amount)
+        paid = revenue if kind == "payout" else 0
+        game.dividend_price_move(entity, paid)
+        self.pass_()
+
+
+class DiscardTrain(Step):
+    """A corporation over its train limit discards to the depot."""
+
+    description = "Discard Trains"
+
+    def active(self) -> bool:
+        return bool(self.game.crowded_corps())
+
+    def active_entities(self) -> list[Any]:
+        return self.game.crowded_corps()[:1]
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["discard_train"] if entity in self.game.crowded_corps() else []
+
+    def process_discard_train(self, action: Action, entity: Any) -> None:
+        train = self.game.train_by_id(action["train"])
+        if train.owner is not entity:
+            raise IllegalAction(f"{train.id} is not {entity.sym}'s", "train limit")
+        self.game.reclaim_train(train)
+
+
+class BuyCompany(Step):
+    """Corporations buy private companies from players when the phase allows."""
+
+    description = "Buy Companies"
+
+    def __init__(self, game: Any, round_: Any, **opts: Any) -> None:
+        super().__init__(game, round_, **opts)
+        self.blocks = bool(opts.get("blocks", False))
+
+    def can_buy_company(self, entity: Any) -> bool:
+        companies = self.game.purchasable_companies(entity)
+        return (
+            entity is self.current_entity()
+            and self.game.phases.has_status("can_buy_companies")
+            and bool(companies)
+            and min(c.min_price for c in companies) <= entity.cash
+        )
+
+    def actions(self, entity: Any) -> list[str]:
+        if not isinstance(entity, Corporation):
+            return []
+        if self.can_buy_company(entity):
+            return ["buy_company", "pass"] if self.blocks else ["buy_company"]
+        return []
+
+    def process_buy_company(self, action: Action, entity: Any) -> None:
+        company: Company = self.game.company(action["company"])
+        price = int(action["price"])
+        owner = company.owner
+        if company not in self.game.purchasable_companies(entity):
+            raise IllegalAction(f"{company.sym} cannot be bought now", "common rules §6.7")
+        low, high = company.min_price, company.max_price()
+        if not low <= price <= high:
+            raise IllegalAction(f"price must be between {low} and {high}", "common rules §6.7")
+        transfer(entity, owner if owner is not None else self.game.bank, price, "common rules §6.7")
+        if owner is not None:
+            owner.companies.remove(company)
+        company.owner = entity
+        entity.companies.append(company)
+        self.game.after_company_sold(entity, company)
+
+
+class IssueShares(Step):
+    """Issue treasury shares to the pool or redeem one (title decides what is allowed)."""
+
+    description = "Issue or Redeem Shares"
+
+    def actions(self, entity: Any) -> list[str]:
+        if not isinstance(entity, Corporation) or entity is not self.current_entity():
+            return []
+        out = []
+        if self.game.redeemable_bundles(entity):
+            out.append("buy_shares")
+        if self.game.issuable_bundles(entity):
+            out.append("sell_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    def process_sell_shares(self, action: Action, entity: Any) -> None:
+        bundle = bundle_from_action(self.game, action)
+        if not any(_same(bundle, b) for b in self.game.issuable_bundles(entity)):
+            raise IllegalAction("these shares cannot be issued", "1849 rules §4.9")
+        self.game.sell_shares_and_change_price(bundle)
+        self.pass_()
+
+    def process_buy_shares(self, action: Action, entity: Any) -> None:
+        bundle = bundle_from_action(self.game, action)
+        if not any(_same(bundle, b) for b in self.game.redeemable_bundles(entity)):
+            raise IllegalAction("these shares cannot be redeemed", "1849 rules §4.9")
+        self.game.buy_shares(entity, bundle)
+        self.pass_()
+
+
+def _same(a: Bundle, b: Bundle) -> bool:
+    """Two bundles are interchangeable: same owner, percent and certificate sizes."""
+
+    def shape(x: Bundle) -> tuple[Any, ...]:
+        return (id(x.owner), x.percent, sorted(s.percent for s in x.shares))
+
+    return shape(a) == shape(b)
+
+
+class BuyTrain(Step):
+    """Buy trains from the depot or other corporations; emergency purchase with the
+    president's money and share sales when the corporation must buy (common rules §6)."""
+
+    description = "Buy Trains"
+
+    def setup(self) -> None:
+        self.last_share_sold_price: int | None = None
+        self.corporations_sold: list[str] = []
+
+    def pass_(self) -> None:
+        self.last_share_sold_price = None
+        super().pass_()
+
+    # -- predicates -------------------------------------------------------------------------
+    def room(self, corp: Corporation) -> bool:
+        return len(corp.trains) < self.game.train_limit(corp)
+
+    def must_buy(self, corp: Corporation) -> bool:
+        return self.game.must_buy_train_now(corp)
+
+    def can_buy_train(self, corp: Corporation) -> bool:
+        prices = [t.price for t in self.game.depot_trains_for(corp)]
+        prices += [1 for _ in self.game.other_trains(corp)]
+        return self.room(corp) and bool(prices) and corp.cash >= min(prices)
+
+    def actions(self, entity: Any) -> list[str]:
+        current = self.current_entity()
+        if current is None:
+            return []
+        if isinstance(entity, Player) and entity is current.owner and self.must_buy(current):
+            return ["sell_shares"]
+        if entity is not current:
+            return []
+        if self.must_buy(entity):
+            return ["sell_shares", "buy_train"]
+        if self.can_buy_train(entity):
+            return ["buy_train", "pass"]
+        return []
+
+    def needed_cash(self) -> int:
+        return self.game.min_depot_price(self.current_entity())
+
+    def buyable_trains(self, corp: Corporation) -> list[Any]:
+        depot = self.game.depot_trains_for(corp)
+        others = list(self.game.other_trains(corp))
+        if corp.cash < self.game.min_depot_price(corp):
+            cheapest = self.game.min_depot_train(corp)
+            depot = [cheapest] if cheapest else []
+            if self.last_share_sold_price is not None:
+                others = []
+        if corp.cash == 0:
+            others = []
+        return depot + others
+
+    # -- processing -------------------------------------------------------------------------
+    def process_buy_train(self, action: Action, entity: Any) -> None:
+        game = self.game
+        train = game.train_by_id(action["train"])
+        price = int(action["price"])
+        if train.owner is entity:
+            raise IllegalAction("a corporation cannot buy its own train", "common rules §6")
+        if train not in self.buyable_trains(entity):
+            raise IllegalAction(f"{train.id} cannot be bought now", "common rules §6 (train purchase)")
+        from_depot = train.owner is game.depot
+        if from_depot and price != train.price:
+            raise IllegalAction(f"{train.name} costs {train.price} from the depot", "common rules §6")
+        if not from_depot:
+            low, high = 1, entity.cash
+            if not low <= price <= high:
+                raise IllegalAction(f"price must be between {low} and {high}", "common rules §6")
+        if not self.room(entity):
+            raise IllegalAction(f"{entity.sym} is at its train limit", "train limit")
+        remaining = price - entity.cash
+        if remaining > 0:
+            if not self.must_buy(entity):
+                raise IllegalAction(f"{entity.sym} cannot afford {price}", "common rules §6")
+            cheapest = game.min_depot_train(entity)
+            if cheapest is not None and train.name != cheapest.name:
+                raise IllegalAction(
+                    f"must buy the cheapest train ({cheapest.name})", "1849 rules §4.7 (emergency buy)"
+                )
+            president = entity.owner
+            assert president is not None
+            if president.cash < remaining:
+                raise IllegalAction(
+                    f"{president.name} cannot contribute {remaining}", "1849 rules §4.7 (emergency buy)"
+                )
+            transfer(president, entity, remaining, "1849 rules §4.7")
+        game.buy_train(entity, train, price)
+        if not self.can_buy_train(entity):
+            self.pass_()
+
+    def process_sell_shares(self, action: Action, entity: Any) -> None:
+        bundle = bundle_from_action(self.game, action)
+        if not self.can_sell(entity, bundle):
+            raise IllegalAction(
+                f"{entity.name} may not sell these shares now", "1849 rules §4.7 (emergency sale)"
+            )
+        corp = bundle.corporation
+        before = corp.share_price
+        if entity is not self.current_entity():
+            self.last_share_sold_price = bundle.price_per_share()
+        self.game.sell_shares_and_change_price(bundle)
+        self.round.recalculate_order()
+        self.game.after_player_sale(corp, before)
+        if entity is not self.current_entity():
+            self.corporations_sold.append(corp.sym)
+
+    def can_sell(self, player: Any, bundle: Bundle) -> bool:
+        game = self.game
+        corp = bundle.corporation
+        if bundle.owner is not player or not isinstance(player, Player):
+            return False
+        if not game.emergency_sale_timing_ok(self.round, corp):
+            return False
+        if not can_dump(bundle, player) or not game.fits_in_pool(bundle):
+            return False
+        if corp.owner is player and corp is self.current_entity():
+            holders = {
+                h: p
+                for h, p in corp.share_holders.items()
+                if isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp)
+            }
+            remaining = holders.get(player, 0) - bundle.percent
+            others = max((p for h, p in holders.items() if h is not player), default=0)
+            if remaining < others:
+                return False
+        needed = self.needed_cash() - (player.cash + self.current_entity().cash)
+        smaller = bundle.price - min(
+            math.ceil(bundle.price_per_share() * s.percent / corp.share_percent) for s in bundle.shares
+        )
+        return smaller < needed
+
+
+class Bankrupt(Step):
+    """The operating corporation's president declares bankruptcy (title procedure)."""
+
+    description = "Bankrupt"
+    blocks = False
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["bankrupt"] if entity is self.current_entity() else []
+
+    def process_bankrupt(self, action: Action, entity: Any) -> None:
+        self.game.bankrupt(entity, self.round)

@@ -1,0 +1,152 @@
+"""The three generic round kinds: auction, stock and operating (common rules §6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stellwerk.core.entities import Corporation
+from stellwerk.core.flow.base import Action, Round
+
+
+class AuctionRound(Round):
+    name = "Round::Auction"
+    kind = "auction"
+
+    def select_entities(self) -> list[Any]:
+        return list(self.game.players)
+
+
+class StockRound(Round):
+    """Players in priority order until all pass in a row; end-of-round price moves."""
+
+    name = "Round::Stock"
+    kind = "stock"
+
+    def select_entities(self) -> list[Any]:
+        return [p for p in self.game.players if not p.bankrupt]
+
+    def setup(self) -> None:
+        self.game.hooks_stock_round_setup(self)
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def after_process(self, action: Action, entity: Any) -> None:
+        if self.active_step() is not None:
+            return
+        self.next_entity()
+
+    def finished(self) -> bool:
+        return self.game.finished or all(p.passed for p in self.entities)
+
+    def next_entity(self) -> None:
+        if self.finished():
+            self.next_entity_index()
+            self.finish_round()
+            return
+        self.next_entity_index()
+        self.start_entity()
+
+    def start_entity(self) -> None:
+        self.game.hooks_stock_turn_start(self)
+        for step in self.steps:
+            step.unpass()
+        for step in self.steps:
+            step.setup()
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def finish_round(self) -> None:
+        """End of the stock round: sold-out corporations rise, pool shares push prices down
+        (common rules §6.5)."""
+        game = self.game
+        corps = sorted(
+            (c for c in game.corporations if c.floated and c.share_price is not None),
+            key=lambda c: c.sort_key(),
+        )
+        for corp in corps:
+            if sum(corp.player_holders().values()) == 100:
+                game.move_price(corp, "up")
+            if corp.market_percent() > 0:
+                game.move_price(corp, "down")
+
+
+class OperatingRound(Round):
+    """Floated corporations in operating order; each runs through the steps once."""
+
+    name = "Round::Operating"
+    kind = "operating"
+
+    def __init__(self, game: Any, step_classes: list[Any], round_num: int = 1) -> None:
+        self.current_operator: Corporation | None = None
+        super().__init__(game, step_classes, round_num)
+
+    def select_entities(self) -> list[Any]:
+        return self.game.operating_order()
+
+    def setup(self) -> None:
+        self.current_operator = None
+        self.game.payout_companies()
+        for corp in self.entities:
+            for train in corp.trains:
+                train.operated = False
+        if self.any_to_act():
+            self.start_operating()
+
+    def skip_entity(self, entity: Any) -> bool:
+        return bool(entity.closed)
+
+    def any_to_act(self) -> bool:
+        return any(not self.skip_entity(e) for e in self.entities)
+
+    def after_process(self, action: Action, entity: Any) -> None:
+        if action["type"] == "message":
+            return
+        if self.active_step() is not None:
+            current = self.entities[self.entity_index]
+            if current.owner is not None:
+                return
+        self.game.after_end_of_operating_turn(self.current_operator)
+        if not self.game.finished:
+            self.next_entity()
+
+    def next_entity(self) -> None:
+        if self.game.hooks_before_next_operator(self):
+            return
+        if self.entity_index == len(self.entities) - 1:
+            return
+        self.next_entity_index()
+        if self.skip_entity(self.entities[self.entity_index]):
+            self.next_entity()
+            return
+        for step in self.steps:
+            step.unpass()
+        for step in self.steps:
+            step.setup()
+        self.start_operating()
+
+    def start_operating(self) -> None:
+        entity = self.entities[self.entity_index]
+        if self.skip_entity(entity):
+            self.next_entity()
+            return
+        self.current_operator = entity
+        self.skip_steps()
+        if not self.finished():
+            return
+        self.game.after_end_of_operating_turn(entity)
+        self.next_entity()
+
+    def recalculate_order(self) -> None:
+        """Re-sort the corporations that have not yet operated (after emergency sales)."""
+        done = self.entities[: self.entity_index + 1]
+        rest = self.entities[self.entity_index + 1 :]
+        order = [c for c in self.game.operating_order() if c in rest]
+        self.entities = done + order
+
+    def finished(self) -> bool:
+        done = super().finished() or not self.any_to_act()
+        if done:
+            self.current_operator = None
+        return done

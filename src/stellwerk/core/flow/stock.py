@@ -1,0 +1,269 @@
+"""Stock-round steps: buying, selling and starting corporations; home token choices.
+
+Rules (common rules §6.6): sell first, then one purchase (buy one certificate or start a
+corporation); no buying what one sold this round; 60 % holding and certificate limits;
+a player over the certificate limit must sell first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stellwerk.core.entities import Corporation, Player, Share
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action, Step
+from stellwerk.core.shares import Bundle, can_dump
+
+RULE = "common rules §6.6"
+
+
+def bundle_from_action(game: Any, action: Action) -> Bundle:
+    ids = action.get("shares") or []
+    if not ids:
+        raise IllegalAction("no certificates named", RULE)
+    shares: list[Share] = [game.share_by_id(sid) for sid in ids]
+    corp = game.corporation(shares[0].corporation)
+    if any(s.corporation != corp.sym for s in shares) or len({id(s.owner) for s in shares}) > 1:
+        raise IllegalAction("certificates must be of one corporation and one owner", RULE)
+    percent = action.get("percent")
+    return Bundle.of(shares, corp, int(percent) if percent is not None else None)
+
+
+class BuySellParShares(Step):
+    """One player turn of the stock round."""
+
+    description = "Sell then Buy Shares"
+
+    def round_state(self) -> dict[str, Any]:
+        return {
+            "players_sold": {},
+            "players_bought": {},
+            "current_actions": [],
+            "bought_from_ipo": False,
+        }
+
+    def setup(self) -> None:
+        for corps in self.round.players_sold.values():
+            for key in corps:
+                corps[key] = "prev"
+        self.round.state["current_actions"] = []
+        self.round.state["bought_from_ipo"] = False
+        self.game.after_sr_turn_setup()
+
+    # -- predicates -------------------------------------------------------------------------
+    def sold(self, player: Player) -> dict[str, str]:
+        return self.round.players_sold.setdefault(player, {})
+
+    def bought(self) -> bool:
+        return any(a["type"] in ("buy_shares", "par", "buy_company") for a in self.round.current_actions)
+
+    def just_parred(self, corp: Corporation) -> bool:
+        return any(
+            a["type"] == "par" and a.get("corporation") == corp.sym for a in self.round.current_actions
+        )
+
+    def num_bought(self, corp: Corporation) -> int:
+        return sum(
+            1
+            for a in self.round.current_actions
+            if a["type"] == "buy_shares" and a.get("_corp") == corp.sym
+        )
+
+    def can_buy_multiple(self, player: Player, corp: Corporation) -> bool:
+        extra = self.game.buys_after_par
+        return corp.owner is player and self.just_parred(corp) and self.num_bought(corp) < extra
+
+    def can_gain(self, player: Player, bundle: Bundle) -> bool:
+        corp = bundle.corporation
+        return self.game.holding_ok(player, corp, bundle.percent) and self.game.num_certs(
+            player
+        ) < self.game.cert_limit()
+
+    def can_buy(self, player: Player, bundle: Bundle | None) -> bool:
+        if bundle is None or bundle.owner is player or isinstance(bundle.owner, Player):
+            return False
+        corp = bundle.corporation
+        return (
+            player.cash >= bundle.price
+            and not self.sold(player).get(corp.sym)
+            and (self.can_buy_multiple(player, corp) or not self.bought())
+            and self.can_gain(player, bundle)
+            and self.game.can_buy_extra(bundle)
+        )
+
+    def can_sell(self, player: Player, bundle: Bundle) -> bool:
+        if bundle.owner is not player:
+            return False
+        return (
+            self.game.check_sale_timing(bundle.corporation)
+            and not self.bought()
+            and self.game.fits_in_pool(bundle)
+            and can_dump(bundle, player)
+        )
+
+    def can_sell_any(self, player: Player) -> bool:
+        for corp in self.game.corporations:
+            if any(self.can_sell(player, b) for b in self.game.bundles_for_corporation(player, corp)):
+                return True
+        return False
+
+    def must_sell(self, player: Player) -> bool:
+        if not self.can_sell_any(player):
+            return False
+        if self.game.num_certs(player) > self.game.cert_limit():
+            return True
+        return any(
+            not self.game.holding_ok(player, c)
+            and any(self.can_sell(player, b) for b in self.game.bundles_for_corporation(player, c))
+            for c in self.game.corporations
+        )
+
+    def smallest_bundle(self, shares: list[Share], corp: Corporation) -> Bundle | None:
+        if not shares:
+            return None
+        smallest = min(shares, key=lambda s: s.percent)
+        return Bundle.of([smallest], corp)
+
+    def can_buy_from(self, player: Player, shares: list[Share], corp: Corporation) -> bool:
+        if not shares:
+            return False
+        if self.sold(player).get(corp.sym) or (self.bought() and not self.can_buy_multiple(player, corp)):
+            return False
+        bundle = self.smallest_bundle(shares, corp)
+        return bundle is not None and player.cash >= bundle.price and self.can_gain(player, bundle)
+
+    def can_buy_any(self, player: Player) -> bool:
+        for corp in self.game.corporations:
+            if self.can_buy_from(player, self.game.pool.shares_of(corp.sym), corp):
+                return True
+        for corp in self.game.corporations:
+            if not corp.ipoed:
+                continue
+            if self.game.can_buy_any_from_treasury(self, player, corp):
+                return True
+        return False
+
+    def can_par_any(self, player: Player) -> bool:
+        if self.bought():
+            return False
+        for corp in self.game.corporations:
+            if self.game.can_par(corp) and corp.treasury_shares():
+                pres = Bundle.of([corp.treasury_shares()[0]], corp)
+                if self.game.can_afford_par(player) and self.can_gain(player, pres):
+                    return True
+        return False
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Player):
+            return []
+        if self.must_sell(entity):
+            return ["sell_shares"]
+        out: list[str] = []
+        if self.can_buy_any(entity):
+            out.append("buy_shares")
+        if self.can_par_any(entity):
+            out.append("par")
+        if self.can_sell_any(entity):
+            out.append("sell_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    # -- processing -------------------------------------------------------------------------
+    def track(self, action: Action, player: Player) -> None:
+        self.round.last_to_act = player
+        self.round.current_actions.append(action)
+
+    def process_buy_shares(self, action: Action, entity: Any) -> None:
+        bundle = bundle_from_action(self.game, action)
+        if not self.can_buy(entity, bundle):
+            raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
+        corp = bundle.corporation
+        bought = self.round.players_bought.setdefault(entity, {})
+        bought[corp.sym] = bought.get(corp.sym, 0) + bundle.percent
+        if isinstance(bundle.owner, Corporation):
+            self.round.state["bought_from_ipo"] = True
+        self.game.buy_shares(entity, bundle)
+        action = dict(action)
+        action["_corp"] = corp.sym
+        self.track(action, entity)
+
+    def process_sell_shares(self, action: Action, entity: Any) -> None:
+        bundle = bundle_from_action(self.game, action)
+        if not self.can_sell(entity, bundle):
+            raise IllegalAction(f"{entity.name} may not sell {bundle.corporation.sym} now", RULE)
+        corp = bundle.corporation
+        self.sold(entity)[corp.sym] = "now"
+        before = corp.share_price
+        self.game.sell_shares_and_change_price(bundle)
+        self.game.after_player_sale(corp, before)
+        self.track(action, entity)
+
+    def process_par(self, action: Action, entity: Any) -> None:
+        corp = self.game.corporation(action["corporation"])
+        if not self.game.can_par(corp):
+            raise IllegalAction(f"{corp.sym} cannot be started now", "1849 rules §2.2 (par)")
+        if self.bought():
+            raise IllegalAction("only one purchase per turn", RULE)
+        cell = self.game.market.cell_by_id(action["share_price"])
+        if cell is None or cell not in self.game.par_cells():
+            raise IllegalAction(f"{action['share_price']} is not a par price now", "par prices")
+        share = corp.treasury_shares()[0]
+        bundle = Bundle.of([share], corp)
+        self.game.set_par(corp, cell)
+        if entity.cash < bundle.price or not self.can_gain(entity, bundle):
+            corp.share_price = None
+            corp.par_price = None
+            cell.corporations.remove(corp.sym)
+            raise IllegalAction(f"{entity.name} cannot start {corp.sym} at {cell.price}", RULE)
+        bought = self.round.players_bought.setdefault(entity, {})
+        bought[corp.sym] = bought.get(corp.sym, 0) + share.percent
+        self.game.buy_shares(entity, bundle)
+        self.game.after_par(corp)
+        self.track(action, entity)
+
+    def pass_(self) -> None:
+        super().pass_()
+        player = self.current_entity()
+        if self.round.current_actions:
+            if player in self.round.pass_order:
+                self.round.pass_order.remove(player)
+            if player is not None:
+                player.passed = False
+        else:
+            if player not in self.round.pass_order:
+                self.round.pass_order.append(player)
+            if player is not None:
+                player.passed = True
+        self.game.after_sr_pass()
+
+
+class HomeToken(Step):
+    """A corporation that chooses its home places that token before anything else."""
+
+    description = "Place Home Token"
+
+    def round_state(self) -> dict[str, Any]:
+        return {"pending_tokens": []}
+
+    def pending(self) -> dict[str, Any]:
+        pending = self.round.pending_tokens
+        return pending[0] if pending else {}
+
+    def active(self) -> bool:
+        return bool(self.pending().get("entity"))
+
+    def current_entity(self) -> Any:
+        return self.pending().get("entity")
+
+    def active_entities(self) -> list[Any]:
+        ent = self.pending().get("entity")
+        return [ent] if ent is not None else []
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["place_token"] if entity is self.pending().get("entity") else []
+
+    def process_place_token(self, action: Action, entity: Any) -> None:
+        pending = self.pending()
+        self.game.place_chosen_home_token(pending["entity"], action, pending["hexes"])
+        self.round.pending_tokens.pop(0)

@@ -1,0 +1,455 @@
+"""The game: one mutable aggregate of everything on the table, driven by actions.
+
+``Game`` knows the generic 18xx procedures (common rules §§4, 6): round sequence, operating
+order, private revenue, floating, selling with price drops, train purchase with phase
+changes and rusting, game end and final values.  A title subclasses it once, supplies its
+data and step lists, and overrides the small hook methods named ``hooks_*`` or documented
+as hooks below.  No title name appears here.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from stellwerk.core.entities import (
+    Bank,
+    Company,
+    Corporation,
+    Holder,
+    Player,
+    Share,
+    SharePool,
+    Train,
+    transfer,
+)
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action, Round
+from stellwerk.core.flow.rounds import AuctionRound, OperatingRound, StockRound
+from stellwerk.core.market import Cell, Market, move_corporation
+from stellwerk.core.rng import Rng
+from stellwerk.core.shares import Bundle, all_bundles, transfer_bundle
+from stellwerk.core.trains import Depot, PhaseDef, Phases
+
+
+class GameEnded(Exception):
+    """Internal: raised to stop processing once the game is over."""
+
+
+class Game:
+    """Generic game state and procedures.  Titles subclass and bind hooks."""
+
+    title = ""
+    market_share_limit = 50
+    sell_after = "operate"  # common rules §6.6 SELL_AFTER
+    sell_movement = "down_share"
+    pool_share_drop = "none"
+    bankruptcy_ends_game_after = "one"
+    game_end_check: dict[str, str] = {}
+    game_end_priority: list[str] = ["immediate", "current_round", "current_or", "full_or"]
+    cert_limit_includes_privates = True
+    must_buy_train = "route"
+
+    def __init__(
+        self,
+        players: list[tuple[int | str, str]],
+        options: list[str],
+        seed: int,
+    ) -> None:
+        self.options = list(options)
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.players = [Player(pid, name) for pid, name in players]
+        self.all_players = list(self.players)
+        self.bank = Bank("Bank")
+        self.pool = SharePool("Market")
+        self.turn = 1
+        self.finished = False
+        self.game_end_reason: str | None = None
+        self.end_trigger: tuple[str, str] | None = None
+        self.loading = False
+        self.log: list[str] = []
+        self.corporations: list[Corporation] = []
+        self.companies: list[Company] = []
+        self.market: Market = Market([])
+        self.depot = Depot([])
+        self.phases = Phases([PhaseDef("1", [], 1, 4, [])])
+        self.operating_rounds = 1
+        self.round: Round = Round(self, [])
+        self.current_action_id = 0
+
+    # -- lookups ----------------------------------------------------------------------------
+    def player_by_id(self, pid: Any) -> Player:
+        for p in self.all_players:
+            if p.id == pid or str(p.id) == str(pid):
+                return p
+        raise IllegalAction(f"no player {pid}", "common rules §2.4")
+
+    def corporation(self, sym: str) -> Corporation:
+        for c in self.corporations:
+            if c.sym == sym:
+                return c
+        raise IllegalAction(f"no corporation {sym}", "common rules §2.4")
+
+    def company(self, sym: str) -> Company:
+        for c in self.companies:
+            if c.sym == sym:
+                return c
+        raise IllegalAction(f"no company {sym}", "common rules §2.4")
+
+    def entity(self, action: Action) -> Any:
+        etype = action.get("entity_type", "player")
+        ent = action.get("entity")
+        if etype == "player":
+            return self.player_by_id(ent)
+        if etype == "corporation":
+            return self.corporation(str(ent))
+        if etype == "company":
+            return self.company(str(ent))
+        raise IllegalAction(f"unknown entity type {etype}", "common rules §3.2")
+
+    def share_by_id(self, share_id: str) -> Share:
+        corp_sym, _, index = share_id.rpartition("_")
+        corp = self.corporation(corp_sym)
+        for holder in self.holders():
+            for share in holder.shares_of(corp.sym):
+                if share.index == int(index):
+                    return share
+        raise IllegalAction(f"no certificate {share_id}", "common rules §2.4")
+
+    def holders(self) -> list[Holder]:
+        return [*self.all_players, *self.corporations, self.pool]
+
+    def train_by_id(self, train_id: str) -> Train:
+        for train in self.depot.trains:
+            if train.id == train_id:
+                return train
+        raise IllegalAction(f"no train {train_id}", "common rules §2.3")
+
+    # -- the action loop --------------------------------------------------------------------
+    def process_action(self, action: Action) -> None:
+        """Process one action and, after it, its recorded automatic actions."""
+        if self.finished and action["type"] != "message":
+            raise IllegalAction("the game is over", "common rules §4.2")
+        self.process_single(action)
+        for auto in action.get("auto_actions") or []:
+            self.process_single(auto)
+
+    def process_single(self, action: Action) -> None:
+        kind = action["type"]
+        if kind == "message":
+            return
+        entity = self.entity(action)
+        if kind.startswith("program_"):
+            return
+        self.round.process_action(action, entity)
+        self.action_processed(action)
+        reason, timing = self.check_game_end()
+        if timing == "immediate" and reason:
+            self.end_game(reason)
+        while self.round.finished() and not self.finished:
+            for ent in self.round.entities:
+                if hasattr(ent, "passed"):
+                    ent.passed = False
+            if self.end_now(timing) and reason:
+                self.end_game(reason)
+            elif self.turn >= 100:
+                self.end_game("dnf")
+            else:
+                self.next_round()
+                self.round.at_start = True
+                self.round.setup()
+
+    def action_processed(self, action: Action) -> None:
+        """Hook after each action (e.g. closing corporations in a close cell)."""
+
+    # -- round sequence ---------------------------------------------------------------------
+    def next_round(self) -> None:
+        """Auction -> SR -> ORs of the set -> SR ... (common rules §6; ORs per phase)."""
+        rnd = self.round
+        if isinstance(rnd, StockRound):
+            self.operating_rounds = self.phases.current.operating_rounds
+            self.reorder_players()
+            self.round = self.new_operating_round(1)
+        elif isinstance(rnd, OperatingRound):
+            if rnd.round_num < self.operating_rounds:
+                self.round = self.new_operating_round(rnd.round_num + 1)
+            else:
+                self.turn += 1
+                self.or_set_finished()
+                self.round = self.new_stock_round()
+        else:
+            self.reorder_players()
+            self.round = self.new_stock_round()
+
+    def or_set_finished(self) -> None:
+        """Hook at the end of a set of operating rounds."""
+
+    def reorder_players(self) -> None:
+        """Priority goes to the player after the last one who acted (after_last_to_act)."""
+        active = [p for p in self.players if not p.bankrupt]
+        if not active:
+            return
+        player = active[self.round.entity_index % len(active)]
+        idx = self.players.index(player)
+        self.players = self.players[idx:] + self.players[:idx]
+
+    def new_stock_round(self) -> Round:
+        raise NotImplementedError
+
+    def new_operating_round(self, round_num: int) -> Round:
+        raise NotImplementedError
+
+    def new_auction_round(self) -> Round:
+        raise NotImplementedError
+
+    def hooks_stock_round_setup(self, rnd: StockRound) -> None:
+        """Hook at the start of a stock round."""
+
+    def hooks_stock_turn_start(self, rnd: StockRound) -> None:
+        """Hook at the start of every stock-round turn."""
+
+    def hooks_before_next_operator(self, rnd: OperatingRound) -> bool:
+        """Hook before the next corporation operates; return True to stop the round."""
+        return False
+
+    def after_end_of_operating_turn(self, corp: Corporation | None) -> None:
+        """Hook after a corporation's operating turn."""
+
+    # -- game end ---------------------------------------------------------------------------
+    def check_game_end(self) -> tuple[str | None, str | None]:
+        """The most urgent end condition that holds (common rules §4.2)."""
+        priority = self.game_end_priority
+        for reason, timing in self.game_end_check.items():
+            if not self.end_condition(reason):
+                continue
+            if self.end_trigger and priority.index(timing) >= priority.index(self.end_trigger[1]):
+                continue
+            self.end_trigger = (reason, timing)
+        if self.end_trigger:
+            return self.end_trigger
+        return (None, None)
+
+    def end_condition(self, reason: str) -> bool:
+        if reason == "bank":
+            return self.bank.broken
+        if reason == "bankrupt":
+            alive = [p for p in self.players if not p.bankrupt]
+            if self.bankruptcy_ends_game_after == "all_but_one":
+                return len(alive) == 1
+            return len(alive) < len(self.players)
+        if reason == "stock_market":
+            return self.market.end_reached
+        return False
+
+    def end_now(self, timing: str | None) -> bool:
+        if timing is None:
+            return False
+        if timing in ("immediate", "current_round"):
+            return True
+        if not isinstance(self.round, OperatingRound):
+            return False
+        if timing == "current_or":
+            return True
+        return self.round.round_num == self.operating_rounds
+
+    def end_game(self, reason: str) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.game_end_reason = reason
+
+    def player_value(self, player: Player) -> int:
+        """Cash + market value of certificates of started corporations + private face values
+        − penalties (common rules §4.1)."""
+        value = player.cash - player.penalty
+        for share in player.all_shares():
+            corp = self.corporation_or_none(share.corporation)
+            if corp is not None and corp.ipoed and corp.share_price is not None:
+                value += math.ceil(corp.share_price.price * share.percent / corp.share_percent)
+        value += sum(c.value for c in player.companies)
+        return value
+
+    def corporation_or_none(self, sym: str) -> Corporation | None:
+        return next((c for c in self.corporations if c.sym == sym), None)
+
+    def result(self) -> dict[str, int]:
+        return {str(p.id): self.player_value(p) for p in self.all_players}
+
+    # -- stock market -----------------------------------------------------------------------
+    def move_price(self, corp: Corporation, direction: str, times: int = 1) -> None:
+        """Move a corporation's price marker (common rules §6.5)."""
+        for _ in range(times):
+            cell = corp.share_price
+            assert cell is not None
+            coords = cell.coordinates
+            target = getattr(self.market, direction)(coords)
+            corp.share_price = move_corporation(self.market, corp.sym, cell, target)
+            self.after_price_move(corp)
+
+    def after_price_move(self, corp: Corporation) -> None:
+        """Hook after every single price move."""
+
+    def set_par(self, corp: Corporation, cell: Cell) -> None:
+        cell.corporations.append(corp.sym)
+        corp.share_price = cell
+        corp.par_price = cell
+
+    def operating_order(self) -> list[Corporation]:
+        return sorted((c for c in self.corporations if c.floated), key=lambda c: c.sort_key())
+
+    # -- shares -----------------------------------------------------------------------------
+    def num_certs(self, player: Player) -> int:
+        certs = sum(1 for s in player.all_shares())
+        return certs + (len(player.companies) if self.cert_limit_includes_privates else 0)
+
+    def cert_limit(self) -> int:
+        raise NotImplementedError
+
+    def holding_ok(self, holder: Holder, corp: Corporation, extra: int = 0) -> bool:
+        """At most 60 % of a corporation (common rules §6.6)."""
+        if holder is corp:
+            return True
+        return holder.percent_of(corp.sym) + extra <= 60
+
+    def fits_in_pool(self, bundle: Bundle) -> bool:
+        return bundle.percent + self.pool.percent_of(bundle.corporation.sym) <= self.market_share_limit
+
+    def check_sale_timing(self, corp: Corporation) -> bool:
+        return corp.operated
+
+    def bundles_for_corporation(self, holder: Holder, corp: Corporation) -> list[Bundle]:
+        return all_bundles(holder, corp)
+
+    def transfer_shares(self, bundle: Bundle, to: Holder, allow_president_change: bool = True) -> None:
+        transfer_bundle(
+            bundle,
+            to,
+            self.players,
+            self.pool,
+            self.change_president_for(bundle.corporation),
+            self.handle_partial,
+            allow_president_change,
+        )
+
+    def change_president_for(self, corp: Corporation) -> Any:
+        from stellwerk.core.shares import generic_change_president
+
+        return generic_change_president(corp)
+
+    def handle_partial(self, bundle: Bundle, source: Holder, to: Holder) -> None:
+        corp = bundle.corporation
+        diff = sum(s.percent for s in bundle.shares) - bundle.percent
+        from stellwerk.core.shares import move_share
+
+        for _ in range(diff // corp.share_percent):
+            move_share(source.shares_of(corp.sym)[0], to)
+
+    def buy_shares(self, buyer: Holder, bundle: Bundle, price: int | None = None) -> None:
+        """Buy a bundle: cash to the corporation for its own certificates (incremental
+        capitalisation), otherwise to the seller / bank (common rules §6.6)."""
+        corp = bundle.corporation
+        was_floated = corp.floated
+        if bundle.presidents_share is not None:
+            corp.ipoed = True
+        cost = bundle.price if price is None else price
+        owner = bundle.owner
+        if cost:
+            receiver: Holder = owner if isinstance(owner, (Corporation, Player)) else self.bank
+            transfer(buyer, receiver, cost, "common rules §6.6")
+        self.transfer_shares(bundle, buyer)
+        if not was_floated and self.is_floated(corp):
+            corp.floated = True
+            self.float_corporation(corp)
+
+    def is_floated(self, corp: Corporation) -> bool:
+        return corp.percent_of(corp.sym) <= 100 - corp.float_percent
+
+    def float_corporation(self, corp: Corporation) -> None:
+        """Hook when a corporation floats (incremental capitalisation: nothing to pay)."""
+
+    def sell_shares(self, bundle: Bundle) -> None:
+        """Sell a bundle to the pool at the current price."""
+        seller = bundle.owner
+        transfer(self.bank, seller, bundle.price, "common rules §6.6")
+        self.transfer_shares(bundle, self.pool)
+
+    def sell_shares_and_change_price(self, bundle: Bundle) -> None:
+        corp = bundle.corporation
+        self.sell_shares(bundle)
+        if self.sell_movement == "down_per_10":
+            self.move_price(corp, "down", bundle.percent // 10)
+        elif self.sell_movement == "down_share":
+            self.move_price(corp, "down", math.ceil(bundle.num_shares()))
+        elif self.sell_movement == "down_block":
+            self.move_price(corp, "down")
+
+    # -- companies --------------------------------------------------------------------------
+    def payout_companies(self) -> None:
+        """Private revenue to owners: players in seat order, then corporations (§6.7)."""
+        owned = [c for c in self.companies if c.owner is not None and c.revenue > 0]
+
+        def key(c: Company) -> tuple[Any, ...]:
+            if isinstance(c.owner, Player):
+                return (0, self.players.index(c.owner), "", c.revenue, c.name)
+            assert c.owner is not None
+            return (1, 0, c.owner.name, c.revenue, c.name)
+
+        for company in sorted(owned, key=key):
+            assert company.owner is not None
+            transfer(self.bank, company.owner, company.revenue)
+
+    # -- trains -----------------------------------------------------------------------------
+    def train_limit(self, corp: Corporation) -> int:
+        return self.phases.current.train_limit
+
+    def crowded_corps(self) -> list[Corporation]:
+        return [c for c in self.corporations if len(c.trains) > self.train_limit(c)]
+
+    def buy_train(self, corp: Corporation, train: Train, price: int) -> None:
+        """Pay for a train and take it; the depot's first sale of a type may change the phase
+        and rust older trains (common rules §6)."""
+        source = train.owner
+        payee: Holder = self.bank if source is self.depot or source is None else source
+        transfer(corp, payee, price, "common rules §6 (buy train)")
+        if source is self.depot:
+            self.depot.remove(train)
+        elif isinstance(source, Corporation):
+            source.trains.remove(train)
+        train.owner = corp
+        corp.trains.append(train)
+        self.after_train_bought(corp, train)
+        self.buying_train(train)
+
+    def after_train_bought(self, corp: Corporation, train: Train) -> None:
+        """Hook: companies closing when a train is bought."""
+
+    def buying_train(self, train: Train) -> None:
+        while self.phases.next_on(train.name):
+            self.phases.advance()
+            self.on_phase_change(self.phases.current)
+        self.rust_trains(train)
+        for event in train.events:
+            getattr(self, f"event_{event}")()
+        train.events = []
+
+    def on_phase_change(self, phase: PhaseDef) -> None:
+        """Hook when a new phase begins."""
+
+    def rust_trains(self, bought: Train) -> None:
+        for train in list(self.depot.trains):
+            if train.rusted or train.rusts_on != bought.name:
+                continue
+            train.rusted = True
+            owner = train.owner
+            if isinstance(owner, Corporation):
+                owner.trains.remove(train)
+            elif owner is self.depot:
+                self.depot.remove(train)
+            train.owner = None
+
+    def reclaim_train(self, train: Train) -> None:
+        owner = train.owner
+        if isinstance(owner, Corporation):
+            owner.trains.remove(train)
+        self.depot.reclaim(train)

@@ -1,0 +1,141 @@
+"""Stock markets: the price grid, par cells and price movement (common rules §6.5).
+
+A 2-D market is a list of rows; each cell has a price and a set of type letters
+(``p`` par, ``e`` end-game trigger, ``c`` close, ...).  Movement follows the generic
+two-dimensional rules; a title may refine single moves through :class:`MoveHooks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass(eq=False)
+class Cell:
+    """One market cell.  ``corporations`` lists the corporation symbols on it in arrival order."""
+
+    row: int
+    column: int
+    price: int
+    types: frozenset[str]
+    corporations: list[str] = field(default_factory=list)
+
+    @property
+    def coordinates(self) -> tuple[int, int]:
+        return (self.row, self.column)
+
+    @property
+    def id(self) -> str:
+        """The 18xx.games share price id ``price,row,column``."""
+        return f"{self.price},{self.row},{self.column}"
+
+
+Coordinates = tuple[int, int]
+
+
+@dataclass
+class MoveHooks:
+    """Title refinements of single moves: each receives the market and the coordinates and
+    returns the new coordinates, or None to use the generic move."""
+
+    right: Callable[[Market, Coordinates], Coordinates | None] | None = None
+    up: Callable[[Market, Coordinates], Coordinates | None] | None = None
+
+
+class Market:
+    """The share price grid with generic two-dimensional movement (common rules §6.5)."""
+
+    def __init__(self, rows: list[list[str]], letters: str = "pxzuec") -> None:
+        self.rows: list[list[Cell | None]] = []
+        for r, row in enumerate(rows):
+            cells: list[Cell | None] = []
+            for c, code in enumerate(row):
+                if not code:
+                    cells.append(None)
+                    continue
+                digits = "".join(ch for ch in code if ch.isdigit())
+                types = frozenset(ch for ch in code if ch.isalpha())
+                cells.append(Cell(r, c, int(digits), types))
+            self.rows.append(cells)
+        self.hooks = MoveHooks()
+        self.end_reached = False
+
+    def cell(self, coordinates: Coordinates) -> Cell | None:
+        r, c = coordinates
+        if r < 0 or r >= len(self.rows) or c < 0 or c >= len(self.rows[r]):
+            return None
+        return self.rows[r][c]
+
+    def cell_by_id(self, share_price_id: str) -> Cell | None:
+        """Find a cell from its ``price,row,column`` id."""
+        try:
+            price, r, c = (int(x) for x in share_price_id.split(","))
+        except ValueError:
+            return None
+        cell = self.cell((r, c))
+        return cell if cell is not None and cell.price == price else None
+
+    def cells_with_type(self, types: set[str]) -> list[Cell]:
+        """Cells carrying one of ``types``, highest price first."""
+        found = [cell for row in self.rows for cell in row if cell and cell.types & types]
+        return sorted(found, key=lambda cell: -cell.price)
+
+    # -- generic movement -------------------------------------------------------------------
+
+    def right_ledge(self, coordinates: Coordinates) -> bool:
+        r, c = coordinates
+        return c + 1 == len(self.rows[r])
+
+    def right(self, coordinates: Coordinates) -> Coordinates:
+        """One cell right; at the right end of a row, up instead."""
+        if self.hooks.right is not None:
+            moved = self.hooks.right(self, coordinates)
+            if moved is not None:
+                return moved
+        return self.generic_right(coordinates)
+
+    def generic_right(self, coordinates: Coordinates) -> Coordinates:
+        r, c = coordinates
+        if self.right_ledge(coordinates):
+            return self.up(coordinates)
+        return (r, c + 1)
+
+    def up(self, coordinates: Coordinates) -> Coordinates:
+        """One row up; in the top row, no move."""
+        if self.hooks.up is not None:
+            moved = self.hooks.up(self, coordinates)
+            if moved is not None:
+                return moved
+        r, c = coordinates
+        if r - 1 >= 0 and self.cell((r - 1, c)) is not None:
+            return (r - 1, c)
+        return coordinates
+
+    def down(self, coordinates: Coordinates) -> Coordinates:
+        """One row down if that cell exists; otherwise no move."""
+        r, c = coordinates
+        if self.cell((r + 1, c)) is not None:
+            return (r + 1, c)
+        return coordinates
+
+    def left(self, coordinates: Coordinates) -> Coordinates:
+        """One cell left; at the left end of a row (or a blank cell), down instead."""
+        r, c = coordinates
+        if c - 1 >= 0 and self.cell((r, c - 1)) is not None:
+            return (r, c - 1)
+        return self.down(coordinates)
+
+
+def move_corporation(market: Market, sym: str, current: Cell, target: Coordinates) -> Cell:
+    """Move a corporation's marker to ``target``.  Entering the same cell does nothing; the
+    corporation goes to the end of the arrival list of its new cell (common rules §6.2)."""
+    cell = market.cell(target)
+    if cell is None or cell is current:
+        return current
+    if sym in current.corporations:
+        current.corporations.remove(sym)
+    cell.corporations.append(sym)
+    if "e" in cell.types:
+        market.end_reached = True
+    return cell
