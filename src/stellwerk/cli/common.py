@@ -1,0 +1,80 @@
+"""Helpers shared by the CLI commands: finding the engine, reading files, reporting errors."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.io.engine import EngineGame
+from stellwerk.io.gamefile import read_game_file
+
+EXIT_MISMATCH = 1
+EXIT_USAGE = 2
+
+
+def engine_class() -> Any:
+    """``stellwerk.api.Game``, imported on first use so ``--help`` works without the engine."""
+    try:
+        api = importlib.import_module("stellwerk.api")
+    except ImportError as error:
+        raise click.ClickException(f"the engine API is not available: {error}") from error
+    return api.Game
+
+
+def create_game(
+    title: str, players: list[tuple[int | str, str]], options: list[str], seed: int
+) -> EngineGame:
+    """A new game through ``Game.create``."""
+    game: EngineGame = engine_class().create(title, players=players, options=options, seed=seed)
+    return game
+
+
+def game_factory(
+    title: str, players: list[tuple[int | str, str]], options: list[str], seed: int
+) -> EngineGame:
+    """``create_game`` with the factory signature ``stellwerk.io.replay`` expects."""
+    return create_game(title, players, options, seed)
+
+
+def load_game(path: Path) -> tuple[dict[str, Any], EngineGame]:
+    """Read a game file and rebuild the game with ``Game.from_file``."""
+    try:
+        data = read_game_file(path)
+        game: EngineGame = engine_class().from_file(data)
+    except GameFileError as error:
+        fail(f"{path}: {error}")
+    except IllegalAction as error:
+        fail(f"{path}: the engine refuses an action in this file: {describe_illegal(error)}")
+    return data, game
+
+
+def describe_illegal(error: IllegalAction) -> str:
+    """``reason (rule)`` of a refused action."""
+    return f"{error.reason} ({error.rule})" if error.rule else error.reason
+
+
+def parse_action(text: str) -> dict[str, Any]:
+    """An action given on the command line as a JSON object."""
+    try:
+        action = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise click.BadParameter(f"not JSON: {error}", param_hint="ACTION") from error
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise click.BadParameter("must be a JSON object with a 'type'", param_hint="ACTION")
+    return action
+
+
+def player_list(names: list[str]) -> list[tuple[int | str, str]]:
+    """Players with ids 1..n in seat order."""
+    return [(number, name) for number, name in enumerate(names, start=1)]
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """Print ``error: message`` to stderr and exit with ``code``."""
+    click.echo(f"error: {message}", err=True)
+    raise SystemExit(code)

@@ -1,0 +1,55 @@
+"""The shape of the engine that io and the front ends drive (see docs/architecture.md).
+
+``stellwerk.api.Game`` provides it; tests use small fakes with the same methods.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class EngineGame(Protocol):
+    """One game in progress: the public engine API front ends rely on."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended."""
+
+    @property
+    def result(self) -> dict[str, int]:
+        """Final value per player id (empty until finished)."""
+
+    @property
+    def game_end_reason(self) -> str | None:
+        """Why the game ended (``bank``, ``bankrupt``, ...)."""
+
+    def process(self, action: dict[str, Any]) -> Any:
+        """Apply one action dict and its ``auto_actions``; ``IllegalAction`` if refused."""
+
+    def undo(self) -> Any:
+        """Drop the last action."""
+
+    def to_file(self) -> dict[str, Any]:
+        """The game as an 18xx.games game file dict."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state in the trace format."""
+
+    def active_entities(self) -> list[Any]:
+        """Who must act now."""
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        """Finite choices as action dicts."""
+
+
+class GameFactory(Protocol):
+    """``Game.create``: a new game from title, players, options and seed."""
+
+    def __call__(
+        self,
+        title: str,
+        players: list[tuple[int | str, str]],
+        options: list[str],
+        seed: int,
+    ) -> EngineGame:
+        """Create the game."""
