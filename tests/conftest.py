@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -32,3 +34,14 @@ def fixtures_18xx() -> Path:
     if not FIXTURES_18XX.is_dir():
         pytest.skip(f"shared fixtures not found at {FIXTURES_18XX}")
     return FIXTURES_18XX
+
+
+@pytest.fixture
+def fake_api(monkeypatch: pytest.MonkeyPatch) -> type:
+    """Make ``stellwerk.api`` resolve to the toy engine in tests/io/fakegame.py."""
+    import fakegame
+
+    module = types.ModuleType("stellwerk.api")
+    module.Game = fakegame.FakeGame  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "stellwerk.api", module)
+    return fakegame.FakeGame
