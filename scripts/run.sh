@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up .venv, plays a whole 1849 game with the seeded random driver, replays it and prints
+# the result; replays the real 1849 fixture too when ../shared/fixtures exists.
+# Environment: SEED (default 1), PLAYERS (default 3), OUT (default out/).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || { echo "run.sh: setup failed" >&2; exit 1; }
+SEED="${SEED:-1}"
+PLAYERS="${PLAYERS:-3}"
+OUT="${OUT:-out}"
+mkdir -p "$OUT"
+game="$OUT/selfplay_1849_seed${SEED}.json"
+status=0
+
+echo "== selfplay: 1849, $PLAYERS players, seed $SEED"
+.venv/bin/stellwerk selfplay 1849 --players "$PLAYERS" --seed "$SEED" -o "$game" || status=1
+
+if [ -f "$game" ]; then
+    echo "== replay $game"
+    .venv/bin/stellwerk replay "$game" --json || status=1
+fi
+
+fixture=../shared/fixtures/18xx.games/1849/1849_game_end_bank
+if [ -d ../shared/fixtures ] && [ -f "$fixture.json" ]; then
+    echo "== replay $fixture.json against its trace"
+    .venv/bin/stellwerk replay "$fixture.json" --trace "$fixture.trace.jsonl" --json || status=1
+fi
+
+if [ "$status" -ne 0 ]; then
+    echo "run.sh: finished with failures (see above)" >&2
+else
+    echo "run.sh: all steps matched"
+fi
+exit "$status"
