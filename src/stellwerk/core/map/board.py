@@ -1,0 +1,282 @@
+"""The board: per hex the placed tile and city tokens; the tile supply (common rules §1-§2, §6.3-§6.4).
+
+Mutating methods do no rule checks beyond what keeps the state consistent; rule checks live in
+:mod:`stellwerk.core.map.lay` (tiles) and in the callers (tokens).  Every mutation bumps
+``version`` so graph caches know when to recompute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.map.geometry import opposite
+from stellwerk.core.map.spec import MapSpec, SupplyEntry, supply_ids
+from stellwerk.core.map.state import HexState, city_map, fresh_cities
+from stellwerk.core.map.tiles import IMPASSABLE_COLORS, RotatedTile, TileDef
+
+RULE_IDS = "common rules §2"
+RULE_TOKEN = "common rules §6.4"
+
+
+@dataclass(frozen=True, slots=True)
+class LayResult:
+    """What a tile lay did: the replaced tile (returned to the supply unless preprinted) and
+    where the tokens of the old cities went (corporation, new city index)."""
+
+    hex: str
+    tile_id: str
+    old_tile_id: str
+    returned: str | None
+    moved_tokens: tuple[tuple[str, int], ...]
+
+
+class Board:
+    """Mutable board state built from a :class:`MapSpec` and the tile supply."""
+
+    def __init__(self, spec: MapSpec, supply: Sequence[SupplyEntry]) -> None:
+        self.spec = spec
+        self.tile_defs: dict[str, TileDef] = {e.tile.name: e.tile for e in supply}
+        self.supply: dict[str, TileDef] = dict(supply_ids(supply))
+        self.hexes: dict[str, HexState] = {}
+        self._tile_hex: dict[str, str] = {}
+        for hid, h in spec.hexes.items():
+            state = HexState(h, h.preprinted_id, h.preprinted.rotated(0), fresh_cities(h.preprinted))
+            self.hexes[hid] = state
+            self._tile_hex[state.tile_id] = hid
+        self.version = 0
+
+    # ----------------------------------------------------------------- lookup
+    def hex(self, hex_id: str) -> HexState:
+        """The state of a hex; IllegalAction for an unknown id."""
+        try:
+            return self.hexes[hex_id]
+        except KeyError:
+            raise IllegalAction(f"There is no hex {hex_id}", "common rules §1.1") from None
+
+    def neighbor(self, hex_id: str, edge: int) -> str | None:
+        """The hex linked to ``hex_id`` across ``edge`` (common rules §1.2): it exists, no
+        impassable border lies on the edge, and a red/gray/blue neighbour has track towards us."""
+        state = self.hexes[hex_id]
+        other = state.spec.neighbors[edge]
+        if other is None or edge in state.spec.borders:
+            return None
+        nb = self.hexes[other]
+        back = opposite(edge)
+        if back in nb.spec.borders:
+            return None
+        if nb.tile.color in IMPASSABLE_COLORS and back not in nb.placed.exits:
+            return None
+        return other
+
+    def supply_tile(self, tile_id: str) -> TileDef:
+        """The definition of a tile that is in the supply; IllegalAction otherwise."""
+        tile = self.supply.get(tile_id)
+        if tile is None:
+            raise IllegalAction(f"Tile {tile_id} is not in the supply", RULE_IDS)
+        return tile
+
+    def available(self) -> dict[str, str]:
+        """First available tile id per tile name, in supply order."""
+        out: dict[str, str] = {}
+        for tile_id, tile in self.supply.items():
+            out.setdefault(tile.name, tile_id)
+        return out
+
+    def hex_of_tile(self, tile_id: str) -> str | None:
+        """The hex a tile id lies on, if placed."""
+        return self._tile_hex.get(tile_id)
+
+    def city_id(self, hex_id: str, city_index: int) -> str:
+        """18xx.games city id ``<tile id>-<part>`` of city ``city_index`` on a hex (§2.2)."""
+        state = self.hex(hex_id)
+        node = state.tile.nodes[state.tile.city_nodes[city_index]]
+        return f"{state.tile_id}-{node.part}"
+
+    def resolve_city(self, city_id: str) -> tuple[str, int]:
+        """(hex, city index) of an 18xx.games city id such as ``"644-0-0"`` or ``"C1-0-1"``."""
+        tile_id, _, part = city_id.rpartition("-")
+        hex_id = self._tile_hex.get(tile_id)
+        if hex_id is None or not part.isdigit():
+            raise IllegalAction(f"City {city_id} is not on the map", RULE_IDS)
+        state = self.hexes[hex_id]
+        node = state.tile.node_by_part(int(part))
+        index = None if node is None else state.city_index(node)
+        if index is None:
+            raise IllegalAction(f"{city_id} is not a city", RULE_IDS)
+        return hex_id, index
+
+    def node_signature(self, hex_id: str, node: int) -> str:
+        """Route node signature ``<hex>-<part>`` (common rules §2.3)."""
+        return f"{hex_id}-{self.hexes[hex_id].tile.nodes[node].part}"
+
+    # ----------------------------------------------------------------- tiles
+    def lay_tile(self, hex_id: str, tile_id: str, rotation: int) -> LayResult:
+        """Replace the tile on ``hex_id`` with supply tile ``tile_id`` (no rule checks; see
+        lay.check_lay).  Tokens and reservations move to the new city containing the old city's
+        exits; a replaced supply tile returns to the supply under its old id (§2.1, §6.3)."""
+        state = self.hex(hex_id)
+        tile = self.supply_tile(tile_id)
+        new = tile.rotated(rotation)
+        old_id = state.tile_id
+        moved = self._swap_tile(state, tile_id, new)
+        del self.supply[tile_id]
+        returned = None
+        if old_id != state.spec.preprinted_id:
+            old_name = old_id.rpartition("-")[0]
+            self.supply[old_id] = self.tile_defs[old_name]
+            returned = old_id
+        return LayResult(hex_id, tile_id, old_id, returned, moved)
+
+    def _swap_tile(self, state: HexState, tile_id: str, new: RotatedTile) -> tuple[tuple[str, int], ...]:
+        mapping = city_map(state.placed, new)
+        cities = fresh_cities(new.tile)
+        moved: list[tuple[str, int]] = []
+        for old_index, new_index in enumerate(mapping):
+            old_city = state.cities[old_index]
+            if new_index is None:
+                continue
+            target = cities[new_index]
+            target.reservations.extend(old_city.reservations)
+            for corp in old_city.tokens:
+                if corp is not None and target.get_slot(corp) is not None:
+                    target.place(corp)
+                    moved.append((corp, new_index))
+        self._tile_hex.pop(state.tile_id, None)
+        state.tile_id = tile_id
+        state.placed = new
+        state.cities = cities
+        self._tile_hex[tile_id] = state.spec.id
+        self.version += 1
+        return tuple(moved)
+
+    def reset_hex(self, hex_id: str, return_tile: bool = False) -> list[str]:
+        """Put the preprinted tile back and remove every token on the hex from the game (1849
+        Messina earthquake).  18xx.games does not return the removed tile to the supply; pass
+        ``return_tile`` to do so.  Returns the corporations whose tokens were removed."""
+        state = self.hex(hex_id)
+        removed = [c for city in state.cities for c in city.tokens if c is not None]
+        for city in state.cities:
+            city.tokens = [None] * len(city.tokens)
+        old_id = state.tile_id
+        if old_id == state.spec.preprinted_id:
+            self.version += 1
+            return removed
+        self._swap_tile(state, state.spec.preprinted_id, state.spec.preprinted.rotated(0))
+        if return_tile:
+            self.supply[old_id] = self.tile_defs[old_id.rpartition("-")[0]]
+        return removed
+
+    def trace_tiles(self) -> dict[str, str]:
+        """{hex: "tile@rotation"} for every hex that is not a plain white printed hex, as in the
+        fixture traces: laid tiles by name ("57@2"), printed coloured hexes by hex id ("C1@0")."""
+        out = {}
+        for hid, state in self.hexes.items():
+            if state.is_preprinted and state.tile.color == "white":
+                continue
+            out[hid] = f"{state.tile.name}@{state.rotation}"
+        return out
+
+    # ----------------------------------------------------------------- tokens
+    def can_place_token(
+        self, hex_id: str, city_index: int, corp: str, same_hex_allowed: bool = False
+    ) -> bool:
+        """Free-slot test: a slot that is empty and not reserved for another corporation (or
+        reserved for ``corp``), and no token of ``corp`` on the hex (common rules §6.4)."""
+        state = self.hex(hex_id)
+        if city_index >= len(state.cities):
+            return False
+        if not same_hex_allowed and state.has_token(corp):
+            return False
+        return state.cities[city_index].get_slot(corp) is not None
+
+    def place_token_at(
+        self, hex_id: str, city_index: int, corp: str, same_hex_allowed: bool = False
+    ) -> int:
+        """Place a token of ``corp`` in a city (home tokens use this); returns the slot."""
+        if not self.can_place_token(hex_id, city_index, corp, same_hex_allowed):
+            raise IllegalAction(f"{corp} cannot place a token in {hex_id}", RULE_TOKEN)
+        slot = self.hexes[hex_id].cities[city_index].place(corp)
+        self.version += 1
+        return slot
+
+    def place_token(self, city_id: str, corp: str, same_hex_allowed: bool = False) -> tuple[str, int]:
+        """Place by 18xx.games city id.  The recorded slot is not used: like 18xx.games the token
+        goes into ``corp``'s reserved slot, else the first open one (§2.2).  Returns (hex, slot)."""
+        hex_id, index = self.resolve_city(city_id)
+        return hex_id, self.place_token_at(hex_id, index, corp, same_hex_allowed)
+
+    def replace_token(self, city_id: str, slot: int, corp: str) -> str:
+        """Swap the token in ``slot`` for one of ``corp`` (token purchase); returns the old owner."""
+        hex_id, index = self.resolve_city(city_id)
+        city = self.hexes[hex_id].cities[index]
+        old = city.tokens[slot] if slot < len(city.tokens) else None
+        if old is None:
+            raise IllegalAction(f"No token in slot {slot} of {city_id}", RULE_TOKEN)
+        city.tokens[slot] = None
+        city.place(corp)
+        self.version += 1
+        return old
+
+    def remove_token(self, city_id: str, slot: int) -> str | None:
+        """Remove the token in ``slot`` of a city; returns its corporation."""
+        hex_id, index = self.resolve_city(city_id)
+        city = self.hexes[hex_id].cities[index]
+        corp = city.tokens[slot] if slot < len(city.tokens) else None
+        if corp is not None:
+            city.tokens[slot] = None
+            self.version += 1
+        return corp
+
+    def remove_corp_token(self, hex_id: str, corp: str) -> bool:
+        """Remove ``corp``'s token from a hex; True if there was one."""
+        found = False
+        for city in self.hex(hex_id).cities:
+            for i, holder in enumerate(city.tokens):
+                if holder == corp:
+                    city.tokens[i] = None
+                    found = True
+        if found:
+            self.version += 1
+        return found
+
+    def remove_all_tokens(self, corp: str) -> list[str]:
+        """Remove every token of ``corp`` (closing corporation); returns the hexes, sorted."""
+        hexes = self.token_hexes(corp)
+        for hid in hexes:
+            self.remove_corp_token(hid, corp)
+        return hexes
+
+    def token_hexes(self, corp: str) -> list[str]:
+        """Hexes holding a token of ``corp``, sorted (one entry per token)."""
+        out = [
+            hid
+            for hid, state in self.hexes.items()
+            for city in state.cities
+            for holder in city.tokens
+            if holder == corp
+        ]
+        return sorted(out)
+
+    def reserve(self, hex_id: str, city_index: int, corp: str) -> int:
+        """Reserve a slot of a city for ``corp``'s home token: the first open slot (§6.4)."""
+        city = self.hex(hex_id).cities[city_index]
+        slot = city.open_slot()
+        if slot is None:
+            raise IllegalAction(f"No slot to reserve in {hex_id}", RULE_TOKEN)
+        city.reservations.insert(slot, corp)
+        self.version += 1
+        return slot
+
+    def unreserve(self, corp: str) -> list[str]:
+        """Drop every reservation of ``corp``; returns the hexes concerned."""
+        out = []
+        for hid, state in self.hexes.items():
+            for city in state.cities:
+                for i, holder in enumerate(city.reservations):
+                    if holder == corp:
+                        city.reservations[i] = None
+                        out.append(hid)
+        self.version += 1
+        return out

@@ -1,0 +1,251 @@
+"""Tile model: typed, validated tile definitions and their rotated views (common rules §1.3, §2).
+
+A :class:`TileDef` is the unrotated definition of a tile (supply tile or preprinted hex).  Nodes
+(cities, towns, offboards) carry their ``part`` index, the position of the node in the reference
+engine's tile definition string, used in city ids (``"644-0-0"``) and node signatures
+(``"C1-1"``).  A :class:`RotatedTile` lists the paths with board edges for one rotation:
+definition edge e lies on board edge (e + r) mod 6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
+from typing import Any
+
+COLORS: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
+"""Upgrade order (common rules §6.3.1); red and blue tiles never upgrade."""
+ALL_COLORS = frozenset((*COLORS, "red", "blue"))
+IMPASSABLE_COLORS = frozenset(("gray", "red", "blue"))
+"""Hex colours that link to a neighbour only where their own track points to it (§1.2)."""
+
+NODE_BASE = 10
+"""Path ends are encoded as ints: 0..5 = board edge, NODE_BASE + i = node i of the tile."""
+
+
+class Gauge(Enum):
+    """Track gauge of a path; titles without gauges use broad everywhere."""
+
+    BROAD = "broad"
+    NARROW = "narrow"
+    DUAL = "dual"
+
+    def connects(self, other: Gauge) -> bool:
+        """Track across an edge joins unless one side is broad and the other narrow."""
+        return self is other or Gauge.DUAL in (self, other)
+
+    def kept_by(self, new: Gauge) -> bool:
+        """An old path is kept by a new one of the same gauge, or by dual (common rules §6.3.2)."""
+        return new is self or new is Gauge.DUAL
+
+
+class NodeKind(Enum):
+    """Revenue locations a path may end at."""
+
+    CITY = "city"
+    TOWN = "town"
+    OFFBOARD = "offboard"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeDef:
+    """A city, town or offboard of a tile.
+
+    ``revenue`` is the fixed value; ``phase_revenue`` maps tile colours (``white``/``gray``/…) to a
+    value for phase-dependent stops.  ``optional`` marks stops that do not make a route on their
+    own (18xx.games ``route:optional``).
+    """
+
+    kind: NodeKind
+    part: int
+    revenue: int = 0
+    phase_revenue: tuple[tuple[str, int], ...] = ()
+    slots: int = 0
+    optional: bool = False
+    groups: tuple[str, ...] = ()
+
+    @property
+    def max_revenue(self) -> int:
+        """Highest value this stop can have (used to compare revenue changes)."""
+        return max((v for _, v in self.phase_revenue), default=self.revenue)
+
+
+@dataclass(frozen=True, slots=True)
+class PathDef:
+    """A piece of track between two ends (edge of the unrotated tile, or node index)."""
+
+    a: int
+    b: int
+    gauge: Gauge = Gauge.BROAD
+    terminal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TileDef:
+    """An unrotated tile.  ``cost`` is a terrain cost printed on the tile itself."""
+
+    name: str
+    color: str
+    nodes: tuple[NodeDef, ...] = ()
+    paths: tuple[PathDef, ...] = ()
+    label: str | None = None
+    cost: int = 0
+    city_nodes: tuple[int, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if self.color not in ALL_COLORS:
+            raise ValueError(f"tile {self.name}: unknown colour {self.color!r}")
+        for path in self.paths:
+            for end in (path.a, path.b):
+                if end < NODE_BASE and not 0 <= end <= 5:
+                    raise ValueError(f"tile {self.name}: bad edge {end}")
+                if end >= NODE_BASE and end - NODE_BASE >= len(self.nodes):
+                    raise ValueError(f"tile {self.name}: path to missing node")
+        parts = [n.part for n in self.nodes]
+        if len(set(parts)) != len(parts):
+            raise ValueError(f"tile {self.name}: duplicate part index")
+        cities = tuple(i for i, n in enumerate(self.nodes) if n.kind is NodeKind.CITY)
+        object.__setattr__(self, "city_nodes", cities)
+
+    @property
+    def towns(self) -> int:
+        """Number of towns."""
+        return sum(1 for n in self.nodes if n.kind is NodeKind.TOWN)
+
+    def node_by_part(self, part: int) -> int | None:
+        """Node index of the node with the given part index, if any."""
+        for i, node in enumerate(self.nodes):
+            if node.part == part:
+                return i
+        return None
+
+    def rotated(self, rotation: int) -> RotatedTile:
+        """The tile as laid with ``rotation`` (cached)."""
+        return _rotated(self, rotation % 6)
+
+
+@dataclass(frozen=True, slots=True)
+class RPath:
+    """A path of a rotated tile: ``ends`` as board edges / ``NODE_BASE + node``."""
+
+    index: int
+    ends: tuple[int, int]
+    edges: tuple[int, ...]
+    nodes: tuple[int, ...]
+    gauge: Gauge
+    terminal: bool
+
+    def other_end(self, end: int) -> int:
+        """The end opposite ``end``."""
+        return self.ends[1] if self.ends[0] == end else self.ends[0]
+
+
+@dataclass(frozen=True, slots=True)
+class RotatedTile:
+    """A tile definition in one rotation, with lookup tables for walking track."""
+
+    tile: TileDef
+    rotation: int
+    paths: tuple[RPath, ...]
+    paths_at_edge: tuple[tuple[int, ...], ...]
+    node_paths: tuple[tuple[int, ...], ...]
+    node_exits: tuple[frozenset[int], ...]
+    exits: frozenset[int]
+
+    def ct_edges(self) -> list[frozenset[int]]:
+        """Exit sets of the cities/towns that have track (18xx.games city_town_edges)."""
+        out = []
+        for i, node in enumerate(self.tile.nodes):
+            if node.kind is not NodeKind.OFFBOARD and self.node_paths[i]:
+                out.append(self.node_exits[i])
+        return out
+
+
+@cache
+def _rotated(tile: TileDef, rotation: int) -> RotatedTile:
+    paths = []
+    at_edge: list[list[int]] = [[] for _ in range(6)]
+    node_paths: list[list[int]] = [[] for _ in tile.nodes]
+    node_exits: list[set[int]] = [set() for _ in tile.nodes]
+    for index, p in enumerate(tile.paths):
+        ends = tuple(e if e >= NODE_BASE else (e + rotation) % 6 for e in (p.a, p.b))
+        edges = tuple(e for e in ends if e < NODE_BASE)
+        nodes = tuple(e - NODE_BASE for e in ends if e >= NODE_BASE)
+        paths.append(RPath(index, (ends[0], ends[1]), edges, nodes, p.gauge, p.terminal))
+        for e in edges:
+            at_edge[e].append(index)
+        for n in nodes:
+            node_paths[n].append(index)
+            node_exits[n].update(edges)
+    return RotatedTile(
+        tile=tile,
+        rotation=rotation,
+        paths=tuple(paths),
+        paths_at_edge=tuple(tuple(x) for x in at_edge),
+        node_paths=tuple(tuple(x) for x in node_paths),
+        node_exits=tuple(frozenset(x) for x in node_exits),
+        exits=frozenset(e for p in paths for e in p.edges),
+    )
+
+
+_KIND_KEYS = (("cities", NodeKind.CITY, "c"), ("towns", NodeKind.TOWN, "t"))
+_KIND_KEYS += (("offboards", NodeKind.OFFBOARD, "o"),)
+
+
+def _revenue(value: Any) -> tuple[int, tuple[tuple[str, int], ...]]:
+    if isinstance(value, Mapping):
+        return 0, tuple((str(k), int(v)) for k, v in value.items())
+    return int(value), ()
+
+
+def tile_from_dict(name: str, data: Mapping[str, Any], color: str | None = None) -> TileDef:
+    """Build a tile from our TOML form: ``cities``/``towns``/``offboards`` lists of tables with
+    ``part``, ``revenue`` (int or {colour: value}), ``slots``; ``paths`` tables with ``a``/``b``
+    (``eN``, ``cN``, ``tN``, ``oN``), optional ``track`` and ``terminal``.  Raises ValueError."""
+    nodes: list[NodeDef] = []
+    refs: dict[str, int] = {}
+    for key, kind, prefix in _KIND_KEYS:
+        for number, item in enumerate(data.get(key, ())):
+            revenue, phase_revenue = _revenue(item.get("revenue", 0))
+            node = NodeDef(
+                kind=kind,
+                part=int(item["part"]),
+                revenue=revenue,
+                phase_revenue=phase_revenue,
+                slots=int(item.get("slots", 1 if kind is NodeKind.CITY else 0)),
+                optional=bool(item.get("optional", False)),
+                groups=tuple(item.get("groups", ())),
+            )
+            refs[f"{prefix}{number}"] = len(nodes)
+            nodes.append(node)
+    order = sorted(range(len(nodes)), key=lambda i: nodes[i].part)
+    position = {old: new for new, old in enumerate(order)}
+    refs = {k: position[v] for k, v in refs.items()}
+
+    def end(token: str) -> int:
+        if token.startswith("e") and token[1:].isdigit():
+            return int(token[1:])
+        if token in refs:
+            return NODE_BASE + refs[token]
+        raise ValueError(f"tile {name}: unknown path end {token!r}")
+
+    paths = tuple(
+        PathDef(
+            a=end(p["a"]),
+            b=end(p["b"]),
+            gauge=Gauge(p.get("track", "broad")),
+            terminal=bool(p.get("terminal", False)),
+        )
+        for p in data.get("paths", ())
+    )
+    label = data.get("label")
+    return TileDef(
+        name=name,
+        color=str(data.get("color", color or "")),
+        nodes=tuple(nodes[i] for i in order),
+        paths=paths,
+        label=str(label) if label is not None else None,
+        cost=int(data.get("cost", 0)),
+    )
