@@ -1,8 +1,8 @@
 """Benchmark: replay game files in-process N times and print the median seconds per game.
 
 Usage: ``.venv/bin/python bench/replay.py [FILE ...] [--repeat N]``.  Without files it uses the
-18xx.games 1849 fixtures in ../shared when present.  Not a test: it always exits 0 unless no
-file could be read.
+18xx.games 1849 fixtures in ../shared when present.  Not a test: it exits 0 unless there is no
+file or no engine.
 """
 
 from __future__ import annotations
