@@ -102,7 +102,7 @@ def test_build_game_file_round_trips_through_load() -> None:
 
 def test_build_game_file_writes_result_when_finished() -> None:
     data = build_game_file(
-        "1849", [(1, "A")], 5, [], [], finished=True, result={1: 9}, game_end_reason="bank"
+        "1849", [(1, "A")], 5, [], [], finished=True, result={"1": 9}, game_end_reason="bank"
     )
     assert data["result"] == {"1": 9}
     assert data["game_end_reason"] == "bank"
