@@ -1,0 +1,47 @@
+"""The seeded random driver (stellwerk.selfplay) on hand-made menus and the toy engine."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fakegame import FakeGame
+
+from stellwerk.selfplay import choose_action, play, route_revenue
+
+
+def routes(*revenues: int) -> dict[str, Any]:
+    return {"type": "run_routes", "routes": [{"revenue": value} for value in revenues]}
+
+
+def test_route_revenue_sums_the_routes() -> None:
+    assert route_revenue(routes(30, 40)) == 70
+    assert route_revenue({"type": "pass"}) == 0
+
+
+def test_best_revenue_route_run_is_chosen() -> None:
+    menu: list[dict[str, Any]] = [routes(10), routes(50, 20), routes(60), {"type": "pass"}]
+    for seed in range(20):
+        assert route_revenue(choose_action(menu, random.Random(seed))) == 70
+
+
+def test_non_pass_actions_are_preferred() -> None:
+    menu: list[dict[str, Any]] = [{"type": "pass"}, {"type": "bid", "price": 5}]
+    rng = random.Random(0)
+    picks = [choose_action(menu, rng)["type"] for _ in range(1000)]
+    assert 800 < picks.count("bid") < 1000
+
+
+def test_play_is_deterministic_and_finishes() -> None:
+    first = FakeGame.create("toy", [(1, "A"), (2, "B")], [], 0)
+    second = FakeGame.create("toy", [(1, "A"), (2, "B")], [], 0)
+    outcome = play(first, seed=9)
+    play(second, seed=9)
+    assert outcome.finished and not outcome.stuck
+    assert first.to_file() == second.to_file()
+
+
+def test_play_stops_at_the_cap() -> None:
+    game = FakeGame.create("toy", [(1, "A")], [], 0)
+    outcome = play(game, seed=1, max_actions=2)
+    assert outcome.actions == 2 and not outcome.finished and "cap" in outcome.stopped_because
