@@ -56,22 +56,27 @@ class FakeGame:
 
     @property
     def finished(self) -> bool:
+        """The bank is empty."""
         return self.bank <= 0
 
     @property
     def result(self) -> dict[str, int]:
+        """Cash per player id, once finished."""
         return {str(pid): cash for pid, cash in self.cash.items()} if self.finished else {}
 
     @property
     def game_end_reason(self) -> str | None:
+        """``bank`` once finished."""
         return "bank" if self.finished else None
 
     def active_entities(self) -> list[Any]:
+        """The player whose turn it is."""
         if self.finished:
             return []
         return [self.players[self.turn % len(self.players)][0]]
 
     def legal_actions(self) -> list[dict[str, Any]]:
+        """``pass`` and every affordable ``take``."""
         actions: list[dict[str, Any]] = []
         for pid in self.active_entities():
             actions.append({"type": "pass", "entity": pid, "entity_type": "player"})
@@ -83,6 +88,7 @@ class FakeGame:
         return actions
 
     def _apply_one(self, action: dict[str, Any]) -> None:
+        """Check and apply one action (no auto actions)."""
         if action.get("entity") not in self.active_entities():
             raise IllegalAction(f"{action.get('entity')} may not act now", "toy rules §1")
         if action["type"] == "take":
@@ -118,6 +124,7 @@ class FakeGame:
         self.__dict__.update(fresh.__dict__)
 
     def to_file(self) -> dict[str, Any]:
+        """The game file of the processed actions."""
         return build_game_file(
             self.title,
             self.players,
@@ -130,6 +137,7 @@ class FakeGame:
         )
 
     def snapshot(self) -> dict[str, Any]:
+        """The state in trace format."""
         return {
             "round": "Round::Toy",
             "turn": self.turn,
