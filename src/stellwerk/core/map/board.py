@@ -7,7 +7,8 @@ Mutating methods do no rule checks beyond what keeps the state consistent; rule 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from stellwerk.core.errors import IllegalAction
@@ -150,6 +151,22 @@ class Board:
         self._tile_hex[tile_id] = state.spec.id
         self.version += 1
         return tuple(moved)
+
+    @contextmanager
+    def trial_lay(self, hex_id: str, tile_id: str, rotation: int) -> Iterator[None]:
+        """Lay a tile for the duration of a ``with`` block, then restore the hex exactly (used by
+        pure checks that need the board after the lay)."""
+        state = self.hex(hex_id)
+        saved = (state.tile_id, state.placed, state.cities)
+        tile = self.tile_defs.get(tile_id.rpartition("-")[0]) or self.supply_tile(tile_id)
+        self._swap_tile(state, tile_id, tile.rotated(rotation))
+        try:
+            yield
+        finally:
+            self._tile_hex.pop(state.tile_id, None)
+            state.tile_id, state.placed, state.cities = saved
+            self._tile_hex[state.tile_id] = hex_id
+            self.version += 1  # never reuse a version number: caches keyed on it stay valid
 
     def reset_hex(self, hex_id: str, return_tile: bool = False) -> list[str]:
         """Put the preprinted tile back and remove every token on the hex from the game (1849

@@ -1,0 +1,183 @@
+"""Tile-lay legality and cost (common rules §6.3), with hooks for title rules.
+
+``check_lay`` is pure: it returns the cost or raises ``IllegalAction(reason, rule)``.  With
+``loading=True`` it runs only the checks the reference engine keeps while replaying a file
+(supply, colour, shape, frozen hexes; common rules §3.6) and skips connectivity, rotation,
+blocked hexes and the new-track rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.map.board import Board
+from stellwerk.core.map.graph import GraphCache, compute_network
+from stellwerk.core.map.state import HexState
+from stellwerk.core.map.tiles import RotatedTile
+from stellwerk.core.map.upgrades import path_kept_by, rotation_error, upgrade_shape_error
+
+RULE = "common rules §6.3"
+
+
+@dataclass(frozen=True, slots=True)
+class LayContext:
+    """Everything a title hook may look at for one candidate lay."""
+
+    board: Board
+    corp: str
+    hex: HexState
+    old: RotatedTile
+    new: RotatedTile
+    connected_edges: frozenset[int]
+    teleport: bool
+
+
+def printed_cost(ctx: LayContext) -> int:
+    """Generic cost: the terrain printed on the old tile - the hex's terrain while the printed
+    tile is there, else a cost printed on the replaced supply tile (common rules §6.3.8)."""
+    return ctx.hex.spec.terrain_cost if ctx.hex.is_preprinted else ctx.old.tile.cost
+
+
+def any_rotation(ctx: LayContext) -> bool:
+    """Generic: no title restriction on rotations."""
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class TrackRules:
+    """Title hooks for track laying: ``legal_rotation`` (extra rotation rule, e.g. gauge
+    matching) and ``lay_cost`` (money paid to the bank)."""
+
+    legal_rotation: Callable[[LayContext], bool] = any_rotation
+    lay_cost: Callable[[LayContext], int] = printed_cost
+
+
+@dataclass(frozen=True, slots=True)
+class LayOptions:
+    """Per-call inputs from the flow.
+
+    ``phase_colors``: tile colours of the current phase.  ``blocked``: hexes blocked by a private
+    (skipped on replay).  ``frozen``: hexes that may not be upgraded now (checked on replay too).
+    ``teleport``: if given, the lay needs no connection but must be on one of these hexes.
+    ``loading``: replay mode (common rules §3.6).
+    """
+
+    phase_colors: Collection[str]
+    blocked: Collection[str] = ()
+    frozen: Collection[str] = ()
+    teleport: Collection[str] | None = None
+    loading: bool = False
+    rules: TrackRules = field(default_factory=TrackRules)
+
+
+def _fail(reason: str, rule: str = RULE) -> IllegalAction:
+    return IllegalAction(reason, rule)
+
+
+def check_lay(
+    board: Board, graph: GraphCache, corp: str, hex_id: str, tile_id: str, rotation: int,
+    opts: LayOptions,
+) -> int:  # fmt: skip
+    """Return the cost of laying ``tile_id`` on ``hex_id`` with ``rotation`` for ``corp``, or
+    raise IllegalAction naming the rule (common rules §6.3)."""
+    state = board.hex(hex_id)
+    tile = board.supply_tile(tile_id)
+    if not 0 <= rotation <= 5:
+        raise _fail(f"Rotation {rotation} is not 0..5", "common rules §1.3")
+    if hex_id in opts.frozen:
+        raise _fail(f"{hex_id} may not be upgraded now")
+    if tile.color not in opts.phase_colors:
+        raise _fail(f"{tile.color} tiles are not available in this phase", "common rules §6.3.1")
+    old = state.placed
+    error = upgrade_shape_error(old, tile)
+    if error:
+        raise _fail(f"{hex_id}: {error}")
+    new = tile.rotated(rotation)
+    teleport = opts.teleport is not None
+    connected: frozenset[int] = frozenset(range(6))
+    if not opts.loading:
+        if hex_id in opts.blocked:
+            raise _fail(f"{hex_id} is blocked by a private company", "common rules §6.3.7")
+        if opts.teleport is not None:
+            if hex_id not in opts.teleport:
+                raise _fail(f"The lay must be on one of {', '.join(opts.teleport)}")
+        else:
+            edges = graph.network(corp).hexes.get(hex_id)
+            if not edges:
+                raise _fail(f"{corp} cannot reach {hex_id}", "common rules §6.3.5")
+            connected = frozenset(edges)
+    ctx = LayContext(board, corp, state, old, new, connected, teleport)
+    if not opts.loading:
+        _check_rotation(board, ctx, opts)
+    return opts.rules.lay_cost(ctx)
+
+
+def _check_rotation(board: Board, ctx: LayContext, opts: LayOptions) -> None:
+    hex_id = ctx.hex.spec.id
+    if not opts.rules.legal_rotation(ctx):
+        raise _fail(f"The new track on {hex_id} does not join the network with a matching gauge")
+    error = rotation_error(ctx.old, ctx.new, lambda e: board.neighbor(hex_id, e) is not None)
+    if error:
+        raise _fail(f"{hex_id}: {error}", "common rules §6.3.5")
+    if not ctx.new.exits & ctx.connected_edges:
+        raise _fail(f"No new exit on {hex_id} is reached by {ctx.corp}", "common rules §6.3.5")
+    if not ctx.teleport:
+        check_new_track(board, ctx)
+
+
+def check_new_track(board: Board, ctx: LayContext) -> None:
+    """Semi-restrictive rule (common rules §6.3.6): every old city/town keeps its exits, and
+    the corporation must reach new track or a city whose value changes."""
+    old, new = ctx.old, ctx.new
+    for o in old.ct_edges():
+        if not any(o <= n for n in new.ct_edges()):
+            raise _fail("New track must keep every old city and town", "common rules §6.3.6")
+    hex_id = ctx.hex.spec.id
+    tile_id = f"{new.tile.name}-trial"
+    with board.trial_lay(hex_id, tile_id, new.rotation):
+        net = compute_network(board, ctx.corp)
+    used_new = not old.paths
+    changed = False
+    for np in new.paths:
+        if (hex_id, np.index) not in net.paths:
+            continue
+        op = next((p for p in old.paths if path_kept_by(np, new.tile, p, old.tile)), None)
+        if op is None:
+            used_new = True
+            changed = True
+            continue
+        old_rev = sorted(old.tile.nodes[n].max_revenue for n in op.nodes)
+        new_rev = sorted(new.tile.nodes[n].max_revenue for n in np.nodes)
+        changed = changed or old_rev != new_rev
+    if not used_new and not changed:
+        raise _fail("Must use new track or change city value", "common rules §6.3.6")
+
+
+def legal_lays(
+    board: Board, graph: GraphCache, corp: str, hex_id: str, opts: LayOptions
+) -> list[tuple[str, int]]:
+    """(tile id, rotation) pairs ``corp`` may lay on ``hex_id`` (first free copy of each tile)."""
+    out = []
+    state = board.hex(hex_id)
+    for name, tile_id in board.available().items():
+        tile = board.tile_defs[name]
+        if tile.color not in opts.phase_colors or upgrade_shape_error(state.placed, tile):
+            continue
+        for rotation in range(6):
+            try:
+                check_lay(board, graph, corp, hex_id, tile_id, rotation, opts)
+            except IllegalAction:
+                continue
+            out.append((tile_id, rotation))
+    return out
+
+
+def lay_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions) -> list[str]:
+    """Hexes where ``corp`` has at least one legal lay."""
+    if opts.teleport is not None:
+        candidates = sorted(opts.teleport)
+    else:
+        candidates = sorted(graph.network(corp).hexes)
+    return [h for h in candidates if h in board.hexes and legal_lays(board, graph, corp, h, opts)]
