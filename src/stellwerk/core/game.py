@@ -384,6 +384,70 @@ class Game:
         elif self.sell_movement == "down_block":
             self.move_price(corp, "down")
 
+    # -- hooks the generic steps call (defaults: no title rule) ---------------------------
+    buys_after_par = 0
+
+    def token_hexes(self, corp: Corporation) -> list[str]:
+        """Hexes of the corporation's placed tokens, sorted."""
+        return []
+
+    def trace_tiles(self) -> dict[str, str]:
+        """Every hex that is not a plain white printed hex: ``tile@rotation``."""
+        return {}
+
+    def maybe_place_home_token(self, corp: Corporation) -> None:
+        """Hook after a share purchase (home token at float)."""
+
+    def after_sr_turn_setup(self) -> None:
+        """Hook at the start of each stock-round turn step setup."""
+
+    def after_sr_pass(self) -> None:
+        """Hook when a stock-round turn ends."""
+
+    def after_player_sale(self, corp: Corporation, before: Cell | None) -> None:
+        """Hook after a player's sale moved (or did not move) a price."""
+
+    def can_buy_extra(self, bundle: Bundle) -> bool:
+        """Title restriction on buying a bundle."""
+        return True
+
+    def can_buy_any_from_treasury(self, step: Any, player: Player, corp: Corporation) -> bool:
+        shares = corp.treasury_shares()
+        return bool(shares) and bool(step.can_buy(player, Bundle.of([shares[0]], corp)))
+
+    def can_par(self, corp: Corporation) -> bool:
+        return not corp.ipoed
+
+    def par_cells(self) -> list[Cell]:
+        return self.market.cells_with_type({"p"})
+
+    def can_afford_par(self, player: Player) -> bool:
+        return any(c.price * 2 <= player.cash for c in self.par_cells())
+
+    def after_par(self, corp: Corporation) -> None:
+        """Hook after a corporation is started."""
+
+    def dividend_price_move(self, corp: Corporation, paid: int) -> None:
+        """Generic: paid -> right, else left (common rules §6.1)."""
+        self.move_price(corp, "right" if paid > 0 else "left")
+
+    def companies_event(self, corp: Corporation, event: str) -> None:
+        """Hook: companies that close on an event of their owner."""
+
+    def after_company_sold(self, corp: Corporation, company: Company) -> None:
+        """Hook after a corporation bought a company."""
+
+    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
+        """Hook after a player bought a company in the auction."""
+
+    def has_usable_company_ability(self, corp: Corporation) -> bool:
+        """Hook: the corporation owns a company whose power it may still use this turn (the
+        turn then waits for an explicit pass at its end)."""
+        return False
+
+    def auction_companies(self) -> list[Company]:
+        return list(self.companies)
+
     # -- companies --------------------------------------------------------------------------
     def payout_companies(self) -> None:
         """Private revenue to owners: players in seat order, then corporations (§6.7)."""

@@ -163,6 +163,8 @@ class BuyCompany(Step):
             return []
         if self.can_buy_company(entity):
             return ["buy_company", "pass"] if self.blocks else ["buy_company"]
+        if self.blocks and self.game.has_usable_company_ability(entity):
+            return ["pass"]
         return []
 
     def process_buy_company(self, action: Action, entity: Any) -> None:
@@ -253,8 +255,8 @@ class BuyTrain(Step):
         current = self.current_entity()
         if current is None:
             return []
-        if isinstance(entity, Player) and entity is current.owner and self.must_buy(current):
-            return ["sell_shares"]
+        if isinstance(entity, Player):
+            return ["sell_shares"] if entity is current.owner else []
         if entity is not current:
             return []
         if self.must_buy(entity):

@@ -1,0 +1,148 @@
+"""The public engine API: create, load, act, undo, save, look (docs/architecture.md).
+
+A game is a function of title, players, options, seed and its action log.  ``process``
+either applies an action completely or raises :class:`IllegalAction` and leaves the game
+exactly as before (the state is rebuilt from the log when a refusal comes after a change).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.core.game import Game as CoreGame
+from stellwerk.titles.registry import title_class
+
+__all__ = ["Game", "GameFileError", "IllegalAction"]
+
+
+class Game:
+    """One game in progress."""
+
+    def __init__(
+        self,
+        title: str,
+        players: list[tuple[int | str, str]],
+        options: list[str],
+        seed: int,
+        game_id: int | str | None = None,
+    ) -> None:
+        self.title = title
+        self.players = [(pid, name) for pid, name in players]
+        self.options = list(options)
+        self.seed = seed
+        self.game_id = game_id
+        self.actions: list[dict[str, Any]] = []
+        self.engine: CoreGame = self._fresh()
+
+    def _fresh(self) -> CoreGame:
+        cls = title_class(self.title)
+        return cls(self.players, self.options, self.seed)
+
+    # -- construction -----------------------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        title: str,
+        players: list[tuple[int | str, str]],
+        options: list[str] | None = None,
+        seed: int = 0,
+    ) -> Game:
+        """A new game."""
+        return cls(title, players, list(options or []), seed)
+
+    @classmethod
+    def from_file(cls, data: dict[str, Any]) -> Game:
+        """Load an 18xx.games game file: resolve undo/redo and apply every live action.
+        A refused action is reported as a :class:`GameFileError` naming the action."""
+        from stellwerk.io.gamefile import load_game_file
+
+        gf = load_game_file(data)
+        game = cls(gf.title, gf.players, gf.optional_rules, gf.seed, data.get("id"))
+        game.engine.loading = True
+        for action in gf.live:
+            try:
+                game.engine.process_action(action)
+            except IllegalAction as error:
+                raise GameFileError(str(error), action.get("id")) from error
+            game.actions.append(action)
+        game.engine.loading = False
+        return game
+
+    # -- acting -----------------------------------------------------------------------------
+    def process(self, action: dict[str, Any]) -> None:
+        """Apply one action (with its ``auto_actions``).  Refused: IllegalAction, no change."""
+        action = dict(action)
+        action.setdefault("id", (self.actions[-1].get("id", len(self.actions)) + 1) if self.actions else 1)
+        try:
+            self.engine.process_action(action)
+        except IllegalAction:
+            self.engine = self._rebuild(self.actions)
+            raise
+        except Exception as error:
+            self.engine = self._rebuild(self.actions)
+            raise IllegalAction(f"internal error: {error}", "engine") from error
+        self.actions.append(action)
+
+    def _rebuild(self, actions: list[dict[str, Any]]) -> CoreGame:
+        engine = self._fresh()
+        engine.loading = True
+        for action in actions:
+            engine.process_action(action)
+        engine.loading = False
+        return engine
+
+    def undo(self) -> None:
+        """Take back the last action."""
+        if not self.actions:
+            raise IllegalAction("nothing to undo", "common rules §3.4")
+        self.actions.pop()
+        self.engine = self._rebuild(self.actions)
+
+    # -- looking ----------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.engine.finished
+
+    @property
+    def result(self) -> dict[str, int]:
+        return self.engine.result() if self.engine.finished else {}
+
+    @property
+    def game_end_reason(self) -> str | None:
+        return self.engine.game_end_reason
+
+    def active_entities(self) -> list[Any]:
+        return [_entity_id(e) for e in self.engine.round.active_entities()]
+
+    def snapshot(self) -> dict[str, Any]:
+        from stellwerk.io.snapshot import snapshot
+
+        return snapshot(self.engine)
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        from stellwerk.core.legal import legal_actions
+
+        return legal_actions(self.engine)
+
+    def to_file(self) -> dict[str, Any]:
+        """The 18xx.games game file of this game."""
+        out: dict[str, Any] = {
+            "id": self.game_id or self.seed,
+            "title": self.title,
+            "players": [{"id": pid, "name": name} for pid, name in self.players],
+            "settings": {"seed": self.seed, "optional_rules": list(self.options)},
+            "actions": copy.deepcopy(self.actions),
+        }
+        if self.finished:
+            out["status"] = "finished"
+            out["result"] = self.result
+            out["game_end_reason"] = self.game_end_reason
+        return out
+
+
+def _entity_id(entity: Any) -> Any:
+    if hasattr(entity, "id") and not hasattr(entity, "sym"):
+        return entity.id
+    return getattr(entity, "sym", entity)

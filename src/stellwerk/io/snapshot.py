@@ -1,0 +1,76 @@
+"""The game state in the trace format of shared/fixtures/README.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stellwerk.core.entities import Corporation, Player
+from stellwerk.core.game import Game
+
+
+def _id(entity: Any) -> Any:
+    if isinstance(entity, Player):
+        return entity.id
+    return getattr(entity, "sym", None) or getattr(entity, "name", None)
+
+
+def _shares(holder: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for corp, shares in holder.shares.items():
+        pct = sum(s.percent for s in shares)
+        if pct:
+            out[corp] = pct
+    return out
+
+
+def _corporation(game: Game, corp: Corporation) -> dict[str, Any] | None:
+    if not corp.ipoed and not corp.cash and not corp.trains:
+        return None
+    cell = corp.share_price
+    owner = corp.owner
+    data: dict[str, Any] = {
+        "id": corp.sym,
+        "cash": corp.cash,
+        "floated": corp.floated,
+        "ipoed": corp.ipoed,
+        "price": cell.price if cell else None,
+        "price_cell": [cell.row, cell.column] if cell else None,
+        "president": _id(owner) if owner is not None else None,
+        "trains": [t.name for t in corp.trains],
+        "tokens": game.token_hexes(corp),
+        "companies": [c.sym for c in corp.companies],
+        "shares": _shares(corp),
+        "pool_percent": game.pool.percent_of(corp.sym),
+    }
+    return data
+
+
+def round_name(game: Game) -> str:
+    return game.round.name
+
+
+def snapshot(game: Game, with_tiles: bool = True) -> dict[str, Any]:
+    """One trace line (without ``action_id``/``action_type``)."""
+    rnd = game.round
+    out: dict[str, Any] = {
+        "round": rnd.name,
+        "turn": game.turn,
+        "round_num": rnd.round_num,
+        "phase": game.phases.name,
+        "active": [_id(e) for e in rnd.active_entities()],
+        "bank": game.bank.cash,
+        "players": [
+            {
+                "id": p.id,
+                "cash": p.cash,
+                "shares": _shares(p),
+                "companies": [c.sym for c in p.companies],
+            }
+            for p in game.all_players
+        ],
+        "corporations": [c for c in (_corporation(game, corp) for corp in game.corporations) if c],
+        "depot": game.depot.counts(),
+    }
+    if with_tiles:
+        out["tiles"] = game.trace_tiles()
+    return out

@@ -1,0 +1,748 @@
+"""1849: the title's rules on top of the generic game (rules/1849.md).
+
+Only what differs from the core lives here; each method's docstring cites the rule.
+Map work (tiles, tokens, routes) goes through :mod:`stellwerk.titles.g1849.mapport`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, Train, transfer
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.auction import CompanyPendingPar, WaterfallAuction
+from stellwerk.core.flow.base import Action, Round
+from stellwerk.core.flow.operating import (
+    Bankrupt,
+    BuyCompany,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    IssueShares,
+    Route,
+    Token,
+    Track,
+)
+from stellwerk.core.flow.rounds import AuctionRound, OperatingRound, StockRound
+from stellwerk.core.flow.stock import BuySellParShares, HomeToken
+from stellwerk.core.game import Game
+from stellwerk.core.market import Cell, Coordinates, Market
+from stellwerk.core.shares import Bundle, move_share, seat_distance
+from stellwerk.core.trains import Depot, PhaseDef, Phases
+from stellwerk.titles.g1849 import steps as s1849
+from stellwerk.titles.g1849.data_load import game_data
+from stellwerk.titles.g1849.options import OPTIONS, Hooks, check_options
+
+
+class Game1849(Game):
+    """1849 – The Game of Sicilian Railways."""
+
+    title = "1849"
+    sell_movement = "down_per_10"
+    pool_share_drop = "down_block"
+    bankruptcy_ends_game_after = "all_but_one"
+    game_end_check = {"bankrupt": "immediate", "stock_market": "after_max_operates", "bank": "full_or"}
+    game_end_priority = ["immediate", "after_max_operates", "full_or"]
+    buys_after_par = 2
+
+    def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
+        super().__init__(players, options, seed)
+        check_options(self.options, len(self.players))
+        self.hooks = Hooks()
+        for oid in self.options:
+            OPTIONS[oid].apply(self)
+        data = game_data()
+        self.data = data
+        n = len(self.players)
+        self.five_corps = n == 3 or (n == 4 and self.hooks.reduced_corporations)
+        self.bank.cash = self.hooks.bank_cash or data["bank"]
+        self.market = Market(data["market"]["rows"])
+        self.market.hooks.right = self._market_right
+        self.market.hooks.up = self._market_up
+        self.phases = Phases(
+            [
+                PhaseDef(p["name"], p["tiles"], p["operating_rounds"], p["train_limit"], p["status"], p.get("on"))
+                for p in data["phases"]
+            ]
+        )
+        self.operating_rounds = self.phases.current.operating_rounds
+        self._setup_companies()
+        self._setup_trains()
+        for player in self.players:
+            transfer(self.bank, player, data["starting_cash"][str(n)])
+        # title state
+        self.available_par_types = {"p"}
+        self.messina_upgradeable = True
+        self.swap: dict[str, Any] | None = None
+        self.loan_choice_player: Player | None = None
+        self.moved_this_turn: list[Corporation] = []
+        self.old_operating_order: list[Corporation] = []
+        self.e_token_sold = False
+        self.e_tokens_enabled = False
+        self.bonds_enabled = False
+        self.token_buying_enabled = False
+        self.cnm_corporation: Corporation | None = None
+        self.cnm_hex: str | None = None
+        from stellwerk.titles.g1849.mapport import MapPort
+
+        self.map = MapPort(self)
+        self._setup_corporations()
+        self.round = self.new_auction_round()
+        self.round.setup()
+
+    # -- setup ------------------------------------------------------------------------------
+    def _setup_companies(self) -> None:
+        for c in self.data["companies"]:
+            company = Company(c["sym"], c["name"], c["value"], c["revenue"])
+            if self.hooks.private_min_price == "one":
+                company.min_price = 1
+            self.companies.append(company)
+
+    def _setup_trains(self) -> None:
+        idx = 0 if self.five_corps else 1
+        trains: list[Train] = []
+        for t in self.data["trains"]:
+            if t.get("option") == "electric_dreams" and not self.hooks.electric:
+                continue
+            events = list(t.get("events", []))
+            if t["name"] == "6H" and self.hooks.token_buying:
+                events.append("buy_tokens")
+            if t["name"] == "8H" and self.hooks.bonds:
+                events.append("bonds")
+            if t["name"] == "12H" and self.hooks.electric:
+                events.append("e_tokens")
+            for i in range(t["count"][idx]):
+                trains.append(
+                    Train(
+                        t["name"],
+                        i,
+                        t["distance"],
+                        t["price"],
+                        t.get("rusts_on"),
+                        t.get("available_on"),
+                        list(events),
+                    )
+                )
+        self.depot = Depot(trains)
+
+    def _new_corporation(self, c: dict[str, Any]) -> Corporation:
+        d = self.data["corporation_defaults"]
+        corp = Corporation(c["sym"], c["name"], list(d["shares"]), d["tokens"], d["float_percent"], c.get("home"))
+        corp.shares[corp.sym][-1].last_cert = True
+        corp.extra.update(
+            token_fee=c["token_fee"],
+            next_to_par=False,
+            closed_recently=False,
+            slot_open=True,
+            reached_max_value=False,
+            sms_hexes=None,
+            bond=False,
+            e_token=False,
+            tokens_lost=0,
+        )
+        return corp
+
+    def _random_order(self) -> list[Corporation]:
+        """Corporation order: one draw per corporation in definition order, sorted
+        ascending; ``delay_ift`` swaps IFT from the first three with position 4
+        (1849 rules §1.3)."""
+        defs = {c["sym"]: c for c in self.data["corporations"]}
+        keyed = [(self.rng.draw(), sym) for sym in self.data["corporation_order"]]
+        order = [self._new_corporation(defs[sym]) for _, sym in sorted(keyed)]
+        if self.hooks.delay_ift:
+            buffer = self.data["ift_buffer"]
+            idx = next(i for i, c in enumerate(order) if c.sym == "IFT")
+            if idx < buffer:
+                order[idx], order[buffer] = order[buffer], order[idx]
+        return order
+
+    def _setup_corporations(self) -> None:
+        self.corporations = self._random_order()
+        for corp in self.corporations:
+            if corp.home:
+                self.map.reserve_home(corp)
+        self.rsa_corporation: str | None = self.corporations[0].sym
+        if self.five_corps:
+            removed = self.corporations.pop()
+            if removed.home:
+                self.map.unreserve_home(removed)
+        self.corporations[0].extra["next_to_par"] = True
+
+    # -- rounds -----------------------------------------------------------------------------
+    def new_auction_round(self) -> Round:
+        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+
+    def new_stock_round(self) -> Round:
+        for corp in self.corporations:
+            corp.extra["closed_recently"] = False
+        self.messina_upgradeable = True
+        return StockRound(self, [DiscardTrain, HomeToken, s1849.SwapChoice, s1849.SharesStep])
+
+    def new_operating_round(self, round_num: int) -> Round:
+        return s1849.Operating1849(
+            self,
+            [
+                s1849.LoanChoice,
+                Bankrupt,
+                s1849.EmergencyMoneyRaising,
+                s1849.SwapChoice,
+                BuyCompany,
+                s1849.SMSTeleport,
+                s1849.Assign,
+                Track,
+                Token,
+                Route,
+                s1849.Dividend1849,
+                s1849.BuyToken,
+                s1849.BuyEToken,
+                DiscardTrain,
+                s1849.BuyTrain1849,
+                IssueShares,
+                s1849.BondInterestPayment,
+                s1849.Bond,
+                (BuyCompany, {"blocks": True}),
+            ],
+            round_num,
+        )
+
+    def next_round(self) -> None:
+        super().next_round()
+        for corp in self.corporations:
+            corp.extra["sms_hexes"] = None
+
+    def auction_companies(self) -> list[Company]:
+        return list(self.companies)
+
+    def hooks_stock_round_setup(self, rnd: StockRound) -> None:
+        """At the start of a stock round the RSA corporation places its home token
+        (1849 rules §1.4)."""
+        for corp in self.corporations:
+            if corp.floated and self.map.unplaced_tokens(corp) == corp.num_tokens:
+                self.place_home_token(corp)
+
+    def hooks_stock_turn_start(self, rnd: StockRound) -> None:
+        self.moved_this_turn = []
+
+    def hooks_before_next_operator(self, rnd: OperatingRound) -> bool:
+        """A corporation that reached 377 ends the game after its own turn (1849 rules §8)."""
+        corp = rnd.entities[rnd.entity_index]
+        if corp.extra.get("reached_max_value"):
+            if self.hooks.end_after_current_or:
+                return False
+            self.end_game("stock_market")
+            return True
+        return False
+
+    def end_now(self, timing: str | None) -> bool:
+        if timing == "after_max_operates":
+            return self.hooks.end_after_current_or and isinstance(self.round, OperatingRound)
+        if timing == "full_or" and self.hooks.end_after_current_or:
+            return isinstance(self.round, OperatingRound)
+        return super().end_now(timing)
+
+    # -- market -----------------------------------------------------------------------------
+    def _blue_zone(self) -> bool:
+        return self.phases.has_status("blue_zone")
+
+    def _market_right(self, market: Market, coords: Coordinates) -> Coordinates | None:
+        """Before 16H a right move from 218/240/276 goes up instead, and 230 cannot go
+        up (1849 rules §4.8)."""
+        if self._blue_zone():
+            return None
+        cell = market.cell(coords)
+        assert cell is not None
+        if cell.price in self.data["market"]["blocked_right_prices"]:
+            return market.up(coords)
+        if cell.price in self.data["market"]["blocked_up_prices"] and market.right_ledge(coords):
+            return coords
+        return None
+
+    def _market_up(self, market: Market, coords: Coordinates) -> Coordinates | None:
+        if self._blue_zone():
+            return None
+        cell = market.cell(coords)
+        if cell is not None and cell.price in self.data["market"]["blocked_up_prices"]:
+            return coords
+        return None
+
+    def after_price_move(self, corp: Corporation) -> None:
+        cell = corp.share_price
+        if cell is not None and "e" in cell.types and not corp.extra.get("reached_max_value"):
+            corp.extra["reached_max_value"] = True
+
+    def par_cells(self) -> list[Cell]:
+        return self.market.cells_with_type(self.available_par_types)
+
+    def can_afford_par(self, player: Player) -> bool:
+        return any(c.price * 2 <= player.cash for c in self.par_cells())
+
+    def dividend_price_move(self, corp: Corporation, paid: int) -> None:
+        """0 or withheld: left; paid below the price: none; at least the price: right
+        (1849 rules §4.4)."""
+        assert corp.share_price is not None
+        if paid == 0:
+            self.move_price(corp, "left")
+        elif paid >= corp.share_price.price:
+            self.move_price(corp, "right")
+
+    def action_processed(self, action: Action) -> None:
+        """A corporation in the 0 cell closes (1849 rules §5)."""
+        closing = [c for c in self.corporations if not c.closed and c.share_price and "c" in c.share_price.types]
+        if not closing:
+            return
+        for corp in closing:
+            self.close_corporation(corp)
+        step = self.round.active_step()
+        if step is not None and not step.actions(self.round.current_entity()):
+            self.round.skip_steps()
+            self.round.next_entity()
+
+    # -- stock round hooks ------------------------------------------------------------------
+    def can_par(self, corp: Corporation) -> bool:
+        """Only the next corporation of the order, not closed this round, with a home
+        (1849 rules §2.2)."""
+        e = corp.extra
+        return not corp.ipoed and e["next_to_par"] and not e["closed_recently"] and e["slot_open"]
+
+    def last_cert_last(self, bundle: Bundle) -> bool:
+        """The 20 % last certificate leaves its place only as the last one there
+        (1849 rules §2.2, seed 001 item 23)."""
+        if not any(s.last_cert for s in bundle.shares):
+            return True
+        return len(bundle.owner.shares_of(bundle.corporation.sym)) == len(bundle.shares)
+
+    def can_buy_extra(self, bundle: Bundle) -> bool:
+        return self.last_cert_last(bundle)
+
+    def can_buy_any_from_treasury(self, step: Any, player: Player, corp: Corporation) -> bool:
+        shares = corp.treasury_shares()
+        if not shares:
+            return False
+        smallest = min(shares, key=lambda s: s.percent)
+        return bool(step.can_buy(player, Bundle.of([smallest], corp)))
+
+    def cert_limit(self) -> int:
+        n = len(self.players)
+        table = self.data["cert_limit"]
+        if n == 4 and self.hooks.reduced_corporations:
+            return int(table["four_players_five_corporations"])
+        return int(table[str(n)])
+
+    def after_sr_turn_setup(self) -> None:
+        self.old_operating_order = self.operating_order()
+
+    def after_sr_pass(self) -> None:
+        self.old_operating_order = self.operating_order()
+
+    def after_player_sale(self, corp: Corporation, before: Cell | None) -> None:
+        if before is not corp.share_price:
+            self.moved_this_turn.append(corp)
+            self.reorder_corps()
+
+    def reorder_corps(self) -> None:
+        """Corporations that moved onto a shared cell keep their previous relative order
+        behind the ones that did not move (1849 rules §2.2, 18xx.games tie repair)."""
+        moved = list(dict.fromkeys(self.moved_this_turn))
+        if len(moved) < 2:
+            return
+        by_cell: dict[int, list[Corporation]] = {}
+        cells: dict[int, Cell] = {}
+        for corp in self.corporations:
+            if corp.floated and corp.share_price is not None:
+                by_cell.setdefault(id(corp.share_price), []).append(corp)
+                cells[id(corp.share_price)] = corp.share_price
+        for key, corps in by_cell.items():
+            if len(corps) < 2:
+                continue
+            current = sorted(corps, key=lambda c: c.sort_key())
+            unmoved = [c for c in current if c not in moved]
+            old = self.old_operating_order
+            moved_sorted = sorted(
+                (c for c in current if c in moved), key=lambda c: old.index(c) if c in old else -1
+            )
+            new = unmoved + moved_sorted
+            if new != current:
+                cells[key].corporations[:] = [c.sym for c in new]
+
+    def after_par(self, corp: Corporation) -> None:
+        """After par: token fee to the bank, the next corporation becomes available, and the
+        home token is placed in a stock round (1849 rules §2.2)."""
+        transfer(corp, self.bank, corp.extra["token_fee"], "1849 rules §1.2 (token fee)")
+        corp.extra["next_to_par"] = False
+        idx = self.corporations.index(corp)
+        if corp is not self.corporations[-1]:
+            self.corporations[idx + 1].extra["next_to_par"] = True
+        if isinstance(self.round, StockRound):
+            self.place_home_token(corp)
+
+    def par_from_company(self, player: Player, company: Company, action: Action) -> None:
+        """RSA's buyer sets the par of the first corporation; the bank pays the corporation
+        twice the par (1849 rules §1.4)."""
+        corp = self.corporation(action["corporation"])
+        cell = self.market.cell_by_id(action["share_price"])
+        if cell is None or cell not in self.par_cells():
+            raise IllegalAction(f"{action['share_price']} is not a par price", "1849 rules §1.4")
+        if corp.sym != self.rsa_corporation:
+            raise IllegalAction(f"RSA comes with {self.rsa_corporation}", "1849 rules §1.4")
+        self.set_par(corp, cell)
+        share = corp.treasury_shares()[0]
+        self.buy_shares(player, Bundle.of([share], corp), price=0)
+        transfer(self.bank, corp, cell.price * 2, "1849 rules §1.4")
+        self.after_par(corp)
+
+    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
+        if company.sym == "RSA" and self.rsa_corporation:
+            self.round.companies_pending_par.append(company)
+
+    def maybe_place_home_token(self, corp: Corporation) -> None:
+        if corp.floated:
+            self.place_home_token(corp)
+
+    # -- presidency (1849 rules §2.2) ---------------------------------------------------------
+    def change_president_for(self, corp: Corporation) -> Any:
+        def change(pres_share: Share, swap_to: Holder, president: Player, previous: Holder) -> None:
+            incoming = list(president.shares_of(corp.sym))
+            double = next((s for s in incoming if s.last_cert), None)
+            if double is not None:
+                if sum(s.percent for s in incoming) >= 40:
+                    self.swap = {
+                        "player": previous,
+                        "location": swap_to,
+                        "other": president,
+                        "corporation": corp,
+                    }
+                moving = [double]
+            else:
+                moving = [s for s in incoming if not s.last_cert][:2]
+            for s in moving:
+                move_share(s, swap_to)
+            move_share(pres_share, president)
+
+        return change
+
+    def handle_partial(self, bundle: Bundle, source: Holder, to: Holder) -> None:
+        share = next(s for s in source.shares_of(bundle.corporation.sym) if not s.last_cert)
+        move_share(share, to)
+
+    def swap_double_cert(self) -> None:
+        assert self.swap is not None
+        corp: Corporation = self.swap["corporation"]
+        source: Holder = self.swap["location"]
+        other: Holder = self.swap["other"]
+        double = next(s for s in source.shares_of(corp.sym) if s.last_cert)
+        move_share(double, other)
+        for s in [x for x in other.shares_of(corp.sym) if x.percent == 10][:2]:
+            move_share(s, source)
+
+    def find_would_be_president(self, player: Holder, corp: Corporation) -> Player | None:
+        cands = [p for p in self.players if p is not player and p.percent_of(corp.sym) >= 20]
+        if not cands:
+            return None
+        top = max(p.percent_of(corp.sym) for p in cands)
+        tied = [p for p in cands if p.percent_of(corp.sym) == top]
+        return min(tied, key=lambda p: seat_distance(self.players, player, p))
+
+    def dumpable_on(self, bundle: Bundle, would_be: Player | None) -> bool:
+        if bundle.presidents_share is None:
+            return True
+        if would_be is None:
+            return False
+        corp = bundle.corporation
+        owner_pct = bundle.owner.percent_of(corp.sym)
+        other_pct = would_be.percent_of(corp.sym)
+        after = owner_pct - bundle.percent
+        if other_pct == 20 and len(would_be.shares_of(corp.sym)) == 1:
+            if after == 0:
+                return True
+            return owner_pct > 20 and after == 10
+        return after < 20 and other_pct > after
+
+    def bundles_for_corporation(self, holder: Holder, corp: Corporation) -> list[Bundle]:
+        """Every distinct sale of this holder's certificates; a president may sell half his
+        certificate or all of it only towards a successor (1849 rules §2.2)."""
+        if not corp.ipoed:
+            return []
+        shares = list(holder.shares_of(corp.sym))
+        bundles: list[Bundle] = []
+        seen: set[tuple[int, int, int]] = set()
+        for n in range(1, len(shares) + 1):
+            for combo in itertools.combinations(shares, n):
+                key = (
+                    sum(1 for s in combo if s.percent == 10 and not s.president and not s.last_cert),
+                    1 if any(s.president for s in combo) else 0,
+                    1 if any(s.last_cert for s in combo) else 0,
+                )
+                if key in seen:
+                    continue
+                seen.add(key)
+                bundles.append(Bundle.of(list(combo), corp))
+        if corp.owner is holder and corp.owner is not None:
+            pres = corp.shares_of(corp.sym)  # placeholder to keep type checkers calm
+            del pres
+            ps = next((s for s in holder.shares_of(corp.sym) if s.president), None)
+            if ps is not None:
+                bundles.append(Bundle.of([ps], corp, 10))
+            would_be = self.find_would_be_president(holder, corp)
+            bundles = [b for b in bundles if self.dumpable_on(b, would_be)]
+        return sorted(bundles, key=lambda b: b.percent)
+
+    # -- issuing (1849 rules §4.9) ----------------------------------------------------------
+    def issuable_bundles(self, corp: Corporation) -> list[Bundle]:
+        if len(corp.operating_history) < 2:
+            return []
+        room = 5 - corp.market_percent() // corp.share_percent
+        return [
+            b
+            for b in self.bundles_for_corporation(corp, corp)
+            if b.num_shares() <= room and self.last_cert_last(b)
+        ]
+
+    def redeemable_bundles(self, corp: Corporation) -> list[Bundle]:
+        if len(corp.operating_history) < 2:
+            return []
+        return [
+            b
+            for b in self.bundles_for_corporation(self.pool, corp)
+            if len(b.shares) == 1 and corp.cash >= b.price and self.last_cert_last(b)
+        ]
+
+    # -- companies ----------------------------------------------------------------------------
+    def purchasable_companies(self, corp: Corporation) -> list[Company]:
+        return [
+            c for c in self.companies if isinstance(c.owner, Player) and not c.closed and c.sym != "RSA"
+        ]
+
+    def has_usable_company_ability(self, corp: Corporation) -> bool:
+        """CNM's marker may be placed at any time of its corporation's turn (1849 rules §1.4)."""
+        return any(c.sym == "CNM" and not c.closed for c in corp.companies)
+
+    def after_company_sold(self, corp: Corporation, company: Company) -> None:
+        if company.sym == "CNM":
+            self.cnm_corporation = corp
+
+    def companies_event(self, corp: Corporation, event: str) -> None:
+        """No 1849 company closes on running."""
+
+    def after_train_bought(self, corp: Corporation, train: Train) -> None:
+        """RSA closes when its corporation buys its first train (1849 rules §1.4)."""
+        rsa = self.company("RSA")
+        if not rsa.closed and self.rsa_corporation == corp.sym:
+            rsa.close()
+
+    def event_close_companies(self) -> None:
+        for company in self.companies:
+            if not company.closed:
+                company.close()
+
+    def event_green_par(self) -> None:
+        self.available_par_types.add("x")
+
+    def event_brown_par(self) -> None:
+        self.available_par_types.add("z")
+
+    def event_buy_tokens(self) -> None:
+        self.token_buying_enabled = True
+
+    def event_bonds(self) -> None:
+        self.bonds_enabled = True
+
+    def event_e_tokens(self) -> None:
+        self.e_tokens_enabled = True
+
+    def event_earthquake(self) -> None:
+        """Messina returns to its printed yellow tile; its tokens leave the game; AFG closes if
+        that was its only token (1849 rules §3.5)."""
+        afg = self.afg()
+        messina = self.data["messina"]
+        if afg is not None and self.map.has_token_in(afg, messina) and self.map.placed_tokens(afg) == 1:
+            if self.round.current_entity() is afg and isinstance(self.round, OperatingRound):
+                self.round.force_next_entity()
+            self.close_corporation(afg)
+        for sym in self.map.earthquake(messina):
+            corp = self.corporation_or_none(sym)
+            if corp is not None:
+                corp.extra["tokens_lost"] += 1
+        self.messina_upgradeable = False
+
+    def afg(self) -> Corporation | None:
+        return self.corporation_or_none(self.data["chooses_home"])
+
+    # -- trains -------------------------------------------------------------------------------
+    def depot_trains_for(self, corp: Corporation) -> list[Train]:
+        trains = self.depot.depot_trains(self.phases)
+        if not corp.extra.get("e_token"):
+            trains = [t for t in trains if t.name != "E"]
+        return trains
+
+    def min_depot_train(self, corp: Corporation | None) -> Train | None:
+        trains = self.depot.depot_trains(self.phases)
+        if corp is None or not corp.extra.get("e_token"):
+            trains = [t for t in trains if t.name != "E"]
+        return min(trains, key=lambda t: t.price) if trains else None
+
+    def min_depot_price(self, corp: Corporation | None) -> int:
+        train = self.min_depot_train(corp)
+        return train.price if train else 0
+
+    def other_trains(self, corp: Corporation) -> list[Train]:
+        out = []
+        for other in self.corporations:
+            if other is corp:
+                continue
+            out.extend(other.trains)
+        if not corp.extra.get("e_token"):
+            out = [t for t in out if t.name != "E"]
+        return out
+
+    def must_buy_train_now(self, corp: Corporation) -> bool:
+        """A corporation without trains must buy one if it has a route (seed 001 item 58)."""
+        return (
+            not corp.trains
+            and bool(self.depot.depot_trains(self.phases))
+            and self.map.route_info(corp)[1]
+        )
+
+    def emergency_sale_timing_ok(self, rnd: Any, corp: Corporation) -> bool:
+        """Shares of the buying corporation only after its first full turn (1849 rules §4.7)."""
+        if not corp.operated:
+            return False
+        return not (rnd.current_operator is corp and len(corp.operating_history) < 2)
+
+    # -- map hooks ----------------------------------------------------------------------------
+    def token_hexes(self, corp: Corporation) -> list[str]:
+        return self.map.board.token_hexes(corp.sym)
+
+    def trace_tiles(self) -> dict[str, str]:
+        return self.map.board.trace_tiles()
+
+    # -- map actions ----------------------------------------------------------------------------
+    def can_lay_tile(self, corp: Corporation) -> bool:
+        return self.map.can_lay_tile(corp)
+
+    def lay_tile(self, corp: Corporation, action: Action) -> None:
+        self.map.lay_tile(corp, action)
+
+    def can_place_token(self, corp: Corporation) -> bool:
+        return self.map.can_place_token(corp)
+
+    def place_token(self, corp: Corporation, action: Action) -> None:
+        self.map.place_token(corp, action)
+
+    def route_info(self, corp: Corporation) -> tuple[bool, bool]:
+        return self.map.route_info(corp)
+
+    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+        return self.map.route_revenue(corp, routes)
+
+    def place_home_token(self, corp: Corporation) -> None:
+        """Home token: placed at once where the home is fixed; AFG's president chooses
+        among the free cities (1849 rules §4.5)."""
+        if self.map.placed_tokens(corp) or corp.extra["tokens_lost"]:
+            return
+        if corp.home:
+            self.map.place_home(corp)
+            return
+        pending = self.round.state.get("pending_tokens")
+        if pending is None:
+            return
+        if any(p["entity"] is corp for p in pending):
+            return
+        pending.append({"entity": corp, "hexes": self.home_token_locations(corp)})
+
+    def home_token_locations(self, corp: Corporation) -> list[str]:
+        return [h for h in self.data["home_choices"] if self.map.has_free_slot(corp, h)]
+
+    def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
+        self.map.place_chosen_home(corp, action, hexes)
+
+    def update_garibaldi(self) -> None:
+        afg = self.afg()
+        if afg is None or afg.extra["slot_open"] or not self.home_token_locations(afg):
+            return
+        afg.extra["slot_open"] = True
+        afg.extra["closed_recently"] = True
+
+    # -- closing and bankruptcy (1849 rules §§5, 6) -------------------------------------------
+    def close_corporation(self, corp: Corporation) -> None:
+        rsa = self.company("RSA")
+        if self.rsa_corporation == corp.sym:
+            self.rsa_corporation = None
+        del rsa
+        self.map.remove_all_tokens(corp)
+        transfer(corp, self.bank, corp.cash)
+        for train in list(corp.trains):
+            corp.trains.remove(train)
+            train.owner = None
+        for company in list(corp.companies):
+            company.close()
+        if isinstance(self.round, OperatingRound) and self.round.current_entity() is corp:
+            self.round.force_next_entity()
+        for holder in self.holders():
+            holder.shares.pop(corp.sym, None)
+        if corp.share_price is not None and corp.sym in corp.share_price.corporations:
+            corp.share_price.corporations.remove(corp.sym)
+        corp.closed = True
+        corp.floated = False
+        corp.ipoed = False
+        corp.owner = None
+        idx = self.corporations.index(corp)
+        self.corporations.pop(idx)
+        defs = {c["sym"]: c for c in self.data["corporations"]}
+        for _ in self.data["corporation_order"]:
+            self.rng.draw()
+        fresh = self._new_corporation(defs[corp.sym])
+        if fresh.home:
+            self.map.reserve_home(fresh)
+        self.corporations.append(fresh)
+        fresh.extra["closed_recently"] = True
+        index = len(self.corporations) - 1
+        prev = self.corporations[index - 1]
+        if not prev.extra["slot_open"]:
+            prev.extra["next_to_par"] = False
+            self.corporations[index - 1], self.corporations[index] = fresh, prev
+            index -= 1
+        if self.corporations[index - 1].floated:
+            fresh.extra["next_to_par"] = True
+        self.update_garibaldi()
+
+    def bankrupt(self, corp: Corporation, rnd: Any) -> None:
+        """The president sells what he legally may, gives all cash to the corporation, and it
+        closes; with no shares left he chooses a loan or leaves (1849 rules §6)."""
+        player = corp.owner
+        assert isinstance(player, Player)
+        step = rnd.step_of(s1849.BuyTrain1849)
+        power = player.cash + corp.cash + sum(
+            max((b.price for b in self.bundles_for_corporation(player, c) if step.can_sell(player, b)), default=0)
+            for c in self.corporations
+        )
+        if power >= self.min_depot_price(corp):
+            raise IllegalAction(
+                f"{corp.sym} and {player.name} can still afford a train", "1849 rules §6"
+            )
+        for c in sorted(
+            (c for c in self.corporations if player.shares_of(c.sym) and c.share_price),
+            key=lambda c: c.sort_key(),
+        ):
+            sellable = [b for b in self.bundles_for_corporation(player, c) if step.can_sell(player, b)]
+            if not sellable:
+                continue
+            bundle = max(sellable, key=lambda b: b.price)
+            before = c.share_price
+            self.sell_shares_and_change_price(bundle)
+            if before is not c.share_price:
+                self.moved_this_turn.append(c)
+        if player.cash > 0:
+            transfer(player, corp, player.cash)
+        self.close_corporation(corp)
+        self.reorder_corps()
+        if not player.all_shares():
+            self.loan_choice_player = player
+
+    def player_value(self, player: Player) -> int:
+        value = super().player_value(player)
+        for corp in self.corporations:
+            if corp.extra.get("bond"):
+                penalty = player.percent_of(corp.sym) // corp.share_percent * 100
+                value -= penalty
+        return value

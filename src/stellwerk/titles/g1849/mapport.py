@@ -1,0 +1,180 @@
+"""1849's map work on the generic board: home tokens, tile lays with 1849 costs, tokens,
+route checks (rules/1849.md §§3, 4.1, 4.3, 4.5, 4.6)."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import Corporation, transfer
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.map.board import Board
+from stellwerk.core.map.graph import GraphCache
+from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
+from stellwerk.core.map.tiles import Gauge
+from stellwerk.titles.g1849.data_load import DATA
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1849.game import Game1849
+
+
+@cache
+def map_data() -> tuple[MapSpec, list[SupplyEntry]]:
+    with (DATA / "map.toml").open("rb") as fh:
+        spec = load_map(tomllib.load(fh))
+    with (DATA / "tiles.toml").open("rb") as fh:
+        supply = load_supply(tomllib.load(fh))
+    return spec, supply
+
+
+def lay_cost(terrain: int, old_gauges: list[Gauge], new_gauges: list[Gauge], discount: bool) -> int:
+    """Terrain is paid at every lay by the gauge of the added track: dual -> full, broad ->
+    full (half with SIGI), only narrow -> a quarter (1849 rules §3.3, seed 001 item 34)."""
+    if not terrain:
+        return 0
+    added = list(new_gauges)
+    for g in old_gauges:
+        if g in added:
+            added.remove(g)
+    if Gauge.DUAL in added:
+        return terrain
+    if Gauge.BROAD in added:
+        return terrain - (terrain // 2 if discount else 0)
+    return terrain // 4
+
+
+class MapPort:
+    """The 1849 game's view of the board."""
+
+    def __init__(self, game: Game1849) -> None:
+        self.game = game
+        spec, supply = map_data()
+        self.board = Board(spec, supply)
+        self.graph = GraphCache(self.board)
+
+    # -- tokens -----------------------------------------------------------------------------
+    def reserve_home(self, corp: Corporation) -> None:
+        assert corp.home is not None
+        self.board.reserve(corp.home, 0, corp.sym)
+
+    def unreserve_home(self, corp: Corporation) -> None:
+        self.board.unreserve(corp.sym)
+
+    def placed_tokens(self, corp: Corporation) -> int:
+        return len(self.board.token_hexes(corp.sym))
+
+    def unplaced_tokens(self, corp: Corporation) -> int:
+        return corp.num_tokens - self.placed_tokens(corp) - corp.extra["tokens_lost"]
+
+    def has_token_in(self, corp: Corporation, hex_id: str) -> bool:
+        return self.board.hex(hex_id).has_token(corp.sym)
+
+    def place_home(self, corp: Corporation) -> None:
+        assert corp.home is not None
+        if self.board.can_place_token(corp.home, 0, corp.sym):
+            self.board.place_token_at(corp.home, 0, corp.sym)
+
+    def has_free_slot(self, corp: Corporation, hex_id: str) -> bool:
+        state = self.board.hex(hex_id)
+        return any(
+            self.board.can_place_token(hex_id, i, corp.sym) for i in range(len(state.cities))
+        )
+
+    def place_chosen_home(self, corp: Corporation, action: dict[str, Any], hexes: list[str]) -> None:
+        hex_id, index = self.board.resolve_city(action["city"])
+        if hex_id not in hexes:
+            raise IllegalAction(f"{corp.sym} cannot have its home in {hex_id}", "1849 rules §4.5")
+        self.board.place_token_at(hex_id, index, corp.sym)
+
+    def remove_all_tokens(self, corp: Corporation) -> None:
+        self.board.remove_all_tokens(corp.sym)
+
+    def earthquake(self, hex_id: str) -> list[str]:
+        return self.board.reset_hex(hex_id)
+
+    # -- track ------------------------------------------------------------------------------
+    def can_lay_tile(self, corp: Corporation) -> bool:
+        return self.unplaced_tokens(corp) + self.placed_tokens(corp) > 0
+
+    def lay_tile(self, corp: Corporation, action: dict[str, Any]) -> None:
+        game = self.game
+        hex_id = action["hex"]
+        tile_id = action["tile"]
+        rotation = int(action.get("rotation", 0))
+        state = self.board.hex(hex_id)
+        sms = corp.extra.get("sms_hexes")
+        if sms is not None and hex_id not in sms:
+            raise IllegalAction(f"SMS allows only {', '.join(sms)}", "1849 rules §4.6")
+        if hex_id == game.data["messina"] and not game.messina_upgradeable and not state.is_preprinted:
+            pass
+        new_tile = self.board.supply_tile(tile_id)
+        if new_tile.color not in game.phases.current.tiles:
+            raise IllegalAction(f"{new_tile.color} tiles are not available", "1849 rules §2.1")
+        if hex_id == game.data["messina"] and not game.messina_upgradeable:
+            raise IllegalAction("Messina cannot be upgraded until the next stock round", "1849 rules §3.5")
+        old_gauges = [p.gauge for p in state.tile.paths]
+        new_gauges = [p.gauge for p in new_tile.paths]
+        discount = any(c.sym == "SIGI" for c in corp.companies)
+        cost = lay_cost(state.spec.terrain_cost, old_gauges, new_gauges, discount)
+        if corp.cash < cost:
+            raise IllegalAction(f"{corp.sym} cannot pay {cost}", "1849 rules §3.3")
+        self.board.lay_tile(hex_id, tile_id, rotation)
+        if cost:
+            transfer(corp, game.bank, cost, "1849 rules §3.3")
+        if sms is not None:
+            corp.extra["sms_hexes"] = [hex_id]
+        game.update_garibaldi()
+
+    # -- station tokens ---------------------------------------------------------------------
+    def can_place_token(self, corp: Corporation) -> bool:
+        if self.unplaced_tokens(corp) <= 0:
+            return False
+        if corp.extra.get("sms_hexes") is not None:
+            return True
+        return bool(self.graph.tokenable_cities(corp.sym))
+
+    def place_token(self, corp: Corporation, action: dict[str, Any]) -> None:
+        game = self.game
+        hex_id, index = self.board.resolve_city(action["city"])
+        sms = corp.extra.get("sms_hexes")
+        if sms is not None:
+            if hex_id not in sms:
+                raise IllegalAction("must place the token on the SMS hex", "1849 rules §4.6")
+        elif not game.loading and (hex_id, index) not in self.graph.tokenable_cities(corp.sym):
+            raise IllegalAction(f"{corp.sym} cannot reach a free slot in {hex_id}", "common rules §6.4")
+        if self.unplaced_tokens(corp) <= 0:
+            raise IllegalAction(f"{corp.sym} has no token left", "1849 rules §4.1")
+        self.board.place_token_at(hex_id, index, corp.sym)
+        self._afg_blocked_check()
+
+    def _afg_blocked_check(self) -> None:
+        """After a token: if AFG has no home left it moves to the end of the queue
+        (1849 rules §4.5)."""
+        game = self.game
+        afg = game.afg()
+        if afg is None or afg.floated or game.home_token_locations(afg):
+            return
+        corps = game.corporations
+        index = corps.index(afg)
+        if afg.extra["next_to_par"] and afg is not corps[-1]:
+            corps[index + 1].extra["next_to_par"] = True
+            afg.extra["next_to_par"] = False
+        afg.extra["slot_open"] = False
+        corps.remove(afg)
+        corps.append(afg)
+
+    # -- routes -----------------------------------------------------------------------------
+    def route_info(self, corp: Corporation) -> tuple[bool, bool]:
+        net = self.graph.network(corp.sym)
+        return net.route_available, net.route_train_purchase
+
+    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+        return sum(int(r.get("revenue", 0)) for r in routes)
+
+    # -- token buying (option) --------------------------------------------------------------
+    def buyable_tokens(self, corp: Corporation) -> list[tuple[str, int]]:
+        return []
+
+    def buy_token(self, corp: Corporation, action: dict[str, Any]) -> None:
+        raise IllegalAction("token buying is not implemented yet", "1849 rules §7.3")
