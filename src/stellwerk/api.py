@@ -71,12 +71,24 @@ class Game:
         return game
 
     # -- acting -----------------------------------------------------------------------------
-    def process(self, action: dict[str, Any]) -> None:
-        """Apply one action (with its ``auto_actions``).  Refused: IllegalAction, no change."""
+    def process(self, action: dict[str, Any], replay: bool = False) -> None:
+        """Apply one action.  Refused: IllegalAction, and the game is unchanged.
+
+        Live play (default): the server's automatic follow-ups are derived and stored in the
+        action's ``auto_actions``.  ``replay=True`` (loading a game file): the recorded
+        ``auto_actions`` are applied as given and nothing is derived (common rules §3.5), and
+        the checks the reference engine skips while loading are skipped too.
+        """
         action = dict(action)
         action.setdefault("id", (self.actions[-1].get("id", len(self.actions)) + 1) if self.actions else 1)
+        if not replay:
+            action.pop("auto_actions", None)
+        self.engine.loading = replay
         try:
             self.engine.process_action(action)
+            autos = [] if replay else self._auto_actions()
+            if autos:
+                action["auto_actions"] = autos
         except IllegalAction:
             self.engine = self._rebuild(self.actions)
             raise
@@ -84,6 +96,20 @@ class Game:
             self.engine = self._rebuild(self.actions)
             raise IllegalAction(f"internal error: {error}", "engine") from error
         self.actions.append(action)
+
+    def _auto_actions(self) -> list[dict[str, Any]]:
+        """Run the server's automatic follow-ups and return them for the game file."""
+        autos: list[dict[str, Any]] = []
+        for _ in range(100):
+            if self.engine.finished:
+                break
+            batch = self.engine.round.auto_actions()
+            if not batch:
+                break
+            for auto in batch:
+                self.engine.process_single(auto)
+            autos.extend(batch)
+        return autos
 
     def _rebuild(self, actions: list[dict[str, Any]]) -> CoreGame:
         engine = self._fresh()

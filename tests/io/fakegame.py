@@ -101,7 +101,7 @@ class FakeGame:
             raise IllegalAction(f"unknown action type {action['type']}", "toy rules §3")
         self.turn += 1
 
-    def process(self, action: dict[str, Any]) -> None:
+    def process(self, action: dict[str, Any], replay: bool = False) -> None:
         """Apply one action and its auto actions; on IllegalAction nothing changes."""
         saved = (self.bank, dict(self.cash), self.turn)
         try:

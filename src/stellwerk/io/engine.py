@@ -23,8 +23,9 @@ class EngineGame(Protocol):
     def game_end_reason(self) -> str | None:
         """Why the game ended (``bank``, ``bankrupt``, ...)."""
 
-    def process(self, action: dict[str, Any]) -> Any:
-        """Apply one action dict and its ``auto_actions``; ``IllegalAction`` if refused."""
+    def process(self, action: dict[str, Any], replay: bool = False) -> Any:
+        """Apply one action dict; ``replay`` applies recorded ``auto_actions`` as given;
+        ``IllegalAction`` if refused."""
 
     def undo(self) -> Any:
         """Drop the last action."""

@@ -149,7 +149,7 @@ def replay(
             action_id = action["id"]
             try:
                 with clock:
-                    game.process(action)
+                    game.process(action, replay=True)
             except IllegalAction as error:
                 report.first_divergence = _refused(action_id, error)
                 break

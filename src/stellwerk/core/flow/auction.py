@@ -95,8 +95,8 @@ class WaterfallAuction(Step):
             raise IllegalAction(f"{company.sym} is not for sale", RULE)
         entity.passed = False
         if self._auction_bids():
-            if company is not self.auctioning:
-                raise IllegalAction(f"only {self.auctioning.sym} may be bid on now", RULE)  # type: ignore[union-attr]
+            # 18xx.games accepts a raise on any private here; only the one up for auction
+            # is resolved by it (WaterfallAuction#process_bid).
             self.add_bid(entity, company, price)
         else:
             if self.may_purchase(company):

@@ -84,6 +84,10 @@ class Step:
     def process_pass(self, action: Action, entity: Any) -> None:
         self.pass_()
 
+    def auto_actions(self, entity: Any) -> list[Action] | None:
+        """Actions the server takes by itself for ``entity`` at this point (none by default)."""
+        return None
+
 
 class Round:
     """A round: its entities in order, the index of the one acting, and its steps."""
@@ -140,6 +144,21 @@ class Round:
 
     def finished(self) -> bool:
         return self.active_step() is None
+
+    def step_for_entity(self, entity: Any) -> Step | None:
+        """The step that would take an action of ``entity`` now (companies act in
+        non-blocking steps)."""
+        is_company = getattr(entity, "kind", "") == "company"
+        for step in self.steps:
+            if step.active() and (is_company or step.blocking()) and step.actions(entity):
+                return step
+        return None
+
+    def auto_actions(self) -> list[Action]:
+        """Automatic follow-up actions of the acting entity (18xx.games auto_actions)."""
+        entity = self.current_entity()
+        step = self.step_for_entity(entity) if entity is not None else None
+        return (step.auto_actions(entity) or []) if step is not None else []
 
     def actions_for(self, entity: Any) -> list[str]:
         out: list[str] = []

@@ -74,6 +74,7 @@ class MapPort:
         assert corp.home is not None
         if self.board.can_place_token(corp.home, 0, corp.sym):
             self.board.place_token_at(corp.home, 0, corp.sym)
+            corp.extra["home_hex"] = corp.home
 
     def has_free_slot(self, corp: Corporation, hex_id: str) -> bool:
         state = self.board.hex(hex_id)
@@ -86,6 +87,7 @@ class MapPort:
         if hex_id not in hexes:
             raise IllegalAction(f"{corp.sym} cannot have its home in {hex_id}", "1849 rules §4.5")
         self.board.place_token_at(hex_id, index, corp.sym)
+        corp.extra["home_hex"] = hex_id
 
     def remove_all_tokens(self, corp: Corporation) -> None:
         self.board.remove_all_tokens(corp.sym)
@@ -173,8 +175,57 @@ class MapPort:
         return sum(int(r.get("revenue", 0)) for r in routes)
 
     # -- token buying (option) --------------------------------------------------------------
-    def buyable_tokens(self, corp: Corporation) -> list[tuple[str, int]]:
-        return []
+    def _reached_cities(self, corp: Corporation) -> list[tuple[str, int]]:
+        out = []
+        for hid, node in self.graph.network(corp.sym).nodes:
+            index = self.board.hexes[hid].city_index(node)
+            if index is not None:
+                out.append((hid, index))
+        return out
+
+    def _sellable(self, buyer: Corporation, hex_id: str, holder: str) -> bool:
+        seller = self.game.corporation_or_none(holder)
+        return (
+            seller is not None
+            and seller is not buyer
+            and seller.extra.get("home_hex") != hex_id
+            and not self.board.hex(hex_id).has_token(buyer.sym)
+        )
+
+    def any_buyable_tokens_placed(self, corp: Corporation) -> bool:
+        """Is a non-home token of another corporation in a city the buyer reaches
+        (1849 rules §7.3)?"""
+        for hid, index in self._reached_cities(corp):
+            for holder in self.board.hexes[hid].cities[index].tokens:
+                if holder is not None and self._sellable(corp, hid, holder):
+                    return True
+        return False
 
     def buy_token(self, corp: Corporation, action: dict[str, Any]) -> None:
-        raise IllegalAction("token buying is not implemented yet", "1849 rules §7.3")
+        """Replace another corporation's token: reachable, not its home, it keeps another token
+        on the map, the buyer has none on that hex and a token to place; the price goes to
+        the seller (1849 rules §7.3)."""
+        hex_id, index = self.board.resolve_city(action["city"])
+        slot = int(action.get("slot", 0))
+        price = int(action.get("price", 0))
+        city = self.board.hexes[hex_id].cities[index]
+        holder = city.tokens[slot] if slot < len(city.tokens) else None
+        if holder is None:
+            raise IllegalAction("no token there", "1849 rules §7.3")
+        seller = self.game.corporation(holder)
+        if self.unplaced_tokens(corp) <= 0:
+            raise IllegalAction(f"{corp.sym} has no token to place", "1849 rules §7.3")
+        if seller.extra.get("home_hex") == hex_id:
+            raise IllegalAction("a home token cannot be bought", "1849 rules §7.3")
+        if not self.game.loading and (
+            not self._sellable(corp, hex_id, holder)
+            or seller.owner is None
+            or self.placed_tokens(seller) <= 1
+            or (hex_id, index) not in self._reached_cities(corp)
+        ):
+            raise IllegalAction("this token cannot be bought", "1849 rules §7.3")
+        if not 1 <= price <= corp.cash:
+            raise IllegalAction(f"price must be between 1 and {corp.cash}", "1849 rules §7.3")
+        city.tokens[slot] = corp.sym
+        self.board.version += 1
+        transfer(corp, seller, price, "1849 rules §7.3")

@@ -81,16 +81,64 @@ class LoanChoice(Step):
 
 
 class EmergencyMoneyRaising(Step):
-    """Bonds variant: a corporation that cannot pay bond interest is helped by its
-    president (1849 rules §7.4)."""
+    """Bonds variant: a corporation whose cash went negative paying bond interest is bailed
+    out by its president, who may sell shares first (1849 rules §7.4)."""
 
     description = "Emergency Money Raising"
 
+    def crisis(self) -> Corporation | None:
+        return next((c for c in self.game.corporations if c.cash < 0), None)
+
     def active(self) -> bool:
-        return any(c.cash < 0 for c in self.game.corporations)
+        return self.crisis() is not None
+
+    def active_entities(self) -> list[Any]:
+        corp = self.crisis()
+        return [corp] if corp is not None else []
+
+    def needed(self) -> int:
+        corp = self.crisis()
+        return -corp.cash if corp is not None else 0
 
     def actions(self, entity: Any) -> list[str]:
-        return []
+        corp = self.crisis()
+        if corp is None or (entity is not corp and entity is not corp.owner):
+            return []
+        out = []
+        if isinstance(entity, Player):
+            if entity.cash < self.needed():
+                out.append("sell_shares")
+            if entity.cash >= self.needed():
+                out.append("payoff_debt")
+        else:
+            out.append("payoff_debt")
+        return out
+
+    def process_payoff_debt(self, action: Action, entity: Any) -> None:
+        corp = self.crisis()
+        assert corp is not None
+        amount = self.needed()
+        if entity is corp or entity.cash < amount:
+            raise IllegalAction(f"{entity.name} cannot pay {amount}", "1849 rules §7.4")
+        transfer(entity, corp, amount, "1849 rules §7.4")
+
+    def process_sell_shares(self, action: Action, entity: Any) -> None:
+        from stellwerk.core.flow.stock import bundle_from_action
+        from stellwerk.core.shares import can_dump
+
+        bundle = bundle_from_action(self.game, action)
+        corp = bundle.corporation
+        if (
+            bundle.owner is not entity
+            or not corp.operated
+            or not can_dump(bundle, entity)
+            or not self.game.fits_in_pool(bundle)
+        ):
+            raise IllegalAction("these shares cannot be sold now", "1849 rules §7.4")
+        self.game.sell_shares_and_change_price(bundle)
+        rnd = self.round
+        if hasattr(rnd, "recalculate_order"):
+            rnd.recalculate_order()
 
 
 class SMSTeleport(Step):
@@ -157,25 +205,36 @@ class Dividend1849(Dividend):
 
 
 class BuyToken(Step):
-    """Option acquiring_station_tokens: buy one token of another corporation
-    (1849 rules §7.3).  Offered only once token buying has started."""
+    """Option acquiring_station_tokens: the step waits in every turn for a token purchase or
+    a pass; the pass comes automatically when nothing is buyable (1849 rules §7.3)."""
 
-    description = "Buy Token"
+    description = "Buy a Token From Another Corporation"
+
+    def setup(self) -> None:
+        self.bought = False
 
     def actions(self, entity: Any) -> list[str]:
-        if entity is not self.current_entity() or not self.game.hooks.token_buying:
+        if not self.game.hooks.token_buying or not isinstance(entity, Corporation):
             return []
-        if not self.game.token_buying_enabled:
+        if entity is not self.current_entity():
             return []
-        return ["buy_token", "pass"] if self.game.map.buyable_tokens(entity) else []
+        return ["buy_token", "pass"]
+
+    def auto_actions(self, entity: Any) -> list[Action] | None:
+        if not self.game.map.any_buyable_tokens_placed(entity):
+            return [{"type": "pass", "entity": entity.sym, "entity_type": "corporation"}]
+        return None
 
     def process_buy_token(self, action: Action, entity: Any) -> None:
+        if not self.game.token_buying_enabled or self.bought:
+            raise IllegalAction("no token purchase now", "1849 rules §7.3")
         self.game.map.buy_token(entity, action)
-        self.pass_()
+        self.bought = True
 
 
 class BuyEToken(Step):
-    """Option electric_dreams: buy the corporation's E-token (1849 rules §7.5)."""
+    """Option electric_dreams: buy the corporation's E-token: the first of the game costs
+    L.1100 in 12H / L.800 in 16H, later ones L.800 / L.550 (1849 rules §7.5)."""
 
     description = "Buy E-Token"
 
@@ -185,18 +244,26 @@ class BuyEToken(Step):
             return 1100 if twelve else 800
         return 800 if twelve else 550
 
+    def can_buy(self, entity: Any) -> bool:
+        return (
+            self.game.hooks.electric
+            and isinstance(entity, Corporation)
+            and self.game.e_tokens_enabled
+            and not entity.extra.get("e_token")
+            and entity.cash >= self.price()
+        )
+
     def actions(self, entity: Any) -> list[str]:
-        if entity is not self.current_entity() or not self.game.e_tokens_enabled:
-            return []
-        if entity.extra.get("e_token") or entity.cash < self.price():
+        if entity is not self.current_entity() or not self.can_buy(entity):
             return []
         return ["choose", "pass"]
 
     def process_choose(self, action: Action, entity: Any) -> None:
+        if not self.can_buy(entity):
+            raise IllegalAction("cannot buy an E-token", "1849 rules §7.5")
         transfer(entity, self.game.bank, self.price(), "1849 rules §7.5")
         entity.extra["e_token"] = True
         self.game.e_token_sold = True
-        self.pass_()
 
 
 class BuyTrain1849(BuyTrain):
@@ -205,56 +272,64 @@ class BuyTrain1849(BuyTrain):
 
 
 class BondInterestPayment(Step):
-    """Bonds variant: L.50 interest per OR while the bond is out (1849 rules §7.4)."""
+    """Bonds variant: L.50 interest per OR while the bond is out, paid by itself; a
+    corporation that cannot pay goes below zero and must be bailed out (1849 rules §7.4)."""
 
     description = "Pay Bond Interest"
 
-    def actions(self, entity: Any) -> list[str]:
-        return []
-
-    def setup(self) -> None:
-        corp = self.round.current_operator if hasattr(self.round, "current_operator") else None
-        del corp
-
     def skip(self) -> None:
+        self.pass_()
         corp = self.current_entity()
         if isinstance(corp, Corporation) and corp.extra.get("bond"):
             corp.cash -= 50
             self.game.bank.cash += 50
-        self.pass_()
 
 
 class Bond(Step):
-    """Bonds variant: issue (L.500, price left) or repay (L.500, price right) the bond
-    (1849 rules §7.4)."""
+    """Bonds variant: issue (L.500 from the bank, price left) or repay (L.500 to the bank,
+    price right) the corporation's single bond, not both in one turn (1849 rules §7.4)."""
 
-    description = "Bonds"
+    description = "Issue Bond"
 
     def setup(self) -> None:
-        self.done = False
+        self.issued = False
+        self.redeemed = False
+
+    def can_take(self, corp: Corporation) -> bool:
+        return self.game.bonds_enabled and not self.redeemed and not corp.extra.get("bond")
+
+    def can_payoff(self, corp: Corporation) -> bool:
+        return not self.issued and bool(corp.extra.get("bond")) and corp.cash >= 500
 
     def actions(self, entity: Any) -> list[str]:
-        if entity is not self.current_entity() or not self.game.bonds_enabled or self.done:
+        if not self.game.hooks.bonds or not isinstance(entity, Corporation):
             return []
-        if not isinstance(entity, Corporation):
+        if entity is not self.current_entity():
             return []
-        if entity.extra.get("bond"):
-            return ["payoff_loan", "pass"] if entity.cash >= 500 else []
-        return ["take_loan", "pass"]
+        out = []
+        if self.can_payoff(entity):
+            out.append("payoff_loan")
+        if self.can_take(entity):
+            out.append("take_loan")
+        if out:
+            out.append("pass")
+        return out
 
     def process_take_loan(self, action: Action, entity: Any) -> None:
+        if not self.can_take(entity):
+            raise IllegalAction("cannot issue the bond", "1849 rules §7.4")
         transfer(self.game.bank, entity, 500)
         entity.extra["bond"] = True
+        self.issued = True
         self.game.move_price(entity, "left")
-        self.done = True
-        self.pass_()
 
     def process_payoff_loan(self, action: Action, entity: Any) -> None:
+        if not self.can_payoff(entity):
+            raise IllegalAction("cannot repay the bond", "1849 rules §7.4")
         transfer(entity, self.game.bank, 500)
         entity.extra["bond"] = False
+        self.redeemed = True
         self.game.move_price(entity, "right")
-        self.done = True
-        self.pass_()
 
 
 __all__ = ["BuyTrain", "Player"]
