@@ -45,7 +45,7 @@ def _signatures(board: Board, nodes: Sequence[NodeKey]) -> set[str]:
 def _orient(legs: list[Leg]) -> list[Leg] | None:
     """Orient candidate legs into a walk: consecutive legs share exactly one node."""
     if len(legs) == 1:
-        return legs
+        return list(legs)
     out: list[Leg] = []
     for i in range(len(legs) - 1):
         shared = legs[i].nodes & legs[i + 1].nodes
