@@ -103,6 +103,8 @@ class BuySellParShares(Step):
 
     def can_sell_any(self, player: Player) -> bool:
         for corp in self.game.corporations:
+            if not player.shares.get(corp.sym) or not self.game.check_sale_timing(corp):
+                continue
             if any(self.can_sell(player, b) for b in self.game.bundles_for_corporation(player, corp)):
                 return True
         return False
@@ -113,7 +115,8 @@ class BuySellParShares(Step):
         if self.game.num_certs(player) > self.game.cert_limit():
             return True
         return any(
-            not self.game.holding_ok(player, c)
+            player.shares.get(c.sym)
+            and not self.game.holding_ok(player, c)
             and any(self.can_sell(player, b) for b in self.game.bundles_for_corporation(player, c))
             for c in self.game.corporations
         )

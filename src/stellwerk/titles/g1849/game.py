@@ -6,7 +6,6 @@ Map work (tiles, tokens, routes) goes through :mod:`stellwerk.titles.g1849.mappo
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, Train, transfer
@@ -464,19 +463,20 @@ class Game1849(Game):
         if not corp.ipoed:
             return []
         shares = list(holder.shares_of(corp.sym))
-        bundles: list[Bundle] = []
-        seen: set[tuple[int, int, int]] = set()
-        for n in range(1, len(shares) + 1):
-            for combo in itertools.combinations(shares, n):
-                key = (
-                    sum(1 for s in combo if s.percent == 10 and not s.president and not s.last_cert),
-                    1 if any(s.president for s in combo) else 0,
-                    1 if any(s.last_cert for s in combo) else 0,
-                )
-                if key in seen:
-                    continue
-                seen.add(key)
-                bundles.append(Bundle.of(list(combo), corp))
+        tens = [i for i, x in enumerate(shares) if not x.president and not x.last_cert]
+        pres = [i for i, x in enumerate(shares) if x.president]
+        last = [i for i, x in enumerate(shares) if x.last_cert]
+        # one bundle per composition (number of 10 % shares, president's, last certificate),
+        # made of the earliest certificates, in the order 18xx.games enumerates them
+        picks: list[tuple[int, tuple[int, ...]]] = []
+        for k in range(len(tens) + 1):
+            for p in range(len(pres[:1]) + 1):
+                for q in range(len(last[:1]) + 1):
+                    idx = tuple(sorted(tens[:k] + pres[:p] + last[:q]))
+                    if idx:
+                        picks.append((len(idx), idx))
+        picks.sort()
+        bundles = [Bundle.of([shares[i] for i in idx], corp) for _, idx in picks]
         if corp.owner is holder and corp.owner is not None:
             pres = corp.shares_of(corp.sym)  # placeholder to keep type checkers calm
             del pres

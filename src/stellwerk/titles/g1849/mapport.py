@@ -3,45 +3,16 @@ route checks (rules/1849.md §§3, 4.1, 4.3, 4.5, 4.6)."""
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import GraphCache
-from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
-from stellwerk.core.map.tiles import Gauge
-from stellwerk.titles.g1849.data_load import DATA
+from stellwerk.core.map.lay import LayOptions, check_lay, lay_hexes, legal_lays
+from stellwerk.titles.g1849.rules.track import new_board, track_rules
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1849.game import Game1849
-
-
-@cache
-def map_data() -> tuple[MapSpec, list[SupplyEntry]]:
-    with (DATA / "map.toml").open("rb") as fh:
-        spec = load_map(tomllib.load(fh))
-    with (DATA / "tiles.toml").open("rb") as fh:
-        supply = load_supply(tomllib.load(fh))
-    return spec, supply
-
-
-def lay_cost(terrain: int, old_gauges: list[Gauge], new_gauges: list[Gauge], discount: bool) -> int:
-    """Terrain is paid at every lay by the gauge of the added track: dual -> full, broad ->
-    full (half with SIGI), only narrow -> a quarter (1849 rules §3.3, seed 001 item 34)."""
-    if not terrain:
-        return 0
-    added = list(new_gauges)
-    for g in old_gauges:
-        if g in added:
-            added.remove(g)
-    if Gauge.DUAL in added:
-        return terrain
-    if Gauge.BROAD in added:
-        return terrain - (terrain // 2 if discount else 0)
-    return terrain // 4
 
 
 class MapPort:
@@ -49,8 +20,7 @@ class MapPort:
 
     def __init__(self, game: Game1849) -> None:
         self.game = game
-        spec, supply = map_data()
-        self.board = Board(spec, supply)
+        self.board = new_board()
         self.graph = GraphCache(self.board)
 
     # -- tokens -----------------------------------------------------------------------------
@@ -99,34 +69,55 @@ class MapPort:
     def can_lay_tile(self, corp: Corporation) -> bool:
         return self.unplaced_tokens(corp) + self.placed_tokens(corp) > 0
 
+    def lay_options(self, corp: Corporation) -> LayOptions:
+        """The flow's inputs to the lay check: phase colours, SCE's block while a player
+        owns it (1849 rules §3.4), Messina frozen after the earthquake (§3.5), SMS hexes
+        (§4.6), replay mode, and 1849's gauge and cost hooks (§§3.2-3.3)."""
+        game = self.game
+        sce = next((c for c in game.companies if c.sym == "SCE"), None)
+        blocked: list[str] = []
+        if sce is not None and not sce.closed and sce.owner is not None and sce.owner.kind == "player":
+            blocked = list(game.data["companies"][0].get("blocks_hexes", []))
+        frozen = [] if game.messina_upgradeable else [game.data["messina"]]
+        sms = corp.extra.get("sms_hexes")
+        rules = track_rules(lambda sym: any(c.sym == "SIGI" for c in game.corporation(sym).companies))
+        return LayOptions(
+            phase_colors=game.phases.current.tiles,
+            blocked=blocked,
+            frozen=frozen,
+            teleport=list(sms) if sms is not None else None,
+            loading=game.loading,
+            rules=rules,
+        )
+
     def lay_tile(self, corp: Corporation, action: dict[str, Any]) -> None:
+        """Lay or upgrade a tile: checked by the core lay rules with 1849's hooks; the
+        terrain cost is paid to the bank (1849 rules §3)."""
         game = self.game
         hex_id = action["hex"]
         tile_id = action["tile"]
         rotation = int(action.get("rotation", 0))
-        state = self.board.hex(hex_id)
-        sms = corp.extra.get("sms_hexes")
-        if sms is not None and hex_id not in sms:
-            raise IllegalAction(f"SMS allows only {', '.join(sms)}", "1849 rules §4.6")
-        if hex_id == game.data["messina"] and not game.messina_upgradeable and not state.is_preprinted:
-            pass
-        new_tile = self.board.supply_tile(tile_id)
-        if new_tile.color not in game.phases.current.tiles:
-            raise IllegalAction(f"{new_tile.color} tiles are not available", "1849 rules §2.1")
-        if hex_id == game.data["messina"] and not game.messina_upgradeable:
-            raise IllegalAction("Messina cannot be upgraded until the next stock round", "1849 rules §3.5")
-        old_gauges = [p.gauge for p in state.tile.paths]
-        new_gauges = [p.gauge for p in new_tile.paths]
-        discount = any(c.sym == "SIGI" for c in corp.companies)
-        cost = lay_cost(state.spec.terrain_cost, old_gauges, new_gauges, discount)
+        cost = check_lay(
+            self.board, self.graph, corp.sym, hex_id, tile_id, rotation, self.lay_options(corp)
+        )
         if corp.cash < cost:
             raise IllegalAction(f"{corp.sym} cannot pay {cost}", "1849 rules §3.3")
         self.board.lay_tile(hex_id, tile_id, rotation)
         if cost:
             transfer(corp, game.bank, cost, "1849 rules §3.3")
-        if sms is not None:
+        if corp.extra.get("sms_hexes") is not None:
             corp.extra["sms_hexes"] = [hex_id]
         game.update_garibaldi()
+
+    def legal_lays(self, corp: Corporation, hex_id: str | None = None) -> list[tuple[str, str, int]]:
+        """(hex, tile id, rotation) the corporation may lay now (one hex on request)."""
+        opts = self.lay_options(corp)
+        hexes = [hex_id] if hex_id else lay_hexes(self.board, self.graph, corp.sym, opts)
+        out = []
+        for h in hexes:
+            for tile_id, rotation in legal_lays(self.board, self.graph, corp.sym, h, opts):
+                out.append((h, tile_id, rotation))
+        return out
 
     # -- station tokens ---------------------------------------------------------------------
     def can_place_token(self, corp: Corporation) -> bool:
