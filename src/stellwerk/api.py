@@ -80,7 +80,9 @@ class Game:
         the checks the reference engine skips while loading are skipped too.
         """
         action = dict(action)
-        action.setdefault("id", (self.actions[-1].get("id", len(self.actions)) + 1) if self.actions else 1)
+        action.setdefault(
+            "id", (self.actions[-1].get("id", len(self.actions)) + 1) if self.actions else 1
+        )
         if not replay:
             action.pop("auto_actions", None)
         self.engine.loading = replay

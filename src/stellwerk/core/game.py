@@ -10,7 +10,7 @@ as hooks below.  No title name appears here.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 from stellwerk.core.entities import (
     Bank,
@@ -25,7 +25,7 @@ from stellwerk.core.entities import (
 )
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round
-from stellwerk.core.flow.rounds import AuctionRound, OperatingRound, StockRound
+from stellwerk.core.flow.rounds import OperatingRound, StockRound
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.rng import Rng
 from stellwerk.core.shares import Bundle, all_bundles, transfer_bundle
@@ -45,8 +45,8 @@ class Game:
     sell_movement = "down_share"
     pool_share_drop = "none"
     bankruptcy_ends_game_after = "one"
-    game_end_check: dict[str, str] = {}
-    game_end_priority: list[str] = ["immediate", "current_round", "current_or", "full_or"]
+    game_end_check: ClassVar[dict[str, str]] = {}
+    game_end_priority: ClassVar[list[str]] = ["immediate", "current_round", "current_or", "full_or"]
     cert_limit_includes_privates = True
     must_buy_train = "route"
 
@@ -313,7 +313,9 @@ class Game:
         return holder.percent_of(corp.sym) + extra <= 60
 
     def fits_in_pool(self, bundle: Bundle) -> bool:
-        return bundle.percent + self.pool.percent_of(bundle.corporation.sym) <= self.market_share_limit
+        return (
+            bundle.percent + self.pool.percent_of(bundle.corporation.sym) <= self.market_share_limit
+        )
 
     def check_sale_timing(self, corp: Corporation) -> bool:
         return corp.operated
@@ -321,7 +323,9 @@ class Game:
     def bundles_for_corporation(self, holder: Holder, corp: Corporation) -> list[Bundle]:
         return all_bundles(holder, corp)
 
-    def transfer_shares(self, bundle: Bundle, to: Holder, allow_president_change: bool = True) -> None:
+    def transfer_shares(
+        self, bundle: Bundle, to: Holder, allow_president_change: bool = True
+    ) -> None:
         transfer_bundle(
             bundle,
             to,
@@ -447,6 +451,93 @@ class Game:
 
     def auction_companies(self) -> list[Company]:
         return list(self.companies)
+
+    def company_par_corporation(self, company: Company) -> str:
+        """Hook: the corporation whose par a company's buyer sets."""
+        raise NotImplementedError
+
+    def par_from_company(self, player: Player, company: Company, action: Action) -> None:
+        """Hook: the par set by the buyer of a company with a president's certificate."""
+        raise NotImplementedError
+
+    def purchasable_companies(self, corp: Corporation) -> list[Company]:
+        """Companies a corporation may buy from their owners (common rules §6.7)."""
+        return [c for c in self.companies if isinstance(c.owner, Player) and not c.closed]
+
+    # -- map hooks (a title binds its board) -------------------------------------------------
+    def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
+        raise NotImplementedError
+
+    def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
+        raise NotImplementedError
+
+    def can_lay_tile(self, corp: Corporation) -> bool:
+        raise NotImplementedError
+
+    def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
+        raise NotImplementedError
+
+    def lay_tile(self, corp: Corporation, action: Action) -> None:
+        raise NotImplementedError
+
+    def can_place_token(self, corp: Corporation) -> bool:
+        raise NotImplementedError
+
+    def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
+        raise NotImplementedError
+
+    def place_token(self, corp: Corporation, action: Action) -> None:
+        raise NotImplementedError
+
+    def route_info(self, corp: Corporation) -> tuple[bool, bool]:
+        """(a route exists, a train must be bought) for the corporation's network."""
+        raise NotImplementedError
+
+    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+        raise NotImplementedError
+
+    # -- train and share hooks ----------------------------------------------------------------
+    def issuable_bundles(self, corp: Corporation) -> list[Bundle]:
+        """Treasury shares the corporation may issue now (none generically)."""
+        return []
+
+    def redeemable_bundles(self, corp: Corporation) -> list[Bundle]:
+        """Pool shares the corporation may redeem now (none generically)."""
+        return []
+
+    def depot_trains_for(self, corp: Corporation) -> list[Train]:
+        return self.depot.depot_trains(self.phases)
+
+    def other_trains(self, corp: Corporation) -> list[Train]:
+        return [t for c in self.corporations if c is not corp for t in c.trains]
+
+    def min_depot_train(self, corp: Corporation | None) -> Train | None:
+        trains = self.depot.depot_trains(self.phases)
+        return min(trains, key=lambda t: t.price) if trains else None
+
+    def min_depot_price(self, corp: Corporation | None) -> int:
+        train = self.min_depot_train(corp)
+        return train.price if train else 0
+
+    def must_buy_train_now(self, corp: Corporation) -> bool:
+        """No train, trains left, and a route exists (common rules: MUST_BUY_TRAIN route)."""
+        return (
+            not corp.trains
+            and bool(self.depot.depot_trains(self.phases))
+            and self.route_info(corp)[1]
+        )
+
+    def emergency_sale_timing_ok(self, rnd: Any, corp: Corporation) -> bool:
+        return corp.operated
+
+    def can_go_bankrupt(self, corp: Corporation, rnd: Any) -> bool:
+        return False
+
+    def bankrupt(self, corp: Corporation, rnd: Any) -> None:
+        raise IllegalAction("bankruptcy is not possible in this title", "title rules")
 
     # -- companies --------------------------------------------------------------------------
     def payout_companies(self) -> None:

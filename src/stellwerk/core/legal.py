@@ -1,16 +1,51 @@
-"""What the acting entity may do now, as 18xx.games action dicts (finite choices listed)."""
+"""What may be done now: concrete 18xx.games action dicts, asked of the round's steps.
+
+Each step lists its own choices (``Step.choices``); this module walks the steps in the order
+the round would route an action (common rules §6: the first active step that accepts it,
+stopping at the first blocking step).  Tile lays are listed for one hex on request, or for
+every hex with ``all_lays`` (slow; the random driver uses it).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from stellwerk.core.flow.base import Action
+from stellwerk.core.flow.operating import Track
 from stellwerk.core.game import Game
 
 
-def legal_actions(game: Game) -> list[dict[str, Any]]:
-    """Placeholder enumeration: the action types the active entities may send."""
-    out: list[dict[str, Any]] = []
-    for entity in game.round.active_entities():
-        for kind in game.round.actions_for(entity):
-            out.append({"type": kind, "entity": getattr(entity, "sym", getattr(entity, "id", None))})
+def candidates(game: Game) -> list[Any]:
+    """Entities that may act now: the active ones, and in an operating turn the operator's
+    president and the companies it owns."""
+    rnd = game.round
+    out: list[Any] = list(rnd.active_entities())
+    operator = getattr(rnd, "current_operator", None)
+    if operator is not None:
+        for extra in [operator, operator.owner, *operator.companies]:
+            if extra is not None and extra not in out:
+                out.append(extra)
+    return out
+
+
+def legal_actions(game: Game, hex_id: str | None = None, all_lays: bool = False) -> list[Action]:
+    """Every action the entities that may act now can send (finite choices listed)."""
+    if game.finished:
+        return []
+    out: list[Action] = []
+    for entity in candidates(game):
+        taken: set[str] = set()
+        for step in game.round.steps:
+            if not step.active():
+                continue
+            kinds = [k for k in step.actions(entity) if k not in taken]
+            if kinds:
+                if isinstance(step, Track):
+                    found = step.choices(entity, hex_id, all_lays)
+                else:
+                    found = step.choices(entity)
+                out.extend(a for a in found if a["type"] in kinds)
+                taken.update(kinds)
+            if step.blocking():
+                break
     return out

@@ -24,7 +24,9 @@ class Bundle:
     corporation: Corporation
 
     @classmethod
-    def of(cls, shares: list[Share], corporation: Corporation, percent: int | None = None) -> Bundle:
+    def of(
+        cls, shares: list[Share], corporation: Corporation, percent: int | None = None
+    ) -> Bundle:
         total = sum(s.percent for s in shares)
         return cls(list(shares), total if percent is None else percent, corporation)
 
@@ -66,7 +68,7 @@ def seat_distance(players: list[Player], a: Holder | None, b: Player) -> int:
     """Clockwise seat distance from ``a`` to ``b`` (0 if ``a`` is not a seated player)."""
     if a is None or a not in players:
         return 0
-    ia, ib = players.index(a), players.index(b)  # type: ignore[arg-type]
+    ia, ib = players.index(a), players.index(b)
     return ib - ia if ia < ib else ib - (ia - len(players))
 
 
@@ -106,14 +108,13 @@ def transfer_bundle(
     president: Player | None = None
     if previous_president is None:
         ps = corp.shares[corp.sym][0] if corp.shares.get(corp.sym) else None
-        president = next(
-            (p for p in majority if ps is not None and p is ps.owner), None
-        )  # type: ignore[assignment]
+        president = next((p for p in majority if ps is not None and p is ps.owner), None)  # type: ignore[assignment]
     if president is None:
         eligible = [p for p in majority if p.percent_of(corp.sym) >= corp.president_percent]
         if eligible:
             president = min(  # type: ignore[assignment]
-                eligible, key=lambda p: seat_distance(players, previous_president, p)  # type: ignore[arg-type]
+                eligible,
+                key=lambda p: seat_distance(players, previous_president, p),  # type: ignore[arg-type]
             )
     if president is None:
         return
@@ -186,6 +187,7 @@ def can_dump(bundle: Bundle, seller: Holder) -> bool:
     others = [
         pct
         for h, pct in corp.share_holders.items()
-        if h is not seller and (isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp))
+        if h is not seller
+        and (isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp))
     ]
     return max(others, default=0) >= ps.percent

@@ -7,7 +7,7 @@ from typing import Any
 
 from stellwerk.core.entities import Company, Player, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step
+from stellwerk.core.flow.base import Action, Step, act
 
 RULE = "private auction (1849 rules §1.5, as 1830)"
 
@@ -49,7 +49,7 @@ class WaterfallAuction(Step):
         if not self.companies:
             return []
         bids = self._auction_bids()
-        correct = bool(bids) and min(bids, key=lambda b: b[1])[0] is entity
+        correct = bids is not None and min(bids, key=lambda b: b[1])[0] is entity
         if correct or entity is self.current_entity():
             return ["bid", "pass"]
         return []
@@ -76,11 +76,28 @@ class WaterfallAuction(Step):
     def max_bid(self, player: Player, company: Company) -> int:
         return player.cash - self.committed(player) + self.current_bid(player, company)
 
+    def choices(self, entity: Any) -> list[Action]:
+        """Buy the cheapest, bid the minimum on another private (or raise in an auction),
+        or pass."""
+        if not self.actions(entity):
+            return []
+        out = [act(entity, "pass")]
+        targets = [self.auctioning] if self._auction_bids() else self.companies
+        for company in targets:
+            if company is None:
+                continue
+            price = self.min_bid(company)
+            if price <= self.max_bid(entity, company):
+                out.append(act(entity, "bid", company=company.sym, price=price))
+        return out
+
     # -- processing -------------------------------------------------------------------------
     def process_pass(self, action: Action, entity: Any) -> None:
         if self._auction_bids():
             assert self.auctioning is not None
-            self.bids[self.auctioning] = [b for b in self.bids[self.auctioning] if b[0] is not entity]
+            self.bids[self.auctioning] = [
+                b for b in self.bids[self.auctioning] if b[0] is not entity
+            ]
             self.resolve_bids()
         else:
             entity.passed = True
@@ -176,6 +193,16 @@ class CompanyPendingPar(Step):
 
     def actions(self, entity: Any) -> list[str]:
         return ["par"] if entity is self.current_entity() else []
+
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        company = self.round.companies_pending_par[0]
+        corp = self.game.company_par_corporation(company)
+        return [
+            act(entity, "par", corporation=corp, share_price=cell.id)
+            for cell in self.game.par_cells()
+        ]
 
     def process_par(self, action: Action, entity: Any) -> None:
         company = self.round.companies_pending_par[0]

@@ -78,7 +78,9 @@ class Step:
     def process(self, action: Action, entity: Any) -> None:
         handler = getattr(self, f"process_{action['type']}", None)
         if handler is None:
-            raise IllegalAction(f"{self.description} cannot process {action['type']}", "common rules §6")
+            raise IllegalAction(
+                f"{self.description} cannot process {action['type']}", "common rules §6"
+            )
         handler(action, entity)
 
     def process_pass(self, action: Action, entity: Any) -> None:
@@ -87,6 +89,29 @@ class Step:
     def auto_actions(self, entity: Any) -> list[Action] | None:
         """Actions the server takes by itself for ``entity`` at this point (none by default)."""
         return None
+
+    def choices(self, entity: Any) -> list[Action]:
+        """Concrete actions ``entity`` may send to this step (finite choices listed).
+        Steps with parameters override this; the default lists parameterless types."""
+        return [act(entity, kind) for kind in self.actions(entity) if kind == "pass"]
+
+
+def entity_ref(entity: Any) -> tuple[Any, str]:
+    """(id, entity_type) of an entity as 18xx.games writes them."""
+    kind = getattr(entity, "kind", "player")
+    if kind == "player":
+        return entity.id, "player"
+    if kind == "company":
+        return entity.sym, "company"
+    return entity.sym, "corporation"
+
+
+def act(entity: Any, action_type: str, /, **fields: Any) -> Action:
+    """An 18xx.games action dict."""
+    eid, etype = entity_ref(entity)
+    out: Action = {"type": action_type, "entity": eid, "entity_type": etype}
+    out.update(fields)
+    return out
 
 
 class Round:
@@ -106,7 +131,7 @@ class Round:
         self.state: dict[str, Any] = {}
         self.steps: list[Step] = []
         for spec in step_classes:
-            cls, opts = (spec if isinstance(spec, tuple) else (spec, {}))
+            cls, opts = spec if isinstance(spec, tuple) else (spec, {})
             step = cls(game, self, **opts)
             for key, value in step.round_state().items():
                 self.state.setdefault(key, value)

@@ -8,8 +8,8 @@ from typing import Any
 
 from stellwerk.core.entities import Company, Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step
-from stellwerk.core.flow.stock import bundle_from_action
+from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.stock import _share_action, bundle_from_action
 from stellwerk.core.shares import Bundle, can_dump
 
 
@@ -22,6 +22,18 @@ class Track(Step):
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
         return ["lay_tile", "pass"] if self.game.can_lay_tile(entity) else []
+
+    def choices(
+        self, entity: Any, hex_id: str | None = None, all_lays: bool = False
+    ) -> list[Action]:
+        """Pass, and the legal lays on ``hex_id`` (or on every hex with ``all_lays``)."""
+        if not self.actions(entity):
+            return []
+        out = [act(entity, "pass")]
+        if hex_id is not None or all_lays:
+            for hid, tile_id, rotation in self.game.legal_lays(entity, hex_id):
+                out.append(act(entity, "lay_tile", hex=hid, tile=tile_id, rotation=rotation))
+        return out
 
     def process_lay_tile(self, action: Action, entity: Any) -> None:
         self.game.lay_tile(entity, action)
@@ -37,6 +49,14 @@ class Token(Step):
         if entity is not self.current_entity():
             return []
         return ["place_token", "pass"] if self.game.can_place_token(entity) else []
+
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        out = [act(entity, "pass")]
+        for city, slot in self.game.token_choices(entity):
+            out.append(act(entity, "place_token", city=city, slot=slot))
+        return out
 
     def process_place_token(self, action: Action, entity: Any) -> None:
         self.game.place_token(entity, action)
@@ -57,6 +77,12 @@ class Route(Step):
         if not entity.trains or not self.game.route_info(entity)[0]:
             return []
         return ["run_routes"]
+
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        routes = self.game.suggest_routes(entity)
+        return [act(entity, "run_routes", routes=routes, extra_revenue=0)]
 
     def process_run_routes(self, action: Action, entity: Any) -> None:
         routes = action.get("routes") or []
@@ -85,6 +111,11 @@ class Dividend(Step):
         if entity is not self.current_entity() or self.round.revenue == 0:
             return []
         return ["dividend"]
+
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        return [act(entity, "dividend", kind=k) for k in ("payout", "withhold")]
 
     def skip(self) -> None:
         self.process_dividend({"type": "dividend", "kind": "withhold"}, self.current_entity())
@@ -133,6 +164,17 @@ class DiscardTrain(Step):
     def actions(self, entity: Any) -> list[str]:
         return ["discard_train"] if entity in self.game.crowded_corps() else []
 
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        names: set[str] = set()
+        out = []
+        for train in entity.trains:
+            if train.name not in names:
+                names.add(train.name)
+                out.append(act(entity, "discard_train", train=train.id))
+        return out
+
     def process_discard_train(self, action: Action, entity: Any) -> None:
         train = self.game.train_by_id(action["train"])
         if train.owner is not entity:
@@ -167,6 +209,16 @@ class BuyCompany(Step):
             return ["pass"]
         return []
 
+    def choices(self, entity: Any) -> list[Action]:
+        kinds = self.actions(entity)
+        out = [act(entity, "pass")] if "pass" in kinds else []
+        if "buy_company" in kinds:
+            for company in self.game.purchasable_companies(entity):
+                for price in sorted({company.min_price, min(company.max_price(), entity.cash)}):
+                    if company.min_price <= price <= entity.cash:
+                        out.append(act(entity, "buy_company", company=company.sym, price=price))
+        return out
+
     def process_buy_company(self, action: Action, entity: Any) -> None:
         company: Company = self.game.company(action["company"])
         price = int(action["price"])
@@ -199,6 +251,17 @@ class IssueShares(Step):
             out.append("sell_shares")
         if out:
             out.append("pass")
+        return out
+
+    def choices(self, entity: Any) -> list[Action]:
+        kinds = self.actions(entity)
+        if not kinds:
+            return []
+        out = [act(entity, "pass")]
+        out += [_share_action(entity, "sell_shares", b) for b in self.game.issuable_bundles(entity)]
+        out += [
+            _share_action(entity, "buy_shares", b) for b in self.game.redeemable_bundles(entity)
+        ]
         return out
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:
@@ -244,7 +307,7 @@ class BuyTrain(Step):
         return len(corp.trains) < self.game.train_limit(corp)
 
     def must_buy(self, corp: Corporation) -> bool:
-        return self.game.must_buy_train_now(corp)
+        return bool(self.game.must_buy_train_now(corp))
 
     def can_buy_train(self, corp: Corporation) -> bool:
         prices = [t.price for t in self.game.depot_trains_for(corp)]
@@ -280,6 +343,43 @@ class BuyTrain(Step):
             others = []
         return depot + others
 
+    def choices(self, entity: Any) -> list[Action]:
+        kinds = self.actions(entity)
+        if not kinds:
+            return []
+        game = self.game
+        corp = self.current_entity()
+        out: list[Action] = []
+        if isinstance(entity, Player):
+            for c in game.corporations:
+                if not entity.shares.get(c.sym):
+                    continue
+                for b in game.bundles_for_corporation(entity, c):
+                    if self.can_sell(entity, b):
+                        out.append(_share_action(entity, "sell_shares", b))
+            return out
+        if "pass" in kinds:
+            out.append(act(entity, "pass"))
+        if "buy_train" in kinds and self.room(corp):
+            must = self.must_buy(corp)
+            seen: set[tuple[str, Any]] = set()
+            for train in self.buyable_trains(corp):
+                owner = train.owner
+                key = (train.name, id(owner))
+                if key in seen:
+                    continue
+                seen.add(key)
+                if owner is game.depot:
+                    budget = corp.cash + (corp.owner.cash if must and corp.owner else 0)
+                    if train.price <= budget:
+                        out.append(act(entity, "buy_train", train=train.id, price=train.price))
+                elif corp.cash >= 1:
+                    for price in sorted({1, min(train.price, corp.cash)}):
+                        out.append(act(entity, "buy_train", train=train.id, price=price))
+        if "sell_shares" in kinds and corp.owner is not None:
+            out += self.choices(corp.owner)
+        return out
+
     # -- processing -------------------------------------------------------------------------
     def process_buy_train(self, action: Action, entity: Any) -> None:
         game = self.game
@@ -288,10 +388,14 @@ class BuyTrain(Step):
         if train.owner is entity:
             raise IllegalAction("a corporation cannot buy its own train", "common rules §6")
         if train not in self.buyable_trains(entity):
-            raise IllegalAction(f"{train.id} cannot be bought now", "common rules §6 (train purchase)")
+            raise IllegalAction(
+                f"{train.id} cannot be bought now", "common rules §6 (train purchase)"
+            )
         from_depot = train.owner is game.depot
         if from_depot and price != train.price:
-            raise IllegalAction(f"{train.name} costs {train.price} from the depot", "common rules §6")
+            raise IllegalAction(
+                f"{train.name} costs {train.price} from the depot", "common rules §6"
+            )
         if not from_depot:
             low, high = 1, entity.cash
             if not low <= price <= high:
@@ -305,13 +409,15 @@ class BuyTrain(Step):
             cheapest = game.min_depot_train(entity)
             if cheapest is not None and train.name != cheapest.name:
                 raise IllegalAction(
-                    f"must buy the cheapest train ({cheapest.name})", "1849 rules §4.7 (emergency buy)"
+                    f"must buy the cheapest train ({cheapest.name})",
+                    "1849 rules §4.7 (emergency buy)",
                 )
             president = entity.owner
             assert president is not None
             if president.cash < remaining:
                 raise IllegalAction(
-                    f"{president.name} cannot contribute {remaining}", "1849 rules §4.7 (emergency buy)"
+                    f"{president.name} cannot contribute {remaining}",
+                    "1849 rules §4.7 (emergency buy)",
                 )
             transfer(president, entity, remaining, "1849 rules §4.7")
         game.buy_train(entity, train, price)
@@ -353,11 +459,13 @@ class BuyTrain(Step):
             others = max((p for h, p in holders.items() if h is not player), default=0)
             if remaining < others:
                 return False
-        needed = self.needed_cash() - (player.cash + self.current_entity().cash)
+        buyer: Corporation = self.current_entity()
+        needed = self.needed_cash() - (player.cash + buyer.cash)
         smaller = bundle.price - min(
-            math.ceil(bundle.price_per_share() * s.percent / corp.share_percent) for s in bundle.shares
+            math.ceil(bundle.price_per_share() * s.percent / corp.share_percent)
+            for s in bundle.shares
         )
-        return smaller < needed
+        return bool(smaller < needed)
 
 
 class Bankrupt(Step):
@@ -368,6 +476,11 @@ class Bankrupt(Step):
 
     def actions(self, entity: Any) -> list[str]:
         return ["bankrupt"] if entity is self.current_entity() else []
+
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity) or not self.game.can_go_bankrupt(entity, self.round):
+            return []
+        return [act(entity, "bankrupt")]
 
     def process_bankrupt(self, action: Action, entity: Any) -> None:
         self.game.bankrupt(entity, self.round)

@@ -11,7 +11,7 @@ from typing import Any
 
 from stellwerk.core.entities import Corporation, Player, Share
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step
+from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.shares import Bundle, can_dump
 
 RULE = "common rules §6.6"
@@ -52,14 +52,18 @@ class BuySellParShares(Step):
 
     # -- predicates -------------------------------------------------------------------------
     def sold(self, player: Player) -> dict[str, str]:
-        return self.round.players_sold.setdefault(player, {})
+        sold: dict[str, str] = self.round.players_sold.setdefault(player, {})
+        return sold
 
     def bought(self) -> bool:
-        return any(a["type"] in ("buy_shares", "par", "buy_company") for a in self.round.current_actions)
+        return any(
+            a["type"] in ("buy_shares", "par", "buy_company") for a in self.round.current_actions
+        )
 
     def just_parred(self, corp: Corporation) -> bool:
         return any(
-            a["type"] == "par" and a.get("corporation") == corp.sym for a in self.round.current_actions
+            a["type"] == "par" and a.get("corporation") == corp.sym
+            for a in self.round.current_actions
         )
 
     def num_bought(self, corp: Corporation) -> int:
@@ -75,9 +79,10 @@ class BuySellParShares(Step):
 
     def can_gain(self, player: Player, bundle: Bundle) -> bool:
         corp = bundle.corporation
-        return self.game.holding_ok(player, corp, bundle.percent) and self.game.num_certs(
-            player
-        ) < self.game.cert_limit()
+        return (
+            self.game.holding_ok(player, corp, bundle.percent)
+            and self.game.num_certs(player) < self.game.cert_limit()
+        )
 
     def can_buy(self, player: Player, bundle: Bundle | None) -> bool:
         if bundle is None or bundle.owner is player or isinstance(bundle.owner, Player):
@@ -105,7 +110,9 @@ class BuySellParShares(Step):
         for corp in self.game.corporations:
             if not player.shares.get(corp.sym) or not self.game.check_sale_timing(corp):
                 continue
-            if any(self.can_sell(player, b) for b in self.game.bundles_for_corporation(player, corp)):
+            if any(
+                self.can_sell(player, b) for b in self.game.bundles_for_corporation(player, corp)
+            ):
                 return True
         return False
 
@@ -130,7 +137,9 @@ class BuySellParShares(Step):
     def can_buy_from(self, player: Player, shares: list[Share], corp: Corporation) -> bool:
         if not shares:
             return False
-        if self.sold(player).get(corp.sym) or (self.bought() and not self.can_buy_multiple(player, corp)):
+        if self.sold(player).get(corp.sym) or (
+            self.bought() and not self.can_buy_multiple(player, corp)
+        ):
             return False
         bundle = self.smallest_bundle(shares, corp)
         return bundle is not None and player.cash >= bundle.price and self.can_gain(player, bundle)
@@ -170,6 +179,45 @@ class BuySellParShares(Step):
             out.append("sell_shares")
         if out:
             out.append("pass")
+        return out
+
+    def choices(self, entity: Any) -> list[Action]:
+        """Every distinct sale, one purchase per source and corporation, every par, pass."""
+        kinds = self.actions(entity)
+        if not kinds:
+            return []
+        game = self.game
+        out: list[Action] = []
+        if "sell_shares" in kinds:
+            for corp in game.corporations:
+                if not entity.shares.get(corp.sym):
+                    continue
+                for b in game.bundles_for_corporation(entity, corp):
+                    if self.can_sell(entity, b):
+                        out.append(_share_action(entity, "sell_shares", b))
+        if "buy_shares" in kinds:
+            for corp in game.corporations:
+                if not corp.ipoed:
+                    continue
+                for source in (corp, game.pool):
+                    seen: set[int] = set()
+                    for share in source.shares_of(corp.sym):
+                        if share.percent in seen or share.president:
+                            continue
+                        bundle = Bundle.of([share], corp)
+                        if self.can_buy(entity, bundle):
+                            seen.add(share.percent)
+                            out.append(_share_action(entity, "buy_shares", bundle))
+        if "par" in kinds:
+            for corp in game.corporations:
+                if game.can_par(corp) and corp.treasury_shares():
+                    for cell in game.par_cells():
+                        if cell.price * 2 <= entity.cash:
+                            out.append(
+                                act(entity, "par", corporation=corp.sym, share_price=cell.id)
+                            )
+        if "pass" in kinds:
+            out.append(act(entity, "pass"))
         return out
 
     # -- processing -------------------------------------------------------------------------
@@ -266,7 +314,19 @@ class HomeToken(Step):
     def actions(self, entity: Any) -> list[str]:
         return ["place_token"] if entity is self.pending().get("entity") else []
 
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        return [
+            act(entity, "place_token", city=city, slot=0, tokener=entity.sym)
+            for city in self.game.home_city_choices(entity, self.pending()["hexes"])
+        ]
+
     def process_place_token(self, action: Action, entity: Any) -> None:
         pending = self.pending()
         self.game.place_chosen_home_token(pending["entity"], action, pending["hexes"])
         self.round.pending_tokens.pop(0)
+
+
+def _share_action(entity: Any, kind: str, bundle: Bundle) -> Action:
+    return act(entity, kind, shares=[s.id for s in bundle.shares], percent=bundle.percent)

@@ -6,7 +6,7 @@ Map work (tiles, tokens, routes) goes through :mod:`stellwerk.titles.g1849.mappo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, Train, transfer
 from stellwerk.core.errors import IllegalAction
@@ -15,16 +15,14 @@ from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.operating import (
     Bankrupt,
     BuyCompany,
-    BuyTrain,
     DiscardTrain,
-    Dividend,
     IssueShares,
     Route,
     Token,
     Track,
 )
 from stellwerk.core.flow.rounds import AuctionRound, OperatingRound, StockRound
-from stellwerk.core.flow.stock import BuySellParShares, HomeToken
+from stellwerk.core.flow.stock import HomeToken
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, Coordinates, Market
 from stellwerk.core.shares import Bundle, move_share, seat_distance
@@ -41,8 +39,12 @@ class Game1849(Game):
     sell_movement = "down_per_10"
     pool_share_drop = "down_block"
     bankruptcy_ends_game_after = "all_but_one"
-    game_end_check = {"bankrupt": "immediate", "stock_market": "after_max_operates", "bank": "full_or"}
-    game_end_priority = ["immediate", "after_max_operates", "full_or"]
+    game_end_check: ClassVar[dict[str, str]] = {
+        "bankrupt": "immediate",
+        "stock_market": "after_max_operates",
+        "bank": "full_or",
+    }
+    game_end_priority: ClassVar[list[str]] = ["immediate", "after_max_operates", "full_or"]
     buys_after_par = 2
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
@@ -61,7 +63,14 @@ class Game1849(Game):
         self.market.hooks.up = self._market_up
         self.phases = Phases(
             [
-                PhaseDef(p["name"], p["tiles"], p["operating_rounds"], p["train_limit"], p["status"], p.get("on"))
+                PhaseDef(
+                    p["name"],
+                    p["tiles"],
+                    p["operating_rounds"],
+                    p["train_limit"],
+                    p["status"],
+                    p.get("on"),
+                )
                 for p in data["phases"]
             ]
         )
@@ -127,7 +136,9 @@ class Game1849(Game):
 
     def _new_corporation(self, c: dict[str, Any]) -> Corporation:
         d = self.data["corporation_defaults"]
-        corp = Corporation(c["sym"], c["name"], list(d["shares"]), d["tokens"], d["float_percent"], c.get("home"))
+        corp = Corporation(
+            c["sym"], c["name"], list(d["shares"]), d["tokens"], d["float_percent"], c.get("home")
+        )
         corp.shares[corp.sym][-1].last_cert = True
         corp.extra.update(
             token_fee=c["token_fee"],
@@ -287,7 +298,11 @@ class Game1849(Game):
 
     def action_processed(self, action: Action) -> None:
         """A corporation in the 0 cell closes (1849 rules §5)."""
-        closing = [c for c in self.corporations if not c.closed and c.share_price and "c" in c.share_price.types]
+        closing = [
+            c
+            for c in self.corporations
+            if not c.closed and c.share_price and "c" in c.share_price.types
+        ]
         if not closing:
             return
         for corp in closing:
@@ -464,22 +479,20 @@ class Game1849(Game):
             return []
         shares = list(holder.shares_of(corp.sym))
         tens = [i for i, x in enumerate(shares) if not x.president and not x.last_cert]
-        pres = [i for i, x in enumerate(shares) if x.president]
-        last = [i for i, x in enumerate(shares) if x.last_cert]
+        pres_i = [i for i, x in enumerate(shares) if x.president]
+        last_i = [i for i, x in enumerate(shares) if x.last_cert]
         # one bundle per composition (number of 10 % shares, president's, last certificate),
         # made of the earliest certificates, in the order 18xx.games enumerates them
         picks: list[tuple[int, tuple[int, ...]]] = []
         for k in range(len(tens) + 1):
-            for p in range(len(pres[:1]) + 1):
-                for q in range(len(last[:1]) + 1):
-                    idx = tuple(sorted(tens[:k] + pres[:p] + last[:q]))
+            for p in range(len(pres_i[:1]) + 1):
+                for q in range(len(last_i[:1]) + 1):
+                    idx = tuple(sorted(tens[:k] + pres_i[:p] + last_i[:q]))
                     if idx:
                         picks.append((len(idx), idx))
         picks.sort()
         bundles = [Bundle.of([shares[i] for i in idx], corp) for _, idx in picks]
         if corp.owner is holder and corp.owner is not None:
-            pres = corp.shares_of(corp.sym)  # placeholder to keep type checkers calm
-            del pres
             ps = next((s for s in holder.shares_of(corp.sym) if s.president), None)
             if ps is not None:
                 bundles.append(Bundle.of([ps], corp, 10))
@@ -510,7 +523,9 @@ class Game1849(Game):
     # -- companies ----------------------------------------------------------------------------
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
         return [
-            c for c in self.companies if isinstance(c.owner, Player) and not c.closed and c.sym != "RSA"
+            c
+            for c in self.companies
+            if isinstance(c.owner, Player) and not c.closed and c.sym != "RSA"
         ]
 
     def has_usable_company_ability(self, corp: Corporation) -> bool:
@@ -555,7 +570,11 @@ class Game1849(Game):
         that was its only token (1849 rules §3.5)."""
         afg = self.afg()
         messina = self.data["messina"]
-        if afg is not None and self.map.has_token_in(afg, messina) and self.map.placed_tokens(afg) == 1:
+        if (
+            afg is not None
+            and self.map.has_token_in(afg, messina)
+            and self.map.placed_tokens(afg) == 1
+        ):
             if self.round.current_entity() is afg and isinstance(self.round, OperatingRound):
                 self.round.force_next_entity()
             self.close_corporation(afg)
@@ -653,6 +672,46 @@ class Game1849(Game):
     def home_token_locations(self, corp: Corporation) -> list[str]:
         return [h for h in self.data["home_choices"] if self.map.has_free_slot(corp, h)]
 
+    def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
+        return self.map.home_city_choices(corp, hexes)
+
+    def company_par_corporation(self, company: Company) -> str:
+        return self.rsa_corporation or ""
+
+    def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
+        return self.map.legal_lays(corp, hex_id)
+
+    def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
+        return self.map.token_choices(corp)
+
+    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        return self.map.suggest_routes(corp)
+
+    def can_go_bankrupt(self, corp: Corporation, rnd: Any) -> bool:
+        """Corporation cash + president's cash + what he may sell < cheapest depot train
+        (1849 rules §6)."""
+        player = corp.owner
+        if not isinstance(player, Player) or not self.must_buy_train_now(corp):
+            return False
+        step = rnd.step_of(s1849.BuyTrain1849)
+        power = (
+            player.cash
+            + corp.cash
+            + sum(
+                max(
+                    (
+                        b.price
+                        for b in self.bundles_for_corporation(player, c)
+                        if step.can_sell(player, b)
+                    ),
+                    default=0,
+                )
+                for c in self.corporations
+                if player.shares.get(c.sym)
+            )
+        )
+        return power < self.min_depot_price(corp)
+
     def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
         self.map.place_chosen_home(corp, action, hexes)
 
@@ -712,11 +771,7 @@ class Game1849(Game):
         player = corp.owner
         assert isinstance(player, Player)
         step = rnd.step_of(s1849.BuyTrain1849)
-        power = player.cash + corp.cash + sum(
-            max((b.price for b in self.bundles_for_corporation(player, c) if step.can_sell(player, b)), default=0)
-            for c in self.corporations
-        )
-        if power >= self.min_depot_price(corp):
+        if not self.can_go_bankrupt(corp, rnd):
             raise IllegalAction(
                 f"{corp.sym} and {player.name} can still afford a train", "1849 rules §6"
             )
@@ -724,7 +779,9 @@ class Game1849(Game):
             (c for c in self.corporations if player.shares_of(c.sym) and c.share_price),
             key=lambda c: c.sort_key(),
         ):
-            sellable = [b for b in self.bundles_for_corporation(player, c) if step.can_sell(player, b)]
+            sellable = [
+                b for b in self.bundles_for_corporation(player, c) if step.can_sell(player, b)
+            ]
             if not sellable:
                 continue
             bundle = max(sellable, key=lambda b: b.price)

@@ -35,7 +35,8 @@ class MapPort:
         return len(self.board.token_hexes(corp.sym))
 
     def unplaced_tokens(self, corp: Corporation) -> int:
-        return corp.num_tokens - self.placed_tokens(corp) - corp.extra["tokens_lost"]
+        lost: int = corp.extra["tokens_lost"]
+        return corp.num_tokens - self.placed_tokens(corp) - lost
 
     def has_token_in(self, corp: Corporation, hex_id: str) -> bool:
         return self.board.hex(hex_id).has_token(corp.sym)
@@ -52,12 +53,57 @@ class MapPort:
             self.board.can_place_token(hex_id, i, corp.sym) for i in range(len(state.cities))
         )
 
-    def place_chosen_home(self, corp: Corporation, action: dict[str, Any], hexes: list[str]) -> None:
+    def place_chosen_home(
+        self, corp: Corporation, action: dict[str, Any], hexes: list[str]
+    ) -> None:
         hex_id, index = self.board.resolve_city(action["city"])
         if hex_id not in hexes:
             raise IllegalAction(f"{corp.sym} cannot have its home in {hex_id}", "1849 rules §4.5")
         self.board.place_token_at(hex_id, index, corp.sym)
         corp.extra["home_hex"] = hex_id
+
+    def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
+        out = []
+        for hid in hexes:
+            for index in range(len(self.board.hex(hid).cities)):
+                if self.board.can_place_token(hid, index, corp.sym):
+                    out.append(self.board.city_id(hid, index))
+        return out
+
+    def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
+        """(city id, slot) where the corporation may place a token now."""
+        sms = corp.extra.get("sms_hexes")
+        if sms is not None:
+            spots = [
+                (h, i)
+                for h in sms
+                for i in range(len(self.board.hex(h).cities))
+                if self.board.can_place_token(h, i, corp.sym)
+            ]
+        else:
+            spots = self.graph.tokenable_cities(corp.sym)
+        out = []
+        for hid, index in spots:
+            slot = self.board.hex(hid).cities[index].get_slot(corp.sym)
+            out.append((self.board.city_id(hid, index), slot or 0))
+        return out
+
+    def buyable_token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
+        out: list[tuple[str, int]] = []
+        if self.unplaced_tokens(corp) <= 0:
+            return out
+        for hid, index in self._reached_cities(corp):
+            for slot, holder in enumerate(self.board.hexes[hid].cities[index].tokens):
+                if holder is None or not self._sellable(corp, hid, holder):
+                    continue
+                seller = self.game.corporation(holder)
+                if seller.owner is not None and self.placed_tokens(seller) > 1:
+                    out.append((self.board.city_id(hid, index), slot))
+        return out
+
+    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """Routes for the corporation's trains (the optimiser's best when available)."""
+        return []
 
     def remove_all_tokens(self, corp: Corporation) -> None:
         self.board.remove_all_tokens(corp.sym)
@@ -76,11 +122,18 @@ class MapPort:
         game = self.game
         sce = next((c for c in game.companies if c.sym == "SCE"), None)
         blocked: list[str] = []
-        if sce is not None and not sce.closed and sce.owner is not None and sce.owner.kind == "player":
+        if (
+            sce is not None
+            and not sce.closed
+            and sce.owner is not None
+            and sce.owner.kind == "player"
+        ):
             blocked = list(game.data["companies"][0].get("blocks_hexes", []))
         frozen = [] if game.messina_upgradeable else [game.data["messina"]]
         sms = corp.extra.get("sms_hexes")
-        rules = track_rules(lambda sym: any(c.sym == "SIGI" for c in game.corporation(sym).companies))
+        rules = track_rules(
+            lambda sym: any(c.sym == "SIGI" for c in game.corporation(sym).companies)
+        )
         return LayOptions(
             phase_colors=game.phases.current.tiles,
             blocked=blocked,
@@ -109,7 +162,9 @@ class MapPort:
             corp.extra["sms_hexes"] = [hex_id]
         game.update_garibaldi()
 
-    def legal_lays(self, corp: Corporation, hex_id: str | None = None) -> list[tuple[str, str, int]]:
+    def legal_lays(
+        self, corp: Corporation, hex_id: str | None = None
+    ) -> list[tuple[str, str, int]]:
         """(hex, tile id, rotation) the corporation may lay now (one hex on request)."""
         opts = self.lay_options(corp)
         hexes = [hex_id] if hex_id else lay_hexes(self.board, self.graph, corp.sym, opts)
@@ -135,7 +190,9 @@ class MapPort:
             if hex_id not in sms:
                 raise IllegalAction("must place the token on the SMS hex", "1849 rules §4.6")
         elif not game.loading and (hex_id, index) not in self.graph.tokenable_cities(corp.sym):
-            raise IllegalAction(f"{corp.sym} cannot reach a free slot in {hex_id}", "common rules §6.4")
+            raise IllegalAction(
+                f"{corp.sym} cannot reach a free slot in {hex_id}", "common rules §6.4"
+            )
         if self.unplaced_tokens(corp) <= 0:
             raise IllegalAction(f"{corp.sym} has no token left", "1849 rules §4.1")
         self.board.place_token_at(hex_id, index, corp.sym)

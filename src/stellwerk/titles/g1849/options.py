@@ -69,7 +69,12 @@ def _bond_floor(game: Any) -> None:
 OPTIONS: dict[str, Option] = {
     o.id: o
     for o in [
-        Option("delay_ift", "IFT not among the first three corporations", "18xx.games; 1849 rules §7.1", _delay_ift),
+        Option(
+            "delay_ift",
+            "IFT not among the first three corporations",
+            "18xx.games; 1849 rules §7.1",
+            _delay_ift,
+        ),
         Option(
             "reduced_4p_corps",
             "Five corporations at four players",
@@ -83,7 +88,12 @@ OPTIONS: dict[str, Option] = {
             "18xx.games; seed 001 item 37; 1849 rules §7.3",
             _tokens,
         ),
-        Option("bonds", "One L.500 bond per corporation", "18xx.games; seed 001 items 64-66; 1849 rules §7.4", _bonds),
+        Option(
+            "bonds",
+            "One L.500 bond per corporation",
+            "18xx.games; seed 001 items 64-66; 1849 rules §7.4",
+            _bonds,
+        ),
         Option(
             "electric_dreams",
             "E-trains and E-tokens",

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step
+from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import BuyTrain, Dividend
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.flow.stock import BuySellParShares
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1849.game import Game1849
 
 
 class Operating1849(OperatingRound):
@@ -19,6 +22,8 @@ class Operating1849(OperatingRound):
 class SharesStep(BuySellParShares):
     """1849 stock turn: after a par the president may buy two more 10 % certificates
     (seed 001 item 26); the last certificate rule applies to buying (§2.2)."""
+
+    game: Game1849
 
     def process_buy_shares(self, action: Action, entity: Any) -> None:
         super().process_buy_shares(action, entity)
@@ -30,8 +35,10 @@ class SwapChoice(Step):
     """The previous president chooses two 10 % certificates instead of the 20 % last
     certificate (1849 rules §2.2)."""
 
+    game: Game1849
+
     description = "Presidency Swap Choice"
-    choices = ("Two 10% certs", "One 20% cert")
+    CHOICES = ("Two 10% certs", "One 20% cert")
 
     def active(self) -> bool:
         return self.game.swap is not None
@@ -42,11 +49,16 @@ class SwapChoice(Step):
     def actions(self, entity: Any) -> list[str]:
         return ["choose"] if entity is self.current_entity() else []
 
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        return [act(entity, "choose", choice=c) for c in self.CHOICES]
+
     def process_choose(self, action: Action, entity: Any) -> None:
         choice = action.get("choice")
-        if choice not in self.choices:
-            raise IllegalAction(f"choose one of {self.choices}", "1849 rules §2.2")
-        if choice == self.choices[0]:
+        if choice not in self.CHOICES:
+            raise IllegalAction(f"choose one of {self.CHOICES}", "1849 rules §2.2")
+        if choice == self.CHOICES[0]:
             self.game.swap_double_cert()
         self.game.swap = None
 
@@ -55,8 +67,10 @@ class LoanChoice(Step):
     """A bankrupt president without shares takes an L.500 loan (−750 at the end) or
     leaves the game (1849 rules §6)."""
 
+    game: Game1849
+
     description = "Bankruptcy Choice"
-    choices = ("Take L.500 loan", "Leave game")
+    CHOICES = ("Take L.500 loan", "Leave game")
 
     def active(self) -> bool:
         return self.game.loan_choice_player is not None
@@ -68,21 +82,28 @@ class LoanChoice(Step):
     def actions(self, entity: Any) -> list[str]:
         return ["choose"] if entity is self.current_entity() else []
 
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        return [act(entity, "choose", choice=c) for c in self.CHOICES]
+
     def process_choose(self, action: Action, entity: Any) -> None:
         choice = action.get("choice")
         if choice == "Leave game":
             entity.bankrupt = True
-        elif choice == self.choices[0]:
+        elif choice == self.CHOICES[0]:
             transfer(self.game.bank, entity, 500)
             entity.penalty += 750
         else:
-            raise IllegalAction(f"choose one of {self.choices}", "1849 rules §6")
+            raise IllegalAction(f"choose one of {self.CHOICES}", "1849 rules §6")
         self.game.loan_choice_player = None
 
 
 class EmergencyMoneyRaising(Step):
     """Bonds variant: a corporation whose cash went negative paying bond interest is bailed
     out by its president, who may sell shares first (1849 rules §7.4)."""
+
+    game: Game1849
 
     description = "Emergency Money Raising"
 
@@ -112,6 +133,21 @@ class EmergencyMoneyRaising(Step):
                 out.append("payoff_debt")
         else:
             out.append("payoff_debt")
+        return out
+
+    def choices(self, entity: Any) -> list[Action]:
+        kinds = self.actions(entity)
+        out = []
+        if "payoff_debt" in kinds and isinstance(entity, Player):
+            out.append(act(entity, "payoff_debt"))
+        if "sell_shares" in kinds:
+            from stellwerk.core.flow.stock import _share_action
+
+            for c in self.game.corporations:
+                if entity.shares.get(c.sym) and c.operated:
+                    for b in self.game.bundles_for_corporation(entity, c):
+                        if self.game.fits_in_pool(b):
+                            out.append(_share_action(entity, "sell_shares", b))
         return out
 
     def process_payoff_debt(self, action: Action, entity: Any) -> None:
@@ -145,8 +181,10 @@ class SMSTeleport(Step):
     """The owner of SMS may close it to build and token in a coastal city without a
     connection (1849 rules §4.6)."""
 
+    game: Game1849
+
     description = "SMS Teleport"
-    choices = ("Close SMS", "Pass")
+    CHOICES = ("Close SMS", "Pass")
 
     def setup(self) -> None:
         self.done = False
@@ -166,10 +204,15 @@ class SMSTeleport(Step):
     def active(self) -> bool:
         return bool(self.current_actions())
 
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        return [act(entity, "choose", choice=c) for c in self.CHOICES]
+
     def process_choose(self, action: Action, entity: Any) -> None:
         choice = action.get("choice")
-        if choice not in self.choices:
-            raise IllegalAction(f"choose one of {self.choices}", "1849 rules §4.6")
+        if choice not in self.CHOICES:
+            raise IllegalAction(f"choose one of {self.CHOICES}", "1849 rules §4.6")
         if choice == "Close SMS":
             self.game.company("SMS").close()
             entity.extra["sms_hexes"] = list(self.game.data["sms_hexes"])
@@ -178,6 +221,8 @@ class SMSTeleport(Step):
 
 class Assign(Step):
     """CNM's corporation puts the +20 marker on a port; CNM closes (1849 rules §1.4)."""
+
+    game: Game1849
 
     description = "Assign"
     blocks = False
@@ -190,6 +235,13 @@ class Assign(Step):
             return []
         return ["assign"]
 
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        return [
+            act(entity, "assign", target=h, target_type="hex") for h in self.game.data["port_hexes"]
+        ]
+
     def process_assign(self, action: Action, entity: Any) -> None:
         target = action.get("target")
         if target not in self.game.data["port_hexes"]:
@@ -199,6 +251,10 @@ class Assign(Step):
 
 
 class Dividend1849(Dividend):
+    """Dividends; the operating order before the next sales is remembered (§2.2)."""
+
+    game: Game1849
+
     def pass_(self) -> None:
         super().pass_()
         self.game.old_operating_order = self.game.operating_order()
@@ -207,6 +263,8 @@ class Dividend1849(Dividend):
 class BuyToken(Step):
     """Option acquiring_station_tokens: the step waits in every turn for a token purchase or
     a pass; the pass comes automatically when nothing is buyable (1849 rules §7.3)."""
+
+    game: Game1849
 
     description = "Buy a Token From Another Corporation"
 
@@ -225,6 +283,15 @@ class BuyToken(Step):
             return [{"type": "pass", "entity": entity.sym, "entity_type": "corporation"}]
         return None
 
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        out = [act(entity, "pass")]
+        if self.game.token_buying_enabled and not self.bought and entity.cash >= 1:
+            for city, slot in self.game.map.buyable_token_choices(entity):
+                out.append(act(entity, "buy_token", city=city, slot=slot, price=1))
+        return out
+
     def process_buy_token(self, action: Action, entity: Any) -> None:
         if not self.game.token_buying_enabled or self.bought:
             raise IllegalAction("no token purchase now", "1849 rules §7.3")
@@ -235,6 +302,8 @@ class BuyToken(Step):
 class BuyEToken(Step):
     """Option electric_dreams: buy the corporation's E-token: the first of the game costs
     L.1100 in 12H / L.800 in 16H, later ones L.800 / L.550 (1849 rules §7.5)."""
+
+    game: Game1849
 
     description = "Buy E-Token"
 
@@ -258,6 +327,14 @@ class BuyEToken(Step):
             return []
         return ["choose", "pass"]
 
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        return [
+            act(entity, "pass"),
+            act(entity, "choose", choice=f"Buy E-Token for L.{self.price()}"),
+        ]
+
     def process_choose(self, action: Action, entity: Any) -> None:
         if not self.can_buy(entity):
             raise IllegalAction("cannot buy an E-token", "1849 rules §7.5")
@@ -270,10 +347,14 @@ class BuyTrain1849(BuyTrain):
     """Emergency sales of the buying corporation's shares only after its first full turn;
     an E-train needs an E-token (1849 rules §§4.7, 7.5)."""
 
+    game: Game1849
+
 
 class BondInterestPayment(Step):
     """Bonds variant: L.50 interest per OR while the bond is out, paid by itself; a
     corporation that cannot pay goes below zero and must be bailed out (1849 rules §7.4)."""
+
+    game: Game1849
 
     description = "Pay Bond Interest"
 
@@ -288,6 +369,8 @@ class BondInterestPayment(Step):
 class Bond(Step):
     """Bonds variant: issue (L.500 from the bank, price left) or repay (L.500 to the bank,
     price right) the corporation's single bond, not both in one turn (1849 rules §7.4)."""
+
+    game: Game1849
 
     description = "Issue Bond"
 
@@ -313,6 +396,15 @@ class Bond(Step):
             out.append("take_loan")
         if out:
             out.append("pass")
+        return out
+
+    def choices(self, entity: Any) -> list[Action]:
+        kinds = self.actions(entity)
+        out = [act(entity, k) for k in kinds if k == "pass"]
+        if "take_loan" in kinds:
+            out.append(act(entity, "take_loan", loan=0))
+        if "payoff_loan" in kinds:
+            out.append(act(entity, "payoff_loan", loan=0))
         return out
 
     def process_take_loan(self, action: Action, entity: Any) -> None:
