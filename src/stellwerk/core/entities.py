@@ -165,9 +165,7 @@ class Corporation(Holder):
         self.trains: list[Train] = []
         self.companies: list[Company] = []
         self.operating_history: list[tuple[int, int]] = []
-        self.shares[sym] = [
-            Share(sym, i, p, i == 0, self) for i, p in enumerate(share_percents)
-        ]
+        self.shares[sym] = [Share(sym, i, p, i == 0, self) for i, p in enumerate(share_percents)]
         self.share_holders: dict[Holder, int] = {self: sum(share_percents)}
         self.extra: dict[str, Any] = {}
 

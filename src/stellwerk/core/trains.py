@@ -69,7 +69,9 @@ class Depot:
         available in this phase (one of each name), and discarded trains."""
         seen: set[str] = set()
         out: list[Train] = []
-        candidates = self.upcoming[:1] + [t for t in self.upcoming if phases.available(t.available_on)]
+        candidates = self.upcoming[:1] + [
+            t for t in self.upcoming if phases.available(t.available_on)
+        ]
         for train in candidates:
             if train.name not in seen:
                 seen.add(train.name)
