@@ -1,0 +1,397 @@
+"""Load 1835's data files (``data/*.toml``) once per process into typed, validated objects.
+
+The facts themselves live in the TOML files (game.toml, map.toml, tiles.toml); this module only
+reads them (stdlib ``tomllib``), checks their internal consistency and offers small lookups:
+market cells by Rails name, the Rails-to-18xx.games tile rotation, the Rails upgrade table.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
+
+DATA = Path(__file__).parent / "data"
+
+RAILS_ORIENTATIONS: tuple[str, ...] = ("SW", "W", "NW", "NE", "E", "SE")
+"""Rails orientation names of a pointy (EW) map by index (Rails MapOrientation)."""
+
+
+def _read(name: str) -> dict[str, Any]:
+    with (DATA / name).open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@cache
+def game_data() -> dict[str, Any]:
+    """The raw facts of ``data/game.toml``."""
+    return _read("game.toml")
+
+
+@cache
+def map_data() -> dict[str, Any]:
+    """The raw ``data/map.toml`` (hexes in the map subsystem's format)."""
+    return _read("map.toml")
+
+
+@cache
+def tiles_data() -> dict[str, Any]:
+    """The raw ``data/tiles.toml`` (tile supply in the map subsystem's format)."""
+    return _read("tiles.toml")
+
+
+@cache
+def map_spec() -> MapSpec:
+    """1835's map, built by the core loader (pointy layout, letter = row)."""
+    return load_map(map_data())
+
+
+@cache
+def supply() -> tuple[SupplyEntry, ...]:
+    """1835's tile supply in 18xx.games order (rules/1835.md 8.3: supply is limited)."""
+    return tuple(load_supply(tiles_data()))
+
+
+# --- typed views -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A phase (rules/1835.md section 9): Rails id, printed number, tile colours, ORs, limits."""
+
+    name: str
+    printed: str
+    tiles: tuple[str, ...]
+    operating_rounds: int
+    train_limit: Mapping[str, int]
+    offboard_color: str
+    status: tuple[str, ...]
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrainType:
+    """A train type (rules/1835.md 8.5, 8.7): ``towns`` > 0 for N+N trains."""
+
+    name: str
+    distance: int
+    towns: int
+    price: int
+    count: int
+    rusts_on: str | None
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Private:
+    """A private company (rules/1835.md section 6); abilities stay plain data tables."""
+
+    sym: str
+    x18_sym: str
+    name: str
+    value: int
+    revenue: int
+    closes_on_phase: str | None
+    abilities: tuple[Mapping[str, Any], ...]
+    extra_share: Mapping[str, Any] | None
+    prussian_exchange_percent: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Minor:
+    """A pre-Prussian minor (rules/1835.md section 7)."""
+
+    sym: str
+    x18_sym: str
+    name: str
+    price: int
+    home: str
+    city: int
+    exchange_percent: int
+    exchange_president: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Major:
+    """A major company (rules/1835.md 1, 5.2, 8.4): share order, first = director's certificate."""
+
+    sym: str
+    name: str
+    home: str
+    city: int
+    start_price: int
+    start_cell: str
+    tokens: int
+    shares: tuple[int, ...]
+    float_percent: int
+    group: int
+    reserved: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StartItem:
+    """An item of the start packet (rules/1835.md 3.1)."""
+
+    item: str
+    row: int
+    price: int
+    includes: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseRule:
+    """When ``companies`` have each sold ``sold_percent`` (out of the IPO), ``release`` becomes
+    available (seed 004 items 2.3-2.6; rules/1835.md section 4)."""
+
+    companies: tuple[str, ...]
+    sold_percent: int
+    company: str
+    shares: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class StartOrder:
+    """Player order in start round 1 (rules/1835.md 3.3)."""
+
+    cycles: tuple[str, ...]
+    then: str
+    all_items_available: bool
+    minors_wait_for_by_float: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TitleData:
+    """All of game.toml, typed."""
+
+    bank: int
+    players: tuple[int, int]
+    starting_cash: Mapping[int, int]
+    cert_limit: Mapping[int, int]
+    market: tuple[tuple[str, ...], ...]
+    phases: tuple[Phase, ...]
+    trains: tuple[TrainType, ...]
+    privates: tuple[Private, ...]
+    minors: tuple[Minor, ...]
+    majors: tuple[Major, ...]
+    start_packet: tuple[StartItem, ...]
+    release_rules: tuple[ReleaseRule, ...]
+    share_groups: tuple[tuple[str, ...], ...]
+    start_orders: Mapping[str, StartOrder]
+    raw: Mapping[str, Any]
+
+    def major(self, sym: str) -> Major:
+        """The major with this symbol."""
+        return next(m for m in self.majors if m.sym == sym)
+
+    def minor(self, sym: str) -> Minor:
+        """The minor with this symbol."""
+        return next(m for m in self.minors if m.sym == sym)
+
+    def private(self, sym: str) -> Private:
+        """The private company with this symbol."""
+        return next(p for p in self.privates if p.sym == sym)
+
+
+def _str_int_map(raw: Mapping[str, Any]) -> dict[int, int]:
+    return {int(k): int(v) for k, v in raw.items()}
+
+
+@cache
+def title_data() -> TitleData:
+    """game.toml as a :class:`TitleData`; raises ValueError if it is inconsistent."""
+    g = game_data()
+    phases = tuple(
+        Phase(
+            name=p["name"],
+            printed=p["printed"],
+            tiles=tuple(p["tiles"]),
+            operating_rounds=int(p["operating_rounds"]),
+            train_limit=dict(p["train_limit"]),
+            offboard_color=p["offboard_color"],
+            status=tuple(p.get("status", ())),
+            events=tuple(p.get("events", ())),
+        )
+        for p in g["phases"]
+    )
+    trains = tuple(
+        TrainType(
+            name=t["name"],
+            distance=int(t["distance"]),
+            towns=int(t.get("towns", 0)),
+            price=int(t["price"]),
+            count=int(t["count"]),
+            rusts_on=t.get("rusts_on"),
+            events=tuple(t.get("events", ())),
+        )
+        for t in g["trains"]
+    )
+    privates = tuple(
+        Private(
+            sym=c["sym"],
+            x18_sym=c.get("x18_sym", c["sym"]),
+            name=c["name"],
+            value=int(c["value"]),
+            revenue=int(c["revenue"]),
+            closes_on_phase=c.get("closes_on_phase"),
+            abilities=tuple(c.get("abilities", ())),
+            extra_share=c.get("extra_share"),
+            prussian_exchange_percent=(
+                int(c["prussian_exchange"]["percent"]) if "prussian_exchange" in c else None
+            ),
+        )
+        for c in g["companies"]
+    )
+    minors = tuple(
+        Minor(
+            sym=m["sym"],
+            x18_sym=m["x18_sym"],
+            name=m["name"],
+            price=int(m["price"]),
+            home=m["home"],
+            city=int(m["city"]),
+            exchange_percent=int(m["prussian_exchange"]["percent"]),
+            exchange_president=bool(m["prussian_exchange"].get("president", False)),
+        )
+        for m in g["minors"]
+    )
+    majors = tuple(
+        Major(
+            sym=c["sym"],
+            name=c["name"],
+            home=c["home"],
+            city=int(c["city"]),
+            start_price=int(c["start_price"]),
+            start_cell=c["start_cell"],
+            tokens=int(c["tokens"]),
+            shares=tuple(int(s) for s in c["shares"]),
+            float_percent=int(c["float_percent"]),
+            group=int(c["group"]),
+            reserved=tuple(c.get("reserved", ())),
+        )
+        for c in g["corporations"]
+    )
+    packet = tuple(
+        StartItem(item=s["item"], row=int(s["row"]), price=int(s["price"]), includes=s.get("includes"))
+        for s in g["start_packet"]
+    )
+    rules = tuple(
+        ReleaseRule(
+            companies=tuple(r["when"]["companies"]),
+            sold_percent=int(r["when"]["sold_percent"]),
+            company=r["release"]["company"],
+            shares=r["release"]["shares"],
+            source=r["source"],
+        )
+        for r in g["release_rules"]
+    )
+    orders = {
+        name: StartOrder(
+            cycles=tuple(o["cycles"]),
+            then=o["then"],
+            all_items_available=bool(o["all_items_available"]),
+            minors_wait_for_by_float=bool(o.get("minors_wait_for_by_float", False)),
+        )
+        for name, o in g["start_orders"].items()
+    }
+    data = TitleData(
+        bank=int(g["bank"]),
+        players=(int(g["players"]["min"]), int(g["players"]["max"])),
+        starting_cash=_str_int_map(g["starting_cash"]),
+        cert_limit=_str_int_map(g["cert_limit"]),
+        market=tuple(tuple(row) for row in g["market"]["rows"]),
+        phases=phases,
+        trains=trains,
+        privates=privates,
+        minors=minors,
+        majors=majors,
+        start_packet=packet,
+        release_rules=rules,
+        share_groups=tuple(tuple(grp) for grp in g["share_release"]["groups"]),
+        start_orders=orders,
+        raw=g,
+    )
+    _validate(data)
+    return data
+
+
+def _validate(d: TitleData) -> None:
+    """Internal cross-checks: shares total 100%, start cells hold the start price, homes exist."""
+    hexes = map_spec().hexes
+    for m in d.majors:
+        if sum(m.shares) != 100:
+            raise ValueError(f"{m.sym}: shares total {sum(m.shares)}%")
+        if market_price(m.start_cell) != m.start_price:
+            raise ValueError(f"{m.sym}: start cell {m.start_cell} is not {m.start_price}")
+        if m.home not in hexes:
+            raise ValueError(f"{m.sym}: home {m.home} not on the map")
+        if m.reserved and len(m.reserved) != len(m.shares):
+            raise ValueError(f"{m.sym}: reserved list does not match the shares")
+    for n in d.minors:
+        if n.home not in hexes or n.city >= len(hexes[n.home].preprinted.city_nodes):
+            raise ValueError(f"{n.sym}: home {n.home} city {n.city} not on the map")
+    phase_names = {p.name for p in d.phases}
+    for t in d.trains:
+        if t.rusts_on is not None and t.rusts_on not in phase_names:
+            raise ValueError(f"train {t.name}: rusts on unknown phase {t.rusts_on}")
+    items = [s.item for s in d.start_packet]
+    if len(set(items)) != len(items):
+        raise ValueError("start packet items repeat")
+
+
+# --- market ------------------------------------------------------------------------------
+
+
+def cell_position(cell: str) -> tuple[int, int]:
+    """(row, column), 0-based, of a Rails market cell name: column letter + row number ("C3")."""
+    return int(cell[1:]) - 1, ord(cell[0]) - ord("A")
+
+
+def cell_name(row: int, column: int) -> str:
+    """Rails market cell name of a 0-based (row, column)."""
+    return f"{chr(ord('A') + column)}{row + 1}"
+
+
+def market_price(cell: str) -> int | None:
+    """Price in a Rails market cell (None if there is no such cell)."""
+    row, col = cell_position(cell)
+    rows = game_data()["market"]["rows"]
+    if not 0 <= row < len(rows) or not 0 <= col < len(rows[row]) or rows[row][col] == "":
+        return None
+    return int(str(rows[row][col]).rstrip("p"))
+
+
+# --- tiles -------------------------------------------------------------------------------
+
+
+@cache
+def rails_offsets() -> dict[str, tuple[int, ...]]:
+    """Per supply tile, the offsets that turn a Rails orientation into an 18xx.games rotation
+    (rails-report-format.md 3.2); several values when the tile is symmetric."""
+    return {name: tuple(int(x) for x in t["rails_offset"]) for name, t in tiles_data()["tiles"].items()}
+
+
+def rails_rotation(tile: str, orientation: str) -> int:
+    """18xx.games rotation of a Rails tile lay: (Rails index + rails_offset[tile]) mod 6
+    (rails-report-format.md 3.2).  Raises KeyError/ValueError for unknown tiles or names."""
+    index = RAILS_ORIENTATIONS.index(orientation)
+    return (index + rails_offsets()[tile][0]) % 6
+
+
+@cache
+def upgrade_table() -> dict[str, tuple[str, ...]]:
+    """Rails TileSet.xml: which tiles may replace a supply tile (by tile name) or a preprinted hex
+    (by hex id); blank white hexes take ``blank_upgrades`` (rules/1835.md 8.3)."""
+    table = {name: tuple(t.get("upgrades", ())) for name, t in tiles_data()["tiles"].items()}
+    blank = tuple(map_data()["blank_upgrades"])
+    for hid, h in map_data()["hexes"].items():
+        if "upgrades" in h:
+            table[hid] = tuple(h["upgrades"])
+        elif h["color"] == "white" and not h.get("cities") and not h.get("towns"):
+            table[hid] = blank
+    return table
