@@ -85,13 +85,15 @@ def test_hexes_match_reference(ref: dict[str, Any]) -> None:
         assert state.spec.port == bool(h.get("port")), hid
         assert normal_paths(tile) == ref_paths(h.get("paths", [])), hid
         cities = [n for n in tile.nodes if n.kind is NodeKind.CITY]
-        assert [(c.slots, dict(c.phase_revenue) if c.phase_revenue else c.revenue) for c in cities] == [
-            (c["slots"], c["revenue"]) for c in h.get("cities", [])
-        ], hid
+        assert [
+            (c.slots, dict(c.phase_revenue) if c.phase_revenue else c.revenue) for c in cities
+        ] == [(c["slots"], c["revenue"]) for c in h.get("cities", [])], hid
         offboards = [n for n in tile.nodes if n.kind is NodeKind.OFFBOARD]
         if "offboard_revenue" in h:
             (o,) = offboards
-            assert (dict(o.phase_revenue) if o.phase_revenue else o.revenue) == h["offboard_revenue"], hid
+            assert (dict(o.phase_revenue) if o.phase_revenue else o.revenue) == h[
+                "offboard_revenue"
+            ], hid
             assert o.optional == bool(h.get("port")), hid
 
 

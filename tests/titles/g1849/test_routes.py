@@ -17,8 +17,8 @@ from stellwerk.core.map.graph import GraphCache
 from stellwerk.core.map.lay import LayOptions, check_lay, legal_lays
 from stellwerk.core.map.spec import load_map, load_supply
 from stellwerk.core.routes.model import RunContext
-from stellwerk.core.routes.validate import run_routes
 from stellwerk.core.routes.parse import parse_route
+from stellwerk.core.routes.validate import run_routes
 from stellwerk.titles.g1849.rules.routes import (
     check_route_cities_only,
     hex_distance,
@@ -171,11 +171,11 @@ def live_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         else:
             groups.clear()
             live[i] = a
-    out = []
-    for a in live:
-        if a is not None:
-            out.append(a)
-            out.extend(a.get("auto_actions") or [])
+    out: list[dict[str, Any]] = []
+    for item in live:
+        if item is not None:
+            out.append(item)
+            out.extend(item.get("auto_actions") or [])
     return out
 
 
@@ -217,11 +217,15 @@ def test_fixture_replay_matches_trace() -> None:
             owner = next(c["id"] for c in prev["corporations"] if "CNM" in c["companies"])
             cnm = (owner, action["target"])
         elif kind == "lay_tile":
-            owned = {c["id"]: c["companies"] for c in prev["corporations"]}
+            owned: dict[str, list[str]] = {c["id"]: c["companies"] for c in prev["corporations"]}
+
+            def sigi(corp: str, owned: dict[str, list[str]] = owned) -> bool:
+                return "SIGI" in owned.get(corp, [])
+
             opts = LayOptions(
                 PHASE_TILES[prev["phase"]],
                 teleport=SMS_HEXES if sms_corp == entity else None,
-                rules=track_rules(lambda corp, owned=owned: "SIGI" in owned.get(corp, [])),
+                rules=track_rules(sigi),
             )
             hex_id, tile_id, rot = action["hex"], action["tile"], action["rotation"]
             cost = check_lay(board, graph, entity, hex_id, tile_id, rot, opts)

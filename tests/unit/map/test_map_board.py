@@ -1,4 +1,4 @@
-"""Board: tile lays, supply, token slots, reservations, resets, trace (common rules §2, §6.3, §6.4)."""
+"""Board: lays, supply, token slots, reservations, resets, trace (common rules §2, §6.3-6.4)."""
 
 from __future__ import annotations
 

@@ -38,7 +38,11 @@ TILES: dict[str, Any] = {
         },
         "S": {"color": "yellow", "count": 2, "paths": [{"a": "e0", "b": "e3"}]},
         "N": {"color": "yellow", "count": 1, "paths": [{"a": "e0", "b": "e3", "track": "narrow"}]},
-        "K": {"color": "green", "count": 1, "paths": [{"a": "e0", "b": "e3"}, {"a": "e0", "b": "e5"}]},
+        "K": {
+            "color": "green",
+            "count": 1,
+            "paths": [{"a": "e0", "b": "e3"}, {"a": "e0", "b": "e5"}],
+        },
         "G": {
             "color": "green",
             "count": 1,

@@ -1,4 +1,4 @@
-"""The board: per hex the placed tile and city tokens; the tile supply (common rules §1-§2, §6.3-§6.4).
+"""The board: per hex the placed tile and city tokens; the tile supply (common rules §2, §6.3-4).
 
 Mutating methods do no rule checks beyond what keeps the state consistent; rule checks live in
 :mod:`stellwerk.core.map.lay` (tiles) and in the callers (tokens).  Every mutation bumps
@@ -43,7 +43,9 @@ class Board:
         self.hexes: dict[str, HexState] = {}
         self._tile_hex: dict[str, str] = {}
         for hid, h in spec.hexes.items():
-            state = HexState(h, h.preprinted_id, h.preprinted.rotated(0), fresh_cities(h.preprinted))
+            state = HexState(
+                h, h.preprinted_id, h.preprinted.rotated(0), fresh_cities(h.preprinted)
+            )
             self.hexes[hid] = state
             self._tile_hex[state.tile_id] = hid
         self.version = 0
@@ -130,7 +132,9 @@ class Board:
             returned = old_id
         return LayResult(hex_id, tile_id, old_id, returned, moved)
 
-    def _swap_tile(self, state: HexState, tile_id: str, new: RotatedTile) -> tuple[tuple[str, int], ...]:
+    def _swap_tile(
+        self, state: HexState, tile_id: str, new: RotatedTile
+    ) -> tuple[tuple[str, int], ...]:
         mapping = city_map(state.placed, new)
         cities = fresh_cities(new.tile)
         moved: list[tuple[str, int]] = []
@@ -218,14 +222,16 @@ class Board:
         self.version += 1
         return slot
 
-    def place_token(self, city_id: str, corp: str, same_hex_allowed: bool = False) -> tuple[str, int]:
+    def place_token(
+        self, city_id: str, corp: str, same_hex_allowed: bool = False
+    ) -> tuple[str, int]:
         """Place by 18xx.games city id.  The recorded slot is not used: like 18xx.games the token
         goes into ``corp``'s reserved slot, else the first open one (§2.2).  Returns (hex, slot)."""
         hex_id, index = self.resolve_city(city_id)
         return hex_id, self.place_token_at(hex_id, index, corp, same_hex_allowed)
 
     def replace_token(self, city_id: str, slot: int, corp: str) -> str:
-        """Swap the token in ``slot`` for one of ``corp`` (token purchase); returns the old owner."""
+        """Swap the token in ``slot`` for one of ``corp`` (token purchase); returns its owner."""
         hex_id, index = self.resolve_city(city_id)
         city = self.hexes[hex_id].cities[index]
         old = city.tokens[slot] if slot < len(city.tokens) else None

@@ -83,7 +83,7 @@ def format_hex_id(letter: int, number: int) -> str:
 
 
 def edge_delta(edge: int, layout: Layout, letter_is_row: bool = True) -> tuple[int, int]:
-    """(Δletter, Δnumber) to the neighbour across ``edge``; swapped when the letter is the column."""
+    """(Δletter, Δnumber) to the neighbour across ``edge`` (swapped if the letter is the column)."""
     d_row, d_col = _DELTAS[layout][edge]
     return (d_row, d_col) if letter_is_row else (d_col, d_row)
 

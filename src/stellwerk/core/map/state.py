@@ -137,8 +137,8 @@ def city_map(old: RotatedTile, new: RotatedTile) -> list[int | None]:
                     break
         result.append(found)
     used = {j for j in result if j is not None}
-    for i, j in enumerate(result):
-        if j is not None:
+    for i, mapped in enumerate(result):
+        if mapped is not None:
             continue
         cand: int | None = i if i < len(new_nodes) else None
         if cand is None or cand in used:

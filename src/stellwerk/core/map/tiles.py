@@ -190,8 +190,11 @@ def _rotated(tile: TileDef, rotation: int) -> RotatedTile:
     )
 
 
-_KIND_KEYS = (("cities", NodeKind.CITY, "c"), ("towns", NodeKind.TOWN, "t"))
-_KIND_KEYS += (("offboards", NodeKind.OFFBOARD, "o"),)
+_KIND_KEYS: tuple[tuple[str, NodeKind, str], ...] = (
+    ("cities", NodeKind.CITY, "c"),
+    ("towns", NodeKind.TOWN, "t"),
+    ("offboards", NodeKind.OFFBOARD, "o"),
+)
 
 
 def _revenue(value: Any) -> tuple[int, tuple[tuple[str, int], ...]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from stellwerk.core.map.tiles import COLORS, NODE_BASE, NodeKind, RotatedTile, RPath, TileDef
+from stellwerk.core.map.tiles import COLORS, NODE_BASE, RotatedTile, RPath, TileDef
 
 
 def _end_kind(tile: TileDef, end: int) -> tuple[str, int]:
@@ -113,8 +113,3 @@ def slots_kept(old: RotatedTile, new: RotatedTile, mapping: list[int | None]) ->
         if new.tile.nodes[new.tile.city_nodes[j]].slots < old_slots:
             return False
     return True
-
-
-def city_or_town(tile: TileDef, node: int) -> bool:
-    """Is the node a city or town (not an offboard)?"""
-    return tile.nodes[node].kind is not NodeKind.OFFBOARD

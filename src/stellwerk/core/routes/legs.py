@@ -1,4 +1,4 @@
-"""Legs: track between two consecutive stops, the building block of routes (common rules §2.3, §6.1).
+"""Legs: track between two stops, the building blocks of routes (common rules §2.3, §6.1).
 
 A leg starts at a node (city, town, offboard), follows one path of that node, crosses linked hex
 edges onto paths whose gauge joins, and ends at the first node it meets; it never passes a node
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.geometry import opposite
@@ -63,8 +64,10 @@ def _make_leg(board: Board, start: NodeKey, end: NodeKey, paths: list[PathKey]) 
         if len(path.nodes) > 1:
             track.add((hid, INTRA + p))
     hexes = tuple(h for h, _ in paths)
-    crossings = sum(1 for a, b in zip(hexes, hexes[1:], strict=False) if a != b)
-    return Leg(start, end, tuple(paths), hexes, frozenset(gauges), crossings, frozenset(track), terminal)
+    crossings = sum(1 for a, b in pairwise(hexes) if a != b)
+    return Leg(
+        start, end, tuple(paths), hexes, frozenset(gauges), crossings, frozenset(track), terminal
+    )
 
 
 def walk_legs(board: Board, start: NodeKey, hexes: Sequence[str] | None = None) -> Iterator[Leg]:

@@ -31,7 +31,7 @@ def chain_candidates(board: Board, chain: Sequence[str]) -> list[Leg]:
     first = chain[0]
     if first not in board.hexes or any(h not in board.hexes for h in chain):
         raise fail(f"Chain {chain} names a hex that is not on the map", RULE)
-    legs = []
+    legs: list[Leg] = []
     for node in range(len(board.hexes[first].tile.nodes)):
         legs.extend(walk_legs(board, (first, node), chain))
     legs.sort(key=lambda leg: len(leg.paths))

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stellwerk.core.map.tiles import NodeKind
-from stellwerk.core.routes.legs import INTRA, TrackKey
+from stellwerk.core.routes.legs import TrackKey
 from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec, fail
 from stellwerk.core.routes.parse import parse_routes
 
@@ -33,8 +33,8 @@ def route_revenue(ctx: RunContext, route: RouteWalk, train: TrainSpec, rules: Ro
     groups = [g for key in unique for g in ctx.node(key).groups]
     if len(groups) != len(set(groups)):
         raise fail("Cannot use a group more than once", "common rules §6.1.4")
-    paths = [(leg, p) for leg in route.legs for p in leg.paths]
-    for leg, (h, p) in paths[1:-1]:
+    paths = [p for leg in route.legs for p in leg.paths]
+    for h, p in paths[1:-1]:
         if board.hexes[h].placed.paths[p].terminal:
             raise fail("Route cannot pass through terminal", "common rules §6.1.5")
     rules.check(ctx, route, train)
@@ -95,8 +95,3 @@ def run_routes(
     """Parse and check the ``routes`` of a run_routes action; returns recomputed revenues."""
     walks = parse_routes(ctx.board, ctx.corp, routes)
     return check_run(ctx, walks, trains, rules)
-
-
-def intra_track(key: TrackKey) -> bool:
-    """Is this track key a path between two nodes of one tile (not an edge)?"""
-    return key[1] >= INTRA

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import NodeKey
@@ -69,7 +70,7 @@ def check_route_cities_only(ctx: RunContext, route: RouteWalk, train: TrainSpec)
     """Option ``gauge_change_cities_only`` (seed 001 item 41, "gauge change in big cities"):
     as :func:`check_route`, and the gauge may change only at a city, not at a town."""
     check_route(ctx, route, train)
-    for before, after in zip(route.legs, route.legs[1:], strict=False):
+    for before, after in pairwise(route.legs):
         if ctx.node(before.end).kind is NodeKind.CITY:
             continue
         if {leg_gauge(before), leg_gauge(after)} == {Gauge.BROAD, Gauge.NARROW}:
