@@ -277,7 +277,9 @@ def title_data() -> TitleData:
         for c in g["corporations"]
     )
     packet = tuple(
-        StartItem(item=s["item"], row=int(s["row"]), price=int(s["price"]), includes=s.get("includes"))
+        StartItem(
+            item=s["item"], row=int(s["row"]), price=int(s["price"]), includes=s.get("includes")
+        )
         for s in g["start_packet"]
     )
     rules = tuple(
@@ -373,7 +375,9 @@ def market_price(cell: str) -> int | None:
 def rails_offsets() -> dict[str, tuple[int, ...]]:
     """Per supply tile, the offsets that turn a Rails orientation into an 18xx.games rotation
     (rails-report-format.md 3.2); several values when the tile is symmetric."""
-    return {name: tuple(int(x) for x in t["rails_offset"]) for name, t in tiles_data()["tiles"].items()}
+    return {
+        name: tuple(int(x) for x in t["rails_offset"]) for name, t in tiles_data()["tiles"].items()
+    }
 
 
 def rails_rotation(tile: str, orientation: str) -> int:
