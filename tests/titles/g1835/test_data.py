@@ -312,8 +312,11 @@ def test_homes_are_cities_on_the_map() -> None:
     """1835 rules §7, §8.4: every home hex has the home city index."""
     d = dl.title_data()
     spec = dl.map_spec()
-    for m in (*d.minors, *d.majors):
-        assert m.city < len(spec.hexes[m.home].preprinted.city_nodes), m.sym
+    homes = [(m.sym, m.home, m.city) for m in d.minors] + [
+        (c.sym, c.home, c.city) for c in d.majors
+    ]
+    for sym, home, city in homes:
+        assert city < len(spec.hexes[home].preprinted.city_nodes), sym
 
 
 # --- tiles --------------------------------------------------------------------------------
