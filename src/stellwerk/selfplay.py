@@ -22,6 +22,13 @@ PROGRESS_BIAS = 0.8
 
 PASSIVE_TYPES = frozenset({"pass"})
 
+PAYOUT_BIAS = 0.85
+"""Probability of paying dividends when offered (players need income to keep playing)."""
+
+TYPE_WEIGHTS = {"sell_shares": 0.15, "bankrupt": 0.3, "take_loan": 0.3}
+"""Relative weights of action types among the non-pass choices (others weigh 1): a driver
+that sells as often as it buys drives every corporation into the ground."""
+
 
 @dataclass
 class SelfplayOutcome:
@@ -49,9 +56,15 @@ def choose_action(legal: list[Action], rng: random.Random) -> Action:
     if routes:
         best = max(route_revenue(action) for action in routes)
         return rng.choice([action for action in routes if route_revenue(action) == best])
+    payouts = [a for a in legal if a.get("type") == "dividend" and a.get("kind") == "payout"]
+    if payouts and rng.random() < PAYOUT_BIAS:
+        return payouts[0]
     active = [action for action in legal if action.get("type") not in PASSIVE_TYPES]
     if active and rng.random() < PROGRESS_BIAS:
-        return rng.choice(active)
+        types = sorted({str(action.get("type")) for action in active})
+        weights = [TYPE_WEIGHTS.get(t, 1.0) for t in types]
+        chosen = rng.choices(types, weights)[0]
+        return rng.choice([action for action in active if action.get("type") == chosen])
     return rng.choice(legal)
 
 
@@ -62,7 +75,7 @@ def play(game: EngineGame, seed: int, max_actions: int = 10_000) -> SelfplayOutc
     while not game.finished:
         if played >= max_actions:
             return SelfplayOutcome(played, False, f"reached the cap of {max_actions} actions")
-        legal = game.legal_actions()
+        legal = game.legal_actions(all_lays=True)
         if not legal:
             return SelfplayOutcome(played, False, "the engine offered no legal action", stuck=True)
         game.process(choose_action(legal, rng))

@@ -96,8 +96,9 @@ class Depot:
             self.discarded.append(train)
 
     def counts(self) -> dict[str, int]:
-        """Trains not yet sold, by name (the trace's ``depot``)."""
+        """Trains not yet sold, by name (the trace's ``depot``: upcoming trains only; trains
+        discarded back to the bank are for sale but not counted)."""
         out: dict[str, int] = {}
-        for train in self.upcoming + self.discarded:
+        for train in self.upcoming:
             out[train.name] = out.get(train.name, 0) + 1
         return out

@@ -478,7 +478,12 @@ class Bankrupt(Step):
         return ["bankrupt"] if entity is self.current_entity() else []
 
     def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity) or not self.game.can_go_bankrupt(entity, self.round):
+        game = self.game
+        if (
+            not self.actions(entity)
+            or not game.must_buy_train_now(entity)
+            or not game.can_go_bankrupt(entity, self.round)
+        ):
             return []
         return [act(entity, "bankrupt")]
 

@@ -49,70 +49,110 @@ def token_nodes(board: Board, corp: str) -> list[NodeKey]:
     return out
 
 
-def _walk(board: Board, corp: str | None, start: NodeKey, net: Network) -> set[NodeKey]:
-    """Walk from one start node; adds to ``net`` and returns the nodes reached."""
-    hexes = board.hexes
-    reached: set[NodeKey] = {start}
-    seen: set[tuple[str, int, int]] = set()
-    hid0, node0 = start
-    stack: list[tuple[str, int, int]] = [
-        (hid0, p, NODE_BASE + node0) for p in hexes[hid0].placed.node_paths[node0]
-    ]
-    while stack:
-        key = stack.pop()
-        if key in seen:
-            continue
-        seen.add(key)
-        hid, pidx, entry = key
-        state = hexes[hid]
-        path = state.placed.paths[pidx]
-        net.paths.add((hid, pidx))
-        edges = net.hexes.setdefault(hid, set())
+class _Walker:
+    """A depth-first walk from one token, in the reference engine's order (Node#walk and
+    Path#walk of 18xx.games): each path is walked once per token; a path is not entered while
+    one of its edges is being crossed further up the walk; nodes are entered once; cities
+    that block the corporation and offboards are reached but not passed.  The order matters:
+    a path first met in a dead end is not walked again, exactly as in the reference engine,
+    so connectivity tests agree with it on every board."""
+
+    def __init__(self, board: Board, corp: str | None, visited_nodes: set[NodeKey]) -> None:
+        self.board = board
+        self.corp = corp
+        self.visited_nodes = visited_nodes
+        self.visited_paths: set[PathKey] = set()
+        self.counter: dict[tuple[str, int], int] = {}
+        self.order: list[PathKey] = []
+
+    def node(self, key: NodeKey, converging_path: bool = False) -> None:
+        if key in self.visited_nodes:
+            return
+        self.visited_nodes.add(key)
+        hid, n = key
+        for p in self.board.hexes[hid].placed.node_paths[n]:
+            self.path(hid, p, None, key, converging_path, converging_path)
+        if converging_path:
+            self.visited_nodes.discard(key)
+
+    def path(
+        self, hid: str, p: int, skip: int | None, origin: NodeKey, converging: bool, node_conv: bool
+    ) -> None:
+        """Walk one path.  Leaving a tile through an edge that several of its paths use
+        ("converging") makes the rest of that walk forget what it visited once it returns,
+        so that track behind a fork can be reached again from another side."""
+        key = (hid, p)
+        if key in self.visited_paths:
+            return
+        state = self.board.hexes[hid]
+        placed = state.placed
+        path = placed.paths[p]
+        counter = self.counter
+        if any(counter.get((hid, e), 0) for e in path.edges):
+            return
+        self.visited_paths.add(key)
+        self.order.append(key)
+        if not path.terminal:
+            for n in path.nodes:
+                nxt = (hid, n)
+                if nxt == origin or state.node_blocks(n, self.corp):
+                    continue
+                self.node(nxt, node_conv or converging)
         for e in path.edges:
-            edges.add(e)
-            nb = board.neighbor(hid, e)
-            if nb is not None:
-                net.hexes.setdefault(nb, set()).add(opposite(e))
-        for n in path.nodes:
-            reached.add((hid, n))
-        if path.terminal:
-            continue
-        out = path.other_end(entry)
-        if out < NODE_BASE:
-            nb = board.neighbor(hid, out)
+            if e == skip:
+                continue
+            nb = self.board.neighbor(hid, e)
             if nb is None:
                 continue
-            back = opposite(out)
-            nb_tile = hexes[nb].placed
+            counter[(hid, e)] = counter.get((hid, e), 0) + 1
+            back = opposite(e)
+            nb_tile = self.board.hexes[nb].placed
+            conv = converging or len(placed.paths_at_edge[e]) > 1
             for q in nb_tile.paths_at_edge[back]:
                 if path.gauge.connects(nb_tile.paths[q].gauge):
-                    stack.append((nb, q, back))
-        else:
-            node = out - NODE_BASE
-            if (hid, node) == start or state.node_blocks(node, corp):
-                continue
-            for q in state.placed.node_paths[node]:
-                if q != pidx:
-                    stack.append((hid, q, out))
-    return reached
+                    self.path(nb, q, back, origin, conv, node_conv)
+            counter[(hid, e)] -= 1
+        if converging:
+            self.visited_paths.discard(key)
 
 
 def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None) -> Network:
-    """The network of ``corp`` from its tokens (or from ``starts``, e.g. a teleport city)."""
+    """The network of ``corp`` from its tokens (or from ``starts``, e.g. a teleport city), as
+    18xx.games computes it (Graph#compute): one walk per token city, the other token cities
+    counting as already visited; a route exists when one token's newly found track holds two
+    stops (or one stop and an optional one)."""
     net = Network()
-    for start in token_nodes(board, corp) if starts is None else starts:
+    tokens = token_nodes(board, corp) if starts is None else list(starts)
+    seen_paths: set[PathKey] = set()
+    for start in tokens:
         hid, _ = start
         edges = net.hexes.setdefault(hid, set())
         edges.update(e for e in range(6) if board.neighbor(hid, e) is not None)
         net.nodes.add(start)
-        reached = _walk(board, corp, start, net)
-        net.nodes |= reached
-        mandatory = optional = 0
-        for h, n in reached:
-            node = board.hexes[h].tile.nodes[n]
-            if not board.hexes[h].placed.node_paths[n]:
+    for start in tokens:
+        walker = _Walker(board, corp, {t for t in tokens if t != start})
+        walker.node(start)
+        local: set[NodeKey] = set()
+        for hid, p in walker.order:
+            if (hid, p) in seen_paths:
                 continue
-            if node.optional:
+            seen_paths.add((hid, p))
+            net.paths.add((hid, p))
+            path = board.hexes[hid].placed.paths[p]
+            for n in path.nodes:
+                net.nodes.add((hid, n))
+                local.add((hid, n))
+            hex_edges = net.hexes.setdefault(hid, set())
+            for e in path.edges:
+                hex_edges.add(e)
+                nb = board.neighbor(hid, e)
+                if nb is not None:
+                    net.hexes.setdefault(nb, set()).add(opposite(e))
+        if net.route_train_purchase:
+            continue
+        mandatory = optional = 0
+        for h, n in local:
+            if board.hexes[h].tile.nodes[n].optional:
                 optional += 1
             else:
                 mandatory += 1

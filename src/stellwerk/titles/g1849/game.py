@@ -6,6 +6,7 @@ Map work (tiles, tokens, routes) goes through :mod:`stellwerk.titles.g1849.mappo
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, Train, transfer
@@ -93,7 +94,11 @@ class Game1849(Game):
         self.cnm_corporation: Corporation | None = None
         self.cnm_hex: str | None = None
         from stellwerk.titles.g1849.mapport import MapPort
+        from stellwerk.titles.g1849.rules.routes import check_route_cities_only, route_rules
 
+        self.route_rules = route_rules()
+        if self.hooks.gauge_change_cities_only:
+            self.route_rules = replace(self.route_rules, check=check_route_cities_only)
         self.map = MapPort(self)
         self._setup_corporations()
         self.round = self.new_auction_round()
@@ -687,29 +692,26 @@ class Game1849(Game):
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         return self.map.suggest_routes(corp)
 
+    def sellable_bundles(self, player: Player, corp: Corporation, rnd: Any) -> list[Bundle]:
+        """Bundles the player may sell now: those the round's current blocking step allows.
+        A step that sells nothing (e.g. track laying) allows none (18xx.games
+        ``sellable_bundles``)."""
+        step = rnd.active_step()
+        can_sell = getattr(step, "can_sell", None)
+        if can_sell is None:
+            return []
+        return [b for b in self.bundles_for_corporation(player, corp) if can_sell(player, b)]
+
     def can_go_bankrupt(self, corp: Corporation, rnd: Any) -> bool:
-        """Corporation cash + president's cash + what he may sell < cheapest depot train
-        (1849 rules §6)."""
+        """Corporation cash + president's cash + the most he may sell of each corporation is
+        less than the cheapest depot train (1849 rules §6, 18xx.games ``can_go_bankrupt?``)."""
         player = corp.owner
-        if not isinstance(player, Player) or not self.must_buy_train_now(corp):
+        if not isinstance(player, Player):
             return False
-        step = rnd.step_of(s1849.BuyTrain1849)
-        power = (
-            player.cash
-            + corp.cash
-            + sum(
-                max(
-                    (
-                        b.price
-                        for b in self.bundles_for_corporation(player, c)
-                        if step.can_sell(player, b)
-                    ),
-                    default=0,
-                )
-                for c in self.corporations
-                if player.shares.get(c.sym)
-            )
-        )
+        power = player.cash + corp.cash
+        for c in self.corporations:
+            if player.shares.get(c.sym):
+                power += max((b.price for b in self.sellable_bundles(player, c, rnd)), default=0)
         return power < self.min_depot_price(corp)
 
     def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
@@ -770,7 +772,6 @@ class Game1849(Game):
         closes; with no shares left he chooses a loan or leaves (1849 rules §6)."""
         player = corp.owner
         assert isinstance(player, Player)
-        step = rnd.step_of(s1849.BuyTrain1849)
         if not self.can_go_bankrupt(corp, rnd):
             raise IllegalAction(
                 f"{corp.sym} and {player.name} can still afford a train", "1849 rules §6"
@@ -779,9 +780,7 @@ class Game1849(Game):
             (c for c in self.corporations if player.shares_of(c.sym) and c.share_price),
             key=lambda c: c.sort_key(),
         ):
-            sellable = [
-                b for b in self.bundles_for_corporation(player, c) if step.can_sell(player, b)
-            ]
+            sellable = self.sellable_bundles(player, c, rnd)
             if not sellable:
                 continue
             bundle = max(sellable, key=lambda b: b.price)

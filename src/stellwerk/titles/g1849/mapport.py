@@ -9,6 +9,8 @@ from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import GraphCache
 from stellwerk.core.map.lay import LayOptions, check_lay, lay_hexes, legal_lays
+from stellwerk.core.routes.model import RunContext, TrainSpec
+from stellwerk.core.routes.validate import run_routes as check_routes
 from stellwerk.titles.g1849.rules.track import new_board, track_rules
 
 if TYPE_CHECKING:
@@ -171,7 +173,9 @@ class MapPort:
         out = []
         for h in hexes:
             for tile_id, rotation in legal_lays(self.board, self.graph, corp.sym, h, opts):
-                out.append((h, tile_id, rotation))
+                cost = check_lay(self.board, self.graph, corp.sym, h, tile_id, rotation, opts)
+                if cost <= corp.cash:
+                    out.append((h, tile_id, rotation))
         return out
 
     # -- station tokens ---------------------------------------------------------------------
@@ -219,8 +223,45 @@ class MapPort:
         net = self.graph.network(corp.sym)
         return net.route_available, net.route_train_purchase
 
+    def run_context(self, corp: Corporation) -> RunContext:
+        """Board, phase and the CNM +20 marker of this corporation (1849 rules §1.4)."""
+        game = self.game
+        bonus = {}
+        if game.cnm_hex and game.cnm_corporation is corp:
+            bonus[game.cnm_hex] = 20
+        phase = game.phases.current
+        return RunContext(self.board, corp.sym, phase.name, tuple(phase.tiles), bonus)
+
+    def train_specs(self, corp: Corporation) -> dict[str, TrainSpec]:
+        return {
+            t.id: TrainSpec(t.id, t.name, None if t.name == "E" else t.distance) for t in corp.trains
+        }
+
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
-        return sum(int(r.get("revenue", 0)) for r in routes)
+        """Revenue of a run.  Replays take the recorded revenues (common rules §2.3); live
+        play checks every route by the rules and recomputes its revenue."""
+        if self.game.loading:
+            return sum(int(r.get("revenue", 0)) for r in routes)
+        revenues = check_routes(
+            self.run_context(corp), routes, self.train_specs(corp), self.game.route_rules
+        )
+        for route, revenue in zip(routes, revenues, strict=True):
+            claimed = route.get("revenue")
+            if claimed is not None and int(claimed) != revenue:
+                raise IllegalAction(
+                    f"route of {route.get('train')} earns {revenue}, not {claimed}",
+                    "common rules §6.1",
+                )
+        return sum(revenues)
+
+    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """Good routes for the corporation's trains (greedy: each train, longest first, takes
+        its best route on the track the others left)."""
+        from stellwerk.titles.g1849.routefind import greedy_routes
+
+        return greedy_routes(
+            self.board, self.run_context(corp), self.train_specs(corp), self.game.route_rules
+        )
 
     # -- token buying (option) --------------------------------------------------------------
     def _reached_cities(self, corp: Corporation) -> list[tuple[str, int]]:
