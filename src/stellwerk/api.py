@@ -149,7 +149,9 @@ class Game:
 
         return snapshot(self.engine)
 
-    def legal_actions(self, hex_id: str | None = None, all_lays: bool = False) -> list[dict[str, Any]]:
+    def legal_actions(
+        self, hex_id: str | None = None, all_lays: bool = False
+    ) -> list[dict[str, Any]]:
         """What the entities that may act now can send.  Tile lays are listed for ``hex_id``
         on request, or for every hex with ``all_lays``."""
         from stellwerk.core.legal import legal_actions

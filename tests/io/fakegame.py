@@ -75,7 +75,9 @@ class FakeGame:
             return []
         return [self.players[self.turn % len(self.players)][0]]
 
-    def legal_actions(self, hex_id: str | None = None, all_lays: bool = False) -> list[dict[str, Any]]:
+    def legal_actions(
+        self, hex_id: str | None = None, all_lays: bool = False
+    ) -> list[dict[str, Any]]:
         """``pass`` and every affordable ``take``."""
         actions: list[dict[str, Any]] = []
         for pid in self.active_entities():

@@ -39,7 +39,9 @@ class EngineGame(Protocol):
     def active_entities(self) -> list[Any]:
         """Who must act now."""
 
-    def legal_actions(self, hex_id: str | None = None, all_lays: bool = False) -> list[dict[str, Any]]:
+    def legal_actions(
+        self, hex_id: str | None = None, all_lays: bool = False
+    ) -> list[dict[str, Any]]:
         """Finite choices as action dicts."""
 
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.geometry import opposite
-from stellwerk.core.map.tiles import NODE_BASE
 
 NodeKey = tuple[str, int]
 PathKey = tuple[str, int]

@@ -103,10 +103,6 @@ class MapPort:
                     out.append((self.board.city_id(hid, index), slot))
         return out
 
-    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        """Routes for the corporation's trains (the optimiser's best when available)."""
-        return []
-
     def remove_all_tokens(self, corp: Corporation) -> None:
         self.board.remove_all_tokens(corp.sym)
 
@@ -234,7 +230,8 @@ class MapPort:
 
     def train_specs(self, corp: Corporation) -> dict[str, TrainSpec]:
         return {
-            t.id: TrainSpec(t.id, t.name, None if t.name == "E" else t.distance) for t in corp.trains
+            t.id: TrainSpec(t.id, t.name, None if t.name == "E" else t.distance)
+            for t in corp.trains
         }
 
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:

@@ -50,7 +50,10 @@ def _routes(
         for leg in legs.get(end, []):
             if leg.end in stops or leg.track & track:
                 continue
-            if train.distance is not None and sum(x.crossings for x in walk) + leg.crossings > train.distance:
+            if (
+                train.distance is not None
+                and sum(x.crossings for x in walk) + leg.crossings > train.distance
+            ):
                 continue
             extend([*stops, leg.end], [*walk, leg], track | leg.track)
 
