@@ -310,10 +310,13 @@ class Game1849(Game):
         ]
         if not closing:
             return
+        # the step and entity that were acting before the closing: if the closing took away
+        # everything that entity could do, its turn ends (18xx.games action_processed)
+        step = self.round.active_step()
+        entity = self.round.current_entity()
         for corp in closing:
             self.close_corporation(corp)
-        step = self.round.active_step()
-        if step is not None and not step.actions(self.round.current_entity()):
+        if step is not None and not step.actions(entity):
             self.round.skip_steps()
             self.round.next_entity()
 
