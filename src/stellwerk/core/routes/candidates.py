@@ -1,0 +1,263 @@
+"""Every legal route of one train, each once, with its revenue (common rules §6.1).
+
+Routes are grown from the corporation's token cities (§6.1.2) over the board's legs: first one
+side ("forward"), then, for every forward walk, the other side ("backward") from the same token.
+Each route is produced once: a route containing several tokens only from the first of them (the
+others are excluded while walking), and of its two orientations only the one whose forward
+first leg comes first in the token's leg list.
+
+Pruning while walking (sound: it never drops a prefix of a legal route):
+
+* stops are distinct and track is never used twice in a route (§6.1.3, §6.1.7);
+* a stop becomes a pass-through only if it does not block the corporation (§6.1.6);
+* the title's ``distance`` hook is evaluated on every partial route and the walk stops when it
+  exceeds the train's reach or raises IllegalAction.  This relies on the documented contract of
+  that hook: **extending a route never lowers its distance, and a route whose distance is
+  illegal cannot be extended into a legal one** (true for stop counts, hex distances, n+n
+  limits).  A title may pass an additive :class:`LegCosts` instead, which is faster and must
+  agree with its ``distance`` hook.
+
+Every complete walk is then checked and valued by :func:`validate.route_revenue`, the same
+check live play uses, so the title's ``check``, ``stop_value`` and ``bonus`` hooks apply to
+candidates exactly as to routes a player submits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.map.graph import NodeKey, token_nodes
+from stellwerk.core.routes.legs import Leg, TrackKey
+from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec
+from stellwerk.core.routes.validate import route_revenue
+
+LegCost = Callable[[RunContext, Leg, TrainSpec], int | None]
+"""Additive distance of one leg for a train; None when the train may not use the leg at all."""
+StopCost = Callable[[RunContext, NodeKey, TrainSpec], int]
+"""Additive distance of one stop for a train (1 for stop-counting trains, 0 for hex trains)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LegCosts:
+    """Optional additive form of a title's ``distance`` hook: a route's distance is the sum of
+    its legs' and its stops' costs.  Titles whose distance is additive pass this to the search
+    for speed; it must give the same distances as the ``distance`` hook."""
+
+    leg: LegCost
+    stop: StopCost
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A legal route of one train: revenue, track bitmask (bits of :class:`TrackIndex`), walk."""
+
+    revenue: int
+    mask: int
+    walk: RouteWalk
+
+
+class TrackIndex:
+    """Bit numbers of track pieces, shared by every train of one search."""
+
+    def __init__(self) -> None:
+        self.bits: dict[TrackKey, int] = {}
+        self._leg_masks: dict[int, int] = {}
+
+    def leg_mask(self, leg: Leg) -> int:
+        """Bitmask of a leg's track (cached per track set)."""
+        key = id(leg.track)
+        mask = self._leg_masks.get(key)
+        if mask is None:
+            mask = 0
+            for piece in leg.track:
+                bit = self.bits.get(piece)
+                if bit is None:
+                    bit = self.bits[piece] = len(self.bits)
+                mask |= 1 << bit
+            self._leg_masks[key] = mask
+        return mask
+
+
+@dataclass(slots=True)
+class _Side:
+    """One side of a route being grown from a token: stops and legs walking away from it."""
+
+    stops: list[NodeKey]
+    legs: list[Leg]
+
+
+class _Walker:
+    """The walk for one train (see the module docstring)."""
+
+    def __init__(
+        self,
+        ctx: RunContext,
+        legs: Mapping[NodeKey, list[Leg]],
+        train: TrainSpec,
+        rules: RouteRules,
+        index: TrackIndex,
+        costs: LegCosts | None,
+    ) -> None:
+        self.ctx = ctx
+        self.legs = legs
+        self.train = train
+        self.rules = rules
+        self.index = index
+        self.costs = costs
+        self.limit = train.distance
+        self.out: list[Candidate] = []
+        self._pos = {id(leg): i for out in legs.values() for i, leg in enumerate(out)}
+        board = ctx.board
+        self._passable: dict[NodeKey, bool] = {}
+        for key in legs:
+            hid, n = key
+            self._passable[key] = not board.hexes[hid].node_blocks(n, ctx.corp)
+        self._leg_cost: dict[int, int | None] = {}
+        self._stop_cost: dict[NodeKey, int] = {}
+
+    # -- distance ---------------------------------------------------------------------------
+    def leg_cost(self, leg: Leg) -> int | None:
+        assert self.costs is not None
+        key = id(leg)
+        if key not in self._leg_cost:
+            self._leg_cost[key] = self.costs.leg(self.ctx, leg, self.train)
+        return self._leg_cost[key]
+
+    def stop_cost(self, stop: NodeKey) -> int:
+        assert self.costs is not None
+        cost = self._stop_cost.get(stop)
+        if cost is None:
+            cost = self._stop_cost[stop] = self.costs.stop(self.ctx, stop, self.train)
+        return cost
+
+    def fits(self, walk: RouteWalk) -> bool:
+        """Partial-route pruning by the ``distance`` hook (monotone by contract)."""
+        if self.limit is None:
+            return True
+        try:
+            return self.rules.distance(self.ctx, walk, self.train) <= self.limit
+        except IllegalAction:
+            return False
+
+    # -- walking ----------------------------------------------------------------------------
+    def run(self, tokens: list[NodeKey]) -> list[Candidate]:
+        for i, token in enumerate(tokens):
+            if token not in self.legs:
+                continue
+            banned = frozenset(tokens[:i])
+            spent = 0 if self.costs is None else self.stop_cost(token)
+            if self.limit is not None and spent > self.limit:
+                continue
+            self._forward(token, banned, _Side([token], []), 0, {token}, spent)
+        return self.out
+
+    def _steps(
+        self, end: NodeKey, banned: frozenset[NodeKey], visited: set[NodeKey], used: int, spent: int
+    ) -> list[tuple[Leg, int, int]]:
+        """Legs leaving ``end`` to a new stop on unused track within reach:
+        (leg, its track mask, distance spent after it)."""
+        out = []
+        for leg in self.legs.get(end, ()):
+            nxt = leg.end
+            if nxt in visited or nxt in banned:
+                continue
+            mask = self.index.leg_mask(leg)
+            if mask & used:
+                continue
+            total = spent
+            if self.costs is not None:
+                cost = self.leg_cost(leg)
+                if cost is None:
+                    continue
+                total += cost + self.stop_cost(nxt)
+                if self.limit is not None and total > self.limit:
+                    continue
+            out.append((leg, mask, total))
+        return out
+
+    def _forward(
+        self,
+        token: NodeKey,
+        banned: frozenset[NodeKey],
+        fwd: _Side,
+        used: int,
+        visited: set[NodeKey],
+        spent: int,
+    ) -> None:
+        if fwd.legs:
+            self._emit(fwd, _Side([token], []), used)
+            if self._passable[token]:
+                first = self._pos[id(fwd.legs[0])]
+                self._backward(token, banned, fwd, _Side([token], []), used, visited, spent, first)
+            end = fwd.stops[-1]
+            if not self._passable.get(end, False):
+                return
+        for leg, mask, total in self._steps(fwd.stops[-1], banned, visited, used, spent):
+            fwd.stops.append(leg.end)
+            fwd.legs.append(leg)
+            if self.costs is not None or self.fits(self._walk(fwd, None)):
+                visited.add(leg.end)
+                self._forward(token, banned, fwd, used | mask, visited, total)
+                visited.discard(leg.end)
+            fwd.stops.pop()
+            fwd.legs.pop()
+
+    def _backward(
+        self,
+        token: NodeKey,
+        banned: frozenset[NodeKey],
+        fwd: _Side,
+        back: _Side,
+        used: int,
+        visited: set[NodeKey],
+        spent: int,
+        first: int,
+    ) -> None:
+        if back.legs:
+            self._emit(fwd, back, used)
+            if not self._passable.get(back.stops[-1], False):
+                return
+        steps = self._steps(back.stops[-1], banned, visited, used, spent)
+        for leg, mask, total in steps:
+            if not back.legs and self._pos[id(leg)] <= first:
+                continue
+            back.stops.append(leg.end)
+            back.legs.append(leg)
+            if self.costs is not None or self.fits(self._walk(fwd, back)):
+                visited.add(leg.end)
+                self._backward(token, banned, fwd, back, used | mask, visited, total, first)
+                visited.discard(leg.end)
+            back.stops.pop()
+            back.legs.pop()
+
+    def _walk(self, fwd: _Side, back: _Side | None) -> RouteWalk:
+        if back is None or not back.legs:
+            return RouteWalk(self.train.id, tuple(fwd.stops), tuple(fwd.legs))
+        stops = (*reversed(back.stops), *fwd.stops[1:])
+        legs = (*(leg.reversed() for leg in reversed(back.legs)), *fwd.legs)
+        return RouteWalk(self.train.id, stops, legs)
+
+    def _emit(self, fwd: _Side, back: _Side, used: int) -> None:
+        walk = self._walk(fwd, back)
+        try:
+            revenue = route_revenue(self.ctx, walk, self.train, self.rules)
+        except IllegalAction:
+            return
+        self.out.append(Candidate(revenue, used, walk))
+
+
+def train_candidates(
+    ctx: RunContext,
+    legs: Mapping[NodeKey, list[Leg]],
+    train: TrainSpec,
+    rules: RouteRules,
+    index: TrackIndex,
+    costs: LegCosts | None = None,
+) -> list[Candidate]:
+    """Every legal route of ``train`` (once each), best revenue first."""
+    tokens = token_nodes(ctx.board, ctx.corp)
+    out = _Walker(ctx, legs, train, rules, index, costs).run(tokens)
+    out.sort(key=lambda c: -c.revenue)
+    return out
