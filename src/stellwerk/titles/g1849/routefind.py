@@ -1,90 +1,67 @@
-"""A quick route finder for the random driver: depth-first search over legs from the
-corporation's tokens.  Not guaranteed optimal; the route optimiser supersedes it."""
+"""1849's best routes: the core optimiser with 1849's route hooks (1849 rules §4.3, §7.5).
+
+:func:`best_run` returns the proven-optimal run of a corporation's trains; :func:`leg_costs`
+states 1849's hex distance additively so the search can prune by it without rebuilding partial
+routes (it gives exactly the distances of ``rules.routes.hex_distance``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.graph import NodeKey, token_nodes
-from stellwerk.core.routes.legs import Leg, TrackKey, enumerate_legs
+from stellwerk.core.map.graph import NodeKey
+from stellwerk.core.map.tiles import Gauge
+from stellwerk.core.routes.legs import Leg
 from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec
-from stellwerk.core.routes.validate import route_revenue
+from stellwerk.core.routes.optimize import BestRun, LegCosts, action_route, best_routes
+from stellwerk.titles.g1849.rules.routes import E_TRAIN, edge_cost, leg_gauge
 
-MAX_ROUTES = 4000
+
+def leg_distance(ctx: RunContext, leg: Leg, train: TrainSpec) -> int | None:
+    """Distance of one stop-to-stop stretch: hex edges times the gauge factor; None where the
+    train may not run it (broad and narrow mixed between stops, or narrow for an E-train)
+    (1849 rules §4.3, §7.5)."""
+    try:
+        gauge = leg_gauge(leg)
+    except IllegalAction:
+        return None
+    if train.name == E_TRAIN and Gauge.NARROW in leg.gauges:
+        return None
+    return leg.crossings * edge_cost(gauge, train)
 
 
-def _routes(
-    board: Board,
+def stop_distance(ctx: RunContext, stop: NodeKey, train: TrainSpec) -> int:
+    """Stops cost no distance for hex trains (1849 rules §4.3)."""
+    return 0
+
+
+def leg_costs() -> LegCosts:
+    """1849's distance in additive form, for the optimiser."""
+    return LegCosts(leg_distance, stop_distance)
+
+
+def best_run(
     ctx: RunContext,
-    legs: dict[NodeKey, list[Leg]],
-    train: TrainSpec,
+    trains: Mapping[str, TrainSpec],
     rules: RouteRules,
-    used: frozenset[TrackKey],
-) -> tuple[int, RouteWalk | None]:
-    best: tuple[int, RouteWalk | None] = (0, None)
-    count = 0
-
-    def extend(stops: list[NodeKey], walk: list[Leg], track: frozenset[TrackKey]) -> None:
-        nonlocal best, count
-        if count > MAX_ROUTES:
-            return
-        if len(stops) >= 2:
-            count += 1
-            route = RouteWalk(train.id, tuple(stops), tuple(walk))
-            try:
-                revenue = route_revenue(ctx, route, train, rules)
-            except IllegalAction:
-                revenue = -1
-                if train.distance is not None and len(stops) > train.distance * 2:
-                    return
-            if revenue > best[0]:
-                best = (revenue, route)
-        end = stops[-1]
-        if len(stops) >= 2:
-            h, n = end
-            state = board.hexes[h]
-            if state.node_blocks(n, ctx.corp) or state.tile.nodes[n].kind.value == "offboard":
-                return
-        for leg in legs.get(end, []):
-            if leg.end in stops or leg.track & track:
-                continue
-            if (
-                train.distance is not None
-                and sum(x.crossings for x in walk) + leg.crossings > train.distance
-            ):
-                continue
-            extend([*stops, leg.end], [*walk, leg], track | leg.track)
-
-    for start in token_nodes(board, ctx.corp):
-        extend([start], [], used)
-    return best
+    node_limit: int | None = None,
+) -> BestRun:
+    """The best run of the corporation in ``ctx`` with ``trains`` (proven optimal unless the
+    node limit was hit)."""
+    return best_routes(ctx, trains, rules, costs=leg_costs(), node_limit=node_limit)
 
 
 def to_action_route(board: Board, route: RouteWalk, revenue: int) -> dict[str, Any]:
     """A route in the run_routes format (common rules §2.3)."""
-    return {
-        "train": route.train,
-        "connections": [list(leg.hexes) for leg in route.legs],
-        "hexes": [h for h, _ in route.stops],
-        "nodes": [board.node_signature(h, n) for h, n in route.stops],
-        "revenue": revenue,
-        "revenue_str": "-".join(h for h, _ in route.stops),
-    }
+    return action_route(board, route, revenue)
 
 
 def greedy_routes(
     board: Board, ctx: RunContext, trains: dict[str, TrainSpec], rules: RouteRules
 ) -> list[dict[str, Any]]:
-    legs = enumerate_legs(board)
-    used: frozenset[TrackKey] = frozenset()
-    out = []
-    order = sorted(trains.values(), key=lambda t: -(t.distance or 99))
-    for train in order:
-        revenue, route = _routes(board, ctx, legs, train, rules, used)
-        if route is None:
-            continue
-        used = used | frozenset(k for leg in route.legs for k in leg.track)
-        out.append(to_action_route(board, route, revenue))
-    return out
+    """The routes of :func:`best_run` in run_routes format (kept under the name the map port
+    calls; no longer greedy: the result is optimal)."""
+    return best_run(ctx, trains, rules).routes
