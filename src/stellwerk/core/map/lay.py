@@ -15,7 +15,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import GraphCache, compute_network
 from stellwerk.core.map.state import HexState
-from stellwerk.core.map.tiles import RotatedTile
+from stellwerk.core.map.tiles import RotatedTile, TileDef
 from stellwerk.core.map.upgrades import path_kept_by, rotation_error, upgrade_shape_error
 
 RULE = "common rules §6.3"
@@ -45,13 +45,20 @@ def any_rotation(ctx: LayContext) -> bool:
     return True
 
 
+def shape_rule(state: HexState, tile: TileDef) -> str | None:
+    """Generic upgrade rule: the rotation-free shape check of common rules §6.3.1-4."""
+    return upgrade_shape_error(state.placed, tile)
+
+
 @dataclass(frozen=True, slots=True)
 class TrackRules:
     """Title hooks for track laying: ``legal_rotation`` (extra rotation rule, e.g. gauge
-    matching) and ``lay_cost`` (money paid to the bank)."""
+    matching), ``lay_cost`` (money paid to the bank) and ``upgrade_error`` (which tile may
+    replace the one on a hex: None if allowed, else the reason; generic: the shape check)."""
 
     legal_rotation: Callable[[LayContext], bool] = any_rotation
     lay_cost: Callable[[LayContext], int] = printed_cost
+    upgrade_error: Callable[[HexState, TileDef], str | None] = shape_rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +98,7 @@ def check_lay(
     if tile.color not in opts.phase_colors:
         raise _fail(f"{tile.color} tiles are not available in this phase", "common rules §6.3.1")
     old = state.placed
-    error = upgrade_shape_error(old, tile)
+    error = opts.rules.upgrade_error(state, tile)
     if error:
         raise _fail(f"{hex_id}: {error}")
     new = tile.rotated(rotation)
@@ -163,7 +170,7 @@ def legal_lays(
     state = board.hex(hex_id)
     for name, tile_id in board.available().items():
         tile = board.tile_defs[name]
-        if tile.color not in opts.phase_colors or upgrade_shape_error(state.placed, tile):
+        if tile.color not in opts.phase_colors or opts.rules.upgrade_error(state, tile):
             continue
         for rotation in range(6):
             try:
