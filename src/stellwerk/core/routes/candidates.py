@@ -17,9 +17,10 @@ Pruning while walking (sound: it never drops a prefix of a legal route):
   limits).  A title may pass an additive :class:`LegCosts` instead, which is faster and must
   agree with its ``distance`` hook.
 
-Every complete walk is then checked and valued by :func:`validate.route_revenue`, the same
-check live play uses, so the title's ``check``, ``stop_value`` and ``bonus`` hooks apply to
-candidates exactly as to routes a player submits.
+Every complete walk is checked and valued by :func:`validate.route_revenue`, the same check
+live play uses, so the title's ``check``, ``stop_value`` and ``bonus`` hooks apply to
+candidates exactly as to routes a player submits.  In lazy mode a walk is first valued by the
+same stop values and bonus, and checked only when the search needs it (:func:`confirm`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import NodeKey, token_nodes
-from stellwerk.core.routes.legs import Leg, TrackKey
+from stellwerk.core.routes.legs import Leg, TrackKey, walk_legs
 from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec
 from stellwerk.core.routes.validate import route_revenue
 
@@ -49,13 +51,48 @@ class LegCosts:
     stop: StopCost
 
 
-@dataclass(frozen=True, slots=True)
+class LegMap(dict[NodeKey, list[Leg]]):
+    """Legs by start node, walked from a node when first asked for (a search only touches
+    the corporation's part of the board)."""
+
+    def __init__(self, board: Board, known: Mapping[NodeKey, list[Leg]] | None = None) -> None:
+        super().__init__(known or {})
+        self.board = board
+
+    def __missing__(self, key: NodeKey) -> list[Leg]:
+        legs = list(walk_legs(self.board, key))
+        self[key] = legs
+        return legs
+
+
+@dataclass(slots=True)
 class Candidate:
-    """A legal route of one train: revenue, track bitmask (bits of :class:`TrackIndex`), walk."""
+    """A route of one train: revenue, track bitmask (bits of :class:`TrackIndex`), walk, and
+    whether the route check passed (None = not checked yet; the revenue is then what the
+    route earns if it is legal: its stop values plus bonus, as ``route_revenue`` counts)."""
 
     revenue: int
     mask: int
     walk: RouteWalk
+    legal: bool | None = True
+
+
+class EstimateMismatch(Exception):
+    """``route_revenue`` valued a lazily listed candidate differently from its estimate."""
+
+
+def confirm(ctx: RunContext, cand: Candidate, train: TrainSpec, rules: RouteRules) -> bool:
+    """Check a candidate by ``route_revenue`` once; is it legal?"""
+    if cand.legal is None:
+        try:
+            revenue = route_revenue(ctx, cand.walk, train, rules)
+        except IllegalAction:
+            cand.legal = False
+            return False
+        if revenue != cand.revenue:
+            raise EstimateMismatch(f"{cand.walk.stops}: {revenue} != {cand.revenue}")
+        cand.legal = True
+    return cand.legal
 
 
 class TrackIndex:
@@ -94,13 +131,16 @@ class _Walker:
     def __init__(
         self,
         ctx: RunContext,
-        legs: Mapping[NodeKey, list[Leg]],
+        legs: LegMap,
         train: TrainSpec,
         rules: RouteRules,
         index: TrackIndex,
         costs: LegCosts | None,
+        lazy: bool,
     ) -> None:
         self.ctx = ctx
+        self.lazy = lazy
+        self._value: dict[NodeKey, int] = {}
         self.legs = legs
         self.train = train
         self.rules = rules
@@ -108,14 +148,18 @@ class _Walker:
         self.costs = costs
         self.limit = train.distance
         self.out: list[Candidate] = []
-        self._pos = {id(leg): i for out in legs.values() for i, leg in enumerate(out)}
-        board = ctx.board
+        self._pos: dict[int, int] = {}
         self._passable: dict[NodeKey, bool] = {}
-        for key in legs:
-            hid, n = key
-            self._passable[key] = not board.hexes[hid].node_blocks(n, ctx.corp)
         self._leg_cost: dict[int, int | None] = {}
         self._stop_cost: dict[NodeKey, int] = {}
+
+    def passable(self, node: NodeKey) -> bool:
+        """May a route pass through this stop (§6.1.6)?"""
+        ok = self._passable.get(node)
+        if ok is None:
+            hid, n = node
+            ok = self._passable[node] = not self.ctx.board.hexes[hid].node_blocks(n, self.ctx.corp)
+        return ok
 
     # -- distance ---------------------------------------------------------------------------
     def leg_cost(self, leg: Leg) -> int | None:
@@ -144,8 +188,9 @@ class _Walker:
     # -- walking ----------------------------------------------------------------------------
     def run(self, tokens: list[NodeKey]) -> list[Candidate]:
         for i, token in enumerate(tokens):
-            if token not in self.legs:
+            if not self.legs[token]:
                 continue
+            self._pos = {id(leg): k for k, leg in enumerate(self.legs[token])}
             banned = frozenset(tokens[:i])
             spent = 0 if self.costs is None else self.stop_cost(token)
             if self.limit is not None and spent > self.limit:
@@ -159,7 +204,7 @@ class _Walker:
         """Legs leaving ``end`` to a new stop on unused track within reach:
         (leg, its track mask, distance spent after it)."""
         out = []
-        for leg in self.legs.get(end, ()):
+        for leg in self.legs[end]:
             nxt = leg.end
             if nxt in visited or nxt in banned:
                 continue
@@ -188,11 +233,11 @@ class _Walker:
     ) -> None:
         if fwd.legs:
             self._emit(fwd, _Side([token], []), used)
-            if self._passable[token]:
+            if self.passable(token):
                 first = self._pos[id(fwd.legs[0])]
                 self._backward(token, banned, fwd, _Side([token], []), used, visited, spent, first)
             end = fwd.stops[-1]
-            if not self._passable.get(end, False):
+            if not self.passable(end):
                 return
         for leg, mask, total in self._steps(fwd.stops[-1], banned, visited, used, spent):
             fwd.stops.append(leg.end)
@@ -217,7 +262,7 @@ class _Walker:
     ) -> None:
         if back.legs:
             self._emit(fwd, back, used)
-            if not self._passable.get(back.stops[-1], False):
+            if not self.passable(back.stops[-1]):
                 return
         steps = self._steps(back.stops[-1], banned, visited, used, spent)
         for leg, mask, total in steps:
@@ -241,6 +286,17 @@ class _Walker:
 
     def _emit(self, fwd: _Side, back: _Side, used: int) -> None:
         walk = self._walk(fwd, back)
+        if self.lazy:
+            value = self._value
+            total = 0
+            for stop in walk.stops:
+                v = value.get(stop)
+                if v is None:
+                    v = value[stop] = self.rules.stop_value(self.ctx, stop, self.train)
+                total += v
+            total += self.rules.bonus(self.ctx, walk, self.train)
+            self.out.append(Candidate(total, used, walk, None))
+            return
         try:
             revenue = route_revenue(self.ctx, walk, self.train, self.rules)
         except IllegalAction:
@@ -255,9 +311,13 @@ def train_candidates(
     rules: RouteRules,
     index: TrackIndex,
     costs: LegCosts | None = None,
+    lazy: bool = False,
 ) -> list[Candidate]:
-    """Every legal route of ``train`` (once each), best revenue first."""
+    """Every legal route of ``train`` (once each), best revenue first.  With ``lazy`` the
+    list also holds routes that may fail the route check, unchecked (``legal`` None), valued
+    as they would earn if legal; :func:`confirm` checks one when it is needed."""
     tokens = token_nodes(ctx.board, ctx.corp)
-    out = _Walker(ctx, legs, train, rules, index, costs).run(tokens)
+    leg_map = legs if isinstance(legs, LegMap) else LegMap(ctx.board, legs)
+    out = _Walker(ctx, leg_map, train, rules, index, costs, lazy).run(tokens)
     out.sort(key=lambda c: -c.revenue)
     return out

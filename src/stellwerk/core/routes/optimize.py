@@ -6,7 +6,8 @@ the same distance additively for speed.
 
 Method:
 
-1. the board's legs are enumerated once per board version (:func:`board_legs`);
+1. the board's legs are walked once per board version, only from stops the search reaches
+   (:func:`board_legs`);
 2. per train type, every legal route is listed once with its revenue and a bitmask of its track
    (:mod:`stellwerk.core.routes.candidates`; each route is checked by ``validate``);
 3. a depth-first branch and bound assigns routes to trains, best trains first, candidates best
@@ -28,26 +29,43 @@ from dataclasses import dataclass
 from typing import Any
 
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.graph import NodeKey
-from stellwerk.core.routes.candidates import Candidate, LegCosts, TrackIndex, train_candidates
-from stellwerk.core.routes.legs import Leg, enumerate_legs
+from stellwerk.core.routes.candidates import (
+    Candidate,
+    EstimateMismatch,
+    LegCosts,
+    LegMap,
+    TrackIndex,
+    confirm,
+    train_candidates,
+)
 from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec
 
-__all__ = ["BestRun", "LegCosts", "action_route", "best_routes", "board_legs"]
+__all__ = [
+    "BestRun",
+    "LegCosts",
+    "action_route",
+    "best_routes",
+    "board_legs",
+    "clear_leg_cache",
+]
 
-_LEGS: weakref.WeakKeyDictionary[Board, tuple[int, dict[NodeKey, list[Leg]]]] = (
-    weakref.WeakKeyDictionary()
-)
+_LEGS: weakref.WeakKeyDictionary[Board, tuple[int, LegMap]] = weakref.WeakKeyDictionary()
 
 
-def board_legs(board: Board) -> dict[NodeKey, list[Leg]]:
-    """Every leg of the board by start node, computed once per board version."""
+def board_legs(board: Board) -> LegMap:
+    """The board's legs by start node, each node walked once per board version (on first
+    request)."""
     cached = _LEGS.get(board)
     if cached is not None and cached[0] == board.version:
         return cached[1]
-    legs = enumerate_legs(board)
+    legs = LegMap(board)
     _LEGS[board] = (board.version, legs)
     return legs
+
+
+def clear_leg_cache() -> None:
+    """Forget every cached leg list (for cold-start measurements)."""
+    _LEGS.clear()
 
 
 def action_route(board: Board, walk: RouteWalk, revenue: int) -> dict[str, Any]:
@@ -79,9 +97,22 @@ class BestRun:
 
 
 class _Search:
-    """Branch and bound over trains (see the module docstring)."""
+    """Branch and bound over trains (see the module docstring).  Candidates listed lazily are
+    checked by the route check the first time the search would use them."""
 
-    def __init__(self, lists: list[list[Candidate]], same: list[bool], node_limit: int | None):
+    def __init__(
+        self,
+        ctx: RunContext,
+        rules: RouteRules,
+        lists: list[list[Candidate]],
+        trains: list[TrainSpec],
+        same: list[bool],
+        node_limit: int | None,
+    ) -> None:
+        self.ctx = ctx
+        self.rules = rules
+        self.lists = lists
+        self.trains = trains
         self.revs = [[c.revenue for c in cands] for cands in lists]
         self.masks = [[c.mask for c in cands] for cands in lists]
         self.same = same
@@ -93,27 +124,40 @@ class _Search:
         self.pick: list[int] = [0] * self.n
         self.complete = True
 
+    def legal(self, i: int, k: int) -> bool:
+        cand = self.lists[i][k]
+        legal = cand.legal
+        if legal is None:
+            legal = confirm(self.ctx, cand, self.trains[i], self.rules)
+        return legal
+
+    def first_fit(self, i: int, used: int) -> int:
+        """Index of train i's best legal candidate disjoint from ``used`` (len if none)."""
+        for k, m in enumerate(self.masks[i]):
+            if not m & used and self.legal(i, k):
+                return k
+        return len(self.masks[i])
+
     def greedy(self) -> None:
         """A first incumbent: every train in turn takes its best compatible candidate."""
         used = 0
         total = 0
         pick = []
-        for revs, masks in zip(self.revs, self.masks, strict=True):
-            k = next((k for k, m in enumerate(masks) if not m & used), len(masks))
-            if k < len(masks):
-                used |= masks[k]
-                total += revs[k]
+        for i in range(self.n):
+            k = self.first_fit(i, used)
+            if k < len(self.masks[i]):
+                used |= self.masks[i][k]
+                total += self.revs[i][k]
             pick.append(k)
         self.best, self.best_pick = total, pick
 
     def bound(self, i: int, used: int) -> int:
-        """Sum over trains i.. of their best candidate disjoint from ``used``."""
+        """Sum over trains i.. of their best legal candidate disjoint from ``used``."""
         total = 0
         for j in range(i, self.n):
-            for r, m in zip(self.revs[j], self.masks[j], strict=True):
-                if not m & used:
-                    total += r
-                    break
+            k = self.first_fit(j, used)
+            if k < len(self.revs[j]):
+                total += self.revs[j][k]
         return total
 
     def visit(self, i: int, used: int, acc: int, start: int) -> None:
@@ -133,7 +177,7 @@ class _Search:
             if acc + r + rest <= self.best:
                 break
             m = masks[k]
-            if m & used:
+            if m & used or not self.legal(i, k):
                 continue
             self.pick[i] = k
             self.visit(i + 1, used | m, acc + r, k + 1 if nxt_same else 0)
@@ -154,13 +198,28 @@ def best_routes(
     no track used twice, each route legal by ``rules`` (common rules §6.1).  The result is
     proven optimal unless ``node_limit`` stopped the search (``optimal=False``)."""
     specs = list(trains.values()) if isinstance(trains, Mapping) else list(trains)
+    try:
+        return _best(ctx, specs, rules, costs, node_limit, lazy=True)
+    except EstimateMismatch:
+        # the title values a route beyond stop values + bonus: check every candidate first
+        return _best(ctx, specs, rules, costs, node_limit, lazy=False)
+
+
+def _best(
+    ctx: RunContext,
+    specs: list[TrainSpec],
+    rules: RouteRules,
+    costs: LegCosts | None,
+    node_limit: int | None,
+    lazy: bool,
+) -> BestRun:
     legs = board_legs(ctx.board)
     index = TrackIndex()
     by_type: dict[tuple[str, int | None], list[Candidate]] = {}
     for spec in specs:
         key = (spec.name, spec.distance)
         if key not in by_type:
-            by_type[key] = train_candidates(ctx, legs, spec, rules, index, costs)
+            by_type[key] = train_candidates(ctx, legs, spec, rules, index, costs, lazy)
     order = sorted(
         range(len(specs)),
         key=lambda t: (
@@ -171,7 +230,7 @@ def best_routes(
     )
     lists = [by_type[(specs[t].name, specs[t].distance)] for t in order]
     same = [p > 0 and lists[p] is lists[p - 1] for p in range(len(order))]
-    search = _Search(lists, same, node_limit)
+    search = _Search(ctx, rules, lists, [specs[t] for t in order], same, node_limit)
     search.greedy()
     search.visit(0, 0, 0, 0)
     chosen: dict[int, Candidate] = {}
