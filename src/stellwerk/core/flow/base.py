@@ -150,10 +150,16 @@ class Round:
     def setup(self) -> None:
         """Called once the round is the game's current round."""
 
+    stale_step: Step | None = None
+    """A step the reference engine would still see as active from a cache taken before a
+    change (see ``Game.action_processed`` of titles that close corporations mid-turn)."""
+
     def step_of(self, cls: type) -> Any:
         return next((s for s in self.steps if isinstance(s, cls)), None)
 
     def active_step(self) -> Step | None:
+        if self.stale_step is not None:
+            return self.stale_step
         for step in self.steps:
             if step.active() and step.blocking():
                 return step
@@ -198,6 +204,7 @@ class Round:
         return out
 
     def process_action(self, action: Action, entity: Any) -> None:
+        self.stale_step = None
         kind = action["type"]
         chosen: Step | None = None
         for step in self.steps:
@@ -248,3 +255,4 @@ class Round:
         for step in self.steps:
             step.pass_()
         self.next_entity()
+        self.stale_step = None

@@ -93,6 +93,7 @@ class Game1849(Game):
         self.token_buying_enabled = False
         self.cnm_corporation: Corporation | None = None
         self.cnm_hex: str | None = None
+        self.forced_next = False
         from stellwerk.titles.g1849.mapport import MapPort
         from stellwerk.titles.g1849.rules.routes import check_route_cities_only, route_rules
 
@@ -314,9 +315,22 @@ class Game1849(Game):
         # everything that entity could do, its turn ends (18xx.games action_processed)
         step = self.round.active_step()
         entity = self.round.current_entity()
+        self.forced_next = False
         for corp in closing:
             self.close_corporation(corp)
+        if self.forced_next:
+            # the closing corporation was operating: the round moved on afresh
+            step = self.round.active_step()
+            if step is not None and not step.actions(self.round.current_entity()):
+                self.round.skip_steps()
+                self.round.next_entity()
+            return
         if step is not None and not step.actions(entity):
+            # 18xx.games keeps the step it computed before the closing as "active" until the
+            # next action; the next entity's turn starts under that stale view, so a next
+            # entity with nothing to do is not skipped (the game then waits).  Mirrored so
+            # that every game we write is accepted by it.
+            self.round.stale_step = step
             self.round.skip_steps()
             self.round.next_entity()
 
@@ -741,6 +755,7 @@ class Game1849(Game):
         for company in list(corp.companies):
             company.close()
         if isinstance(self.round, OperatingRound) and self.round.current_entity() is corp:
+            self.forced_next = True
             self.round.force_next_entity()
         for holder in self.holders():
             holder.shares.pop(corp.sym, None)
