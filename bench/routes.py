@@ -75,20 +75,24 @@ def measure(entry: dict[str, Any], repeat: int) -> Row:
     return Row(entry, statistics.median(times), result)
 
 
+def target(entry: dict[str, Any]) -> int:
+    """The revenue to reach: the auto-router's and the players' figures."""
+    return max(int(entry["autorouter_revenue"]), int(entry.get("claimed_revenue") or 0))
+
+
 def line(row: Row) -> str:
     e = row.entry
     ar_s = float(e["autorouter_seconds"])
     claimed = e.get("claimed_revenue")
     flag = "" if row.result.optimal else " NOT PROVEN"
-    verdict = "ok" if row.result.revenue >= max(e["autorouter_revenue"], claimed or 0) else "LOW"
+    verdict = "ok" if row.result.revenue >= target(e) else "LOW"
     return (
         f"{e['title']:>5} {e['fixture'][:-5]:<24} #{e['before_action_id']:<4} "
         f"{e['corporation']:<5} {'+'.join(e['trains']):<16} "
         f"ours {row.result.revenue:>5} in {row.seconds * 1000:8.2f} ms{flag} | "
         f"auto-router {e['autorouter_revenue']:>5} in {ar_s * 1000:9.1f} ms | "
         f"claimed {claimed if claimed is not None else '-':>5} | "
-        f"x{ar_s / row.seconds:7.1f} {verdict}"
-        + (" (synthetic)" if row.synthetic else "")
+        f"x{ar_s / row.seconds:7.1f} {verdict}" + (" (synthetic)" if row.synthetic else "")
     )
 
 
@@ -134,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             f"synthetic positions: {len(synthetic)}; worst {worst.seconds * 1000:.2f} ms; "
             f"all proven optimal: {all(r.result.optimal for r in synthetic)}"
         )
-    low = [r for r in rows if r.result.revenue < max(r.entry["autorouter_revenue"], r.entry.get("claimed_revenue") or 0)]
+    low = [r for r in rows if r.result.revenue < target(r.entry)]
     print(f"positions below the auto-router or the players: {len(low)}")
     return 0
 
