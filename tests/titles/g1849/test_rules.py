@@ -147,3 +147,66 @@ def test_withheld_dividend_moves_left() -> None:
     assert corp.share_price.price == 90
     game.dividend_price_move(corp, 90)
     assert corp.share_price.price == 100
+
+
+def test_private_price_half_to_double_option() -> None:
+    """Seed 001 items 10/33: corporations pay half to double face value (18xx.games: 1)."""
+    assert new().company("SMS").min_price == 1
+    half = new(["private_price_half_to_double"])
+    assert half.company("SMS").min_price == 55
+    assert half.company("SCE").min_price == 10
+    assert half.company("SMS").max_price() == 220
+
+
+def test_bond_penalty_and_floor_option() -> None:
+    """§8 / seed 001 item 70: L.100 less per share of a corporation with a bond out; with
+    bond_penalty_floor_zero a share is never worth less than 0."""
+    cases = ((["bonds"], 68 - 100), (["bonds", "bond_penalty_floor_zero"], 0))
+    for options, expected_per_share in cases:
+        game = new(options)
+        corp = game.corporations[0]
+        cell = game.market.cell_by_id("68,4,2")
+        assert cell is not None
+        game.set_par(corp, cell)
+        corp.ipoed = True
+        player = game.players[0]
+        from stellwerk.core.shares import Bundle
+
+        share = corp.treasury_shares()[1]
+        game.transfer_shares(Bundle.of([share], corp), player)
+        base = game.player_value(player)
+        corp.extra["bond"] = True
+        assert game.player_value(player) - base == expected_per_share - 68
+
+
+def test_one_e_train_per_corporation_option() -> None:
+    """Seed 001 item 52: at most one E-train per corporation (option)."""
+    opts = ["bonds", "acquiring_station_tokens", "electric_dreams"]
+    for extra, allowed in (([], True), (["one_e_train_per_corporation"], False)):
+        game = new([*opts, *extra])
+        while game.phases.name != "12H":
+            game.phases.advance()
+        corp = game.corporations[0]
+        corp.extra["e_token"] = True
+        e_train = next(t for t in game.depot.trains if t.name == "E")
+        game.depot.remove(e_train)
+        corp.trains.append(e_train)
+        e_train.owner = corp
+        assert any(t.name == "E" for t in game.depot_trains_for(corp)) is allowed
+
+
+def test_end_after_current_or_option() -> None:
+    """Seed 001 items 67-68: the game ends after the current OR, not the OR set."""
+    for options, ends in (([], False), (["end_after_current_or"], True)):
+        game = new(options)
+        game.round = game.new_operating_round(1)
+        game.operating_rounds = 3
+        assert game.end_now("full_or") is ends
+
+
+def test_gauge_change_cities_only_option_binds_the_hook() -> None:
+    """Seed 001 item 41: with the option the route check refuses gauge changes at towns."""
+    from stellwerk.titles.g1849.rules.routes import check_route, check_route_cities_only
+
+    assert new().route_rules.check is check_route
+    assert new(["gauge_change_cities_only"]).route_rules.check is check_route_cities_only

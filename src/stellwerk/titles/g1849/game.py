@@ -611,8 +611,13 @@ class Game1849(Game):
 
     # -- trains -------------------------------------------------------------------------------
     def depot_trains_for(self, corp: Corporation) -> list[Train]:
+        """Depot trains this corporation may buy: E-trains only with an E-token (1849 rules
+        §7.5); option ``one_e_train_per_corporation``: not a second one (seed 001 item 52)."""
         trains = self.depot.depot_trains(self.phases)
-        if not corp.extra.get("e_token"):
+        no_e = not corp.extra.get("e_token") or (
+            self.hooks.one_e_train_per_corporation and any(t.name == "E" for t in corp.trains)
+        )
+        if no_e:
             trains = [t for t in trains if t.name != "E"]
         return trains
 
@@ -632,7 +637,10 @@ class Game1849(Game):
             if other is corp:
                 continue
             out.extend(other.trains)
-        if not corp.extra.get("e_token"):
+        no_e = not corp.extra.get("e_token") or (
+            self.hooks.one_e_train_per_corporation and any(t.name == "E" for t in corp.trains)
+        )
+        if no_e:
             out = [t for t in out if t.name != "E"]
         return out
 
@@ -814,9 +822,16 @@ class Game1849(Game):
             self.loan_choice_player = player
 
     def player_value(self, player: Player) -> int:
+        """Final value; with the bonds variant L.100 less per share of a corporation whose bond
+        is out (1849 rules §8, 18xx.games, not floored); option ``bond_penalty_floor_zero``:
+        a share is never worth less than 0 (seed 001 item 70)."""
         value = super().player_value(player)
         for corp in self.corporations:
-            if corp.extra.get("bond"):
-                penalty = player.percent_of(corp.sym) // corp.share_percent * 100
-                value -= penalty
+            if not corp.extra.get("bond"):
+                continue
+            shares = -(-player.percent_of(corp.sym) // corp.share_percent)
+            penalty = 100
+            if self.hooks.bond_penalty_floor_zero and corp.share_price is not None:
+                penalty = min(100, corp.share_price.price)
+            value -= shares * penalty
         return value
