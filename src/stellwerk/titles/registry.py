@@ -12,7 +12,11 @@ def title_class(title: str) -> type[Game]:
         from stellwerk.titles.g1849.game import Game1849
 
         return Game1849
+    if title == "1835":
+        from stellwerk.titles.g1835.game import Game1835
+
+        return Game1835
     raise IllegalAction(f"unknown title {title}", "titles")
 
 
-TITLES = ("1849",)
+TITLES = ("1849", "1835")

@@ -1,0 +1,301 @@
+"""The Prussian formation (rules/1835.md 10; Rails PrussianFormationRound).
+
+A formation round interrupts an OR after the train purchases that trigger it, and is held
+between any two rounds while phases 4-5 last and PR is incomplete.  In phase 4 the owner of the
+minor that becomes PR's director's share decides whether PR starts; from phase 4+4 it starts by
+itself.  Once PR exists, players in turn from the starting player may fold their minors and
+exchangeable privates into PR; in phase 5 everything left is exchanged automatically.
+
+Actions are 18xx.games ``choose`` actions of the paper concerned (as in 18xx.games' 1835
+MinorExchange): ``form`` / ``decline`` for the starting minor, ``fold_in`` / ``decline`` for the
+others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import Company, Corporation, Player, transfer
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action, Round, Step, act
+from stellwerk.core.flow.operating import DiscardTrain
+from stellwerk.core.shares import Bundle, move_share
+from stellwerk.titles.g1835.entities import Minor
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1835.game import Game1835
+
+RULE = "1835 rules §10"
+FORM, FOLD, DECLINE = "form", "fold_in", "decline"
+
+
+@dataclass
+class Formation:
+    """A formation round in progress: the paper asked whether to form PR, then the papers
+    still to decide whether to fold in, in asking order."""
+
+    interrupting: bool
+    ask_form: Any = None
+    queue: list[Any] = field(default_factory=list)
+    formed_now: bool = False
+
+    def current(self) -> Any:
+        if self.ask_form is not None:
+            return self.ask_form
+        return self.queue[0] if self.queue else None
+
+
+def director_minor(game: Game1835) -> Minor:
+    """The minor exchanged for PR's director's certificate (data: president exchange)."""
+    sym = next(m.sym for m in game.data.minors if m.exchange_president)
+    minor = game.corporation(sym)
+    assert isinstance(minor, Minor)
+    return minor
+
+
+def paper_owner(paper: Any) -> Player | None:
+    owner = paper.owner
+    return owner if isinstance(owner, Player) else None
+
+
+def asking_order(game: Game1835) -> list[Any]:
+    """Papers in the order players are asked: clockwise from the starting player; each player's
+    privates first, then his minors (rules/1835.md 10.3; Rails' order in the reports)."""
+    players = game.players
+    start = game.pr_starting_player or players[0]
+    i0 = players.index(start) if start in players else 0
+    order = [players[(i0 + k) % len(players)] for k in range(len(players))]
+    papers = game.prussian_papers()
+    out: list[Any] = []
+    for player in order:
+        mine = [p for p in papers if paper_owner(p) is player]
+        out += [p for p in mine if isinstance(p, Company)]
+        out += [p for p in mine if isinstance(p, Minor)]
+    return out
+
+
+def start_formation(game: Game1835, interrupting: bool) -> None:
+    """Begin a formation round (rules/1835.md 10.1-10.3)."""
+    game.note("pfr_start")
+    formation = Formation(interrupting)
+    game.formation = formation
+    status = game.phases.current.status
+    if not game.pr_formed:
+        m2 = director_minor(game)
+        if "prussia_must_form" in status:
+            form_prussia(game)
+            formation.formed_now = True
+        elif m2.floated and not m2.closed:
+            formation.ask_form = m2
+    if game.pr_formed and formation.ask_form is None:
+        offer_exchanges(game, formation)
+    if formation.current() is None:
+        finish_formation(game)
+
+
+def offer_exchanges(game: Game1835, formation: Formation) -> None:
+    if "prussian_exchange_forced" in game.phases.current.status:
+        for paper in asking_order(game):
+            exchange(game, paper)
+        return
+    formation.queue = asking_order(game)
+
+
+def form_prussia(game: Game1835) -> None:
+    """PR starts at its start price; it receives the price for every 10 % sold before; the
+    director minor is exchanged for the director's certificate; its owner is the starting
+    player of all later formation rounds (rules/1835.md 10.2)."""
+    pr = game.prussia()
+    cell = pr.par_price
+    assert cell is not None
+    game.pr_formed = True
+    pr.ipoed = True
+    pr.floated = True
+    pr.share_price = cell
+    cell.corporations.append(pr.sym)
+    sold = 100 - pr.percent_of(pr.sym)
+    amount = cell.price * sold // 10
+    game.note("pr_started")
+    if amount:
+        transfer(game.bank, pr, amount, RULE)
+        game.note("float", corp=pr.sym, amount=amount)
+    m2 = director_minor(game)
+    owner = paper_owner(m2)
+    game.pr_starting_player = owner
+    pr.owner = owner
+    exchange(game, m2)
+
+
+def exchange(game: Game1835, paper: Any) -> None:
+    """Fold a minor or private into PR: its owner gets the reserved certificate; a minor's
+    cash and trains go to PR and its token becomes PR's (removed if PR is already in that
+    hex); the paper closes (rules/1835.md 10.3)."""
+    pr = game.prussia()
+    owner = paper_owner(paper)
+    if owner is None:
+        raise IllegalAction(f"{paper.sym} has no owner", RULE)
+    reserved = pr.extra["reserved"]
+    share = next(s for s in pr.shares_of(pr.sym) if reserved[s.index] == paper.sym)
+    game.transfer_certificates(Bundle.of([share], pr), owner, False)
+    game.note("merged", paper=paper.sym, player=owner.name)
+    if isinstance(paper, Minor):
+        transfer(paper, pr, paper.cash, RULE)
+        for train in list(paper.trains):
+            paper.trains.remove(train)
+            train.owner = pr
+            pr.trains.append(train)
+        game.map.replace_token(paper.sym, pr.sym)
+        close_minor(game, paper)
+    else:
+        game.close_company(paper)
+
+
+def close_minor(game: Game1835, minor: Minor) -> None:
+    for share in list(minor.all_shares()) + [
+        s for p in game.players for s in p.shares_of(minor.sym)
+    ]:
+        lst = share.owner.shares.get(minor.sym)
+        if lst is not None and share in lst:
+            lst.remove(share)
+    minor.share_holders = {}
+    minor.closed = True
+    minor.floated = False
+
+
+def finish_formation(game: Game1835) -> None:
+    """After the round: PR's directorship goes to the player holding most, if more than the
+    director (rules/1835.md 10.3); PR's shares may be sold from now on."""
+    formation = game.formation
+    game.formation = None
+    pr = game.prussia()
+    if game.pr_formed:
+        pr.extra["may_sell"] = True
+        check_pr_director(game)
+    game.note("pfr_end")
+    if formation is not None and formation.interrupting and formation.formed_now:
+        insert_prussia(game)
+
+
+def check_pr_director(game: Game1835) -> None:
+    pr = game.prussia()
+    director = pr.owner
+    if not isinstance(director, Player):
+        return
+    best = director.percent_of(pr.sym)
+    players = game.players
+    i0 = players.index(director)
+    challenger = None
+    for k in range(1, len(players)):
+        p = players[(i0 + k) % len(players)]
+        if p.percent_of(pr.sym) > best:
+            best = p.percent_of(pr.sym)
+            challenger = p
+    if challenger is None:
+        return
+    pres = next(s for s in director.shares_of(pr.sym) if s.president)
+    for share in game.fewest_certificates(challenger, pr, pres.percent):
+        move_share(share, director)
+    move_share(pres, challenger)
+    pr.owner = challenger
+    game._sync_holders(pr)
+    game.note("president", corp=pr.sym, player=challenger.name)
+
+
+def insert_prussia(game: Game1835) -> None:
+    """PR runs in the OR of its formation only if the first minor's purchase triggered it; it
+    goes before the first waiting major with a lower price (Rails OperatingRound_1835.resume;
+    x18 differs, rules/1835.md 10.4)."""
+    rnd = game.round
+    trigger = getattr(rnd, "trigger", None)
+    if trigger is None or trigger is not game.minors()[0]:
+        return
+    pr = game.prussia()
+    entities = rnd.entities
+    if pr in entities:
+        return
+    pos = len(entities)
+    price = pr.share_price.price if pr.share_price else 0
+    for i in range(rnd.entity_index + 1, len(entities)):
+        other = entities[i]
+        if not isinstance(other, Minor) and other.share_price and other.share_price.price < price:
+            pos = i
+            break
+    entities.insert(pos, pr)
+
+
+class FormationStep(Step):
+    """The decisions of a formation round: the starting minor forms PR or declines; then each
+    exchangeable paper folds in or declines (rules/1835.md 10)."""
+
+    game: Game1835
+    description = "Prussian Formation"
+
+    def active(self) -> bool:
+        formation = self.game.formation
+        return formation is not None and formation.current() is not None
+
+    def active_entities(self) -> list[Any]:
+        formation = self.game.formation
+        current = formation.current() if formation is not None else None
+        return [current] if current is not None else []
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["choose"] if self.active() and entity is self.current_entity() else []
+
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        formation = self.game.formation
+        first = FORM if formation is not None and formation.ask_form is entity else FOLD
+        return [act(entity, "choose", choice=c) for c in (first, DECLINE)]
+
+    def process_choose(self, action: Action, entity: Any) -> None:
+        game = self.game
+        formation = game.formation
+        assert formation is not None
+        choice = action.get("choice")
+        if formation.ask_form is entity:
+            if choice == FORM:
+                formation.ask_form = None
+                form_prussia(game)
+                formation.formed_now = True
+                offer_exchanges(game, formation)
+            elif choice == DECLINE:
+                formation.ask_form = None
+            else:
+                raise IllegalAction(f"choose {FORM} or {DECLINE}", RULE)
+        else:
+            if choice == FOLD:
+                exchange(game, entity)
+            elif choice != DECLINE:
+                raise IllegalAction(f"choose {FOLD} or {DECLINE}", RULE)
+            formation.queue.pop(0)
+        formation.queue = [p for p in formation.queue if not p.closed]
+        if formation.current() is None:
+            finish_formation(game)
+
+
+class FormationRound(Round):
+    """A formation round between two rounds (Rails EndOfFormationRoundNoInterrupt)."""
+
+    name = "Round::Formation"
+    kind = "formation"
+
+    def __init__(self, game: Game1835, after: Any) -> None:
+        self.after = after
+        self.game1835 = game
+        super().__init__(game, [DiscardTrain, FormationStep])
+        self.label = "PFR"
+
+    def select_entities(self) -> list[Any]:
+        return list(self.game.players)
+
+    def setup(self) -> None:
+        start_formation(self.game1835, interrupting=False)
+
+    def finished(self) -> bool:
+        return self.game1835.formation is None and not self.game1835.crowded_corps()
+
+
+__all__ = ["Corporation", "FormationRound", "FormationStep", "start_formation"]

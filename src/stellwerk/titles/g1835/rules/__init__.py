@@ -1,0 +1,1 @@
+"""1835 rules that differ from the core, one module per rule (style guide §7)."""
