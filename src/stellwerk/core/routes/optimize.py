@@ -123,6 +123,7 @@ class _Search:
         self.best_pick: list[int] = []
         self.pick: list[int] = [0] * self.n
         self.complete = True
+        self.suffix: list[int] = [_UNBOUNDED] * self.n + [0]
 
     def legal(self, i: int, k: int) -> bool:
         cand = self.lists[i][k]
@@ -131,34 +132,53 @@ class _Search:
             legal = confirm(self.ctx, cand, self.trains[i], self.rules)
         return legal
 
-    def first_fit(self, i: int, used: int) -> int:
-        """Index of train i's best legal candidate disjoint from ``used`` (len if none)."""
-        for k, m in enumerate(self.masks[i]):
-            if not m & used and self.legal(i, k):
+    def first_fit(self, i: int, used: int, start: int = 0) -> int:
+        """Index (from ``start``) of train i's best legal candidate disjoint from ``used``
+        (len if none)."""
+        masks = self.masks[i]
+        for k in range(start, len(masks)):
+            if not masks[k] & used and self.legal(i, k):
                 return k
-        return len(self.masks[i])
+        return len(masks)
 
-    def greedy(self) -> None:
-        """A first incumbent: every train in turn takes its best compatible candidate."""
+    def greedy(self, i0: int) -> None:
+        """A first incumbent for trains i0..: each in turn takes its best compatible route."""
         used = 0
         total = 0
-        pick = []
-        for i in range(self.n):
+        pick = list(self.pick)
+        for i in range(i0, self.n):
             k = self.first_fit(i, used)
             if k < len(self.masks[i]):
                 used |= self.masks[i][k]
                 total += self.revs[i][k]
-            pick.append(k)
+            pick[i] = k
         self.best, self.best_pick = total, pick
 
-    def bound(self, i: int, used: int) -> int:
-        """Sum over trains i.. of their best legal candidate disjoint from ``used``."""
+    def bound(self, i: int, used: int, start: int) -> int:
+        """Upper bound for trains i.. given the track ``used`` and train i's first allowed
+        candidate: the smaller of (a) the sum of each train's best legal candidate disjoint
+        from ``used`` (trains of one type take distinct candidates in list order, as in the
+        search) and (b) the proven optimum of trains i.. on the whole board."""
         total = 0
+        prev = start - 1
         for j in range(i, self.n):
-            k = self.first_fit(j, used)
+            k = self.first_fit(j, used, prev + 1 if j == i or self.same[j] else 0)
             if k < len(self.revs[j]):
                 total += self.revs[j][k]
-        return total
+            prev = k
+        return min(total, self.suffix[i])
+
+    def solve(self) -> None:
+        """Russian-doll search: prove the optimum of trains n-1.., then n-2.., ..., then all,
+        each run bounded by the optima of the shorter suffixes."""
+        for i0 in range(self.n - 1, -1, -1):
+            self.greedy(i0)
+            self.visit(i0, 0, 0, 0)
+            if not self.complete:
+                if i0 > 0:
+                    self.greedy(0)
+                return
+            self.suffix[i0] = self.best
 
     def visit(self, i: int, used: int, acc: int, start: int) -> None:
         if self.node_limit is not None and self.nodes >= self.node_limit:
@@ -169,9 +189,11 @@ class _Search:
             if acc > self.best:
                 self.best, self.best_pick = acc, list(self.pick)
             return
-        rest = self.bound(i + 1, used)
-        revs, masks = self.revs[i], self.masks[i]
+        if acc + self.bound(i, used, start) <= self.best:
+            return
         nxt_same = i + 1 < self.n and self.same[i + 1]
+        rest = self.bound(i + 1, used, start + 1 if nxt_same else 0) if i + 1 < self.n else 0
+        revs, masks = self.revs[i], self.masks[i]
         for k in range(start, len(revs)):
             r = revs[k]
             if acc + r + rest <= self.best:
@@ -231,8 +253,7 @@ def _best(
     lists = [by_type[(specs[t].name, specs[t].distance)] for t in order]
     same = [p > 0 and lists[p] is lists[p - 1] for p in range(len(order))]
     search = _Search(ctx, rules, lists, [specs[t] for t in order], same, node_limit)
-    search.greedy()
-    search.visit(0, 0, 0, 0)
+    search.solve()
     chosen: dict[int, Candidate] = {}
     for p, k in enumerate(search.best_pick):
         if k < len(lists[p]):
@@ -256,4 +277,5 @@ def _best(
     )
 
 
+_UNBOUNDED = 1 << 62
 _NONE = Candidate(0, 0, RouteWalk("", (), ()))
