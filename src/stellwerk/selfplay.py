@@ -78,6 +78,17 @@ def play(game: EngineGame, seed: int, max_actions: int = 10_000) -> SelfplayOutc
         legal = game.legal_actions(all_lays=True)
         if not legal:
             return SelfplayOutcome(played, False, "the engine offered no legal action", stuck=True)
-        game.process(choose_action(legal, rng))
+        action = choose_action(legal, rng)
+        game.process(action)
+        # A few positions leave nobody able to act (18xx.games keeps a stale acting step after
+        # a corporation closes mid-turn, and we mirror it).  A player would not walk into
+        # that: take the action back and choose another.
+        tries = 0
+        while not game.finished and not game.legal_actions() and tries < len(legal):
+            tries += 1
+            game.undo()
+            legal = [a for a in legal if a is not action] or legal
+            action = choose_action(legal, rng)
+            game.process(action)
         played += 1
     return SelfplayOutcome(played, True, "game finished")
