@@ -10,6 +10,7 @@ tests use it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,8 +69,14 @@ def choose_action(legal: list[Action], rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
-def play(game: EngineGame, seed: int, max_actions: int = 10_000) -> SelfplayOutcome:
-    """Play ``game`` with random legal actions until it ends, stalls or hits ``max_actions``."""
+def play(
+    game: EngineGame,
+    seed: int,
+    max_actions: int = 10_000,
+    after_action: Callable[[EngineGame, Action, random.Random], None] | None = None,
+) -> SelfplayOutcome:
+    """Play ``game`` with random legal actions until it ends, stalls or hits ``max_actions``.
+    ``after_action`` (the property tests' checks) runs after every action kept."""
     rng = random.Random(seed)
     played = 0
     while not game.finished:
@@ -91,4 +98,6 @@ def play(game: EngineGame, seed: int, max_actions: int = 10_000) -> SelfplayOutc
             action = choose_action(legal, rng)
             game.process(action)
         played += 1
+        if after_action is not None:
+            after_action(game, action, rng)
     return SelfplayOutcome(played, True, "game finished")

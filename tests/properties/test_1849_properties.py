@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from stellwerk.api import Game
 from stellwerk.core.entities import Holder, Share
 from stellwerk.core.errors import IllegalAction
-from stellwerk.selfplay import choose_action
+from stellwerk.selfplay import play
 
 OPTION_SETS: list[list[str]] = [
     [],
@@ -84,22 +84,21 @@ def mutated(action: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 def play_checked(players: int, options: list[str], seed: int, max_actions: int) -> Game:
+    """Play with the selfplay driver, checking the invariants after every action and, now
+    and then, that a mutated action is refused without changing anything."""
     game = Game.create("1849", [(i, f"P{i}") for i in range(1, players + 1)], options, seed)
     start_cash = total_cash(game)
-    rng = random.Random(seed)
-    for _ in range(max_actions):
-        if game.finished:
-            break
-        legal = game.legal_actions(all_lays=True)
-        assert legal, "a running game must offer an action"
-        action = choose_action(legal, rng)
-        if rng.random() < 0.05:
+
+    def after(g: Any, action: dict[str, Any], rng: random.Random) -> None:
+        check_invariants(game, start_cash)
+        if rng.random() < 0.05 and not game.finished:
             before = game.snapshot()
             with pytest.raises(IllegalAction):
                 game.process(mutated(action, rng))
             assert game.snapshot() == before, "a refused action changed the state"
-        game.process(action)
-        check_invariants(game, start_cash)
+
+    outcome = play(game, seed, max_actions=max_actions, after_action=after)
+    assert not outcome.stuck, outcome.stopped_because
     return game
 
 
