@@ -103,6 +103,8 @@ class Game1835(Game):
         self.turn = 0
         self.events: list[dict[str, Any]] = []
         self.ability_uses: dict[tuple[str, str], list[str]] = {}
+        self.or_start_worth: dict[str, int] = {}
+        self.worth_changes: list[tuple[str, dict[str, int]]] = []
         self.round_ends: list[tuple[str, dict[str, int]]] = []
         self.round = self.new_start_round()
         self.round.setup()
@@ -173,6 +175,12 @@ class Game1835(Game):
         cash.update({p.name: p.cash for p in self.players if not p.bankrupt})
         label = getattr(rnd, "label", rnd.name)
         self.round_ends.append((label, cash))
+        if getattr(rnd, "kind", "") == "operating":
+            worth = {
+                p.name: self.player_value(p) - self.or_start_worth.get(p.name, 0)
+                for p in self.players
+            }
+            self.worth_changes.append((label, worth))
 
     def next_round(self) -> None:
         """Start rounds until the packet is sold (ORs in between), then SR, ORs per phase,

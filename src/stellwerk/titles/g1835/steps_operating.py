@@ -49,7 +49,9 @@ class OperatingRound1835(OperatingRound):
         self.trigger: Corporation | None = None
 
     def setup(self) -> None:
-        self.game.note("or_start", label=self.label)
+        game = self.game
+        game.note("or_start", label=self.label)
+        game.or_start_worth = {p.name: game.player_value(p) for p in game.players}
         super().setup()
 
     def next_entity(self) -> None:
@@ -130,8 +132,14 @@ class Track1835(Step):
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
         if self.lays >= self.allowed(entity):
-            return []
+            return ["pass"] if self.abilities_left(entity) else []
         return ["lay_tile", "pass"]
+
+    def abilities_left(self, corp: Corporation) -> bool:
+        """The director's private companies can still lay a tile (the step waits for them)."""
+        return any(
+            "lay_tile" in self.company_actions(c) for c in _director_companies(self.game, corp)
+        )
 
     def choices(
         self, entity: Any, hex_id: str | None = None, all_lays: bool = False
@@ -171,7 +179,7 @@ class Track1835(Step):
         game.note("tile", corp=entity.sym, hex=action["hex"], tile=action["tile"])
         self.lays += 1
         game.after_tile_laid()
-        if self.lays >= self.allowed(entity):
+        if self.lays >= self.allowed(entity) and not self.abilities_left(entity):
             self.pass_()
 
     def ability_lay(self, action: Action, company: Company) -> None:
@@ -194,6 +202,8 @@ class Track1835(Step):
         game.note("tile", corp=corp.sym, hex=action["hex"], tile=action["tile"])
         game.ability_uses.setdefault((company.sym, "tile_lay"), []).append(game.or_label)
         game.after_tile_laid()
+        if self.lays >= self.allowed(corp) and not self.abilities_left(corp):
+            self.pass_()
 
     def process_place_token(self, action: Action, entity: Any) -> None:
         use_token_ability(self.game, entity, self.operator(), action, "track")
