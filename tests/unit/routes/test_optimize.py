@@ -328,3 +328,33 @@ def test_candidates_equal_exhaustive_routes(limit: int) -> None:
     plain = all_routes(ctx, train, STOP_RULES)
     assert len(cands) == len(plain)
     assert sorted(c.revenue for c in cands) == sorted(r for r, _ in plain)
+
+
+def test_lazy_valuation_falls_back_when_the_check_values_differently(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """If route_revenue ever values a route beyond stop values + bonus, the search redoes
+    the run with every candidate checked first, and still returns the checked revenues."""
+    import stellwerk.core.routes.candidates as candidates
+
+    def plus_five(ctx: RunContext, route: RouteWalk, train: TrainSpec, rules: RouteRules) -> int:
+        return route_revenue(ctx, route, train, rules) + 5
+
+    board = board_of(COLUMN, {"A1": "X"})
+    trains = [TrainSpec("5-0", "5", 5), TrainSpec("2-0", "2", 2)]
+    monkeypatch.setattr(candidates, "route_revenue", plus_five)
+    result = best_routes(RunContext(board, "X", "p", ("yellow",)), trains, STOP_RULES)
+    assert result.optimal and result.revenue == 150 + 30 + 10
+
+
+def test_node_limit_still_returns_legal_routes() -> None:
+    """A search cut short returns its incumbent: legal routes, not proven optimal."""
+    board = board_of(COLUMN, {"A1": "X", "G1": "X"})
+    trains = [TrainSpec("2-0", "2", 2), TrainSpec("2-1", "2", 2), TrainSpec("3-0", "3", 3)]
+    ctx = RunContext(board, "X", "p", ("yellow",))
+    full = best_routes(ctx, trains, STOP_RULES)
+    for limit in range(1, 6):
+        cut = best_routes(ctx, trains, STOP_RULES, node_limit=limit)
+        specs = {t.id: t for t in trains}
+        assert run_routes(ctx, cut.routes, specs, STOP_RULES) == list(cut.revenues)
+        assert cut.revenue <= full.revenue

@@ -132,12 +132,19 @@ class _Search:
             legal = confirm(self.ctx, cand, self.trains[i], self.rules)
         return legal
 
-    def first_fit(self, i: int, used: int, start: int = 0) -> int:
+    def first_fit(self, i: int, used: int, start: int = 0, check: bool = True) -> int:
         """Index (from ``start``) of train i's best legal candidate disjoint from ``used``
-        (len if none)."""
+        (len if none).  Without ``check`` unchecked candidates count as legal (enough for a
+        bound: an unchecked candidate's revenue is what it earns if legal)."""
         masks = self.masks[i]
+        cands = self.lists[i]
         for k in range(start, len(masks)):
-            if not masks[k] & used and self.legal(i, k):
+            if masks[k] & used:
+                continue
+            if check:
+                if self.legal(i, k):
+                    return k
+            elif cands[k].legal is not False:
                 return k
         return len(masks)
 
@@ -162,7 +169,7 @@ class _Search:
         total = 0
         prev = start - 1
         for j in range(i, self.n):
-            k = self.first_fit(j, used, prev + 1 if j == i or self.same[j] else 0)
+            k = self.first_fit(j, used, prev + 1 if j == i or self.same[j] else 0, False)
             if k < len(self.revs[j]):
                 total += self.revs[j][k]
             prev = k
