@@ -8,16 +8,32 @@ Method:
 
 1. the board's legs are walked once per board version, only from stops the search reaches
    (:func:`board_legs`);
-2. per train type, every legal route is listed once with its revenue and a bitmask of its track
-   (:mod:`stellwerk.core.routes.candidates`; each route is checked by ``validate``);
+2. per train type, every route within reach is listed once with the revenue it earns if legal
+   and a bitmask of its track (:mod:`stellwerk.core.routes.candidates`);
 3. a depth-first branch and bound assigns routes to trains, best trains first, candidates best
-   first, each train may also stay idle.  The bound of a partial assignment is its revenue plus,
-   for every train still to choose, its best candidate that is track-disjoint from the routes
-   already chosen; this never underestimates, so a pruned branch cannot hold a better run and
-   the search, when it completes, proves the result optimal.  Trains of the same type take
-   candidates in increasing list order (their routes are interchangeable).
+   first; a train may also stay idle.  A candidate is checked by ``validate.route_revenue`` the
+   first time the search would use it, so every returned route passes the route check.  The
+   bound for the trains still to choose is the smaller of (a) the sum of each one's best
+   candidate track-disjoint from the routes already chosen and (b) the proven optimum of those
+   trains alone on the whole board (a "Russian doll" search solves the shorter train suffixes
+   first).  Both never underestimate, so a pruned branch cannot hold a better run and the
+   completed search proves the result optimal.  Trains of the same type take candidates in
+   increasing list order (their routes are interchangeable).
 
 A ``node_limit`` may cut the search short; the result then says ``optimal=False``.
+
+What titles plug in (without changing the search):
+
+* ``RouteRules.distance`` - the train's reach; it must be monotone (extending a route never
+  lowers it, and an illegal distance stays illegal): stop counts, hex distance (1849),
+  towns that do not count (1841: a town costs 0), n+n trains (1835: the larger of the city
+  count and the town count, against n);
+* ``RouteRules.stop_value`` and ``bonus`` - what a route earns (phase values, E-train doubling,
+  CNM +20, 1835 Hamburg -10 as a negative bonus, Elsass as an offboard value); a route's value
+  must be its stop values plus its bonus, as ``route_revenue`` counts it;
+* ``RouteRules.check`` - any other restriction (gauges, ports need three stops);
+* hooks may look at the train's name and distance, not its id (trains of one type share their
+  candidate list).
 """
 
 from __future__ import annotations
