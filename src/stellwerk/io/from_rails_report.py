@@ -26,7 +26,9 @@ from stellwerk.api import Game
 from stellwerk.core.entities import Company, Corporation, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
+from stellwerk.core.shares import Bundle
 from stellwerk.io import rails_report as rr
+from stellwerk.titles.g1835.sales import successor
 
 RAILS_DEFAULT_OPTIONS = ("prussian_reserved_ignored",)
 """Current Rails always ignores unexchanged PR shares for the sold-out rise (rules/1835.md 11)."""
@@ -342,6 +344,11 @@ class Importer:
         corp = self.corp(e.company)
         plain = [s for s in player.shares_of(corp.sym) if s.percent == e.percent]
         plain.sort(key=lambda s: s.president)
+        pres = next((s for s in plain if s.president), None)
+        if pres is not None and e.count == 1:
+            # Rails dumps the director's certificate when the sale loses the directorship
+            if successor(engine, player, Bundle.of([pres], corp)) is not None:
+                plain = [pres]
         shares = plain[: e.count]
         if len(shares) < e.count:
             raise Mismatch(Divergence(e.line, f"{e.player}'s {corp.sym} certificates", 0, e.count))

@@ -332,7 +332,7 @@ class Game1835(Game):
         certificate (Rails; rules/1835.md 5.3)."""
 
         def change(pres_share: Share, swap_to: Holder, president: Player, _prev: Holder) -> None:
-            for share in self.fewest_certificates(president, corp, pres_share.percent):
+            for share in self.swap_certificates(president, corp, pres_share.percent):
                 move_share(share, swap_to)
             move_share(pres_share, president)
             if swap_to is not self.pool and isinstance(swap_to, Player):
@@ -341,6 +341,22 @@ class Game1835(Game):
             self.note("president", corp=corp.sym, player=president.name)
 
         return change
+
+    def swap_certificates(self, holder: Holder, corp: Corporation, percent: int) -> list[Share]:
+        """On a change of director by purchase the new director hands over single
+        certificates first (Rails: the old director can then sell them singly, report
+        1835_Correct_Sell_Pass line 751); double ones only if needed."""
+        out: list[Share] = []
+        total = 0
+        for share in sorted(
+            (s for s in holder.shares_of(corp.sym) if not s.president), key=lambda s: s.percent
+        ):
+            if total + share.percent <= percent:
+                out.append(share)
+                total += share.percent
+        if total == percent:
+            return out
+        return self.fewest_certificates(holder, corp, percent)
 
     def fewest_certificates(self, holder: Holder, corp: Corporation, percent: int) -> list[Share]:
         """Ordinary certificates of ``holder`` worth exactly ``percent``, as few as possible."""
@@ -393,6 +409,8 @@ class Game1835(Game):
         if sold < corp.float_percent or corp.par_price is None:
             return
         corp.floated = True
+        if corp.share_price is not None and corp.sym not in corp.share_price.corporations:
+            corp.share_price.corporations.append(corp.sym)
         amount = corp.par_price.price * sold // 10
         transfer(self.bank, corp, amount, "1835 rules §5.2")
         self.note("float", corp=corp.sym, amount=amount)
@@ -401,14 +419,13 @@ class Game1835(Game):
 
     def start_company(self, corp: Corporation) -> None:
         """The first sale of the director's certificate starts the company: its marker goes on
-        the start price (rules/1835.md 5.2)."""
+        the start price (rules/1835.md 5.2).  It joins the cell's stack (the operating order
+        among equal prices) only when it floats (Rails: BY moving onto C4 before SX floated
+        there operates first, report 1835_Forced_Selling_PR_5_Shares line 356)."""
         if corp.ipoed:
             return
         corp.ipoed = True
-        cell = corp.par_price
-        assert cell is not None
-        cell.corporations.append(corp.sym)
-        corp.share_price = cell
+        corp.share_price = corp.par_price
 
     def update_releases(self) -> None:
         """Release share groups (seed 004 items 2.3-2.6; Rails ReleaseRules, rules/1835.md 4)."""
@@ -447,9 +464,9 @@ class Game1835(Game):
         return corp.sym in self.released
 
     def ipo_price(self, corp: Corporation, share: Share) -> int:
-        """Start price per 10 %; PR after its formation at the current price
-        (rules/1835.md 5.2, 10.5)."""
-        cell = corp.share_price if corp.sym == PR and self.pr_formed else corp.par_price
+        """Start price per 10 %, PR too after its formation (Rails: report 1835_Issue129done
+        line 1242 buys PR at 154 while it trades at 138; rules/1835.md 10.5 said current)."""
+        cell = corp.par_price
         assert cell is not None
         return cell.price * share.percent // 10
 
