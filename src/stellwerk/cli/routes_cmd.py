@@ -76,7 +76,9 @@ def find_best(engine: Any, symbol: str, trains: str | None) -> tuple[BestRun, fl
         corp = engine.corporation(symbol)
     except IllegalAction as error:
         fail(describe_illegal(error))
-    port = engine.map
+    port: Any = getattr(engine, "map", None)
+    if not all(hasattr(x, a) for x, a in ((port, "run_context"), (engine, "route_rules"))):
+        fail(f"routes: {type(engine).__name__} does not provide route hooks yet")
     owned = SimpleNamespace(trains=what_if_trains(engine, trains)) if trains else corp
     specs: dict[str, TrainSpec] = port.train_specs(owned)
     ctx = port.run_context(corp)
