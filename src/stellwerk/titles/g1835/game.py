@@ -290,6 +290,9 @@ class Game1835(Game):
                 price=after.price,
                 cell=cell_name(after.row, after.column),
                 cause=direction,
+                logged=after is not before or not (
+                    direction == "down" or (direction == "up" and after.row > 0)
+                ),
             )
 
     def operating_order(self) -> list[Corporation]:
