@@ -317,7 +317,7 @@ class Game1849(Game):
         entity = self.round.current_entity()
         self.forced_next = False
         for corp in closing:
-            self.close_corporation(corp)
+            self.close_corporation(corp, entity)
         if self.forced_next:
             # the closing corporation was operating: the round moved on afresh
             step = self.round.active_step()
@@ -750,11 +750,16 @@ class Game1849(Game):
         afg.extra["closed_recently"] = True
 
     # -- closing and bankruptcy (1849 rules §§5, 6) -------------------------------------------
-    def close_corporation(self, corp: Corporation) -> None:
-        rsa = self.company("RSA")
+    def close_corporation(self, corp: Corporation, current: Any = None) -> None:
+        """Close a corporation (1849 rules §5): tokens off the map, cash to the bank, trains
+        and companies gone, certificates void; a fresh copy joins the end of the queue.
+        ``current`` is the entity the round saw acting before the event (18xx.games decides
+        from that view whether the closing corporation's turn must be cut short)."""
+        if current is None:
+            current = self.round.current_entity()
+        was_operating = isinstance(self.round, OperatingRound) and current is corp
         if self.rsa_corporation == corp.sym:
             self.rsa_corporation = None
-        del rsa
         self.map.remove_all_tokens(corp)
         transfer(corp, self.bank, corp.cash)
         for train in list(corp.trains):
@@ -762,7 +767,7 @@ class Game1849(Game):
             train.owner = None
         for company in list(corp.companies):
             company.close()
-        if isinstance(self.round, OperatingRound) and self.round.current_entity() is corp:
+        if was_operating:
             self.forced_next = True
             self.round.force_next_entity()
         for holder in self.holders():
