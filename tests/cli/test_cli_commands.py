@@ -32,20 +32,20 @@ def test_every_command_has_help(command: str) -> None:
     assert "Usage:" in result.output and "--help" in result.output
 
 
-def test_routes_is_a_stub(tmp_path: Path) -> None:
+def test_routes_reports_a_corrupt_file(tmp_path: Path) -> None:
     game = tmp_path / "g.json"
     game.write_text("{}", encoding="utf-8")
     result = run("routes", str(game), "--corporation", "SFA")
     assert result.exit_code == 2
-    assert "not implemented yet" in result.output
+    assert "'title' must be a non-empty string" in result.output
 
 
-def test_rails_report_format_is_not_supported_yet(tmp_path: Path) -> None:
+def test_rails_report_format_refuses_an_empty_report(tmp_path: Path) -> None:
     report = tmp_path / "x.report"
     report.write_text("", encoding="utf-8")
     result = run("replay", str(report), "--format", "rails-report")
     assert result.exit_code == 2
-    assert "not supported yet" in result.output
+    assert "line 1" in result.output or "not a Rails 1835 report" in result.output
 
 
 def test_replay_reports_a_corrupt_file(tmp_path: Path, fake_api: type) -> None:

@@ -252,13 +252,11 @@ class MapPort:
         return sum(revenues)
 
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        """Good routes for the corporation's trains (greedy: each train, longest first, takes
-        its best route on the track the others left)."""
-        from stellwerk.titles.g1849.routefind import greedy_routes
+        """The best routes for the corporation's trains (proven optimal, issue 3)."""
+        from stellwerk.titles.g1849.routefind import best_run
 
-        return greedy_routes(
-            self.board, self.run_context(corp), self.train_specs(corp), self.game.route_rules
-        )
+        run = best_run(self.run_context(corp), self.train_specs(corp), self.game.route_rules)
+        return run.routes
 
     # -- token buying (option) --------------------------------------------------------------
     def _reached_cities(self, corp: Corporation) -> list[tuple[str, int]]:

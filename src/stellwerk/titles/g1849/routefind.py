@@ -57,11 +57,3 @@ def best_run(
 def to_action_route(board: Board, route: RouteWalk, revenue: int) -> dict[str, Any]:
     """A route in the run_routes format (common rules §2.3)."""
     return action_route(board, route, revenue)
-
-
-def greedy_routes(
-    board: Board, ctx: RunContext, trains: dict[str, TrainSpec], rules: RouteRules
-) -> list[dict[str, Any]]:
-    """The routes of :func:`best_run` in run_routes format (kept under the name the map port
-    calls; no longer greedy: the result is optimal)."""
-    return best_run(ctx, trains, rules).routes
