@@ -53,13 +53,21 @@ def _describe(report: ReplayReport, live: int) -> list[str]:
     show_default=True,
     help="Format of FILE.",
 )
-def replay_command(file: Path, trace_path: Path | None, as_json: bool, file_format: str) -> None:
+@click.option(
+    "--check-routes",
+    is_flag=True,
+    help="rails-report: check with the route optimiser that each claimed revenue is reachable.",
+)
+def replay_command(
+    file: Path, trace_path: Path | None, as_json: bool, file_format: str, check_routes: bool
+) -> None:
     """Replay FILE (an 18xx.games game file) and compare the result with the recorded one.
 
     Exit status 0 only when the result matches and no divergence was found.
     """
     if file_format == "rails-report":
-        fail("--format rails-report is not supported yet")
+        _replay_rails(file, as_json, check_routes)
+        return
     try:
         game_file = load_game_file(read_game_file(file))
         trace: Trace | None = read_trace(trace_path) if trace_path else None
@@ -74,5 +82,41 @@ def replay_command(file: Path, trace_path: Path | None, as_json: bool, file_form
     else:
         for line in _describe(report, len(game_file.live)):
             click.echo(line)
+    if not report.ok:
+        raise SystemExit(EXIT_MISMATCH)
+
+
+def _replay_rails(file: Path, as_json: bool, check_routes: bool) -> None:
+    """Import a Rails 1835 report, replay it and check every checkpoint."""
+    from stellwerk.io.from_rails_report import import_report
+    from stellwerk.io.rails_report import ReportError, parse_file
+
+    try:
+        parsed = parse_file(file)
+    except (ReportError, UnicodeDecodeError) as error:
+        fail(f"{file}: {error}")
+    if not parsed.players or not any(e.__class__.__name__ == "GameIs" for e in parsed.events):
+        fail(f"{file}: not a Rails 1835 report (no GameIs/PlayerIs lines)")
+    report = import_report(file, check_routes=check_routes)
+    if report.error_traceback:
+        click.echo(report.error_traceback, err=True)
+    data = report.to_dict()
+    if as_json:
+        click.echo(json.dumps(data))
+    else:
+        options = ", ".join(report.options) or "no options"
+        click.echo(f"{file}: 1835 from a Rails report ({options})")
+        click.echo(
+            f"applied {report.actions} actions, {report.checkpoints} checkpoints "
+            f"in {report.seconds:.3f} s"
+        )
+        click.echo(f"route checks: {report.route_checks}")
+        d = report.first_divergence
+        if d is not None:
+            click.echo(
+                f"first divergence at line {d.line}, {d.field}: "
+                f"ours {json.dumps(d.ours)}, expected {json.dumps(d.expected)}"
+            )
+        click.echo("MATCH" if report.ok else "NO MATCH")
     if not report.ok:
         raise SystemExit(EXIT_MISMATCH)

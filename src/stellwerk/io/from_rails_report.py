@@ -624,7 +624,8 @@ def _import(
         result.actions = len(game.actions)
         result.checkpoints = importer.checkpoints
         result.finished = game.finished
-        result.result = {str(k): v for k, v in game.engine.result().items()}
+        if game.finished:
+            result.result = {str(k): v for k, v in game.engine.result().items()}
         if check_routes:
             below = importer.route_below
             result.route_checks = (
