@@ -331,9 +331,7 @@ class Importer:
         self.expect(e.line, f"price paid for {corp.sym}", cash - player.cash, e.price)
 
     def on_CompanyStarted(self, e: rr.CompanyStarted) -> None:
-        self.on_ShareBought(
-            rr.ShareBought(e.line, e.player, e.percent, e.company, "IPO", e.amount)
-        )
+        self.on_ShareBought(rr.ShareBought(e.line, e.player, e.percent, e.company, "IPO", e.amount))
 
     def on_SharesSold(self, e: rr.SharesSold) -> None:
         player = self.player(e.player)
@@ -346,10 +344,13 @@ class Importer:
         plain = [s for s in player.shares_of(corp.sym) if s.percent == e.percent]
         plain.sort(key=lambda s: s.president)
         pres = next((s for s in plain if s.president), None)
-        if pres is not None and e.count == 1:
-            # Rails dumps the director's certificate when the sale loses the directorship
-            if successor(engine, player, Bundle.of([pres], corp)) is not None:
-                plain = [pres]
+        # Rails dumps the director's certificate when the sale loses the directorship
+        if (
+            pres is not None
+            and e.count == 1
+            and successor(engine, player, Bundle.of([pres], corp)) is not None
+        ):
+            plain = [pres]
         shares = plain[: e.count]
         if len(shares) < e.count:
             raise Mismatch(Divergence(e.line, f"{e.player}'s {corp.sym} certificates", 0, e.count))
@@ -362,7 +363,7 @@ class Importer:
 
     def on_PriceMoved(self, e: rr.PriceMoved) -> None:
         if e.cause == "adjust_down":
-            step, entity = self.current()
+            _, entity = self.current()
             if entity is not None and isinstance(entity, Corporation):
                 entity = entity.owner
             self.send(e.line, act(entity, "choose", choice="lower_price"))
@@ -409,8 +410,8 @@ class Importer:
         for company in owner.companies if isinstance(owner, Player) else []:
             if "lay_tile" not in engine.round.actions_for(company):
                 continue
-            ability = next(
-                (a for a in engine.data.private(company.sym).abilities
+            ability: dict[str, Any] = next(
+                (dict(a) for a in engine.data.private(company.sym).abilities
                  if a.get("type") == "tile_lay"),
                 {},
             )  # fmt: skip

@@ -14,7 +14,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
-from stellwerk.core.market import Cell, Market
+from stellwerk.core.market import Market
 from stellwerk.core.shares import Bundle, ChangePresident, move_share
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 from stellwerk.titles.g1835.data_load import cell_name, cell_position, title_data
@@ -47,8 +47,14 @@ class Game1835(Game):
         self.market = Market([list(r) for r in data.market])
         self.phases = Phases(
             [
-                PhaseDef(p.name, list(p.tiles), p.operating_rounds, p.train_limit["major"],
-                         list(p.status), p.name)  # fmt: skip
+                PhaseDef(
+                    p.name,
+                    list(p.tiles),
+                    p.operating_rounds,
+                    p.train_limit["major"],
+                    list(p.status),
+                    p.name,
+                )
                 for p in data.phases
             ]
         )
@@ -290,9 +296,8 @@ class Game1835(Game):
                 price=after.price,
                 cell=cell_name(after.row, after.column),
                 cause=direction,
-                logged=after is not before or not (
-                    direction == "down" or (direction == "up" and after.row > 0)
-                ),
+                logged=after is not before
+                or not (direction == "down" or (direction == "up" and after.row > 0)),
             )
 
     def operating_order(self) -> list[Corporation]:
@@ -399,9 +404,10 @@ class Game1835(Game):
             allow_president_change = False
         self.transfer_shares(bundle, to, allow_president_change)
         self._sync_holders(corp)
-        if corp.owner is not before and corp.owner is not None and before is not None:
-            if not any(e["kind"] == "president" for e in self.events[-1:]):
-                self.note("president", corp=corp.sym, player=corp.owner.name)
+        changed = corp.owner is not before and corp.owner is not None and before is not None
+        if changed and not any(e["kind"] == "president" for e in self.events[-1:]):
+            assert corp.owner is not None
+            self.note("president", corp=corp.sym, player=corp.owner.name)
 
     def check_floated(self, corp: Corporation) -> None:
         """A major floats when players and pool hold its float percentage; it receives its
@@ -440,8 +446,7 @@ class Game1835(Game):
             elif target in self.released:
                 continue
             if all(
-                100 - self.corporation(c).percent_of(c) >= rule.sold_percent
-                for c in rule.companies
+                100 - self.corporation(c).percent_of(c) >= rule.sold_percent for c in rule.companies
             ):
                 if target == PR:
                     self.pr_buyable = True

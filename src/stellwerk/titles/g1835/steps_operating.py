@@ -583,6 +583,5 @@ class BuyTrain1835(Step):
         if game.formation_trigger(train, game.phases.name != phase):
             self.round.trigger = corp
             game.start_formation(interrupting=True)
-        if not self.can_buy(corp) or self.must_buy(corp):
-            if not self.must_buy(corp):
-                self.pass_()
+        if not self.can_buy(corp) and not self.must_buy(corp):
+            self.pass_()
