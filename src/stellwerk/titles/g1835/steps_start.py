@@ -193,7 +193,7 @@ class BuyStartItem(Step):
         was_floated = corp.floated
         game.transfer_certificates(Bundle.of([share], corp), player, corp.owner is not None)
         if was_floated and corp.par_price is not None:
-            # UNSURE (option by_floats_at_20 only): after floating, a start-packet share
+            # UNSURE (only when BY floats at 20 %): after floating, a start-packet share
             # capitalises the company like an IPO sale (incremental capitalisation).
             transfer(game.bank, corp, corp.par_price.price * share.percent // 10, RULE)
         game.check_floated(corp)
