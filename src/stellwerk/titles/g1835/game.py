@@ -71,7 +71,7 @@ class Game1835(Game):
             self.companies.append(Company(pc.sym, pc.name, pc.value, revenue))
         from stellwerk.titles.g1835.mapport import MapPort
 
-        self.map = MapPort(self, self.settings.unlimited_tiles)
+        self.map = MapPort(self, self.settings.tile_supply)
         self.minors_list: list[Minor] = []
         for m in data.minors:
             minor = Minor(m.sym, m.name, m.price, m.home, m.city)

@@ -42,7 +42,7 @@ def hex_distances(origin: str) -> dict[str, int]:
 class MapPort:
     """The 1835 game's view of the board."""
 
-    def __init__(self, game: Game1835, unlimited: str = "no") -> None:
+    def __init__(self, game: Game1835, unlimited: str = "limited") -> None:
         self.game = game
         self.board = new_board(unlimited)
         self.graph = GraphCache(self.board)

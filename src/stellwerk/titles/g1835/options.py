@@ -178,7 +178,7 @@ class Settings:
     sold_out_ignores_reserved_pr: bool = False
     free_token_steps: tuple[str, ...] = ("track", "token")
     repeated_sale_at_first_price: bool = True
-    unlimited_tiles: str = "no"
+    tile_supply: str = "limited"
     options: tuple[str, ...] = field(default=())
 
 
@@ -217,8 +217,8 @@ def settings(options: Iterable[str], players: int = 4) -> Settings:
         "prussian_reserved_ignored": {"sold_out_ignores_reserved_pr": True},
         "nf_pfb_token_only_in_token_step": {"free_token_steps": ("token",)},
         "separate_sales_at_lower_price": {"repeated_sale_at_first_price": False},
-        "unlimited_tiles": {"unlimited_tiles": "all"},
-        "unlimited_yellow_plain_tiles": {"unlimited_tiles": "yellow_plain"},
+        "unlimited_tiles": {"tile_supply": "all"},
+        "unlimited_yellow_plain_tiles": {"tile_supply": "yellow_plain"},
     }
     for oid in chosen:
         s = replace(s, **values.get(oid, {}))  # type: ignore[arg-type]

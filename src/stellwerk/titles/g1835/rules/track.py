@@ -56,8 +56,8 @@ def _unlimited_supply(kind: str) -> tuple[SupplyEntry, ...]:
     return tuple(out)
 
 
-def new_board(unlimited: str = "no") -> Board:
+def new_board(unlimited: str = "limited") -> Board:
     """A fresh 1835 board.  ``unlimited`` ("all", "yellow_plain") is the Rails test aid
     UnlimitedTiles (rules/1835.md 11): the supply gets many copies of those tiles."""
-    entries = supply() if unlimited == "no" else _unlimited_supply(unlimited)
+    entries = supply() if unlimited == "limited" else _unlimited_supply(unlimited)
     return Board(map_spec(), entries)
