@@ -271,10 +271,9 @@ class Token1835(Step):
     description = "Place a Token"
 
     def can_place(self, corp: Corporation) -> bool:
+        """A major with a token left is asked (the same in live play and replay)."""
         game = self.game
-        if isinstance(corp, Minor) or game.map.placed_tokens(corp) >= corp.num_tokens:
-            return False
-        return game.loading or bool(game.map.token_choices(corp))
+        return not isinstance(corp, Minor) and game.map.placed_tokens(corp) < corp.num_tokens
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
