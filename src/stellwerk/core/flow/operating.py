@@ -370,7 +370,9 @@ class BuyTrain(Step):
                     continue
                 seen.add(key)
                 if owner is game.depot:
-                    budget = corp.cash + (corp.owner.cash if must and corp.owner else 0)
+                    cheapest = game.min_depot_train(corp)
+                    helped = must and cheapest is not None and train.name == cheapest.name
+                    budget = corp.cash + (corp.owner.cash if helped and corp.owner else 0)
                     if train.price <= budget:
                         out.append(act(entity, "buy_train", train=train.id, price=train.price))
                 elif corp.cash >= 1:

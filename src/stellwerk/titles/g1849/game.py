@@ -94,6 +94,8 @@ class Game1849(Game):
         self.cnm_corporation: Corporation | None = None
         self.cnm_hex: str | None = None
         self.forced_next = False
+        self.closing_queue: list[Corporation] = []
+        self.corporations_are_closing = False
         from stellwerk.titles.g1849.mapport import MapPort
         from stellwerk.titles.g1849.rules.routes import check_route_cities_only, route_rules
 
@@ -304,20 +306,14 @@ class Game1849(Game):
 
     def action_processed(self, action: Action) -> None:
         """A corporation in the 0 cell closes (1849 rules §5)."""
-        closing = [
-            c
-            for c in self.corporations
-            if not c.closed and c.share_price and "c" in c.share_price.types
-        ]
-        if not closing:
+        if not self._in_close_cell():
             return
         # the step and entity that were acting before the closing: if the closing took away
         # everything that entity could do, its turn ends (18xx.games action_processed)
         step = self.round.active_step()
         entity = self.round.current_entity()
         self.forced_next = False
-        for corp in closing:
-            self.close_corporation(corp, entity)
+        self.close_corporations_in_close_cell(entity)
         if self.forced_next:
             # the closing corporation was operating: the round moved on afresh
             step = self.round.active_step()
@@ -750,6 +746,27 @@ class Game1849(Game):
         afg.extra["closed_recently"] = True
 
     # -- closing and bankruptcy (1849 rules §§5, 6) -------------------------------------------
+    def _in_close_cell(self) -> list[Corporation]:
+        return [
+            c
+            for c in self.corporations
+            if not c.closed and c.share_price is not None and "c" in c.share_price.types
+        ]
+
+    def close_corporations_in_close_cell(self, current: Any = None) -> None:
+        """Close every corporation whose price is in the 0 cell, one after the other; a
+        closing that happens while another one is under way is queued (18xx.games
+        close_corporations_in_close_cell!)."""
+        for corp in self._in_close_cell():
+            if corp not in self.closing_queue:
+                self.closing_queue.append(corp)
+        if self.corporations_are_closing:
+            return
+        self.corporations_are_closing = True
+        while self.closing_queue:
+            self.close_corporation(self.closing_queue.pop(0), current)
+        self.corporations_are_closing = False
+
     def close_corporation(self, corp: Corporation, current: Any = None) -> None:
         """Close a corporation (1849 rules §5): tokens off the map, cash to the bank, trains
         and companies gone, certificates void; a fresh copy joins the end of the queue.
@@ -780,6 +797,10 @@ class Game1849(Game):
         corp.owner = None
         idx = self.corporations.index(corp)
         self.corporations.pop(idx)
+        if corp in self.closing_queue:
+            self.closing_queue.remove(corp)
+        # others that reached the 0 cell close now, before this one rejoins the queue
+        self.close_corporations_in_close_cell(None if was_operating else current)
         defs = {c["sym"]: c for c in self.data["corporations"]}
         for _ in self.data["corporation_order"]:
             self.rng.draw()
@@ -791,9 +812,9 @@ class Game1849(Game):
         index = len(self.corporations) - 1
         prev = self.corporations[index - 1]
         if not prev.extra["slot_open"]:
+            # it may skip ahead of a blocked AFG (1849 rules §5)
             prev.extra["next_to_par"] = False
             self.corporations[index - 1], self.corporations[index] = fresh, prev
-            index -= 1
         if self.corporations[index - 1].floated:
             fresh.extra["next_to_par"] = True
         self.update_garibaldi()

@@ -83,13 +83,19 @@ class LoanChoice(Step):
         return ["choose"] if entity is self.current_entity() else []
 
     def choices(self, entity: Any) -> list[Action]:
+        return self.loan_choices(entity)
+
+    def loan_choices(self, entity: Any) -> list[Action]:
         if not self.actions(entity):
             return []
-        return [act(entity, "choose", choice=c) for c in self.CHOICES]
+        options = self.CHOICES[:1] if entity.bankrupt else self.CHOICES
+        return [act(entity, "choose", choice=c) for c in options]
 
     def process_choose(self, action: Action, entity: Any) -> None:
         choice = action.get("choice")
         if choice == "Leave game":
+            if entity.bankrupt:
+                raise IllegalAction(f"{entity.name} has already left the game", "1849 rules §6")
             entity.bankrupt = True
         elif choice == self.CHOICES[0]:
             transfer(self.game.bank, entity, 500)
