@@ -166,6 +166,13 @@ class Round:
         return None
 
     def active_entities(self) -> list[Any]:
+        if self.game.finished:
+            # once the game is over only chat is possible, and the reference engine shows the
+            # round's current entity as the one to act if it is a player (its message step)
+            ents = self.entities
+            current = ents[self.entity_index] if ents and self.entity_index < len(ents) else None
+            if getattr(current, "kind", "") == "player":
+                return [current]
         step = self.active_step()
         return step.active_entities() if step else []
 
