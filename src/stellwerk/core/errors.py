@@ -7,7 +7,7 @@ class IllegalAction(Exception):
     """An action that the rules forbid.
 
     ``reason`` is a sentence a player can read; ``rule`` names the rule that forbids it
-    (e.g. "1849 rules §2.2" or "common rules §6.6").  The engine guarantees that the game
+    (e.g. "common rules §6.6" or a title rulebook section).  The engine guarantees that the game
     state is exactly as before when this is raised.
     """
 

@@ -9,7 +9,7 @@ from stellwerk.core.entities import Company, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 
-RULE = "private auction (1849 rules §1.5, as 1830)"
+RULE = "common rules: waterfall private auction (as 1830)"
 
 
 class WaterfallAuction(Step):

@@ -267,14 +267,14 @@ class IssueShares(Step):
     def process_sell_shares(self, action: Action, entity: Any) -> None:
         bundle = bundle_from_action(self.game, action)
         if not any(_same(bundle, b) for b in self.game.issuable_bundles(entity)):
-            raise IllegalAction("these shares cannot be issued", "1849 rules §4.9")
+            raise IllegalAction("these shares cannot be issued", "title rules: issuing shares")
         self.game.sell_shares_and_change_price(bundle)
         self.pass_()
 
     def process_buy_shares(self, action: Action, entity: Any) -> None:
         bundle = bundle_from_action(self.game, action)
         if not any(_same(bundle, b) for b in self.game.redeemable_bundles(entity)):
-            raise IllegalAction("these shares cannot be redeemed", "1849 rules §4.9")
+            raise IllegalAction("these shares cannot be redeemed", "title rules: redeeming shares")
         self.game.buy_shares(entity, bundle)
         self.pass_()
 
@@ -412,16 +412,16 @@ class BuyTrain(Step):
             if cheapest is not None and train.name != cheapest.name:
                 raise IllegalAction(
                     f"must buy the cheapest train ({cheapest.name})",
-                    "1849 rules §4.7 (emergency buy)",
+                    "common rules §6 (emergency train purchase)",
                 )
             president = entity.owner
             assert president is not None
             if president.cash < remaining:
                 raise IllegalAction(
                     f"{president.name} cannot contribute {remaining}",
-                    "1849 rules §4.7 (emergency buy)",
+                    "common rules §6 (emergency train purchase)",
                 )
-            transfer(president, entity, remaining, "1849 rules §4.7")
+            transfer(president, entity, remaining, "common rules §6 (emergency train purchase)")
         game.buy_train(entity, train, price)
         if not self.can_buy_train(entity):
             self.pass_()
@@ -430,7 +430,7 @@ class BuyTrain(Step):
         bundle = bundle_from_action(self.game, action)
         if not self.can_sell(entity, bundle):
             raise IllegalAction(
-                f"{entity.name} may not sell these shares now", "1849 rules §4.7 (emergency sale)"
+                f"{entity.name} may not sell these shares now", "common rules §6 (emergency sale)"
             )
         corp = bundle.corporation
         before = corp.share_price

@@ -253,7 +253,9 @@ class BuySellParShares(Step):
     def process_par(self, action: Action, entity: Any) -> None:
         corp = self.game.corporation(action["corporation"])
         if not self.game.can_par(corp):
-            raise IllegalAction(f"{corp.sym} cannot be started now", "1849 rules §2.2 (par)")
+            raise IllegalAction(
+                f"{corp.sym} cannot be started now", "title rules: which corporation may start"
+            )
         if self.bought():
             raise IllegalAction("only one purchase per turn", RULE)
         cell = self.game.market.cell_by_id(action["share_price"])

@@ -173,9 +173,9 @@ class Board:
             self.version += 1  # never reuse a version number: caches keyed on it stay valid
 
     def reset_hex(self, hex_id: str, return_tile: bool = False) -> list[str]:
-        """Put the preprinted tile back and remove every token on the hex from the game (1849
-        Messina earthquake).  18xx.games does not return the removed tile to the supply; pass
-        ``return_tile`` to do so.  Returns the corporations whose tokens were removed."""
+        """Put the preprinted tile back and remove every token on the hex from the game (a
+        title's disaster event).  18xx.games does not return the removed tile to the supply;
+        pass ``return_tile`` to do so.  Returns the corporations whose tokens were removed."""
         state = self.hex(hex_id)
         removed = [c for city in state.cities for c in city.tokens if c is not None]
         for city in state.cities:

@@ -25,12 +25,13 @@ A ``node_limit`` may cut the search short; the result then says ``optimal=False`
 What titles plug in (without changing the search):
 
 * ``RouteRules.distance`` - the train's reach; it must be monotone (extending a route never
-  lowers it, and an illegal distance stays illegal): stop counts, hex distance (1849),
-  towns that do not count (1841: a town costs 0), n+n trains (1835: the larger of the city
-  count and the town count, against n);
-* ``RouteRules.stop_value`` and ``bonus`` - what a route earns (phase values, E-train doubling,
-  CNM +20, 1835 Hamburg -10 as a negative bonus, Elsass as an offboard value); a route's value
-  must be its stop values plus its bonus, as ``route_revenue`` counts it;
+  lowers it, and an illegal distance stays illegal): stop counts, hex distance by gauge,
+  towns that do not count (a town costs 0), n+n trains (the larger of the city count and the
+  town count, against n);
+* ``RouteRules.stop_value`` and ``bonus`` - what a route earns (phase values, doubled stops
+  for some trains, a +20 port marker, a ferry deduction as a negative bonus, a region worth
+  nothing in early phases as an offboard value); a route's value must be its stop values
+  plus its bonus, as ``route_revenue`` counts it;
 * ``RouteRules.check`` - any other restriction (gauges, ports need three stops);
 * hooks may look at the train's name and distance, not its id (trains of one type share their
   candidate list).
