@@ -484,10 +484,12 @@ class Game1849(Game):
         owner_pct = bundle.owner.percent_of(corp.sym)
         other_pct = would_be.percent_of(corp.sym)
         after = owner_pct - bundle.percent
-        if other_pct == 20 and len(would_be.shares_of(corp.sym)) == 1:
-            if after == 0:
-                return True
-            return owner_pct > 20 and after == 10
+        # A successor holding only the 20 % last certificate may take the presidency when the
+        # president sells all; otherwise the seller must fall below 20 % and below the
+        # successor.  (18xx.games also computes a stricter test for the half sale but discards
+        # its value, so the general test decides; mirrored for replays.)
+        if other_pct == 20 and len(would_be.shares_of(corp.sym)) == 1 and after == 0:
+            return True
         return after < 20 and other_pct > after
 
     def bundles_for_corporation(self, holder: Holder, corp: Corporation) -> list[Bundle]:
