@@ -5,7 +5,6 @@ recorded revenues)."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -258,35 +257,3 @@ def test_fixture_replay_matches_trace() -> None:
             assert board.token_hexes(corp["id"]) == corp["tokens"], (action["id"], corp["id"])
         prev = after
     assert counts == {"lay_tile": 54, "place_token": 10, "run_routes": 54, "tiles": 17}
-
-
-def test_fixture_replay_is_fast() -> None:
-    """Replay mode (loading=True, no legal_lays): all lays, tokens and route checks of the
-    fixture well under 0.1 s."""
-    game_file = FIXTURE / f"{GAME}.json"
-    if not game_file.is_file():
-        pytest.skip(f"shared fixtures not found at {FIXTURE}")
-    actions = live_actions(json.loads(game_file.read_text())["actions"])
-    started = time.perf_counter()
-    board = new_board()
-    graph = GraphCache(board)
-    opts = LayOptions(YGB, loading=True, rules=track_rules(lambda corp: False))
-    quake_done = False
-    for a in actions:
-        kind, entity = a["type"], a["entity"]
-        if kind == "par" and a["corporation"] in HOME:
-            board.place_token_at(HOME[a["corporation"]], 0, a["corporation"])
-        elif kind == "lay_tile":
-            check_lay(board, graph, entity, a["hex"], a["tile"], a["rotation"], opts)
-            board.lay_tile(a["hex"], a["tile"], a["rotation"])
-        elif kind == "place_token":
-            board.place_token(a["city"], entity)
-        elif kind == "bankrupt":
-            board.remove_all_tokens(entity)
-        elif kind == "buy_train" and a["train"].startswith("12H") and not quake_done:
-            quake_done = True
-            board.reset_hex("B14")
-        elif kind == "run_routes":
-            graph.has_route(entity)
-            run(board, entity, "16H", a["routes"])
-    assert time.perf_counter() - started < 0.1

@@ -9,7 +9,7 @@ from typing import Any
 from stellwerk.core.entities import Company, Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
-from stellwerk.core.flow.stock import _share_action, bundle_from_action
+from stellwerk.core.flow.stock import _share_action, bundle_from_action, sale_choices
 from stellwerk.core.shares import Bundle, can_dump
 
 
@@ -351,13 +351,7 @@ class BuyTrain(Step):
         corp = self.current_entity()
         out: list[Action] = []
         if isinstance(entity, Player):
-            for c in game.corporations:
-                if not entity.shares.get(c.sym):
-                    continue
-                for b in game.bundles_for_corporation(entity, c):
-                    if self.can_sell(entity, b):
-                        out.append(_share_action(entity, "sell_shares", b))
-            return out
+            return sale_choices(game, entity, self.can_sell)
         if "pass" in kinds:
             out.append(act(entity, "pass"))
         if "buy_train" in kinds and self.room(corp):

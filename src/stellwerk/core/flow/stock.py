@@ -7,6 +7,7 @@ a player over the certificate limit must sell first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from stellwerk.core.entities import Corporation, Player, Share
@@ -189,12 +190,7 @@ class BuySellParShares(Step):
         game = self.game
         out: list[Action] = []
         if "sell_shares" in kinds:
-            for corp in game.corporations:
-                if not entity.shares.get(corp.sym):
-                    continue
-                for b in game.bundles_for_corporation(entity, corp):
-                    if self.can_sell(entity, b):
-                        out.append(_share_action(entity, "sell_shares", b))
+            out += sale_choices(game, entity, self.can_sell)
         if "buy_shares" in kinds:
             for corp in game.corporations:
                 if not corp.ipoed:
@@ -328,6 +324,20 @@ class HomeToken(Step):
         pending = self.pending()
         self.game.place_chosen_home_token(pending["entity"], action, pending["hexes"])
         self.round.pending_tokens.pop(0)
+
+
+def sale_choices(
+    game: Any, player: Player, can_sell: Callable[[Player, Bundle], bool]
+) -> list[Action]:
+    """A ``sell_shares`` action for every distinct bundle the player may sell."""
+    out: list[Action] = []
+    for corp in game.corporations:
+        if not player.shares.get(corp.sym):
+            continue
+        for bundle in game.bundles_for_corporation(player, corp):
+            if can_sell(player, bundle):
+                out.append(_share_action(player, "sell_shares", bundle))
+    return out
 
 
 def _share_action(entity: Any, kind: str, bundle: Bundle) -> Action:

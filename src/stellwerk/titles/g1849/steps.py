@@ -9,7 +9,8 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import BuyTrain, Dividend
 from stellwerk.core.flow.rounds import OperatingRound
-from stellwerk.core.flow.stock import BuySellParShares
+from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, sale_choices
+from stellwerk.core.shares import can_dump
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1849.game import Game1849
@@ -147,14 +148,17 @@ class EmergencyMoneyRaising(Step):
         if "payoff_debt" in kinds and isinstance(entity, Player):
             out.append(act(entity, "payoff_debt"))
         if "sell_shares" in kinds:
-            from stellwerk.core.flow.stock import _share_action
-
-            for c in self.game.corporations:
-                if entity.shares.get(c.sym) and c.operated:
-                    for b in self.game.bundles_for_corporation(entity, c):
-                        if self.game.fits_in_pool(b):
-                            out.append(_share_action(entity, "sell_shares", b))
+            out += sale_choices(self.game, entity, self.can_sell)
         return out
+
+    def can_sell(self, player: Any, bundle: Any) -> bool:
+        """Sales to pay the debt: normal sale rules (1849 rules §7.4)."""
+        return bool(
+            bundle.owner is player
+            and bundle.corporation.operated
+            and can_dump(bundle, player)
+            and self.game.fits_in_pool(bundle)
+        )
 
     def process_payoff_debt(self, action: Action, entity: Any) -> None:
         corp = self.crisis()
@@ -165,17 +169,8 @@ class EmergencyMoneyRaising(Step):
         transfer(entity, corp, amount, "1849 rules §7.4")
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:
-        from stellwerk.core.flow.stock import bundle_from_action
-        from stellwerk.core.shares import can_dump
-
         bundle = bundle_from_action(self.game, action)
-        corp = bundle.corporation
-        if (
-            bundle.owner is not entity
-            or not corp.operated
-            or not can_dump(bundle, entity)
-            or not self.game.fits_in_pool(bundle)
-        ):
+        if not self.can_sell(entity, bundle):
             raise IllegalAction("these shares cannot be sold now", "1849 rules §7.4")
         self.game.sell_shares_and_change_price(bundle)
         rnd = self.round
