@@ -141,6 +141,11 @@ class Game:
             return
         entity = self.entity(action)
         if kind.startswith("program_"):
+            # standing orders: their effects are recorded as auto_actions (common rules §3.5)
+            return
+        if kind == "end_game":
+            # a site user ended the game by hand (common rules §4.2, manually_ended)
+            self.end_game("manually_ended")
             return
         self.round.process_action(action, entity)
         self.action_processed(action)

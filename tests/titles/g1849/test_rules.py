@@ -210,3 +210,11 @@ def test_gauge_change_cities_only_option_binds_the_hook() -> None:
 
     assert new().route_rules.check is check_route
     assert new(["gauge_change_cities_only"]).route_rules.check is check_route_cities_only
+
+
+def test_manual_end_game_action() -> None:
+    """Common rules §4.2: an ``end_game`` action ends the game as manually_ended."""
+    g = Game.create("1849", PLAYERS3, [], 27939)
+    g.process({"type": "end_game", "entity": 1, "entity_type": "player"})
+    assert g.finished and g.game_end_reason == "manually_ended"
+    assert set(g.result) == {"1", "2", "3"}
