@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
+from stellwerk.core.actions import check_shape
 from stellwerk.core.entities import (
     Bank,
     Company,
@@ -136,6 +137,7 @@ class Game:
             self.process_single(auto)
 
     def process_single(self, action: Action) -> None:
+        check_shape(action)
         kind = action["type"]
         if kind == "message":
             return

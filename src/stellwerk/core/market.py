@@ -82,6 +82,10 @@ class Market:
         return sorted(found, key=lambda cell: -cell.price)
 
     # -- generic movement -------------------------------------------------------------------
+    @property
+    def one_dimensional(self) -> bool:
+        """A single-row market: up means right and down means left (common rules §6.5)."""
+        return len(self.rows) == 1
 
     def right_ledge(self, coordinates: Coordinates) -> bool:
         r, c = coordinates
@@ -98,7 +102,7 @@ class Market:
     def generic_right(self, coordinates: Coordinates) -> Coordinates:
         r, c = coordinates
         if self.right_ledge(coordinates):
-            return self.up(coordinates)
+            return coordinates if self.one_dimensional else self.up(coordinates)
         return (r, c + 1)
 
     def up(self, coordinates: Coordinates) -> Coordinates:
@@ -107,6 +111,8 @@ class Market:
             moved = self.hooks.up(self, coordinates)
             if moved is not None:
                 return moved
+        if self.one_dimensional:
+            return self.generic_right(coordinates)
         r, c = coordinates
         if r - 1 >= 0 and self.cell((r - 1, c)) is not None:
             return (r - 1, c)
@@ -114,6 +120,8 @@ class Market:
 
     def down(self, coordinates: Coordinates) -> Coordinates:
         """One row down if that cell exists; otherwise no move."""
+        if self.one_dimensional:
+            return self.left(coordinates)
         r, c = coordinates
         if self.cell((r + 1, c)) is not None:
             return (r + 1, c)
@@ -124,7 +132,7 @@ class Market:
         r, c = coordinates
         if c - 1 >= 0 and self.cell((r, c - 1)) is not None:
             return (r, c - 1)
-        return self.down(coordinates)
+        return coordinates if self.one_dimensional else self.down(coordinates)
 
 
 def move_corporation(market: Market, sym: str, current: Cell, target: Coordinates) -> Cell:
