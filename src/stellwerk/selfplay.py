@@ -89,14 +89,16 @@ def play(
         game.process(action)
         # A few positions leave nobody able to act (18xx.games keeps a stale acting step after
         # a corporation closes mid-turn, and we mirror it).  A player would not walk into
-        # that: take the action back and choose another.
-        tries = 0
-        while not game.finished and not game.legal_actions() and tries < len(legal):
-            tries += 1
-            game.undo()
-            legal = [a for a in legal if a is not action] or legal
-            action = choose_action(legal, rng)
-            game.process(action)
+        # that: take the action back and try the others.
+        if not game.finished and not game.legal_actions():
+            others = [a for a in legal if a is not action]
+            rng.shuffle(others)
+            for other in others:
+                game.undo()
+                game.process(other)
+                action = other
+                if game.finished or game.legal_actions():
+                    break
         played += 1
         if after_action is not None:
             after_action(game, action, rng)

@@ -77,10 +77,9 @@ OPTIONS: dict[str, Option] = {
         ),
         Option(
             "reduced_4p_corps",
-            "Five corporations at four players",
+            "Five corporations at four players (no effect at 3 or 5, as in 18xx.games)",
             "18xx.games; seed 001 item 5; 1849 rules §7.2",
             _reduced,
-            players=(4,),
         ),
         Option(
             "acquiring_station_tokens",
