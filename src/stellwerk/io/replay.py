@@ -116,6 +116,16 @@ def _normalised(result: dict[Any, Any]) -> dict[str, int]:
     return {str(key): value for key, value in result.items()}
 
 
+def _prepare(title: str) -> None:
+    """Start-up outside the clock: import the title and read its data files."""
+    from stellwerk.titles.registry import prepare
+
+    try:
+        prepare(title)
+    except IllegalAction:
+        pass  # an unknown title is reported by the engine itself
+
+
 def replay(
     game_file: GameFile,
     create: GameFactory,
@@ -133,6 +143,7 @@ def replay(
     )
     clock = _Clock()
     action_id: int | None = None
+    _prepare(game_file.title)
     try:
         with clock:
             game = create(

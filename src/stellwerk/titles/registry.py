@@ -20,3 +20,11 @@ def title_class(title: str) -> type[Game]:
 
 
 TITLES = ("1849", "1835")
+
+
+def prepare(title: str) -> None:
+    """Load a title's code and data files once (program start-up, not game time)."""
+    cls = title_class(title)
+    warm = getattr(cls, "warm", None)
+    if callable(warm):
+        warm()

@@ -107,6 +107,14 @@ class Game1849(Game):
         self.round = self.new_auction_round()
         self.round.setup()
 
+    @classmethod
+    def warm(cls) -> None:
+        """Read the data files and build the map tables once per process."""
+        from stellwerk.titles.g1849.rules.track import new_board
+
+        game_data()
+        new_board()
+
     # -- setup ------------------------------------------------------------------------------
     def _setup_companies(self) -> None:
         for c in self.data["companies"]:
@@ -658,7 +666,7 @@ class Game1849(Game):
 
     # -- map hooks ----------------------------------------------------------------------------
     def token_hexes(self, corp: Corporation) -> list[str]:
-        return self.map.board.token_hexes(corp.sym)
+        return list(self.map.token_hexes(corp.sym))
 
     def trace_tiles(self) -> dict[str, str]:
         return self.map.board.trace_tiles()

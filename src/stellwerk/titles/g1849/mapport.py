@@ -24,6 +24,8 @@ class MapPort:
         self.game = game
         self.board = new_board()
         self.graph = GraphCache(self.board)
+        self._tokens: dict[str, list[str]] = {}
+        self._tokens_version = -1
 
     # -- tokens -----------------------------------------------------------------------------
     def reserve_home(self, corp: Corporation) -> None:
@@ -33,8 +35,18 @@ class MapPort:
     def unreserve_home(self, corp: Corporation) -> None:
         self.board.unreserve(corp.sym)
 
+    def token_hexes(self, corp: str) -> list[str]:
+        """Hexes of a corporation's tokens (cached per board version)."""
+        if self._tokens_version != self.board.version:
+            self._tokens.clear()
+            self._tokens_version = self.board.version
+        hexes = self._tokens.get(corp)
+        if hexes is None:
+            hexes = self._tokens[corp] = self.board.token_hexes(corp)
+        return hexes
+
     def placed_tokens(self, corp: Corporation) -> int:
-        return len(self.board.token_hexes(corp.sym))
+        return len(self.token_hexes(corp.sym))
 
     def unplaced_tokens(self, corp: Corporation) -> int:
         lost: int = corp.extra["tokens_lost"]
