@@ -7,6 +7,7 @@ the replay stops at the first difference.  An action the engine refuses is a dif
 
 from __future__ import annotations
 
+import contextlib
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -120,10 +121,8 @@ def _prepare(title: str) -> None:
     """Start-up outside the clock: import the title and read its data files."""
     from stellwerk.titles.registry import prepare
 
-    try:
+    with contextlib.suppress(IllegalAction):  # an unknown title is reported by the engine
         prepare(title)
-    except IllegalAction:
-        pass  # an unknown title is reported by the engine itself
 
 
 def replay(
