@@ -65,7 +65,13 @@ def choose_action(legal: list[Action], rng: random.Random) -> Action:
         types = sorted({str(action.get("type")) for action in active})
         weights = [TYPE_WEIGHTS.get(t, 1.0) for t in types]
         chosen = rng.choices(types, weights)[0]
-        return rng.choice([action for action in active if action.get("type") == chosen])
+        of_type = [action for action in active if action.get("type") == chosen]
+        if chosen == "bid":
+            # cheap bids first: a driver that keeps raising bids on dear privates while nobody
+            # can afford the cheapest never leaves the auction
+            prices = [max(1, int(action.get("price") or 1)) for action in of_type]
+            return rng.choices(of_type, [1.0 / (p * p) for p in prices])[0]
+        return rng.choice(of_type)
     return rng.choice(legal)
 
 
