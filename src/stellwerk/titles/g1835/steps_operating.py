@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
-from stellwerk.core.flow.operating import DiscardTrain
+from stellwerk.core.flow.operating import DiscardTrain, Track
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1835.entities import Minor
 from stellwerk.titles.g1835.formation import FormationStep
@@ -83,7 +83,7 @@ def _ability(game: Game1835, company: Company, kind: str) -> dict[str, Any] | No
     return None
 
 
-class Track1835(Step):
+class Track1835(Track):
     """Tile lays of the operating company and its director's private companies."""
 
     game: Game1835
