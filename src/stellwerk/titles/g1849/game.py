@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, Train, transfer
+from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.auction import CompanyPendingPar, WaterfallAuction
 from stellwerk.core.flow.base import Action, Round
@@ -26,14 +26,16 @@ from stellwerk.core.flow.rounds import AuctionRound, OperatingRound, StockRound
 from stellwerk.core.flow.stock import HomeToken
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, Coordinates, Market
-from stellwerk.core.shares import Bundle, move_share, seat_distance
+from stellwerk.core.shares import Bundle
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 from stellwerk.titles.g1849 import steps as s1849
+from stellwerk.titles.g1849.closing import ClosingRules
 from stellwerk.titles.g1849.data_load import game_data
 from stellwerk.titles.g1849.options import OPTIONS, Hooks, check_options
+from stellwerk.titles.g1849.presidency import PresidencyRules
 
 
-class Game1849(Game):
+class Game1849(ClosingRules, PresidencyRules, Game):
     """1849 – The Game of Sicilian Railways."""
 
     title = "1849"
@@ -312,45 +314,12 @@ class Game1849(Game):
         elif paid >= corp.share_price.price:
             self.move_price(corp, "right")
 
-    def action_processed(self, action: Action) -> None:
-        """A corporation in the 0 cell closes (1849 rules §5)."""
-        if not self._in_close_cell():
-            return
-        # the step and entity that were acting before the closing: if the closing took away
-        # everything that entity could do, its turn ends (18xx.games action_processed)
-        step = self.round.active_step()
-        entity = self.round.current_entity()
-        self.forced_next = False
-        self.close_corporations_in_close_cell(entity)
-        if self.forced_next:
-            # the closing corporation was operating: the round moved on afresh
-            step = self.round.active_step()
-            if step is not None and not step.actions(self.round.current_entity()):
-                self.round.skip_steps()
-                self.round.next_entity()
-            return
-        if step is not None and not step.actions(entity):
-            # 18xx.games keeps the step it computed before the closing as "active" until the
-            # next action; the next entity's turn starts under that stale view, so a next
-            # entity with nothing to do is not skipped (the game then waits).  Mirrored so
-            # that every game we write is accepted by it.
-            self.round.stale_step = step
-            self.round.skip_steps()
-            self.round.next_entity()
-
     # -- stock round hooks ------------------------------------------------------------------
     def can_par(self, corp: Corporation) -> bool:
         """Only the next corporation of the order, not closed this round, with a home
         (1849 rules §2.2)."""
         e = corp.extra
         return not corp.ipoed and e["next_to_par"] and not e["closed_recently"] and e["slot_open"]
-
-    def last_cert_last(self, bundle: Bundle) -> bool:
-        """The 20 % last certificate leaves its place only as the last one there
-        (1849 rules §2.2, seed 001 item 23)."""
-        if not any(s.last_cert for s in bundle.shares):
-            return True
-        return len(bundle.owner.shares_of(bundle.corporation.sym)) == len(bundle.shares)
 
     def can_buy_extra(self, bundle: Bundle) -> bool:
         return self.last_cert_last(bundle)
@@ -438,115 +407,6 @@ class Game1849(Game):
     def maybe_place_home_token(self, corp: Corporation) -> None:
         if corp.floated:
             self.place_home_token(corp)
-
-    # -- presidency (1849 rules §2.2) ---------------------------------------------------------
-    def change_president_for(self, corp: Corporation) -> Any:
-        def change(pres_share: Share, swap_to: Holder, president: Player, previous: Holder) -> None:
-            incoming = list(president.shares_of(corp.sym))
-            double = next((s for s in incoming if s.last_cert), None)
-            if double is not None:
-                if sum(s.percent for s in incoming) >= 40:
-                    self.swap = {
-                        "player": previous,
-                        "location": swap_to,
-                        "other": president,
-                        "corporation": corp,
-                    }
-                moving = [double]
-            else:
-                moving = [s for s in incoming if not s.last_cert][:2]
-            for s in moving:
-                move_share(s, swap_to)
-            move_share(pres_share, president)
-
-        return change
-
-    def handle_partial(self, bundle: Bundle, source: Holder, to: Holder) -> None:
-        share = next(s for s in source.shares_of(bundle.corporation.sym) if not s.last_cert)
-        move_share(share, to)
-
-    def swap_double_cert(self) -> None:
-        assert self.swap is not None
-        corp: Corporation = self.swap["corporation"]
-        source: Holder = self.swap["location"]
-        other: Holder = self.swap["other"]
-        double = next(s for s in source.shares_of(corp.sym) if s.last_cert)
-        move_share(double, other)
-        for s in [x for x in other.shares_of(corp.sym) if x.percent == 10][:2]:
-            move_share(s, source)
-
-    def find_would_be_president(self, player: Holder, corp: Corporation) -> Player | None:
-        cands = [p for p in self.players if p is not player and p.percent_of(corp.sym) >= 20]
-        if not cands:
-            return None
-        top = max(p.percent_of(corp.sym) for p in cands)
-        tied = [p for p in cands if p.percent_of(corp.sym) == top]
-        return min(tied, key=lambda p: seat_distance(self.players, player, p))
-
-    def dumpable_on(self, bundle: Bundle, would_be: Player | None) -> bool:
-        if bundle.presidents_share is None:
-            return True
-        if would_be is None:
-            return False
-        corp = bundle.corporation
-        owner_pct = bundle.owner.percent_of(corp.sym)
-        other_pct = would_be.percent_of(corp.sym)
-        after = owner_pct - bundle.percent
-        # A successor holding only the 20 % last certificate may take the presidency when the
-        # president sells all; otherwise the seller must fall below 20 % and below the
-        # successor.  (18xx.games also computes a stricter test for the half sale but discards
-        # its value, so the general test decides; mirrored for replays.)
-        if other_pct == 20 and len(would_be.shares_of(corp.sym)) == 1 and after == 0:
-            return True
-        return after < 20 and other_pct > after
-
-    def bundles_for_corporation(self, holder: Holder, corp: Corporation) -> list[Bundle]:
-        """Every distinct sale of this holder's certificates; a president may sell half his
-        certificate or all of it only towards a successor (1849 rules §2.2)."""
-        if not corp.ipoed:
-            return []
-        shares = list(holder.shares_of(corp.sym))
-        tens = [i for i, x in enumerate(shares) if not x.president and not x.last_cert]
-        pres_i = [i for i, x in enumerate(shares) if x.president]
-        last_i = [i for i, x in enumerate(shares) if x.last_cert]
-        # one bundle per composition (number of 10 % shares, president's, last certificate),
-        # made of the earliest certificates, in the order 18xx.games enumerates them
-        picks: list[tuple[int, tuple[int, ...]]] = []
-        for k in range(len(tens) + 1):
-            for p in range(len(pres_i[:1]) + 1):
-                for q in range(len(last_i[:1]) + 1):
-                    idx = tuple(sorted(tens[:k] + pres_i[:p] + last_i[:q]))
-                    if idx:
-                        picks.append((len(idx), idx))
-        picks.sort()
-        bundles = [Bundle.of([shares[i] for i in idx], corp) for _, idx in picks]
-        if corp.owner is holder and corp.owner is not None:
-            ps = next((s for s in holder.shares_of(corp.sym) if s.president), None)
-            if ps is not None:
-                bundles.append(Bundle.of([ps], corp, 10))
-            would_be = self.find_would_be_president(holder, corp)
-            bundles = [b for b in bundles if self.dumpable_on(b, would_be)]
-        return sorted(bundles, key=lambda b: b.percent)
-
-    # -- issuing (1849 rules §4.9) ----------------------------------------------------------
-    def issuable_bundles(self, corp: Corporation) -> list[Bundle]:
-        if len(corp.operating_history) < 2:
-            return []
-        room = 5 - corp.market_percent() // corp.share_percent
-        return [
-            b
-            for b in self.bundles_for_corporation(corp, corp)
-            if b.num_shares() <= room and self.last_cert_last(b)
-        ]
-
-    def redeemable_bundles(self, corp: Corporation) -> list[Bundle]:
-        if len(corp.operating_history) < 2:
-            return []
-        return [
-            b
-            for b in self.bundles_for_corporation(self.pool, corp)
-            if len(b.shares) == 1 and corp.cash >= b.price and self.last_cert_last(b)
-        ]
 
     # -- companies ----------------------------------------------------------------------------
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
@@ -723,28 +583,6 @@ class Game1849(Game):
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         return self.map.suggest_routes(corp)
 
-    def sellable_bundles(self, player: Player, corp: Corporation, rnd: Any) -> list[Bundle]:
-        """Bundles the player may sell now: those the round's current blocking step allows.
-        A step that sells nothing (e.g. track laying) allows none (18xx.games
-        ``sellable_bundles``)."""
-        step = rnd.active_step()
-        can_sell = getattr(step, "can_sell", None)
-        if can_sell is None:
-            return []
-        return [b for b in self.bundles_for_corporation(player, corp) if can_sell(player, b)]
-
-    def can_go_bankrupt(self, corp: Corporation, rnd: Any) -> bool:
-        """Corporation cash + president's cash + the most he may sell of each corporation is
-        less than the cheapest depot train (1849 rules §6, 18xx.games ``can_go_bankrupt?``)."""
-        player = corp.owner
-        if not isinstance(player, Player):
-            return False
-        power = player.cash + corp.cash
-        for c in self.corporations:
-            if player.shares.get(c.sym):
-                power += max((b.price for b in self.sellable_bundles(player, c, rnd)), default=0)
-        return power < self.min_depot_price(corp)
-
     def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
         self.map.place_chosen_home(corp, action, hexes)
 
@@ -754,108 +592,6 @@ class Game1849(Game):
             return
         afg.extra["slot_open"] = True
         afg.extra["closed_recently"] = True
-
-    # -- closing and bankruptcy (1849 rules §§5, 6) -------------------------------------------
-    def _in_close_cell(self) -> list[Corporation]:
-        return [
-            c
-            for c in self.corporations
-            if not c.closed and c.share_price is not None and "c" in c.share_price.types
-        ]
-
-    def close_corporations_in_close_cell(self, current: Any = None) -> None:
-        """Close every corporation whose price is in the 0 cell, one after the other; a
-        closing that happens while another one is under way is queued (18xx.games
-        close_corporations_in_close_cell!)."""
-        for corp in self._in_close_cell():
-            if corp not in self.closing_queue:
-                self.closing_queue.append(corp)
-        if self.corporations_are_closing:
-            return
-        self.corporations_are_closing = True
-        while self.closing_queue:
-            self.close_corporation(self.closing_queue.pop(0), current)
-        self.corporations_are_closing = False
-
-    def close_corporation(self, corp: Corporation, current: Any = None) -> None:
-        """Close a corporation (1849 rules §5): tokens off the map, cash to the bank, trains
-        and companies gone, certificates void; a fresh copy joins the end of the queue.
-        ``current`` is the entity the round saw acting before the event (18xx.games decides
-        from that view whether the closing corporation's turn must be cut short)."""
-        if current is None:
-            current = self.round.current_entity()
-        was_operating = isinstance(self.round, OperatingRound) and current is corp
-        if self.rsa_corporation == corp.sym:
-            self.rsa_corporation = None
-        self.map.remove_all_tokens(corp)
-        transfer(corp, self.bank, corp.cash)
-        for train in list(corp.trains):
-            corp.trains.remove(train)
-            train.owner = None
-        for company in list(corp.companies):
-            company.close()
-        if was_operating:
-            self.forced_next = True
-            self.round.force_next_entity()
-        for holder in self.holders():
-            holder.shares.pop(corp.sym, None)
-        if corp.share_price is not None and corp.sym in corp.share_price.corporations:
-            corp.share_price.corporations.remove(corp.sym)
-        corp.closed = True
-        corp.floated = False
-        corp.ipoed = False
-        corp.owner = None
-        idx = self.corporations.index(corp)
-        self.corporations.pop(idx)
-        if corp in self.closing_queue:
-            self.closing_queue.remove(corp)
-        # others that reached the 0 cell close now, before this one rejoins the queue
-        self.close_corporations_in_close_cell(None if was_operating else current)
-        defs = {c["sym"]: c for c in self.data["corporations"]}
-        for _ in self.data["corporation_order"]:
-            self.rng.draw()
-        fresh = self._new_corporation(defs[corp.sym])
-        if fresh.home:
-            self.map.reserve_home(fresh)
-        self.corporations.append(fresh)
-        fresh.extra["closed_recently"] = True
-        index = len(self.corporations) - 1
-        prev = self.corporations[index - 1]
-        if not prev.extra["slot_open"]:
-            # it may skip ahead of a blocked AFG (1849 rules §5)
-            prev.extra["next_to_par"] = False
-            self.corporations[index - 1], self.corporations[index] = fresh, prev
-        if self.corporations[index - 1].floated:
-            fresh.extra["next_to_par"] = True
-        self.update_garibaldi()
-
-    def bankrupt(self, corp: Corporation, rnd: Any) -> None:
-        """The president sells what he legally may, gives all cash to the corporation, and it
-        closes; with no shares left he chooses a loan or leaves (1849 rules §6)."""
-        player = corp.owner
-        assert isinstance(player, Player)
-        if not self.can_go_bankrupt(corp, rnd):
-            raise IllegalAction(
-                f"{corp.sym} and {player.name} can still afford a train", "1849 rules §6"
-            )
-        for c in sorted(
-            (c for c in self.corporations if player.shares_of(c.sym) and c.share_price),
-            key=lambda c: c.sort_key(),
-        ):
-            sellable = self.sellable_bundles(player, c, rnd)
-            if not sellable:
-                continue
-            bundle = max(sellable, key=lambda b: b.price)
-            before = c.share_price
-            self.sell_shares_and_change_price(bundle)
-            if before is not c.share_price:
-                self.moved_this_turn.append(c)
-        if player.cash > 0:
-            transfer(player, corp, player.cash)
-        self.close_corporation(corp)
-        self.reorder_corps()
-        if not player.all_shares():
-            self.loan_choice_player = player
 
     def player_value(self, player: Player) -> int:
         """Final value; with the bonds variant L.100 less per share of a corporation whose bond

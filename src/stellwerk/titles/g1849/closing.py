@@ -1,0 +1,187 @@
+"""1849's closings: corporations in the 0 cell, bankruptcy and the player loan choice
+(rules/1849.md §§5, 6), with the order and turn effects 18xx.games gives them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import Corporation, Player, transfer
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
+from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.core.game import Game
+from stellwerk.core.shares import Bundle
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1849.mapport import MapPort
+
+
+class ClosingRules(Game):
+    """Closing and bankruptcy of 1849, bound into :class:`~stellwerk.titles.g1849.game.Game1849`."""
+
+    data: dict[str, Any]
+    map: MapPort
+    closing_queue: list[Corporation]
+    corporations_are_closing: bool
+    forced_next: bool
+    rsa_corporation: str | None
+    loan_choice_player: Player | None
+    moved_this_turn: list[Corporation]
+
+    def _new_corporation(self, c: dict[str, Any]) -> Corporation:
+        raise NotImplementedError
+
+    def update_garibaldi(self) -> None:
+        raise NotImplementedError
+
+    def reorder_corps(self) -> None:
+        raise NotImplementedError
+
+    def action_processed(self, action: Action) -> None:
+        """A corporation in the 0 cell closes (1849 rules §5)."""
+        if not self._in_close_cell():
+            return
+        # the step and entity that were acting before the closing: if the closing took away
+        # everything that entity could do, its turn ends (18xx.games action_processed)
+        step = self.round.active_step()
+        entity = self.round.current_entity()
+        self.forced_next = False
+        self.close_corporations_in_close_cell(entity)
+        if self.forced_next:
+            # the closing corporation was operating: the round moved on afresh
+            step = self.round.active_step()
+            if step is not None and not step.actions(self.round.current_entity()):
+                self.round.skip_steps()
+                self.round.next_entity()
+            return
+        if step is not None and not step.actions(entity):
+            # 18xx.games keeps the step it computed before the closing as "active" until the
+            # next action; the next entity's turn starts under that stale view, so a next
+            # entity with nothing to do is not skipped (the game then waits).  Mirrored so
+            # that every game we write is accepted by it.
+            self.round.stale_step = step
+            self.round.skip_steps()
+            self.round.next_entity()
+
+    def sellable_bundles(self, player: Player, corp: Corporation, rnd: Any) -> list[Bundle]:
+        """Bundles the player may sell now: those the round's current blocking step allows.
+        A step that sells nothing (e.g. track laying) allows none (18xx.games
+        ``sellable_bundles``)."""
+        step = rnd.active_step()
+        can_sell = getattr(step, "can_sell", None)
+        if can_sell is None:
+            return []
+        return [b for b in self.bundles_for_corporation(player, corp) if can_sell(player, b)]
+
+    def can_go_bankrupt(self, corp: Corporation, rnd: Any) -> bool:
+        """Corporation cash + president's cash + the most he may sell of each corporation is
+        less than the cheapest depot train (1849 rules §6, 18xx.games ``can_go_bankrupt?``)."""
+        player = corp.owner
+        if not isinstance(player, Player):
+            return False
+        power = player.cash + corp.cash
+        for c in self.corporations:
+            if player.shares.get(c.sym):
+                power += max((b.price for b in self.sellable_bundles(player, c, rnd)), default=0)
+        return power < self.min_depot_price(corp)
+
+    def _in_close_cell(self) -> list[Corporation]:
+        return [
+            c
+            for c in self.corporations
+            if not c.closed and c.share_price is not None and "c" in c.share_price.types
+        ]
+
+    def close_corporations_in_close_cell(self, current: Any = None) -> None:
+        """Close every corporation whose price is in the 0 cell, one after the other; a
+        closing that happens while another one is under way is queued (18xx.games
+        close_corporations_in_close_cell!)."""
+        for corp in self._in_close_cell():
+            if corp not in self.closing_queue:
+                self.closing_queue.append(corp)
+        if self.corporations_are_closing:
+            return
+        self.corporations_are_closing = True
+        while self.closing_queue:
+            self.close_corporation(self.closing_queue.pop(0), current)
+        self.corporations_are_closing = False
+
+    def close_corporation(self, corp: Corporation, current: Any = None) -> None:
+        """Close a corporation (1849 rules §5): tokens off the map, cash to the bank, trains
+        and companies gone, certificates void; a fresh copy joins the end of the queue.
+        ``current`` is the entity the round saw acting before the event (18xx.games decides
+        from that view whether the closing corporation's turn must be cut short)."""
+        if current is None:
+            current = self.round.current_entity()
+        was_operating = isinstance(self.round, OperatingRound) and current is corp
+        if self.rsa_corporation == corp.sym:
+            self.rsa_corporation = None
+        self.map.remove_all_tokens(corp)
+        transfer(corp, self.bank, corp.cash)
+        for train in list(corp.trains):
+            corp.trains.remove(train)
+            train.owner = None
+        for company in list(corp.companies):
+            company.close()
+        if was_operating:
+            self.forced_next = True
+            self.round.force_next_entity()
+        for holder in self.holders():
+            holder.shares.pop(corp.sym, None)
+        if corp.share_price is not None and corp.sym in corp.share_price.corporations:
+            corp.share_price.corporations.remove(corp.sym)
+        corp.closed = True
+        corp.floated = False
+        corp.ipoed = False
+        corp.owner = None
+        idx = self.corporations.index(corp)
+        self.corporations.pop(idx)
+        if corp in self.closing_queue:
+            self.closing_queue.remove(corp)
+        # others that reached the 0 cell close now, before this one rejoins the queue
+        self.close_corporations_in_close_cell(None if was_operating else current)
+        defs = {c["sym"]: c for c in self.data["corporations"]}
+        for _ in self.data["corporation_order"]:
+            self.rng.draw()
+        fresh = self._new_corporation(defs[corp.sym])
+        if fresh.home:
+            self.map.reserve_home(fresh)
+        self.corporations.append(fresh)
+        fresh.extra["closed_recently"] = True
+        index = len(self.corporations) - 1
+        prev = self.corporations[index - 1]
+        if not prev.extra["slot_open"]:
+            # it may skip ahead of a blocked AFG (1849 rules §5)
+            prev.extra["next_to_par"] = False
+            self.corporations[index - 1], self.corporations[index] = fresh, prev
+        if self.corporations[index - 1].floated:
+            fresh.extra["next_to_par"] = True
+        self.update_garibaldi()
+
+    def bankrupt(self, corp: Corporation, rnd: Any) -> None:
+        """The president sells what he legally may, gives all cash to the corporation, and it
+        closes; with no shares left he chooses a loan or leaves (1849 rules §6)."""
+        player = corp.owner
+        assert isinstance(player, Player)
+        if not self.can_go_bankrupt(corp, rnd):
+            raise IllegalAction(
+                f"{corp.sym} and {player.name} can still afford a train", "1849 rules §6"
+            )
+        for c in sorted(
+            (c for c in self.corporations if player.shares_of(c.sym) and c.share_price),
+            key=lambda c: c.sort_key(),
+        ):
+            sellable = self.sellable_bundles(player, c, rnd)
+            if not sellable:
+                continue
+            bundle = max(sellable, key=lambda b: b.price)
+            before = c.share_price
+            self.sell_shares_and_change_price(bundle)
+            if before is not c.share_price:
+                self.moved_this_turn.append(c)
+        if player.cash > 0:
+            transfer(player, corp, player.cash)
+        self.close_corporation(corp)
+        self.reorder_corps()
+        if not player.all_shares():
+            self.loan_choice_player = player
