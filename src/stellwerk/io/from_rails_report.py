@@ -439,10 +439,11 @@ class Importer:
             self.advance(e.line, self.step_is(corp, ("place_token",)))
         board = engine.map.board
         state = board.hex(e.hex)
-        index = next(
-            (i for i in range(len(state.cities)) if board.can_place_token(e.hex, i, corp.sym)),
-            None,
-        )
+        free = [i for i in range(len(state.cities)) if board.can_place_token(e.hex, i, corp.sym)]
+        # The report names the hex, not the city: Rails only offers cities the company's
+        # network reaches, so a reachable one is taken first (rails-report-format.md 3.3).
+        reachable = {i for h, i in engine.map.token_spots(corp) if h == e.hex}
+        index = next((i for i in free if i in reachable), free[0] if free else None)
         if index is None:
             raise Mismatch(Divergence(e.line, f"free city on {e.hex}", None, corp.sym))
         city = board.city_id(e.hex, index)
