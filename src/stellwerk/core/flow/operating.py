@@ -477,7 +477,7 @@ class Bankrupt(Step):
         game = self.game
         if (
             not self.actions(entity)
-            or not game.must_buy_train_now(entity)
+            or not (game.must_buy_train_now(entity) or entity.cash < 0)
             or not game.can_go_bankrupt(entity, self.round)
         ):
             return []

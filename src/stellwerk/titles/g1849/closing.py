@@ -117,7 +117,10 @@ class ClosingRules(Game):
         if self.rsa_corporation == corp.sym:
             self.rsa_corporation = None
         self.map.remove_all_tokens(corp)
-        transfer(corp, self.bank, corp.cash)
+        if corp.cash >= 0:
+            transfer(corp, self.bank, corp.cash)
+        else:  # a debt from bond interest is written off by the bank
+            transfer(self.bank, corp, -corp.cash)
         for train in list(corp.trains):
             corp.trains.remove(train)
             train.owner = None

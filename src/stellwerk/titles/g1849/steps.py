@@ -152,13 +152,28 @@ class EmergencyMoneyRaising(Step):
         return out
 
     def can_sell(self, player: Any, bundle: Any) -> bool:
-        """Sales to pay the debt: normal sale rules (1849 rules §7.4)."""
-        return bool(
-            bundle.owner is player
-            and bundle.corporation.operated
-            and can_dump(bundle, player)
-            and self.game.fits_in_pool(bundle)
+        """Sales to pay the debt: normal sale rules, the debtor's presidency kept, and no more
+        than needed (18xx.games EmergencyMoney; 1849 rules §7.4)."""
+        corp = bundle.corporation
+        debtor = self.crisis()
+        if bundle.owner is not player or not corp.operated or debtor is None:
+            return False
+        if not can_dump(bundle, player) or not self.game.fits_in_pool(bundle):
+            return False
+        if corp is debtor and corp.owner is player:
+            holders = {
+                h: p
+                for h, p in corp.share_holders.items()
+                if isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp)
+            }
+            others = max((p for h, p in holders.items() if h is not corp.owner), default=0)
+            if corp.owner.percent_of(corp.sym) - bundle.percent < others:
+                return False
+        needed = self.needed() - max(0, player.cash)
+        smallest = min(
+            -(-bundle.price_per_share() * s.percent // corp.share_percent) for s in bundle.shares
         )
+        return bool(bundle.price - smallest < needed)
 
     def process_payoff_debt(self, action: Action, entity: Any) -> None:
         corp = self.crisis()
