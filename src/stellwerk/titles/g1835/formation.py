@@ -198,7 +198,7 @@ def check_pr_director(game: Game1835) -> None:
         move_share(share, director)
     move_share(pres, challenger)
     pr.owner = challenger
-    game._sync_holders(pr)
+    game.sync_holders(pr)
     game.note("president", corp=pr.sym, player=challenger.name)
 
 

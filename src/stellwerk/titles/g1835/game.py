@@ -30,7 +30,8 @@ class Game1835(Game):
 
     title = "1835"
     sell_movement = "down_block"
-    game_end_check: ClassVar[dict[str, str]] = {"bank": "current_or"}
+    game_end_check: ClassVar[dict[str, str]] = {"bank": "current_or", "bankrupt": "immediate"}
+    bankruptcy_ends_game_after = "all_but_one"
     cert_limit_includes_privates = True
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
@@ -327,10 +328,10 @@ class Game1835(Game):
             for sym in bonus["majors"]
             if player.percent_of(sym) >= int(bonus["percent_held"])
         )
-        return self.data.cert_limit[len(self.players)] + extra
+        return self.data.cert_limit[len(self.all_players)] + extra
 
     def cert_limit(self) -> int:
-        return self.data.cert_limit[len(self.players)]
+        return self.data.cert_limit[len(self.all_players)]
 
     def num_certs(self, player: Player) -> int:
         return len(player.all_shares()) + len(player.companies)
@@ -345,7 +346,7 @@ class Game1835(Game):
             move_share(pres_share, president)
             if swap_to is not self.pool and isinstance(swap_to, Player):
                 corp.share_holders[swap_to] = swap_to.percent_of(corp.sym)
-            self._sync_holders(corp)
+            self.sync_holders(corp)
             self.note("president", corp=corp.sym, player=president.name)
 
         return change
@@ -389,7 +390,7 @@ class Game1835(Game):
             raise IllegalAction(f"{holder.name} cannot hand over {percent}%", "1835 rules §5.3")
         return best
 
-    def _sync_holders(self, corp: Corporation) -> None:
+    def sync_holders(self, corp: Corporation) -> None:
         corp.share_holders = {
             h: h.percent_of(corp.sym) for h in self.holders() if h.percent_of(corp.sym)
         }
@@ -403,7 +404,7 @@ class Game1835(Game):
         if corp.extra.get("formed_by_exchange") and not self.pr_formed:
             allow_president_change = False
         self.transfer_shares(bundle, to, allow_president_change)
-        self._sync_holders(corp)
+        self.sync_holders(corp)
         changed = corp.owner is not before and corp.owner is not None and before is not None
         if changed and not any(e["kind"] == "president" for e in self.events[-1:]):
             assert corp.owner is not None

@@ -4,13 +4,14 @@ routes (rules/1835.md 8.2-8.5)."""
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.map.graph import GraphCache
-from stellwerk.core.map.lay import LayOptions, check_lay, lay_hexes, legal_lays
+from stellwerk.core.map.graph import GraphCache, Network
+from stellwerk.core.map.lay import LayOptions, check_lay, legal_lays
 from stellwerk.core.routes.model import RunContext, TrainSpec
 from stellwerk.core.routes.validate import run_routes as check_routes
 from stellwerk.titles.g1835.data_load import game_data, map_spec
@@ -37,6 +38,16 @@ def hex_distances(origin: str) -> dict[str, int]:
                 dist[nb] = dist[hid] + 1
                 queue.append(nb)
     return dist
+
+
+@dataclass(frozen=True)
+class _FrozenGraph:
+    """A graph cache holding one network fixed for the duration of an enumeration."""
+
+    net: Network
+
+    def network(self, corp: str) -> Network:
+        return self.net
 
 
 class MapPort:
@@ -135,14 +146,21 @@ class MapPort:
     def legal_lays(
         self, corp: Corporation, hex_id: str | None = None, colors: tuple[str, ...] | None = None
     ) -> list[tuple[str, str, int]]:
+        """Every legal lay of ``corp`` (on ``hex_id`` only if given) that it can pay for.  The
+        network is computed once for the whole enumeration (trial lays change the board's
+        version and would otherwise recompute it for every candidate)."""
         opts = self.lay_options(corp)
         if colors is not None:
             opts = LayOptions(colors, (), (), None, opts.loading, opts.rules)
-        hexes = [hex_id] if hex_id else lay_hexes(self.board, self.graph, corp.sym, opts)
+        graph = _FrozenGraph(self.graph.network(corp.sym))
+        hexes = [hex_id] if hex_id else sorted(graph.net.hexes)
+        pricing = replace(opts, loading=True)
         out = []
         for h in hexes:
-            for tile_id, rotation in legal_lays(self.board, self.graph, corp.sym, h, opts):
-                cost = check_lay(self.board, self.graph, corp.sym, h, tile_id, rotation, opts)
+            if h not in self.board.hexes:
+                continue
+            for tile_id, rotation in legal_lays(self.board, graph, corp.sym, h, opts):  # type: ignore[arg-type]
+                cost = check_lay(self.board, graph, corp.sym, h, tile_id, rotation, pricing)  # type: ignore[arg-type]
                 if cost <= corp.cash:
                     out.append((h, tile_id, rotation))
         return out

@@ -15,6 +15,8 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import DiscardTrain, Track
 from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.titles.g1835 import bankruptcy
+from stellwerk.titles.g1835.bankruptcy import loan_of, repay_loan
 from stellwerk.titles.g1835.entities import Minor
 from stellwerk.titles.g1835.formation import FormationStep
 from stellwerk.titles.g1835.sales import SaleMemory, bundle_of, lower_price, sale_bundles, sell
@@ -371,10 +373,14 @@ class Dividend1835(Step):
             return []
         return ["dividend"] if self.round.revenue > 0 else []
 
+    def kinds(self, entity: Any) -> tuple[str, ...]:
+        """A company with a bank loan must withhold (rules/1835.md 8.6, 8.8)."""
+        return ("withhold",) if loan_of(entity) else ("payout", "withhold")
+
     def choices(self, entity: Any) -> list[Action]:
         if not self.actions(entity):
             return []
-        return [act(entity, "dividend", kind=k) for k in ("payout", "withhold")]
+        return [act(entity, "dividend", kind=k) for k in self.kinds(entity)]
 
     def skip(self) -> None:
         entity = self.current_entity()
@@ -385,6 +391,9 @@ class Dividend1835(Step):
         kind = action.get("kind")
         if kind not in ("payout", "withhold"):
             raise IllegalAction(f"unknown dividend kind {kind}", "1835 rules §8.6")
+        if not isinstance(entity, Minor) and kind not in self.kinds(entity):
+            raise IllegalAction(f"{entity.sym} must withhold to repay its bank loan",
+                                "1835 rules §8.8")  # fmt: skip
         game = self.game
         revenue = int(self.round.revenue)
         entity.operating_history.append((game.turn, self.round.round_num))
@@ -394,6 +403,8 @@ class Dividend1835(Step):
         self.round.state["routes"] = []
         game.note("dividend", corp=entity.sym, allocation=kind, revenue=revenue)
         game.pay_dividend(entity, revenue, kind)
+        if kind == "withhold" and loan_of(entity):
+            repay_loan(game, entity, revenue)
         self.pass_()
 
 
@@ -468,7 +479,7 @@ class BuyTrain1835(Step):
         if entity is not corp:
             return []
         if self.must_buy(corp):
-            return ["buy_train"]
+            return ["buy_train", "bankrupt"] if self.bankruptcy_due(corp) else ["buy_train"]
         if self.can_buy(corp):
             return ["buy_train", "pass"]
         return []
@@ -492,12 +503,14 @@ class BuyTrain1835(Step):
             return out
         if "pass" in kinds:
             out.append(act(entity, "pass"))
+        if "bankrupt" in kinds:
+            out.append(act(entity, "bankrupt"))
         seen: set[tuple[str, int]] = set()
         for train in self.depot_trains():
             if train.price <= self.budget(corp) and (train.name, 0) not in seen:
                 seen.add((train.name, 0))
                 out.append(act(entity, "buy_train", train=train.id, price=train.price))
-        if corp.cash >= 1:
+        if self.budget(corp) >= 1:
             for train in self.other_trains(corp):
                 key = (train.name, id(train.owner))
                 if key not in seen:
@@ -530,6 +543,35 @@ class BuyTrain1835(Step):
             raise IllegalAction(error, "1835 rules §8.8")
         sell(self.game, entity, bundle, self.memory)
 
+    def bankruptcy_due(self, corp: Corporation) -> bool:
+        """The director cannot raise the price of the cheapest bank train even after selling
+        everything he may sell, and no other company's train is within reach
+        (rules/1835.md 8.8)."""
+        owner = corp.owner
+        if not self.must_buy(corp) or not isinstance(owner, Player):
+            return False
+        budget = self.budget(corp)
+        prices = [t.price for t in self.depot_trains()]
+        if min(prices) <= budget or (self.other_trains(corp) and budget >= 1):
+            return False
+        for c in self.game.majors():
+            if owner.shares_of(c.sym):
+                for bundle in sale_bundles(self.game, owner, c):
+                    if self.emergency_sale_error(owner, bundle) is None:
+                        return False
+        return True
+
+    def process_bankrupt(self, action: Action, entity: Any) -> None:
+        """The director goes bankrupt; with a forced new director the bank lends the company
+        the rest of the cheapest bank train's price (rules/1835.md 8.8)."""
+        if not isinstance(entity, Corporation) or not self.bankruptcy_due(entity):
+            raise IllegalAction("bankruptcy only when no train can be paid for", "1835 rules §8.8")
+        train = bankruptcy.declare(self.game, entity)
+        self.memory = SaleMemory()
+        if train is not None:
+            self.complete_purchase(entity, train, train.price)
+            self.pass_()
+
     def process_choose(self, action: Action, entity: Any) -> None:
         lower_price(self.game, self.memory, action.get("corporation"))
 
@@ -555,14 +597,12 @@ class BuyTrain1835(Step):
                 raise IllegalAction(f"{train.name} is not for sale yet", RULE_TRAIN)
             if price != train.price:
                 raise IllegalAction(f"{train.name} costs {train.price}", RULE_TRAIN)
-            seller = "Pool" if train in game.depot.discarded else "IPO"
         else:
             if train not in self.other_trains(corp):
                 raise IllegalAction("trains change hands between companies only from phase 3",
                                     RULE_TRAIN)  # fmt: skip
             if price < 1:
                 raise IllegalAction("a train costs at least 1M", RULE_TRAIN)
-            seller = owner.sym
         missing = price - corp.cash
         if missing > 0:
             president = corp.owner
@@ -575,6 +615,16 @@ class BuyTrain1835(Step):
                 )
             transfer(president, corp, missing, "1835 rules §8.8")
             game.note("president_adds", corp=corp.sym, amount=missing)
+        self.complete_purchase(corp, train, price)
+        if not self.can_buy(corp) and not self.must_buy(corp):
+            self.pass_()
+
+    def complete_purchase(self, corp: Corporation, train: Train, price: int) -> None:
+        """Pay, take the train, and hold a formation round if the purchase calls one
+        (rules/1835.md 8.7, 10.1)."""
+        game = self.game
+        seller = train.owner.sym if isinstance(train.owner, Corporation) else (
+            "Pool" if train in game.depot.discarded else "IPO")  # fmt: skip
         phase = game.phases.name
         game.buy_train(corp, train, price)
         game.note("train", corp=corp.sym, train=train.name, seller=seller, price=price)
@@ -582,5 +632,3 @@ class BuyTrain1835(Step):
         if game.formation_trigger(train, game.phases.name != phase):
             self.round.trigger = corp
             game.start_formation(interrupting=True)
-        if not self.can_buy(corp) and not self.must_buy(corp):
-            self.pass_()
