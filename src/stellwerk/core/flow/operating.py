@@ -475,13 +475,13 @@ class Bankrupt(Step):
 
     def choices(self, entity: Any) -> list[Action]:
         game = self.game
-        if (
-            not self.actions(entity)
-            or not (game.must_buy_train_now(entity) or entity.cash < 0)
-            or not game.can_go_bankrupt(entity, self.round)
-        ):
+        if not self.actions(entity) or not (game.must_buy_train_now(entity) or entity.cash < 0):
             return []
-        return [act(entity, "bankrupt")]
+        try:
+            allowed = game.can_go_bankrupt(entity, self.round)
+        except IllegalAction:
+            allowed = False
+        return [act(entity, "bankrupt")] if allowed else []
 
     def process_bankrupt(self, action: Action, entity: Any) -> None:
         self.game.bankrupt(entity, self.round)

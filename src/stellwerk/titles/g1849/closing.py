@@ -68,6 +68,10 @@ class ClosingRules(Game):
         A step that sells nothing (e.g. track laying) allows none (18xx.games
         ``sellable_bundles``)."""
         step = rnd.active_step()
+        if getattr(step, "pending_choice", False):
+            # 18xx.games cannot value shares while a presidency, loan or SMS choice is
+            # pending (those steps answer the sale question wrongly and the action fails)
+            raise IllegalAction("not while a choice is pending", "1849 rules §§2.2, 4.6, 6")
         can_sell = getattr(step, "can_sell", None)
         if can_sell is None:
             return []

@@ -39,6 +39,7 @@ class SwapChoice(Step):
     game: Game1849
 
     description = "Presidency Swap Choice"
+    pending_choice = True
     CHOICES = ("Two 10% certs", "One 20% cert")
 
     def active(self) -> bool:
@@ -71,6 +72,7 @@ class LoanChoice(Step):
     game: Game1849
 
     description = "Bankruptcy Choice"
+    pending_choice = True
     CHOICES = ("Take L.500 loan", "Leave game")
 
     def active(self) -> bool:
@@ -200,6 +202,7 @@ class SMSTeleport(Step):
     game: Game1849
 
     description = "SMS Teleport"
+    pending_choice = True
     CHOICES = ("Close SMS", "Pass")
 
     def setup(self) -> None:
