@@ -8,6 +8,15 @@ or token steps) are inferred: before an action, the entities that must act first
 (rails-report-format.md 3.1).  Revenue is replayed as the claimed total (the report has no
 routes); optionally the route optimiser checks that legal routes earn at least that much.
 
+Choices the report does not record (rails-report-format.md 3.3): the city of a token on a
+hex with several cities, and the city a token is relaid to when a city without track is
+upgraded (BA's home on L6).  The importer takes a city the company's network reaches, else the
+first (for a relay: the city the token stood on), records each such choice, and when a later
+tile lay of that company lies off its network - Rails only lets a company build where it
+reaches - it imports again with the latest open choice moved to its next city.  This settles
+all four claimed revenues that our proven best routes could not reach (NF's free token on L14,
+BA's relaid home on L6); with ``check_routes`` every claimed revenue is compared with them.
+
 Checkpoints (rails-report-format.md 3.4): every ``Has`` line at the end of each round, float
 amounts, payouts (as a multiset per dividend), price moves, train purchases (the action itself),
 phase changes, directorships, private closings, share releases and net-worth changes.
@@ -65,6 +74,10 @@ class ImportReport:
     result: dict[str, int] = field(default_factory=dict)
     expected_result: dict[str, int] | None = None
     route_checks: str = "skipped"
+    route_checked: int = 0
+    route_above: list[tuple[int, str, int, int]] = field(default_factory=list)
+    """Claimed revenues above our proven best routes: (line, company, best, claimed)."""
+    route_unproven: int = 0
     first_divergence: Divergence | None = None
     seconds: float = 0.0
     error_traceback: str | None = None
@@ -98,6 +111,20 @@ class ImportReport:
             "route_checks": self.route_checks,
             "seconds": round(self.seconds, 6),
         }
+
+
+class Ambiguous(Exception):
+    """Internal: a tile lay the company's network does not reach, so an earlier choice of city
+    the report does not record (a token's city, a relaid token) was probably wrong."""
+
+    def __init__(self, line: int, company: str) -> None:
+        super().__init__(f"line {line}: {company} lays off its network")
+        self.line = line
+        self.company = company
+
+
+MAX_CHOICE_RETRIES = 8
+"""How many other city choices an import tries before giving up on the evidence."""
 
 
 class Mismatch(Exception):
@@ -134,10 +161,21 @@ def infer_options(report: rr.Report) -> list[str]:
 class Importer:
     """Walks a report with the engine in the loop."""
 
-    def __init__(self, report: rr.Report, options: list[str], check_routes: bool) -> None:
+    def __init__(
+        self,
+        report: rr.Report,
+        options: list[str],
+        check_routes: bool,
+        overrides: dict[int, int] | None = None,
+        ignored: set[int] | None = None,
+    ) -> None:
         self.report = report
         self.options = options
         self.check_routes = check_routes
+        self.overrides = dict(overrides or {})
+        self.ignored = set(ignored or ())
+        self.evidence = True
+        self.decisions: list[tuple[int, str, list[int]]] = []
         names = report.players
         self.ids = {name: i + 1 for i, name in enumerate(names)}
         self.game = Game.create("1835", [(i + 1, n) for i, n in enumerate(names)], options, 0)
@@ -153,6 +191,34 @@ class Importer:
     @property
     def engine(self) -> Any:
         return self.game.engine
+
+    # -- choices the report does not record ------------------------------------------------
+    def choose_city(self, line: int, company: str, candidates: list[int]) -> int:
+        """The city index for a choice the report leaves open: the first candidate unless an
+        earlier attempt found evidence against it (rails-report-format.md 3.3)."""
+        if len(candidates) > 1:
+            self.decisions.append((line, company, candidates))
+        chosen = self.overrides.get(line)
+        return chosen if chosen in candidates else candidates[0]
+
+    def alternative(self, evidence: Ambiguous) -> tuple[int, int] | None:
+        """The latest open choice of the company before the evidence, moved to its next
+        candidate (None if every choice has been tried)."""
+        for line, company, candidates in reversed(self.decisions):
+            if company != evidence.company or line >= evidence.line:
+                continue
+            current = self.overrides.get(line, candidates[0])
+            position = candidates.index(current) if current in candidates else 0
+            if position + 1 < len(candidates):
+                return line, candidates[position + 1]
+        return None
+
+    def check_reach(self, line: int, corp: Corporation, hex_id: str) -> None:
+        """Rails lets a company lay track only where its network reaches."""
+        if line in self.ignored or not self.evidence:
+            return
+        if not self.engine.map.graph.network(corp.sym).hexes.get(hex_id):
+            raise Ambiguous(line, corp.sym)
 
     # -- driving the engine -----------------------------------------------------------------
     def send(self, line: int, action: Action) -> None:
@@ -422,9 +488,26 @@ class Importer:
                     entity = company
         if entity is corp:
             self.advance(e.line, self.step_is(corp, ("lay_tile",)))
+            self.check_reach(e.line, corp, e.hex)
         cash = corp.cash
         self.send(e.line, act(entity, "lay_tile", hex=e.hex, tile=tile_id, rotation=e.rotation))
         self.expect(e.line, f"cost of tile on {e.hex}", cash - corp.cash, e.cost)
+        self.relay_tokens(e.line, corp)
+
+    def relay_tokens(self, line: int, corp: Corporation) -> None:
+        """Tokens relaid after an upgrade of a trackless city (not in the report): the city
+        they stood on first, another one if a later lay shows otherwise."""
+        step = self.engine.round.active_step()
+        while getattr(step, "relays", None):
+            hex_id, sym = step.relays[0]
+            port = self.engine.map
+            cities = port.relay_cities(hex_id, sym)
+            state = port.board.hex(hex_id)
+            cities.sort(key=lambda i: sym not in state.cities[i].tokens)
+            index = self.choose_city(line, sym, cities)
+            city = port.board.city_id(hex_id, index)
+            self.send(line, act(corp, "place_token", city=city, slot=0, tokener=sym))
+            step = self.engine.round.active_step()
 
     def on_TokenLaid(self, e: rr.TokenLaid) -> None:
         engine = self.engine
@@ -443,7 +526,8 @@ class Importer:
         # The report names the hex, not the city: Rails only offers cities the company's
         # network reaches, so a reachable one is taken first (rails-report-format.md 3.3).
         reachable = {i for h, i in engine.map.token_spots(corp) if h == e.hex}
-        index = next((i for i in free if i in reachable), free[0] if free else None)
+        ordered = [i for i in free if i in reachable] + [i for i in free if i not in reachable]
+        index = self.choose_city(e.line, corp.sym, ordered) if ordered else None
         if index is None:
             raise Mismatch(Divergence(e.line, f"free city on {e.hex}", None, corp.sym))
         city = board.city_id(e.hex, index)
@@ -611,14 +695,27 @@ def _import(
         }
     start = time.perf_counter()
     importer: Importer | None = None
-    try:
-        importer = Importer(report, opts, check_routes)
-        importer.run()
-    except Mismatch as mismatch:
-        result.first_divergence = mismatch.divergence
-    except Exception as error:  # an engine bug still gives a report, with its traceback
-        result.first_divergence = Divergence(0, "engine_error", repr(error), "no error")
-        result.error_traceback = traceback.format_exc()
+    overrides: dict[int, int] = {}
+    ignored: set[int] = set()
+    for attempt in range(MAX_CHOICE_RETRIES + 1):
+        try:
+            importer = Importer(report, opts, check_routes, overrides, ignored)
+            importer.evidence = attempt < MAX_CHOICE_RETRIES
+            importer.run()
+        except Ambiguous as evidence:
+            assert importer is not None
+            other = importer.alternative(evidence)
+            if other is None:
+                ignored.add(evidence.line)
+            else:
+                overrides[other[0]] = other[1]
+            continue
+        except Mismatch as mismatch:
+            result.first_divergence = mismatch.divergence
+        except Exception as error:  # an engine bug still gives a report, with its traceback
+            result.first_divergence = Divergence(0, "engine_error", repr(error), "no error")
+            result.error_traceback = traceback.format_exc()
+        break
     result.seconds = time.perf_counter() - start
     if importer is not None:
         game = importer.game
@@ -630,6 +727,9 @@ def _import(
             result.result = {str(k): v for k, v in game.engine.result().items()}
         if check_routes:
             below = importer.route_below
+            result.route_checked = importer.route_checked
+            result.route_above = list(below)
+            result.route_unproven = importer.route_unproven
             result.route_checks = (
                 f"{importer.route_checked} checked, {len(below)} above our best routes"
                 + (f" (first: line {below[0][0]})" if below else "")

@@ -73,6 +73,8 @@ class Game1835(Game):
         from stellwerk.titles.g1835.mapport import MapPort
 
         self.map = MapPort(self, self.settings.tile_supply)
+        self.route_rules = self.map.route_rules
+        """The route hooks (rules/1835.md 8.5) where front ends look for them."""
         self.minors_list: list[Minor] = []
         for m in data.minors:
             minor = Minor(m.sym, m.name, m.price, m.home, m.city)

@@ -143,6 +143,36 @@ class MapPort:
         if cost:
             transfer(corp, self.game.bank, cost, "1835 rules §8.3")
 
+    def trackless_tokens(self, hex_id: str) -> list[str]:
+        """Tokens on cities without track (BA's home on the preprinted L6): on an upgrade they
+        are relaid by choice (rules/1835.md 6; Rails tile -807 relays base tokens)."""
+        state = self.board.hex(hex_id)
+        placed = state.placed
+        out: list[str] = []
+        for index, node in enumerate(placed.tile.city_nodes):
+            if not placed.node_exits[node]:
+                out += [t for t in state.cities[index].tokens if t is not None]
+        return out
+
+    def relay_cities(self, hex_id: str, sym: str) -> list[int]:
+        """Cities of the hex a relaid token may go to: its own, or one with a free slot."""
+        state = self.board.hex(hex_id)
+        return [
+            i
+            for i, city in enumerate(state.cities)
+            if sym in city.tokens or self.board.can_place_token(hex_id, i, sym, True)
+        ]
+
+    def relay_token(self, hex_id: str, sym: str, index: int) -> None:
+        """Move ``sym``'s token on the hex to city ``index``."""
+        state = self.board.hex(hex_id)
+        if sym in state.cities[index].tokens:
+            return
+        for city in state.cities:
+            if sym in city.tokens:
+                city.tokens[city.tokens.index(sym)] = None
+        self.board.place_token_at(hex_id, index, sym, same_hex_allowed=True)
+
     def legal_lays(
         self, corp: Corporation, hex_id: str | None = None, colors: tuple[str, ...] | None = None
     ) -> list[tuple[str, str, int]]:

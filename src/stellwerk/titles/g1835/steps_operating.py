@@ -94,6 +94,7 @@ class Track1835(Track):
 
     def setup(self) -> None:
         self.lays = 0
+        self.relays: list[tuple[str, str]] = []
 
     def allowed(self, corp: Corporation) -> int:
         """Majors lay two yellow tiles in phase 2; otherwise one lay or upgrade
@@ -129,6 +130,8 @@ class Track1835(Track):
         return any(game.map.board.hex(h).is_preprinted for h in ability["hexes"])
 
     def actions(self, entity: Any) -> list[str]:
+        if self.relays:
+            return ["place_token"] if entity is self.operator() else []
         if isinstance(entity, Company):
             return self.company_actions(entity)
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -151,6 +154,13 @@ class Track1835(Track):
             return []
         out: list[Action] = []
         game = self.game
+        if self.relays:
+            hex_id, sym = self.relays[0]
+            board = game.map.board
+            for index in game.map.relay_cities(hex_id, sym):
+                city = board.city_id(hex_id, index)
+                out.append(act(entity, "place_token", city=city, slot=0, tokener=sym))
+            return out
         if isinstance(entity, Company):
             corp = self.operator()
             if "lay_tile" in kinds and (hex_id is not None or all_lays):
@@ -177,12 +187,38 @@ class Track1835(Track):
             return
         if self.lays >= self.allowed(entity):
             raise IllegalAction(f"{entity.sym} has laid its tiles", RULE_TRACK)
+        relaid = game.map.trackless_tokens(action["hex"])
         game.map.lay_tile(entity, action)
         game.note("tile", corp=entity.sym, hex=action["hex"], tile=action["tile"])
         self.lays += 1
         game.after_tile_laid()
-        if self.lays >= self.allowed(entity) and not self.abilities_left(entity):
+        self.ask_relays(action["hex"], relaid)
+        self.maybe_done(entity)
+
+    def maybe_done(self, corp: Corporation) -> None:
+        if not self.relays and self.lays >= self.allowed(corp) and not self.abilities_left(corp):
             self.pass_()
+
+    def ask_relays(self, hex_id: str, relaid: list[str]) -> None:
+        """Tokens that stood on cities without track are relaid by the operating director onto
+        a city of the new tile (rules/1835.md 6: BA's home on L6; Rails tile -807)."""
+        game = self.game
+        for sym in relaid:
+            if len(game.map.relay_cities(hex_id, sym)) > 1:
+                self.relays.append((hex_id, sym))
+
+    def relay(self, action: Action, corp: Corporation) -> None:
+        game = self.game
+        hex_id, sym = self.relays[0]
+        target, index = game.map.board.resolve_city(str(action.get("city")))
+        if target != hex_id or action.get("tokener", sym) != sym:
+            raise IllegalAction(f"{sym}'s token on {hex_id} must be relaid first", RULE_TRACK)
+        if index not in game.map.relay_cities(hex_id, sym):
+            raise IllegalAction(f"{sym}'s token cannot go to that city", RULE_TRACK)
+        game.map.relay_token(hex_id, sym, index)
+        game.note("relay", corp=sym, hex=hex_id, city=index)
+        self.relays.pop(0)
+        self.maybe_done(corp)
 
     def ability_lay(self, action: Action, company: Company) -> None:
         """OBB's free yellow tiles on M15/M17 (one per OR), PfB's free green tile on L6: free,
@@ -200,14 +236,18 @@ class Track1835(Track):
         if allowed_tiles and tile_name not in allowed_tiles:
             raise IllegalAction(f"{company.sym} lays only {allowed_tiles}", "1835 rules §6")
         colors = tuple(ability.get("colours", ())) or ("yellow", "green")
+        relaid = game.map.trackless_tokens(action["hex"])
         game.map.lay_tile(corp, action, free=True, teleport=hexes, colors=colors)
         game.note("tile", corp=corp.sym, hex=action["hex"], tile=action["tile"])
         game.ability_uses.setdefault((company.sym, "tile_lay"), []).append(game.or_label)
         game.after_tile_laid()
-        if self.lays >= self.allowed(corp) and not self.abilities_left(corp):
-            self.pass_()
+        self.ask_relays(action["hex"], relaid)
+        self.maybe_done(corp)
 
     def process_place_token(self, action: Action, entity: Any) -> None:
+        if self.relays:
+            self.relay(action, entity)
+            return
         use_token_ability(self.game, entity, self.operator(), action, "track")
 
 
