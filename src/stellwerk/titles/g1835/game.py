@@ -15,14 +15,13 @@ from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Market
-from stellwerk.core.shares import Bundle, ChangePresident, move_share
+from stellwerk.core.shares import Bundle, ChangePresident
 from stellwerk.core.trains import Depot, PhaseDef, Phases
+from stellwerk.titles.g1835 import capital, certificates, payouts, rolling_stock, sequence
 from stellwerk.titles.g1835.data_load import cell_name, cell_position, title_data
 from stellwerk.titles.g1835.entities import Minor, StartItem
+from stellwerk.titles.g1835.names import PR
 from stellwerk.titles.g1835.options import settings
-
-PR = "PR"
-"""Rule code names no company but PR, the company formed by exchange (rules/1835.md 10)."""
 
 
 class Game1835(Game):
@@ -178,53 +177,10 @@ class Game1835(Game):
         """Seat order never changes; the priority deal is tracked in ``priority``."""
 
     def _record_round_end(self, rnd: Round) -> None:
-        if getattr(rnd, "kind", "") == "formation":
-            return
-        cash = {c.sym: c.cash for c in self.corporations if c.floated and not c.closed}
-        cash.update({p.name: p.cash for p in self.players if not p.bankrupt})
-        label = getattr(rnd, "label", rnd.name)
-        self.round_ends.append((label, cash))
-        if getattr(rnd, "kind", "") == "operating":
-            worth = {
-                p.name: self.player_value(p) - self.or_start_worth.get(p.name, 0)
-                for p in self.players
-            }
-            self.worth_changes.append((label, worth))
+        sequence.record_round_end(self, rnd)
 
     def next_round(self) -> None:
-        """Start rounds until the packet is sold (ORs in between), then SR, ORs per phase,
-        SR ...; a Prussian formation round between any two rounds while PR is incomplete in
-        phases 4-5 (rules/1835.md 2, 10.1)."""
-        rnd = self.round
-        self._record_round_end(rnd)
-        if getattr(rnd, "kind", "") == "formation":
-            self.round = rnd.after()
-            return
-        follow = self._following(rnd)
-        if self.formation_due():
-            self.round = self.new_formation_round(follow)
-        else:
-            self.round = follow()
-
-    def _following(self, rnd: Round) -> Any:
-        kind = getattr(rnd, "kind", "")
-        if kind == "start":
-            if not self.start_items:
-                return self.new_stock_round
-            self.packet_sold_in_one_go = False
-            self.or_in_set += 1
-            num = self.or_in_set
-            return lambda: self.new_operating_round(num)
-        if kind == "stock":
-            self.operating_rounds = self.phases.current.operating_rounds
-            return lambda: self.new_operating_round(1)
-        assert isinstance(rnd, OperatingRound)
-        if kind == "operating" and self.start_items:
-            return self.new_start_round
-        if rnd.round_num < self.operating_rounds:
-            num = rnd.round_num + 1
-            return lambda: self.new_operating_round(num)
-        return self.new_stock_round
+        sequence.next_round(self)
 
     def end_condition(self, reason: str) -> bool:
         """The bank breaks at 0 (Rails BankBreaks limit 0; rules/1835.md 12)."""
@@ -245,33 +201,13 @@ class Game1835(Game):
 
     # -- Prussia ------------------------------------------------------------------------------
     def prussian_papers(self) -> list[Any]:
-        """Minors and privates still to be exchanged for PR shares (rules/1835.md 10.3)."""
-        out: list[Any] = [m for m in self.minors_list if m.floated and not m.closed]
-        for c in self.companies:
-            spec = self.data.private(c.sym)
-            if spec.prussian_exchange_percent and not c.closed and c.owner is not None:
-                out.append(c)
-        return out
+        return sequence.prussian_papers(self)
 
     def formation_due(self) -> bool:
-        """A formation round at a round boundary: phases 4, 4+4 and 5 while PR is incomplete
-        (rules/1835.md 10.1)."""
-        status = self.phases.current.status
-        if not any(s.startswith("prussia") for s in status):
-            return False
-        return bool(self.prussian_papers()) or not self.pr_formed
+        return sequence.formation_due(self)
 
     def formation_trigger(self, train: Train, phase_changed: bool) -> bool:
-        """A formation round interrupts the OR after the first 4, the 4+4 while PR is not
-        started, the first 5 while papers remain (rules/1835.md 10.1)."""
-        events = self.train_events.get(train.name, [])
-        if "prussian_formation_round" not in events:
-            return False
-        if train.name == "4":
-            return phase_changed
-        if train.name == "4+4":
-            return not self.pr_formed
-        return phase_changed and bool(self.prussian_papers())
+        return sequence.formation_trigger(self, train, phase_changed)
 
     def start_formation(self, interrupting: bool) -> None:
         from stellwerk.titles.g1835.formation import start_formation
@@ -323,14 +259,7 @@ class Game1835(Game):
 
     # -- certificates -----------------------------------------------------------------------
     def cert_limit_for(self, player: Player) -> int:
-        """Table limit + 1 per major held at 80 % or more (rules/1835.md 1)."""
-        bonus = self.data.raw["cert_limit_bonus"]
-        extra = sum(
-            int(bonus["bonus"])
-            for sym in bonus["majors"]
-            if player.percent_of(sym) >= int(bonus["percent_held"])
-        )
-        return self.data.cert_limit[len(self.all_players)] + extra
+        return certificates.cert_limit_for(self, player)
 
     def cert_limit(self) -> int:
         return self.data.cert_limit[len(self.all_players)]
@@ -339,177 +268,52 @@ class Game1835(Game):
         return len(player.all_shares()) + len(player.companies)
 
     def change_president_for(self, corp: Corporation) -> ChangePresident:
-        """The new director hands over the fewest certificates worth the director's
-        certificate (Rails; rules/1835.md 5.3)."""
-
-        def change(pres_share: Share, swap_to: Holder, president: Player, _prev: Holder) -> None:
-            for share in self.swap_certificates(president, corp, pres_share.percent):
-                move_share(share, swap_to)
-            move_share(pres_share, president)
-            if swap_to is not self.pool and isinstance(swap_to, Player):
-                corp.share_holders[swap_to] = swap_to.percent_of(corp.sym)
-            self.sync_holders(corp)
-            self.note("president", corp=corp.sym, player=president.name)
-
-        return change
+        return certificates.change_president_for(self, corp)
 
     def swap_certificates(self, holder: Holder, corp: Corporation, percent: int) -> list[Share]:
-        """On a change of director by purchase the new director hands over single
-        certificates first (Rails: the old director can then sell them singly, report
-        1835_Correct_Sell_Pass line 751); double ones only if needed."""
-        out: list[Share] = []
-        total = 0
-        for share in sorted(
-            (s for s in holder.shares_of(corp.sym) if not s.president), key=lambda s: s.percent
-        ):
-            if total + share.percent <= percent:
-                out.append(share)
-                total += share.percent
-        if total == percent:
-            return out
-        return self.fewest_certificates(holder, corp, percent)
+        return certificates.swap_certificates(self, holder, corp, percent)
 
     def fewest_certificates(self, holder: Holder, corp: Corporation, percent: int) -> list[Share]:
-        """Ordinary certificates of ``holder`` worth exactly ``percent``, as few as possible."""
-        shares = sorted(
-            (s for s in holder.shares_of(corp.sym) if not s.president), key=lambda s: -s.percent
-        )
-        best: list[Share] | None = None
-
-        def search(i: int, acc: list[Share], total: int) -> None:
-            nonlocal best
-            if total == percent:
-                if best is None or len(acc) < len(best):
-                    best = list(acc)
-                return
-            if i >= len(shares) or total > percent:
-                return
-            search(i + 1, [*acc, shares[i]], total + shares[i].percent)
-            search(i + 1, acc, total)
-
-        search(0, [], 0)
-        if best is None:
-            raise IllegalAction(f"{holder.name} cannot hand over {percent}%", "1835 rules §5.3")
-        return best
+        return certificates.fewest_certificates(self, holder, corp, percent)
 
     def sync_holders(self, corp: Corporation) -> None:
-        corp.share_holders = {
-            h: h.percent_of(corp.sym) for h in self.holders() if h.percent_of(corp.sym)
-        }
+        certificates.sync_holders(self, corp)
 
     def transfer_certificates(
         self, bundle: Bundle, to: Holder, allow_president_change: bool = True
     ) -> None:
-        """Move certificates and settle the directorship (common rules §6.6)."""
-        corp = bundle.corporation
-        before = corp.owner
-        if corp.extra.get("formed_by_exchange") and not self.pr_formed:
-            allow_president_change = False
-        self.transfer_shares(bundle, to, allow_president_change)
-        self.sync_holders(corp)
-        changed = corp.owner is not before and corp.owner is not None and before is not None
-        if changed and not any(e["kind"] == "president" for e in self.events[-1:]):
-            assert corp.owner is not None
-            self.note("president", corp=corp.sym, player=corp.owner.name)
+        certificates.transfer_certificates(
+            self, bundle, to, allow_president_change=allow_president_change
+        )
 
     def check_floated(self, corp: Corporation) -> None:
-        """A major floats when players and pool hold its float percentage; it receives its
-        start price per 10 % sold and places its home token (rules/1835.md 3.1, 5.2)."""
-        if corp.floated or isinstance(corp, Minor) or corp.extra.get("formed_by_exchange"):
-            return
-        sold = 100 - corp.percent_of(corp.sym)
-        if sold < corp.float_percent or corp.par_price is None:
-            return
-        corp.floated = True
-        if corp.share_price is not None and corp.sym not in corp.share_price.corporations:
-            corp.share_price.corporations.append(corp.sym)
-        amount = corp.par_price.price * sold // 10
-        transfer(self.bank, corp, amount, "1835 rules §5.2")
-        self.note("float", corp=corp.sym, amount=amount)
-        home, city = self.home_city[corp.sym]
-        self.map.place_home(corp, home, city)
+        capital.check_floated(self, corp)
 
     def start_company(self, corp: Corporation) -> None:
-        """The first sale of the director's certificate starts the company: its marker goes on
-        the start price (rules/1835.md 5.2).  It joins the cell's stack (the operating order
-        among equal prices) only when it floats (Rails: BY moving onto C4 before SX floated
-        there operates first, report 1835_Forced_Selling_PR_5_Shares line 356)."""
-        if corp.ipoed:
-            return
-        corp.ipoed = True
-        corp.share_price = corp.par_price
+        capital.start_company(self, corp)
 
     def update_releases(self) -> None:
-        """Release share groups (seed 004 items 2.3-2.6; Rails ReleaseRules, rules/1835.md 4)."""
-        for rule in self.data.release_rules:
-            target = rule.company
-            if target == PR:
-                if self.pr_buyable:
-                    continue
-            elif target in self.released:
-                continue
-            if all(
-                100 - self.corporation(c).percent_of(c) >= rule.sold_percent for c in rule.companies
-            ):
-                if target == PR:
-                    self.pr_buyable = True
-                else:
-                    self.released.add(target)
-                self.note("released", corp=target)
+        capital.update_releases(self)
 
     def next_ipo_share(self, corp: Corporation) -> Share | None:
-        """The next certificate the IPO sells: strictly in certificate order; PR only its four
-        buyable shares (rules/1835.md 4)."""
-        reserved = corp.extra.get("reserved") or []
-        for share in corp.shares_of(corp.sym):
-            if reserved and reserved[share.index]:
-                continue
-            return share
-        return None
+        return capital.next_ipo_share(self, corp)
 
     def ipo_available(self, corp: Corporation) -> bool:
-        if isinstance(corp, Minor):
-            return False
-        if corp.sym == PR:
-            return self.pr_buyable
-        return corp.sym in self.released
+        return capital.ipo_available(self, corp)
 
     def ipo_price(self, corp: Corporation, share: Share) -> int:
-        """Start price per 10 %, PR too after its formation (Rails: report 1835_Issue129done
-        line 1242 buys PR at 154 while it trades at 138; rules/1835.md 10.5 said current)."""
-        cell = corp.par_price
-        assert cell is not None
-        return cell.price * share.percent // 10
+        return capital.ipo_price(self, corp, share)
 
     def market_value(self, corp: Corporation, percent: int) -> int:
-        cell = corp.share_price
-        assert cell is not None
-        return cell.price * percent // 10
+        return capital.market_value(self, corp, percent)
 
     # -- net worth --------------------------------------------------------------------------
     def player_value(self, player: Player) -> int:
-        """Cash + certificates at the current price per 10 % (PR options at its start price
-        before the formation; minors 0) + privates at face value (rules/1835.md 12)."""
-        value = player.cash
-        for share in player.all_shares():
-            corp = self.corporation(share.corporation)
-            if isinstance(corp, Minor):
-                continue
-            cell = corp.share_price or corp.par_price
-            if cell is not None:
-                value += cell.price * share.percent // 10
-        return value + sum(c.value for c in player.companies)
+        return payouts.player_value(self, player)
 
     # -- companies --------------------------------------------------------------------------
     def payout_companies(self) -> None:
-        """Player-owned open privates pay their revenue at the start of every OR, in the
-        order of the company list (rules/1835.md 6)."""
-        for company in self.companies:
-            owner = company.owner
-            if company.closed or not isinstance(owner, Player) or not company.revenue:
-                continue
-            transfer(self.bank, owner, company.revenue, "1835 rules §6")
-            self.note("private_revenue", player=owner.name, amount=company.revenue)
+        payouts.payout_companies(self)
 
     def close_company(self, company: Company) -> None:
         if company.closed:
@@ -518,47 +322,20 @@ class Game1835(Game):
         self.note("private_closed", company=company.sym)
 
     def event_close_privates(self) -> None:
-        """Phase 5 closes the privates that close on a phase (NF, OBB, PfB, LD)."""
-        for company in self.companies:
-            if self.data.private(company.sym).closes_on_phase == self.phases.name:
-                self.close_company(company)
+        rolling_stock.event_close_privates(self)
 
     def after_train_bought(self, corp: Corporation, train: Train) -> None:
-        """LD closes when SX buys its first train (rules/1835.md 6)."""
-        for c in self.data.privates:
-            company = self.company(c.sym)
-            raw = next(r for r in self.data.raw["companies"] if r["sym"] == c.sym)
-            if raw.get("closes_when_train_bought_by") == corp.sym:
-                self.close_company(company)
+        rolling_stock.after_train_bought(self, corp, train)
 
     # -- trains -----------------------------------------------------------------------------
     def train_limit(self, corp: Corporation) -> int:
-        """Minors 2/1, majors 4/3/2, PR 4/4/3 (rules/1835.md 8.7)."""
-        limits = self.phase_limits[self.phases.name]
-        kind = "minor" if isinstance(corp, Minor) else ("PR" if corp.sym == PR else "major")
-        return int(limits.get(kind, 0))
+        return rolling_stock.train_limit(self, corp)
 
     def crowded_corps(self) -> list[Corporation]:
-        forming = self.formation is not None
-        return [
-            c
-            for c in self.corporations
-            if c.floated
-            and not c.closed
-            and len(c.trains) > self.train_limit(c)
-            and not (forming and c.sym == PR)
-        ]
+        return rolling_stock.crowded_corps(self)
 
     def buying_train(self, train: Train) -> None:
-        before = self.phases.name
-        while self.phases.next_on(train.name):
-            self.phases.advance()
-            self.note("phase", phase=self.phases.name)
-            self.on_phase_change(self.phases.current)
-        self.rust_trains(train)
-        if self.phases.name != before:
-            for event in self.data.phases[self.phases.index].events:
-                getattr(self, f"event_{event}")()
+        rolling_stock.buying_train(self, train)
 
     def rust_trains(self, bought: Train) -> None:
         rusting = [t for t in self.depot.trains if not t.rusted and t.rusts_on == bought.name]
@@ -567,39 +344,8 @@ class Game1835(Game):
         super().rust_trains(bought)
 
     def reclaim_train(self, train: Train) -> None:
-        """A discarded train goes to the pool (rules/1835.md 8.7)."""
-        owner = train.owner
-        if isinstance(owner, Corporation):
-            owner.trains.remove(train)
-        self.depot.reclaim(train)
+        rolling_stock.reclaim_train(self, train)
 
     # -- dividends --------------------------------------------------------------------------
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
-        """Majors pay out (each holder revenue x percent, halves up; pool shares pay the
-        company; IPO and reserved shares nobody) or withhold; minors split, keeping the lower
-        half (rules/1835.md 8.6, 7)."""
-        if isinstance(corp, Minor):
-            if revenue:
-                keep = revenue // 2
-                transfer(self.bank, corp, keep, "1835 rules §7")
-                owner = corp.owner
-                assert owner is not None
-                transfer(self.bank, owner, revenue - keep, "1835 rules §7")
-                self.note("payout", to=owner.name, amount=revenue - keep)
-                self.note("payout", to=corp.sym, amount=keep)
-            return
-        if kind == "withhold":
-            if revenue:
-                transfer(self.bank, corp, revenue, "1835 rules §8.6")
-        elif revenue:
-            for holder in [*self.players, self.pool]:
-                pct = holder.percent_of(corp.sym)
-                if not pct:
-                    continue
-                amount = (revenue * pct * 2 + 100) // 200
-                target: Holder = corp if holder is self.pool else holder
-                if amount:
-                    transfer(self.bank, target, amount, "1835 rules §8.6")
-                    self.note("payout", to=getattr(target, "sym", target.name), amount=amount)
-        paid = revenue if kind == "payout" else 0
-        self.move_price(corp, "right" if paid > 0 else "left")
+        payouts.pay_dividend(self, corp, revenue, kind)

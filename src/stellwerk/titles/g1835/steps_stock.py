@@ -14,7 +14,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round, Step, act
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1835.entities import Minor
-from stellwerk.titles.g1835.game import PR
+from stellwerk.titles.g1835.names import PR
 from stellwerk.titles.g1835.sales import (
     SaleMemory,
     bundle_of,

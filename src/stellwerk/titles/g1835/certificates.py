@@ -1,0 +1,108 @@
+"""Certificates and directorships in 1835: the certificate limit with its 80 % bonus, the
+swap of certificates on a change of director, and keeping the holder table in step
+(rules/1835.md 1, 5.2-5.3)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stellwerk.core.entities import Corporation, Holder, Player, Share
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.shares import Bundle, ChangePresident, move_share
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1835.game import Game1835
+
+
+def cert_limit_for(game: Game1835, player: Player) -> int:
+    """Table limit + 1 per major held at 80 % or more (rules/1835.md 1)."""
+    bonus = game.data.raw["cert_limit_bonus"]
+    extra = sum(
+        int(bonus["bonus"])
+        for sym in bonus["majors"]
+        if player.percent_of(sym) >= int(bonus["percent_held"])
+    )
+    return game.data.cert_limit[len(game.all_players)] + extra
+
+
+def change_president_for(game: Game1835, corp: Corporation) -> ChangePresident:
+    """The new director hands over the fewest certificates worth the director's
+    certificate (Rails; rules/1835.md 5.3)."""
+
+    def change(pres_share: Share, swap_to: Holder, president: Player, _prev: Holder) -> None:
+        for share in game.swap_certificates(president, corp, pres_share.percent):
+            move_share(share, swap_to)
+        move_share(pres_share, president)
+        if swap_to is not game.pool and isinstance(swap_to, Player):
+            corp.share_holders[swap_to] = swap_to.percent_of(corp.sym)
+        game.sync_holders(corp)
+        game.note("president", corp=corp.sym, player=president.name)
+
+    return change
+
+
+def swap_certificates(
+    game: Game1835, holder: Holder, corp: Corporation, percent: int
+) -> list[Share]:
+    """On a change of director by purchase the new director hands over single
+    certificates first (Rails: the old director can then sell them singly, report
+    1835_Correct_Sell_Pass line 751); double ones only if needed."""
+    out: list[Share] = []
+    total = 0
+    for share in sorted(
+        (s for s in holder.shares_of(corp.sym) if not s.president), key=lambda s: s.percent
+    ):
+        if total + share.percent <= percent:
+            out.append(share)
+            total += share.percent
+    if total == percent:
+        return out
+    return game.fewest_certificates(holder, corp, percent)
+
+
+def fewest_certificates(
+    game: Game1835, holder: Holder, corp: Corporation, percent: int
+) -> list[Share]:
+    """Ordinary certificates of ``holder`` worth exactly ``percent``, as few as possible."""
+    shares = sorted(
+        (s for s in holder.shares_of(corp.sym) if not s.president), key=lambda s: -s.percent
+    )
+    best: list[Share] | None = None
+
+    def search(i: int, acc: list[Share], total: int) -> None:
+        nonlocal best
+        if total == percent:
+            if best is None or len(acc) < len(best):
+                best = list(acc)
+            return
+        if i >= len(shares) or total > percent:
+            return
+        search(i + 1, [*acc, shares[i]], total + shares[i].percent)
+        search(i + 1, acc, total)
+
+    search(0, [], 0)
+    if best is None:
+        raise IllegalAction(f"{holder.name} cannot hand over {percent}%", "1835 rules §5.3")
+    return best
+
+
+def sync_holders(game: Game1835, corp: Corporation) -> None:
+    corp.share_holders = {
+        h: h.percent_of(corp.sym) for h in game.holders() if h.percent_of(corp.sym)
+    }
+
+
+def transfer_certificates(
+    game: Game1835, bundle: Bundle, to: Holder, allow_president_change: bool = True
+) -> None:
+    """Move certificates and settle the directorship (common rules §6.6)."""
+    corp = bundle.corporation
+    before = corp.owner
+    if corp.extra.get("formed_by_exchange") and not game.pr_formed:
+        allow_president_change = False
+    game.transfer_shares(bundle, to, allow_president_change)
+    game.sync_holders(corp)
+    changed = corp.owner is not before and corp.owner is not None and before is not None
+    if changed and not any(e["kind"] == "president" for e in game.events[-1:]):
+        assert corp.owner is not None
+        game.note("president", corp=corp.sym, player=corp.owner.name)
