@@ -17,7 +17,8 @@ from stellwerk.selfplay import choose_action
 from stellwerk.titles.g1835.bankruptcy import LOAN, loan_of
 from stellwerk.titles.g1835.entities import Minor
 from stellwerk.titles.g1835.game import Game1835
-from stellwerk.titles.g1835.steps_operating import BuyTrain1835, Dividend1835
+from stellwerk.titles.g1835.steps_operating import Dividend1835
+from stellwerk.titles.g1835.steps_trains import BuyTrain1835
 
 TOTAL_CASH = 12000
 

@@ -170,3 +170,30 @@ def test_option_unlimited_tiles() -> None:
 def test_option_prussian_reserved_ignored() -> None:
     """§11 PrussianReservedIgnored."""
     assert settings_of(["prussian_reserved_ignored"]).sold_out_ignores_reserved_pr
+
+
+def test_pr_income_denied_for_what_was_earned_in_its_formation_or() -> None:
+    """§10.4 (Rails OperatingRound_1835): when PR pays in an OR a formation round interrupted,
+    a player gets no PR dividend on the percentage he already earned in that OR through a minor
+    that operated or BB/HB's revenue; the rest he gets as usual."""
+    from stellwerk.core.shares import move_share
+    from stellwerk.titles.g1835.payouts import pay_dividend
+
+    e = engine()
+    pr = e.prussia()
+    pr.share_price = pr.par_price
+    p1, p2 = e.players[0], e.players[1]
+    shares = pr.shares_of(pr.sym)
+    for share in shares[1:3]:
+        move_share(share, p1)  # 20 %
+    move_share(pr.shares_of(pr.sym)[1], p2)  # 10 %
+    e.round.interrupted = True  # type: ignore[attr-defined]
+    e.round.income_tally = {p1: 5}  # type: ignore[attr-defined]
+    cash1, cash2 = p1.cash, p2.cash
+    pay_dividend(e, pr, 100, "payout")
+    assert p1.cash - cash1 == 15  # 20 % less the 5 % of his minor
+    assert p2.cash - cash2 == 10
+    e.round.interrupted = False  # type: ignore[attr-defined]
+    cash1 = p1.cash
+    pay_dividend(e, pr, 100, "payout")
+    assert p1.cash - cash1 == 20

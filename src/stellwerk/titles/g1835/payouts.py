@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Holder, Player, transfer
 from stellwerk.titles.g1835.entities import Minor
+from stellwerk.titles.g1835.names import PR
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
@@ -55,8 +56,13 @@ def pay_dividend(game: Game1835, corp: Corporation, revenue: int, kind: str) -> 
         if revenue:
             transfer(game.bank, corp, revenue, "1835 rules §8.6")
     elif revenue:
+        denied = income_denied(game, corp)
         for holder in [*game.players, game.pool]:
             pct = holder.percent_of(corp.sym)
+            if isinstance(holder, Player) and denied.get(holder):
+                cut = min(pct, denied[holder])
+                game.note("income_denied", player=holder.name, corp=corp.sym, percent=cut)
+                pct -= cut
             if not pct:
                 continue
             amount = (revenue * pct * 2 + 100) // 200
@@ -66,3 +72,16 @@ def pay_dividend(game: Game1835, corp: Corporation, revenue: int, kind: str) -> 
                 game.note("payout", to=getattr(target, "sym", target.name), amount=amount)
     paid = revenue if kind == "payout" else 0
     game.move_price(corp, "right" if paid > 0 else "left")
+
+
+def income_denied(game: Game1835, corp: Corporation) -> dict[Player, int]:
+    """PR paying in the OR a formation round interrupted: a player does not get PR's dividend
+    on the percentage he already earned from this OR through BB/HB's revenue (10 % each) or a
+    minor of his that operated (its exchange share); Rails OperatingRound_1835 counts this per
+    player without checking that the paper was exchanged (rules/1835.md 10.4).  We never cut
+    below nothing, where Rails' count could go negative."""
+    rnd = game.round
+    if corp.sym != PR or not getattr(rnd, "interrupted", False):
+        return {}
+    tally: dict[Player, int] = getattr(rnd, "income_tally", {})
+    return {p: pct for p, pct in tally.items() if pct > 0}
