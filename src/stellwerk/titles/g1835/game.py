@@ -211,7 +211,6 @@ class Game1835(Game):
 
     def start_formation(self, interrupting: bool) -> None:
         from stellwerk.titles.g1835.formation import start_formation
-
         from stellwerk.titles.g1835.steps_operating import OperatingRound1835
 
         if interrupting and isinstance(self.round, OperatingRound1835):
