@@ -163,26 +163,72 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
 
 
 class GraphCache:
-    """Networks per corporation, recomputed when the board changes."""
+    """Networks per corporation.
 
-    def __init__(self, board: Board) -> None:
+    By default the cache follows the board: any change recomputes.  A title that must
+    reproduce 18xx.games exactly passes ``follow_board=False`` and calls :meth:`clear` where
+    that engine clears its graph (after a tile lay or a token placed in the token step, not
+    after home tokens or a closing corporation's tokens leave the board).  Route flags then
+    behave like that engine's: once a corporation is known to need a train, that stays known
+    until :meth:`clear_for` or :meth:`clear_all`.
+    """
+
+    def __init__(self, board: Board, follow_board: bool = True) -> None:
         self.board = board
-        self._version = -1
+        self.follow_board = follow_board
+        self._version = board.version
         self._nets: dict[str, Network] = {}
+        self._tokenable: dict[str, list[tuple[str, int]]] = {}
+        self._routes: dict[str, tuple[bool, bool]] = {}
+
+    def _check_version(self) -> None:
+        if self.follow_board and self._version != self.board.version:
+            self.clear_all()
+            self._version = self.board.version
+
+    def clear(self) -> None:
+        """Forget networks and token spots; keep route flags that say a train is needed."""
+        self._nets.clear()
+        self._tokenable.clear()
+        self._routes = {c: f for c, f in self._routes.items() if f[1]}
+
+    def clear_for(self, corp: str) -> None:
+        """:meth:`clear`, and forget the route flags of ``corp``."""
+        self.clear()
+        self._routes.pop(corp, None)
+
+    def forget(self, corp: str) -> None:
+        """Drop everything cached for ``corp`` (a closed corporation starts afresh)."""
+        self._nets.pop(corp, None)
+        self._tokenable.pop(corp, None)
+        self._routes.pop(corp, None)
+
+    def clear_all(self) -> None:
+        """Forget everything."""
+        self._nets.clear()
+        self._tokenable.clear()
+        self._routes.clear()
 
     def network(self, corp: str) -> Network:
         """The (cached) network of ``corp``."""
-        if self._version != self.board.version:
-            self._nets.clear()
-            self._version = self.board.version
+        self._check_version()
         net = self._nets.get(corp)
         if net is None:
             net = self._nets[corp] = compute_network(self.board, corp)
+            old = self._routes.get(corp, (False, False))
+            self._routes[corp] = (
+                old[0] or net.route_available,
+                old[1] or net.route_train_purchase,
+            )
         return net
 
     def tokenable_cities(self, corp: str) -> list[tuple[str, int]]:
         """(hex, city index) of reachable cities where ``corp`` may place a token: a free,
         unreserved slot and no token of ``corp`` on the hex (common rules §6.4)."""
+        self._check_version()
+        cached = self._tokenable.get(corp)
+        if cached is not None:
+            return cached
         board = self.board
         out = []
         for hid, node in sorted(self.network(corp).nodes):
@@ -190,14 +236,24 @@ class GraphCache:
             index = state.city_index(node)
             if index is not None and board.can_place_token(hid, index, corp):
                 out.append((hid, index))
+        self._tokenable[corp] = out
         return out
+
+    def route_flags(self, corp: str) -> tuple[bool, bool]:
+        """(a route exists, a train must be bought) - 18xx.games ``route_info``."""
+        self._check_version()
+        flags = self._routes.get(corp)
+        if flags is None:
+            self.network(corp)
+            flags = self._routes[corp]
+        return flags
 
     def has_route(self, corp: str) -> bool:
         """Does a route exist for ``corp`` (skip the route step otherwise)?  18xx.games
         ``can_run_route?``: a token's network holds two stops, or one stop and a port."""
-        return self.network(corp).route_available
+        return self.route_flags(corp)[0]
 
     def must_buy_train(self, corp: str) -> bool:
         """Network test of the reference engine's ``must_buy_train?`` (MUST_BUY_TRAIN = route):
         a token's network holds two non-optional stops.  The caller checks train ownership."""
-        return self.network(corp).route_train_purchase
+        return self.route_flags(corp)[1]

@@ -23,7 +23,8 @@ class MapPort:
     def __init__(self, game: Game1849) -> None:
         self.game = game
         self.board = new_board()
-        self.graph = GraphCache(self.board)
+        # 18xx.games clears its graph only at certain events; mirrored (see clear calls)
+        self.graph = GraphCache(self.board, follow_board=False)
         self._tokens: dict[str, list[str]] = {}
         self._tokens_version = -1
 
@@ -75,6 +76,7 @@ class MapPort:
             raise IllegalAction(f"{corp.sym} cannot have its home in {hex_id}", "1849 rules §4.5")
         self.board.place_token_at(hex_id, index, corp.sym)
         corp.extra["home_hex"] = hex_id
+        self.graph.clear()
 
     def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
         out = []
@@ -116,10 +118,15 @@ class MapPort:
         return out
 
     def remove_all_tokens(self, corp: Corporation) -> None:
+        """A closing corporation's tokens leave the board; the reference engine does not clear
+        its graph then, but the corporation's own record starts afresh."""
         self.board.remove_all_tokens(corp.sym)
+        self.graph.forget(corp.sym)
 
     def earthquake(self, hex_id: str) -> list[str]:
-        return self.board.reset_hex(hex_id)
+        removed = self.board.reset_hex(hex_id)
+        self.graph.clear_all()
+        return removed
 
     # -- track ------------------------------------------------------------------------------
     def can_lay_tile(self, corp: Corporation) -> bool:
@@ -166,6 +173,7 @@ class MapPort:
         if corp.cash < cost:
             raise IllegalAction(f"{corp.sym} cannot pay {cost}", "1849 rules §3.3")
         self.board.lay_tile(hex_id, tile_id, rotation)
+        self.graph.clear()
         if cost:
             transfer(corp, game.bank, cost, "1849 rules §3.3")
         if corp.extra.get("sms_hexes") is not None:
@@ -208,6 +216,7 @@ class MapPort:
         if self.unplaced_tokens(corp) <= 0:
             raise IllegalAction(f"{corp.sym} has no token left", "1849 rules §4.1")
         self.board.place_token_at(hex_id, index, corp.sym)
+        self.graph.clear()
         self._afg_blocked_check()
 
     def _afg_blocked_check(self) -> None:
@@ -228,8 +237,7 @@ class MapPort:
 
     # -- routes -----------------------------------------------------------------------------
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:
-        net = self.graph.network(corp.sym)
-        return net.route_available, net.route_train_purchase
+        return self.graph.route_flags(corp.sym)
 
     def run_context(self, corp: Corporation) -> RunContext:
         """Board, phase and the CNM +20 marker of this corporation (1849 rules §1.4)."""
@@ -323,5 +331,6 @@ class MapPort:
         if not 1 <= price <= corp.cash:
             raise IllegalAction(f"price must be between 1 and {corp.cash}", "1849 rules §7.3")
         city.tokens[slot] = corp.sym
+        self.graph.clear_for(seller.sym)
         self.board.version += 1
         transfer(corp, seller, price, "1849 rules §7.3")
