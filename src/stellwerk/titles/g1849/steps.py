@@ -32,14 +32,35 @@ class SharesStep(BuySellParShares):
         self.game.maybe_place_home_token(self.game.corporation(corp))
 
 
-class SwapChoice(Step):
+class ChoiceStep(Step):
+    """A step answered by ``choose`` with one of ``CHOICES``.  While it waits, 18xx.games
+    cannot value a player's shares (``pending_choice``, see ClosingRules.sellable_bundles)."""
+
+    game: Game1849
+
+    pending_choice = True
+    CHOICES: tuple[str, ...] = ()
+
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity):
+            return []
+        return [act(entity, "choose", choice=c) for c in self.CHOICES]
+
+    def chosen(self, action: Action, rule: str) -> str:
+        """The choice of ``action``, refused unless it is one of ``CHOICES``."""
+        choice = action.get("choice")
+        if choice not in self.CHOICES:
+            raise IllegalAction(f"choose one of {self.CHOICES}", rule)
+        return str(choice)
+
+
+class SwapChoice(ChoiceStep):
     """The previous president chooses two 10 % certificates instead of the 20 % last
     certificate (1849 rules §2.2)."""
 
     game: Game1849
 
     description = "Presidency Swap Choice"
-    pending_choice = True
     CHOICES = ("Two 10% certs", "One 20% cert")
 
     def active(self) -> bool:
@@ -51,28 +72,20 @@ class SwapChoice(Step):
     def actions(self, entity: Any) -> list[str]:
         return ["choose"] if entity is self.current_entity() else []
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
-            return []
-        return [act(entity, "choose", choice=c) for c in self.CHOICES]
-
     def process_choose(self, action: Action, entity: Any) -> None:
-        choice = action.get("choice")
-        if choice not in self.CHOICES:
-            raise IllegalAction(f"choose one of {self.CHOICES}", "1849 rules §2.2")
+        choice = self.chosen(action, "1849 rules §2.2")
         if choice == self.CHOICES[0]:
             self.game.swap_double_cert()
         self.game.swap = None
 
 
-class LoanChoice(Step):
+class LoanChoice(ChoiceStep):
     """A bankrupt president without shares takes an L.500 loan (−750 at the end) or
     leaves the game (1849 rules §6)."""
 
     game: Game1849
 
     description = "Bankruptcy Choice"
-    pending_choice = True
     CHOICES = ("Take L.500 loan", "Leave game")
 
     def active(self) -> bool:
@@ -86,25 +99,22 @@ class LoanChoice(Step):
         return ["choose"] if entity is self.current_entity() else []
 
     def choices(self, entity: Any) -> list[Action]:
-        return self.loan_choices(entity)
-
-    def loan_choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
-            return []
-        options = self.CHOICES[:1] if entity.bankrupt else self.CHOICES
-        return [act(entity, "choose", choice=c) for c in options]
+        """A player who already left may only take the loan (18xx.games refuses leaving
+        twice)."""
+        offered = super().choices(entity)
+        if getattr(entity, "bankrupt", False):
+            offered = [a for a in offered if a["choice"] == self.CHOICES[0]]
+        return offered
 
     def process_choose(self, action: Action, entity: Any) -> None:
-        choice = action.get("choice")
+        choice = self.chosen(action, "1849 rules §6")
         if choice == "Leave game":
             if entity.bankrupt:
                 raise IllegalAction(f"{entity.name} has already left the game", "1849 rules §6")
             entity.bankrupt = True
-        elif choice == self.CHOICES[0]:
+        else:
             transfer(self.game.bank, entity, 500)
             entity.penalty += 750
-        else:
-            raise IllegalAction(f"choose one of {self.CHOICES}", "1849 rules §6")
         self.game.loan_choice_player = None
 
 
@@ -195,14 +205,13 @@ class EmergencyMoneyRaising(Step):
             rnd.recalculate_order()
 
 
-class SMSTeleport(Step):
+class SMSTeleport(ChoiceStep):
     """The owner of SMS may close it to build and token in a coastal city without a
     connection (1849 rules §4.6)."""
 
     game: Game1849
 
     description = "SMS Teleport"
-    pending_choice = True
     CHOICES = ("Close SMS", "Pass")
 
     def setup(self) -> None:
@@ -223,15 +232,8 @@ class SMSTeleport(Step):
     def active(self) -> bool:
         return bool(self.current_actions())
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
-            return []
-        return [act(entity, "choose", choice=c) for c in self.CHOICES]
-
     def process_choose(self, action: Action, entity: Any) -> None:
-        choice = action.get("choice")
-        if choice not in self.CHOICES:
-            raise IllegalAction(f"choose one of {self.CHOICES}", "1849 rules §4.6")
+        choice = self.chosen(action, "1849 rules §4.6")
         if choice == "Close SMS":
             self.game.company("SMS").close()
             entity.extra["sms_hexes"] = list(self.game.data["sms_hexes"])
