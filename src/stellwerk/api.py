@@ -105,7 +105,8 @@ class Game:
         for _ in range(100):
             if self.engine.finished:
                 break
-            batch = self.engine.round.auto_actions()
+            with self.engine.looking_ahead():
+                batch = self.engine.round.auto_actions()
             if not batch:
                 break
             for auto in batch:
@@ -156,7 +157,8 @@ class Game:
         on request, or for every hex with ``all_lays``."""
         from stellwerk.core.legal import legal_actions
 
-        return legal_actions(self.engine, hex_id, all_lays)
+        with self.engine.looking_ahead():
+            return legal_actions(self.engine, hex_id, all_lays)
 
     def to_file(self) -> dict[str, Any]:
         """The 18xx.games game file of this game."""

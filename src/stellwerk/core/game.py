@@ -9,7 +9,9 @@ as hooks below.  No title name appears here.
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from stellwerk.core.actions import check_shape
@@ -222,6 +224,12 @@ class Game:
 
     def after_end_of_operating_turn(self, corp: Corporation | None) -> None:
         """Hook after a corporation's operating turn."""
+
+    @contextlib.contextmanager
+    def looking_ahead(self) -> Iterator[None]:
+        """Hook: computations for menus and automatic actions run inside this; a title whose
+        caches must follow the reference engine's timeline restores them afterwards."""
+        yield
 
     # -- game end ---------------------------------------------------------------------------
     def check_game_end(self) -> tuple[str | None, str | None]:

@@ -162,6 +162,15 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
     return net
 
 
+@dataclass(slots=True)
+class CacheState:
+    """A copy of a :class:`GraphCache`'s contents."""
+
+    nets: dict[str, Network]
+    tokenable: dict[str, list[tuple[str, int]]]
+    routes: dict[str, tuple[bool, bool]]
+
+
 class GraphCache:
     """Networks per corporation.
 
@@ -196,6 +205,20 @@ class GraphCache:
         """:meth:`clear`, and forget the route flags of ``corp``."""
         self.clear()
         self._routes.pop(corp, None)
+
+    def save(
+        self,
+    ) -> tuple[dict[str, Network], dict[str, list[tuple[str, int]]], dict[str, tuple[bool, bool]]]:
+        """The cache contents, to :meth:`restore` after a look-ahead that must leave no trace."""
+        return dict(self._nets), dict(self._tokenable), dict(self._routes)
+
+    def restore(
+        self,
+        saved: tuple[
+            dict[str, Network], dict[str, list[tuple[str, int]]], dict[str, tuple[bool, bool]]
+        ],
+    ) -> None:
+        self._nets, self._tokenable, self._routes = (dict(x) for x in saved)  # type: ignore[assignment]
 
     def forget(self, corp: str) -> None:
         """Drop everything cached for ``corp`` (a closed corporation starts afresh)."""

@@ -6,6 +6,8 @@ Map work (tiles, tokens, routes) goes through :mod:`stellwerk.titles.g1849.mappo
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -108,6 +110,17 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         self._setup_corporations()
         self.round = self.new_auction_round()
         self.round.setup()
+
+    @contextlib.contextmanager
+    def looking_ahead(self) -> Iterator[None]:
+        """Menus and automatic-action decisions leave the graph caches as they were, so a game
+        played live reaches exactly the state of its file replayed (the reference engine's
+        caches are cleared only at its own points)."""
+        saved = self.map.graph.save()
+        try:
+            yield
+        finally:
+            self.map.graph.restore(saved)
 
     @classmethod
     def warm(cls) -> None:
