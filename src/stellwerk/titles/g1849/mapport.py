@@ -330,7 +330,8 @@ class MapPort:
             raise IllegalAction("this token cannot be bought", "1849 rules §7.3")
         if not 1 <= price <= corp.cash:
             raise IllegalAction(f"price must be between 1 and {corp.cash}", "1849 rules §7.3")
-        city.tokens[slot] = corp.sym
+        # the seller's token leaves its slot; the buyer's goes where a new token would go
+        # (reserved or first open slot, as 18xx.games exchanges it)
+        self.board.replace_token(action["city"], slot, corp.sym)
         self.graph.clear_for(seller.sym)
-        self.board.version += 1
         transfer(corp, seller, price, "1849 rules §7.3")
