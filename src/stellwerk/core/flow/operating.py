@@ -310,8 +310,14 @@ class BuyTrain(Step):
         return bool(self.game.must_buy_train_now(corp))
 
     def can_buy_train(self, corp: Corporation) -> bool:
-        prices = [t.price for t in self.game.depot_trains_for(corp)]
-        prices += [1 for _ in self.game.other_trains(corp)]
+        """Room for a train and cash for the cheapest train on offer anywhere: any depot train
+        for sale, or L.1 for another corporation's train.  (18xx.games asks this of every train
+        for sale, even one the corporation may not buy, e.g. an E-train without E-token; the
+        step then waits for a pass.)"""
+        game = self.game
+        prices = [t.price for t in game.depot.depot_trains(game.phases)]
+        if any(c.trains for c in game.corporations if c is not corp):
+            prices.append(1)
         return self.room(corp) and bool(prices) and corp.cash >= min(prices)
 
     def actions(self, entity: Any) -> list[str]:
