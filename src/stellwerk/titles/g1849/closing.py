@@ -46,7 +46,7 @@ class ClosingRules(Game):
         step = self.round.active_step()
         entity = self.round.current_entity()
         self.forced_next = False
-        self.close_corporations_in_close_cell(entity)
+        self.close_corporations_in_close_cell(step)
         if self.forced_next:
             # the closing corporation was operating: the round moved on afresh
             step = self.round.active_step()
@@ -54,7 +54,18 @@ class ClosingRules(Game):
                 self.round.skip_steps()
                 self.round.next_entity()
             return
-        if step is not None and not step.actions(entity):
+        if step is None:
+            return
+        # that engine asks its remembered step who acts *now*
+        now = step.active_entities()
+        entity = now[0] if now else None
+        if entity is None and getattr(step, "needs_entity", False):
+            # its emergency-money step fails when the closing ended the cash crisis
+            raise IllegalAction(
+                "the closing would leave the debt step without a debtor (18xx.games refuses this)",
+                "1849 rules §7.4",
+            )
+        if not step.actions(entity):
             # 18xx.games keeps the step it computed before the closing as "active" until the
             # next action; the next entity's turn starts under that stale view, so a next
             # entity with nothing to do is not skipped (the game then waits).  Mirrored so
@@ -96,7 +107,7 @@ class ClosingRules(Game):
             if not c.closed and c.share_price is not None and "c" in c.share_price.types
         ]
 
-    def close_corporations_in_close_cell(self, current: Any = None) -> None:
+    def close_corporations_in_close_cell(self, view: Any = None) -> None:
         """Close every corporation whose price is in the 0 cell, one after the other; a
         closing that happens while another one is under way is queued (18xx.games
         close_corporations_in_close_cell!)."""
@@ -107,17 +118,17 @@ class ClosingRules(Game):
             return
         self.corporations_are_closing = True
         while self.closing_queue:
-            self.close_corporation(self.closing_queue.pop(0), current)
+            self.close_corporation(self.closing_queue.pop(0), view)
         self.corporations_are_closing = False
 
-    def close_corporation(self, corp: Corporation, current: Any = None) -> None:
+    def close_corporation(self, corp: Corporation, view: Any = None) -> None:
         """Close a corporation (1849 rules §5): tokens off the map, cash to the bank, trains
         and companies gone, certificates void; a fresh copy joins the end of the queue.
-        ``current`` is the entity the round saw acting before the event (18xx.games decides
-        from that view whether the closing corporation's turn must be cut short)."""
-        if current is None:
-            current = self.round.current_entity()
-        was_operating = isinstance(self.round, OperatingRound) and current is corp
+        ``view`` is the step the round saw acting before the event: 18xx.games asks that step,
+        once the cash is gone, whether the closing corporation is the one acting, and if so
+        cuts its turn short."""
+        if view is None:
+            view = self.round.active_step()
         if self.rsa_corporation == corp.sym:
             self.rsa_corporation = None
         self.map.remove_all_tokens(corp)
@@ -125,6 +136,10 @@ class ClosingRules(Game):
             transfer(corp, self.bank, corp.cash)
         else:  # a debt from bond interest is written off by the bank
             transfer(self.bank, corp, -corp.cash)
+        acting = view.active_entities() if view is not None else []
+        was_operating = (
+            isinstance(self.round, OperatingRound) and bool(acting) and acting[0] is corp
+        )
         for train in list(corp.trains):
             corp.trains.remove(train)
             train.owner = None
@@ -146,7 +161,7 @@ class ClosingRules(Game):
         if corp in self.closing_queue:
             self.closing_queue.remove(corp)
         # others that reached the 0 cell close now, before this one rejoins the queue
-        self.close_corporations_in_close_cell(None if was_operating else current)
+        self.close_corporations_in_close_cell(None if was_operating else view)
         defs = {c["sym"]: c for c in self.data["corporations"]}
         for _ in self.data["corporation_order"]:
             self.rng.draw()

@@ -180,7 +180,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             sms_hexes=None,
             bond=False,
             e_token=False,
-            tokens_lost=0,
+            tokens=[None] * d["tokens"],
         )
         return corp
 
@@ -479,10 +479,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             if self.round.current_entity() is afg and isinstance(self.round, OperatingRound):
                 self.round.force_next_entity()
             self.close_corporation(afg)
-        for sym in self.map.earthquake(messina):
-            corp = self.corporation_or_none(sym)
-            if corp is not None:
-                corp.extra["tokens_lost"] += 1
+        self.map.earthquake(messina)
         self.messina_upgradeable = False
 
     def afg(self) -> Corporation | None:
@@ -566,8 +563,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def place_home_token(self, corp: Corporation) -> None:
         """Home token: placed at once where the home is fixed; AFG's president chooses
         among the free cities (1849 rules §4.5)."""
-        if self.map.placed_tokens(corp) or corp.extra["tokens_lost"]:
-            return
+        first = self.map.charter(corp)[:1]
+        if not first or first[0] is not None:
+            return  # the first token is down: it is the home token (18xx.games)
         if corp.home:
             self.map.place_home(corp)
             return

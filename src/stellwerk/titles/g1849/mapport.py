@@ -46,12 +46,28 @@ class MapPort:
             hexes = self._tokens[corp] = self.board.token_hexes(corp)
         return hexes
 
+    # A corporation's charter holds its tokens in order; each is placed (its hex) or not.
+    # The first one counts as the home token for token purchases, a token bought away is
+    # free again, and one destroyed by the earthquake leaves the charter (18xx.games token
+    # objects; 1849 rules §§3.5, 7.3).
+    @staticmethod
+    def charter(corp: Corporation) -> list[str | None]:
+        tokens: list[str | None] = corp.extra["tokens"]
+        return tokens
+
+    def _token_placed(self, corp: Corporation, hex_id: str) -> None:
+        charter = self.charter(corp)
+        charter[charter.index(None)] = hex_id
+
+    def first_token_hex(self, corp: Corporation) -> str | None:
+        charter = self.charter(corp)
+        return charter[0] if charter else None
+
     def placed_tokens(self, corp: Corporation) -> int:
         return len(self.token_hexes(corp.sym))
 
     def unplaced_tokens(self, corp: Corporation) -> int:
-        lost: int = corp.extra["tokens_lost"]
-        return corp.num_tokens - self.placed_tokens(corp) - lost
+        return self.charter(corp).count(None)
 
     def has_token_in(self, corp: Corporation, hex_id: str) -> bool:
         return self.board.hex(hex_id).has_token(corp.sym)
@@ -60,7 +76,7 @@ class MapPort:
         assert corp.home is not None
         if self.board.can_place_token(corp.home, 0, corp.sym):
             self.board.place_token_at(corp.home, 0, corp.sym)
-            corp.extra["home_hex"] = corp.home
+            self._token_placed(corp, corp.home)
 
     def has_free_slot(self, corp: Corporation, hex_id: str) -> bool:
         state = self.board.hex(hex_id)
@@ -75,7 +91,7 @@ class MapPort:
         if hex_id not in hexes:
             raise IllegalAction(f"{corp.sym} cannot have its home in {hex_id}", "1849 rules §4.5")
         self.board.place_token_at(hex_id, index, corp.sym)
-        corp.extra["home_hex"] = hex_id
+        self._token_placed(corp, hex_id)
         self.graph.clear()
 
     def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
@@ -124,7 +140,12 @@ class MapPort:
         self.graph.forget(corp.sym)
 
     def earthquake(self, hex_id: str) -> list[str]:
+        """Reset the hex; its tokens leave their charters for good."""
         removed = self.board.reset_hex(hex_id)
+        for sym in removed:
+            corp = self.game.corporation_or_none(sym)
+            if corp is not None and hex_id in self.charter(corp):
+                self.charter(corp).remove(hex_id)
         self.graph.clear_all()
         return removed
 
@@ -216,6 +237,7 @@ class MapPort:
         if self.unplaced_tokens(corp) <= 0:
             raise IllegalAction(f"{corp.sym} has no token left", "1849 rules §4.1")
         self.board.place_token_at(hex_id, index, corp.sym)
+        self._token_placed(corp, hex_id)
         self.graph.clear()
         self._afg_blocked_check()
 
@@ -292,7 +314,7 @@ class MapPort:
         return (
             seller is not None
             and seller is not buyer
-            and seller.extra.get("home_hex") != hex_id
+            and self.first_token_hex(seller) != hex_id
             and not self.board.hex(hex_id).has_token(buyer.sym)
         )
 
@@ -319,7 +341,7 @@ class MapPort:
         seller = self.game.corporation(holder)
         if self.unplaced_tokens(corp) <= 0:
             raise IllegalAction(f"{corp.sym} has no token to place", "1849 rules §7.3")
-        if seller.extra.get("home_hex") == hex_id:
+        if self.first_token_hex(seller) == hex_id:
             raise IllegalAction("a home token cannot be bought", "1849 rules §7.3")
         if not self.game.loading and (
             not self._sellable(corp, hex_id, holder)
@@ -333,5 +355,8 @@ class MapPort:
         # the seller's token leaves its slot; the buyer's goes where a new token would go
         # (reserved or first open slot, as 18xx.games exchanges it)
         self.board.replace_token(action["city"], slot, corp.sym)
+        seller_charter = self.charter(seller)
+        seller_charter[seller_charter.index(hex_id)] = None
+        self._token_placed(corp, hex_id)
         self.graph.clear_for(seller.sym)
         transfer(corp, seller, price, "1849 rules §7.3")

@@ -125,6 +125,7 @@ class EmergencyMoneyRaising(Step):
     game: Game1849
 
     description = "Emergency Money Raising"
+    needs_entity = True
 
     def crisis(self) -> Corporation | None:
         return next((c for c in self.game.corporations if c.cash < 0), None)
