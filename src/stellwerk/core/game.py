@@ -31,7 +31,13 @@ from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.rng import Rng
-from stellwerk.core.shares import Bundle, all_bundles, transfer_bundle
+from stellwerk.core.shares import (
+    Bundle,
+    all_bundles,
+    generic_change_president,
+    move_share,
+    transfer_bundle,
+)
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 
 
@@ -352,15 +358,11 @@ class Game:
         )
 
     def change_president_for(self, corp: Corporation) -> Any:
-        from stellwerk.core.shares import generic_change_president
-
         return generic_change_president(corp)
 
     def handle_partial(self, bundle: Bundle, source: Holder, to: Holder) -> None:
         corp = bundle.corporation
         diff = sum(s.percent for s in bundle.shares) - bundle.percent
-        from stellwerk.core.shares import move_share
-
         for _ in range(diff // corp.share_percent):
             move_share(source.shares_of(corp.sym)[0], to)
 

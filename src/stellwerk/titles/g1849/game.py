@@ -18,6 +18,7 @@ from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.operating import (
     Bankrupt,
     BuyCompany,
+    BuyTrain,
     DiscardTrain,
     IssueShares,
     Route,
@@ -221,7 +222,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         return StockRound(self, [DiscardTrain, HomeToken, s1849.SwapChoice, s1849.SharesStep])
 
     def new_operating_round(self, round_num: int) -> Round:
-        return s1849.Operating1849(
+        return OperatingRound(
             self,
             [
                 s1849.LoanChoice,
@@ -238,7 +239,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
                 s1849.BuyToken,
                 s1849.BuyEToken,
                 DiscardTrain,
-                s1849.BuyTrain1849,
+                BuyTrain,  # 1849 rules §§4.7, 7.5 through the train hooks below
                 IssueShares,
                 s1849.BondInterestPayment,
                 s1849.Bond,

@@ -8,16 +8,11 @@ from stellwerk.core.entities import Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import BuyTrain, Dividend
-from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, sale_choices
 from stellwerk.core.shares import can_dump
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1849.game import Game1849
-
-
-class Operating1849(OperatingRound):
-    """The 1849 operating round (1849 rules §2.3)."""
 
 
 class SharesStep(BuySellParShares):
@@ -363,13 +358,6 @@ class BuyEToken(Step):
         transfer(entity, self.game.bank, self.price(), "1849 rules §7.5")
         entity.extra["e_token"] = True
         self.game.e_token_sold = True
-
-
-class BuyTrain1849(BuyTrain):
-    """Emergency sales of the buying corporation's shares only after its first full turn;
-    an E-train needs an E-token (1849 rules §§4.7, 7.5)."""
-
-    game: Game1849
 
 
 class BondInterestPayment(Step):
