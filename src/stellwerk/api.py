@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.titles.registry import title_class
 
-__all__ = ["Game", "GameFileError", "IllegalAction"]
+__all__ = ["EngineError", "Game", "GameFileError", "IllegalAction"]
 
 
 class Game:
@@ -96,7 +96,7 @@ class Game:
             raise
         except Exception as error:
             self.engine = self._rebuild(self.actions)
-            raise IllegalAction(f"internal error: {error}", "engine") from error
+            raise EngineError(f"{type(error).__name__}: {error}", action) from error
         self.actions.append(action)
 
     def _auto_actions(self) -> list[dict[str, Any]]:

@@ -13,8 +13,17 @@ from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.engine import EngineGame
 from stellwerk.io.gamefile import read_game_file
 
+# Exit statuses of every command (README, "Exit statuses").
+EXIT_OK = 0
 EXIT_MISMATCH = 1
+"""A refused action, or a replay that differs from its trace or recorded result."""
+EXIT_REFUSED = EXIT_MISMATCH
 EXIT_USAGE = 2
+"""Bad arguments, or a file that cannot be read or loaded."""
+EXIT_MOVED_ON = 3
+"""The game moved on since the action count the caller based its action on (store)."""
+EXIT_INTERNAL = 4
+"""An engine defect (``EngineError``) or any other unexpected error; never a traceback."""
 
 
 def engine_class() -> Any:

@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from stellwerk import __version__
+from stellwerk.cli.common import EXIT_INTERNAL
 from stellwerk.cli.play_cmds import act, new, show, undo
 from stellwerk.cli.replay_cmd import replay_command
 from stellwerk.cli.routes_cmd import routes
 from stellwerk.cli.selfplay_cmd import selfplay
+from stellwerk.core.errors import EngineError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Stellwerk(click.Group):
+    """The command group; an unexpected error ends a command with one line, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except EngineError as error:
+            click.echo(f"error: {error}", err=True)
+            raise SystemExit(EXIT_INTERNAL) from error
+        except Exception as error:  # the last line of defence of the CLI
+            click.echo(f"error: internal error: {type(error).__name__}: {error}", err=True)
+            raise SystemExit(EXIT_INTERNAL) from error
+
+
+@click.group(cls=Stellwerk, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="stellwerk")
 def main() -> None:
     """stellwerk: an 18xx engine (1841, 1849, 1835) - replay, play and test games."""

@@ -1,4 +1,5 @@
-"""The one error type for refused actions, and the error for corrupt game files."""
+"""The one error type for refused actions, the error for corrupt game files, and the error
+for engine defects (an unexpected exception while processing an action)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,17 @@ class GameFileError(Exception):
         self.action_id = action_id
         where = f"action {action_id}: " if action_id is not None else ""
         super().__init__(f"{where}{reason}")
+
+
+class EngineError(Exception):
+    """An engine defect: an unexpected exception while processing ``action``.
+
+    Never a rule refusal: front ends report it as an internal error (their own exit status),
+    with the action and the original traceback kept in ``__cause__``.  The game is restored to
+    its state before the action.
+    """
+
+    def __init__(self, message: str, action: object = None) -> None:
+        self.message = message
+        self.action = action
+        super().__init__(f"internal engine error: {message}")
