@@ -167,7 +167,6 @@ class Corporation(Holder):
         self.operating_history: list[tuple[int, int]] = []
         self.shares[sym] = [Share(sym, i, p, i == 0, self) for i, p in enumerate(share_percents)]
         self.share_holders: dict[Holder, int] = {self: sum(share_percents)}
-        self.extra: dict[str, Any] = {}
 
     @property
     def president_percent(self) -> int:

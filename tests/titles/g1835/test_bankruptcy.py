@@ -14,8 +14,8 @@ from stellwerk.core.entities import Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.shares import move_share
 from stellwerk.selfplay import choose_action
-from stellwerk.titles.g1835.bankruptcy import LOAN, loan_of
-from stellwerk.titles.g1835.entities import Minor
+from stellwerk.titles.g1835.bankruptcy import loan_of
+from stellwerk.titles.g1835.entities import Minor, c35
 from stellwerk.titles.g1835.game import Game1835
 from stellwerk.titles.g1835.steps_operating import Dividend1835
 from stellwerk.titles.g1835.steps_trains import BuyTrain1835
@@ -103,7 +103,7 @@ def test_loan_forces_withholding_and_is_repaid() -> None:
     game, corp = at_major_train_purchase()
     e = game.engine
     assert isinstance(e, Game1835)
-    corp.extra[LOAN] = 50
+    c35(corp).bank_loan = 50
     step = next(s for s in e.round.steps if isinstance(s, Dividend1835))
     assert step.kinds(corp) == ("withhold",)
     bank = e.bank.cash
@@ -119,7 +119,7 @@ def test_payout_is_refused_while_a_loan_is_outstanding() -> None:
     game, corp = at_major_train_purchase()
     e = game.engine
     assert isinstance(e, Game1835)
-    corp.extra[LOAN] = 50
+    c35(corp).bank_loan = 50
     step = next(s for s in e.round.steps if isinstance(s, Dividend1835))
     e.round.state["revenue"] = 80
     with pytest.raises(IllegalAction):

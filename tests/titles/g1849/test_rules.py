@@ -6,6 +6,7 @@ import pytest
 
 from stellwerk.api import Game
 from stellwerk.core.errors import IllegalAction
+from stellwerk.titles.g1849.entities import c49
 from stellwerk.titles.g1849.game import Game1849
 
 PLAYERS3 = [(1, "A"), (2, "B"), (3, "C")]
@@ -175,7 +176,7 @@ def test_bond_penalty_and_floor_option() -> None:
         share = corp.treasury_shares()[1]
         game.transfer_shares(Bundle.of([share], corp), player)
         base = game.player_value(player)
-        corp.extra["bond"] = True
+        c49(corp).bond = True
         assert game.player_value(player) - base == expected_per_share - 68
 
 
@@ -187,7 +188,7 @@ def test_one_e_train_per_corporation_option() -> None:
         while game.phases.name != "12H":
             game.phases.advance()
         corp = game.corporations[0]
-        corp.extra["e_token"] = True
+        c49(corp).e_token = True
         e_train = next(t for t in game.depot.trains if t.name == "E")
         game.depot.remove(e_train)
         corp.trains.append(e_train)

@@ -33,17 +33,17 @@ from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Player, Train, transfer
 from stellwerk.core.shares import move_share
+from stellwerk.titles.g1835.entities import c35
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
 
 RULE = "1835 rules §8.8"
-LOAN = "bank_loan"
 
 
 def loan_of(corp: Corporation) -> int:
     """The company's outstanding bank loan (0 if none)."""
-    return int(corp.extra.get(LOAN, 0))
+    return c35(corp).bank_loan
 
 
 def repay_loan(game: Game1835, corp: Corporation, withheld: int) -> int:
@@ -53,7 +53,7 @@ def repay_loan(game: Game1835, corp: Corporation, withheld: int) -> int:
     repayment = min(loan, withheld, corp.cash)
     if repayment:
         transfer(corp, game.bank, repayment, RULE)
-        corp.extra[LOAN] = loan - repayment
+        c35(corp).bank_loan = loan - repayment
         game.note("loan_repaid", corp=corp.sym, amount=repayment, left=loan - repayment)
     return repayment
 
@@ -149,6 +149,6 @@ def declare(game: Game1835, corp: Corporation) -> Train | None:
     loan = train.price - corp.cash
     if loan > 0:
         transfer(game.bank, corp, loan, RULE)
-        corp.extra[LOAN] = loan_of(corp) + loan
+        c35(corp).bank_loan = loan_of(corp) + loan
         game.note("loan", corp=corp.sym, amount=loan)
     return train

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Share, transfer
-from stellwerk.titles.g1835.entities import Minor
+from stellwerk.titles.g1835.entities import Minor, c35
 from stellwerk.titles.g1835.names import PR
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def check_floated(game: Game1835, corp: Corporation) -> None:
     """A major floats when players and pool hold its float percentage; it receives its
     start price per 10 % sold and places its home token (rules/1835.md 3.1, 5.2)."""
-    if corp.floated or isinstance(corp, Minor) or corp.extra.get("formed_by_exchange"):
+    if corp.floated or isinstance(corp, Minor) or c35(corp).formed_by_exchange:
         return
     sold = 100 - corp.percent_of(corp.sym)
     if sold < corp.float_percent or corp.par_price is None:
@@ -64,7 +64,7 @@ def update_releases(game: Game1835) -> None:
 def next_ipo_share(game: Game1835, corp: Corporation) -> Share | None:
     """The next certificate the IPO sells: strictly in certificate order; PR only its four
     buyable shares (rules/1835.md 4)."""
-    reserved = corp.extra.get("reserved") or []
+    reserved = c35(corp).reserved
     for share in corp.shares_of(corp.sym):
         if reserved and reserved[share.index]:
             continue

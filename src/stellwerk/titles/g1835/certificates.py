@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core.entities import Corporation, Holder, Player, Share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.shares import Bundle, ChangePresident, move_share
+from stellwerk.titles.g1835.entities import c35
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
@@ -98,7 +99,7 @@ def transfer_certificates(
     """Move certificates and settle the directorship (common rules §6.6)."""
     corp = bundle.corporation
     before = corp.owner
-    if corp.extra.get("formed_by_exchange") and not game.pr_formed:
+    if c35(corp).formed_by_exchange and not game.pr_formed:
         allow_president_change = False
     game.transfer_shares(bundle, to, allow_president_change)
     game.sync_holders(corp)

@@ -21,7 +21,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round, Step, act
 from stellwerk.core.flow.operating import DiscardTrain
 from stellwerk.core.shares import Bundle, move_share
-from stellwerk.titles.g1835.entities import Minor
+from stellwerk.titles.g1835.entities import Minor, c35
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
@@ -135,7 +135,7 @@ def exchange(game: Game1835, paper: Any) -> None:
     owner = paper_owner(paper)
     if owner is None:
         raise IllegalAction(f"{paper.sym} has no owner", RULE)
-    reserved = pr.extra["reserved"]
+    reserved = c35(pr).reserved
     share = next(s for s in pr.shares_of(pr.sym) if reserved[s.index] == paper.sym)
     game.transfer_certificates(Bundle.of([share], pr), owner, False)
     game.note("merged", paper=paper.sym, player=owner.name)
@@ -170,7 +170,7 @@ def finish_formation(game: Game1835) -> None:
     game.formation = None
     pr = game.prussia()
     if game.pr_formed:
-        pr.extra["may_sell"] = True
+        c35(pr).may_sell = True
         check_pr_director(game)
     game.note("pfr_end")
     if formation is not None and formation.interrupting and formation.formed_now:

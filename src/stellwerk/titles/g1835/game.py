@@ -19,7 +19,7 @@ from stellwerk.core.shares import Bundle, ChangePresident
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 from stellwerk.titles.g1835 import capital, certificates, payouts, rolling_stock, sequence
 from stellwerk.titles.g1835.data_load import cell_name, cell_position, title_data
-from stellwerk.titles.g1835.entities import Minor, StartItem
+from stellwerk.titles.g1835.entities import Corporation1835, Minor, StartItem
 from stellwerk.titles.g1835.names import PR
 from stellwerk.titles.g1835.options import settings
 
@@ -84,10 +84,10 @@ class Game1835(Game):
             float_pct = c.float_percent
             if c.sym == "BY":
                 float_pct = self.settings.by_float_percent
-            corp = Corporation(c.sym, c.name, list(c.shares), c.tokens, float_pct, c.home)
+            corp = Corporation1835(
+                c.sym, c.name, list(c.shares), c.tokens, float_pct, c.home, list(c.reserved)
+            )
             corp.par_price = self.market.cell(cell_position(c.start_cell))
-            corp.extra["reserved"] = list(c.reserved)
-            corp.extra["formed_by_exchange"] = bool(c.reserved)
             self.corporations.append(corp)
             self.home_city[c.sym] = (c.home, c.city)
             if not c.reserved:

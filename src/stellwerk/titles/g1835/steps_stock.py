@@ -13,7 +13,7 @@ from stellwerk.core.entities import Corporation, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round, Step, act
 from stellwerk.core.shares import Bundle
-from stellwerk.titles.g1835.entities import Minor
+from stellwerk.titles.g1835.entities import Minor, c35
 from stellwerk.titles.g1835.names import PR
 from stellwerk.titles.g1835.sales import (
     SaleMemory,
@@ -88,7 +88,7 @@ class StockRound1835(Round):
         if game.pool.percent_of(corp.sym):
             return False
         treasury = corp.shares_of(corp.sym)
-        reserved = corp.extra.get("reserved") or []
+        reserved = c35(corp).reserved
         if reserved and game.settings.sold_out_ignores_reserved_pr:
             treasury = [s for s in treasury if not reserved[s.index]]
         return not treasury
@@ -117,7 +117,7 @@ class Shares1835(Step):
 
     def may_sell_company(self, corp: Corporation) -> bool:
         """Only companies that have operated (PR: once formed) (rules/1835.md 5.3)."""
-        return corp.operated or bool(corp.extra.get("may_sell"))
+        return corp.operated or c35(corp).may_sell
 
     def sales(self, player: Player) -> list[Bundle]:
         if not self.may_sell_now():

@@ -11,6 +11,7 @@ from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1849.entities import c49
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1849.mapport import MapPort
@@ -169,15 +170,15 @@ class ClosingRules(Game):
         if fresh.home:
             self.map.reserve_home(fresh)
         self.corporations.append(fresh)
-        fresh.extra["closed_recently"] = True
+        c49(fresh).closed_recently = True
         index = len(self.corporations) - 1
         prev = self.corporations[index - 1]
-        if not prev.extra["slot_open"]:
+        if not c49(prev).slot_open:
             # it may skip ahead of a blocked AFG (1849 rules §5)
-            prev.extra["next_to_par"] = False
+            c49(prev).next_to_par = False
             self.corporations[index - 1], self.corporations[index] = fresh, prev
         if self.corporations[index - 1].floated:
-            fresh.extra["next_to_par"] = True
+            c49(fresh).next_to_par = True
         self.update_garibaldi()
 
     def bankrupt(self, corp: Corporation, rnd: Any) -> None:

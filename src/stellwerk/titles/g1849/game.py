@@ -34,6 +34,7 @@ from stellwerk.core.trains import Depot, PhaseDef, Phases
 from stellwerk.titles.g1849 import steps as s1849
 from stellwerk.titles.g1849.closing import ClosingRules
 from stellwerk.titles.g1849.data_load import game_data
+from stellwerk.titles.g1849.entities import Corporation1849, c49
 from stellwerk.titles.g1849.options import OPTIONS, Hooks, check_options
 from stellwerk.titles.g1849.presidency import PresidencyRules
 
@@ -168,21 +169,16 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def _new_corporation(self, c: dict[str, Any]) -> Corporation:
         d = self.data["corporation_defaults"]
-        corp = Corporation(
-            c["sym"], c["name"], list(d["shares"]), d["tokens"], d["float_percent"], c.get("home")
+        corp = Corporation1849(
+            c["sym"],
+            c["name"],
+            list(d["shares"]),
+            d["tokens"],
+            d["float_percent"],
+            c.get("home"),
+            c["token_fee"],
         )
         corp.shares[corp.sym][-1].last_cert = True
-        corp.extra.update(
-            token_fee=c["token_fee"],
-            next_to_par=False,
-            closed_recently=False,
-            slot_open=True,
-            reached_max_value=False,
-            sms_hexes=None,
-            bond=False,
-            e_token=False,
-            tokens=[None] * d["tokens"],
-        )
         return corp
 
     def _random_order(self) -> list[Corporation]:
@@ -209,7 +205,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             removed = self.corporations.pop()
             if removed.home:
                 self.map.unreserve_home(removed)
-        self.corporations[0].extra["next_to_par"] = True
+        c49(self.corporations[0]).next_to_par = True
 
     # -- rounds -----------------------------------------------------------------------------
     def new_auction_round(self) -> Round:
@@ -217,7 +213,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def new_stock_round(self) -> Round:
         for corp in self.corporations:
-            corp.extra["closed_recently"] = False
+            c49(corp).closed_recently = False
         self.messina_upgradeable = True
         return StockRound(self, [DiscardTrain, HomeToken, s1849.SwapChoice, s1849.SharesStep])
 
@@ -251,7 +247,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def next_round(self) -> None:
         super().next_round()
         for corp in self.corporations:
-            corp.extra["sms_hexes"] = None
+            c49(corp).sms_hexes = None
 
     def auction_companies(self) -> list[Company]:
         return list(self.companies)
@@ -269,7 +265,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def hooks_before_next_operator(self, rnd: OperatingRound) -> bool:
         """A corporation that reached 377 ends the game after its own turn (1849 rules §8)."""
         corp = rnd.entities[rnd.entity_index]
-        if corp.extra.get("reached_max_value"):
+        if c49(corp).reached_max_value:
             if self.hooks.end_after_current_or:
                 return False
             self.end_game("stock_market")
@@ -310,8 +306,8 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def after_price_move(self, corp: Corporation) -> None:
         cell = corp.share_price
-        if cell is not None and "e" in cell.types and not corp.extra.get("reached_max_value"):
-            corp.extra["reached_max_value"] = True
+        if cell is not None and "e" in cell.types and not c49(corp).reached_max_value:
+            c49(corp).reached_max_value = True
 
     def par_cells(self) -> list[Cell]:
         return self.market.cells_with_type(self.available_par_types)
@@ -332,8 +328,8 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def can_par(self, corp: Corporation) -> bool:
         """Only the next corporation of the order, not closed this round, with a home
         (1849 rules §2.2)."""
-        e = corp.extra
-        return not corp.ipoed and e["next_to_par"] and not e["closed_recently"] and e["slot_open"]
+        e = c49(corp)
+        return not corp.ipoed and e.next_to_par and not e.closed_recently and e.slot_open
 
     def can_buy_extra(self, bundle: Bundle) -> bool:
         return self.last_cert_last(bundle)
@@ -391,11 +387,11 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def after_par(self, corp: Corporation) -> None:
         """After par: token fee to the bank, the next corporation becomes available, and the
         home token is placed in a stock round (1849 rules §2.2)."""
-        transfer(corp, self.bank, corp.extra["token_fee"], "1849 rules §1.2 (token fee)")
-        corp.extra["next_to_par"] = False
+        transfer(corp, self.bank, c49(corp).token_fee, "1849 rules §1.2 (token fee)")
+        c49(corp).next_to_par = False
         idx = self.corporations.index(corp)
         if corp is not self.corporations[-1]:
-            self.corporations[idx + 1].extra["next_to_par"] = True
+            c49(self.corporations[idx + 1]).next_to_par = True
         if isinstance(self.round, StockRound):
             self.place_home_token(corp)
 
@@ -491,7 +487,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         """Depot trains this corporation may buy: E-trains only with an E-token (1849 rules
         §7.5); option ``one_e_train_per_corporation``: not a second one (seed 001 item 52)."""
         trains = self.depot.depot_trains(self.phases)
-        no_e = not corp.extra.get("e_token") or (
+        no_e = not c49(corp).e_token or (
             self.hooks.one_e_train_per_corporation and any(t.name == "E" for t in corp.trains)
         )
         if no_e:
@@ -500,7 +496,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def min_depot_train(self, corp: Corporation | None) -> Train | None:
         trains = self.depot.depot_trains(self.phases)
-        if corp is None or not corp.extra.get("e_token"):
+        if corp is None or not c49(corp).e_token:
             trains = [t for t in trains if t.name != "E"]
         return min(trains, key=lambda t: t.price) if trains else None
 
@@ -514,7 +510,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             if other is corp:
                 continue
             out.extend(other.trains)
-        no_e = not corp.extra.get("e_token") or (
+        no_e = not c49(corp).e_token or (
             self.hooks.one_e_train_per_corporation and any(t.name == "E" for t in corp.trains)
         )
         if no_e:
@@ -600,10 +596,10 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def update_garibaldi(self) -> None:
         afg = self.afg()
-        if afg is None or afg.extra["slot_open"] or not self.home_token_locations(afg):
+        if afg is None or c49(afg).slot_open or not self.home_token_locations(afg):
             return
-        afg.extra["slot_open"] = True
-        afg.extra["closed_recently"] = True
+        c49(afg).slot_open = True
+        c49(afg).closed_recently = True
 
     def player_value(self, player: Player) -> int:
         """Final value; with the bonds variant L.100 less per share of a corporation whose bond
@@ -611,7 +607,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         a share is never worth less than 0 (seed 001 item 70)."""
         value = super().player_value(player)
         for corp in self.corporations:
-            if not corp.extra.get("bond"):
+            if not c49(corp).bond:
                 continue
             shares = -(-player.percent_of(corp.sym) // corp.share_percent)
             penalty = 100

@@ -11,6 +11,7 @@ from stellwerk.core.map.graph import GraphCache
 from stellwerk.core.map.lay import LayOptions, check_lay, lay_hexes, legal_lays
 from stellwerk.core.routes.model import RunContext, TrainSpec
 from stellwerk.core.routes.validate import run_routes as check_routes
+from stellwerk.titles.g1849.entities import c49
 from stellwerk.titles.g1849.rules.track import new_board, track_rules
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class MapPort:
     # objects; 1849 rules §§3.5, 7.3).
     @staticmethod
     def charter(corp: Corporation) -> list[str | None]:
-        tokens: list[str | None] = corp.extra["tokens"]
+        tokens: list[str | None] = c49(corp).tokens
         return tokens
 
     def _token_placed(self, corp: Corporation, hex_id: str) -> None:
@@ -104,7 +105,7 @@ class MapPort:
 
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
         """(city id, slot) where the corporation may place a token now."""
-        sms = corp.extra.get("sms_hexes")
+        sms = c49(corp).sms_hexes
         if sms is not None:
             spots = [
                 (h, i)
@@ -168,7 +169,7 @@ class MapPort:
         ):
             blocked = list(game.data["companies"][0].get("blocks_hexes", []))
         frozen = [] if game.messina_upgradeable else [game.data["messina"]]
-        sms = corp.extra.get("sms_hexes")
+        sms = c49(corp).sms_hexes
         rules = track_rules(
             lambda sym: any(c.sym == "SIGI" for c in game.corporation(sym).companies)
         )
@@ -197,8 +198,8 @@ class MapPort:
         self.graph.clear()
         if cost:
             transfer(corp, game.bank, cost, "1849 rules §3.3")
-        if corp.extra.get("sms_hexes") is not None:
-            corp.extra["sms_hexes"] = [hex_id]
+        if c49(corp).sms_hexes is not None:
+            c49(corp).sms_hexes = [hex_id]
         game.update_garibaldi()
 
     def legal_lays(
@@ -219,14 +220,14 @@ class MapPort:
     def can_place_token(self, corp: Corporation) -> bool:
         if self.unplaced_tokens(corp) <= 0:
             return False
-        if corp.extra.get("sms_hexes") is not None:
+        if c49(corp).sms_hexes is not None:
             return True
         return bool(self.graph.tokenable_cities(corp.sym))
 
     def place_token(self, corp: Corporation, action: dict[str, Any]) -> None:
         game = self.game
         hex_id, index = self.board.resolve_city(action["city"])
-        sms = corp.extra.get("sms_hexes")
+        sms = c49(corp).sms_hexes
         if sms is not None:
             if hex_id not in sms:
                 raise IllegalAction("must place the token on the SMS hex", "1849 rules §4.6")
@@ -250,10 +251,10 @@ class MapPort:
             return
         corps = game.corporations
         index = corps.index(afg)
-        if afg.extra["next_to_par"] and afg is not corps[-1]:
-            corps[index + 1].extra["next_to_par"] = True
-            afg.extra["next_to_par"] = False
-        afg.extra["slot_open"] = False
+        if c49(afg).next_to_par and afg is not corps[-1]:
+            c49(corps[index + 1]).next_to_par = True
+            c49(afg).next_to_par = False
+        c49(afg).slot_open = False
         corps.remove(afg)
         corps.append(afg)
 

@@ -10,6 +10,7 @@ from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import BuyTrain, Dividend
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, sale_choices
 from stellwerk.core.shares import can_dump
+from stellwerk.titles.g1849.entities import c49
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1849.game import Game1849
@@ -232,7 +233,7 @@ class SMSTeleport(ChoiceStep):
         choice = self.chosen(action, "1849 rules §4.6")
         if choice == "Close SMS":
             self.game.company("SMS").close()
-            entity.extra["sms_hexes"] = list(self.game.data["sms_hexes"])
+            c49(entity).sms_hexes = list(self.game.data["sms_hexes"])
         self.done = True
 
 
@@ -335,7 +336,7 @@ class BuyEToken(Step):
             self.game.hooks.electric
             and isinstance(entity, Corporation)
             and self.game.e_tokens_enabled
-            and not entity.extra.get("e_token")
+            and not c49(entity).e_token
             and entity.cash >= self.price()
         )
 
@@ -356,7 +357,7 @@ class BuyEToken(Step):
         if not self.can_buy(entity):
             raise IllegalAction("cannot buy an E-token", "1849 rules §7.5")
         transfer(entity, self.game.bank, self.price(), "1849 rules §7.5")
-        entity.extra["e_token"] = True
+        c49(entity).e_token = True
         self.game.e_token_sold = True
 
 
@@ -371,7 +372,7 @@ class BondInterestPayment(Step):
     def skip(self) -> None:
         self.pass_()
         corp = self.current_entity()
-        if isinstance(corp, Corporation) and corp.extra.get("bond"):
+        if isinstance(corp, Corporation) and c49(corp).bond:
             corp.cash -= 50
             self.game.bank.cash += 50
 
@@ -389,10 +390,10 @@ class Bond(Step):
         self.redeemed = False
 
     def can_take(self, corp: Corporation) -> bool:
-        return self.game.bonds_enabled and not self.redeemed and not corp.extra.get("bond")
+        return self.game.bonds_enabled and not self.redeemed and not c49(corp).bond
 
     def can_payoff(self, corp: Corporation) -> bool:
-        return not self.issued and bool(corp.extra.get("bond")) and corp.cash >= 500
+        return not self.issued and bool(c49(corp).bond) and corp.cash >= 500
 
     def actions(self, entity: Any) -> list[str]:
         if not self.game.hooks.bonds or not isinstance(entity, Corporation):
@@ -421,7 +422,7 @@ class Bond(Step):
         if not self.can_take(entity):
             raise IllegalAction("cannot issue the bond", "1849 rules §7.4")
         transfer(self.game.bank, entity, 500)
-        entity.extra["bond"] = True
+        c49(entity).bond = True
         self.issued = True
         self.game.move_price(entity, "left")
 
@@ -429,7 +430,7 @@ class Bond(Step):
         if not self.can_payoff(entity):
             raise IllegalAction("cannot repay the bond", "1849 rules §7.4")
         transfer(entity, self.game.bank, 500)
-        entity.extra["bond"] = False
+        c49(entity).bond = False
         self.redeemed = True
         self.game.move_price(entity, "right")
 
