@@ -75,3 +75,14 @@ def test_keys_are_the_game_files_of_the_folder(tmp_path: Path) -> None:
         store.create(name, toy_file())
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
     assert store.keys() == ["a.json", "b.json"]
+
+
+def test_a_write_removes_temporary_files_a_killed_writer_left(tmp_path: Path) -> None:
+    """Only the lock holder has a temporary file of a game, so others are leftovers."""
+    store = JsonFileStore(tmp_path, engine=FakeGame)
+    store.create("g.json", toy_file())
+    (tmp_path / ".g.json.x1y2.tmp").write_text("{", encoding="utf-8")
+    (tmp_path / ".other.json.x1y2.tmp").write_text("{", encoding="utf-8")
+    store.append("g.json", pass_of(1), 0)
+    assert not (tmp_path / ".g.json.x1y2.tmp").exists()
+    assert (tmp_path / ".other.json.x1y2.tmp").exists()

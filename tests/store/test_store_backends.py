@@ -186,3 +186,10 @@ def test_both_backends_write_the_same_file(tmp_path: Path) -> None:
     assert json.dumps(exported[0]) == json.dumps(exported[1])
     on_disk = json.loads((tmp_path / KEY).read_text(encoding="utf-8"))
     assert on_disk == exported[1]
+
+
+def test_an_undo_for_a_named_entity_gets_its_type(store: GameStore) -> None:
+    store.create(KEY, toy_file())
+    store.append(KEY, pass_of(1), 0)
+    undo = store.undo(KEY, 1, entity=1).data["actions"][-1]
+    assert (undo["entity"], undo["entity_type"]) == (1, "player")

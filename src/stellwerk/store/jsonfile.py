@@ -5,7 +5,7 @@ sidecar lock file next to the real file (``.NAME.lock``; symlinks resolved, so e
 file shares its lock).  The count check happens under that lock, so of two writers based on the
 same count exactly one wins.  The lock file is never removed: removing it would let a late
 writer lock a file nobody else sees.  The lock is released when its holder dies, even by
-``kill -9``.
+``kill -9``; temporary files a killed writer left behind are removed by the next write.
 
 The new text replaces the file atomically (``write_json_atomic``: temporary file, ``fsync``,
 old permission bits kept, ``os.replace``, folder ``fsync``), so readers need no lock and a
@@ -17,6 +17,7 @@ Every key of the original file is kept in order; only ``actions`` grows (and ``s
 from __future__ import annotations
 
 import fcntl
+import glob
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -70,6 +71,11 @@ class JsonFileStore(GameStore):
         return read_game_file(self.path(key))
 
     def _write(self, real: Path, data: GameData) -> None:
+        """Replace ``real`` (call under its lock).  Temporary files of ``real`` still there
+        were left by a writer that died (every writer holds the lock while it has one), so
+        they are removed first."""
+        for left in real.parent.glob(f".{glob.escape(real.name)}.*.tmp"):
+            left.unlink(missing_ok=True)
         try:
             write_json_atomic(real, data)
         except FileNotFoundError as error:

@@ -165,6 +165,8 @@ def controlled(
     if entity is None:
         entity, found_type = _acting_entity(engine.from_file(data), data)
         entity_type = entity_type or found_type
+    elif entity_type is None:
+        entity_type = _entity_type(engine.from_file(data), data, entity)
     control: Action = {"type": kind, "entity": entity, "entity_type": entity_type or "player"}
     if action_id is not None:
         control["action_id"] = action_id
