@@ -4,10 +4,12 @@
 
 MODE ``append``: each round load the game and append a ``pass`` of the entity to act, carrying
 ``"note": "MARKER-ROUND"``, based on the count just read.  MODE ``undo``: like ``append`` but
-every other round an undo.  MODE ``cli``: each round run ``stellwerk act`` (without ``--base``,
-as the tester did) through click's test runner.  SPEC is ``json:FOLDER`` or a database spec.
-Every acknowledged write prints ``ACK <count after> <note or undo>`` at once (flushed); the game
-is the toy game of tests/io/fakegame.py.  Waits until the epoch time START_AT first.
+every other round an undo.  MODE ``real``: the real 1849 engine (``stellwerk.api``) appends
+its first legal action (ACK note ``type:<action type>``).  MODE ``cli``: each round run
+``stellwerk act`` (without ``--base``, as the tester did) through click's test runner.  SPEC is
+``json:FOLDER`` or a database spec.  Every acknowledged write prints
+``ACK <count after> <note>`` at once (flushed); the game is the toy game of
+tests/io/fakegame.py except in MODE ``real``.  Waits until the epoch time START_AT first.
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.store import GameMovedOn, GameStore, JsonFileStore, open_store
 
 
-def open_spec(spec: str) -> GameStore:
+def open_spec(spec: str, real: bool) -> GameStore:
+    engine = None if real else FakeGame
     if spec.startswith("json:"):
-        return JsonFileStore(spec[len("json:") :], engine=FakeGame)
-    return open_store(spec, engine=FakeGame)
+        return JsonFileStore(spec[len("json:") :], engine=engine)
+    return open_store(spec, engine=engine)
 
 
 def cli_round(spec: str, key: str, action: dict[str, Any]) -> str:
@@ -44,7 +47,20 @@ def cli_round(spec: str, key: str, action: dict[str, Any]) -> str:
     return f"EXIT {result.exit_code}"
 
 
+def real_round(store: GameStore, key: str) -> str:
+    stored = store.load(key)
+    legal = stored.game.legal_actions()
+    if not legal:
+        return "DONE"
+    try:
+        return f"ACK {store.append(key, legal[0], stored.count).count} type:{legal[0]['type']}"
+    except GameMovedOn:
+        return "MOVED"
+
+
 def one_round(store: GameStore, mode: str, spec: str, key: str, note: str, number: int) -> str:
+    if mode == "real":
+        return real_round(store, key)
     stored = store.load(key)
     action = {"type": "pass", "entity": stored.game.active_entities()[0], "note": note}
     if mode == "cli":
@@ -60,10 +76,11 @@ def one_round(store: GameStore, mode: str, spec: str, key: str, note: str, numbe
 
 
 def run(mode: str, spec: str, key: str, rounds: int, marker: str, start_at: float) -> None:
-    fake_api = types.ModuleType("stellwerk.api")
-    fake_api.Game = FakeGame  # type: ignore[attr-defined]
-    sys.modules["stellwerk.api"] = fake_api
-    store = open_spec(spec)
+    if mode != "real":
+        fake_api = types.ModuleType("stellwerk.api")
+        fake_api.Game = FakeGame  # type: ignore[attr-defined]
+        sys.modules["stellwerk.api"] = fake_api
+    store = open_spec(spec, mode == "real")
     time.sleep(max(0.0, start_at - time.time()))
     for number in range(rounds):
         print(one_round(store, mode, spec, key, f"{marker}-{number}", number), flush=True)
