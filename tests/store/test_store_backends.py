@@ -137,13 +137,9 @@ def test_undo_to_an_action_id(store: GameStore) -> None:
 def test_an_undo_sent_as_an_action_is_stored_as_an_undo(store: GameStore) -> None:
     store.create(KEY, toy_file())
     store.append(KEY, pass_of(1), 0)
-    stored = store.append(KEY, {"type": "undo", "entity": 2, "entity_type": "player"}, 1)
-    assert stored.data["actions"][-1] == {
-        "type": "undo",
-        "entity": 2,
-        "entity_type": "player",
-        "id": 2,
-    }
+    undo = {"type": "undo", "entity": 2, "entity_type": "player", "user": 2, "created_at": 9}
+    stored = store.append(KEY, undo, 1)
+    assert stored.data["actions"][-1] == {**undo, "id": 2}
     assert live_actions(stored.data["actions"]) == []
 
 

@@ -28,6 +28,7 @@ GameData = dict[str, Any]
 
 RULE_IDS = "common rules §3.2"
 RULE_UNDO = "common rules §3.4"
+CONTROL_KEYS = ("type", "entity", "entity_type", "action_id", "id")
 
 
 class EngineClass(Protocol):
@@ -113,6 +114,7 @@ def appended(engine: EngineClass, data: GameData, action: Action) -> tuple[GameD
             entity=action.get("entity"),
             entity_type=action.get("entity_type"),
             action_id=action.get("action_id"),
+            extra={k: v for k, v in action.items() if k not in CONTROL_KEYS},
         )
     game = engine.from_file(data)
     game.process({**copy.deepcopy(action), "id": expected})
@@ -154,8 +156,11 @@ def controlled(
     entity: Any = None,
     entity_type: str | None = None,
     action_id: int | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> tuple[GameData, EngineGame]:
     """The game file with an ``undo`` or ``redo`` (``kind``) appended, and the game after it.
+
+    ``extra`` fields (e.g. ``user``, ``created_at`` of an undo sent as an action) are kept.
 
     Refused with ``IllegalAction`` when it would change nothing (nothing to undo or redo), when
     ``action_id`` names no earlier action, or when the result would not load.
@@ -170,6 +175,7 @@ def controlled(
     control: Action = {"type": kind, "entity": entity, "entity_type": entity_type or "player"}
     if action_id is not None:
         control["action_id"] = action_id
+    control.update(extra or {})
     control["id"] = next_id(actions)
     new_actions = [*actions, control]
     try:
