@@ -86,3 +86,26 @@ def test_a_write_removes_temporary_files_a_killed_writer_left(tmp_path: Path) ->
     store.append("g.json", pass_of(1), 0)
     assert not (tmp_path / ".g.json.x1y2.tmp").exists()
     assert (tmp_path / ".other.json.x1y2.tmp").exists()
+
+
+def test_the_new_text_is_fsynced_before_the_rename_and_the_folder_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Durability: file fsync, then os.replace, then the folder's fsync (write_json_atomic)."""
+    store = JsonFileStore(tmp_path, engine=FakeGame)
+    store.create("g.json", toy_file())
+    calls: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(handle: int) -> None:
+        calls.append("fsync-folder" if stat.S_ISDIR(os.fstat(handle).st_mode) else "fsync-file")
+        real_fsync(handle)
+
+    def replace(source: str, target: object) -> None:
+        calls.append("replace")
+        real_replace(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    store.append("g.json", pass_of(1), 0)
+    assert calls == ["fsync-file", "replace", "fsync-folder"]
