@@ -23,6 +23,7 @@ from stellwerk.store import GameStore, JsonFileStore, SqliteStore
 HERE = Path(__file__).resolve().parent
 WRITER = HERE / "writer.py"
 KEY = "g.json"
+RACES = [("append", "append"), ("append", "undo"), ("cli", "cli"), ("cli", "cli-undo")]
 
 
 def make_store(kind: str, folder: Path, real: bool = False) -> tuple[GameStore, str]:
@@ -91,7 +92,7 @@ def race(kind: str, modes: tuple[str, str], rounds: int, folder: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", ["json", "sqlite"])
-@pytest.mark.parametrize("modes", [("append", "append"), ("append", "undo"), ("cli", "cli")])
+@pytest.mark.parametrize("modes", RACES, ids="+".join)
 def test_two_writers_at_once_lose_nothing(
     tmp_path: Path, kind: str, modes: tuple[str, str]
 ) -> None:
@@ -100,7 +101,7 @@ def test_two_writers_at_once_lose_nothing(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["json", "sqlite"])
-@pytest.mark.parametrize("modes", [("append", "append"), ("append", "undo"), ("cli", "cli")])
+@pytest.mark.parametrize("modes", RACES, ids="+".join)
 def test_two_writers_at_once_lose_nothing_in_hundreds_of_rounds(
     tmp_path: Path, kind: str, modes: tuple[str, str]
 ) -> None:

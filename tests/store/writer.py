@@ -6,7 +6,8 @@ MODE ``append``: each round load the game and append a ``pass`` of the entity to
 ``"note": "MARKER-ROUND"``, based on the count just read.  MODE ``undo``: like ``append`` but
 every other round an undo.  MODE ``real``: the real 1849 engine (``stellwerk.api``) appends
 its first legal action (ACK note ``type:<action type>``).  MODE ``cli``: each round run
-``stellwerk act`` (without ``--base``, as the tester did) through click's test runner.  SPEC is
+``stellwerk act`` (without ``--base``, as the tester did) through click's test runner; MODE
+``cli-undo`` likewise, every other round ``stellwerk undo``.  SPEC is
 ``json:FOLDER`` or a database spec.  Every acknowledged write prints
 ``ACK <count after> <note>`` at once (flushed); the game is the toy game of
 tests/io/fakegame.py except in MODE ``real``.  Waits until the epoch time START_AT first.
@@ -35,15 +36,15 @@ def open_spec(spec: str, real: bool) -> GameStore:
     return open_store(spec, engine=engine)
 
 
-def cli_round(spec: str, key: str, action: dict[str, Any]) -> str:
-    if spec.startswith("json:"):
-        args = ["act", f"{spec[len('json:') :]}/{key}", json.dumps(action)]
-    else:
-        args = ["act", key, json.dumps(action), "--db", spec]
+def cli_round(spec: str, key: str, action: dict[str, Any], undo: bool) -> str:
+    target = f"{spec[len('json:') :]}/{key}" if spec.startswith("json:") else key
+    args = ["undo", target] if undo else ["act", target, json.dumps(action)]
+    if not spec.startswith("json:"):
+        args += ["--db", spec]
     result = CliRunner().invoke(main, args)
     if result.exit_code == 0:
         count = result.output.split("the game holds ")[1].split(" ")[0]
-        return f"ACK {count} {action['note']}"
+        return f"ACK {count} {'undo' if undo else action['note']}"
     return f"EXIT {result.exit_code}"
 
 
@@ -63,8 +64,8 @@ def one_round(store: GameStore, mode: str, spec: str, key: str, note: str, numbe
         return real_round(store, key)
     stored = store.load(key)
     action = {"type": "pass", "entity": stored.game.active_entities()[0], "note": note}
-    if mode == "cli":
-        return cli_round(spec, key, action)
+    if mode in ("cli", "cli-undo"):
+        return cli_round(spec, key, action, mode == "cli-undo" and number % 2 == 1)
     try:
         if mode == "undo" and number % 2:
             return f"ACK {store.undo(key, stored.count).count} undo"

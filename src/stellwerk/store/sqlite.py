@@ -134,8 +134,9 @@ class SqliteStore(GameStore):
         with self._transaction():
             if self._count(key) == view.get("count"):
                 self._db.execute(
-                    "INSERT OR REPLACE INTO state_cache (game_key, action_count, view) "
-                    "VALUES (?, ?, ?)",
+                    "INSERT INTO state_cache (game_key, action_count, view) VALUES (?, ?, ?) "
+                    "ON CONFLICT (game_key) DO UPDATE SET "
+                    "action_count = excluded.action_count, view = excluded.view",
                     (key, view["count"], _dump(view)),
                 )
 
