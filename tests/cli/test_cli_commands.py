@@ -10,8 +10,20 @@ import pytest
 from click.testing import CliRunner
 
 from stellwerk.cli.main import main
+from stellwerk.io.undo import live_actions
 
-COMMANDS = ["replay", "new", "show", "act", "undo", "selfplay", "routes"]
+COMMANDS = [
+    "replay",
+    "new",
+    "show",
+    "act",
+    "undo",
+    "redo",
+    "selfplay",
+    "routes",
+    "import",
+    "export",
+]
 
 
 def run(*args: str) -> Any:
@@ -92,7 +104,8 @@ def test_act_refused_leaves_the_file_byte_identical(tmp_path: Path, fake_api: ty
     assert result.exit_code != 0
     assert "may not act now" in result.output and "toy rules §1" in result.output
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+    # no temporary file is left behind (the writers' lock file stays, see store/jsonfile.py)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".game.json.lock", "game.json"]
 
 
 @pytest.mark.parametrize("action", ["not json", "[1]", '{"entity": 1}'])
@@ -103,13 +116,18 @@ def test_act_rejects_malformed_actions(tmp_path: Path, fake_api: type, action: s
     assert path.read_bytes() == before
 
 
-def test_undo_drops_the_last_action(tmp_path: Path, fake_api: type) -> None:
+def test_undo_takes_back_the_last_action_as_an_appended_undo(
+    tmp_path: Path, fake_api: type
+) -> None:
+    """Undo is recorded as 18xx.games records it, an appended undo action (common rules §3.4)."""
     path = new_game(tmp_path)
     run("act", str(path), '{"type": "pass", "entity": 1}')
     run("act", str(path), '{"type": "pass", "entity": 2}')
     result = run("undo", str(path))
     assert result.exit_code == 0, result.output
-    assert len(json.loads(path.read_text(encoding="utf-8"))["actions"]) == 1
+    actions = json.loads(path.read_text(encoding="utf-8"))["actions"]
+    assert [a["type"] for a in actions] == ["pass", "pass", "undo"]
+    assert [a["id"] for a in live_actions(actions)] == [1]
 
 
 def test_undo_with_nothing_to_undo_fails(tmp_path: Path, fake_api: type) -> None:

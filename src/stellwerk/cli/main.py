@@ -8,7 +8,7 @@ import click
 
 from stellwerk import __version__
 from stellwerk.cli.common import EXIT_INTERNAL
-from stellwerk.cli.play_cmds import act, new, show, undo
+from stellwerk.cli.play_cmds import act, export_command, import_command, new, redo, show, undo
 from stellwerk.cli.replay_cmd import replay_command
 from stellwerk.cli.routes_cmd import routes
 from stellwerk.cli.selfplay_cmd import selfplay
@@ -37,5 +37,6 @@ def main() -> None:
     """stellwerk: an 18xx engine (1841, 1849, 1835) - replay, play and test games."""
 
 
-for command in (replay_command, new, show, act, undo, selfplay, routes):
+COMMANDS = (replay_command, new, show, act, undo, redo, selfplay, routes)
+for command in (*COMMANDS, import_command, export_command):
     main.add_command(command)

@@ -1,37 +1,29 @@
-"""``stellwerk new / show / act / undo``: play a game kept in an 18xx.games game file."""
+"""``stellwerk new / show / act / undo / redo``: play a game kept in the game store.
+
+GAME is the path of an 18xx.games game file, or with ``--db`` a key in a database
+(``stellwerk.store``).  ``act``, ``undo`` and ``redo`` are based on an action count (``--base``,
+default the count read when the command starts); the store checks it under its lock, so two
+commands racing on one game never lose an action: one wins, the other exits 3.
+"""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import click
 
-from stellwerk.cli.common import (
-    EXIT_MISMATCH,
-    create_game,
-    describe_illegal,
-    fail,
-    load_game,
-    parse_action,
-    player_list,
-)
+from stellwerk.cli.common import create_game, describe_illegal, fail, parse_action, player_list
 from stellwerk.cli.show import render
+from stellwerk.cli.store_access import base_option, db_option, opened, store_outcomes
 from stellwerk.core.errors import IllegalAction
-from stellwerk.io.engine import EngineGame
-from stellwerk.io.gamefile import write_json_atomic
-
-GameFilePath = click.Path(exists=True, dir_okay=False, path_type=Path)
+from stellwerk.store import StoredGame
 
 
-def _save(path: Path, game: EngineGame) -> None:
-    write_json_atomic(path, game.to_file())
-
-
-def _next_id(data: dict[str, Any]) -> int:
-    ids = [a["id"] for a in data.get("actions", []) if isinstance(a, dict) and "id" in a]
-    return max((i for i in ids if isinstance(i, int)), default=0) + 1
+def _report(verb: str, stored: StoredGame) -> None:
+    click.echo(
+        f"{verb}; the game holds {stored.count} actions; to act: {stored.game.active_entities()}"
+    )
 
 
 @click.command("new")
@@ -42,12 +34,22 @@ def _next_id(data: dict[str, Any]) -> int:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
     required=True,
-    help="Where to write the new game file.",
+    help="Where to write the new game file (with --db: the game's key).",
 )
-def new(title: str, players: str, options: tuple[str, ...], seed: int | None, output: Path) -> None:
-    """Start a new game of TITLE and write its game file (TITLE e.g. 1849)."""
+@click.option("--force", is_flag=True, help="Overwrite an existing game.")
+@db_option
+def new(
+    title: str,
+    players: str,
+    options: tuple[str, ...],
+    seed: int | None,
+    output: str,
+    force: bool,
+    db: str | None,
+) -> None:
+    """Start a new game of TITLE and store it (TITLE e.g. 1849); an existing game is only
+    replaced with --force."""
     names = [name.strip() for name in players.split(",") if name.strip()]
     if not names:
         fail("--players needs at least one name")
@@ -56,49 +58,92 @@ def new(title: str, players: str, options: tuple[str, ...], seed: int | None, ou
         game = create_game(title, player_list(names), list(options), chosen)
     except IllegalAction as error:
         fail(describe_illegal(error))
-    _save(output, game)
+    with opened(db) as store, store_outcomes():
+        store.create(output, game.to_file(), force=force)
     click.echo(f"new {title} game for {', '.join(names)} (seed {chosen}) written to {output}")
 
 
 @click.command("show")
-@click.argument("game_file", type=GameFilePath)
-def show(game_file: Path) -> None:
-    """Show the state of GAME_FILE: round, market, corporations, players, who acts and how."""
-    data, game = load_game(game_file)
-    names = {str(p.get("id")): str(p.get("name", "")) for p in data.get("players", [])}
-    for line in render(game.snapshot(), names, game.active_entities(), game.legal_actions()):
+@click.argument("game")
+@db_option
+def show(game: str, db: str | None) -> None:
+    """Show the state of GAME: round, market, corporations, players, who acts and how."""
+    with opened(db) as store, store_outcomes():
+        stored = store.load(game)
+        view = stored.view()
+    names = {str(p.get("id")): str(p.get("name", "")) for p in stored.data.get("players", [])}
+    for line in render(view["snapshot"], names, view["active"], view["legal"]):
         click.echo(line)
-    if game.finished:
-        click.echo(f"Game over ({game.game_end_reason}): {game.result}")
+    if view["finished"]:
+        click.echo(f"Game over ({view['game_end_reason']}): {view['result']}")
 
 
 @click.command("act")
-@click.argument("game_file", type=GameFilePath)
+@click.argument("game")
 @click.argument("action")
-def act(game_file: Path, action: str) -> None:
-    """Apply ACTION (an 18xx.games action as JSON) to GAME_FILE.
+@base_option
+@db_option
+def act(game: str, action: str, base: int | None, db: str | None) -> None:
+    """Apply ACTION (an 18xx.games action as JSON) to GAME.
 
-    A refused action prints the reason and rule, exits non-zero and leaves the file unchanged.
+    A refused action prints the reason and rule, exits 1 and leaves the game unchanged.  An
+    "id" in ACTION must be the game's next id (or leave it out).
     """
     parsed = parse_action(action)
-    data, game = load_game(game_file)
-    parsed.setdefault("id", _next_id(data))
-    try:
-        game.process(parsed)
-    except IllegalAction as error:
-        fail(f"illegal action: {describe_illegal(error)}", EXIT_MISMATCH)
-    _save(game_file, game)
-    click.echo(f"applied {parsed['type']}; to act: {game.active_entities()}")
+    with opened(db) as store, store_outcomes("illegal action"):
+        based_on = store.count(game) if base is None else base
+        stored = store.append(game, parsed, based_on)
+    _report(f"applied {parsed['type']}", stored)
 
 
 @click.command("undo")
-@click.argument("game_file", type=GameFilePath)
-def undo(game_file: Path) -> None:
-    """Take back the last action of GAME_FILE."""
-    _, game = load_game(game_file)
-    try:
-        game.undo()
-    except IllegalAction as error:
-        fail(f"cannot undo: {describe_illegal(error)}", EXIT_MISMATCH)
-    _save(game_file, game)
-    click.echo(f"undone; to act: {game.active_entities()}")
+@click.argument("game")
+@click.option("--action-id", type=int, help="Undo everything after the action with this id.")
+@base_option
+@db_option
+def undo(game: str, action_id: int | None, base: int | None, db: str | None) -> None:
+    """Take back the last action of GAME (recorded as an undo action, so redo can restore it)."""
+    with opened(db) as store, store_outcomes("cannot undo"):
+        based_on = store.count(game) if base is None else base
+        stored = store.undo(game, based_on, action_id=action_id)
+    _report("undone", stored)
+
+
+@click.command("redo")
+@click.argument("game")
+@base_option
+@db_option
+def redo(game: str, base: int | None, db: str | None) -> None:
+    """Restore what the most recent undo of GAME took back."""
+    with opened(db) as store, store_outcomes("cannot redo"):
+        based_on = store.count(game) if base is None else base
+        stored = store.redo(game, based_on)
+    _report("redone", stored)
+
+
+@click.command("import")
+@click.argument("game_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--db", metavar="SPEC", required=True, help="sqlite:///PATH or PATH.db")
+@click.option("--key", help="Key of the game in the database (default: the file's stem).")
+@click.option("--force", is_flag=True, help="Replace a game stored under the same key.")
+def import_command(game_file: Path, db: str, key: str | None, force: bool) -> None:
+    """Copy the 18xx.games game file GAME_FILE into a database (everything it holds is kept)."""
+    with opened(None) as files, store_outcomes():
+        data = files.load(str(game_file)).data
+    with opened(db) as store, store_outcomes():
+        stored = store.create(key or game_file.stem, data, force=force)
+    click.echo(f"imported {game_file} as {stored.key} ({stored.count} actions)")
+
+
+@click.command("export")
+@click.argument("key")
+@click.option("--db", metavar="SPEC", required=True, help="sqlite:///PATH or PATH.db")
+@click.option("-o", "--output", required=True, help="Game file to write.")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def export_command(key: str, db: str, output: str, force: bool) -> None:
+    """Write game KEY of a database as an 18xx.games game file."""
+    with opened(db) as store, store_outcomes():
+        data = store.export(key)
+    with opened(None) as files, store_outcomes():
+        files.create(output, data, force=force)
+    click.echo(f"exported {key} to {output}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,15 +194,58 @@ def build_game_file(
     return data
 
 
+def current_umask() -> int:
+    """The process's file-creation mask (read from /proc on Linux, else set and restored)."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def fsync_directory(folder: str | os.PathLike[str]) -> None:
+    """Make a rename in ``folder`` durable (``fsync`` of the directory; skipped where the
+    platform cannot open directories)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
 def write_json_atomic(path: str | os.PathLike[str], data: dict[str, Any]) -> None:
-    """Write ``data`` as JSON to ``path`` through a temporary file and a rename."""
-    target = Path(path)
+    """Write ``data`` as JSON to ``path`` so that ``path`` always holds the old or the new text.
+
+    A symlink stays a link: its target is rewritten.  The new text goes to a temporary file in
+    the target's folder, is flushed and ``fsync``-ed, gets the old file's permission bits (a new
+    file the usual ``0666`` less the umask), replaces the target with ``os.replace`` and the
+    folder is ``fsync``-ed so the rename survives a crash.  A missing folder raises
+    ``FileNotFoundError``.
+    """
+    target = Path(os.path.realpath(path))
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~current_umask()
+    handle, temp_name = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+    )
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
+            out.flush()
+            os.fchmod(out.fileno(), mode)
+            os.fsync(out.fileno())
         os.replace(temp_name, target)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
+    fsync_directory(target.parent)

@@ -1,0 +1,44 @@
+"""The game store: one storage interface for every front end (CLI, game master, web app).
+
+``GameStore`` (``base.py``) loads a game, appends an action *based on a known action count*,
+undoes and redoes; a write based on an old count raises ``GameMovedOn`` and writes nothing.
+Backends: ``JsonFileStore`` (an 18xx.games game file per game) and ``SqliteStore`` (one
+database file for many games).  ``open_store`` picks one from a command line spec.
+"""
+
+from __future__ import annotations
+
+from stellwerk.store.base import GameStore, StoredGame, game_view
+from stellwerk.store.errors import GameExists, GameMovedOn, GameNotFound, StoreError
+from stellwerk.store.jsonfile import JsonFileStore
+from stellwerk.store.log import EngineClass
+from stellwerk.store.sqlite import SqliteStore
+
+__all__ = [
+    "GameExists",
+    "GameMovedOn",
+    "GameNotFound",
+    "GameStore",
+    "JsonFileStore",
+    "SqliteStore",
+    "StoreError",
+    "StoredGame",
+    "game_view",
+    "open_store",
+]
+
+SQLITE_PREFIX = "sqlite:///"
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+
+
+def open_store(spec: str | None, engine: EngineClass | None = None) -> GameStore:
+    """The store a spec names: ``None`` the JSON files (keys are paths); ``sqlite:///PATH``
+    (``sqlite:////abs/path`` for an absolute one, as SQLAlchemy writes it) or a plain path
+    ending in ``.db``, ``.sqlite`` or ``.sqlite3`` an SQLite database."""
+    if spec is None:
+        return JsonFileStore(engine=engine)
+    if spec.startswith(SQLITE_PREFIX):
+        return SqliteStore(spec[len(SQLITE_PREFIX) :], engine)
+    if spec.endswith(SQLITE_SUFFIXES):
+        return SqliteStore(spec, engine)
+    raise StoreError(f"unknown store {spec!r}: give sqlite:///PATH or a path ending in .db")

@@ -1,0 +1,185 @@
+"""The storage interface every front end uses: ``GameStore`` and ``StoredGame``.
+
+Optimistic concurrency: every write names the action count it is *based on* (see
+``stellwerk.store.log``).  Under the backend's exclusive lock the store compares it with the
+stored count; if they differ the write is refused with ``GameMovedOn`` and nothing is written.
+So two writers at once never lose an action silently: one wins, the other is told the game
+moved on and may look again.  A refused action (``IllegalAction``) writes nothing either.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+from stellwerk.io.engine import EngineGame
+from stellwerk.store.errors import GameMovedOn
+from stellwerk.store.log import (
+    Action,
+    EngineClass,
+    GameData,
+    action_count,
+    appended,
+    controlled,
+)
+
+Change = Callable[[GameData], tuple[GameData, EngineGame]]
+View = dict[str, Any]
+
+
+def api_engine() -> EngineClass:
+    """``stellwerk.api.Game``, looked up at use (so tests can stand in a toy engine)."""
+    engine: EngineClass = importlib.import_module("stellwerk.api").Game
+    return engine
+
+
+def game_view(game: EngineGame, count: int) -> View:
+    """What a front end shows of a game at ``count`` actions; JSON-serialisable."""
+    return {
+        "count": count,
+        "snapshot": game.snapshot(),
+        "active": game.active_entities(),
+        "legal": game.legal_actions(),
+        "finished": game.finished,
+        "result": game.result,
+        "game_end_reason": game.game_end_reason,
+    }
+
+
+class StoredGame:
+    """One stored game: its game file dict, its action count and (built on first use) the game.
+
+    ``view()`` gives the state a front end shows; a backend may hand in a cached view for this
+    count and a callback that remembers a freshly computed one.
+    """
+
+    def __init__(
+        self,
+        key: str,
+        data: GameData,
+        engine: EngineClass,
+        game: EngineGame | None = None,
+        *,
+        cached_view: View | None = None,
+        remember_view: Callable[[View], None] | None = None,
+    ) -> None:
+        self.key = key
+        self.data = data
+        self._engine = engine
+        self._game = game
+        self._view = cached_view
+        self._remember_view = remember_view
+
+    @property
+    def count(self) -> int:
+        """The action count (raw actions, undo/redo/message included)."""
+        return action_count(self.data)
+
+    @property
+    def game(self) -> EngineGame:
+        """The live game, rebuilt from the file on first use."""
+        if self._game is None:
+            self._game = self._engine.from_file(self.data)
+        return self._game
+
+    def view(self) -> View:
+        """``game_view`` of this game, from the cache when it is for this count."""
+        if self._view is None or self._view.get("count") != self.count:
+            self._view = game_view(self.game, self.count)
+            if self._remember_view is not None:
+                self._remember_view(self._view)
+        return self._view
+
+
+class GameStore(ABC):
+    """Games under string keys.  Backends: ``JsonFileStore`` (a key is a game file path) and
+    ``SqliteStore`` (one database file).
+
+    ``append``/``undo``/``redo`` return the ``StoredGame`` after the write (its ``count`` is the
+    new action count) so a front end can show it without rebuilding the game.
+    """
+
+    def __init__(self, engine: EngineClass | None = None) -> None:
+        self._engine = engine
+
+    @property
+    def engine(self) -> EngineClass:
+        """The engine class that loads game files (default ``stellwerk.api.Game``)."""
+        return self._engine if self._engine is not None else api_engine()
+
+    # -- the backend's part -----------------------------------------------------------------
+    @abstractmethod
+    def create(self, key: str, data: GameData, *, force: bool = False) -> StoredGame:
+        """Store a new game file dict under ``key``; ``GameExists`` unless ``force``.
+
+        The file must load (``GameFileError`` otherwise); it is stored as given."""
+
+    @abstractmethod
+    def load(self, key: str) -> StoredGame:
+        """The stored game; ``GameNotFound`` if there is none."""
+
+    @abstractmethod
+    def count(self, key: str) -> int:
+        """The stored action count, without building the game; ``GameNotFound``."""
+
+    @abstractmethod
+    def keys(self) -> list[str]:
+        """The keys of the stored games, sorted."""
+
+    @abstractmethod
+    def _update(self, key: str, base: int, change: Change) -> StoredGame:
+        """Under the exclusive lock: read the game, raise ``GameMovedOn`` unless its count is
+        ``base``, apply ``change`` and write its result; on any error write nothing."""
+
+    # -- shared -----------------------------------------------------------------------------
+    def append(self, key: str, action: Action, base: int) -> StoredGame:
+        """Append ``action``, based on ``base`` actions; ``IllegalAction`` if refused,
+        ``GameMovedOn`` if the game holds another count."""
+        return self._update(key, base, lambda data: appended(self.engine, data, action))
+
+    def undo(
+        self,
+        key: str,
+        base: int,
+        *,
+        entity: Any = None,
+        entity_type: str | None = None,
+        action_id: int | None = None,
+    ) -> StoredGame:
+        """Append an ``undo`` (of the last action, or of everything after ``action_id``)."""
+        return self._update(
+            key,
+            base,
+            lambda data: controlled(
+                self.engine, data, "undo", entity=entity, entity_type=entity_type,
+                action_id=action_id,
+            ),
+        )  # fmt: skip
+
+    def redo(
+        self, key: str, base: int, *, entity: Any = None, entity_type: str | None = None
+    ) -> StoredGame:
+        """Append a ``redo`` of the most recent undo (common rules §3.4)."""
+        return self._update(
+            key,
+            base,
+            lambda data: controlled(
+                self.engine, data, "redo", entity=entity, entity_type=entity_type
+            ),
+        )
+
+    def export(self, key: str) -> GameData:
+        """The game as an 18xx.games game file dict."""
+        return self.load(key).data
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release what the backend holds open."""
+
+
+def check_base(key: str, base: int, actual: int) -> None:
+    """``GameMovedOn`` unless the stored count is the one the write is based on."""
+    if base != actual:
+        raise GameMovedOn(key, base, actual)

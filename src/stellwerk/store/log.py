@@ -1,0 +1,195 @@
+"""The action log of a stored game: the rules for growing it (append, undo, redo).
+
+The *action count* of a game is the number of raw entries in its game file's ``actions`` list,
+``undo``, ``redo`` and ``message`` entries included.  It only grows: an undo is stored the way
+18xx.games stores it, as an appended ``{"type": "undo", ...}`` action that ``stellwerk.io.undo``
+resolves on load, so the undo/redo history is never lost (common rules §3.4).
+
+Ids: a new action gets ``max(existing ids) + 1`` (ids ascend and may have gaps, common rules
+§3.2).  An action that already carries an ``id`` (e.g. copied from an 18xx.games export) is
+**refused** unless that id is exactly the next one: storing it blindly made files unloadable, and
+silently renumbering it would hide that the caller looked at another point of the game.
+
+These functions are pure: they take a game file dict and return a new one (the input is never
+changed), so a refused action leaves nothing to undo.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Protocol
+
+from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.io.engine import EngineGame
+from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask
+
+Action = dict[str, Any]
+GameData = dict[str, Any]
+
+RULE_IDS = "common rules §3.2"
+RULE_UNDO = "common rules §3.4"
+CONTROL_KEYS = ("type", "entity", "entity_type", "action_id", "id")
+
+
+class EngineClass(Protocol):
+    """What the store needs of ``stellwerk.api.Game``: loading a game file dict."""
+
+    def from_file(self, data: dict[str, Any]) -> EngineGame:
+        """Rebuild the game of a game file dict (undo/redo resolved); ``GameFileError``."""
+
+
+def actions_of(data: GameData) -> list[Action]:
+    """The raw action list of a game file dict (empty when absent)."""
+    actions = data.get("actions") or []
+    if not isinstance(actions, list):
+        raise GameFileError("'actions' must be a list")
+    return actions
+
+
+def action_count(data: GameData) -> int:
+    """The action count: raw entries, undo/redo/message included (see the module docstring)."""
+    return len(actions_of(data))
+
+
+def next_id(actions: list[Action]) -> int:
+    """``max(existing ids) + 1``, or 1 for an empty log (ids ascend, may have gaps)."""
+    ids = [a.get("id") for a in actions if isinstance(a, dict)]
+    return max((i for i in ids if isinstance(i, int) and not isinstance(i, bool)), default=0) + 1
+
+
+def check_given_id(action: Action, expected: int) -> None:
+    """Refuse an action whose own ``id`` is not the next id of the log (common rules §3.2)."""
+    if "id" not in action:
+        return
+    given = action["id"]
+    if given != expected or isinstance(given, bool):
+        raise IllegalAction(
+            f"the action carries id {given!r}, but the next id of this game is {expected} "
+            "(leave the id out to have it assigned)",
+            RULE_IDS,
+        )
+
+
+def with_actions(data: GameData, actions: list[Action]) -> GameData:
+    """A copy of ``data`` (every key kept, in order) whose ``actions`` are ``actions``."""
+    out = dict(data)
+    out["actions"] = actions
+    return out
+
+
+def record_outcome(data: GameData, game: EngineGame) -> None:
+    """Keep ``status``, ``result`` and ``game_end_reason`` true to the game after a write.
+
+    Only these keys change; a game that is not finished (again, after an undo) is ``active``
+    with an empty ``result`` and no ``game_end_reason``, as 18xx.games writes unfinished games.
+    """
+    if game.finished:
+        data["status"] = "finished"
+        data["result"] = dict(game.result)
+        data["game_end_reason"] = game.game_end_reason
+    elif data.get("status") == "finished" or data.get("result"):
+        data["status"] = "active"
+        if "result" in data:
+            data["result"] = {}
+        if "game_end_reason" in data:
+            data["game_end_reason"] = None
+
+
+def appended(engine: EngineClass, data: GameData, action: Action) -> tuple[GameData, EngineGame]:
+    """The game file with ``action`` appended and the game after it.
+
+    The game is rebuilt from the file and the action processed in live mode
+    (``Game.process``), which refuses an illegal action with ``IllegalAction``; the stored
+    action is the processed one (with its derived ``auto_actions``).  An ``undo`` or ``redo``
+    action goes to ``controlled``.
+    """
+    actions = actions_of(data)
+    expected = next_id(actions)
+    check_given_id(action, expected)
+    if action.get("type") in (UNDO, REDO):
+        return controlled(
+            engine,
+            data,
+            str(action["type"]),
+            entity=action.get("entity"),
+            entity_type=action.get("entity_type"),
+            action_id=action.get("action_id"),
+            extra={k: v for k, v in action.items() if k not in CONTROL_KEYS},
+        )
+    game = engine.from_file(data)
+    game.process({**copy.deepcopy(action), "id": expected})
+    recorded = copy.deepcopy(game.to_file()["actions"][-1])
+    new = with_actions(data, [*actions, recorded])
+    record_outcome(new, game)
+    return new, game
+
+
+def _entity_type(game: EngineGame, data: GameData, entity: Any) -> str:
+    """``player`` for a player id, else the type the legal actions give ``entity``."""
+    if any(str(p.get("id")) == str(entity) for p in data.get("players", [])):
+        return "player"
+    for legal in game.legal_actions():
+        if legal.get("entity") == entity and isinstance(legal.get("entity_type"), str):
+            return str(legal["entity_type"])
+    return "corporation"
+
+
+def _acting_entity(game: EngineGame, data: GameData) -> tuple[Any, str]:
+    """Who an undo/redo is recorded for: the entity to act now (as 18xx.games records it),
+    or for a finished game the entity of the last live action."""
+    active = game.active_entities()
+    if active:
+        return active[0], _entity_type(game, data, active[0])
+    actions = actions_of(data)
+    for action, live in zip(reversed(actions), reversed(live_mask(actions)), strict=True):
+        if live and action.get("type") != MESSAGE and "entity" in action:
+            return action["entity"], str(action.get("entity_type", "player"))
+    players = data.get("players") or [{}]
+    return players[0].get("id"), "player"
+
+
+def controlled(
+    engine: EngineClass,
+    data: GameData,
+    kind: str,
+    *,
+    entity: Any = None,
+    entity_type: str | None = None,
+    action_id: int | None = None,
+    extra: dict[str, Any] | None = None,
+) -> tuple[GameData, EngineGame]:
+    """The game file with an ``undo`` or ``redo`` (``kind``) appended, and the game after it.
+
+    ``extra`` fields (e.g. ``user``, ``created_at`` of an undo sent as an action) are kept.
+
+    Refused with ``IllegalAction`` when it would change nothing (nothing to undo or redo), when
+    ``action_id`` names no earlier action, or when the result would not load.
+    """
+    actions = actions_of(data)
+    before = live_mask(actions)
+    if entity is None:
+        entity, found_type = _acting_entity(engine.from_file(data), data)
+        entity_type = entity_type or found_type
+    elif entity_type is None:
+        entity_type = _entity_type(engine.from_file(data), data, entity)
+    control: Action = {"type": kind, "entity": entity, "entity_type": entity_type or "player"}
+    if action_id is not None:
+        control["action_id"] = action_id
+    control.update(extra or {})
+    control["id"] = next_id(actions)
+    new_actions = [*actions, control]
+    try:
+        after = live_mask(new_actions)
+    except GameFileError as error:
+        raise IllegalAction(f"cannot {kind}: {error.reason}", RULE_UNDO) from error
+    if after[: len(before)] == before:
+        raise IllegalAction(f"nothing to {kind}", RULE_UNDO)
+    new = with_actions(data, new_actions)
+    try:
+        game = engine.from_file(new)
+    except GameFileError as error:
+        raise IllegalAction(
+            f"the game would not load after this {kind}: {error}", RULE_UNDO
+        ) from error
+    record_outcome(new, game)
+    return new, game

@@ -1,0 +1,85 @@
+"""The SQL schema of the database backend and its migrations.
+
+The action log is the truth: ``actions`` holds every raw action of a game in order (``seq``
+1, 2, ... is its position, so the action count is ``MAX(seq)``).  ``games`` holds what else the
+game file says: ``title``, ``players`` and ``settings`` as columns (JSON text where
+structured), every other top-level key in ``metadata`` (JSON object) and the file's key order
+in ``key_order`` so an export gives back the same file.  ``state_cache`` holds a computed view
+(snapshot, who acts, legal actions) *for one action count*; it is an optimisation only, ignored
+whenever its count is not the game's count.
+
+Plain SQL types (TEXT, INTEGER) so a later PostgreSQL backend can use the same schema.
+``schema_version`` holds one row; ``migrate`` brings any older database up to ``LATEST``, one
+numbered step at a time, each in the same transaction as its version bump.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from stellwerk.store.errors import StoreError
+
+MIGRATIONS: list[tuple[int, list[str]]] = [
+    (
+        1,
+        [
+            """CREATE TABLE games (
+                key TEXT PRIMARY KEY,
+                title TEXT NOT NULL,
+                players TEXT NOT NULL,
+                settings TEXT NOT NULL,
+                metadata TEXT NOT NULL,
+                key_order TEXT NOT NULL
+            )""",
+            """CREATE TABLE actions (
+                game_key TEXT NOT NULL REFERENCES games (key) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                action TEXT NOT NULL,
+                PRIMARY KEY (game_key, seq)
+            )""",
+            """CREATE TABLE state_cache (
+                game_key TEXT PRIMARY KEY REFERENCES games (key) ON DELETE CASCADE,
+                action_count INTEGER NOT NULL,
+                view TEXT NOT NULL
+            )""",
+        ],
+    ),
+]
+LATEST = MIGRATIONS[-1][0]
+
+
+def schema_version(connection: sqlite3.Connection) -> int:
+    """The database's schema version (0 for a new, empty database)."""
+    row = connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
+    if row is None:
+        return 0
+    found = connection.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(found[0] or 0)
+
+
+def migrate(connection: sqlite3.Connection) -> int:
+    """Bring the schema up to ``LATEST`` (in one ``BEGIN IMMEDIATE`` transaction per call);
+    a database from a newer stellwerk is refused.  Returns the version now in place."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        version = schema_version(connection)
+        if version > LATEST:
+            raise StoreError(
+                f"the database has schema version {version}; this stellwerk knows up to {LATEST}"
+            )
+        for number, statements in MIGRATIONS:
+            if number <= version:
+                continue
+            for statement in statements:
+                connection.execute(statement)
+            connection.execute("DELETE FROM schema_version")
+            connection.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+            version = number
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return version
