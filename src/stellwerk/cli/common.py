@@ -57,9 +57,18 @@ def load_game(path: Path) -> tuple[dict[str, Any], EngineGame]:
         game: EngineGame = engine_class().from_file(data)
     except GameFileError as error:
         fail(f"{path}: {error}")
-    except IllegalAction as error:
-        fail(f"{path}: the engine refuses an action in this file: {describe_illegal(error)}")
+    except IllegalAction as error:  # before any action: title, players or options
+        fail(f"{path}: cannot set up this game: {describe_illegal(error)}")
     return data, game
+
+
+def check_output(path: Path) -> None:
+    """Refuse an output path whose folder is missing or which names a folder, before any work."""
+    if path.is_dir():
+        fail(f"{path}: is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        fail(f"{path}: the folder {folder} does not exist")
 
 
 def describe_illegal(error: IllegalAction) -> str:

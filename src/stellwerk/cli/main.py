@@ -8,6 +8,7 @@ import click
 
 from stellwerk import __version__
 from stellwerk.cli.common import EXIT_INTERNAL
+from stellwerk.cli.info_cmds import options, titles
 from stellwerk.cli.play_cmds import act, new, show, undo
 from stellwerk.cli.replay_cmd import replay_command
 from stellwerk.cli.routes_cmd import routes
@@ -23,6 +24,8 @@ class Stellwerk(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
+        except BrokenPipeError:  # the reader went away (`| head`): click ends quietly
+            raise
         except EngineError as error:
             click.echo(f"error: {error}", err=True)
             raise SystemExit(EXIT_INTERNAL) from error
@@ -37,5 +40,5 @@ def main() -> None:
     """stellwerk: an 18xx engine (1841, 1849, 1835) - replay, play and test games."""
 
 
-for command in (replay_command, new, show, act, undo, selfplay, routes):
+for command in (titles, options, new, show, act, undo, selfplay, replay_command, routes):
     main.add_command(command)
