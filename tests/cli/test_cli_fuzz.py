@@ -149,6 +149,17 @@ def test_a_broken_trace_is_a_usage_error(game_text: str, tmp_path: Path) -> None
         assert invoke(["replay", str(game), "--trace", str(trace)]).exit_code == EXIT_USAGE
 
 
+@pytest.mark.parametrize(
+    "action",
+    ["", "[" * 100_000, '{"type": "pass", "n": ' + "9" * 5000 + "}", "[]", '{"type": 1}', "{}"],
+)
+def test_a_broken_action_is_a_usage_error(action: str, game_text: str, tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    game.write_text(game_text, encoding="utf-8")
+    assert invoke(["act", str(game), action]).exit_code == EXIT_USAGE
+    assert game.read_text(encoding="utf-8") == game_text
+
+
 # -- hypothesis: garbage JSON game files ----------------------------------------------------
 
 SCALARS = (
@@ -236,6 +247,24 @@ def test_mutated_real_game(game_text: str) -> None:
 @pytest.mark.slow
 def test_mutated_real_game_long(game_text: str) -> None:
     SLOW(given(MUTATION)(lambda mutation: _mutated_game(game_text, mutation)))()
+
+
+def _random_action(game_text: str, action: dict[str, Any]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.json"
+        path.write_text(game_text, encoding="utf-8")
+        result = invoke(["act", str(path), json.dumps(action)])
+        if result.exit_code != EXIT_OK:  # a refused action leaves the file unchanged
+            assert path.read_text(encoding="utf-8") == game_text
+
+
+def test_random_actions(game_text: str) -> None:
+    FAST(given(ACTION)(lambda action: _random_action(game_text, action)))()
+
+
+@pytest.mark.slow
+def test_random_actions_long(game_text: str) -> None:
+    SLOW(given(ACTION)(lambda action: _random_action(game_text, action)))()
 
 
 # -- hypothesis: garbage arguments ----------------------------------------------------------

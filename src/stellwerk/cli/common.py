@@ -80,7 +80,7 @@ def parse_action(text: str) -> dict[str, Any]:
     """An action given on the command line as a JSON object."""
     try:
         action = json.loads(text)
-    except json.JSONDecodeError as error:
+    except (ValueError, RecursionError) as error:  # not JSON, huge numbers, deep nesting
         raise click.BadParameter(f"not JSON: {error}", param_hint="ACTION") from error
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise click.BadParameter("must be a JSON object with a 'type'", param_hint="ACTION")
