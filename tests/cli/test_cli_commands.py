@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from stellwerk.cli.main import main
 
-COMMANDS = ["replay", "new", "show", "act", "undo", "selfplay", "routes"]
+COMMANDS = ["titles", "options", "replay", "new", "show", "act", "undo", "selfplay", "routes"]
 
 
 def run(*args: str) -> Any:

@@ -170,13 +170,14 @@ SCALARS = (
     | st.text(max_size=8)
     | st.sampled_from(["1849", "1835", "SFA", "pass", "bid", "par", "lay_tile", "run_routes"])
 )
-JSON = st.recursive(
-    SCALARS,
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
+
+
+def _containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """JSON lists and objects of ``inner``."""
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+
+
+JSON = st.recursive(SCALARS, _containers, max_leaves=12)
 ACTION_TYPES = ["pass", "bid", "buy_company", "par", "buy_shares", "sell_shares", "lay_tile"]
 ACTION = st.fixed_dictionaries(
     {"type": st.sampled_from(ACTION_TYPES) | st.text(max_size=5), "id": st.integers(-2, 40)},
