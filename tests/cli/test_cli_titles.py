@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from stellwerk.cli.common import EXIT_OK, EXIT_USAGE
+from stellwerk.cli.common import EXIT_OK, EXIT_USAGE, save_json
 from stellwerk.cli.main import main
 from stellwerk.core.errors import IllegalAction
 from stellwerk.titles import registry
@@ -123,3 +123,12 @@ def test_replay_of_a_game_file_for_an_unknown_title_is_a_usage_error(tmp_path: P
         result = run(command, str(path))
         assert result.exit_code == EXIT_USAGE
         assert "unknown title '1841'" in result.stderr
+
+
+def test_a_path_that_cannot_be_written_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as ended:
+        save_json(tmp_path / "missing" / "g.json", {"title": "1849"})
+    assert ended.value.code == EXIT_USAGE
+    assert capsys.readouterr().err.startswith(f"error: {tmp_path / 'missing' / 'g.json'}: ")

@@ -11,7 +11,7 @@ import click
 
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.engine import EngineGame
-from stellwerk.io.gamefile import read_game_file
+from stellwerk.io.gamefile import read_game_file, write_json_atomic
 
 # Exit statuses of every command (README, "Exit statuses").
 EXIT_OK = 0
@@ -69,6 +69,14 @@ def check_output(path: Path) -> None:
     folder = path.parent
     if not folder.is_dir():
         fail(f"{path}: the folder {folder} does not exist")
+
+
+def save_json(path: Path, data: dict[str, Any]) -> None:
+    """Write a game file atomically; a path that cannot be written is a usage error."""
+    try:
+        write_json_atomic(path, data)
+    except OSError as error:
+        fail(f"{path}: cannot write: {error.strerror or error}")
 
 
 def describe_illegal(error: IllegalAction) -> str:

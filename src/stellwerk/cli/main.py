@@ -37,7 +37,11 @@ class Stellwerk(click.Group):
 @click.group(cls=Stellwerk, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="stellwerk")
 def main() -> None:
-    """stellwerk: an 18xx engine (1841, 1849, 1835) - replay, play and test games."""
+    """stellwerk: an 18xx engine (1849, 1835; 1841 to come) - replay, play and test games.
+
+    Exit statuses: 0 ok, 1 refused action or replay mismatch, 2 usage error or bad file,
+    3 the game moved on since your base action count, 4 internal error.
+    """
 
 
 for command in (titles, options, new, show, act, undo, selfplay, replay_command, routes):

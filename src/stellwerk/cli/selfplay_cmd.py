@@ -13,9 +13,9 @@ from stellwerk.cli.common import (
     describe_illegal,
     fail,
     player_list,
+    save_json,
 )
 from stellwerk.core.errors import IllegalAction
-from stellwerk.io.gamefile import write_json_atomic
 from stellwerk.selfplay import play
 
 
@@ -65,7 +65,7 @@ def selfplay(
         stuck = message if outcome.stuck else ""
     except IllegalAction as error:
         stuck = message = f"the engine refused its own legal action: {describe_illegal(error)}"
-    write_json_atomic(output, game.to_file())
+    save_json(output, game.to_file())
     click.echo(f"{title} selfplay (seed {seed}): {message}; written to {output}")
     if game.finished:
         click.echo(f"result ({game.game_end_reason}): {game.result}")
