@@ -160,6 +160,21 @@ def test_a_broken_action_is_a_usage_error(action: str, game_text: str, tmp_path:
     assert game.read_text(encoding="utf-8") == game_text
 
 
+def test_truncated_real_games(fixtures_18xx: Path, tmp_path: Path) -> None:
+    """A real 18xx.games file cut anywhere is a usage error; cut between actions it is a game
+    in progress: shown (exit 0), and its replay differs from the recorded result (exit 1)."""
+    text = (fixtures_18xx / "1849" / "1849_game_end_bank.json").read_text(encoding="utf-8")
+    path = tmp_path / "cut.json"
+    for cut in range(1, len(text), len(text) // 7):
+        path.write_text(text[:cut], encoding="utf-8")
+        assert invoke(["show", str(path)]).exit_code == EXIT_USAGE
+    data = json.loads(text)
+    data["actions"] = data["actions"][:80]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert invoke(["show", str(path)]).exit_code == EXIT_OK
+    assert invoke(["replay", str(path)]).exit_code == EXIT_MISMATCH
+
+
 # -- hypothesis: garbage JSON game files ----------------------------------------------------
 
 SCALARS = (
