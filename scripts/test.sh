@@ -1,25 +1,56 @@
 #!/usr/bin/env bash
-# Runs every check: ruff check, mypy --strict, then pytest on 2 workers (pytest-xdist).
-# Extra arguments go to pytest, e.g. `bash scripts/test.sh --slow`.
+# Runs every check on the oldest and the newest supported Python:
+#   Python 3.11 (.venv):       ruff check, mypy --strict, pytest on 2 workers (pytest-xdist)
+#   Python 3.13 (.venv-3.13):  pytest on 2 workers, and a non-editable `pip install .` into a
+#                              temporary venv that must give a working `stellwerk` command
+# A venv is (re)made by scripts/setup.sh when it is missing or older than pyproject.toml; a
+# missing Python 3.13 fails the run with a hint how to get it.
+# Extra arguments go to both pytest runs, e.g. `bash scripts/test.sh --slow`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/python ]; then
-    bash scripts/setup.sh || { echo "test.sh: setup failed" >&2; exit 1; }
-fi
 status=0
-echo "== ruff check"
-.venv/bin/ruff check . || status=1
-echo "== mypy"
-.venv/bin/mypy || status=1
-echo "== pytest"
-.venv/bin/pytest -n 2 "$@"
-code=$?
-if [ "$code" -eq 5 ]; then
-    echo "test.sh: FAILED - pytest collected no tests (exit code 5)" >&2
-    status=1
-elif [ "$code" -ne 0 ]; then
+
+ready() {  # ready VERSION VENV: set up VENV unless it is there and up to date
+    if [ ! -x "$2/bin/python" ] || [ pyproject.toml -nt "$2/.installed" ]; then
+        echo "== setup $2 (Python $1)"
+        bash scripts/setup.sh "$1"
+    fi
+}
+
+run_pytest() {  # run_pytest VENV ARGS...: pytest, where "no tests collected" is a failure
+    local venv="$1"
+    shift
+    "$venv/bin/pytest" -n 2 "$@"
+    local code=$?
+    if [ "$code" -eq 5 ]; then
+        echo "test.sh: FAILED - pytest collected no tests (exit code 5)" >&2
+        return 1
+    fi
+    return "$code"
+}
+
+if ready 3.11 .venv; then
+    echo "== ruff check"
+    .venv/bin/ruff check . || status=1
+    echo "== mypy"
+    .venv/bin/mypy || status=1
+    echo "== pytest (Python 3.11)"
+    run_pytest .venv "$@" || status=1
+else
+    echo "test.sh: setup of .venv (Python 3.11) failed" >&2
     status=1
 fi
+
+if ready 3.13 .venv-3.13; then
+    echo "== pytest (Python 3.13)"
+    run_pytest .venv-3.13 "$@" || status=1
+    echo "== pip install . (Python 3.13)"
+    bash scripts/install_check.sh 3.13 || status=1
+else
+    echo "test.sh: FAILED - no Python 3.13 venv: CI must test the newest supported Python" >&2
+    status=1
+fi
+
 if [ "$status" -ne 0 ]; then
     echo "test.sh: FAILED" >&2
 else

@@ -13,6 +13,8 @@ from stellwerk.cli.main import main
 from stellwerk.io.undo import live_actions
 
 COMMANDS = [
+    "titles",
+    "options",
     "replay",
     "new",
     "show",

@@ -11,7 +11,7 @@ import click
 
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.engine import EngineGame
-from stellwerk.io.gamefile import read_game_file
+from stellwerk.io.gamefile import read_game_file, write_json_atomic
 
 # Exit statuses of every command (README, "Exit statuses").
 EXIT_OK = 0
@@ -57,9 +57,26 @@ def load_game(path: Path) -> tuple[dict[str, Any], EngineGame]:
         game: EngineGame = engine_class().from_file(data)
     except GameFileError as error:
         fail(f"{path}: {error}")
-    except IllegalAction as error:
-        fail(f"{path}: the engine refuses an action in this file: {describe_illegal(error)}")
+    except IllegalAction as error:  # before any action: title, players or options
+        fail(f"{path}: cannot set up this game: {describe_illegal(error)}")
     return data, game
+
+
+def check_output(path: Path) -> None:
+    """Refuse an output path whose folder is missing or which names a folder, before any work."""
+    if path.is_dir():
+        fail(f"{path}: is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        fail(f"{path}: the folder {folder} does not exist")
+
+
+def save_json(path: Path, data: dict[str, Any]) -> None:
+    """Write a game file atomically; a path that cannot be written is a usage error."""
+    try:
+        write_json_atomic(path, data)
+    except OSError as error:
+        fail(f"{path}: cannot write: {error.strerror or error}")
 
 
 def describe_illegal(error: IllegalAction) -> str:
@@ -71,7 +88,7 @@ def parse_action(text: str) -> dict[str, Any]:
     """An action given on the command line as a JSON object."""
     try:
         action = json.loads(text)
-    except json.JSONDecodeError as error:
+    except (ValueError, RecursionError) as error:  # not JSON, huge numbers, deep nesting
         raise click.BadParameter(f"not JSON: {error}", param_hint="ACTION") from error
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise click.BadParameter("must be a JSON object with a 'type'", param_hint="ACTION")

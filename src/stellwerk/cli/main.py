@@ -8,6 +8,7 @@ import click
 
 from stellwerk import __version__
 from stellwerk.cli.common import EXIT_INTERNAL
+from stellwerk.cli.info_cmds import options, titles
 from stellwerk.cli.play_cmds import act, export_command, import_command, new, redo, show, undo
 from stellwerk.cli.replay_cmd import replay_command
 from stellwerk.cli.routes_cmd import routes
@@ -23,6 +24,8 @@ class Stellwerk(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
+        except BrokenPipeError:  # the reader went away (`| head`): click ends quietly
+            raise
         except EngineError as error:
             click.echo(f"error: {error}", err=True)
             raise SystemExit(EXIT_INTERNAL) from error
@@ -34,9 +37,13 @@ class Stellwerk(click.Group):
 @click.group(cls=Stellwerk, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="stellwerk")
 def main() -> None:
-    """stellwerk: an 18xx engine (1841, 1849, 1835) - replay, play and test games."""
+    """stellwerk: an 18xx engine (1849, 1835; 1841 to come) - replay, play and test games.
+
+    Exit statuses: 0 ok, 1 refused action or replay mismatch, 2 usage error or bad file,
+    3 the game moved on since your base action count, 4 internal error.
+    """
 
 
-COMMANDS = (replay_command, new, show, act, undo, redo, selfplay, routes)
+COMMANDS = (titles, options, new, show, act, undo, redo, selfplay, replay_command, routes)
 for command in (*COMMANDS, import_command, export_command):
     main.add_command(command)

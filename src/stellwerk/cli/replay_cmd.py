@@ -7,8 +7,15 @@ from pathlib import Path
 
 import click
 
-from stellwerk.cli.common import EXIT_MISMATCH, engine_class, fail, game_factory
-from stellwerk.core.errors import GameFileError
+from stellwerk.cli.common import (
+    EXIT_INTERNAL,
+    EXIT_MISMATCH,
+    describe_illegal,
+    engine_class,
+    fail,
+    game_factory,
+)
+from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.io.replay import ReplayReport, replay
 from stellwerk.io.trace import Trace, read_trace
@@ -58,48 +65,72 @@ def _describe(report: ReplayReport, live: int) -> list[str]:
     is_flag=True,
     help="rails-report: check with the route optimiser that each claimed revenue is reachable.",
 )
+@click.option(
+    "--traceback",
+    "show_traceback",
+    is_flag=True,
+    help="After an engine defect, also print its Python traceback (for developers).",
+)
 def replay_command(
-    file: Path, trace_path: Path | None, as_json: bool, file_format: str, check_routes: bool
+    file: Path,
+    trace_path: Path | None,
+    as_json: bool,
+    file_format: str,
+    check_routes: bool,
+    show_traceback: bool,
 ) -> None:
     """Replay FILE (an 18xx.games game file) and compare the result with the recorded one.
 
-    Exit status 0 only when the result matches and no divergence was found.
+    Exit status 0 only when the result matches and no divergence was found, 1 on a difference
+    or a refused action, 4 when the engine failed (an engine defect; the report still prints).
     """
     if file_format == "rails-report":
-        _replay_rails(file, as_json, check_routes)
+        _replay_rails(file, as_json, check_routes, show_traceback)
         return
     try:
         game_file = load_game_file(read_game_file(file))
         trace: Trace | None = read_trace(trace_path) if trace_path else None
     except GameFileError as error:
-        fail(str(error))
+        fail(f"{file}: {error}" if str(file) not in str(error) else str(error))
     engine_class()  # fail early and clearly when the engine API is missing
+    try:  # title, player count and options: refused before the replay, as a usage error
+        game_factory(game_file.title, game_file.players, game_file.optional_rules, game_file.seed)
+    except IllegalAction as error:
+        fail(f"{file}: cannot set up this game: {describe_illegal(error)}")
     report = replay(game_file, game_factory, trace=trace, source=str(file))
-    if report.error_traceback:
-        click.echo(report.error_traceback, err=True)
     if as_json:
         click.echo(json.dumps(report.to_dict()))
     else:
         for line in _describe(report, len(game_file.live)):
             click.echo(line)
-    if not report.ok:
+    _finish(report.ok, report.error_traceback, show_traceback)
+
+
+def _finish(ok: bool, error_traceback: str | None, show_traceback: bool) -> None:
+    """Exit 4 after an engine defect (one line, the traceback only on request), 1 after a
+    difference, else return (exit 0)."""
+    if error_traceback:
+        if show_traceback:
+            click.echo(error_traceback.rstrip(), err=True)
+        last = error_traceback.strip().splitlines()[-1]
+        click.echo(f"error: internal engine error during the replay: {last}", err=True)
+        raise SystemExit(EXIT_INTERNAL)
+    if not ok:
         raise SystemExit(EXIT_MISMATCH)
 
 
-def _replay_rails(file: Path, as_json: bool, check_routes: bool) -> None:
+def _replay_rails(file: Path, as_json: bool, check_routes: bool, show_traceback: bool) -> None:
     """Import a Rails 1835 report, replay it and check every checkpoint."""
     from stellwerk.io.from_rails_report import import_report
     from stellwerk.io.rails_report import ReportError, parse_file
 
     try:
         parsed = parse_file(file)
-    except (ReportError, UnicodeDecodeError) as error:
+    except (ReportError, OSError, ValueError) as error:  # ValueError: not UTF-8
         fail(f"{file}: {error}")
     if not parsed.players or not any(e.__class__.__name__ == "GameIs" for e in parsed.events):
         fail(f"{file}: not a Rails 1835 report (no GameIs/PlayerIs lines)")
     report = import_report(file, check_routes=check_routes)
-    if report.error_traceback:
-        click.echo(report.error_traceback, err=True)
     data = report.to_dict()
     if as_json:
         click.echo(json.dumps(data))
@@ -118,5 +149,4 @@ def _replay_rails(file: Path, as_json: bool, check_routes: bool) -> None:
                 f"ours {json.dumps(d.ours)}, expected {json.dumps(d.expected)}"
             )
         click.echo("MATCH" if report.ok else "NO MATCH")
-    if not report.ok:
-        raise SystemExit(EXIT_MISMATCH)
+    _finish(report.ok, report.error_traceback, show_traceback)

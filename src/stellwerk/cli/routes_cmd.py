@@ -41,6 +41,8 @@ def load_before(path: Path, before_action: int | None) -> Any:
         game = engine_class().from_file({**data, "actions": actions})
     except GameFileError as error:
         fail(f"{path}: {error}")
+    except IllegalAction as error:  # before any action: title, players or options
+        fail(f"{path}: cannot set up this game: {describe_illegal(error)}")
     return game.engine
 
 

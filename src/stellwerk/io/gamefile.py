@@ -148,7 +148,7 @@ def read_game_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a game file's JSON; unreadable JSON raises ``GameFileError``."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (OSError, ValueError, RecursionError) as error:  # ValueError: JSON, UTF-8, huge ints
         raise GameFileError(f"cannot read {path}: {error}") from error
     if not isinstance(data, dict):
         raise GameFileError(f"{path} does not hold a JSON object")

@@ -69,7 +69,7 @@ def parse_trace(lines: Iterable[str], source: str = "trace") -> Trace:
             continue
         try:
             value = json.loads(text)
-        except json.JSONDecodeError as error:
+        except (ValueError, RecursionError) as error:  # not JSON, huge ints, deep nesting
             raise GameFileError(f"{source} line {number} is not JSON: {error}") from error
         if not isinstance(value, dict):
             raise GameFileError(f"{source} line {number} is not a JSON object")

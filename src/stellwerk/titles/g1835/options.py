@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from stellwerk.core.errors import IllegalAction
 
@@ -182,15 +183,36 @@ class Settings:
     options: tuple[str, ...] = field(default=())
 
 
+@cache
+def player_counts() -> tuple[int, ...]:
+    """The player counts 1835 allows: ``[players]`` of data/game.toml (rules/1835.md 1)."""
+    from stellwerk.titles.g1835.data_load import game_data
+
+    players = game_data()["players"]
+    return tuple(range(int(players["min"]), int(players["max"]) + 1))
+
+
 def check_options(options: Iterable[str], players: int) -> None:
-    """Refuse unknown options, wrong player counts and conflicting pairs (rules/1835.md 11)."""
+    """Refuse a player count 1835 does not allow (rules/1835.md 1), then unknown options,
+    options for other player counts and conflicting pairs (rules/1835.md 11)."""
+    counts = player_counts()
+    if players not in counts:
+        raise IllegalAction(
+            f"1835 is for {counts[0]} to {counts[-1]} players, not {players}", "1835 rules §1"
+        )
     chosen = list(options)
     for oid in chosen:
         opt = OPTIONS.get(oid)
         if opt is None:
-            raise IllegalAction(f"unknown 1835 option {oid}", "1835 rules §11")
+            raise IllegalAction(
+                f"unknown 1835 option {oid!r}; the options are: {', '.join(OPTIONS)}",
+                "1835 rules §11",
+            )
         if players not in opt.players:
-            raise IllegalAction(f"option {oid} is for {opt.players} players", "1835 rules §11")
+            allowed = ", ".join(str(n) for n in opt.players)
+            raise IllegalAction(
+                f"option {oid} is for {allowed} players, not {players}", "1835 rules §11"
+            )
         for other in opt.conflicts:
             if other in chosen:
                 raise IllegalAction(

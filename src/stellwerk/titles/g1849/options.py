@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 
@@ -154,16 +155,37 @@ class Hooks:
     bond_penalty_floor_zero: bool = False
 
 
+@cache
+def player_counts() -> tuple[int, ...]:
+    """The player counts 1849 allows: ``[players]`` of data/game.toml (1849 rules §1.1)."""
+    from stellwerk.titles.g1849.data_load import game_data
+
+    players = game_data()["players"]
+    return tuple(range(int(players["min"]), int(players["max"]) + 1))
+
+
 def check_options(options: list[str], players: int) -> None:
-    """Refuse unknown options, wrong player counts and missing prerequisites."""
+    """Refuse a player count 1849 does not allow (1849 rules §1.1), then unknown options,
+    options for other player counts and missing prerequisites (1849 rules §7)."""
     from stellwerk.core.errors import IllegalAction
 
+    counts = player_counts()
+    if players not in counts:
+        raise IllegalAction(
+            f"1849 is for {counts[0]} to {counts[-1]} players, not {players}", "1849 rules §1.1"
+        )
     for oid in options:
         opt = OPTIONS.get(oid)
         if opt is None:
-            raise IllegalAction(f"unknown 1849 option {oid}", "1849 rules §7")
+            raise IllegalAction(
+                f"unknown 1849 option {oid!r}; the options are: {', '.join(OPTIONS)}",
+                "1849 rules §7",
+            )
         if players not in opt.players:
-            raise IllegalAction(f"option {oid} is for {opt.players} players", "1849 rules §7")
+            allowed = ", ".join(str(n) for n in opt.players)
+            raise IllegalAction(
+                f"option {oid} is for {allowed} players, not {players}", "1849 rules §7"
+            )
         for req in opt.requires:
             if req not in options:
                 raise IllegalAction(f"option {oid} needs {req}", "1849 rules §7.5")
