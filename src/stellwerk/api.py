@@ -55,11 +55,15 @@ class Game:
     @classmethod
     def from_file(cls, data: dict[str, Any]) -> Game:
         """Load an 18xx.games game file: resolve undo/redo and apply every live action.
-        A refused action is reported as a :class:`GameFileError` naming the action."""
+        A game that cannot be set up (title, player count, options) or a refused action is
+        reported as a :class:`GameFileError` (naming the action)."""
         from stellwerk.io.gamefile import load_game_file
 
         gf = load_game_file(data)
-        game = cls(gf.title, gf.players, gf.optional_rules, gf.seed, data.get("id"))
+        try:
+            game = cls(gf.title, gf.players, gf.optional_rules, gf.seed, data.get("id"))
+        except IllegalAction as error:  # title, player count or options
+            raise GameFileError(f"cannot set up this game: {error}") from error
         game.engine.loading = True
         for action in gf.live:
             try:
