@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from stellwerk.core.actions import check_shape
+from stellwerk.core.actions import TEXT_TYPES, check_shape
 from stellwerk.core.entities import (
     Bank,
     Company,
@@ -58,6 +58,8 @@ class Game:
     game_end_priority: ClassVar[list[str]] = ["immediate", "current_round", "current_or", "full_or"]
     cert_limit_includes_privates = True
     must_buy_train = "route"
+    live_rules: ClassVar[dict[str, str]] = {}
+    """Hook: the title's rule per action type, named when live play refuses an action."""
 
     def __init__(
         self,
@@ -147,7 +149,8 @@ class Game:
     def process_single(self, action: Action) -> None:
         check_shape(action)
         kind = action["type"]
-        if kind == "message":
+        if kind in TEXT_TYPES:
+            # chat and log lines: kept in the action list, no effect (common rules §3.3)
             return
         entity = self.entity(action)
         if kind.startswith("program_"):

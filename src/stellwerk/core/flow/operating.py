@@ -219,6 +219,12 @@ class BuyCompany(Step):
                         out.append(act(entity, "buy_company", company=company.sym, price=price))
         return out
 
+    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+        """A private changes hands for any price between its minimum and maximum that the
+        buying corporation can pay (common rules §6.7)."""
+        company: Company = self.game.company(str(listed["company"]))
+        return (company.min_price, min(company.max_price(), entity.cash))
+
     def process_buy_company(self, action: Action, entity: Any) -> None:
         company: Company = self.game.company(action["company"])
         price = int(action["price"])
@@ -381,6 +387,14 @@ class BuyTrain(Step):
         if "sell_shares" in kinds and corp.owner is not None:
             out += self.choices(corp.owner)
         return out
+
+    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+        """Depot trains cost their printed price; a train from another corporation any
+        price from 1 to the buyer's cash (common rules §6, train purchase)."""
+        train = self.game.train_by_id(str(listed["train"]))
+        if train.owner is self.game.depot:
+            return (train.price, train.price)
+        return (1, entity.cash)
 
     # -- processing -------------------------------------------------------------------------
     def process_buy_train(self, action: Action, entity: Any) -> None:
