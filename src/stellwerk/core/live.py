@@ -215,7 +215,8 @@ def _check_shares(
     if shape(mine) != shape(theirs):
         return f"{FAR}certificates {given} are not offered"
     percent = action.get("percent", sum(s.percent for s in mine))
-    if percent != listed.get("percent", percent) or isinstance(percent, bool):
+    wanted_percent = listed.get("percent", percent)
+    if not _same_value(percent, wanted_percent):
         return (
             f"{', '.join(given)} make {listed.get('percent')} %, not {percent} %"
             " (the percent must be the certificates' size)"
