@@ -255,6 +255,13 @@ FIELD_CHECKS: dict[str, Callable[[Game, Step, Any, Action, Action], str | None]]
 
 
 def _check_run(action: Action, rule: str) -> None:
+    """``run_routes``: the routes are judged when processed; no revenue from elsewhere and
+    no field we do not read."""
+    for key, value in action.items():
+        if key in BOOKKEEPING or key in ("routes", "extra_revenue", "subsidy"):
+            continue
+        if value not in (None, 0, False, [], "", {}) or isinstance(value, float):
+            raise IllegalAction(f"the field {key!r} is not allowed here ({value!r})", rule)
     for key in ("extra_revenue", "subsidy"):
         value = action.get(key)
         if value not in (None, 0) or isinstance(value, bool):
