@@ -152,10 +152,11 @@ class Game:
         if kind in TEXT_TYPES:
             # chat and log lines: kept in the action list, no effect (common rules §3.3)
             return
-        entity = self.entity(action)
         if kind.startswith("program_"):
-            # standing orders: their effects are recorded as auto_actions (common rules §3.5)
+            # standing orders: their effects are recorded as auto_actions (common rules §3.5);
+            # the site keeps them even from a user who is not seated (live play checks that)
             return
+        entity = self.entity(action)
         if kind == "end_game":
             # a site user ended the game by hand (common rules §4.2, manually_ended)
             self.end_game("manually_ended")
