@@ -78,9 +78,7 @@ def test_site_actions_load_and_change_nothing(fixture_file: dict[str, Any]) -> N
     game = Game.from_file(mixed)
     assert len(inserted) > 40
     assert game.snapshot() == plain.snapshot()
-    assert game.finished and game.result == {
-        str(k): v for k, v in fixture_file["result"].items()
-    }
+    assert game.finished and game.result == {str(k): v for k, v in fixture_file["result"].items()}
     assert game.game_end_reason == fixture_file["game_end_reason"]
 
 

@@ -498,6 +498,11 @@ class Game:
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         raise NotImplementedError
 
+    def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
+        """Hook: whether ``legal_lays(corp, hex_id)`` lists this lay.  Titles may answer for
+        the one lay without listing every tile and rotation (the live gate asks this)."""
+        return (hex_id, tile_id, rotation) in self.legal_lays(corp, hex_id)
+
     def lay_tile(self, corp: Corporation, action: Action) -> None:
         raise NotImplementedError
 

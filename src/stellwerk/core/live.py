@@ -35,7 +35,7 @@ from typing import Any
 
 from stellwerk.core.actions import SITE_TYPES, check_shape, check_site
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step
+from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import Track
 from stellwerk.core.game import Game
 from stellwerk.core.legal import candidates
@@ -118,10 +118,15 @@ def routing_step(game: Game, entity: Any, kind: str) -> Step:
 
 
 def offered(step: Step, entity: Any, kind: str, action: Action) -> list[Action]:
-    """The step's listed actions of ``kind``; tile lays for the action's hex only; routes
-    are not enumerated (the route checker judges them)."""
+    """The step's listed actions of ``kind``; tile lays for the action's hex only (asked for
+    the one lay first, ``Track.lay_offered``; all lays of the hex only for a refusal's
+    reason); routes are not enumerated (the route checker judges them)."""
     if kind == "run_routes":
         return [{"type": kind}]
+    if kind == "lay_tile" and isinstance(step, Track) and "lay_tile" in step.actions(entity):
+        lay = (str(action["hex"]), str(action["tile"]), int(action["rotation"]))
+        if step.lay_offered(entity, *lay):
+            return [act(entity, "lay_tile", hex=lay[0], tile=lay[1], rotation=lay[2])]
     if isinstance(step, Track):
         hex_id = action.get("hex") if kind == "lay_tile" else None
         found = step.choices(entity, str(hex_id) if hex_id is not None else None)

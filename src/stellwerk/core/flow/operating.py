@@ -35,6 +35,12 @@ class Track(Step):
                 out.append(act(entity, "lay_tile", hex=hid, tile=tile_id, rotation=rotation))
         return out
 
+    def lay_offered(self, entity: Any, hex_id: str, tile_id: str, rotation: int) -> bool:
+        """Whether ``choices(entity, hex_id)`` lists this lay (asked for one lay: cheap)."""
+        if "lay_tile" not in self.actions(entity):
+            return False
+        return self.game.lay_is_legal(entity, hex_id, tile_id, rotation)
+
     def process_lay_tile(self, action: Action, entity: Any) -> None:
         self.game.lay_tile(entity, action)
         self.pass_()

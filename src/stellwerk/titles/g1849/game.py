@@ -603,6 +603,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return self.map.legal_lays(corp, hex_id)
 
+    def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
+        return self.map.lay_is_legal(corp, hex_id, tile_id, rotation)
+
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
         return self.map.token_choices(corp)
 
