@@ -198,7 +198,7 @@ def run_game(seed: int, options: list[str], max_actions: int) -> None:
     play(game, seed, max_actions=max_actions, after_action=after)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(1, 100_000), options=st.sampled_from(OPTION_SETS))
 def test_live_accepts_exactly_the_listed_space(seed: int, options: list[str]) -> None:
     """Mutated actions are accepted iff listed or in a listed space (CI: short games)."""
