@@ -15,7 +15,8 @@ one step's menu, not the whole list), and compares field by field:
   is the listed one (left out, it is the certificates' sum);
 * ``train``: another corporation's train may be any of its trains of the listed kind (the list
   shows one per kind); a depot train is the listed one (the depot sells them in order);
-* ``lay_tile`` is compared with the legal lays of its hex (``legal_actions(hex_id=...)``);
+* ``lay_tile`` must be one of the legal lays of its hex (``legal_actions(hex_id=...)``), asked
+  for the one lay (``Track.lay_offered`` / ``Game.lay_is_legal``) without listing them all;
 * ``run_routes`` are checked by the route checker when processed; only ``extra_revenue`` and
   ``subsidy`` must be 0 here;
 * every other field must equal the listed one; a field the list does not have must be empty
