@@ -3,6 +3,28 @@
 A game is a function of title, players, options, seed and its action log.  ``process``
 either applies an action completely or raises :class:`IllegalAction` and leaves the game
 exactly as before (the state is rebuilt from the log when a refusal comes after a change).
+
+Two logs are kept: ``raw_actions``, everything in the game's record in order (undone actions,
+``undo``/``redo``, ``message``/``log``, ``program_*``, each with its id and ``user`` field),
+which ``to_file`` writes back; and ``actions``, the live ones after undo/redo are resolved
+(``stellwerk.io.undo``), which the engine has applied.
+
+**Live play and replay.**  Live play (``process(action)``) accepts only what the rules offer
+now: the action must be listed by ``legal_actions()`` or lie in the space a listed action
+describes (``stellwerk.core.live``); it is checked before the engine sees it, so a refusal
+changes nothing.  Replay (``process(action, replay=True)``, ``from_file``) accepts what
+18xx.games accepted when the file was written, so that every real game loads.  Beyond live
+play, replay accepts:
+
+* amounts the reference engine does not check: a bid on the cheapest private at any price
+  (it is bought for the amount named), buy and sell actions whose ``percent`` differs from the
+  certificates (a partial sale of a president's certificate), certificates and trains other
+  than the listed one of a kind, a raise in an auction on a private not being auctioned;
+* recorded route revenues as given (common rules §2.3) and the tile and token checks the
+  reference engine skips while loading (common rules §3.6);
+* fields we do not read (``share_price`` overrides, ``exchange``, ...), and any ``program_*``
+  standing order type (as a no-op; its effects are the recorded ``auto_actions``);
+* recorded ``auto_actions`` as given instead of derived ones (common rules §3.5).
 """
 
 from __future__ import annotations
@@ -15,6 +37,11 @@ from stellwerk.core.game import Game as CoreGame
 from stellwerk.titles.registry import title_class
 
 __all__ = ["EngineError", "Game", "GameFileError", "IllegalAction"]
+
+OWN_KEYS = frozenset(
+    {"id", "title", "players", "settings", "actions", "status", "result", "game_end_reason"}
+)
+"""Game-file keys ``to_file`` writes itself; others of a loaded file are written back as read."""
 
 
 class Game:
@@ -34,6 +61,8 @@ class Game:
         self.seed = seed
         self.game_id = game_id
         self.actions: list[dict[str, Any]] = []
+        self.raw_actions: list[dict[str, Any]] = []
+        self.file_extras: dict[str, Any] = {}
         self.engine: CoreGame = self._fresh()
 
     def _fresh(self) -> CoreGame:
@@ -64,6 +93,8 @@ class Game:
             game = cls(gf.title, gf.players, gf.optional_rules, gf.seed, data.get("id"))
         except IllegalAction as error:  # title, player count or options
             raise GameFileError(f"cannot set up this game: {error}") from error
+        game.raw_actions = list(gf.actions)
+        game.file_extras = {k: v for k, v in data.items() if k not in OWN_KEYS}
         game.engine.loading = True
         for action in gf.live:
             try:
@@ -78,17 +109,26 @@ class Game:
     def process(self, action: dict[str, Any], replay: bool = False) -> None:
         """Apply one action.  Refused: IllegalAction, and the game is unchanged.
 
-        Live play (default): the server's automatic follow-ups are derived and stored in the
-        action's ``auto_actions``.  ``replay=True`` (loading a game file): the recorded
-        ``auto_actions`` are applied as given and nothing is derived (common rules §3.5), and
-        the checks the reference engine skips while loading are skipped too.
+        Live play (default): the action must be one that ``legal_actions()`` offers or lie in
+        the space of one (module docstring); the server's automatic follow-ups are derived and
+        stored in the action's ``auto_actions``.  ``replay=True`` (loading a game file): the
+        recorded ``auto_actions`` are applied as given and nothing is derived (common rules
+        §3.5), and the checks the reference engine skips while loading are skipped too.
+        ``undo`` and ``redo`` are resolved as 18xx.games resolves them (common rules §3.4).
         """
         action = dict(action)
-        action.setdefault(
-            "id", (self.actions[-1].get("id", len(self.actions)) + 1) if self.actions else 1
-        )
+        if not isinstance(action.get("id"), int) or isinstance(action.get("id"), bool):
+            action["id"] = self.next_id()
+        elif not replay and action["id"] < self.next_id():
+            raise IllegalAction(
+                f"action id {action['id']} must be at least {self.next_id()}", "common rules §3.2"
+            )
+        if action.get("type") in ("undo", "redo"):
+            self._undo_redo(action)
+            return
         if not replay:
             action.pop("auto_actions", None)
+            self._check_live(action)
         self.engine.loading = replay
         try:
             self.engine.process_action(action)
@@ -102,6 +142,42 @@ class Game:
             self.engine = self._rebuild(self.actions)
             raise EngineError(f"{type(error).__name__}: {error}", action) from error
         self.actions.append(action)
+        self.raw_actions.append(action)
+
+    def next_id(self) -> int:
+        """The id a new action gets: one more than the highest in the record."""
+        ids = [a["id"] for a in self.raw_actions if isinstance(a.get("id"), int)]
+        return max(ids, default=0) + 1
+
+    def _check_live(self, action: dict[str, Any]) -> None:
+        """The live gate (``stellwerk.core.live``): refuse before anything changes."""
+        from stellwerk.core.live import check_live
+
+        try:
+            with self.engine.looking_ahead():
+                check_live(self.engine, action)
+        except IllegalAction:
+            raise
+        except Exception as error:
+            raise EngineError(f"{type(error).__name__}: {error}", action) from error
+
+    def _undo_redo(self, action: dict[str, Any]) -> None:
+        """Append ``undo``/``redo`` to the record and make the engine follow the live actions
+        it leaves (common rules §3.4).  A redo with nothing to redo, or an undo naming an
+        action that is not in the record, is refused."""
+        from stellwerk.io.undo import live_actions
+
+        if action.get("entity") is None:
+            raise IllegalAction(f"{action['type']} needs an entity", "common rules §3.2")
+        raw = [*self.raw_actions, action]
+        try:
+            live = live_actions(raw)
+        except GameFileError as error:
+            raise IllegalAction(error.reason, "common rules §3.4") from error
+        if live != self.actions:
+            self.engine = self._rebuild(live)
+        self.actions = live
+        self.raw_actions = raw
 
     def _auto_actions(self) -> list[dict[str, Any]]:
         """Run the server's automatic follow-ups and return them for the game file."""
@@ -130,7 +206,8 @@ class Game:
         """Take back the last action."""
         if not self.actions:
             raise IllegalAction("nothing to undo", "common rules §3.4")
-        self.actions.pop()
+        undone = self.actions.pop()
+        self.raw_actions.append(_undo_record(undone, self.actions, self.next_id()))
         self.engine = self._rebuild(self.actions)
 
     # -- looking ----------------------------------------------------------------------------
@@ -165,19 +242,33 @@ class Game:
             return legal_actions(self.engine, hex_id, all_lays)
 
     def to_file(self) -> dict[str, Any]:
-        """The 18xx.games game file of this game."""
+        """The 18xx.games game file of this game: every action of the record (undone ones,
+        undo/redo, messages, programs) and the keys of a loaded file we do not own."""
         out: dict[str, Any] = {
+            **copy.deepcopy(self.file_extras),
             "id": self.game_id or self.seed,
             "title": self.title,
             "players": [{"id": pid, "name": name} for pid, name in self.players],
             "settings": {"seed": self.seed, "optional_rules": list(self.options)},
-            "actions": copy.deepcopy(self.actions),
+            "actions": copy.deepcopy(self.raw_actions),
         }
         if self.finished:
             out["status"] = "finished"
             out["result"] = self.result
             out["game_end_reason"] = self.game_end_reason
         return out
+
+
+def _undo_record(undone: dict[str, Any], live: list[dict[str, Any]], new_id: int) -> dict[str, Any]:
+    """The ``undo`` action that records taking back ``undone`` as 18xx.games stores it:
+    everything after the action now last is undone (common rules §3.4)."""
+    return {
+        "type": "undo",
+        "entity": undone.get("entity"),
+        "entity_type": undone.get("entity_type", "player"),
+        "id": new_id,
+        "action_id": live[-1].get("id", 0) if live else 0,
+    }
 
 
 def _entity_id(entity: Any) -> Any:

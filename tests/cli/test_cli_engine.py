@@ -59,6 +59,7 @@ def test_act_then_undo_restores_the_actions(game_1849: Path) -> None:
     assert len(json.loads(game_1849.read_text(encoding="utf-8"))["actions"]) == len(before) + 1
     assert run("undo", str(game_1849)).exit_code == 0
     after = json.loads(game_1849.read_text(encoding="utf-8"))["actions"]
+    # the undo is kept in the record as 18xx.games keeps it (common rules §3.4)
     assert len(after) == len(before) + 2 and after[-1]["type"] == "undo"
     assert live_actions(after) == live_actions(before)
 

@@ -3,6 +3,13 @@ game files (common rules §3.2-3.3).
 
 Each type lists its required fields with their JSON types; ``check_shape`` refuses an action
 of an unknown type or with a missing or mistyped field before any rule looks at it.
+
+Besides the moves of the game, 18xx.games writes *site actions* into its files (common rules
+§3.3, §3.5): ``message`` and ``log`` (text, no effect on the game; ``log`` is written by a few
+titles' steps), the ``program_*`` standing orders (automatic passes and purchases; their
+effects are recorded as ``auto_actions`` of later actions), ``end_game`` (a game ended by hand)
+and ``undo``/``redo`` (resolved before replay, see ``stellwerk.io.undo``).  All of them load;
+only ``end_game`` changes the state.
 """
 
 from __future__ import annotations
@@ -17,6 +24,28 @@ NUMBER = (int,)
 TEXT = (str,)
 ID = (int, str)
 LIST = (list,)
+
+PROGRAM_TYPES = frozenset(
+    {
+        "program_auction_bid",
+        "program_buy_shares",
+        "program_independent_mines",
+        "program_merger_pass",
+        "program_harzbahn_draft_pass",
+        "program_share_pass",
+        "program_close_pass",
+        "program_disable",
+    }
+)
+"""Every standing-order type 18xx.games' Program step accepts (lib/engine/step/program.rb);
+a game file may hold any of them, so all load (as no-ops, common rules §3.5)."""
+
+TEXT_TYPES = frozenset({"message", "log"})
+"""Chat and log lines: kept in the action list, no effect on the game."""
+
+SITE_TYPES = TEXT_TYPES | PROGRAM_TYPES | {"end_game"}
+"""Actions of the site rather than moves of the game: any player may send them at any time
+(18xx.games routes them to its Message, Program and EndGame steps, which never block)."""
 
 FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "bid": {"price": NUMBER},
@@ -42,20 +71,22 @@ FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "payoff_debt": {},
     "end_game": {},
     "message": {},
+    "log": {},
     "undo": {},
     "redo": {},
-    "program_share_pass": {},
-    "program_buy_shares": {},
-    "program_disable": {},
     "destination_connection": {},
+    **{kind: {} for kind in PROGRAM_TYPES},
 }
-"""Required fields per action type (optional fields are not listed)."""
+"""Required fields per action type (optional fields are not listed).  Loading is lenient
+where 18xx.games is: a ``message`` without text loads; live play checks more (``check_site``)."""
 
 ENTITY_TYPES = ("player", "corporation", "minor", "company")
 
 
 def check_shape(action: Any) -> None:
-    """Refuse a malformed action, naming the field (common rules §3.2-3.3)."""
+    """Refuse a malformed action, naming the field (common rules §3.2-3.3).  Any
+    ``program_*`` type loads, so that a standing order the site adds later does not stop a
+    replay (its effects are in the recorded ``auto_actions``)."""
     if not isinstance(action, dict):
         raise IllegalAction("an action must be a JSON object", RULE)
     kind = action.get("type")
@@ -72,3 +103,52 @@ def check_shape(action: Any) -> None:
             raise IllegalAction(f"{kind} needs the field {field!r}", RULE)
         if not isinstance(value, types) or isinstance(value, bool):
             raise IllegalAction(f"{kind}: {field!r} has the wrong type", RULE)
+
+
+LIVE_PROGRAMS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "program_share_pass": {"unconditional": ((bool,), False), "indefinite": ((bool,), False)},
+    "program_buy_shares": {
+        "corporation": ((str,), True),
+        "until_condition": ((int, str), True),
+        "from_market": ((bool,), False),
+        "auto_pass_after": ((bool,), False),
+    },
+    "program_disable": {"reason": ((str,), False), "original_type": ((str,), False)},
+}
+"""The standing orders 18xx.games offers in our titles (``available_programmed_actions``:
+buy shares and share pass; disable cancels one), with their fields: (types, required)."""
+
+
+def check_site(action: dict[str, Any]) -> None:
+    """Live play: the fields of a site action (message, log, program, end_game), checked as
+    18xx.games' action classes read them (common rules §3.3, §3.5).  The acting entity must
+    be a player; the caller checks that it is one of this game's."""
+    kind = action["type"]
+    if action.get("entity_type", "player") != "player":
+        raise IllegalAction(f"only a player can send {kind}", "common rules §3.5")
+    if kind in TEXT_TYPES:
+        if not isinstance(action.get("message"), str):
+            raise IllegalAction(f"{kind} needs the text field 'message'", RULE)
+        return
+    if kind == "end_game":
+        return
+    fields = LIVE_PROGRAMS.get(kind)
+    if fields is None:
+        raise IllegalAction(
+            f"{kind} is not a standing order offered in this title", "common rules §3.5"
+        )
+    for field, (types, required) in fields.items():
+        value = action.get(field)
+        if value is None:
+            if required:
+                raise IllegalAction(f"{kind} needs the field {field!r}", RULE)
+            continue
+        if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
+            raise IllegalAction(f"{kind}: {field!r} has the wrong type", RULE)
+    condition = action.get("until_condition")
+    if kind == "program_buy_shares" and not (
+        condition == "float" or (isinstance(condition, int) and condition > 0)
+    ):
+        raise IllegalAction(
+            "until_condition must be a number of shares above 0 or 'float'", "common rules §3.5"
+        )

@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from stellwerk.core.actions import check_shape
+from stellwerk.core.actions import TEXT_TYPES, check_shape
 from stellwerk.core.entities import (
     Bank,
     Company,
@@ -58,6 +58,8 @@ class Game:
     game_end_priority: ClassVar[list[str]] = ["immediate", "current_round", "current_or", "full_or"]
     cert_limit_includes_privates = True
     must_buy_train = "route"
+    live_rules: ClassVar[dict[str, str]] = {}
+    """Hook: the title's rule per action type, named when live play refuses an action."""
 
     def __init__(
         self,
@@ -147,12 +149,14 @@ class Game:
     def process_single(self, action: Action) -> None:
         check_shape(action)
         kind = action["type"]
-        if kind == "message":
+        if kind in TEXT_TYPES:
+            # chat and log lines: kept in the action list, no effect (common rules §3.3)
+            return
+        if kind.startswith("program_"):
+            # standing orders: their effects are recorded as auto_actions (common rules §3.5);
+            # the site keeps them even from a user who is not seated (live play checks that)
             return
         entity = self.entity(action)
-        if kind.startswith("program_"):
-            # standing orders: their effects are recorded as auto_actions (common rules §3.5)
-            return
         if kind == "end_game":
             # a site user ended the game by hand (common rules §4.2, manually_ended)
             self.end_game("manually_ended")
@@ -493,6 +497,11 @@ class Game:
 
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         raise NotImplementedError
+
+    def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
+        """Hook: whether ``legal_lays(corp, hex_id)`` lists this lay.  Titles may answer for
+        the one lay without listing every tile and rotation (the live gate asks this)."""
+        return (hex_id, tile_id, rotation) in self.legal_lays(corp, hex_id)
 
     def lay_tile(self, corp: Corporation, action: Action) -> None:
         raise NotImplementedError

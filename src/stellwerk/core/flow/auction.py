@@ -91,6 +91,15 @@ class WaterfallAuction(Step):
                 out.append(act(entity, "bid", company=company.sym, price=price))
         return out
 
+    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+        """The cheapest private is bought at its current price, no more and no less; a bid
+        on another one (or a raise in its auction) is at least the minimum bid and at most
+        the bidder's cash less his other open bids (waterfall auction, as 1830)."""
+        company = self.game.company(str(listed["company"]))
+        if self.may_purchase(company):
+            return (company.min_bid, company.min_bid)
+        return (self.min_bid(company), self.max_bid(entity, company))
+
     # -- processing -------------------------------------------------------------------------
     def process_pass(self, action: Action, entity: Any) -> None:
         if self._auction_bids():

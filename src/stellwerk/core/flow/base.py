@@ -95,6 +95,13 @@ class Step:
         Steps with parameters override this; the default lists parameterless types."""
         return [act(entity, kind) for kind in self.actions(entity) if kind == "pass"]
 
+    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+        """The prices (lowest, highest) ``entity`` may name in the listed action ``listed``
+        (live play, ``stellwerk.core.live``).  By default only the listed price; steps where
+        the rules leave the amount to the player describe the range."""
+        price = int(listed["price"])
+        return (price, price)
+
 
 def entity_ref(entity: Any) -> tuple[Any, str]:
     """(id, entity_type) of an entity as 18xx.games writes them."""

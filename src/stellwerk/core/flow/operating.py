@@ -35,6 +35,12 @@ class Track(Step):
                 out.append(act(entity, "lay_tile", hex=hid, tile=tile_id, rotation=rotation))
         return out
 
+    def lay_offered(self, entity: Any, hex_id: str, tile_id: str, rotation: int) -> bool:
+        """Whether ``choices(entity, hex_id)`` lists this lay (asked for one lay: cheap)."""
+        if "lay_tile" not in self.actions(entity):
+            return False
+        return self.game.lay_is_legal(entity, hex_id, tile_id, rotation)
+
     def process_lay_tile(self, action: Action, entity: Any) -> None:
         self.game.lay_tile(entity, action)
         self.pass_()
@@ -219,6 +225,12 @@ class BuyCompany(Step):
                         out.append(act(entity, "buy_company", company=company.sym, price=price))
         return out
 
+    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+        """A private changes hands for any price between its minimum and maximum that the
+        buying corporation can pay (common rules §6.7)."""
+        company: Company = self.game.company(str(listed["company"]))
+        return (company.min_price, min(company.max_price(), entity.cash))
+
     def process_buy_company(self, action: Action, entity: Any) -> None:
         company: Company = self.game.company(action["company"])
         price = int(action["price"])
@@ -381,6 +393,14 @@ class BuyTrain(Step):
         if "sell_shares" in kinds and corp.owner is not None:
             out += self.choices(corp.owner)
         return out
+
+    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+        """Depot trains cost their printed price; a train from another corporation any
+        price from 1 to the buyer's cash (common rules §6, train purchase)."""
+        train = self.game.train_by_id(str(listed["train"]))
+        if train.owner is self.game.depot:
+            return (train.price, train.price)
+        return (1, entity.cash)
 
     # -- processing -------------------------------------------------------------------------
     def process_buy_train(self, action: Action, entity: Any) -> None:

@@ -32,6 +32,18 @@ class Game1835(Game):
     game_end_check: ClassVar[dict[str, str]] = {"bank": "current_or", "bankrupt": "immediate"}
     bankruptcy_ends_game_after = "all_but_one"
     cert_limit_includes_privates = True
+    live_rules: ClassVar[dict[str, str]] = {
+        "bid": "1835 rules §3.1-3.2",
+        "par": "1835 rules §5.2",
+        "buy_shares": "1835 rules §5.2",
+        "sell_shares": "1835 rules §5.3",
+        "lay_tile": "1835 rules §8.3",
+        "place_token": "1835 rules §8.4",
+        "run_routes": "1835 rules §8.5",
+        "dividend": "1835 rules §8.6",
+        "buy_train": "1835 rules §8.7",
+    }
+    """Rules a live refusal names per action type (``stellwerk.core.live``)."""
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
         super().__init__(players, options, seed)

@@ -158,6 +158,15 @@ class Track1835(Track):
             "lay_tile" in self.company_actions(c) for c in _director_companies(self.game, corp)
         )
 
+    def lay_offered(self, entity: Any, hex_id: str, tile_id: str, rotation: int) -> bool:
+        """Whether ``choices`` lists this lay (company abilities and relays included)."""
+        wanted = (hex_id, tile_id, rotation)
+        return any(
+            (a.get("hex"), a.get("tile"), a.get("rotation")) == wanted
+            for a in self.choices(entity, hex_id)
+            if a["type"] == "lay_tile"
+        )
+
     def choices(
         self, entity: Any, hex_id: str | None = None, all_lays: bool = False
     ) -> list[Action]:

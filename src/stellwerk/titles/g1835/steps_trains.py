@@ -192,6 +192,15 @@ class BuyTrain1835(Step):
             raise IllegalAction(f"{entity.sym} must buy a train", RULE_TRAIN)
         self.pass_()
 
+    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+        """Depot trains cost their printed price; a train from another company any price
+        from 1M up to what the buyer can pay, the director helping when the company must buy
+        (rules/1835.md 8.8)."""
+        train = self.game.train_by_id(str(listed["train"]))
+        if train.owner is self.game.depot:
+            return (train.price, train.price)
+        return (1, self.budget(entity))
+
     def process_buy_train(self, action: Action, entity: Any) -> None:
         game = self.game
         corp = entity

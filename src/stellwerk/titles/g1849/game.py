@@ -53,6 +53,20 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     }
     game_end_priority: ClassVar[list[str]] = ["immediate", "after_max_operates", "full_or"]
     buys_after_par = 2
+    live_rules: ClassVar[dict[str, str]] = {
+        "bid": "1849 rules §1.5",
+        "buy_company": "1849 rules §1.4",
+        "par": "1849 rules §2.2",
+        "buy_shares": "1849 rules §2.2",
+        "sell_shares": "1849 rules §2.2",
+        "lay_tile": "1849 rules §3.2",
+        "place_token": "1849 rules §4.1",
+        "run_routes": "1849 rules §4.3",
+        "dividend": "1849 rules §4.4",
+        "buy_train": "1849 rules §4.7",
+        "buy_token": "1849 rules §7.3",
+    }
+    """Rules a live refusal names per action type (``stellwerk.core.live``)."""
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
         super().__init__(players, options, seed)
@@ -584,6 +598,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return self.map.legal_lays(corp, hex_id)
+
+    def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
+        return self.map.lay_is_legal(corp, hex_id, tile_id, rotation)
 
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
         return self.map.token_choices(corp)

@@ -216,6 +216,19 @@ class MapPort:
                     out.append((h, tile_id, rotation))
         return out
 
+    def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
+        """Whether ``legal_lays(corp, hex_id)`` lists this lay: the first free copy of its
+        tile, passing every lay check, at a cost the corporation can pay (one lay checked)."""
+        if hex_id not in self.board.hexes or tile_id not in self.board.available().values():
+            return False
+        try:
+            cost = check_lay(
+                self.board, self.graph, corp.sym, hex_id, tile_id, rotation, self.lay_options(corp)
+            )
+        except IllegalAction:
+            return False
+        return cost <= corp.cash
+
     # -- station tokens ---------------------------------------------------------------------
     def can_place_token(self, corp: Corporation) -> bool:
         if self.unplaced_tokens(corp) <= 0:

@@ -310,6 +310,11 @@ class BuyToken(Step):
                 out.append(act(entity, "buy_token", city=city, slot=slot, price=1))
         return out
 
+    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+        """A station token bought from another corporation costs what the two agree, from
+        L.1 to the buyer's cash (1849 rules §7.3)."""
+        return (1, entity.cash)
+
     def process_buy_token(self, action: Action, entity: Any) -> None:
         if not self.game.token_buying_enabled or self.bought:
             raise IllegalAction("no token purchase now", "1849 rules §7.3")
