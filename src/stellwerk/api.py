@@ -2,7 +2,8 @@
 
 A game is a function of title, players, options, seed and its action log.  ``process``
 either applies an action completely or raises :class:`IllegalAction` and leaves the game
-exactly as before (the state is rebuilt from the log when a refusal comes after a change).
+exactly as before: a refused action and an undo restore the nearest engine checkpoint (kept
+every few actions, see :mod:`stellwerk.checkpoints`) and replay the few actions after it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from stellwerk.checkpoints import Checkpoints
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.titles.registry import title_class
@@ -34,6 +36,7 @@ class Game:
         self.seed = seed
         self.game_id = game_id
         self.actions: list[dict[str, Any]] = []
+        self.checkpoints = Checkpoints()
         self.engine: CoreGame = self._fresh()
 
     def _fresh(self) -> CoreGame:
@@ -61,12 +64,16 @@ class Game:
         gf = load_game_file(data)
         game = cls(gf.title, gf.players, gf.optional_rules, gf.seed, data.get("id"))
         game.engine.loading = True
+        # checkpoints only near the end: what an undo or a refused next action needs
+        first_kept = len(gf.live) - 2 * game.checkpoints.every
         for action in gf.live:
             try:
                 game.engine.process_action(action)
             except IllegalAction as error:
                 raise GameFileError(str(error), action.get("id")) from error
             game.actions.append(action)
+            if len(game.actions) >= first_kept:
+                game._checkpoint()
         game.engine.loading = False
         return game
 
@@ -98,6 +105,8 @@ class Game:
             self.engine = self._rebuild(self.actions)
             raise EngineError(f"{type(error).__name__}: {error}", action) from error
         self.actions.append(action)
+        if not replay:
+            self._checkpoint()
 
     def _auto_actions(self) -> list[dict[str, Any]]:
         """Run the server's automatic follow-ups and return them for the game file."""
@@ -114,16 +123,19 @@ class Game:
             autos.extend(batch)
         return autos
 
+    def _checkpoint(self) -> None:
+        """Save the engine now and then (every ``checkpoints.every`` actions)."""
+        if self.checkpoints.due(len(self.actions)):
+            self.checkpoints.save(len(self.actions), self.engine)
+
     def _rebuild(self, actions: list[dict[str, Any]]) -> CoreGame:
-        engine = self._fresh()
-        engine.loading = True
-        for action in actions:
-            engine.process_action(action)
-        engine.loading = False
-        return engine
+        """The engine after ``actions`` (a prefix of this game's log): the nearest checkpoint
+        and the few actions after it, never the engine in hand (a refused action may have
+        changed it half-way)."""
+        return self.checkpoints.restore(actions, self._fresh)
 
     def undo(self) -> None:
-        """Take back the last action."""
+        """Take back the last action: restore the state before it from a checkpoint."""
         if not self.actions:
             raise IllegalAction("nothing to undo", "common rules §3.4")
         self.actions.pop()
