@@ -166,25 +166,98 @@ def legal_lays(
     board: Board, graph: GraphCache, corp: str, hex_id: str, opts: LayOptions
 ) -> list[tuple[str, int]]:
     """(tile id, rotation) pairs ``corp`` may lay on ``hex_id`` (first free copy of each tile)."""
-    out = []
-    state = board.hex(hex_id)
-    for name, tile_id in board.available().items():
-        tile = board.tile_defs[name]
-        if tile.color not in opts.phase_colors or opts.rules.upgrade_error(state, tile):
-            continue
-        for rotation in range(6):
-            try:
-                check_lay(board, graph, corp, hex_id, tile_id, rotation, opts)
-            except IllegalAction:
-                continue
-            out.append((tile_id, rotation))
-    return out
+    return [(t, r) for t, r, _ in _lays_on(board, graph, corp, hex_id, board.available(), opts)]
 
 
 def lay_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions) -> list[str]:
     """Hexes where ``corp`` has at least one legal lay."""
+    available = board.available()
+    return [
+        h
+        for h in _candidate_hexes(board, graph, corp, opts)
+        if _lays_on(board, graph, corp, h, available, opts)
+    ]
+
+
+def costed_lays(
+    board: Board, graph: GraphCache, corp: str, opts: LayOptions, hex_id: str | None = None
+) -> list[tuple[str, str, int, int]]:
+    """(hex, tile id, rotation, cost) of every lay ``corp`` may make (first free copy of each
+    tile), on ``hex_id`` only if given.  The same checks as :func:`check_lay`, but those that do
+    not depend on the rotation run once per hex and tile, and the corporation's network is
+    looked up once per hex instead of once per candidate (issue 7: fast decisions)."""
+    available = board.available()
+    hexes = [hex_id] if hex_id is not None else _candidate_hexes(board, graph, corp, opts)
+    return [
+        (h, tile_id, rotation, cost)
+        for h in hexes
+        for tile_id, rotation, cost in _lays_on(board, graph, corp, h, available, opts)
+    ]
+
+
+def _candidate_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions) -> list[str]:
+    """Hexes a lay may be on: the teleport hexes, else those the network reaches."""
     if opts.teleport is not None:
         candidates = sorted(opts.teleport)
     else:
         candidates = sorted(graph.network(corp).hexes)
-    return [h for h in candidates if h in board.hexes and legal_lays(board, graph, corp, h, opts)]
+    return [h for h in candidates if h in board.hexes]
+
+
+def _reached_edges(
+    graph: GraphCache, corp: str, hex_id: str, opts: LayOptions
+) -> frozenset[int] | None:
+    """The edges by which a lay on ``hex_id`` connects (all six when loading or teleporting),
+    or None when no lay there can be legal: blocked, not a teleport hex, not reached (the
+    rotation-free part of :func:`check_lay`'s connection checks)."""
+    if opts.loading:
+        return frozenset(range(6))
+    if hex_id in opts.blocked:
+        return None
+    if opts.teleport is not None:
+        return frozenset(range(6)) if hex_id in opts.teleport else None
+    edges = graph.network(corp).hexes.get(hex_id)
+    return frozenset(edges) if edges else None
+
+
+def _tile_fits(state: HexState, tile: TileDef, opts: LayOptions) -> bool:
+    """The rotation-free tile checks of :func:`check_lay`: phase colour and upgrade rule."""
+    return tile.color in opts.phase_colors and not opts.rules.upgrade_error(state, tile)
+
+
+def _lays_on(
+    board: Board,
+    graph: GraphCache,
+    corp: str,
+    hex_id: str,
+    available: dict[str, str],
+    opts: LayOptions,
+) -> list[tuple[str, int, int]]:
+    """(tile id, rotation, cost) of the legal lays on one hex; ``available`` is
+    ``board.available()`` (computed once per enumeration)."""
+    state = board.hex(hex_id)
+    if hex_id in opts.frozen:
+        return []
+    reached = _reached_edges(graph, corp, hex_id, opts)
+    if reached is None:
+        return []
+    teleport = opts.teleport is not None
+    old = state.placed
+    out = []
+    for name, tile_id in available.items():
+        tile = board.supply[tile_id]
+        listed = board.tile_defs[name]
+        if not _tile_fits(state, tile, opts):
+            continue
+        if listed is not tile and not _tile_fits(state, listed, opts):
+            continue
+        for rotation in range(6):
+            ctx = LayContext(board, corp, state, old, tile.rotated(rotation), reached, teleport)
+            try:
+                if not opts.loading:
+                    _check_rotation(board, ctx, opts)
+                cost = opts.rules.lay_cost(ctx)
+            except IllegalAction:
+                continue
+            out.append((tile_id, rotation, cost))
+    return out
