@@ -32,7 +32,7 @@ from stellwerk.io.replay import replay
 from stellwerk.selfplay import play
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURE_1849 = REPO / ".." / "shared" / "fixtures" / "18xx.games" / "1849"
+SHARED = REPO / ".." / "shared"
 REFERENCE_SECONDS = {"1849_game_end_bank.json": 0.204}
 """18xx.games' replay time of the fixture (MRI, measured with ../shared/tools/oracle/bench.rb
 in the previous session).  Its selfplay-game figures: 5p electric 0.262 s, 4p tokens 0.459 s,
@@ -144,7 +144,8 @@ def refusal_and_undo(path: Path, at: int, repeat: int) -> None:
 
 
 def lays(path: Path, every: int) -> None:
-    """``legal_actions(all_lays=True)`` at every ``every``-th position of the game in ``path``."""
+    """``legal_actions(all_lays=True)`` at every ``every``-th position of the game in ``path``
+    (a game this engine played: its actions are processed live)."""
     data = read_game_file(path)
     game_file = load_game_file(data)
     game = Game.create(game_file.title, game_file.players, game_file.optional_rules, game_file.seed)
@@ -152,7 +153,8 @@ def lays(path: Path, every: int) -> None:
     for index, action in enumerate(game_file.live):
         if index % every == 0 and not game.finished:
             times.append(_timed(lambda: game.legal_actions(all_lays=True)))
-        game.process(action, replay=True)
+        # live, as a player would send it: menus after a replayed action skip live checks
+        game.process(action)
     print(
         f"legal_actions(all_lays=True) over {len(times)} positions of {path.name}: median "
         f"{_ms(statistics.median(times))}, max {_ms(max(times))} (target median 15 ms)",
@@ -165,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="1,2,3", help="selfplay seeds (default 1,2,3)")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/stellwerk-bench"))
+    parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder")
     parser.add_argument(
         "--skip-selfplay", action="store_true", help="reuse the cached games, do not time play"
     )
@@ -173,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     seeds = [int(s) for s in args.seeds.split(",")]
     args.cache.mkdir(parents=True, exist_ok=True)
     games = selfplay_games(seeds, args.cache, not args.skip_selfplay)
-    fixtures = sorted(FIXTURE_1849.glob("*.json")) if FIXTURE_1849.is_dir() else []
+    fixture_dir = args.shared / "fixtures" / "18xx.games" / "1849"
+    fixtures = sorted(fixture_dir.glob("*.json")) if fixture_dir.is_dir() else []
     replay_times(fixtures + games["1849"] + games["1835"], args.repeat)
     longest = max(
         games["1835"] + games["1849"], key=lambda p: len(load_game_file(read_game_file(p)).live)

@@ -56,9 +56,16 @@ class _Walker:
     a path first met in a dead end is not walked again, exactly as in the reference engine,
     so connectivity tests agree with it on every board."""
 
-    def __init__(self, board: Board, corp: str | None, visited_nodes: set[NodeKey]) -> None:
+    def __init__(
+        self,
+        board: Board,
+        corp: str | None,
+        visited_nodes: set[NodeKey],
+        stop_at: frozenset[PathKey] = frozenset(),
+    ) -> None:
         self.board = board
         self.corp = corp
+        self.stop_at = stop_at
         self.visited_nodes = visited_nodes
         self.visited_paths: set[PathKey] = set()
         self.counter: dict[tuple[str, int], int] = {}
@@ -91,6 +98,8 @@ class _Walker:
             return
         self.visited_paths.add(key)
         self.order.append(key)
+        if key in self.stop_at:
+            raise _Reached
         if not path.terminal:
             for n in path.nodes:
                 nxt = (hid, n)
@@ -113,6 +122,24 @@ class _Walker:
             counter[(hid, e)] -= 1
         if converging:
             self.visited_paths.discard(key)
+
+
+class _Reached(Exception):
+    """Internal: a walk of :func:`reaches_any_path` met one of its targets."""
+
+
+def reaches_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bool:
+    """Whether ``corp``'s network (:func:`compute_network` from its tokens) holds one of the
+    ``targets`` paths.  The same walks, stopped at the first target met: a path is in the
+    network as soon as a walk enters it."""
+    tokens = token_nodes(board, corp)
+    for start in tokens:
+        walker = _Walker(board, corp, {t for t in tokens if t != start}, targets)
+        try:
+            walker.node(start)
+        except _Reached:
+            return True
+    return False
 
 
 def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None) -> Network:

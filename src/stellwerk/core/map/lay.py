@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.graph import GraphCache, compute_network
+from stellwerk.core.map.graph import GraphCache, reaches_any_path
 from stellwerk.core.map.state import HexState
-from stellwerk.core.map.tiles import RotatedTile, TileDef
+from stellwerk.core.map.tiles import RotatedTile, RPath, TileDef
 from stellwerk.core.map.upgrades import path_kept_by, rotation_error, upgrade_shape_error
 
 RULE = "common rules §6.3"
@@ -141,25 +141,29 @@ def check_new_track(board: Board, ctx: LayContext) -> None:
     for o in old.ct_edges():
         if not any(o <= n for n in new.ct_edges()):
             raise _fail("New track must keep every old city and town", "common rules §6.3.6")
+    if not old.paths:
+        return  # track on an empty hex is all new: nothing to walk (the rule always holds)
+    # which new paths would be new track or change a value, were the corporation to reach them
+    gains = [np.index for np in new.paths if _path_gains(old, new, np)]
+    if not gains:
+        raise _fail("Must use new track or change city value", "common rules §6.3.6")
     hex_id = ctx.hex.spec.id
     tile_id = f"{new.tile.name}-trial"
+    targets = frozenset((hex_id, index) for index in gains)
     with board.trial_lay(hex_id, tile_id, new.rotation):
-        net = compute_network(board, ctx.corp)
-    used_new = not old.paths
-    changed = False
-    for np in new.paths:
-        if (hex_id, np.index) not in net.paths:
-            continue
-        op = next((p for p in old.paths if path_kept_by(np, new.tile, p, old.tile)), None)
-        if op is None:
-            used_new = True
-            changed = True
-            continue
-        old_rev = sorted(old.tile.nodes[n].max_revenue for n in op.nodes)
-        new_rev = sorted(new.tile.nodes[n].max_revenue for n in np.nodes)
-        changed = changed or old_rev != new_rev
-    if not used_new and not changed:
+        reached = reaches_any_path(board, ctx.corp, targets)
+    if not reached:
         raise _fail("Must use new track or change city value", "common rules §6.3.6")
+
+
+def _path_gains(old: RotatedTile, new: RotatedTile, np: RPath) -> bool:
+    """A new path that is new track (no old path it keeps) or changes a stop's value."""
+    op = next((p for p in old.paths if path_kept_by(np, new.tile, p, old.tile)), None)
+    if op is None:
+        return True
+    old_rev = sorted(old.tile.nodes[n].max_revenue for n in op.nodes)
+    new_rev = sorted(new.tile.nodes[n].max_revenue for n in np.nodes)
+    return old_rev != new_rev
 
 
 def legal_lays(
