@@ -64,15 +64,16 @@ class Game:
         gf = load_game_file(data)
         game = cls(gf.title, gf.players, gf.optional_rules, gf.seed, data.get("id"))
         game.engine.loading = True
-        # checkpoints only near the end: what an undo or a refused next action needs
-        first_kept = len(gf.live) - 2 * game.checkpoints.every
+        # one checkpoint near the end: what an undo or a refused next action needs
+        every = game.checkpoints.every
+        kept = (len(gf.live) - 1) // every * every
         for action in gf.live:
             try:
                 game.engine.process_action(action)
             except IllegalAction as error:
                 raise GameFileError(str(error), action.get("id")) from error
             game.actions.append(action)
-            if len(game.actions) >= first_kept:
+            if len(game.actions) == kept:
                 game._checkpoint()
         game.engine.loading = False
         return game
