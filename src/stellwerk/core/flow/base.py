@@ -226,6 +226,8 @@ class Round:
         kind = action["type"]
         chosen: Step | None = None
         for step in self.steps:
+            if not step.blocks and getattr(step, f"process_{kind}", None) is None:
+                continue  # never blocks and has no handler for this kind: cannot take it
             if not step.active():
                 continue
             offered = step.actions(entity)

@@ -54,7 +54,10 @@ class _Walker:
     one of its edges is being crossed further up the walk; nodes are entered once; cities
     that block the corporation and offboards are reached but not passed.  The order matters:
     a path first met in a dead end is not walked again, exactly as in the reference engine,
-    so connectivity tests agree with it on every board."""
+    so connectivity tests agree with it on every board.
+
+    The board does not change during a walk, so hex links and blocking nodes are looked up
+    once per walk (``links``, ``blocked``; shared by the walks of one network)."""
 
     def __init__(
         self,
@@ -62,21 +65,43 @@ class _Walker:
         corp: str | None,
         visited_nodes: set[NodeKey],
         stop_at: frozenset[PathKey] = frozenset(),
+        links: dict[tuple[str, int], str | None] | None = None,
+        blocked: dict[NodeKey, bool] | None = None,
     ) -> None:
         self.board = board
+        self.hexes = board.hexes
         self.corp = corp
         self.stop_at = stop_at
         self.visited_nodes = visited_nodes
         self.visited_paths: set[PathKey] = set()
         self.counter: dict[tuple[str, int], int] = {}
         self.order: list[PathKey] = []
+        self.links = {} if links is None else links
+        self.blocked = {} if blocked is None else blocked
+
+    def link(self, hid: str, edge: int) -> str | None:
+        """``board.neighbor``, remembered for the walk."""
+        key = (hid, edge)
+        try:
+            return self.links[key]
+        except KeyError:
+            found = self.links[key] = self.board.neighbor(hid, edge)
+            return found
+
+    def blocks(self, key: NodeKey) -> bool:
+        """``HexState.node_blocks`` for the walking corporation, remembered for the walk."""
+        try:
+            return self.blocked[key]
+        except KeyError:
+            found = self.blocked[key] = self.hexes[key[0]].node_blocks(key[1], self.corp)
+            return found
 
     def node(self, key: NodeKey, converging_path: bool = False) -> None:
         if key in self.visited_nodes:
             return
         self.visited_nodes.add(key)
         hid, n = key
-        for p in self.board.hexes[hid].placed.node_paths[n]:
+        for p in self.hexes[hid].placed.node_paths[n]:
             self.path(hid, p, None, key, converging_path, converging_path)
         if converging_path:
             self.visited_nodes.discard(key)
@@ -90,12 +115,13 @@ class _Walker:
         key = (hid, p)
         if key in self.visited_paths:
             return
-        state = self.board.hexes[hid]
-        placed = state.placed
+        placed = self.hexes[hid].placed
         path = placed.paths[p]
         counter = self.counter
-        if any(counter.get((hid, e), 0) for e in path.edges):
-            return
+        edges = path.edges
+        for e in edges:
+            if counter.get((hid, e)):
+                return
         self.visited_paths.add(key)
         self.order.append(key)
         if key in self.stop_at:
@@ -103,23 +129,25 @@ class _Walker:
         if not path.terminal:
             for n in path.nodes:
                 nxt = (hid, n)
-                if nxt == origin or state.node_blocks(n, self.corp):
+                if nxt == origin or self.blocks(nxt):
                     continue
                 self.node(nxt, node_conv or converging)
-        for e in path.edges:
+        gauge = path.gauge
+        for e in edges:
             if e == skip:
                 continue
-            nb = self.board.neighbor(hid, e)
+            nb = self.link(hid, e)
             if nb is None:
                 continue
-            counter[(hid, e)] = counter.get((hid, e), 0) + 1
-            back = opposite(e)
-            nb_tile = self.board.hexes[nb].placed
+            crossing = (hid, e)
+            counter[crossing] = counter.get(crossing, 0) + 1
+            back = (e + 3) % 6  # geometry.opposite
+            nb_tile = self.hexes[nb].placed
             conv = converging or len(placed.paths_at_edge[e]) > 1
             for q in nb_tile.paths_at_edge[back]:
-                if path.gauge.connects(nb_tile.paths[q].gauge):
+                if gauge.connects(nb_tile.paths[q].gauge):
                     self.path(nb, q, back, origin, conv, node_conv)
-            counter[(hid, e)] -= 1
+            counter[crossing] -= 1
         if converging:
             self.visited_paths.discard(key)
 
@@ -133,8 +161,11 @@ def reaches_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bo
     ``targets`` paths.  The same walks, stopped at the first target met: a path is in the
     network as soon as a walk enters it."""
     tokens = token_nodes(board, corp)
+    links: dict[tuple[str, int], str | None] = {}
+    blocked: dict[NodeKey, bool] = {}
     for start in tokens:
-        walker = _Walker(board, corp, {t for t in tokens if t != start}, targets)
+        others = {t for t in tokens if t != start}
+        walker = _Walker(board, corp, others, targets, links, blocked)
         try:
             walker.node(start)
         except _Reached:
@@ -155,8 +186,11 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
         edges = net.hexes.setdefault(hid, set())
         edges.update(e for e in range(6) if board.neighbor(hid, e) is not None)
         net.nodes.add(start)
+    links: dict[tuple[str, int], str | None] = {}
+    blocked: dict[NodeKey, bool] = {}
     for start in tokens:
-        walker = _Walker(board, corp, {t for t in tokens if t != start})
+        others = {t for t in tokens if t != start}
+        walker = _Walker(board, corp, others, links=links, blocked=blocked)
         walker.node(start)
         local: set[NodeKey] = set()
         for hid, p in walker.order:
