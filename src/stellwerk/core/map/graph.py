@@ -173,6 +173,53 @@ def reaches_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bo
     return False
 
 
+def may_reach_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bool:
+    """False only if no walk of ``corp`` can reach one of the ``targets`` paths: a plain
+    search from its token cities under the walk's own rules of passage (linked edges,
+    joining gauges, no passing through blocking or terminal stops) but without its order
+    and visit bookkeeping, which can only stop a walk earlier.  Each path is looked at once,
+    so this is much cheaper than the walk when the answer is no."""
+    hexes = board.hexes
+    links: dict[tuple[str, int], str | None] = {}
+    nodes: list[NodeKey] = token_nodes(board, corp)
+    seen_nodes: set[NodeKey] = set(nodes)
+    seen: set[PathKey] = set()
+    paths: list[PathKey] = []
+    while nodes or paths:
+        while nodes:
+            hid, n = nodes.pop()
+            paths.extend((hid, p) for p in hexes[hid].placed.node_paths[n])
+        if not paths:
+            break
+        key = paths.pop()
+        if key in seen:
+            continue
+        if key in targets:
+            return True
+        seen.add(key)
+        hid, p = key
+        state = hexes[hid]
+        path = state.placed.paths[p]
+        if not path.terminal:
+            for n in path.nodes:
+                nxt = (hid, n)
+                if nxt not in seen_nodes and not state.node_blocks(n, corp):
+                    seen_nodes.add(nxt)
+                    nodes.append(nxt)
+        for e in path.edges:
+            link = (hid, e)
+            if link not in links:
+                links[link] = board.neighbor(hid, e)
+            nb = links[link]
+            if nb is None:
+                continue
+            nb_tile = hexes[nb].placed
+            for q in nb_tile.paths_at_edge[(e + 3) % 6]:
+                if path.gauge.connects(nb_tile.paths[q].gauge):
+                    paths.append((nb, q))
+    return False
+
+
 def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None) -> Network:
     """The network of ``corp`` from its tokens (or from ``starts``, e.g. a teleport city), as
     18xx.games computes it (Graph#compute): one walk per token city, the other token cities

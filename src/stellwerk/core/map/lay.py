@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.graph import GraphCache, reaches_any_path
+from stellwerk.core.map.graph import GraphCache, may_reach_any_path, reaches_any_path
 from stellwerk.core.map.state import HexState
 from stellwerk.core.map.tiles import RotatedTile, RPath, TileDef
 from stellwerk.core.map.upgrades import path_kept_by, rotation_error, upgrade_shape_error
@@ -148,12 +148,45 @@ def check_new_track(board: Board, ctx: LayContext) -> None:
     if not gains:
         raise _fail("Must use new track or change city value", "common rules §6.3.6")
     hex_id = ctx.hex.spec.id
+    if not _locally_reachable(board, ctx, gains):
+        raise _fail("Must use new track or change city value", "common rules §6.3.6")
     tile_id = f"{new.tile.name}-trial"
     targets = frozenset((hex_id, index) for index in gains)
     with board.trial_lay(hex_id, tile_id, new.rotation):
-        reached = reaches_any_path(board, ctx.corp, targets)
+        reached = may_reach_any_path(board, ctx.corp, targets) and reaches_any_path(
+            board, ctx.corp, targets
+        )
     if not reached:
         raise _fail("Must use new track or change city value", "common rules §6.3.6")
+
+
+def _locally_reachable(board: Board, ctx: LayContext, gains: list[int]) -> bool:
+    """Whether a walk could enter one of the ``gains`` paths of the new tile at all; False
+    proves it cannot, without walking the network.  A walk enters the hex only from a token
+    of the corporation on it or across an edge whose neighbour has track at that edge, and
+    moves on the hex only along the new tile's paths and through its stops; so the paths it
+    can reach lie in the tile's part joined to such edges (blocking cities and gauges can only
+    make that part smaller)."""
+    state = ctx.hex
+    if any(ctx.corp in city.tokens for city in state.cities):
+        return True
+    new = ctx.new
+    frontier: list[int] = []
+    for edge, other in enumerate(state.spec.neighbors):
+        if other is not None and board.hexes[other].placed.paths_at_edge[(edge + 3) % 6]:
+            frontier.extend(new.paths_at_edge[edge])
+    seen: set[int] = set()
+    stops: set[int] = set()
+    while frontier:
+        index = frontier.pop()
+        if index in seen:
+            continue
+        seen.add(index)
+        for node in new.paths[index].nodes:
+            if node not in stops:
+                stops.add(node)
+                frontier.extend(new.node_paths[node])
+    return any(index in seen for index in gains)
 
 
 def _path_gains(old: RotatedTile, new: RotatedTile, np: RPath) -> bool:
