@@ -297,6 +297,12 @@ class GraphCache:
         self._nets: dict[str, Network] = {}
         self._tokenable: dict[str, list[tuple[str, int]]] = {}
         self._routes: dict[str, tuple[bool, bool]] = {}
+        self._computed: dict[str, Network] = {}
+        self._computed_content = board.content
+        """Networks computed on the board as it is now (``board.content``), whatever the cache
+        above holds: a network is a function of the board, so a look-ahead that computed one
+        and then restored the cache spares the computation after it (not part of
+        :meth:`save`/:meth:`restore`; forgotten when the board changes)."""
 
     def _check_version(self) -> None:
         if self.follow_board and self._version != self.board.version:
@@ -345,12 +351,22 @@ class GraphCache:
         self._check_version()
         net = self._nets.get(corp)
         if net is None:
-            net = self._nets[corp] = compute_network(self.board, corp)
+            net = self._nets[corp] = self._computed_network(corp)
             old = self._routes.get(corp, (False, False))
             self._routes[corp] = (
                 old[0] or net.route_available,
                 old[1] or net.route_train_purchase,
             )
+        return net
+
+    def _computed_network(self, corp: str) -> Network:
+        """``compute_network`` on the board as it is, once per board content."""
+        if self._computed_content != self.board.content:
+            self._computed = {}
+            self._computed_content = self.board.content
+        net = self._computed.get(corp)
+        if net is None:
+            net = self._computed[corp] = compute_network(self.board, corp)
         return net
 
     def tokenable_cities(self, corp: str) -> list[tuple[str, int]]:

@@ -203,16 +203,17 @@ def legal_lays(
     board: Board, graph: GraphCache, corp: str, hex_id: str, opts: LayOptions
 ) -> list[tuple[str, int]]:
     """(tile id, rotation) pairs ``corp`` may lay on ``hex_id`` (first free copy of each tile)."""
-    return [(t, r) for t, r, _ in _lays_on(board, graph, corp, hex_id, board.available(), opts)]
+    tiles = _phase_tiles(board, opts)
+    return [(t, r) for t, r, _ in _lays_on(board, graph, corp, hex_id, tiles, opts)]
 
 
 def lay_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions) -> list[str]:
     """Hexes where ``corp`` has at least one legal lay."""
-    available = board.available()
+    tiles = _phase_tiles(board, opts)
     return [
         h
         for h in _candidate_hexes(board, graph, corp, opts)
-        if _lays_on(board, graph, corp, h, available, opts)
+        if _lays_on(board, graph, corp, h, tiles, opts)
     ]
 
 
@@ -223,12 +224,12 @@ def costed_lays(
     tile), on ``hex_id`` only if given.  The same checks as :func:`check_lay`, but those that do
     not depend on the rotation run once per hex and tile, and the corporation's network is
     looked up once per hex instead of once per candidate (issue 7: fast decisions)."""
-    available = board.available()
+    tiles = _phase_tiles(board, opts)
     hexes = [hex_id] if hex_id is not None else _candidate_hexes(board, graph, corp, opts)
     return [
         (h, tile_id, rotation, cost)
         for h in hexes
-        for tile_id, rotation, cost in _lays_on(board, graph, corp, h, available, opts)
+        for tile_id, rotation, cost in _lays_on(board, graph, corp, h, tiles, opts)
     ]
 
 
@@ -257,9 +258,26 @@ def _reached_edges(
     return frozenset(edges) if edges else None
 
 
-def _tile_fits(state: HexState, tile: TileDef, opts: LayOptions) -> bool:
-    """The rotation-free tile checks of :func:`check_lay`: phase colour and upgrade rule."""
-    return tile.color in opts.phase_colors and not opts.rules.upgrade_error(state, tile)
+PhaseTile = tuple[str, TileDef, TileDef | None]
+"""A tile of the supply a lay may use: its first free id, the supply's definition under that
+id and, if it is another object, the definition listed under its name (both are checked)."""
+
+
+def _phase_tiles(board: Board, opts: LayOptions) -> list[PhaseTile]:
+    """The first free copy of each tile whose colour the phase allows (once per enumeration;
+    the colour check of :func:`check_lay`)."""
+    colors = frozenset(opts.phase_colors)
+    out: list[PhaseTile] = []
+    for name, tile_id in board.available().items():
+        tile = board.supply[tile_id]
+        listed = board.tile_defs[name]
+        if tile.color not in colors:
+            continue
+        if listed is tile:
+            out.append((tile_id, tile, None))
+        elif listed.color in colors:
+            out.append((tile_id, tile, listed))
+    return out
 
 
 def _lays_on(
@@ -267,11 +285,11 @@ def _lays_on(
     graph: GraphCache,
     corp: str,
     hex_id: str,
-    available: dict[str, str],
+    tiles: list[PhaseTile],
     opts: LayOptions,
 ) -> list[tuple[str, int, int]]:
-    """(tile id, rotation, cost) of the legal lays on one hex; ``available`` is
-    ``board.available()`` (computed once per enumeration)."""
+    """(tile id, rotation, cost) of the legal lays on one hex; ``tiles`` from
+    :func:`_phase_tiles` (computed once per enumeration)."""
     state = board.hex(hex_id)
     if hex_id in opts.frozen:
         return []
@@ -280,13 +298,10 @@ def _lays_on(
         return []
     teleport = opts.teleport is not None
     old = state.placed
+    upgrade_error = opts.rules.upgrade_error
     out = []
-    for name, tile_id in available.items():
-        tile = board.supply[tile_id]
-        listed = board.tile_defs[name]
-        if not _tile_fits(state, tile, opts):
-            continue
-        if listed is not tile and not _tile_fits(state, listed, opts):
+    for tile_id, tile, listed in tiles:
+        if upgrade_error(state, tile) or (listed is not None and upgrade_error(state, listed)):
             continue
         for rotation in range(6):
             ctx = LayContext(board, corp, state, old, tile.rotated(rotation), reached, teleport)
