@@ -15,7 +15,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import GraphCache, may_reach_any_path, reaches_any_path
 from stellwerk.core.map.state import HexState
-from stellwerk.core.map.tiles import RotatedTile, RPath, TileDef
+from stellwerk.core.map.tiles import COLORS, RotatedTile, RPath, TileDef
 from stellwerk.core.map.upgrades import path_kept_by, rotation_error, upgrade_shape_error
 
 RULE = "common rules §6.3"
@@ -280,6 +280,15 @@ def _phase_tiles(board: Board, opts: LayOptions) -> list[PhaseTile]:
     return out
 
 
+def _next_colour(tiles: list[PhaseTile], old: TileDef) -> list[PhaseTile]:
+    """The tiles of the colour after ``old``'s: the others fail the generic shape rule's first
+    test (``upgrades.color_follows``), so it need not be asked."""
+    if old.color not in COLORS or old.color == COLORS[-1]:
+        return []
+    follows = COLORS[COLORS.index(old.color) + 1]
+    return [t for t in tiles if t[1].color == follows and (t[2] is None or t[2].color == follows)]
+
+
 def _lays_on(
     board: Board,
     graph: GraphCache,
@@ -299,6 +308,8 @@ def _lays_on(
     teleport = opts.teleport is not None
     old = state.placed
     upgrade_error = opts.rules.upgrade_error
+    if upgrade_error is shape_rule:
+        tiles = _next_colour(tiles, old.tile)
     out = []
     for tile_id, tile, listed in tiles:
         if upgrade_error(state, tile) or (listed is not None and upgrade_error(state, listed)):
