@@ -2,7 +2,8 @@
 
 A game is a function of title, players, options, seed and its action log.  ``process``
 either applies an action completely or raises :class:`IllegalAction` and leaves the game
-exactly as before (the state is rebuilt from the log when a refusal comes after a change).
+exactly as before: a refused action and an undo restore the nearest engine checkpoint (kept
+every few actions, see :mod:`stellwerk.checkpoints`) and replay the few actions after it.
 
 Two logs are kept: ``raw_actions``, everything in the game's record in order (undone actions,
 ``undo``/``redo``, ``message``/``log``, ``program_*``, each with its id and ``user`` field),
@@ -32,6 +33,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from stellwerk.checkpoints import Checkpoints
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.titles.registry import title_class
@@ -63,6 +65,7 @@ class Game:
         self.actions: list[dict[str, Any]] = []
         self.raw_actions: list[dict[str, Any]] = []
         self.file_extras: dict[str, Any] = {}
+        self.checkpoints = Checkpoints()
         self.engine: CoreGame = self._fresh()
 
     def _fresh(self) -> CoreGame:
@@ -96,12 +99,17 @@ class Game:
         game.raw_actions = list(gf.actions)
         game.file_extras = {k: v for k, v in data.items() if k not in OWN_KEYS}
         game.engine.loading = True
+        # one checkpoint near the end: what an undo or a refused next action needs
+        every = game.checkpoints.every
+        kept = (len(gf.live) - 1) // every * every
         for action in gf.live:
             try:
                 game.engine.process_action(action)
             except IllegalAction as error:
                 raise GameFileError(str(error), action.get("id")) from error
             game.actions.append(action)
+            if len(game.actions) == kept:
+                game._checkpoint()
         game.engine.loading = False
         return game
 
@@ -119,7 +127,7 @@ class Game:
         action = dict(action)
         if not isinstance(action.get("id"), int) or isinstance(action.get("id"), bool):
             action["id"] = self.next_id()
-        elif not replay and action["id"] < self.next_id():
+        elif action["id"] < self.next_id():  # ids ascend in the record, in replay too
             raise IllegalAction(
                 f"action id {action['id']} must be at least {self.next_id()}", "common rules §3.2"
             )
@@ -143,6 +151,8 @@ class Game:
             raise EngineError(f"{type(error).__name__}: {error}", action) from error
         self.actions.append(action)
         self.raw_actions.append(action)
+        if not replay:
+            self._checkpoint()
 
     def next_id(self) -> int:
         """The id a new action gets: one more than the highest in the record."""
@@ -194,16 +204,19 @@ class Game:
             autos.extend(batch)
         return autos
 
+    def _checkpoint(self) -> None:
+        """Save the engine now and then (every ``checkpoints.every`` actions)."""
+        if self.checkpoints.due(len(self.actions)):
+            self.checkpoints.save(self.actions, self.engine)
+
     def _rebuild(self, actions: list[dict[str, Any]]) -> CoreGame:
-        engine = self._fresh()
-        engine.loading = True
-        for action in actions:
-            engine.process_action(action)
-        engine.loading = False
-        return engine
+        """The engine after ``actions`` (a prefix of this game's log): the nearest checkpoint
+        and the few actions after it, never the engine in hand (a refused action may have
+        changed it half-way)."""
+        return self.checkpoints.restore(actions, self._fresh)
 
     def undo(self) -> None:
-        """Take back the last action."""
+        """Take back the last action: restore the state before it from a checkpoint."""
         if not self.actions:
             raise IllegalAction("nothing to undo", "common rules §3.4")
         undone = self.actions.pop()

@@ -121,6 +121,17 @@ def act(entity: Any, action_type: str, /, **fields: Any) -> Action:
     return out
 
 
+def _is_current(step: Step, entity: Any) -> bool:
+    """Whether ``step.current_actions()`` would be ``step.actions(entity)`` (so a list already
+    computed for ``entity`` answers it): ``entity`` is the step's open current entity."""
+    return (
+        type(step).blocking is Step.blocking
+        and type(step).current_actions is Step.current_actions
+        and step.current_entity() is entity
+        and not getattr(entity, "closed", False)
+    )
+
+
 class Round:
     """A round: its entities in order, the index of the one acting, and its steps."""
 
@@ -222,10 +233,15 @@ class Round:
         kind = action["type"]
         chosen: Step | None = None
         for step in self.steps:
+            if not step.blocks and getattr(step, f"process_{kind}", None) is None:
+                continue  # never blocks and has no handler for this kind: cannot take it
             if not step.active():
                 continue
-            accepts = kind in step.actions(entity)
-            blocking = step.blocking()
+            offered = step.actions(entity)
+            accepts = kind in offered
+            blocking = step.blocks and bool(
+                offered if _is_current(step, entity) else step.current_actions()
+            )
             if blocking and not accepts:
                 raise IllegalAction(
                     f"{kind} is not allowed now: the current step is '{step.description}'",

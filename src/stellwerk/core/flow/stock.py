@@ -108,6 +108,8 @@ class BuySellParShares(Step):
         )
 
     def can_sell_any(self, player: Player) -> bool:
+        if type(self).can_sell is BuySellParShares.can_sell and self.bought():
+            return False  # no sale after a purchase, whatever the bundle (checked first: cheap)
         for corp in self.game.corporations:
             if not player.shares.get(corp.sym) or not self.game.check_sale_timing(corp):
                 continue
@@ -117,8 +119,10 @@ class BuySellParShares(Step):
                 return True
         return False
 
-    def must_sell(self, player: Player) -> bool:
-        if not self.can_sell_any(player):
+    def must_sell(self, player: Player, can_sell_any: bool | None = None) -> bool:
+        """Over the certificate or holding limit with something to sell; ``can_sell_any``:
+        the caller's answer of :meth:`can_sell_any` for this state, if known."""
+        if not (self.can_sell_any(player) if can_sell_any is None else can_sell_any):
             return False
         if self.game.num_certs(player) > self.game.cert_limit():
             return True
@@ -169,14 +173,15 @@ class BuySellParShares(Step):
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
-        if self.must_sell(entity):
+        can_sell = self.can_sell_any(entity)
+        if self.must_sell(entity, can_sell):
             return ["sell_shares"]
         out: list[str] = []
         if self.can_buy_any(entity):
             out.append("buy_shares")
         if self.can_par_any(entity):
             out.append("par")
-        if self.can_sell_any(entity):
+        if can_sell:
             out.append("sell_shares")
         if out:
             out.append("pass")

@@ -48,7 +48,23 @@ class Board:
             )
             self.hexes[hid] = state
             self._tile_hex[state.tile_id] = hid
-        self.version = 0
+        self._version = 0
+        self.content = 0
+        """Names what is on the board: a new number at every change (with ``version``), except
+        that a trial lay gives back the number the board had before it (``version`` never
+        goes back).  Pure results of the board may be kept by it."""
+        self._next_content = 1
+
+    @property
+    def version(self) -> int:
+        """Bumped by every change of the board, never reused: caches keyed on it stay valid."""
+        return self._version
+
+    @version.setter
+    def version(self, value: int) -> None:
+        self._version = value
+        self.content = self._next_content
+        self._next_content += 1
 
     # ----------------------------------------------------------------- lookup
     def hex(self, hex_id: str) -> HexState:
@@ -162,6 +178,7 @@ class Board:
         pure checks that need the board after the lay)."""
         state = self.hex(hex_id)
         saved = (state.tile_id, state.placed, state.cities)
+        content = self.content
         tile = self.tile_defs.get(tile_id.rpartition("-")[0]) or self.supply_tile(tile_id)
         self._swap_tile(state, tile_id, tile.rotated(rotation))
         try:
@@ -171,6 +188,7 @@ class Board:
             state.tile_id, state.placed, state.cities = saved
             self._tile_hex[state.tile_id] = hex_id
             self.version += 1  # never reuse a version number: caches keyed on it stay valid
+            self.content = content  # but the board holds again what it held before
 
     def reset_hex(self, hex_id: str, return_tile: bool = False) -> list[str]:
         """Put the preprinted tile back and remove every token on the hex from the game (a

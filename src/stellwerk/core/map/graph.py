@@ -54,22 +54,54 @@ class _Walker:
     one of its edges is being crossed further up the walk; nodes are entered once; cities
     that block the corporation and offboards are reached but not passed.  The order matters:
     a path first met in a dead end is not walked again, exactly as in the reference engine,
-    so connectivity tests agree with it on every board."""
+    so connectivity tests agree with it on every board.
 
-    def __init__(self, board: Board, corp: str | None, visited_nodes: set[NodeKey]) -> None:
+    The board does not change during a walk, so hex links and blocking nodes are looked up
+    once per walk (``links``, ``blocked``; shared by the walks of one network)."""
+
+    def __init__(
+        self,
+        board: Board,
+        corp: str | None,
+        visited_nodes: set[NodeKey],
+        stop_at: frozenset[PathKey] = frozenset(),
+        links: dict[tuple[str, int], str | None] | None = None,
+        blocked: dict[NodeKey, bool] | None = None,
+    ) -> None:
         self.board = board
+        self.hexes = board.hexes
         self.corp = corp
+        self.stop_at = stop_at
         self.visited_nodes = visited_nodes
         self.visited_paths: set[PathKey] = set()
         self.counter: dict[tuple[str, int], int] = {}
         self.order: list[PathKey] = []
+        self.links = {} if links is None else links
+        self.blocked = {} if blocked is None else blocked
+
+    def link(self, hid: str, edge: int) -> str | None:
+        """``board.neighbor``, remembered for the walk."""
+        key = (hid, edge)
+        try:
+            return self.links[key]
+        except KeyError:
+            found = self.links[key] = self.board.neighbor(hid, edge)
+            return found
+
+    def blocks(self, key: NodeKey) -> bool:
+        """``HexState.node_blocks`` for the walking corporation, remembered for the walk."""
+        try:
+            return self.blocked[key]
+        except KeyError:
+            found = self.blocked[key] = self.hexes[key[0]].node_blocks(key[1], self.corp)
+            return found
 
     def node(self, key: NodeKey, converging_path: bool = False) -> None:
         if key in self.visited_nodes:
             return
         self.visited_nodes.add(key)
         hid, n = key
-        for p in self.board.hexes[hid].placed.node_paths[n]:
+        for p in self.hexes[hid].placed.node_paths[n]:
             self.path(hid, p, None, key, converging_path, converging_path)
         if converging_path:
             self.visited_nodes.discard(key)
@@ -83,36 +115,109 @@ class _Walker:
         key = (hid, p)
         if key in self.visited_paths:
             return
-        state = self.board.hexes[hid]
-        placed = state.placed
+        placed = self.hexes[hid].placed
         path = placed.paths[p]
         counter = self.counter
-        if any(counter.get((hid, e), 0) for e in path.edges):
-            return
+        edges = path.edges
+        for e in edges:
+            if counter.get((hid, e)):
+                return
         self.visited_paths.add(key)
         self.order.append(key)
+        if key in self.stop_at:
+            raise _Reached
         if not path.terminal:
             for n in path.nodes:
                 nxt = (hid, n)
-                if nxt == origin or state.node_blocks(n, self.corp):
+                if nxt == origin or self.blocks(nxt):
                     continue
                 self.node(nxt, node_conv or converging)
-        for e in path.edges:
+        gauge = path.gauge
+        for e in edges:
             if e == skip:
                 continue
-            nb = self.board.neighbor(hid, e)
+            nb = self.link(hid, e)
             if nb is None:
                 continue
-            counter[(hid, e)] = counter.get((hid, e), 0) + 1
-            back = opposite(e)
-            nb_tile = self.board.hexes[nb].placed
+            crossing = (hid, e)
+            counter[crossing] = counter.get(crossing, 0) + 1
+            back = (e + 3) % 6  # geometry.opposite
+            nb_tile = self.hexes[nb].placed
             conv = converging or len(placed.paths_at_edge[e]) > 1
             for q in nb_tile.paths_at_edge[back]:
-                if path.gauge.connects(nb_tile.paths[q].gauge):
+                if gauge.connects(nb_tile.paths[q].gauge):
                     self.path(nb, q, back, origin, conv, node_conv)
-            counter[(hid, e)] -= 1
+            counter[crossing] -= 1
         if converging:
             self.visited_paths.discard(key)
+
+
+class _Reached(Exception):
+    """Internal: a walk of :func:`reaches_any_path` met one of its targets."""
+
+
+def reaches_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bool:
+    """Whether ``corp``'s network (:func:`compute_network` from its tokens) holds one of the
+    ``targets`` paths.  The same walks, stopped at the first target met: a path is in the
+    network as soon as a walk enters it."""
+    tokens = token_nodes(board, corp)
+    links: dict[tuple[str, int], str | None] = {}
+    blocked: dict[NodeKey, bool] = {}
+    for start in tokens:
+        others = {t for t in tokens if t != start}
+        walker = _Walker(board, corp, others, targets, links, blocked)
+        try:
+            walker.node(start)
+        except _Reached:
+            return True
+    return False
+
+
+def may_reach_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bool:
+    """False only if no walk of ``corp`` can reach one of the ``targets`` paths: a plain
+    search from its token cities under the walk's own rules of passage (linked edges,
+    joining gauges, no passing through blocking or terminal stops) but without its order
+    and visit bookkeeping, which can only stop a walk earlier.  Each path is looked at once,
+    so this is much cheaper than the walk when the answer is no."""
+    hexes = board.hexes
+    links: dict[tuple[str, int], str | None] = {}
+    nodes: list[NodeKey] = token_nodes(board, corp)
+    seen_nodes: set[NodeKey] = set(nodes)
+    seen: set[PathKey] = set()
+    paths: list[PathKey] = []
+    while nodes or paths:
+        while nodes:
+            hid, n = nodes.pop()
+            paths.extend((hid, p) for p in hexes[hid].placed.node_paths[n])
+        if not paths:
+            break
+        key = paths.pop()
+        if key in seen:
+            continue
+        if key in targets:
+            return True
+        seen.add(key)
+        hid, p = key
+        state = hexes[hid]
+        path = state.placed.paths[p]
+        if not path.terminal:
+            for n in path.nodes:
+                nxt = (hid, n)
+                if nxt not in seen_nodes and not state.node_blocks(n, corp):
+                    seen_nodes.add(nxt)
+                    nodes.append(nxt)
+        for e in path.edges:
+            link = (hid, e)
+            if link not in links:
+                links[link] = board.neighbor(hid, e)
+            nb = links[link]
+            if nb is None:
+                continue
+            nb_tile = hexes[nb].placed
+            for q in nb_tile.paths_at_edge[(e + 3) % 6]:
+                if path.gauge.connects(nb_tile.paths[q].gauge):
+                    paths.append((nb, q))
+    return False
 
 
 def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None) -> Network:
@@ -128,8 +233,11 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
         edges = net.hexes.setdefault(hid, set())
         edges.update(e for e in range(6) if board.neighbor(hid, e) is not None)
         net.nodes.add(start)
+    links: dict[tuple[str, int], str | None] = {}
+    blocked: dict[NodeKey, bool] = {}
     for start in tokens:
-        walker = _Walker(board, corp, {t for t in tokens if t != start})
+        others = {t for t in tokens if t != start}
+        walker = _Walker(board, corp, others, links=links, blocked=blocked)
         walker.node(start)
         local: set[NodeKey] = set()
         for hid, p in walker.order:
@@ -189,6 +297,12 @@ class GraphCache:
         self._nets: dict[str, Network] = {}
         self._tokenable: dict[str, list[tuple[str, int]]] = {}
         self._routes: dict[str, tuple[bool, bool]] = {}
+        self._computed: dict[str, Network] = {}
+        self._computed_content = board.content
+        """Networks computed on the board as it is now (``board.content``), whatever the cache
+        above holds: a network is a function of the board, so a look-ahead that computed one
+        and then restored the cache spares the computation after it (not part of
+        :meth:`save`/:meth:`restore`; forgotten when the board changes)."""
 
     def _check_version(self) -> None:
         if self.follow_board and self._version != self.board.version:
@@ -237,12 +351,22 @@ class GraphCache:
         self._check_version()
         net = self._nets.get(corp)
         if net is None:
-            net = self._nets[corp] = compute_network(self.board, corp)
+            net = self._nets[corp] = self._computed_network(corp)
             old = self._routes.get(corp, (False, False))
             self._routes[corp] = (
                 old[0] or net.route_available,
                 old[1] or net.route_train_purchase,
             )
+        return net
+
+    def _computed_network(self, corp: str) -> Network:
+        """``compute_network`` on the board as it is, once per board content."""
+        if self._computed_content != self.board.content:
+            self._computed = {}
+            self._computed_content = self.board.content
+        net = self._computed.get(corp)
+        if net is None:
+            net = self._computed[corp] = compute_network(self.board, corp)
         return net
 
     def tokenable_cities(self, corp: str) -> list[tuple[str, int]]:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.graph import GraphCache, compute_network
+from stellwerk.core.map.graph import GraphCache, may_reach_any_path, reaches_any_path
 from stellwerk.core.map.state import HexState
-from stellwerk.core.map.tiles import RotatedTile, TileDef
+from stellwerk.core.map.tiles import COLORS, RotatedTile, RPath, TileDef
 from stellwerk.core.map.upgrades import path_kept_by, rotation_error, upgrade_shape_error
 
 RULE = "common rules §6.3"
@@ -141,50 +141,186 @@ def check_new_track(board: Board, ctx: LayContext) -> None:
     for o in old.ct_edges():
         if not any(o <= n for n in new.ct_edges()):
             raise _fail("New track must keep every old city and town", "common rules §6.3.6")
-    hex_id = ctx.hex.spec.id
-    tile_id = f"{new.tile.name}-trial"
-    with board.trial_lay(hex_id, tile_id, new.rotation):
-        net = compute_network(board, ctx.corp)
-    used_new = not old.paths
-    changed = False
-    for np in new.paths:
-        if (hex_id, np.index) not in net.paths:
-            continue
-        op = next((p for p in old.paths if path_kept_by(np, new.tile, p, old.tile)), None)
-        if op is None:
-            used_new = True
-            changed = True
-            continue
-        old_rev = sorted(old.tile.nodes[n].max_revenue for n in op.nodes)
-        new_rev = sorted(new.tile.nodes[n].max_revenue for n in np.nodes)
-        changed = changed or old_rev != new_rev
-    if not used_new and not changed:
+    if not old.paths:
+        return  # track on an empty hex is all new: nothing to walk (the rule always holds)
+    # which new paths would be new track or change a value, were the corporation to reach them
+    gains = [np.index for np in new.paths if _path_gains(old, new, np)]
+    if not gains:
         raise _fail("Must use new track or change city value", "common rules §6.3.6")
+    hex_id = ctx.hex.spec.id
+    if not _locally_reachable(board, ctx, gains):
+        raise _fail("Must use new track or change city value", "common rules §6.3.6")
+    tile_id = f"{new.tile.name}-trial"
+    targets = frozenset((hex_id, index) for index in gains)
+    with board.trial_lay(hex_id, tile_id, new.rotation):
+        reached = may_reach_any_path(board, ctx.corp, targets) and reaches_any_path(
+            board, ctx.corp, targets
+        )
+    if not reached:
+        raise _fail("Must use new track or change city value", "common rules §6.3.6")
+
+
+def _locally_reachable(board: Board, ctx: LayContext, gains: list[int]) -> bool:
+    """Whether a walk could enter one of the ``gains`` paths of the new tile at all; False
+    proves it cannot, without walking the network.  A walk enters the hex only from a token
+    of the corporation on it or across an edge whose neighbour has track at that edge, and
+    moves on the hex only along the new tile's paths and through its stops; so the paths it
+    can reach lie in the tile's part joined to such edges (blocking cities and gauges can only
+    make that part smaller)."""
+    state = ctx.hex
+    if any(ctx.corp in city.tokens for city in state.cities):
+        return True
+    new = ctx.new
+    frontier: list[int] = []
+    for edge, other in enumerate(state.spec.neighbors):
+        if other is not None and board.hexes[other].placed.paths_at_edge[(edge + 3) % 6]:
+            frontier.extend(new.paths_at_edge[edge])
+    seen: set[int] = set()
+    stops: set[int] = set()
+    while frontier:
+        index = frontier.pop()
+        if index in seen:
+            continue
+        seen.add(index)
+        for node in new.paths[index].nodes:
+            if node not in stops:
+                stops.add(node)
+                frontier.extend(new.node_paths[node])
+    return any(index in seen for index in gains)
+
+
+def _path_gains(old: RotatedTile, new: RotatedTile, np: RPath) -> bool:
+    """A new path that is new track (no old path it keeps) or changes a stop's value."""
+    op = next((p for p in old.paths if path_kept_by(np, new.tile, p, old.tile)), None)
+    if op is None:
+        return True
+    old_rev = sorted(old.tile.nodes[n].max_revenue for n in op.nodes)
+    new_rev = sorted(new.tile.nodes[n].max_revenue for n in np.nodes)
+    return old_rev != new_rev
 
 
 def legal_lays(
     board: Board, graph: GraphCache, corp: str, hex_id: str, opts: LayOptions
 ) -> list[tuple[str, int]]:
     """(tile id, rotation) pairs ``corp`` may lay on ``hex_id`` (first free copy of each tile)."""
-    out = []
-    state = board.hex(hex_id)
-    for name, tile_id in board.available().items():
-        tile = board.tile_defs[name]
-        if tile.color not in opts.phase_colors or opts.rules.upgrade_error(state, tile):
-            continue
-        for rotation in range(6):
-            try:
-                check_lay(board, graph, corp, hex_id, tile_id, rotation, opts)
-            except IllegalAction:
-                continue
-            out.append((tile_id, rotation))
-    return out
+    tiles = _phase_tiles(board, opts)
+    return [(t, r) for t, r, _ in _lays_on(board, graph, corp, hex_id, tiles, opts)]
 
 
 def lay_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions) -> list[str]:
     """Hexes where ``corp`` has at least one legal lay."""
+    tiles = _phase_tiles(board, opts)
+    return [
+        h
+        for h in _candidate_hexes(board, graph, corp, opts)
+        if _lays_on(board, graph, corp, h, tiles, opts)
+    ]
+
+
+def costed_lays(
+    board: Board, graph: GraphCache, corp: str, opts: LayOptions, hex_id: str | None = None
+) -> list[tuple[str, str, int, int]]:
+    """(hex, tile id, rotation, cost) of every lay ``corp`` may make (first free copy of each
+    tile), on ``hex_id`` only if given.  The same checks as :func:`check_lay`, but those that do
+    not depend on the rotation run once per hex and tile, and the corporation's network is
+    looked up once per hex instead of once per candidate (issue 7: fast decisions)."""
+    tiles = _phase_tiles(board, opts)
+    hexes = [hex_id] if hex_id is not None else _candidate_hexes(board, graph, corp, opts)
+    return [
+        (h, tile_id, rotation, cost)
+        for h in hexes
+        for tile_id, rotation, cost in _lays_on(board, graph, corp, h, tiles, opts)
+    ]
+
+
+def _candidate_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions) -> list[str]:
+    """Hexes a lay may be on: the teleport hexes, else those the network reaches."""
     if opts.teleport is not None:
         candidates = sorted(opts.teleport)
     else:
         candidates = sorted(graph.network(corp).hexes)
-    return [h for h in candidates if h in board.hexes and legal_lays(board, graph, corp, h, opts)]
+    return [h for h in candidates if h in board.hexes]
+
+
+def _reached_edges(
+    graph: GraphCache, corp: str, hex_id: str, opts: LayOptions
+) -> frozenset[int] | None:
+    """The edges by which a lay on ``hex_id`` connects (all six when loading or teleporting),
+    or None when no lay there can be legal: blocked, not a teleport hex, not reached (the
+    rotation-free part of :func:`check_lay`'s connection checks)."""
+    if opts.loading:
+        return frozenset(range(6))
+    if hex_id in opts.blocked:
+        return None
+    if opts.teleport is not None:
+        return frozenset(range(6)) if hex_id in opts.teleport else None
+    edges = graph.network(corp).hexes.get(hex_id)
+    return frozenset(edges) if edges else None
+
+
+PhaseTile = tuple[str, TileDef, TileDef | None]
+"""A tile of the supply a lay may use: its first free id, the supply's definition under that
+id and, if it is another object, the definition listed under its name (both are checked)."""
+
+
+def _phase_tiles(board: Board, opts: LayOptions) -> list[PhaseTile]:
+    """The first free copy of each tile whose colour the phase allows (once per enumeration;
+    the colour check of :func:`check_lay`)."""
+    colors = frozenset(opts.phase_colors)
+    out: list[PhaseTile] = []
+    for name, tile_id in board.available().items():
+        tile = board.supply[tile_id]
+        listed = board.tile_defs[name]
+        if tile.color not in colors:
+            continue
+        if listed is tile:
+            out.append((tile_id, tile, None))
+        elif listed.color in colors:
+            out.append((tile_id, tile, listed))
+    return out
+
+
+def _next_colour(tiles: list[PhaseTile], old: TileDef) -> list[PhaseTile]:
+    """The tiles of the colour after ``old``'s: the others fail the generic shape rule's first
+    test (``upgrades.color_follows``), so it need not be asked."""
+    if old.color not in COLORS or old.color == COLORS[-1]:
+        return []
+    follows = COLORS[COLORS.index(old.color) + 1]
+    return [t for t in tiles if t[1].color == follows and (t[2] is None or t[2].color == follows)]
+
+
+def _lays_on(
+    board: Board,
+    graph: GraphCache,
+    corp: str,
+    hex_id: str,
+    tiles: list[PhaseTile],
+    opts: LayOptions,
+) -> list[tuple[str, int, int]]:
+    """(tile id, rotation, cost) of the legal lays on one hex; ``tiles`` from
+    :func:`_phase_tiles` (computed once per enumeration)."""
+    state = board.hex(hex_id)
+    if hex_id in opts.frozen:
+        return []
+    reached = _reached_edges(graph, corp, hex_id, opts)
+    if reached is None:
+        return []
+    teleport = opts.teleport is not None
+    old = state.placed
+    upgrade_error = opts.rules.upgrade_error
+    if upgrade_error is shape_rule:
+        tiles = _next_colour(tiles, old.tile)
+    out = []
+    for tile_id, tile, listed in tiles:
+        if upgrade_error(state, tile) or (listed is not None and upgrade_error(state, listed)):
+            continue
+        for rotation in range(6):
+            ctx = LayContext(board, corp, state, old, tile.rotated(rotation), reached, teleport)
+            try:
+                if not opts.loading:
+                    _check_rotation(board, ctx, opts)
+                cost = opts.rules.lay_cost(ctx)
+            except IllegalAction:
+                continue
+            out.append((tile_id, rotation, cost))
+    return out

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cache
 from typing import Any
 
 COLORS: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
@@ -93,6 +92,11 @@ class TileDef:
     label: str | None = None
     cost: int = 0
     city_nodes: tuple[int, ...] = field(default=(), compare=False)
+    rotations: dict[int, RotatedTile] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """The six rotations, built on first use (hashing a whole tile to look them up in a shared
+    cache cost more than building them)."""
 
     def __post_init__(self) -> None:
         if self.color not in ALL_COLORS:
@@ -122,8 +126,12 @@ class TileDef:
         return None
 
     def rotated(self, rotation: int) -> RotatedTile:
-        """The tile as laid with ``rotation`` (cached)."""
-        return _rotated(self, rotation % 6)
+        """The tile as laid with ``rotation`` (cached on the tile)."""
+        rotation %= 6
+        found = self.rotations.get(rotation)
+        if found is None:
+            found = self.rotations[rotation] = _rotated(self, rotation)
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +171,6 @@ class RotatedTile:
         return out
 
 
-@cache
 def _rotated(tile: TileDef, rotation: int) -> RotatedTile:
     paths = []
     at_edge: list[list[int]] = [[] for _ in range(6)]

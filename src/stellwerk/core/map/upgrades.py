@@ -54,9 +54,23 @@ def _ct_subset(old: RotatedTile, new: RotatedTile) -> bool:
     return False
 
 
+_SHAPE_ERRORS: dict[tuple[int, int], tuple[RotatedTile, TileDef, str | None]] = {}
+"""Answers of ``upgrade_shape_error`` by the identity of its (immutable) arguments, which are
+kept alive with the answer so an id is never reused while its entry exists."""
+
+
 def upgrade_shape_error(old: RotatedTile, new_tile: TileDef) -> str | None:
     """Why ``new_tile`` can never replace ``old`` (None if it can in some rotation): colour,
-    track preserved with gauge, label, same towns, same cities unless labelled (§6.3.1-4)."""
+    track preserved with gauge, label, same towns, same cities unless labelled (§6.3.1-4).
+    A pure function of two immutable tiles, so each pair is decided once."""
+    key = (id(old), id(new_tile))
+    known = _SHAPE_ERRORS.get(key)
+    if known is None:
+        known = _SHAPE_ERRORS[key] = (old, new_tile, _shape_error(old, new_tile))
+    return known[2]
+
+
+def _shape_error(old: RotatedTile, new_tile: TileDef) -> str | None:
     o = old.tile
     if not color_follows(o, new_tile):
         return f"{new_tile.color} tile {new_tile.name} does not follow {o.color}"

@@ -4,6 +4,7 @@ rounds, operating rounds per phase, and the Prussian formation rounds between th
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Train
@@ -52,16 +53,16 @@ def following(game: Game1835, rnd: Round) -> Any:
         game.packet_sold_in_one_go = False
         game.or_in_set += 1
         num = game.or_in_set
-        return lambda: game.new_operating_round(num)
+        return partial(game.new_operating_round, num)
     if kind == "stock":
         game.operating_rounds = game.phases.current.operating_rounds
-        return lambda: game.new_operating_round(1)
+        return partial(game.new_operating_round, 1)
     assert isinstance(rnd, OperatingRound)
     if kind == "operating" and game.start_items:
         return game.new_start_round
     if rnd.round_num < game.operating_rounds:
         num = rnd.round_num + 1
-        return lambda: game.new_operating_round(num)
+        return partial(game.new_operating_round, num)
     return game.new_stock_round
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import GraphCache
-from stellwerk.core.map.lay import LayOptions, check_lay, lay_hexes, legal_lays
+from stellwerk.core.map.lay import LayOptions, check_lay, costed_lays
 from stellwerk.core.routes.model import RunContext, TrainSpec
 from stellwerk.core.routes.validate import run_routes as check_routes
 from stellwerk.titles.g1849.entities import c49
@@ -207,14 +207,8 @@ class MapPort:
     ) -> list[tuple[str, str, int]]:
         """(hex, tile id, rotation) the corporation may lay now (one hex on request)."""
         opts = self.lay_options(corp)
-        hexes = [hex_id] if hex_id else lay_hexes(self.board, self.graph, corp.sym, opts)
-        out = []
-        for h in hexes:
-            for tile_id, rotation in legal_lays(self.board, self.graph, corp.sym, h, opts):
-                cost = check_lay(self.board, self.graph, corp.sym, h, tile_id, rotation, opts)
-                if cost <= corp.cash:
-                    out.append((h, tile_id, rotation))
-        return out
+        lays = costed_lays(self.board, self.graph, corp.sym, opts, hex_id or None)
+        return [(h, tile_id, rotation) for h, tile_id, rotation, cost in lays if cost <= corp.cash]
 
     def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Whether ``legal_lays(corp, hex_id)`` lists this lay: the first free copy of its

@@ -1,0 +1,202 @@
+"""Benchmark: the speed targets of issue 7 (replay, refusal, undo, legal actions, selfplay).
+
+Usage: ``.venv/bin/python bench/speed.py [--seeds 1,2,3] [--cache DIR] [--skip-selfplay]``.
+
+1. Whole selfplay games (the seeded random driver, ``stellwerk.selfplay``) of 1849 (5 players)
+   and 1835 (4 players), one per seed: seconds each and the median (targets 3 s and 5 s).
+   Their game files are written to ``--cache`` and reused by the other measurements.
+2. Replay of the 18xx.games 1849 fixture and of the selfplay game files (engine seconds, as
+   ``stellwerk replay`` counts them), beside 18xx.games' time where it is known.
+3. A refused action at action ~800 (target 20 ms) and an undo there (target 50 ms).
+4. ``legal_actions(all_lays=True)`` at every position of one 1849 selfplay game: median and
+   maximum (target median 15 ms).
+
+Times are CPU seconds of this process (``time.process_time``): the machine is shared, and
+wall-clock time under load says more about the neighbours than about the engine.
+Not a test: it prints one line per measurement and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from stellwerk.api import Game
+from stellwerk.core.errors import IllegalAction
+from stellwerk.io.gamefile import load_game_file, read_game_file
+from stellwerk.io.replay import replay
+from stellwerk.selfplay import play
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO / ".." / "shared"
+REFERENCE_SECONDS = {"1849_game_end_bank.json": 0.204}
+"""18xx.games' replay time of the fixture (MRI, measured with ../shared/tools/oracle/bench.rb
+in the previous session).  Its selfplay-game figures: 5p electric 0.262 s, 4p tokens 0.459 s,
+5p plain 0.465 s."""
+
+GAMES = {"1849": 5, "1835": 4}
+"""Titles measured and their player count."""
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def selfplay_games(seeds: list[int], cache: Path, run: bool) -> dict[str, list[Path]]:
+    """Play (or reuse) one game per title and seed; print the seconds of each."""
+    out: dict[str, list[Path]] = {}
+    for title, players in GAMES.items():
+        times: list[float] = []
+        for seed in seeds:
+            path = cache / f"{title}_{players}p_seed{seed}.json"
+            if run or not path.exists():
+                game = Game.create(
+                    title, [(n, f"Player {n}") for n in range(1, players + 1)], [], seed
+                )
+                start = time.process_time()
+                outcome = play(game, seed)
+                times.append(time.process_time() - start)
+                path.write_text(json.dumps(game.to_file()))
+                print(
+                    f"selfplay {title} {players}p seed {seed}: {times[-1]:.2f} s, "
+                    f"{outcome.actions} actions, {outcome.stopped_because}",
+                    flush=True,
+                )
+            out.setdefault(title, []).append(path)
+        if times:
+            print(f"selfplay {title}: median {statistics.median(times):.2f} s", flush=True)
+    return out
+
+
+def replay_times(paths: list[Path], repeat: int) -> None:
+    """Median engine seconds of replaying each file (with the 18xx.games figure if known)."""
+    for path in paths:
+        game_file = load_game_file(read_game_file(path))
+        times = []
+        ok = True
+        for _ in range(repeat):
+            start = time.process_time()
+            report = replay(game_file, Game.create, source=path.name)
+            times.append(time.process_time() - start)
+            ok = ok and report.ok
+        median = statistics.median(times)
+        line = f"replay {path.name}: {median:.4f} s ({len(game_file.live)} actions"
+        line += ", match)" if ok else ", NO MATCH)"
+        reference = REFERENCE_SECONDS.get(path.name)
+        if reference:
+            line += f"; 18xx.games {reference:.3f} s, ratio {median / reference:.2f}"
+        print(line, flush=True)
+
+
+def _game_at(path: Path, count: int) -> Game:
+    """The game of ``path`` loaded up to ``count`` live actions."""
+    data = read_game_file(path)
+    live = load_game_file(data).live[:count]
+    data = dict(data)
+    data["actions"] = live
+    data.pop("status", None)
+    data.pop("result", None)
+    return Game.from_file(data)
+
+
+def _timed(fn: Callable[[], Any]) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def refusal_and_undo(path: Path, at: int, repeat: int) -> None:
+    """Refused actions and undos at action ``at`` of the game in ``path``."""
+    game = _game_at(path, at)
+    legal = game.legal_actions()
+    if not legal:
+        print(f"refusal {path.name}: nothing legal at action {at}")
+        return
+    wrong = dict(legal[0])
+    wrong["type"] = "no_such_action" if wrong["type"] != "pass" else "buy_company"
+    refusals = []
+    for _ in range(repeat):
+
+        def refuse() -> None:
+            try:
+                game.process(dict(wrong))
+            except IllegalAction:
+                return
+            raise SystemExit(f"bench: {wrong} was accepted")
+
+        refusals.append(_timed(refuse))
+    print(
+        f"refusal at action {len(game.actions)} ({path.name}): median "
+        f"{_ms(statistics.median(refusals))}, max {_ms(max(refusals))} (target 20 ms)",
+        flush=True,
+    )
+    undos = []
+    for _ in range(repeat):
+        undos.append(_timed(game.undo))
+    print(
+        f"undo from action {at} ({path.name}), {repeat} in a row: median "
+        f"{_ms(statistics.median(undos))}, max {_ms(max(undos))} (target 50 ms)",
+        flush=True,
+    )
+
+
+def lays(path: Path, every: int) -> None:
+    """``legal_actions(all_lays=True)`` at every ``every``-th position of the game in ``path``
+    (a game this engine played: its actions are processed live)."""
+    data = read_game_file(path)
+    game_file = load_game_file(data)
+    game = Game.create(game_file.title, game_file.players, game_file.optional_rules, game_file.seed)
+    times = []
+    with_lays = []
+    for index, action in enumerate(game_file.live):
+        if index % every == 0 and not game.finished:
+            start = time.process_time()
+            found = game.legal_actions(all_lays=True)
+            times.append(time.process_time() - start)
+            if any(a["type"] == "lay_tile" for a in found):
+                with_lays.append(times[-1])
+        # live, as a player would send it: menus after a replayed action skip live checks
+        game.process(action)
+    print(
+        f"legal_actions(all_lays=True) over {len(times)} positions of {path.name}: median "
+        f"{_ms(statistics.median(times))}, max {_ms(max(times))} (target median 15 ms); "
+        f"at the {len(with_lays)} positions offering tile lays: median "
+        f"{_ms(statistics.median(with_lays or [0.0]))}, max {_ms(max(with_lays or [0.0]))}",
+        flush=True,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every measurement and print one line each."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="1,2,3", help="selfplay seeds (default 1,2,3)")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/stellwerk-bench"))
+    parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder")
+    parser.add_argument(
+        "--skip-selfplay", action="store_true", help="reuse the cached games, do not time play"
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="repeats per measurement")
+    args = parser.parse_args(argv)
+    seeds = [int(s) for s in args.seeds.split(",")]
+    args.cache.mkdir(parents=True, exist_ok=True)
+    games = selfplay_games(seeds, args.cache, not args.skip_selfplay)
+    fixture_dir = args.shared / "fixtures" / "18xx.games" / "1849"
+    fixtures = sorted(fixture_dir.glob("*.json")) if fixture_dir.is_dir() else []
+    replay_times(fixtures + games["1849"] + games["1835"], args.repeat)
+    longest = max(
+        games["1835"] + games["1849"], key=lambda p: len(load_game_file(read_game_file(p)).live)
+    )
+    refusal_and_undo(longest, 800, max(5, args.repeat))
+    lays(games["1849"][0], 1)
+    lays(games["1835"][0], 1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""Engine checkpoints: undo and refusals restore a saved state instead of replaying the game.
+
+Issue 7 item 5: "Undo restores a snapshot (kept every few actions), it does not replay the
+game."  A checkpoint is the pickled engine after ``count`` actions.  Restoring loads the
+nearest checkpoint at or before the wanted action count and replays the few actions after it
+(at most ``every - 1`` while the checkpoints are dense), so the cost does not grow with the
+length of the game.
+
+Immutable shared data (map and tile specifications, title data: instances of frozen slotted
+dataclasses) is not copied into a checkpoint: the pickler refers to those objects by
+identity and the unpickler hands back the very same objects.  This keeps checkpoints small
+and fast (about 2 ms to save and 2 ms to load at action 800 of a 1835 game), and keeps
+identity comparisons with module-level title data true in a restored engine.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import logging
+import pickle
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from stellwerk.core.game import Game as CoreGame
+
+EVERY = 16
+"""Actions between two checkpoints: a restore replays at most ``EVERY - 1`` actions."""
+
+KEEP = 32
+"""Checkpoints kept; an undo deeper than ``EVERY * KEEP`` actions starts from an older one or
+from the beginning (correct, only slower)."""
+
+
+def _is_shared(kind: type, known: dict[type, bool]) -> bool:
+    """Whether instances of ``kind`` are shared immutable data (frozen slotted dataclasses)."""
+    shared = known.get(kind)
+    if shared is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        shared = bool(params is not None and params.frozen and "__slots__" in kind.__dict__)
+        known[kind] = shared
+    return shared
+
+
+class _Table(dict[int, Any]):
+    """The shared objects one :class:`Checkpoints` refers to, by id."""
+
+
+_TABLES: weakref.WeakValueDictionary[int, _Table] = weakref.WeakValueDictionary()
+_NEXT_TABLE = itertools.count()
+
+
+def _shared(table: int, key: int) -> Any:
+    """Unpickling: the shared object itself (pickled by reference to its table)."""
+    return _TABLES[table][key]
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles the engine; shared immutable objects are written as a reference into ``table``
+    (``reducer_override`` is not consulted for ints, strings and plain containers, which keeps
+    this fast)."""
+
+    def __init__(self, out: io.BytesIO, table: int, known: dict[type, bool]) -> None:
+        super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
+        self.table_id = table
+        self.table = _TABLES[table]
+        self.known = known
+
+    def reducer_override(self, obj: Any) -> Any:
+        if _is_shared(type(obj), self.known):
+            key = id(obj)
+            self.table[key] = obj
+            return _shared, (self.table_id, key)
+        return NotImplemented
+
+
+def prefix_key(actions: list[dict[str, Any]]) -> int:
+    """A fingerprint of an action list: the hash of its action ids in order.
+
+    A checkpoint is only valid for the very actions it was taken after: undo and redo can give
+    a log of the same length with other actions (a redo puts an undone action back *before* a
+    chat message written after the undo), so a checkpoint is found by count and checked by
+    this key."""
+    return hash(tuple(action.get("id") for action in actions))
+
+
+class Checkpoints:
+    """Saved engine states of one game, by action count, each with the key of its prefix.
+
+    ``table`` holds every shared object a checkpoint refers to, so the ids used as keys stay
+    valid as long as this object lives.
+    """
+
+    def __init__(self, every: int = EVERY, keep: int = KEEP) -> None:
+        self.every = every
+        self.keep = keep
+        self.saved: dict[int, tuple[int, bytes]] = {}
+        self.table = _Table()
+        self.table_id = next(_NEXT_TABLE)
+        _TABLES[self.table_id] = self.table
+        self.known: dict[type, bool] = {}
+
+    def save(self, actions: list[dict[str, Any]], engine: CoreGame) -> None:
+        """Save ``engine`` as the state after ``actions``; forget the oldest beyond ``keep``."""
+        count = len(actions)
+        out = io.BytesIO()
+        try:
+            _Pickler(out, self.table_id, self.known).dump(engine)
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            # an engine holding an unpicklable object (a lambda): restores replay further back
+            logging.getLogger(__name__).warning("no checkpoint after %d actions: %s", count, error)
+            return
+        self.saved[count] = (prefix_key(actions), out.getvalue())
+        while len(self.saved) > self.keep:
+            del self.saved[min(self.saved)]
+
+    def due(self, count: int) -> bool:
+        """Whether the state after ``count`` actions should be saved."""
+        return count % self.every == 0 and count not in self.saved
+
+    def forget_after(self, count: int) -> None:
+        """Drop checkpoints of states after ``count`` actions (those actions were undone)."""
+        for key in [k for k in self.saved if k > count]:
+            del self.saved[key]
+
+    def restore(self, actions: list[dict[str, Any]], fresh: Callable[[], CoreGame]) -> CoreGame:
+        """The engine after ``actions``: the nearest checkpoint plus the actions after it
+        (replayed as a game file is loaded: recorded automatic actions as given)."""
+        self.forget_after(len(actions))
+        start = 0
+        for count in sorted(self.saved, reverse=True):
+            key = self.saved[count][0]
+            if key == prefix_key(actions[:count]):
+                start = count
+                break
+            del self.saved[count]  # taken after other actions: stale for this log
+        engine = pickle.loads(self.saved[start][1]) if start else fresh()
+        engine.loading = True
+        for action in actions[start:]:
+            engine.process_action(action)
+        engine.loading = False
+        return engine
