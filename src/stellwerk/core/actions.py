@@ -103,6 +103,60 @@ def check_shape(action: Any) -> None:
             raise IllegalAction(f"{kind} needs the field {field!r}", RULE)
         if not isinstance(value, types) or isinstance(value, bool):
             raise IllegalAction(f"{kind}: {field!r} has the wrong type", RULE)
+    _check_contents(str(kind), action)
+
+
+OPTIONAL: dict[str, tuple[type, ...]] = {
+    "percent": (int, float),
+    "company": TEXT,
+    "corporation": TEXT,
+    "price": NUMBER,
+    "slot": NUMBER,
+    "city": TEXT,
+    "train": TEXT,
+    "variant": TEXT,
+    "tokener": TEXT,
+    "action_id": NUMBER,
+    "extra_revenue": NUMBER,
+    "subsidy": NUMBER,
+}
+"""Optional fields the engine reads, with their JSON types (18xx.games' action classes)."""
+
+ROUTE_FIELDS: dict[str, tuple[tuple[type, ...], int]] = {
+    "train": (TEXT, 0),
+    "revenue": (NUMBER, 0),
+    "hexes": (TEXT, 1),
+    "nodes": (TEXT, 1),
+    "connections": (TEXT, 2),
+}
+"""The fields of one route of ``run_routes``: element type and list depth (0: a value,
+1: a list of them, 2: a list of lists)."""
+
+
+def _is(value: Any, types: tuple[type, ...], depth: int = 0) -> bool:
+    """Whether ``value`` is of ``types`` (no booleans for numbers) nested ``depth`` lists deep."""
+    if depth:
+        return isinstance(value, list) and all(_is(v, types, depth - 1) for v in value)
+    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+
+
+def _check_contents(kind: str, action: dict[str, Any]) -> None:
+    """The inside of fields the engine reads: certificate ids, routes and optional fields,
+    so that a corrupt file is refused by field name instead of failing inside a rule."""
+    for field, types in OPTIONAL.items():
+        value = action.get(field)
+        if value is not None and not _is(value, types) and field not in FIELDS.get(kind, {}):
+            raise IllegalAction(f"{kind}: {field!r} has the wrong type", RULE)
+    if kind in ("buy_shares", "sell_shares") and not _is(action["shares"], TEXT, 1):
+        raise IllegalAction(f"{kind}: 'shares' must be a list of certificate ids", RULE)
+    if kind == "run_routes":
+        for route in action["routes"]:
+            if not isinstance(route, dict) or not isinstance(route.get("train"), str):
+                raise IllegalAction("run_routes: each route needs a train", RULE)
+            for field, (types, depth) in ROUTE_FIELDS.items():
+                value = route.get(field)
+                if value is not None and not _is(value, types, depth):
+                    raise IllegalAction(f"run_routes: route {field!r} has the wrong type", RULE)
 
 
 LIVE_PROGRAMS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
