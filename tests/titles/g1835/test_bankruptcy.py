@@ -108,7 +108,7 @@ def test_loan_forces_withholding_and_is_repaid() -> None:
     assert step.kinds(corp) == ("withhold",)
     bank = e.bank.cash
     corp_cash = corp.cash
-    e.round.state["revenue"] = 80
+    e.round.state.revenue = 80
     step.process_dividend({"type": "dividend", "kind": "withhold"}, corp)
     assert loan_of(corp) == 0
     assert corp.cash == corp_cash + 80 - 50
@@ -121,7 +121,7 @@ def test_payout_is_refused_while_a_loan_is_outstanding() -> None:
     assert isinstance(e, Game1835)
     c35(corp).bank_loan = 50
     step = next(s for s in e.round.steps if isinstance(s, Dividend1835))
-    e.round.state["revenue"] = 80
+    e.round.state.revenue = 80
     with pytest.raises(IllegalAction):
         step.process_dividend({"type": "dividend", "kind": "payout"}, corp)
 

@@ -29,9 +29,6 @@ class WaterfallAuction(Step):
         self.auctioning: Company | None = None
         self.bidders: dict[Company, list[Player]] = {}
 
-    def round_state(self) -> dict[str, Any]:
-        return {"companies_pending_par": []}
-
     # -- who --------------------------------------------------------------------------------
     def _auction_bids(self) -> list[tuple[Player, int]] | None:
         if self.auctioning is None:
@@ -194,10 +191,10 @@ class CompanyPendingPar(Step):
     description = "Choose Corporation Par Value"
 
     def active(self) -> bool:
-        return bool(self.round.companies_pending_par)
+        return bool(self.round.state.companies_pending_par)
 
     def active_entities(self) -> list[Any]:
-        pending = self.round.companies_pending_par
+        pending = self.round.state.companies_pending_par
         return [pending[0].owner] if pending and pending[0].owner else []
 
     def actions(self, entity: Any) -> list[str]:
@@ -206,7 +203,7 @@ class CompanyPendingPar(Step):
     def choices(self, entity: Any) -> list[Action]:
         if not self.actions(entity):
             return []
-        company = self.round.companies_pending_par[0]
+        company = self.round.state.companies_pending_par[0]
         corp = self.game.company_par_corporation(company)
         return [
             act(entity, "par", corporation=corp, share_price=cell.id)
@@ -214,6 +211,6 @@ class CompanyPendingPar(Step):
         ]
 
     def process_par(self, action: Action, entity: Any) -> None:
-        company = self.round.companies_pending_par[0]
+        company = self.round.state.companies_pending_par[0]
         self.game.par_from_company(entity, company, action)
-        self.round.companies_pending_par.pop(0)
+        self.round.state.companies_pending_par.pop(0)

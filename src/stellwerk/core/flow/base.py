@@ -9,6 +9,7 @@ descriptions (common rules §6) and of 18xx.games, whose traces we must reproduc
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.errors import IllegalAction
@@ -17,6 +18,28 @@ if TYPE_CHECKING:
     from stellwerk.core.game import Game
 
 Action = dict[str, Any]
+
+
+@dataclass
+class RoundState:
+    """What a round remembers across its steps and turns (each round starts afresh).
+
+    Stock rounds: ``players_sold`` (player -> corporation -> "now"/"prev": sold this turn or
+    earlier in the round, common rules §6.6), ``players_bought`` (player -> corporation ->
+    percent bought this round), ``current_actions`` (the actions of the current turn),
+    ``bought_from_ipo`` (this turn), ``pending_tokens`` (home tokens still to be placed, first
+    one first); auctions: ``companies_pending_par`` (privates whose corporation must be parred
+    next); operating rounds: ``routes`` and ``revenue`` of the current run (common rules §6.1).
+    """
+
+    players_sold: dict[Any, dict[str, str]] = field(default_factory=dict)
+    players_bought: dict[Any, dict[str, int]] = field(default_factory=dict)
+    current_actions: list[Action] = field(default_factory=list)
+    bought_from_ipo: bool = False
+    pending_tokens: list[dict[str, Any]] = field(default_factory=list)
+    companies_pending_par: list[Any] = field(default_factory=list)
+    routes: list[Any] = field(default_factory=list)
+    revenue: int = 0
 
 
 class Step:
@@ -33,9 +56,6 @@ class Step:
         self.acted = False
 
     # -- state ------------------------------------------------------------------------------
-    def round_state(self) -> dict[str, Any]:
-        return {}
-
     def setup(self) -> None:
         """Called when the step is created and at the start of every entity's turn."""
 
@@ -146,21 +166,13 @@ class Round:
         self.last_to_act: Any = None
         self.pass_order: list[Any] = []
         self.at_start = False
-        self.state: dict[str, Any] = {}
+        self.state = RoundState()
         self.steps: list[Step] = []
         for spec in step_classes:
             cls, opts = spec if isinstance(spec, tuple) else (spec, {})
             step = cls(game, self, **opts)
-            for key, value in step.round_state().items():
-                self.state.setdefault(key, value)
             step.setup()
             self.steps.append(step)
-
-    def __getattr__(self, key: str) -> Any:
-        state = self.__dict__.get("state")
-        if state is not None and key in state:
-            return state[key]
-        raise AttributeError(key)
 
     def select_entities(self) -> list[Any]:
         return []

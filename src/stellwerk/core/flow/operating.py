@@ -4,13 +4,16 @@ bankruptcy (common rules §6.1–6.4, 6.7).  Map work is delegated to the game's
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.stock import _share_action, bundle_from_action, sale_choices
 from stellwerk.core.shares import Bundle, can_dump
+
+if TYPE_CHECKING:
+    from stellwerk.core.flow.rounds import OperatingRound
 
 
 class Track(Step):
@@ -74,9 +77,6 @@ class Route(Step):
 
     description = "Run Routes"
 
-    def round_state(self) -> dict[str, Any]:
-        return {"routes": [], "revenue": 0}
-
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
@@ -103,8 +103,8 @@ class Route(Step):
                 raise IllegalAction(f"{train.id} already ran", "common rules §6.1")
             seen.add(train.id)
         revenue = self.game.route_revenue(entity, routes)
-        self.round.state["routes"] = routes
-        self.round.state["revenue"] = revenue + int(action.get("extra_revenue") or 0)
+        self.round.state.routes = routes
+        self.round.state.revenue = revenue + int(action.get("extra_revenue") or 0)
         self.pass_()
 
 
@@ -114,7 +114,7 @@ class Dividend(Step):
     description = "Pay or Withhold Dividends"
 
     def actions(self, entity: Any) -> list[str]:
-        if entity is not self.current_entity() or self.round.revenue == 0:
+        if entity is not self.current_entity() or self.round.state.revenue == 0:
             return []
         return ["dividend"]
 
@@ -131,14 +131,14 @@ class Dividend(Step):
         if kind not in ("payout", "withhold"):
             raise IllegalAction(f"unknown dividend kind {kind}", "common rules §6.1")
         game = self.game
-        revenue = self.round.revenue
+        revenue = self.round.state.revenue
         entity.operating_history.append((game.turn, self.round.round_num))
-        if self.round.routes:
+        if self.round.state.routes:
             game.companies_event(entity, "ran_train")
         for train in entity.trains:
             train.operated = True
-        self.round.state["routes"] = []
-        self.round.state["revenue"] = 0
+        self.round.state.routes = []
+        self.round.state.revenue = 0
         if kind == "withhold":
             if revenue:
                 transfer(game.bank, entity, revenue)
@@ -303,6 +303,8 @@ def _same(a: Bundle, b: Bundle) -> bool:
 class BuyTrain(Step):
     """Buy trains from the depot or other corporations; emergency purchase with the
     president's money and share sales when the corporation must buy (common rules §6)."""
+
+    round: OperatingRound
 
     description = "Buy Trains"
 

@@ -35,42 +35,35 @@ class BuySellParShares(Step):
 
     description = "Sell then Buy Shares"
 
-    def round_state(self) -> dict[str, Any]:
-        return {
-            "players_sold": {},
-            "players_bought": {},
-            "current_actions": [],
-            "bought_from_ipo": False,
-        }
-
     def setup(self) -> None:
-        for corps in self.round.players_sold.values():
+        for corps in self.round.state.players_sold.values():
             for key in corps:
                 corps[key] = "prev"
-        self.round.state["current_actions"] = []
-        self.round.state["bought_from_ipo"] = False
+        self.round.state.current_actions = []
+        self.round.state.bought_from_ipo = False
         self.game.after_sr_turn_setup()
 
     # -- predicates -------------------------------------------------------------------------
     def sold(self, player: Player) -> dict[str, str]:
-        sold: dict[str, str] = self.round.players_sold.setdefault(player, {})
+        sold: dict[str, str] = self.round.state.players_sold.setdefault(player, {})
         return sold
 
     def bought(self) -> bool:
         return any(
-            a["type"] in ("buy_shares", "par", "buy_company") for a in self.round.current_actions
+            a["type"] in ("buy_shares", "par", "buy_company")
+            for a in self.round.state.current_actions
         )
 
     def just_parred(self, corp: Corporation) -> bool:
         return any(
             a["type"] == "par" and a.get("corporation") == corp.sym
-            for a in self.round.current_actions
+            for a in self.round.state.current_actions
         )
 
     def num_bought(self, corp: Corporation) -> int:
         return sum(
             1
-            for a in self.round.current_actions
+            for a in self.round.state.current_actions
             if a["type"] == "buy_shares" and a.get("_corp") == corp.sym
         )
 
@@ -224,17 +217,17 @@ class BuySellParShares(Step):
     # -- processing -------------------------------------------------------------------------
     def track(self, action: Action, player: Player) -> None:
         self.round.last_to_act = player
-        self.round.current_actions.append(action)
+        self.round.state.current_actions.append(action)
 
     def process_buy_shares(self, action: Action, entity: Any) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_buy(entity, bundle):
             raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
         corp = bundle.corporation
-        bought = self.round.players_bought.setdefault(entity, {})
+        bought = self.round.state.players_bought.setdefault(entity, {})
         bought[corp.sym] = bought.get(corp.sym, 0) + bundle.percent
         if isinstance(bundle.owner, Corporation):
-            self.round.state["bought_from_ipo"] = True
+            self.round.state.bought_from_ipo = True
         self.game.buy_shares(entity, bundle)
         action = dict(action)
         action["_corp"] = corp.sym
@@ -270,7 +263,7 @@ class BuySellParShares(Step):
             corp.par_price = None
             cell.corporations.remove(corp.sym)
             raise IllegalAction(f"{entity.name} cannot start {corp.sym} at {cell.price}", RULE)
-        bought = self.round.players_bought.setdefault(entity, {})
+        bought = self.round.state.players_bought.setdefault(entity, {})
         bought[corp.sym] = bought.get(corp.sym, 0) + share.percent
         self.game.buy_shares(entity, bundle)
         self.game.after_par(corp)
@@ -279,7 +272,7 @@ class BuySellParShares(Step):
     def pass_(self) -> None:
         super().pass_()
         player = self.current_entity()
-        if self.round.current_actions:
+        if self.round.state.current_actions:
             if player in self.round.pass_order:
                 self.round.pass_order.remove(player)
             if player is not None:
@@ -297,11 +290,8 @@ class HomeToken(Step):
 
     description = "Place Home Token"
 
-    def round_state(self) -> dict[str, Any]:
-        return {"pending_tokens": []}
-
     def pending(self) -> dict[str, Any]:
-        pending = self.round.pending_tokens
+        pending = self.round.state.pending_tokens
         return pending[0] if pending else {}
 
     def active(self) -> bool:
@@ -328,7 +318,7 @@ class HomeToken(Step):
     def process_place_token(self, action: Action, entity: Any) -> None:
         pending = self.pending()
         self.game.place_chosen_home_token(pending["entity"], action, pending["hexes"])
-        self.round.pending_tokens.pop(0)
+        self.round.state.pending_tokens.pop(0)
 
 
 def sale_choices(

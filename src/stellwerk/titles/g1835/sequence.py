@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from stellwerk.core.entities import Train
 from stellwerk.core.flow.base import Round
 from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.titles.g1835.formation import FormationRound
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
@@ -35,7 +36,7 @@ def next_round(game: Game1835) -> None:
     phases 4-5 (rules/1835.md 2, 10.1)."""
     rnd = game.round
     record_round_end(game, rnd)
-    if getattr(rnd, "kind", "") == "formation":
+    if isinstance(rnd, FormationRound):
         game.round = rnd.after()
         return
     follow = following(game, rnd)

@@ -382,9 +382,6 @@ class Route1835(Step):
     round: OperatingRound1835
     description = "Run Routes"
 
-    def round_state(self) -> dict[str, Any]:
-        return {"revenue": 0, "routes": []}
-
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
@@ -417,8 +414,8 @@ class Route1835(Step):
         else:
             revenue = game.map.route_revenue(entity, routes)
         game.note("revenue", corp=entity.sym, amount=revenue)
-        self.round.state["revenue"] = revenue
-        self.round.state["routes"] = routes
+        self.round.state.revenue = revenue
+        self.round.state.routes = routes
         self.pass_()
 
 
@@ -432,7 +429,7 @@ class Dividend1835(Step):
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or isinstance(entity, Minor):
             return []
-        return ["dividend"] if self.round.revenue > 0 else []
+        return ["dividend"] if self.round.state.revenue > 0 else []
 
     def kinds(self, entity: Any) -> tuple[str, ...]:
         """A company with a bank loan must withhold (rules/1835.md 8.6, 8.8)."""
@@ -456,12 +453,12 @@ class Dividend1835(Step):
             raise IllegalAction(f"{entity.sym} must withhold to repay its bank loan",
                                 "1835 rules §8.8")  # fmt: skip
         game = self.game
-        revenue = int(self.round.revenue)
+        revenue = int(self.round.state.revenue)
         entity.operating_history.append((game.turn, self.round.round_num))
         for train in entity.trains:
             train.operated = True
-        self.round.state["revenue"] = 0
-        self.round.state["routes"] = []
+        self.round.state.revenue = 0
+        self.round.state.routes = []
         game.note("dividend", corp=entity.sym, allocation=kind, revenue=revenue)
         game.pay_dividend(entity, revenue, kind)
         if kind == "withhold" and loan_of(entity):

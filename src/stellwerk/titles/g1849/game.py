@@ -426,7 +426,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
         if company.sym == "RSA" and self.rsa_corporation:
-            self.round.companies_pending_par.append(company)
+            self.round.state.companies_pending_par.append(company)
 
     def maybe_place_home_token(self, corp: Corporation) -> None:
         if corp.floated:
@@ -580,9 +580,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         if corp.home:
             self.map.place_home(corp)
             return
-        pending = self.round.state.get("pending_tokens")
-        if pending is None:
-            return
+        if self.round.step_of(HomeToken) is None:
+            return  # only a stock round places chosen home tokens
+        pending = self.round.state.pending_tokens
         if any(p["entity"] is corp for p in pending):
             return
         pending.append({"entity": corp, "hexes": self.home_token_locations(corp)})

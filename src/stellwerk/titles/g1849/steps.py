@@ -13,6 +13,7 @@ from stellwerk.core.shares import can_dump
 from stellwerk.titles.g1849.entities import c49
 
 if TYPE_CHECKING:
+    from stellwerk.core.flow.rounds import OperatingRound
     from stellwerk.titles.g1849.game import Game1849
 
 
@@ -243,6 +244,7 @@ class Assign(Step):
     game: Game1849
 
     description = "Assign"
+    round: OperatingRound
     blocks = False
 
     def actions(self, entity: Any) -> list[str]:
