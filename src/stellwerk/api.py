@@ -64,6 +64,8 @@ class Game:
         self.game_id = game_id
         self.actions: list[dict[str, Any]] = []
         self.raw_actions: list[dict[str, Any]] = []
+        self._ids_seen = (0, 0)
+        """How many entries of ``raw_actions`` ``next_id`` has looked at, and the highest id."""
         self.file_extras: dict[str, Any] = {}
         self.checkpoints = Checkpoints()
         self.engine: CoreGame = self._fresh()
@@ -156,8 +158,16 @@ class Game:
 
     def next_id(self) -> int:
         """The id a new action gets: one more than the highest in the record."""
-        ids = [a["id"] for a in self.raw_actions if isinstance(a.get("id"), int)]
-        return max(ids, default=0) + 1
+        seen, highest = self._ids_seen
+        raw = self.raw_actions
+        if seen > len(raw):  # the record was replaced by a shorter one
+            seen, highest = 0, 0
+        for action in raw[seen:]:  # the record only grows: look at the new entries
+            action_id = action.get("id")
+            if isinstance(action_id, int) and action_id > highest:
+                highest = action_id
+        self._ids_seen = (len(raw), highest)
+        return highest + 1
 
     def _check_live(self, action: dict[str, Any]) -> None:
         """The live gate (``stellwerk.core.live``): refuse before anything changes."""
