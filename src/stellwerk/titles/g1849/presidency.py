@@ -48,12 +48,26 @@ class PresidencyRules(Game):
         share = next(s for s in source.shares_of(bundle.corporation.sym) if not s.last_cert)
         move_share(share, to)
 
+    def swappable_double_cert(self) -> Share | None:
+        """The 20 % last certificate the pending swap may still trade back for two 10 %
+        certificates, or None when it is gone: the corporation closed after the presidency
+        changed (a sale that drops the price to 0, 1849 rules §§2.2, 5), so its certificates
+        were taken back and there is nothing left to swap."""
+        if self.swap is None:
+            return None
+        corp: Corporation = self.swap["corporation"]
+        source: Holder = self.swap["location"]
+        return next((s for s in source.shares_of(corp.sym) if s.last_cert), None)
+
     def swap_double_cert(self) -> None:
+        """The previous president takes two 10 % certificates instead of the 20 % last
+        certificate (1849 rules §2.2); the caller has checked ``swappable_double_cert``."""
         assert self.swap is not None
         corp: Corporation = self.swap["corporation"]
         source: Holder = self.swap["location"]
         other: Holder = self.swap["other"]
-        double = next(s for s in source.shares_of(corp.sym) if s.last_cert)
+        double = self.swappable_double_cert()
+        assert double is not None
         move_share(double, other)
         for s in [x for x in other.shares_of(corp.sym) if x.percent == 10][:2]:
             move_share(s, source)
