@@ -19,7 +19,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.shares import Bundle, move_share
 from stellwerk.titles.g1849.game import Game1849
 
-PLAYERS3 = [(1, "A"), (2, "B"), (3, "C")]
+PLAYERS3: list[tuple[int | str, str]] = [(1, "A"), (2, "B"), (3, "C")]
 TWO_TENS = "Two 10% certs"
 ONE_TWENTY = "One 20% cert"
 
