@@ -3,8 +3,13 @@
 Each step it asks ``game.legal_actions()`` and picks one with ``random.Random(seed)``, biased
 towards progress: most of the time it avoids ``pass`` when something else is offered, and among
 ``run_routes`` offers it takes the one with the best revenue.  It stops when the game is finished,
-when nothing is offered, or after ``max_actions``.  The CLI's ``selfplay`` command and the property
-tests use it.
+when nothing is offered, or after ``max_actions``.  The CLI's ``selfplay`` command, the property
+tests and the fuzz driver (``scripts/fuzz_selfplay.py``) use it.
+
+The engine failing on something it offered is reported as :class:`SelfplayFailure`, naming the
+action and how many actions came before it: an internal error (``EngineError``, or any other
+exception from the engine) or a refusal of a listed action (``IllegalAction``).  The game is left
+as it was before that action, so its file plus the action reproduce the failure.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from stellwerk.core.errors import EngineError, IllegalAction
 from stellwerk.io.engine import EngineGame
 
 Action = dict[str, Any]
@@ -29,6 +35,40 @@ PAYOUT_BIAS = 0.85
 TYPE_WEIGHTS = {"sell_shares": 0.15, "bankrupt": 0.3, "take_loan": 0.3}
 """Relative weights of action types among the non-pass choices (others weigh 1): a driver
 that sells as often as it buys drives every corporation into the ground."""
+
+
+class SelfplayFailure(Exception):
+    """The engine failed on an action it had offered (or while listing its actions).
+
+    ``kind`` is ``"internal"`` for an engine defect (``EngineError`` or any unexpected exception)
+    and ``"refused"`` for ``IllegalAction`` on a listed action; ``index`` is the number of
+    actions played before it; ``action`` is ``None`` when listing the legal actions failed.
+    """
+
+    def __init__(self, kind: str, index: int, action: Action | None, error: Exception) -> None:
+        self.kind = kind
+        self.index = index
+        self.action = action
+        self.error = error
+        what = (
+            "the engine refused its own legal action"
+            if kind == "refused"
+            else ("internal engine error")
+        )
+        where = (
+            f"at action {index + 1}"
+            if action is not None
+            else (f"listing the actions after action {index}")
+        )
+        super().__init__(f"{what} {where}: {describe_error(error)}")
+
+
+def describe_error(error: Exception) -> str:
+    """One line for an engine error: ``reason (rule)`` of a refusal, else type and message."""
+    if isinstance(error, IllegalAction):
+        return f"{error.reason} ({error.rule})" if error.rule else error.reason
+    text = error.message if isinstance(error, EngineError) else f"{type(error).__name__}: {error}"
+    return " ".join(text.split()).rstrip(":")
 
 
 @dataclass
@@ -75,6 +115,25 @@ def choose_action(legal: list[Action], rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
+def offered(game: EngineGame, played: int, all_lays: bool = False) -> list[Action]:
+    """``game.legal_actions()``; an exception while listing them is an engine defect."""
+    try:
+        return game.legal_actions(all_lays=all_lays)
+    except Exception as error:  # the driver reports any engine failure, it judges none
+        raise SelfplayFailure("internal", played, None, error) from error
+
+
+def apply(game: EngineGame, action: Action, played: int) -> None:
+    """``game.process(action)`` for an offered action: a refusal or any other exception is a
+    :class:`SelfplayFailure` (the engine must accept what it lists)."""
+    try:
+        game.process(action)
+    except IllegalAction as error:
+        raise SelfplayFailure("refused", played, action, error) from error
+    except Exception as error:  # EngineError, or a fake engine's own exception
+        raise SelfplayFailure("internal", played, action, error) from error
+
+
 def play(
     game: EngineGame,
     seed: int,
@@ -82,28 +141,29 @@ def play(
     after_action: Callable[[EngineGame, Action, random.Random], None] | None = None,
 ) -> SelfplayOutcome:
     """Play ``game`` with random legal actions until it ends, stalls or hits ``max_actions``.
-    ``after_action`` (the property tests' checks) runs after every action kept."""
+    ``after_action`` (the property tests' checks) runs after every action kept.  Raises
+    :class:`SelfplayFailure` when the engine fails on an action it offered."""
     rng = random.Random(seed)
     played = 0
     while not game.finished:
         if played >= max_actions:
             return SelfplayOutcome(played, False, f"reached the cap of {max_actions} actions")
-        legal = game.legal_actions(all_lays=True)
+        legal = offered(game, played, all_lays=True)
         if not legal:
             return SelfplayOutcome(played, False, "the engine offered no legal action", stuck=True)
         action = choose_action(legal, rng)
-        game.process(action)
+        apply(game, action, played)
         # A few positions leave nobody able to act (18xx.games keeps a stale acting step after
         # a corporation closes mid-turn, and we mirror it).  A player would not walk into
         # that: take the action back and try the others.
-        if not game.finished and not game.legal_actions():
+        if not game.finished and not offered(game, played + 1):
             others = [a for a in legal if a is not action]
             rng.shuffle(others)
             for other in others:
                 game.undo()
-                game.process(other)
+                apply(game, other, played)
                 action = other
-                if game.finished or game.legal_actions():
+                if game.finished or offered(game, played + 1):
                     break
         played += 1
         if after_action is not None:
