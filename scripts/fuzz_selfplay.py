@@ -20,7 +20,6 @@ import argparse
 import json
 import multiprocessing
 import random
-import shlex
 import sys
 import time
 from collections import Counter
@@ -30,11 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.selfplay import SelfplayFailure, describe_error, play
-from stellwerk.titles.g1835 import options as options_1835
-from stellwerk.titles.g1849 import options as options_1849
-
-PLAYERS = {"1849": (3, 4, 5), "1835": (3, 4, 5, 6, 7)}
+from stellwerk.selfplay import (
+    PLAYER_COUNTS,
+    SelfplayFailure,
+    cases,
+    describe_error,
+    play,
+    reproducer,
+)
 
 
 @dataclass(frozen=True)
@@ -50,12 +52,7 @@ class Job:
 
     def command(self) -> str:
         """The ``stellwerk selfplay`` command that plays this game again."""
-        words = ["stellwerk", "selfplay", self.title, "--players", str(self.players)]
-        words += ["--seed", str(self.seed)]
-        for option in self.options:
-            words += ["--option", option]
-        words += ["--max-actions", str(self.max_actions), "-o", "game.json"]
-        return shlex.join(words)
+        return reproducer(self.title, self.players, self.seed, self.options, self.max_actions)
 
 
 @dataclass
@@ -76,59 +73,6 @@ class Result:
 
 class TooSlow(Exception):
     """A game ran past its time budget (not an engine failure)."""
-
-
-def option_sets_1849() -> list[tuple[str, ...]]:
-    """No options, each declared option alone (with what it requires), and a few mixes."""
-    sets: list[tuple[str, ...]] = [()]
-    for oid in options_1849.OPTIONS:
-        needed: list[str] = []
-        pending = [oid]
-        while pending:
-            current = pending.pop()
-            if current not in needed:
-                needed.append(current)
-                pending.extend(options_1849.OPTIONS[current].requires)
-        sets.append(tuple(sorted(needed)))
-    sets += [
-        ("bank_8040", "delay_ift", "gauge_change_cities_only", "private_price_half_to_double"),
-        ("bond_penalty_floor_zero", "bonds", "end_after_current_or"),
-        tuple(sorted(options_1849.OPTIONS)),
-    ]
-    return list(dict.fromkeys(sets))
-
-
-def option_sets_1835() -> list[tuple[str, ...]]:
-    """Each start variant alone, each other option alone, and each variant with every other
-    option that does not conflict."""
-    variants = ("standard", "snake", "clemens")
-    others = [oid for oid in options_1835.OPTIONS if oid not in variants]
-    sets: list[tuple[str, ...]] = [(v,) for v in variants]
-    sets += [(oid,) for oid in others]
-    for variant in variants:
-        chosen: list[str] = [variant]
-        for oid in others:
-            if not any(c in options_1835.OPTIONS[oid].conflicts for c in chosen):
-                chosen.append(oid)
-        sets.append(tuple(chosen))
-    return sets
-
-
-def allowed_players(title: str, options: tuple[str, ...]) -> list[int]:
-    """Player counts the title and every chosen option allow."""
-    declared: Any = options_1849.OPTIONS if title == "1849" else options_1835.OPTIONS
-    return [n for n in PLAYERS[title] if all(n in declared[o].players for o in options)]
-
-
-def combinations(titles: list[str]) -> list[tuple[str, tuple[str, ...], int]]:
-    """Every (title, option set, player count) the fuzz covers."""
-    found = []
-    for title in titles:
-        sets = option_sets_1849() if title == "1849" else option_sets_1835()
-        for options in sets:
-            for players in allowed_players(title, options):
-                found.append((title, options, players))
-    return found
 
 
 def run_job(job: Job) -> Result:
@@ -162,7 +106,7 @@ def run_job(job: Job) -> Result:
 
 def jobs(args: argparse.Namespace, rng: random.Random) -> Iterator[Job]:
     """Round-robin over the combinations, ``--games`` each (endless with ``--games 0``)."""
-    combos = combinations(args.titles)
+    combos = cases(args.titles)
     round_number = 0
     while args.games == 0 or round_number < args.games:
         order = list(combos)
@@ -215,9 +159,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep-going", action="store_true", help="do not stop at a failure")
     args = parser.parse_args(argv)
     args.titles = [t for t in args.titles.split(",") if t]
-    unknown = [t for t in args.titles if t not in PLAYERS]
+    unknown = [t for t in args.titles if t not in PLAYER_COUNTS]
     if unknown:
-        parser.error(f"unknown titles {unknown}; known: {sorted(PLAYERS)}")
+        parser.error(f"unknown titles {unknown}; known: {sorted(PLAYER_COUNTS)}")
     return args
 
 

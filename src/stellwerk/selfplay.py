@@ -15,12 +15,15 @@ as it was before that action, so its file plus the action reproduce the failure.
 from __future__ import annotations
 
 import random
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from stellwerk.core.errors import EngineError, IllegalAction
 from stellwerk.io.engine import EngineGame
+from stellwerk.titles.g1835 import options as options_1835
+from stellwerk.titles.g1849 import options as options_1849
 
 Action = dict[str, Any]
 
@@ -169,3 +172,73 @@ def play(
         if after_action is not None:
             after_action(game, action, rng)
     return SelfplayOutcome(played, True, "game finished")
+
+
+# -- what the fuzz explores (scripts/fuzz_selfplay.py, tests/properties/test_selfplay_fuzz.py) ---
+
+PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"1849": (3, 4, 5), "1835": (3, 4, 5, 6, 7)}
+"""Player counts of each title (rules/1849.md §1.1, rules/1835.md §1)."""
+
+
+def option_sets_1849() -> list[tuple[str, ...]]:
+    """No options, each declared option alone (with what it requires), and a few mixes."""
+    sets: list[tuple[str, ...]] = [()]
+    for oid in options_1849.OPTIONS:
+        needed: list[str] = []
+        pending = [oid]
+        while pending:
+            current = pending.pop()
+            if current not in needed:
+                needed.append(current)
+                pending.extend(options_1849.OPTIONS[current].requires)
+        sets.append(tuple(sorted(needed)))
+    sets += [
+        ("bank_8040", "delay_ift", "gauge_change_cities_only", "private_price_half_to_double"),
+        ("bond_penalty_floor_zero", "bonds", "end_after_current_or"),
+        tuple(sorted(options_1849.OPTIONS)),
+    ]
+    return list(dict.fromkeys(sets))
+
+
+def option_sets_1835() -> list[tuple[str, ...]]:
+    """Each start variant alone, each other option alone, and each variant with every other
+    option that does not conflict."""
+    variants = ("standard", "snake", "clemens")
+    others = [oid for oid in options_1835.OPTIONS if oid not in variants]
+    sets: list[tuple[str, ...]] = [(v,) for v in variants]
+    sets += [(oid,) for oid in others]
+    for variant in variants:
+        chosen: list[str] = [variant]
+        for oid in others:
+            if not any(c in options_1835.OPTIONS[oid].conflicts for c in chosen):
+                chosen.append(oid)
+        sets.append(tuple(chosen))
+    return sets
+
+
+def allowed_players(title: str, options: tuple[str, ...]) -> list[int]:
+    """Player counts the title and every chosen option allow."""
+    declared: Any = options_1849.OPTIONS if title == "1849" else options_1835.OPTIONS
+    return [n for n in PLAYER_COUNTS[title] if all(n in declared[o].players for o in options)]
+
+
+def cases(titles: list[str]) -> list[tuple[str, tuple[str, ...], int]]:
+    """Every (title, option set, player count) the fuzz covers."""
+    found: list[tuple[str, tuple[str, ...], int]] = []
+    for title in titles:
+        sets = option_sets_1849() if title == "1849" else option_sets_1835()
+        for options in sets:
+            for players in allowed_players(title, options):
+                found.append((title, options, players))
+    return found
+
+
+def reproducer(
+    title: str, players: int, seed: int, options: tuple[str, ...] | list[str], max_actions: int
+) -> str:
+    """The ``stellwerk selfplay`` command line that plays the same game again."""
+    words = ["stellwerk", "selfplay", title, "--players", str(players), "--seed", str(seed)]
+    for option in options:
+        words += ["--option", option]
+    words += ["--max-actions", str(max_actions), "-o", "game.json"]
+    return shlex.join(words)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 from pathlib import Path
 
 import click
@@ -18,18 +17,7 @@ from stellwerk.cli.common import (
 )
 from stellwerk.core.errors import IllegalAction
 from stellwerk.io.gamefile import write_json_atomic
-from stellwerk.selfplay import SelfplayFailure, describe_error, play
-
-
-def reproducer(
-    title: str, count: int, seed: int, options: tuple[str, ...], max_actions: int
-) -> str:
-    """The command line that plays the same game again."""
-    words = ["stellwerk", "selfplay", title, "--players", str(count), "--seed", str(seed)]
-    for option in options:
-        words += ["--option", option]
-    words += ["--max-actions", str(max_actions), "-o", "game.json"]
-    return shlex.join(words)
+from stellwerk.selfplay import SelfplayFailure, describe_error, play, reproducer
 
 
 @click.command("selfplay")
