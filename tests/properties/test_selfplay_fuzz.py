@@ -1,0 +1,93 @@
+"""Selfplay fuzz: random games from seeds nobody chose beforehand finish without an engine failure
+(issue 12, item 7: "No engine crashes").
+
+The engine must accept every action it lists and never fail with an internal error
+(docs/architecture.md, api: ``EngineError`` is an engine defect).  Each game is played by the
+seeded driver of ``stellwerk.selfplay``; a failure names the command that plays the same game
+again.  By default a short run: a few games per title, capped in length, with fresh random
+seeds each run, plus the seeds of crashes found before (whole games).  With ``--slow``: every
+title, option set and player count of ``stellwerk.selfplay.cases`` played to the end,
+``STELLWERK_FUZZ_GAMES`` games each (default 1: 120 games;
+``scripts/fuzz_selfplay.py`` runs longer fuzzes in parallel).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from stellwerk.api import Game
+from stellwerk.selfplay import SelfplayFailure, cases, play, reproducer
+
+SHORT_GAMES_PER_TITLE = 3
+SHORT_CAP = 150
+"""Actions per short game: through the private auction and into the first operating rounds."""
+
+KNOWN_CRASHES: list[tuple[str, int, tuple[str, ...], int, int]] = [
+    # title, players, options, seed, actions: the game the issue reported (swap choice after
+    # the corporation closed, 1849 rules §§2.2, 5), played past the former crash at action 372
+    ("1849", 4, (), 90122, 400),
+]
+
+SLOW_GAMES = int(os.environ.get("STELLWERK_FUZZ_GAMES", "1"))
+
+
+def play_clean(title: str, players: int, options: tuple[str, ...], seed: int, cap: int) -> None:
+    """Play one game; fail with the reproducer line when the engine fails or nobody can act."""
+    names: list[tuple[int | str, str]] = [(i, f"Player {i}") for i in range(1, players + 1)]
+    game = Game.create(title, names, list(options), seed)
+    again = reproducer(title, players, seed, options, cap)
+    try:
+        outcome = play(game, seed, max_actions=cap)
+    except SelfplayFailure as failure:
+        pytest.fail(f"{failure}; action {failure.action}; again: {again}")
+    assert not outcome.stuck, f"nobody can act after {outcome.actions} actions; again: {again}"
+    assert outcome.finished or outcome.actions == cap, outcome.stopped_because
+
+
+def random_cases(title: str, count: int) -> list[tuple[str, tuple[str, ...], int, int]]:
+    """``count`` (title, options, players, seed) picked with a fresh seed each run."""
+    rng = random.Random()
+    chosen = rng.sample([c for c in cases([title])], count)
+    return [(t, options, players, rng.randrange(1, 2**31)) for t, options, players in chosen]
+
+
+@pytest.mark.parametrize("title", ["1849", "1835"])
+def test_short_random_games_have_no_engine_failure(title: str) -> None:
+    for name, options, players, seed in random_cases(title, SHORT_GAMES_PER_TITLE):
+        play_clean(name, players, options, seed, SHORT_CAP)
+
+
+@pytest.mark.parametrize(("title", "players", "options", "seed", "cap"), KNOWN_CRASHES)
+def test_games_that_crashed_before_play_on(
+    title: str, players: int, options: tuple[str, ...], seed: int, cap: int
+) -> None:
+    play_clean(title, players, options, seed, cap)
+
+
+def test_the_fuzz_covers_every_declared_option_and_player_count() -> None:
+    """Each option alone and every player count of each title is among the cases (1849
+    rules §7, 1835 rules §11)."""
+    from stellwerk.titles.g1835.options import OPTIONS as OPTIONS_1835
+    from stellwerk.titles.g1849.options import OPTIONS as OPTIONS_1849
+
+    for title, declared, counts in [
+        ("1849", OPTIONS_1849, {3, 4, 5}),
+        ("1835", OPTIONS_1835, {3, 4, 5, 6, 7}),
+    ]:
+        found = cases([title])
+        for oid in declared:
+            assert any(oid in options for _, options, _ in found), oid
+        assert {players for _, _, players in found} == counts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("title", "options", "players"), cases(["1849", "1835"]))
+def test_whole_random_games_have_no_engine_failure(
+    title: str, options: tuple[str, ...], players: int
+) -> None:
+    rng = random.Random()
+    for _ in range(SLOW_GAMES):
+        play_clean(title, players, options, rng.randrange(1, 2**31), 10_000)
