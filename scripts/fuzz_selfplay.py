@@ -65,6 +65,7 @@ class Result:
     seconds: float
     message: str = ""
     game_file: dict[str, Any] | None = field(default=None, repr=False)
+    cpu: float = 0.0
 
     @property
     def failed(self) -> bool:
@@ -78,6 +79,7 @@ class TooSlow(Exception):
 def run_job(job: Job) -> Result:
     """Play one game; never raises for an engine failure (it is the result)."""
     started = time.monotonic()
+    cpu_started = time.process_time()
     players: list[tuple[int | str, str]] = [(i, f"Player {i}") for i in range(1, job.players + 1)]
     game = Game.create(job.title, players, list(job.options), job.seed)
 
@@ -101,7 +103,8 @@ def run_job(job: Job) -> Result:
     if outcome.stuck:
         return Result(job, "stuck", outcome.actions, took, outcome.stopped_because, game.to_file())
     status = "finished" if outcome.finished else "capped"
-    return Result(job, status, outcome.actions, took, outcome.stopped_because)
+    cpu = time.process_time() - cpu_started
+    return Result(job, status, outcome.actions, took, outcome.stopped_because, cpu=cpu)
 
 
 def jobs(args: argparse.Namespace, rng: random.Random) -> Iterator[Job]:
@@ -143,7 +146,11 @@ def report(results: list[Result]) -> None:
         games = [r for r in results if r.job.title == title]
         clean = sum(1 for r in games if not r.failed)
         actions = sum(r.actions for r in games)
-        print(f"  {title}: {clean} clean of {len(games)}, {actions} actions, {seconds[title]} s")
+        cpu = sum(r.cpu for r in games)
+        print(
+            f"  {title}: {clean} clean of {len(games)}, {actions} actions, "
+            f"{seconds[title]} s wall, {cpu:.0f} s CPU"
+        )
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -196,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             job = result.job
             print(
                 f"{result.status:8} {label(job.title, job.options)} p{job.players} "
-                f"seed {job.seed}: {result.actions} actions, {result.seconds:.1f} s",
+                f"seed {job.seed}: {result.actions} actions, {result.seconds:.1f} s"
+                f" ({result.cpu:.1f} s CPU)",
                 flush=True,
             )
             if result.failed:
