@@ -53,16 +53,14 @@ class SelfplayFailure(Exception):
         self.index = index
         self.action = action
         self.error = error
-        what = (
-            "the engine refused its own legal action"
-            if kind == "refused"
-            else ("internal engine error")
-        )
-        where = (
-            f"at action {index + 1}"
-            if action is not None
-            else (f"listing the actions after action {index}")
-        )
+        if kind == "refused":
+            what = "the engine refused its own legal action"
+        else:
+            what = "internal engine error"
+        if action is not None:
+            where = f"at action {index + 1}"
+        else:
+            where = f"listing the actions after action {index}"
         super().__init__(f"{what} {where}: {describe_error(error)}")
 
 
