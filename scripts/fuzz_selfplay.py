@@ -17,9 +17,11 @@ A game that takes longer than ``--game-seconds`` is stopped and counted as "slow
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import multiprocessing
 import random
+import shlex
 import sys
 import time
 from collections import Counter
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from stellwerk.api import Game
+from stellwerk.core.errors import IllegalAction
 from stellwerk.selfplay import (
     PLAYER_COUNTS,
     SelfplayFailure,
@@ -49,10 +52,13 @@ class Job:
     seed: int
     max_actions: int
     game_seconds: float
+    siblings: float = 0.0
+    sibling_tries: int = 0
 
-    def command(self) -> str:
+    def command(self, max_actions: int | None = None) -> str:
         """The ``stellwerk selfplay`` command that plays this game again."""
-        return reproducer(self.title, self.players, self.seed, self.options, self.max_actions)
+        cap = self.max_actions if max_actions is None else max_actions
+        return reproducer(self.title, self.players, self.seed, self.options, cap)
 
 
 @dataclass
@@ -66,6 +72,7 @@ class Result:
     message: str = ""
     game_file: dict[str, Any] | None = field(default=None, repr=False)
     cpu: float = 0.0
+    again: str = ""
 
     @property
     def failed(self) -> bool:
@@ -76,6 +83,40 @@ class TooSlow(Exception):
     """A game ran past its time budget (not an engine failure)."""
 
 
+class SiblingFailure(Exception):
+    """The engine failed on an offered action the driver did not choose, tried on a copy."""
+
+    def __init__(self, kind: str, played: int, action: dict[str, Any], error: Exception) -> None:
+        self.kind = kind
+        self.played = played
+        self.action = action
+        what = "refused its own legal action" if kind == "refused" else "internal engine error"
+        super().__init__(
+            f"{what} on an untaken choice after action {played}: {describe_error(error)}"
+        )
+
+
+def try_siblings(game: Any, rng: random.Random, tries: int) -> None:
+    """Apply up to ``tries`` of the offered actions to copies of the game: one of each action
+    type first (rare answers such as a ``choose`` are the ones a driver seldom takes), then
+    others at random.  The game itself is unchanged."""
+    legal: list[dict[str, Any]] = game.legal_actions(all_lays=True)
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for action in legal:
+        by_type.setdefault(str(action.get("type")), []).append(action)
+    picked = [rng.choice(group) for group in by_type.values()]
+    rest = [a for a in legal if all(a is not p for p in picked)]
+    picked += rng.sample(rest, max(0, min(tries - len(picked), len(rest))))
+    for action in picked[: max(tries, len(by_type))]:
+        trial = copy.deepcopy(game)
+        try:
+            trial.process(action)
+        except IllegalAction as error:
+            raise SiblingFailure("refused", len(game.actions), action, error) from error
+        except Exception as error:  # any engine failure is the finding
+            raise SiblingFailure("internal", len(game.actions), action, error) from error
+
+
 def run_job(job: Job) -> Result:
     """Play one game; never raises for an engine failure (it is the result)."""
     started = time.monotonic()
@@ -83,15 +124,27 @@ def run_job(job: Job) -> Result:
     players: list[tuple[int | str, str]] = [(i, f"Player {i}") for i in range(1, job.players + 1)]
     game = Game.create(job.title, players, list(job.options), job.seed)
 
-    def budget(_game: Any, _action: Any, _rng: Any) -> None:
+    explore = random.Random(job.seed + 1)  # its own stream: the game itself stays the same
+
+    def after(_game: Any, _action: Any, _rng: Any) -> None:
         if time.monotonic() - started > job.game_seconds:
             raise TooSlow
+        if job.siblings and not game.finished and explore.random() < job.siblings:
+            try_siblings(game, explore, job.sibling_tries)
 
     try:
-        outcome = play(game, job.seed, job.max_actions, after_action=budget)
+        outcome = play(game, job.seed, job.max_actions, after_action=after)
     except TooSlow:
         took = time.monotonic() - started
         return Result(job, "slow", len(game.actions), took, f"stopped after {took:.0f} s")
+    except SiblingFailure as failure:
+        took = time.monotonic() - started
+        act = shlex.quote(json.dumps(failure.action))
+        again = f"{job.command(failure.played)} && stellwerk act game.json {act}"
+        text = f"{failure}; action {json.dumps(failure.action)}"
+        result = Result(job, failure.kind, failure.played, took, text, game.to_file())
+        result.again = again
+        return result
     except SelfplayFailure as failure:
         took = time.monotonic() - started
         return Result(job, failure.kind, failure.index, took, str(failure), game.to_file())
@@ -116,7 +169,16 @@ def jobs(args: argparse.Namespace, rng: random.Random) -> Iterator[Job]:
         rng.shuffle(order)
         for title, options, players in order:
             seed = rng.randrange(1, 2**31)
-            yield Job(title, players, options, seed, args.max_actions, args.game_seconds)
+            yield Job(
+                title,
+                players,
+                options,
+                seed,
+                args.max_actions,
+                args.game_seconds,
+                args.siblings,
+                args.sibling_tries,
+            )
         round_number += 1
 
 
@@ -160,6 +222,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--minutes", type=float, default=0, help="stop starting games after this")
     parser.add_argument("--max-actions", type=int, default=10_000, help="cap per game")
     parser.add_argument("--game-seconds", type=float, default=300, help="time budget per game")
+    parser.add_argument(
+        "--siblings",
+        type=float,
+        default=0.05,
+        help="share of positions where other offered actions are tried on a copy",
+    )
+    parser.add_argument("--sibling-tries", type=int, default=6, help="actions tried there")
     parser.add_argument("--workers", type=int, default=2, help="parallel processes")
     parser.add_argument("--seed", type=int, default=None, help="master seed (default: random)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/stellwerk-fuzz"), help="failures")
@@ -211,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
                 failures.append(result)
                 path = save_failure(result, args.out)
                 print(f"FAILURE: {result.message}", flush=True)
-                print(f"  reproduce: {job.command()}", flush=True)
+                print(f"  reproduce: {result.again or job.command()}", flush=True)
                 print(f"  game before the failing action: {path}", flush=True)
                 if not args.keep_going:
                     pool.terminate()
