@@ -17,7 +17,6 @@ A game that takes longer than ``--game-seconds`` is stopped and counted as "slow
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import multiprocessing
 import random
@@ -31,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.core.errors import IllegalAction
 from stellwerk.selfplay import (
     PLAYER_COUNTS,
     SelfplayFailure,
@@ -39,6 +37,7 @@ from stellwerk.selfplay import (
     describe_error,
     play,
     reproducer,
+    try_untaken,
 )
 
 
@@ -83,40 +82,6 @@ class TooSlow(Exception):
     """A game ran past its time budget (not an engine failure)."""
 
 
-class SiblingFailure(Exception):
-    """The engine failed on an offered action the driver did not choose, tried on a copy."""
-
-    def __init__(self, kind: str, played: int, action: dict[str, Any], error: Exception) -> None:
-        self.kind = kind
-        self.played = played
-        self.action = action
-        what = "refused its own legal action" if kind == "refused" else "internal engine error"
-        super().__init__(
-            f"{what} on an untaken choice after action {played}: {describe_error(error)}"
-        )
-
-
-def try_siblings(game: Any, rng: random.Random, tries: int) -> None:
-    """Apply up to ``tries`` of the offered actions to copies of the game: one of each action
-    type first (rare answers such as a ``choose`` are the ones a driver seldom takes), then
-    others at random.  The game itself is unchanged."""
-    legal: list[dict[str, Any]] = game.legal_actions(all_lays=True)
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for action in legal:
-        by_type.setdefault(str(action.get("type")), []).append(action)
-    picked = [rng.choice(group) for group in by_type.values()]
-    rest = [a for a in legal if all(a is not p for p in picked)]
-    picked += rng.sample(rest, max(0, min(tries - len(picked), len(rest))))
-    for action in picked[: max(tries, len(by_type))]:
-        trial = copy.deepcopy(game)
-        try:
-            trial.process(action)
-        except IllegalAction as error:
-            raise SiblingFailure("refused", len(game.actions), action, error) from error
-        except Exception as error:  # any engine failure is the finding
-            raise SiblingFailure("internal", len(game.actions), action, error) from error
-
-
 def run_job(job: Job) -> Result:
     """Play one game; never raises for an engine failure (it is the result)."""
     started = time.monotonic()
@@ -130,24 +95,21 @@ def run_job(job: Job) -> Result:
         if time.monotonic() - started > job.game_seconds:
             raise TooSlow
         if job.siblings and not game.finished and explore.random() < job.siblings:
-            try_siblings(game, explore, job.sibling_tries)
+            try_untaken(game, explore, job.sibling_tries, len(game.actions))
 
     try:
         outcome = play(game, job.seed, job.max_actions, after_action=after)
     except TooSlow:
         took = time.monotonic() - started
         return Result(job, "slow", len(game.actions), took, f"stopped after {took:.0f} s")
-    except SiblingFailure as failure:
-        took = time.monotonic() - started
-        act = shlex.quote(json.dumps(failure.action))
-        again = f"{job.command(failure.played)} && stellwerk act game.json {act}"
-        text = f"{failure}; action {json.dumps(failure.action)}"
-        result = Result(job, failure.kind, failure.played, took, text, game.to_file())
-        result.again = again
-        return result
     except SelfplayFailure as failure:
         took = time.monotonic() - started
-        return Result(job, failure.kind, failure.index, took, str(failure), game.to_file())
+        result = Result(job, failure.kind, failure.index, took, str(failure), game.to_file())
+        if failure.untaken:
+            act = shlex.quote(json.dumps(failure.action))
+            result.message += f"; action {json.dumps(failure.action)}"
+            result.again = f"{job.command(failure.index)} && stellwerk act game.json {act}"
+        return result
     except Exception as error:  # the fuzz reports every failure, it judges none
         took = time.monotonic() - started
         text = f"internal error outside the engine's process: {describe_error(error)}"

@@ -14,6 +14,7 @@ as it was before that action, so its file plus the action reproduce the failure.
 
 from __future__ import annotations
 
+import copy
 import random
 import shlex
 from collections.abc import Callable
@@ -45,19 +46,30 @@ class SelfplayFailure(Exception):
 
     ``kind`` is ``"internal"`` for an engine defect (``EngineError`` or any unexpected exception)
     and ``"refused"`` for ``IllegalAction`` on a listed action; ``index`` is the number of
-    actions played before it; ``action`` is ``None`` when listing the legal actions failed.
+    actions played before it; ``action`` is ``None`` when listing the legal actions failed;
+    ``untaken`` marks an action the driver did not choose, tried on a copy (``try_untaken``).
     """
 
-    def __init__(self, kind: str, index: int, action: Action | None, error: Exception) -> None:
+    def __init__(
+        self,
+        kind: str,
+        index: int,
+        action: Action | None,
+        error: Exception,
+        untaken: bool = False,
+    ) -> None:
         self.kind = kind
         self.index = index
         self.action = action
         self.error = error
+        self.untaken = untaken
         if kind == "refused":
             what = "the engine refused its own legal action"
         else:
             what = "internal engine error"
-        if action is not None:
+        if untaken:
+            where = f"on an untaken choice after action {index} (tried on a copy)"
+        elif action is not None:
             where = f"at action {index + 1}"
         else:
             where = f"listing the actions after action {index}"
@@ -133,6 +145,28 @@ def apply(game: EngineGame, action: Action, played: int) -> None:
         raise SelfplayFailure("refused", played, action, error) from error
     except Exception as error:  # EngineError, or a fake engine's own exception
         raise SelfplayFailure("internal", played, action, error) from error
+
+
+def try_untaken(game: EngineGame, rng: random.Random, tries: int, played: int) -> None:
+    """Apply up to ``tries`` of the offered actions to copies of the game, at least one of each
+    action type (rare answers such as a ``choose`` are the ones the driver seldom takes), the
+    rest at random.  The game itself is unchanged; a failure is a :class:`SelfplayFailure`
+    with ``untaken`` set (``played``: the actions played so far, for the report)."""
+    legal = offered(game, played, all_lays=True)
+    by_type: dict[str, list[Action]] = {}
+    for action in legal:
+        by_type.setdefault(str(action.get("type")), []).append(action)
+    picked = [rng.choice(group) for group in by_type.values()]
+    rest = [a for a in legal if all(a is not p for p in picked)]
+    picked += rng.sample(rest, max(0, min(tries - len(picked), len(rest))))
+    for action in picked:
+        trial = copy.deepcopy(game)
+        try:
+            trial.process(action)
+        except IllegalAction as error:
+            raise SelfplayFailure("refused", played, action, error, untaken=True) from error
+        except Exception as error:  # the driver reports any engine failure, it judges none
+            raise SelfplayFailure("internal", played, action, error, untaken=True) from error
 
 
 def play(

@@ -10,6 +10,7 @@ tests/io/fakegame.py.
 from __future__ import annotations
 
 import json
+import random
 import sys
 import types
 from pathlib import Path
@@ -22,7 +23,7 @@ from fakegame import FakeGame
 from stellwerk.cli.common import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE
 from stellwerk.cli.main import main
 from stellwerk.core.errors import EngineError, IllegalAction
-from stellwerk.selfplay import SelfplayFailure, play
+from stellwerk.selfplay import SelfplayFailure, play, try_untaken
 
 
 class CrashingGame(FakeGame):
@@ -154,3 +155,15 @@ def test_1849_player_count_outside_3_to_5_is_one_line(tmp_path: Path, players: s
     assert result.exit_code in (EXIT_USAGE, EXIT_INTERNAL)
     assert len(error_lines(result)) == 1 and "Traceback" not in result.output
     assert not (tmp_path / "game.json").exists()
+
+
+def test_untaken_choices_are_tried_on_copies() -> None:
+    """Every offered action must apply, also those the driver does not choose: each action
+    type is tried at least once on a copy, and the game itself is unchanged."""
+    game = CrashingGame.create("toy", [(1, "A"), (2, "B")], [], 0)
+    with pytest.raises(SelfplayFailure) as failure:
+        try_untaken(game, random.Random(0), tries=4, played=0)
+    assert failure.value.untaken and failure.value.kind == "internal"
+    assert failure.value.action is not None and failure.value.action["amount"] == 30
+    assert "untaken choice after action 0" in str(failure.value)
+    assert game.actions == [] and game.bank == 200

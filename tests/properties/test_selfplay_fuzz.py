@@ -13,17 +13,21 @@ title, option set and player count of ``stellwerk.selfplay.cases`` played to the
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import shlex
 
 import pytest
 
 from stellwerk.api import Game
-from stellwerk.selfplay import SelfplayFailure, cases, play, reproducer
+from stellwerk.selfplay import SelfplayFailure, cases, play, reproducer, try_untaken
 
 SHORT_GAMES_PER_TITLE = 3
 SHORT_CAP = 150
 """Actions per short game: through the private auction and into the first operating rounds."""
+UNTAKEN_SHARE = 0.1
+"""Share of positions where offered actions the driver did not choose are tried on a copy."""
 
 KNOWN_CRASHES: list[tuple[str, int, tuple[str, ...], int, int]] = [
     # title, players, options, seed, actions: the game the issue reported (swap choice after
@@ -34,14 +38,27 @@ KNOWN_CRASHES: list[tuple[str, int, tuple[str, ...], int, int]] = [
 SLOW_GAMES = int(os.environ.get("STELLWERK_FUZZ_GAMES", "1"))
 
 
-def play_clean(title: str, players: int, options: tuple[str, ...], seed: int, cap: int) -> None:
-    """Play one game; fail with the reproducer line when the engine fails or nobody can act."""
+def play_clean(
+    title: str, players: int, options: tuple[str, ...], seed: int, cap: int, untaken: float = 0
+) -> None:
+    """Play one game; fail with the reproducer line when the engine fails or nobody can act.
+    At a share ``untaken`` of positions, other offered actions are tried on copies."""
     names: list[tuple[int | str, str]] = [(i, f"Player {i}") for i in range(1, players + 1)]
     game = Game.create(title, names, list(options), seed)
+    explore = random.Random(seed + 1)
+
+    def after(_game: object, _action: object, _rng: object) -> None:
+        if untaken and not game.finished and explore.random() < untaken:
+            try_untaken(game, explore, 4, len(game.actions))
+
     again = reproducer(title, players, seed, options, cap)
     try:
-        outcome = play(game, seed, max_actions=cap)
+        outcome = play(game, seed, max_actions=cap, after_action=after)
     except SelfplayFailure as failure:
+        if failure.untaken:
+            act = shlex.quote(json.dumps(failure.action))
+            again = reproducer(title, players, seed, options, failure.index)
+            again += f" && stellwerk act game.json {act}"
         pytest.fail(f"{failure}; action {failure.action}; again: {again}")
     assert not outcome.stuck, f"nobody can act after {outcome.actions} actions; again: {again}"
     assert outcome.finished or outcome.actions == cap, outcome.stopped_because
@@ -57,7 +74,7 @@ def random_cases(title: str, count: int) -> list[tuple[str, tuple[str, ...], int
 @pytest.mark.parametrize("title", ["1849", "1835"])
 def test_short_random_games_have_no_engine_failure(title: str) -> None:
     for name, options, players, seed in random_cases(title, SHORT_GAMES_PER_TITLE):
-        play_clean(name, players, options, seed, SHORT_CAP)
+        play_clean(name, players, options, seed, SHORT_CAP, UNTAKEN_SHARE)
 
 
 @pytest.mark.parametrize(("title", "players", "options", "seed", "cap"), KNOWN_CRASHES)
@@ -90,4 +107,4 @@ def test_whole_random_games_have_no_engine_failure(
 ) -> None:
     rng = random.Random()
     for _ in range(SLOW_GAMES):
-        play_clean(title, players, options, rng.randrange(1, 2**31), 10_000)
+        play_clean(title, players, options, rng.randrange(1, 2**31), 10_000, UNTAKEN_SHARE / 2)
