@@ -90,10 +90,11 @@ def test_the_fuzz_covers_every_declared_option_and_player_count() -> None:
     from stellwerk.titles.g1835.options import OPTIONS as OPTIONS_1835
     from stellwerk.titles.g1849.options import OPTIONS as OPTIONS_1849
 
-    for title, declared, counts in [
-        ("1849", OPTIONS_1849, {3, 4, 5}),
-        ("1835", OPTIONS_1835, {3, 4, 5, 6, 7}),
-    ]:
+    expected: list[tuple[str, list[str], set[int]]] = [
+        ("1849", list(OPTIONS_1849), {3, 4, 5}),
+        ("1835", list(OPTIONS_1835), {3, 4, 5, 6, 7}),
+    ]
+    for title, declared, counts in expected:
         found = cases([title])
         for oid in declared:
             assert any(oid in options for _, options, _ in found), oid
