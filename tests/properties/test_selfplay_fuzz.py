@@ -4,11 +4,15 @@
 The engine must accept every action it lists and never fail with an internal error
 (docs/architecture.md, api: ``EngineError`` is an engine defect).  Each game is played by the
 seeded driver of ``stellwerk.selfplay``; a failure names the command that plays the same game
-again.  By default a short run: a few games per title, capped in length, with fresh random
-seeds each run, plus the seeds of crashes found before (whole games).  With ``--slow``: every
-title, option set and player count of ``stellwerk.selfplay.cases`` played to the end,
-``STELLWERK_FUZZ_GAMES`` games each (default 1: 120 games;
-``scripts/fuzz_selfplay.py`` runs longer fuzzes in parallel).
+again.  At a share of positions the offered actions the driver did not choose are tried on
+copies of the game too (``try_untaken``; the 1849 swap crash was such an answer).
+
+By default a short run (about 10 s of CPU): a few games per title capped at 150 actions, with
+fresh random seeds each run, plus the seed of the crash the issue reported.  With ``--slow``:
+every title, option set and player count of ``stellwerk.selfplay.cases`` (120) played to the
+end, ``STELLWERK_FUZZ_GAMES`` games each (default 1).  Measured CPU per whole game: 1849 4-25 s,
+1835 45-300 s (its late-game legal-action listing dominates), so one game per case is about
+2-2.5 CPU hours, a good hour with ``-n 2``; ``scripts/fuzz_selfplay.py`` runs longer fuzzes.
 """
 
 from __future__ import annotations
