@@ -3,18 +3,28 @@
 Each step it asks ``game.legal_actions()`` and picks one with ``random.Random(seed)``, biased
 towards progress: most of the time it avoids ``pass`` when something else is offered, and among
 ``run_routes`` offers it takes the one with the best revenue.  It stops when the game is finished,
-when nothing is offered, or after ``max_actions``.  The CLI's ``selfplay`` command and the property
-tests use it.
+when nothing is offered, or after ``max_actions``.  The CLI's ``selfplay`` command, the property
+tests and the fuzz driver (``scripts/fuzz_selfplay.py``) use it.
+
+The engine failing on something it offered is reported as :class:`SelfplayFailure`, naming the
+action and how many actions came before it: an internal error (``EngineError``, or any other
+exception from the engine) or a refusal of a listed action (``IllegalAction``).  The game is left
+as it was before that action, so its file plus the action reproduce the failure.
 """
 
 from __future__ import annotations
 
+import copy
 import random
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from stellwerk.core.errors import EngineError, IllegalAction
 from stellwerk.io.engine import EngineGame
+from stellwerk.titles.g1835 import options as options_1835
+from stellwerk.titles.g1849 import options as options_1849
 
 Action = dict[str, Any]
 
@@ -29,6 +39,49 @@ PAYOUT_BIAS = 0.85
 TYPE_WEIGHTS = {"sell_shares": 0.15, "bankrupt": 0.3, "take_loan": 0.3}
 """Relative weights of action types among the non-pass choices (others weigh 1): a driver
 that sells as often as it buys drives every corporation into the ground."""
+
+
+class SelfplayFailure(Exception):
+    """The engine failed on an action it had offered (or while listing its actions).
+
+    ``kind`` is ``"internal"`` for an engine defect (``EngineError`` or any unexpected exception)
+    and ``"refused"`` for ``IllegalAction`` on a listed action; ``index`` is the number of
+    actions played before it; ``action`` is ``None`` when listing the legal actions failed;
+    ``untaken`` marks an action the driver did not choose, tried on a copy (``try_untaken``).
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        index: int,
+        action: Action | None,
+        error: Exception,
+        untaken: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.index = index
+        self.action = action
+        self.error = error
+        self.untaken = untaken
+        if kind == "refused":
+            what = "the engine refused its own legal action"
+        else:
+            what = "internal engine error"
+        if untaken:
+            where = f"on an untaken choice after action {index} (tried on a copy)"
+        elif action is not None:
+            where = f"at action {index + 1}"
+        else:
+            where = f"listing the actions after action {index}"
+        super().__init__(f"{what} {where}: {describe_error(error)}")
+
+
+def describe_error(error: Exception) -> str:
+    """One line for an engine error: ``reason (rule)`` of a refusal, else type and message."""
+    if isinstance(error, IllegalAction):
+        return f"{error.reason} ({error.rule})" if error.rule else error.reason
+    text = error.message if isinstance(error, EngineError) else f"{type(error).__name__}: {error}"
+    return " ".join(text.split()).rstrip(":")
 
 
 @dataclass
@@ -75,6 +128,47 @@ def choose_action(legal: list[Action], rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
+def offered(game: EngineGame, played: int, all_lays: bool = False) -> list[Action]:
+    """``game.legal_actions()``; an exception while listing them is an engine defect."""
+    try:
+        return game.legal_actions(all_lays=all_lays)
+    except Exception as error:  # the driver reports any engine failure, it judges none
+        raise SelfplayFailure("internal", played, None, error) from error
+
+
+def apply(game: EngineGame, action: Action, played: int) -> None:
+    """``game.process(action)`` for an offered action: a refusal or any other exception is a
+    :class:`SelfplayFailure` (the engine must accept what it lists)."""
+    try:
+        game.process(action)
+    except IllegalAction as error:
+        raise SelfplayFailure("refused", played, action, error) from error
+    except Exception as error:  # EngineError, or a fake engine's own exception
+        raise SelfplayFailure("internal", played, action, error) from error
+
+
+def try_untaken(game: EngineGame, rng: random.Random, tries: int, played: int) -> None:
+    """Apply up to ``tries`` of the offered actions to copies of the game, at least one of each
+    action type (rare answers such as a ``choose`` are the ones the driver seldom takes), the
+    rest at random.  The game itself is unchanged; a failure is a :class:`SelfplayFailure`
+    with ``untaken`` set (``played``: the actions played so far, for the report)."""
+    legal = offered(game, played, all_lays=True)
+    by_type: dict[str, list[Action]] = {}
+    for action in legal:
+        by_type.setdefault(str(action.get("type")), []).append(action)
+    picked = [rng.choice(group) for group in by_type.values()]
+    rest = [a for a in legal if all(a is not p for p in picked)]
+    picked += rng.sample(rest, max(0, min(tries - len(picked), len(rest))))
+    for action in picked:
+        trial = copy.deepcopy(game)
+        try:
+            trial.process(action)
+        except IllegalAction as error:
+            raise SelfplayFailure("refused", played, action, error, untaken=True) from error
+        except Exception as error:  # the driver reports any engine failure, it judges none
+            raise SelfplayFailure("internal", played, action, error, untaken=True) from error
+
+
 def play(
     game: EngineGame,
     seed: int,
@@ -82,30 +176,101 @@ def play(
     after_action: Callable[[EngineGame, Action, random.Random], None] | None = None,
 ) -> SelfplayOutcome:
     """Play ``game`` with random legal actions until it ends, stalls or hits ``max_actions``.
-    ``after_action`` (the property tests' checks) runs after every action kept."""
+    ``after_action`` (the property tests' checks) runs after every action kept.  Raises
+    :class:`SelfplayFailure` when the engine fails on an action it offered."""
     rng = random.Random(seed)
     played = 0
     while not game.finished:
         if played >= max_actions:
             return SelfplayOutcome(played, False, f"reached the cap of {max_actions} actions")
-        legal = game.legal_actions(all_lays=True)
+        legal = offered(game, played, all_lays=True)
         if not legal:
             return SelfplayOutcome(played, False, "the engine offered no legal action", stuck=True)
         action = choose_action(legal, rng)
-        game.process(action)
+        apply(game, action, played)
         # A few positions leave nobody able to act (18xx.games keeps a stale acting step after
         # a corporation closes mid-turn, and we mirror it).  A player would not walk into
         # that: take the action back and try the others.
-        if not game.finished and not game.legal_actions():
+        if not game.finished and not offered(game, played + 1):
             others = [a for a in legal if a is not action]
             rng.shuffle(others)
             for other in others:
                 game.undo()
-                game.process(other)
+                apply(game, other, played)
                 action = other
-                if game.finished or game.legal_actions():
+                if game.finished or offered(game, played + 1):
                     break
         played += 1
         if after_action is not None:
             after_action(game, action, rng)
     return SelfplayOutcome(played, True, "game finished")
+
+
+# -- what the fuzz explores (scripts/fuzz_selfplay.py, tests/properties/test_selfplay_fuzz.py) ---
+
+PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"1849": (3, 4, 5), "1835": (3, 4, 5, 6, 7)}
+"""Player counts of each title (rules/1849.md §1.1, rules/1835.md §1)."""
+
+
+def option_sets_1849() -> list[tuple[str, ...]]:
+    """No options, each declared option alone (with what it requires), and a few mixes."""
+    sets: list[tuple[str, ...]] = [()]
+    for oid in options_1849.OPTIONS:
+        needed: list[str] = []
+        pending = [oid]
+        while pending:
+            current = pending.pop()
+            if current not in needed:
+                needed.append(current)
+                pending.extend(options_1849.OPTIONS[current].requires)
+        sets.append(tuple(sorted(needed)))
+    sets += [
+        ("bank_8040", "delay_ift", "gauge_change_cities_only", "private_price_half_to_double"),
+        ("bond_penalty_floor_zero", "bonds", "end_after_current_or"),
+        tuple(sorted(options_1849.OPTIONS)),
+    ]
+    return list(dict.fromkeys(sets))
+
+
+def option_sets_1835() -> list[tuple[str, ...]]:
+    """Each start variant alone, each other option alone, and each variant with every other
+    option that does not conflict."""
+    variants = ("standard", "snake", "clemens")
+    others = [oid for oid in options_1835.OPTIONS if oid not in variants]
+    sets: list[tuple[str, ...]] = [(v,) for v in variants]
+    sets += [(oid,) for oid in others]
+    for variant in variants:
+        chosen: list[str] = [variant]
+        for oid in others:
+            if not any(c in options_1835.OPTIONS[oid].conflicts for c in chosen):
+                chosen.append(oid)
+        sets.append(tuple(chosen))
+    return sets
+
+
+def allowed_players(title: str, options: tuple[str, ...]) -> list[int]:
+    """Player counts the title and every chosen option allow."""
+    declared: Any = options_1849.OPTIONS if title == "1849" else options_1835.OPTIONS
+    return [n for n in PLAYER_COUNTS[title] if all(n in declared[o].players for o in options)]
+
+
+def cases(titles: list[str]) -> list[tuple[str, tuple[str, ...], int]]:
+    """Every (title, option set, player count) the fuzz covers."""
+    found: list[tuple[str, tuple[str, ...], int]] = []
+    for title in titles:
+        sets = option_sets_1849() if title == "1849" else option_sets_1835()
+        for options in sets:
+            for players in allowed_players(title, options):
+                found.append((title, options, players))
+    return found
+
+
+def reproducer(
+    title: str, players: int, seed: int, options: tuple[str, ...] | list[str], max_actions: int
+) -> str:
+    """The ``stellwerk selfplay`` command line that plays the same game again."""
+    words = ["stellwerk", "selfplay", title, "--players", str(players), "--seed", str(seed)]
+    for option in options:
+        words += ["--option", option]
+    words += ["--max-actions", str(max_actions), "-o", "game.json"]
+    return shlex.join(words)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
 from stellwerk.cli.common import (
-    EXIT_MISMATCH,
+    EXIT_INTERNAL,
+    EXIT_REFUSED,
     check_output,
     create_game,
     describe_illegal,
@@ -16,7 +18,7 @@ from stellwerk.cli.common import (
     save_json,
 )
 from stellwerk.core.errors import IllegalAction
-from stellwerk.selfplay import play
+from stellwerk.selfplay import SelfplayFailure, describe_error, play, reproducer
 
 
 @click.command("selfplay")
@@ -49,25 +51,36 @@ def selfplay(
 ) -> None:
     """Play a whole game of TITLE with random legal actions and write its game file.
 
-    Exits 0 when the game finished or reached --max-actions, 1 when it got stuck, 2 when the
-    title, player count, options or output path are refused.
+    Exits 0 when the game finished or reached --max-actions; 1 when the engine refused an
+    action it had offered; 2 for a title, option or player count the engine does not accept,
+    or an output path that cannot be written; 4 when the engine failed (an internal error) or
+    left nobody able to act.  On a failure the file holds the game up to the failing action,
+    and one line on stderr names the seed, the action and the command that plays it again.
     """
     check_output(output)
     players = player_list([f"Player {number}" for number in range(1, count + 1)])
     try:
         game = create_game(title, players, list(options), seed)
     except IllegalAction as error:
-        fail(describe_illegal(error))
-    stuck = ""
+        fail(describe_illegal(error))  # it names the title, the count and the rule
+    except Exception as error:  # an engine defect while setting up: one line, never a traceback
+        reason = f"internal engine error: {describe_error(error)}"
+        fail(f"cannot start {title} with {count} players: {reason}", EXIT_INTERNAL)
+    again = reproducer(title, count, seed, options, max_actions)
     try:
         outcome = play(game, seed, max_actions)
-        message = f"{outcome.actions} actions, {outcome.stopped_because}"
-        stuck = message if outcome.stuck else ""
-    except IllegalAction as error:
-        stuck = message = f"the engine refused its own legal action: {describe_illegal(error)}"
+    except SelfplayFailure as failure:
+        save_json(output, game.to_file())
+        action = json.dumps(failure.action) if failure.action is not None else "-"
+        fail(
+            f"{title} selfplay (seed {seed}): {failure}; action {action};"
+            f" game before it in {output}; again: {again}",
+            EXIT_REFUSED if failure.kind == "refused" else EXIT_INTERNAL,
+        )
     save_json(output, game.to_file())
+    message = f"{outcome.actions} actions, {outcome.stopped_because}"
     click.echo(f"{title} selfplay (seed {seed}): {message}; written to {output}")
     if game.finished:
         click.echo(f"result ({game.game_end_reason}): {game.result}")
-    if stuck:
-        raise SystemExit(EXIT_MISMATCH)
+    if outcome.stuck:
+        fail(f"{title} selfplay (seed {seed}): nobody can act; again: {again}", EXIT_INTERNAL)

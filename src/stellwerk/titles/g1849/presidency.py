@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from stellwerk.core.entities import Corporation, Holder, Player, Share
+from stellwerk.core.errors import IllegalAction
 from stellwerk.core.game import Game
 from stellwerk.core.shares import Bundle, move_share, seat_distance
 
@@ -48,12 +49,26 @@ class PresidencyRules(Game):
         share = next(s for s in source.shares_of(bundle.corporation.sym) if not s.last_cert)
         move_share(share, to)
 
+    def swappable_double_cert(self) -> Share | None:
+        """The 20 % last certificate the pending swap may still trade back for two 10 %
+        certificates, or None when it is gone: the corporation closed after the presidency
+        changed (a sale that drops the price to 0, 1849 rules §§2.2, 5), so its certificates
+        were taken back and there is nothing left to swap."""
+        if self.swap is None:
+            return None
+        corp: Corporation = self.swap["corporation"]
+        source: Holder = self.swap["location"]
+        return next((s for s in source.shares_of(corp.sym) if s.last_cert), None)
+
     def swap_double_cert(self) -> None:
+        """The previous president takes two 10 % certificates instead of the 20 % last
+        certificate (1849 rules §2.2); the caller has checked ``swappable_double_cert``."""
         assert self.swap is not None
         corp: Corporation = self.swap["corporation"]
         source: Holder = self.swap["location"]
         other: Holder = self.swap["other"]
-        double = next(s for s in source.shares_of(corp.sym) if s.last_cert)
+        double = self.swappable_double_cert()
+        assert double is not None
         move_share(double, other)
         for s in [x for x in other.shares_of(corp.sym) if x.percent == 10][:2]:
             move_share(s, source)
@@ -83,6 +98,39 @@ class PresidencyRules(Game):
             return True
         return after < 20 and other_pct > after
 
+    def half_sale_returns_a_ten(self, bundle: Bundle, successor: Player | None) -> bool:
+        """Selling half of the president's certificate gives it to the successor, who swaps
+        his 20 % last certificate or two 10 % certificates for it, and the seller then takes one
+        10 % certificate back from the pool (1849 rules §2.2).  Without a 10 % certificate in
+        the pool at that moment the sale cannot be carried out: only the last certificate
+        would be there.  18xx.games offers such a sale and fails on it (its stricter test for a
+        successor holding only the last certificate is computed and discarded), so no game
+        file holds one; it is neither offered nor accepted here."""
+        if not bundle.partial or successor is None:
+            return True
+        corp = bundle.corporation
+        pool_tens = [s for s in self.pool.shares_of(corp.sym) if not s.last_cert]
+        if pool_tens:
+            return True
+        pres_percent = bundle.presidents_share.percent if bundle.presidents_share else 0
+        seller_keeps = bundle.owner.percent_of(corp.sym) - pres_percent
+        swap_goes_to_pool = seller_keeps < pres_percent
+        gives_double = any(s.last_cert for s in successor.shares_of(corp.sym))
+        return swap_goes_to_pool and not gives_double
+
+    def sell_shares(self, bundle: Bundle) -> None:
+        """A sale to the pool; a half president's certificate only when the pool can give a
+        10 % certificate back (``half_sale_returns_a_ten``, 1849 rules §2.2)."""
+        if not self.half_sale_returns_a_ten(
+            bundle, self.find_would_be_president(bundle.owner, bundle.corporation)
+        ):
+            raise IllegalAction(
+                "half of the president's certificate can be sold only when the pool can give "
+                "a 10% certificate back",
+                "1849 rules §2.2",
+            )
+        super().sell_shares(bundle)
+
     def bundles_for_corporation(self, holder: Holder, corp: Corporation) -> list[Bundle]:
         """Every distinct sale of this holder's certificates; a president may sell half his
         certificate or all of it only towards a successor (1849 rules §2.2)."""
@@ -108,7 +156,11 @@ class PresidencyRules(Game):
             if ps is not None:
                 bundles.append(Bundle.of([ps], corp, 10))
             would_be = self.find_would_be_president(holder, corp)
-            bundles = [b for b in bundles if self.dumpable_on(b, would_be)]
+            bundles = [
+                b
+                for b in bundles
+                if self.dumpable_on(b, would_be) and self.half_sale_returns_a_ten(b, would_be)
+            ]
         return sorted(bundles, key=lambda b: b.percent)
 
     def issuable_bundles(self, corp: Corporation) -> list[Bundle]:

@@ -69,9 +69,25 @@ class SwapChoice(ChoiceStep):
     def actions(self, entity: Any) -> list[str]:
         return ["choose"] if entity is self.current_entity() else []
 
+    def choices(self, entity: Any) -> list[Action]:
+        """Only ``One 20% cert`` once the corporation has closed after the presidency changed:
+        its certificates are void, so there is nothing to swap (1849 rules §§2.2, 5).
+        18xx.games still waits for the choice then (its swap stays pending through the
+        closing) and fails on ``Two 10% certs``; the question is kept so our games replay
+        there."""
+        offered = super().choices(entity)
+        if self.game.swappable_double_cert() is None:
+            offered = [a for a in offered if a["choice"] == self.CHOICES[1]]
+        return offered
+
     def process_choose(self, action: Action, entity: Any) -> None:
         choice = self.chosen(action, "1849 rules §2.2")
         if choice == self.CHOICES[0]:
+            if self.game.swappable_double_cert() is None:
+                raise IllegalAction(
+                    "the corporation has closed: no certificates are left to swap",
+                    "1849 rules §§2.2, 5",
+                )
             self.game.swap_double_cert()
         self.game.swap = None
 
