@@ -253,7 +253,9 @@ def _mutated_game(game_text: str, mutation: tuple[int, str, Any]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "g.json"
         path.write_text(json.dumps(data), encoding="utf-8")
-        invoke(["show", str(path)])
+        result = invoke(["show", str(path)])
+        # a corrupt field is refused by name (common rules §3.3), never an engine failure
+        assert result.exit_code != EXIT_INTERNAL, f"{mutation}: {result.output}"
 
 
 def test_mutated_real_game(game_text: str) -> None:
