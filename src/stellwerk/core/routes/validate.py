@@ -95,3 +95,24 @@ def run_routes(
     """Parse and check the ``routes`` of a run_routes action; returns recomputed revenues."""
     walks = parse_routes(ctx.board, ctx.corp, routes)
     return check_run(ctx, walks, trains, rules)
+
+
+def run_revenue(
+    ctx: RunContext,
+    routes: Sequence[Mapping[str, Any]],
+    trains: Mapping[str, TrainSpec],
+    rules: RouteRules,
+    *,
+    recorded: bool,
+) -> int:
+    """The revenue of a run_routes action.  A replay (``recorded``) takes the revenues the
+    file records (common rules §2.3); live play checks every route by the rules, recomputes its
+    revenue and refuses a route that claims another one (common rules §6.1)."""
+    if recorded:
+        return sum(int(route.get("revenue", 0)) for route in routes)
+    revenues = run_routes(ctx, routes, trains, rules)
+    for route, revenue in zip(routes, revenues, strict=True):
+        claimed = route.get("revenue")
+        if claimed is not None and int(claimed) != revenue:
+            raise fail(f"route of {route.get('train')} earns {revenue}, not {claimed}")
+    return sum(revenues)

@@ -13,7 +13,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import GraphCache, Network
 from stellwerk.core.map.lay import LayOptions, check_lay, legal_lays
 from stellwerk.core.routes.model import RunContext, TrainSpec
-from stellwerk.core.routes.validate import run_routes as check_routes
+from stellwerk.core.routes.validate import run_revenue
 from stellwerk.titles.g1835.data_load import game_data, map_spec
 from stellwerk.titles.g1835.rules.routes import route_rules
 from stellwerk.titles.g1835.rules.track import new_board, track_rules
@@ -272,19 +272,13 @@ class MapPort:
 
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         """Revenue of routes: checked and recomputed (common rules §6.1)."""
-        if self.game.loading:
-            return sum(int(r.get("revenue", 0)) for r in routes)
-        revenues = check_routes(
-            self.run_context(corp), routes, self.train_specs(corp), self.route_rules
+        return run_revenue(
+            self.run_context(corp),
+            routes,
+            self.train_specs(corp),
+            self.route_rules,
+            recorded=self.game.loading,
         )
-        for route, revenue in zip(routes, revenues, strict=True):
-            claimed = route.get("revenue")
-            if claimed is not None and int(claimed) != revenue:
-                raise IllegalAction(
-                    f"route of {route.get('train')} earns {revenue}, not {claimed}",
-                    "common rules §6.1",
-                )
-        return sum(revenues)
 
     def best_run(self, corp: Corporation, node_limit: int | None = 20000) -> Any:
         """The best routes of ``corp`` (core optimiser)."""

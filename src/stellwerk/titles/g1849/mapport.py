@@ -10,7 +10,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import GraphCache
 from stellwerk.core.map.lay import LayOptions, check_lay, costed_lays
 from stellwerk.core.routes.model import RunContext, TrainSpec
-from stellwerk.core.routes.validate import run_routes as check_routes
+from stellwerk.core.routes.validate import run_revenue
 from stellwerk.titles.g1849.entities import c49
 from stellwerk.titles.g1849.rules.track import new_board, track_rules
 
@@ -287,19 +287,13 @@ class MapPort:
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         """Revenue of a run.  Replays take the recorded revenues (common rules §2.3); live
         play checks every route by the rules and recomputes its revenue."""
-        if self.game.loading:
-            return sum(int(r.get("revenue", 0)) for r in routes)
-        revenues = check_routes(
-            self.run_context(corp), routes, self.train_specs(corp), self.game.route_rules
+        return run_revenue(
+            self.run_context(corp),
+            routes,
+            self.train_specs(corp),
+            self.game.route_rules,
+            recorded=self.game.loading,
         )
-        for route, revenue in zip(routes, revenues, strict=True):
-            claimed = route.get("revenue")
-            if claimed is not None and int(claimed) != revenue:
-                raise IllegalAction(
-                    f"route of {route.get('train')} earns {revenue}, not {claimed}",
-                    "common rules §6.1",
-                )
-        return sum(revenues)
 
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         """The best routes for the corporation's trains (proven optimal, issue 3)."""
