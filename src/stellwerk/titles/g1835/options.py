@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from stellwerk.core.errors import IllegalAction
+from stellwerk.core.options import check_setup
 
 ALL_PLAYERS: tuple[int, ...] = (3, 4, 5, 6, 7)
 
@@ -41,6 +41,7 @@ class Option:
     changes: tuple[Change, ...]
     players: tuple[int, ...] = ALL_PLAYERS
     conflicts: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
     note: str = ""
 
 
@@ -195,29 +196,10 @@ def player_counts() -> tuple[int, ...]:
 def check_options(options: Iterable[str], players: int) -> None:
     """Refuse a player count 1835 does not allow (rules/1835.md 1), then unknown options,
     options for other player counts and conflicting pairs (rules/1835.md 11)."""
-    counts = player_counts()
-    if players not in counts:
-        raise IllegalAction(
-            f"1835 is for {counts[0]} to {counts[-1]} players, not {players}", "1835 rules §1"
-        )
     chosen = list(options)
-    for oid in chosen:
-        opt = OPTIONS.get(oid)
-        if opt is None:
-            raise IllegalAction(
-                f"unknown 1835 option {oid!r}; the options are: {', '.join(OPTIONS)}",
-                "1835 rules §11",
-            )
-        if players not in opt.players:
-            allowed = ", ".join(str(n) for n in opt.players)
-            raise IllegalAction(
-                f"option {oid} is for {allowed} players, not {players}", "1835 rules §11"
-            )
-        for other in opt.conflicts:
-            if other in chosen:
-                raise IllegalAction(
-                    f"options {oid} and {other} exclude each other", "1835 rules §11"
-                )
+    check_setup(
+        "1835", players, player_counts(), "1835 rules §1", chosen, OPTIONS, "1835 rules §11"
+    )
 
 
 def settings(options: Iterable[str], players: int = 4) -> Settings:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from stellwerk.core.options import check_setup
+
 
 @dataclass(frozen=True)
 class Option:
@@ -21,6 +23,7 @@ class Option:
     apply: Callable[[Any], None]
     players: tuple[int, ...] = (3, 4, 5)
     requires: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
 
 
 def _delay_ift(game: Any) -> None:
@@ -167,25 +170,6 @@ def player_counts() -> tuple[int, ...]:
 def check_options(options: list[str], players: int) -> None:
     """Refuse a player count 1849 does not allow (1849 rules §1.1), then unknown options,
     options for other player counts and missing prerequisites (1849 rules §7)."""
-    from stellwerk.core.errors import IllegalAction
-
-    counts = player_counts()
-    if players not in counts:
-        raise IllegalAction(
-            f"1849 is for {counts[0]} to {counts[-1]} players, not {players}", "1849 rules §1.1"
-        )
-    for oid in options:
-        opt = OPTIONS.get(oid)
-        if opt is None:
-            raise IllegalAction(
-                f"unknown 1849 option {oid!r}; the options are: {', '.join(OPTIONS)}",
-                "1849 rules §7",
-            )
-        if players not in opt.players:
-            allowed = ", ".join(str(n) for n in opt.players)
-            raise IllegalAction(
-                f"option {oid} is for {allowed} players, not {players}", "1849 rules §7"
-            )
-        for req in opt.requires:
-            if req not in options:
-                raise IllegalAction(f"option {oid} needs {req}", "1849 rules §7.5")
+    check_setup(
+        "1849", players, player_counts(), "1849 rules §1.1", options, OPTIONS, "1849 rules §7"
+    )
