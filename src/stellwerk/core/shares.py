@@ -191,3 +191,30 @@ def can_dump(bundle: Bundle, seller: Holder) -> bool:
         and (isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp))
     ]
     return max(others, default=0) >= ps.percent
+
+
+def keeps_presidency(bundle: Bundle, seller: Holder) -> bool:
+    """Whether ``seller`` still holds at least as much of the corporation as any other holder
+    (players and other corporations; not the corporation's own treasury) after selling
+    ``bundle``: an emergency sale may not give the presidency away (common rules §6, emergency
+    money raising)."""
+    corp = bundle.corporation
+    holders: dict[Holder, int] = {
+        h: p
+        for h, p in corp.share_holders.items()
+        if isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp)
+    }
+    remaining = holders.get(seller, 0) - bundle.percent
+    return remaining >= max((p for h, p in holders.items() if h is not seller), default=0)
+
+
+def more_than_needed(bundle: Bundle, needed: int) -> bool:
+    """Whether ``bundle`` would still raise ``needed`` without its smallest certificate: an
+    emergency sale may raise no more than is needed (common rules §6, emergency money
+    raising; a partial certificate counts at its share of the price, rounded up)."""
+    corp = bundle.corporation
+    smallest = min(
+        math.ceil(bundle.price_per_share() * share.percent / corp.share_percent)
+        for share in bundle.shares
+    )
+    return bundle.price - smallest >= needed

@@ -10,7 +10,7 @@ from stellwerk.core.entities import Company, Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.stock import _share_action, bundle_from_action, sale_choices
-from stellwerk.core.shares import Bundle, can_dump
+from stellwerk.core.shares import Bundle, can_dump, keeps_presidency, more_than_needed
 
 if TYPE_CHECKING:
     from stellwerk.core.flow.rounds import OperatingRound
@@ -473,23 +473,12 @@ class BuyTrain(Step):
             return False
         if not can_dump(bundle, player) or not game.fits_in_pool(bundle):
             return False
-        if corp.owner is player and corp is self.current_entity():
-            holders = {
-                h: p
-                for h, p in corp.share_holders.items()
-                if isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp)
-            }
-            remaining = holders.get(player, 0) - bundle.percent
-            others = max((p for h, p in holders.items() if h is not player), default=0)
-            if remaining < others:
-                return False
+        president_of_buyer = corp.owner is player and corp is self.current_entity()
+        if president_of_buyer and not keeps_presidency(bundle, player):
+            return False
         buyer: Corporation = self.current_entity()
         needed = self.needed_cash() - (player.cash + buyer.cash)
-        smaller = bundle.price - min(
-            math.ceil(bundle.price_per_share() * s.percent / corp.share_percent)
-            for s in bundle.shares
-        )
-        return bool(smaller < needed)
+        return not more_than_needed(bundle, needed)
 
 
 class Bankrupt(Step):

@@ -9,7 +9,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import BuyTrain, Dividend
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, sale_choices
-from stellwerk.core.shares import can_dump
+from stellwerk.core.shares import can_dump, keeps_presidency, more_than_needed
 from stellwerk.titles.g1849.entities import c49
 
 if TYPE_CHECKING:
@@ -186,20 +186,10 @@ class EmergencyMoneyRaising(Step):
             return False
         if not can_dump(bundle, player) or not self.game.fits_in_pool(bundle):
             return False
-        if corp is debtor and corp.owner is player:
-            holders = {
-                h: p
-                for h, p in corp.share_holders.items()
-                if isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp)
-            }
-            others = max((p for h, p in holders.items() if h is not corp.owner), default=0)
-            if corp.owner.percent_of(corp.sym) - bundle.percent < others:
-                return False
-        needed = self.needed() - max(0, player.cash)
-        smallest = min(
-            -(-bundle.price_per_share() * s.percent // corp.share_percent) for s in bundle.shares
-        )
-        return bool(bundle.price - smallest < needed)
+        president_of_debtor = corp is debtor and corp.owner is player
+        if president_of_debtor and not keeps_presidency(bundle, player):
+            return False
+        return not more_than_needed(bundle, self.needed() - max(0, player.cash))
 
     def process_payoff_debt(self, action: Action, entity: Any) -> None:
         corp = self.crisis()
