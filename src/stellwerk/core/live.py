@@ -174,8 +174,14 @@ def _same_value(given: Any, listed: Any) -> bool:
     return bool(given == listed and type(given) is type(listed))
 
 
+def _is_empty(value: Any) -> bool:
+    """A field value that says nothing: ``None``, 0, ``False``, ``[]``, ``""`` or ``{}``
+    (a float 0.0 is not: 18xx.games writes no float into a field we do not read)."""
+    return value in (None, 0, False, [], "", {}) and not isinstance(value, float)
+
+
 def _harmless_extra(game: Game, entity: Any, action: Action, key: str, value: Any) -> bool:
-    if value in (None, 0, False, [], "", {}) and not isinstance(value, float):
+    if _is_empty(value):
         return True
     if key == "variant":
         try:
@@ -266,7 +272,7 @@ def _check_run(action: Action, rule: str) -> None:
     for key, value in action.items():
         if key in BOOKKEEPING or key in ("routes", "extra_revenue", "subsidy"):
             continue
-        if value not in (None, 0, False, [], "", {}) or isinstance(value, float):
+        if not _is_empty(value):
             raise IllegalAction(f"the field {key!r} is not allowed here ({value!r})", rule)
     for key in ("extra_revenue", "subsidy"):
         value = action.get(key)

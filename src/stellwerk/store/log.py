@@ -118,7 +118,7 @@ def appended(engine: EngineClass, data: GameData, action: Action) -> tuple[GameD
         )
     game = engine.from_file(data)
     game.process({**copy.deepcopy(action), "id": expected})
-    recorded = copy.deepcopy(game.to_file()["actions"][-1])
+    recorded = game.to_file()["actions"][-1]  # to_file hands out a copy
     new = with_actions(data, [*actions, recorded])
     record_outcome(new, game)
     return new, game

@@ -91,7 +91,8 @@ class WaterfallAuction(Step):
     def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
         """The cheapest private is bought at its current price, no more and no less; a bid
         on another one (or a raise in its auction) is at least the minimum bid and at most
-        the bidder's cash less his other open bids (waterfall auction, as 1830)."""
+        the bidder's cash less his other open bids (common rules §6.7, waterfall
+        auction)."""
         company = self.game.company(str(listed["company"]))
         if self.may_purchase(company):
             return (company.min_bid, company.min_bid)
