@@ -18,10 +18,10 @@ from stellwerk.core.market import Market
 from stellwerk.core.shares import Bundle, ChangePresident
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 from stellwerk.titles.g1835 import capital, certificates, payouts, rolling_stock, sequence
-from stellwerk.titles.g1835.data_load import cell_name, cell_position, title_data
+from stellwerk.titles.g1835.data_load import StartOrder, cell_name, cell_position, title_data
 from stellwerk.titles.g1835.entities import Corporation1835, Minor, StartItem
 from stellwerk.titles.g1835.names import PR
-from stellwerk.titles.g1835.options import settings
+from stellwerk.titles.g1835.options import DECLARED
 
 
 class Game1835(Game):
@@ -47,7 +47,8 @@ class Game1835(Game):
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
         super().__init__(players, options, seed)
-        self.settings = settings(self.options, len(self.players))
+        self.settings = DECLARED.settings(self.options, len(self.players))
+        """The hooks and data the chosen options select (``settings.py``)."""
         data = title_data()
         self.data = data
         n = len(self.players)
@@ -79,7 +80,9 @@ class Game1835(Game):
         self.depot = Depot(trains)
         self.train_events = {t.name: list(t.events) for t in data.trains}
         for pc in data.privates:
-            revenue = self.settings.ld_revenue if pc.sym == "LD" else pc.revenue
+            revenue = pc.revenue
+            if pc.sym == "LD" and self.settings.ld_revenue is not None:
+                revenue = self.settings.ld_revenue
             self.companies.append(Company(pc.sym, pc.name, pc.value, revenue))
         from stellwerk.titles.g1835.mapport import MapPort
 
@@ -94,7 +97,7 @@ class Game1835(Game):
         self.home_city: dict[str, tuple[str, int]] = {}
         for c in data.majors:
             float_pct = c.float_percent
-            if c.sym == "BY":
+            if c.sym == "BY" and self.settings.by_float_percent is not None:
                 float_pct = self.settings.by_float_percent
             corp = Corporation1835(
                 c.sym, c.name, list(c.shares), c.tokens, float_pct, c.home, list(c.reserved)
@@ -109,8 +112,9 @@ class Game1835(Game):
             for s in data.start_packet
         ]
         # title state
-        clemens = self.settings.start_order == "clemens"
-        self.priority: Player = self.players[-1] if clemens else self.players[0]
+        reversed_start = self.start_order().cycles[:1] == ("reverse",)
+        self.priority: Player = self.players[-1] if reversed_start else self.players[0]
+        """The player who acts first in start round 1 (rules/1835.md 3.3)."""
         self.start_round_num = 0
         self.packet_sold_in_one_go = True
         self.released: set[str] = {"BY", "SX"}
@@ -266,11 +270,15 @@ class Game1835(Game):
         )
         return minors + majors
 
+    def start_order(self) -> StartOrder:
+        """Start round 1's order: the settings' entry of ``[start_orders]`` or the printed
+        one (rules/1835.md 3.2, 3.3)."""
+        return self.data.start_orders[self.settings.start_order or self.data.start_order]
+
     def minors_may_operate(self) -> bool:
-        """Clemens / MinorsRequireFloatedBY: no minor runs before BY floats (rules/1835.md 11)."""
-        if not self.settings.minors_wait_for_by_float:
-            return True
-        return self.corporation("BY").floated
+        """Whether minors operate now: always, or only once BY has floated (the settings'
+        hook, rules/1835.md 3.3, 7, 11)."""
+        return self.settings.minors_may_operate(self)
 
     # -- certificates -----------------------------------------------------------------------
     def cert_limit_for(self, player: Player) -> int:

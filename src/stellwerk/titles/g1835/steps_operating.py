@@ -291,11 +291,12 @@ def ability_lays(
 
 def token_ability_usable(game: Game1835, company: Company, corp: Any, step: str) -> bool:
     """NF's free token on L14, PfB's on L6 once a tile lies there; in the track or token step
-    (option: token step only) (rules/1835.md 6)."""
+    (Westermann ruling: the token step only) (rules/1835.md 6, 11)."""
     ability = _ability(game, company, "token")
     if ability is None or company.closed or not isinstance(corp, Corporation):
         return False
-    if step not in game.settings.free_token_steps:
+    steps = game.settings.free_token_steps or tuple(ability["steps"])
+    if step not in steps:
         return False
     if game.map.placed_tokens(corp) >= corp.num_tokens:
         return False

@@ -83,7 +83,7 @@ class StockRound1835(Round):
 
     def sold_out(self, corp: Corporation) -> bool:
         """No certificate in the IPO or the pool; PR's unexchanged reserved certificates count
-        only without the option (rules/1835.md 5.1, 11)."""
+        unless the settings ignore them (rules/1835.md 5.1, 11)."""
         game = self.game1835
         if game.pool.percent_of(corp.sym):
             return False
@@ -107,13 +107,11 @@ class Shares1835(Step):
 
     # -- predicates ---------------------------------------------------------------------------
     def may_sell_now(self) -> bool:
-        """No sales in SR 1 (option: only if the packet sold in one go) (rules/1835.md 5.3, 11)."""
+        """Sales in SR 1 as the settings' hook allows (rules/1835.md 5.3, 11)."""
         game = self.game
         if game.turn != 1:
             return True
-        if game.settings.sell_restriction == "first_stock_round":
-            return False
-        return not game.packet_sold_in_one_go
+        return game.settings.sales_in_first_stock_round(game)
 
     def may_sell_company(self, corp: Corporation) -> bool:
         """Only companies that have operated (PR: once formed) (rules/1835.md 5.3)."""

@@ -35,7 +35,7 @@ from stellwerk.titles.g1849 import steps as s1849
 from stellwerk.titles.g1849.closing import ClosingRules
 from stellwerk.titles.g1849.data_load import game_data
 from stellwerk.titles.g1849.entities import Corporation1849, c49
-from stellwerk.titles.g1849.options import OPTIONS, Hooks, check_options
+from stellwerk.titles.g1849.options import DECLARED
 from stellwerk.titles.g1849.presidency import PresidencyRules
 
 
@@ -70,15 +70,13 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
         super().__init__(players, options, seed)
-        check_options(self.options, len(self.players))
-        self.hooks = Hooks()
-        for oid in self.options:
-            OPTIONS[oid].apply(self)
+        self.settings = DECLARED.settings(self.options, len(self.players))
+        """The hooks and data the chosen options select (``settings.py``)."""
         data = game_data()
         self.data = data
         n = len(self.players)
-        self.five_corps = n == 3 or (n == 4 and self.hooks.reduced_corporations)
-        self.bank.cash = self.hooks.bank_cash or data["bank"]
+        self.five_corps = n == 3 or (n == 4 and self.settings.five_corporations_at_four_players)
+        self.bank.cash = self.settings.bank_cash or data["bank"]
         self.market = Market(data["market"]["rows"])
         self.market.hooks.right = self._market_right
         self.market.hooks.up = self._market_up
@@ -117,11 +115,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         self.closing_queue: list[Corporation] = []
         self.corporations_are_closing = False
         from stellwerk.titles.g1849.mapport import MapPort
-        from stellwerk.titles.g1849.rules.routes import check_route_cities_only, route_rules
+        from stellwerk.titles.g1849.rules.routes import route_rules
 
-        self.route_rules = route_rules()
-        if self.hooks.gauge_change_cities_only:
-            self.route_rules = replace(self.route_rules, check=check_route_cities_only)
+        self.route_rules = replace(route_rules(), check=self.settings.route_check)
         self.map = MapPort(self)
         self._setup_corporations()
         self.round = self.new_auction_round()
@@ -150,23 +146,18 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def _setup_companies(self) -> None:
         for c in self.data["companies"]:
             company = Company(c["sym"], c["name"], c["value"], c["revenue"])
-            if self.hooks.private_min_price == "one":
-                company.min_price = 1
+            company.min_price = self.settings.private_min_price(company)
             self.companies.append(company)
 
     def _setup_trains(self) -> None:
+        """The trains of data/game.toml; one marked ``extra`` only if the settings put it in
+        play (the E-trains, 1849 rules §7.5)."""
         idx = 0 if self.five_corps else 1
         trains: list[Train] = []
         for t in self.data["trains"]:
-            if t.get("option") == "electric_dreams" and not self.hooks.electric:
+            if t.get("extra") and t["name"] not in self.settings.extra_trains:
                 continue
             events = list(t.get("events", []))
-            if t["name"] == "6H" and self.hooks.token_buying:
-                events.append("buy_tokens")
-            if t["name"] == "8H" and self.hooks.bonds:
-                events.append("bonds")
-            if t["name"] == "12H" and self.hooks.electric:
-                events.append("e_tokens")
             for i in range(t["count"][idx]):
                 trains.append(
                     Train(
@@ -197,12 +188,12 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def _random_order(self) -> list[Corporation]:
         """Corporation order: one draw per corporation in definition order, sorted
-        ascending; ``delay_ift`` swaps IFT from the first three with position 4
-        (1849 rules §1.3)."""
+        ascending; IFT kept out of the first three swaps places with position 4
+        (1849 rules §1.3, §7.1)."""
         defs = {c["sym"]: c for c in self.data["corporations"]}
         keyed = [(self.rng.draw(), sym) for sym in self.data["corporation_order"]]
         order = [self._new_corporation(defs[sym]) for _, sym in sorted(keyed)]
-        if self.hooks.delay_ift:
+        if self.settings.ift_out_of_first_three:
             buffer = self.data["ift_buffer"]
             idx = next(i for i, c in enumerate(order) if c.sym == "IFT")
             if idx < buffer:
@@ -280,7 +271,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         """A corporation that reached 377 ends the game after its own turn (1849 rules §8)."""
         corp = rnd.entities[rnd.entity_index]
         if c49(corp).reached_max_value:
-            if self.hooks.end_after_current_or:
+            if self.settings.game_ends_after_current_or:
                 return False
             self.end_game("stock_market")
             return True
@@ -288,8 +279,10 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def end_now(self, timing: str | None) -> bool:
         if timing == "after_max_operates":
-            return self.hooks.end_after_current_or and isinstance(self.round, OperatingRound)
-        if timing == "full_or" and self.hooks.end_after_current_or:
+            return self.settings.game_ends_after_current_or and isinstance(
+                self.round, OperatingRound
+            )
+        if timing == "full_or" and self.settings.game_ends_after_current_or:
             return isinstance(self.round, OperatingRound)
         return super().end_now(timing)
 
@@ -358,7 +351,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def cert_limit(self) -> int:
         n = len(self.players)
         table = self.data["cert_limit"]
-        if n == 4 and self.hooks.reduced_corporations:
+        if n == 4 and self.settings.five_corporations_at_four_players:
             return int(table["four_players_five_corporations"])
         return int(table[str(n)])
 
@@ -497,14 +490,17 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         return self.corporation_or_none(self.data["chooses_home"])
 
     # -- trains -------------------------------------------------------------------------------
+    def may_buy_e_train(self, corp: Corporation) -> bool:
+        """E-trains only with an E-token (1849 rules §7.5) and, with a limit per corporation,
+        below it (seed 001 item 52: at most one)."""
+        limit = self.settings.e_trains_per_corporation
+        owned = sum(1 for t in corp.trains if t.name == "E")
+        return c49(corp).e_token and (limit is None or owned < limit)
+
     def depot_trains_for(self, corp: Corporation) -> list[Train]:
-        """Depot trains this corporation may buy: E-trains only with an E-token (1849 rules
-        §7.5); option ``one_e_train_per_corporation``: not a second one (seed 001 item 52)."""
+        """Depot trains this corporation may buy (E-trains: :meth:`may_buy_e_train`)."""
         trains = self.depot.depot_trains(self.phases)
-        no_e = not c49(corp).e_token or (
-            self.hooks.one_e_train_per_corporation and any(t.name == "E" for t in corp.trains)
-        )
-        if no_e:
+        if not self.may_buy_e_train(corp):
             trains = [t for t in trains if t.name != "E"]
         return trains
 
@@ -524,10 +520,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             if other is corp:
                 continue
             out.extend(other.trains)
-        no_e = not c49(corp).e_token or (
-            self.hooks.one_e_train_per_corporation and any(t.name == "E" for t in corp.trains)
-        )
-        if no_e:
+        if not self.may_buy_e_train(corp):
             out = [t for t in out if t.name != "E"]
         return out
 
@@ -619,16 +612,13 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         c49(afg).closed_recently = True
 
     def player_value(self, player: Player) -> int:
-        """Final value; with the bonds variant L.100 less per share of a corporation whose bond
-        is out (1849 rules §8, 18xx.games, not floored); option ``bond_penalty_floor_zero``:
-        a share is never worth less than 0 (seed 001 item 70)."""
+        """Final value; with corporation bonds, less per share of a corporation whose bond is
+        out: the ``bond_penalty`` hook, L.100 (1849 rules §8, 18xx.games, not floored) or at
+        most the share price (seed 001 item 70)."""
         value = super().player_value(player)
         for corp in self.corporations:
             if not c49(corp).bond:
                 continue
             shares = -(-player.percent_of(corp.sym) // corp.share_percent)
-            penalty = 100
-            if self.hooks.bond_penalty_floor_zero and corp.share_price is not None:
-                penalty = min(100, corp.share_price.price)
-            value -= shares * penalty
+            value -= shares * self.settings.bond_penalty(corp)
         return value

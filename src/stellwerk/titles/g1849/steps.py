@@ -287,7 +287,7 @@ class Dividend1849(Dividend):
 
 
 class BuyToken(Step):
-    """Option acquiring_station_tokens: the step waits in every turn for a token purchase or
+    """Station token buying (1849 rules §7.3): the step waits in every turn for a token purchase or
     a pass; the pass comes automatically when nothing is buyable (1849 rules §7.3)."""
 
     game: Game1849
@@ -298,7 +298,7 @@ class BuyToken(Step):
         self.bought = False
 
     def actions(self, entity: Any) -> list[str]:
-        if not self.game.hooks.token_buying or not isinstance(entity, Corporation):
+        if not self.game.settings.station_token_buying or not isinstance(entity, Corporation):
             return []
         if entity is not self.current_entity():
             return []
@@ -331,7 +331,7 @@ class BuyToken(Step):
 
 
 class BuyEToken(Step):
-    """Option electric_dreams: buy the corporation's E-token: the first of the game costs
+    """E-tokens (1849 rules §7.5): buy the corporation's E-token: the first of the game costs
     L.1100 in 12H / L.800 in 16H, later ones L.800 / L.550 (1849 rules §7.5)."""
 
     game: Game1849
@@ -346,7 +346,7 @@ class BuyEToken(Step):
 
     def can_buy(self, entity: Any) -> bool:
         return (
-            self.game.hooks.electric
+            self.game.settings.e_tokens
             and isinstance(entity, Corporation)
             and self.game.e_tokens_enabled
             and not c49(entity).e_token
@@ -409,7 +409,7 @@ class Bond(Step):
         return not self.issued and bool(c49(corp).bond) and corp.cash >= 500
 
     def actions(self, entity: Any) -> list[str]:
-        if not self.game.hooks.bonds or not isinstance(entity, Corporation):
+        if not self.game.settings.corporation_bonds or not isinstance(entity, Corporation):
             return []
         if entity is not self.current_entity():
             return []
