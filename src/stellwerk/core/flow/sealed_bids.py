@@ -19,8 +19,8 @@ Rule (as the step implements it):
 
 No recorded game in ../shared uses this auction; the action type ``blind_bid`` and its field
 ``bids`` (a list of whole numbers, one per item) are those of 18xx.games'
-lib/engine/action/blind_bid.rb, read by its 1841 blind auction step.  The tie auctions use
-``bid`` {company, price} and ``pass``.
+lib/engine/action/blind_bid.rb, as its title-specific blind auction step reads them.  The
+tie auctions use ``bid`` {company, price} and ``pass``.
 """
 
 from __future__ import annotations
