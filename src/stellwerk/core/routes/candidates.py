@@ -169,6 +169,7 @@ class _Walker:
         self._leg_cost: dict[int, int | None] = {}
         self._stop_cost: dict[NodeKey, int] = {}
         self._exclusive: dict[NodeKey, int] = {}
+        self._reversed: dict[int, Leg] = {}
 
     def passable(self, node: NodeKey) -> bool:
         """May a route pass through this stop (§6.1.6)?"""
@@ -212,7 +213,8 @@ class _Walker:
             spent = 0 if self.costs is None else self.stop_cost(token)
             if self.limit is not None and spent > self.limit:
                 continue
-            self._forward(token, banned, _Side([token], []), 0, {token}, spent)
+            used = self.stop_bit(token)
+            self._forward(token, banned, _Side([token], []), used, {token}, spent)
         return self.out
 
     def _steps(
@@ -225,7 +227,7 @@ class _Walker:
             nxt = leg.end
             if nxt in visited or nxt in banned:
                 continue
-            mask = self.index.leg_mask(leg)
+            mask = self.index.leg_mask(leg) | self.stop_bit(nxt)
             if mask & used:
                 continue
             total = spent
@@ -298,25 +300,30 @@ class _Walker:
         if back is None or not back.legs:
             return RouteWalk(self.train.id, tuple(fwd.stops), tuple(fwd.legs))
         stops = (*reversed(back.stops), *fwd.stops[1:])
-        legs = (*(leg.reversed() for leg in reversed(back.legs)), *fwd.legs)
+        legs = (*(self.back_leg(leg) for leg in reversed(back.legs)), *fwd.legs)
         return RouteWalk(self.train.id, stops, legs)
 
-    def exclusive_mask(self, stops: tuple[NodeKey, ...]) -> int:
-        """Pseudo track of the exclusive stops among ``stops`` (see :data:`EXCLUSIVE`)."""
-        mask = 0
-        for stop in stops:
-            bit = self._exclusive.get(stop)
-            if bit is None:
-                bit = 0
-                if self.rules.exclusive(self.ctx, stop):
-                    bit = self.index.piece_mask((stop[0], EXCLUSIVE + stop[1]))
-                self._exclusive[stop] = bit
-            mask |= bit
-        return mask
+    def back_leg(self, leg: Leg) -> Leg:
+        """``leg.reversed()``, made once per leg."""
+        back = self._reversed.get(id(leg))
+        if back is None:
+            back = self._reversed[id(leg)] = leg.reversed()
+        return back
+
+    def stop_bit(self, stop: NodeKey) -> int:
+        """The pseudo track of ``stop`` if the title makes it exclusive, else 0 (see
+        :data:`EXCLUSIVE`); routes carry it in their track mask from the moment they reach
+        the stop."""
+        bit = self._exclusive.get(stop)
+        if bit is None:
+            bit = 0
+            if self.rules.exclusive(self.ctx, stop):
+                bit = self.index.piece_mask((stop[0], EXCLUSIVE + stop[1]))
+            self._exclusive[stop] = bit
+        return bit
 
     def _emit(self, fwd: _Side, back: _Side, used: int) -> None:
         walk = self._walk(fwd, back)
-        used |= self.exclusive_mask(walk.stops)
         if self.lazy:
             value = self._value
             total = 0

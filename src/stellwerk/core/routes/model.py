@@ -72,6 +72,8 @@ def printed_value(ctx: RunContext, stop: NodeKey, train: TrainSpec) -> int:
 
 def marker_bonus(ctx: RunContext, route: RouteWalk, train: TrainSpec) -> int:
     """Bonus for stopping at a hex carrying a marker of this corporation, once per marker."""
+    if not ctx.bonus_hexes:
+        return 0
     hexes = {h for h, _ in route.stops}
     return sum(v for h, v in ctx.bonus_hexes.items() if h in hexes)
 
