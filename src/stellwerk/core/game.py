@@ -41,23 +41,15 @@ from stellwerk.core.shares import (
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 
 
-class GameEnded(Exception):
-    """Internal: raised to stop processing once the game is over."""
-
-
 class Game:
     """Generic game state and procedures.  Titles subclass and bind hooks."""
 
     title = ""
     market_share_limit = 50
-    sell_after = "operate"  # common rules §6.6 SELL_AFTER
     sell_movement = "down_share"
-    pool_share_drop = "none"
     bankruptcy_ends_game_after = "one"
     game_end_check: ClassVar[dict[str, str]] = {}
     game_end_priority: ClassVar[list[str]] = ["immediate", "current_round", "current_or", "full_or"]
-    cert_limit_includes_privates = True
-    must_buy_train = "route"
     live_rules: ClassVar[dict[str, str]] = {}
     """Hook: the title's rule per action type, named when live play refuses an action."""
 
@@ -87,7 +79,6 @@ class Game:
         self.phases = Phases([PhaseDef("1", [], 1, 4, [])])
         self.operating_rounds = 1
         self.round: Round = Round(self, [])
-        self.current_action_id = 0
 
     # -- lookups ----------------------------------------------------------------------------
     def player_by_id(self, pid: Any) -> Player:
@@ -176,7 +167,6 @@ class Game:
                 self.end_game("dnf")
             else:
                 self.next_round()
-                self.round.at_start = True
                 self.round.setup()
 
     def action_processed(self, action: Action) -> None:
@@ -326,7 +316,7 @@ class Game:
     # -- shares -----------------------------------------------------------------------------
     def num_certs(self, player: Player) -> int:
         certs = sum(1 for s in player.all_shares())
-        return certs + (len(player.companies) if self.cert_limit_includes_privates else 0)
+        return certs + len(player.companies)
 
     def cert_limit(self) -> int:
         raise NotImplementedError
@@ -455,9 +445,6 @@ class Game:
     def dividend_price_move(self, corp: Corporation, paid: int) -> None:
         """Generic: paid -> right, else left (common rules §6.1)."""
         self.move_price(corp, "right" if paid > 0 else "left")
-
-    def companies_event(self, corp: Corporation, event: str) -> None:
-        """Hook: companies that close on an event of their owner."""
 
     def after_company_sold(self, corp: Corporation, company: Company) -> None:
         """Hook after a corporation bought a company."""

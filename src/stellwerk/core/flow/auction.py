@@ -124,7 +124,6 @@ class WaterfallAuction(Step):
             self.add_bid(entity, company, price)
         else:
             if self.may_purchase(company):
-                self.round.last_to_act = entity
                 self.accept(entity, company, price)
                 self.resolve_bids()
             else:

@@ -133,8 +133,6 @@ class Dividend(Step):
         game = self.game
         revenue = self.round.state.revenue
         entity.operating_history.append((game.turn, self.round.round_num))
-        if self.round.state.routes:
-            game.companies_event(entity, "ran_train")
         for train in entity.trains:
             train.operated = True
         self.round.state.routes = []
@@ -310,7 +308,6 @@ class BuyTrain(Step):
 
     def setup(self) -> None:
         self.last_share_sold_price: int | None = None
-        self.corporations_sold: list[str] = []
 
     def pass_(self) -> None:
         self.last_share_sold_price = None
@@ -461,8 +458,6 @@ class BuyTrain(Step):
         self.game.sell_shares_and_change_price(bundle)
         self.round.recalculate_order()
         self.game.after_player_sale(corp, before)
-        if entity is not self.current_entity():
-            self.corporations_sold.append(corp.sym)
 
     def can_sell(self, player: Any, bundle: Bundle) -> bool:
         game = self.game

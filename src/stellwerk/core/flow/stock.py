@@ -40,7 +40,6 @@ class BuySellParShares(Step):
             for key in corps:
                 corps[key] = "prev"
         self.round.state.current_actions = []
-        self.round.state.bought_from_ipo = False
         self.game.after_sr_turn_setup()
 
     # -- predicates -------------------------------------------------------------------------
@@ -216,7 +215,6 @@ class BuySellParShares(Step):
 
     # -- processing -------------------------------------------------------------------------
     def track(self, action: Action, player: Player) -> None:
-        self.round.last_to_act = player
         self.round.state.current_actions.append(action)
 
     def process_buy_shares(self, action: Action, entity: Any) -> None:
@@ -224,10 +222,6 @@ class BuySellParShares(Step):
         if not self.can_buy(entity, bundle):
             raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
         corp = bundle.corporation
-        bought = self.round.state.players_bought.setdefault(entity, {})
-        bought[corp.sym] = bought.get(corp.sym, 0) + bundle.percent
-        if isinstance(bundle.owner, Corporation):
-            self.round.state.bought_from_ipo = True
         self.game.buy_shares(entity, bundle)
         action = dict(action)
         action["_corp"] = corp.sym
@@ -263,8 +257,6 @@ class BuySellParShares(Step):
             corp.par_price = None
             cell.corporations.remove(corp.sym)
             raise IllegalAction(f"{entity.name} cannot start {corp.sym} at {cell.price}", RULE)
-        bought = self.round.state.players_bought.setdefault(entity, {})
-        bought[corp.sym] = bought.get(corp.sym, 0) + share.percent
         self.game.buy_shares(entity, bundle)
         self.game.after_par(corp)
         self.track(action, entity)
@@ -272,16 +264,8 @@ class BuySellParShares(Step):
     def pass_(self) -> None:
         super().pass_()
         player = self.current_entity()
-        if self.round.state.current_actions:
-            if player in self.round.pass_order:
-                self.round.pass_order.remove(player)
-            if player is not None:
-                player.passed = False
-        else:
-            if player not in self.round.pass_order:
-                self.round.pass_order.append(player)
-            if player is not None:
-                player.passed = True
+        if player is not None:
+            player.passed = not self.round.state.current_actions
         self.game.after_sr_pass()
 
 

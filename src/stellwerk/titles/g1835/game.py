@@ -31,7 +31,6 @@ class Game1835(Game):
     sell_movement = "down_block"
     game_end_check: ClassVar[dict[str, str]] = {"bank": "current_or", "bankrupt": "immediate"}
     bankruptcy_ends_game_after = "all_but_one"
-    cert_limit_includes_privates = True
     live_rules: ClassVar[dict[str, str]] = {
         "bid": "1835 rules §3.1-3.2",
         "par": "1835 rules §5.2",
@@ -279,9 +278,6 @@ class Game1835(Game):
     def cert_limit(self) -> int:
         return self.data.cert_limit[len(self.all_players)]
 
-    def num_certs(self, player: Player) -> int:
-        return len(player.all_shares()) + len(player.companies)
-
     def change_president_for(self, corp: Corporation) -> ChangePresident:
         return certificates.change_president_for(self, corp)
 
@@ -318,9 +314,6 @@ class Game1835(Game):
 
     def ipo_price(self, corp: Corporation, share: Share) -> int:
         return capital.ipo_price(self, corp, share)
-
-    def market_value(self, corp: Corporation, percent: int) -> int:
-        return capital.market_value(self, corp, percent)
 
     # -- net worth --------------------------------------------------------------------------
     def player_value(self, player: Player) -> int:

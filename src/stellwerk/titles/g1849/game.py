@@ -44,7 +44,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     title = "1849"
     sell_movement = "down_per_10"
-    pool_share_drop = "down_block"
     bankruptcy_ends_game_after = "all_but_one"
     game_end_check: ClassVar[dict[str, str]] = {
         "bankrupt": "immediate",
@@ -263,9 +262,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         for corp in self.corporations:
             c49(corp).sms_hexes = None
 
-    def auction_companies(self) -> list[Company]:
-        return list(self.companies)
-
     def hooks_stock_round_setup(self, rnd: StockRound) -> None:
         """At the start of a stock round the RSA corporation places its home token
         (1849 rules §1.4)."""
@@ -325,9 +321,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def par_cells(self) -> list[Cell]:
         return self.market.cells_with_type(self.available_par_types)
-
-    def can_afford_par(self, player: Player) -> bool:
-        return any(c.price * 2 <= player.cash for c in self.par_cells())
 
     def dividend_price_move(self, corp: Corporation, paid: int) -> None:
         """0 or withheld: left; paid below the price: none; at least the price: right
@@ -448,9 +441,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         if company.sym == "CNM":
             self.cnm_corporation = corp
 
-    def companies_event(self, corp: Corporation, event: str) -> None:
-        """No 1849 company closes on running."""
-
     def after_train_bought(self, corp: Corporation, train: Train) -> None:
         """RSA closes when its corporation buys its first train (1849 rules §1.4)."""
         rsa = self.company("RSA")
@@ -514,10 +504,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             trains = [t for t in trains if t.name != "E"]
         return min(trains, key=lambda t: t.price) if trains else None
 
-    def min_depot_price(self, corp: Corporation | None) -> int:
-        train = self.min_depot_train(corp)
-        return train.price if train else 0
-
     def other_trains(self, corp: Corporation) -> list[Train]:
         out = []
         for other in self.corporations:
@@ -530,14 +516,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         if no_e:
             out = [t for t in out if t.name != "E"]
         return out
-
-    def must_buy_train_now(self, corp: Corporation) -> bool:
-        """A corporation without trains must buy one if it has a route (seed 001 item 58)."""
-        return (
-            not corp.trains
-            and bool(self.depot.depot_trains(self.phases))
-            and self.map.route_info(corp)[1]
-        )
 
     def emergency_sale_timing_ok(self, rnd: Any, corp: Corporation) -> bool:
         """Shares of the buying corporation only after its first full turn (1849 rules §4.7)."""
