@@ -400,8 +400,6 @@ class Game:
             self.move_price(corp, "down")
 
     # -- hooks the generic steps call (defaults: no title rule) ---------------------------
-    buys_after_par = 0
-
     def token_hexes(self, corp: Corporation) -> list[str]:
         """Hexes of the corporation's placed tokens, sorted."""
         return []
@@ -409,15 +407,6 @@ class Game:
     def trace_tiles(self) -> dict[str, str]:
         """Every hex that is not a plain white printed hex: ``tile@rotation``."""
         return {}
-
-    def maybe_place_home_token(self, corp: Corporation) -> None:
-        """Hook after a share purchase (home token at float)."""
-
-    def after_sr_turn_setup(self) -> None:
-        """Hook at the start of each stock-round turn step setup."""
-
-    def after_sr_pass(self) -> None:
-        """Hook when a stock-round turn ends."""
 
     def after_player_sale(self, corp: Corporation, before: Cell | None) -> None:
         """Hook after a player's sale moved (or did not move) a price."""

@@ -40,7 +40,6 @@ class BuySellParShares(Step):
             for key in corps:
                 corps[key] = "prev"
         self.round.state.current_actions = []
-        self.game.after_sr_turn_setup()
 
     # -- predicates -------------------------------------------------------------------------
     def sold(self, player: Player) -> dict[str, str]:
@@ -53,22 +52,10 @@ class BuySellParShares(Step):
             for a in self.round.state.current_actions
         )
 
-    def just_parred(self, corp: Corporation) -> bool:
-        return any(
-            a["type"] == "par" and a.get("corporation") == corp.sym
-            for a in self.round.state.current_actions
-        )
-
-    def num_bought(self, corp: Corporation) -> int:
-        return sum(
-            1
-            for a in self.round.state.current_actions
-            if a["type"] == "buy_shares" and a.get("_corp") == corp.sym
-        )
-
     def can_buy_multiple(self, player: Player, corp: Corporation) -> bool:
-        extra = self.game.buys_after_par
-        return corp.owner is player and self.just_parred(corp) and self.num_bought(corp) < extra
+        """Hook: ``player`` may buy another certificate of ``corp`` after this turn's purchase
+        (common rules §6.6: one purchase per turn; no title exception)."""
+        return False
 
     def can_gain(self, player: Player, bundle: Bundle) -> bool:
         corp = bundle.corporation
@@ -221,10 +208,7 @@ class BuySellParShares(Step):
         bundle = bundle_from_action(self.game, action)
         if not self.can_buy(entity, bundle):
             raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
-        corp = bundle.corporation
         self.game.buy_shares(entity, bundle)
-        action = dict(action)
-        action["_corp"] = corp.sym
         self.track(action, entity)
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:
@@ -266,7 +250,6 @@ class BuySellParShares(Step):
         player = self.current_entity()
         if player is not None:
             player.passed = not self.round.state.current_actions
-        self.game.after_sr_pass()
 
 
 class HomeToken(Step):

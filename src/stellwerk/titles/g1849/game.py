@@ -51,7 +51,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         "bank": "full_or",
     }
     game_end_priority: ClassVar[list[str]] = ["immediate", "after_max_operates", "full_or"]
-    buys_after_par = 2
     live_rules: ClassVar[dict[str, str]] = {
         "bid": "1849 rules §1.5",
         "buy_company": "1849 rules §1.4",
@@ -355,12 +354,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             return int(table["four_players_five_corporations"])
         return int(table[str(n)])
 
-    def after_sr_turn_setup(self) -> None:
-        self.old_operating_order = self.operating_order()
-
-    def after_sr_pass(self) -> None:
-        self.old_operating_order = self.operating_order()
-
     def after_player_sale(self, corp: Corporation, before: Cell | None) -> None:
         if before is not corp.share_price:
             self.moved_this_turn.append(corp)
@@ -420,10 +413,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
         if company.sym == "RSA" and self.rsa_corporation:
             self.round.state.companies_pending_par.append(company)
-
-    def maybe_place_home_token(self, corp: Corporation) -> None:
-        if corp.floated:
-            self.place_home_token(corp)
 
     # -- companies ----------------------------------------------------------------------------
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
