@@ -209,9 +209,6 @@ class Game:
     def new_operating_round(self, round_num: int) -> Round:
         raise NotImplementedError
 
-    def new_auction_round(self) -> Round:
-        raise NotImplementedError
-
     def hooks_stock_round_setup(self, rnd: StockRound) -> None:
         """Hook at the start of a stock round."""
 
@@ -449,25 +446,11 @@ class Game:
     def auction_companies(self) -> list[Company]:
         return list(self.companies)
 
-    def company_par_corporation(self, company: Company) -> str:
-        """Hook: the corporation whose par a company's buyer sets."""
-        raise NotImplementedError
-
-    def par_from_company(self, player: Player, company: Company, action: Action) -> None:
-        """Hook: the par set by the buyer of a company with a president's certificate."""
-        raise NotImplementedError
-
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
         """Companies a corporation may buy from their owners (common rules §6.7)."""
         return [c for c in self.companies if isinstance(c.owner, Player) and not c.closed]
 
     # -- map hooks (a title binds its board) -------------------------------------------------
-    def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
-        raise NotImplementedError
-
-    def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
-        raise NotImplementedError
-
     def can_lay_tile(self, corp: Corporation) -> bool:
         raise NotImplementedError
 

@@ -186,7 +186,8 @@ class WaterfallAuction(Step):
 
 
 class CompanyPendingPar(Step):
-    """The buyer of a company that carries a president's certificate sets its par at once."""
+    """The buyer of a company that carries a president's certificate sets its par at once.
+    A title using this step names the corporation and performs the par (its two hooks)."""
 
     description = "Choose Corporation Par Value"
 
@@ -204,7 +205,7 @@ class CompanyPendingPar(Step):
         if not self.actions(entity):
             return []
         company = self.round.state.companies_pending_par[0]
-        corp = self.game.company_par_corporation(company)
+        corp = self.par_corporation(company)
         return [
             act(entity, "par", corporation=corp, share_price=cell.id)
             for cell in self.game.par_cells()
@@ -212,5 +213,13 @@ class CompanyPendingPar(Step):
 
     def process_par(self, action: Action, entity: Any) -> None:
         company = self.round.state.companies_pending_par[0]
-        self.game.par_from_company(entity, company, action)
+        self.par(entity, company, action)
         self.round.state.companies_pending_par.pop(0)
+
+    def par_corporation(self, company: Company) -> str:
+        """Hook: the corporation whose president's certificate comes with ``company``."""
+        raise NotImplementedError
+
+    def par(self, player: Player, company: Company, action: Action) -> None:
+        """Hook: ``player``, the buyer of ``company``, sets the par named in ``action``."""
+        raise NotImplementedError

@@ -253,7 +253,8 @@ class BuySellParShares(Step):
 
 
 class HomeToken(Step):
-    """A corporation that chooses its home places that token before anything else."""
+    """A corporation that chooses its home places that token before anything else.  A title
+    using this step lists the cities and places the token on its board (its two hooks)."""
 
     description = "Place Home Token"
 
@@ -279,13 +280,21 @@ class HomeToken(Step):
             return []
         return [
             act(entity, "place_token", city=city, slot=0, tokener=entity.sym)
-            for city in self.game.home_city_choices(entity, self.pending()["hexes"])
+            for city in self.home_cities(entity, self.pending()["hexes"])
         ]
 
     def process_place_token(self, action: Action, entity: Any) -> None:
         pending = self.pending()
-        self.game.place_chosen_home_token(pending["entity"], action, pending["hexes"])
+        self.place_home(pending["entity"], action, pending["hexes"])
         self.round.state.pending_tokens.pop(0)
+
+    def home_cities(self, corp: Corporation, hexes: list[str]) -> list[str]:
+        """Hook: the cities of ``hexes`` where ``corp`` may place its home token."""
+        raise NotImplementedError
+
+    def place_home(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
+        """Hook: place ``corp``'s home token in the city ``action`` names, one of ``hexes``."""
+        raise NotImplementedError
 
 
 def sale_choices(

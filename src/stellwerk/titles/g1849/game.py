@@ -12,8 +12,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
-from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.auction import CompanyPendingPar, WaterfallAuction
+from stellwerk.core.flow.auction import WaterfallAuction
 from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.operating import (
     Bankrupt,
@@ -221,13 +220,15 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     # -- rounds -----------------------------------------------------------------------------
     def new_auction_round(self) -> Round:
-        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+        return AuctionRound(self, [s1849.RSAPar, WaterfallAuction])
 
     def new_stock_round(self) -> Round:
         for corp in self.corporations:
             c49(corp).closed_recently = False
         self.messina_upgradeable = True
-        return StockRound(self, [DiscardTrain, HomeToken, s1849.SwapChoice, s1849.SharesStep])
+        return StockRound(
+            self, [DiscardTrain, s1849.ChosenHomeToken, s1849.SwapChoice, s1849.SharesStep]
+        )
 
     def new_operating_round(self, round_num: int) -> Round:
         return OperatingRound(
@@ -395,21 +396,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         if isinstance(self.round, StockRound):
             self.place_home_token(corp)
 
-    def par_from_company(self, player: Player, company: Company, action: Action) -> None:
-        """RSA's buyer sets the par of the first corporation; the bank pays the corporation
-        twice the par (1849 rules §1.4)."""
-        corp = self.corporation(action["corporation"])
-        cell = self.market.cell_by_id(action["share_price"])
-        if cell is None or cell not in self.par_cells():
-            raise IllegalAction(f"{action['share_price']} is not a par price", "1849 rules §1.4")
-        if corp.sym != self.rsa_corporation:
-            raise IllegalAction(f"RSA comes with {self.rsa_corporation}", "1849 rules §1.4")
-        self.set_par(corp, cell)
-        share = corp.treasury_shares()[0]
-        self.buy_shares(player, Bundle.of([share], corp), price=0)
-        transfer(self.bank, corp, cell.price * 2, "1849 rules §1.4")
-        self.after_par(corp)
-
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
         if company.sym == "RSA" and self.rsa_corporation:
             self.round.state.companies_pending_par.append(company)
@@ -557,12 +543,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def home_token_locations(self, corp: Corporation) -> list[str]:
         return [h for h in self.data["home_choices"] if self.map.has_free_slot(corp, h)]
 
-    def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
-        return self.map.home_city_choices(corp, hexes)
-
-    def company_par_corporation(self, company: Company) -> str:
-        return self.rsa_corporation or ""
-
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return self.map.legal_lays(corp, hex_id)
 
@@ -574,9 +554,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         return self.map.suggest_routes(corp)
-
-    def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
-        self.map.place_chosen_home(corp, action, hexes)
 
     def update_garibaldi(self) -> None:
         afg = self.afg()

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Corporation, Player, transfer
+from stellwerk.core.entities import Company, Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.auction import CompanyPendingPar
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import Dividend
-from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, sale_choices
-from stellwerk.core.shares import can_dump, keeps_presidency, more_than_needed
+from stellwerk.core.flow.stock import (
+    BuySellParShares,
+    HomeToken,
+    bundle_from_action,
+    sale_choices,
+)
+from stellwerk.core.shares import Bundle, can_dump, keeps_presidency, more_than_needed
 from stellwerk.titles.g1849.entities import c49
 
 if TYPE_CHECKING:
@@ -56,6 +62,42 @@ class SharesStep(BuySellParShares):
         corp = self.game.corporation(self.game.share_by_id(action["shares"][0]).corporation)
         if corp.floated:
             self.game.place_home_token(corp)
+
+
+class RSAPar(CompanyPendingPar):
+    """RSA's buyer sets the par of the first corporation of the order at once; the bank pays
+    the corporation twice the par (1849 rules §1.4)."""
+
+    game: Game1849
+
+    def par_corporation(self, company: Company) -> str:
+        return self.game.rsa_corporation or ""
+
+    def par(self, player: Player, company: Company, action: Action) -> None:
+        game = self.game
+        corp = game.corporation(action["corporation"])
+        cell = game.market.cell_by_id(action["share_price"])
+        if cell is None or cell not in game.par_cells():
+            raise IllegalAction(f"{action['share_price']} is not a par price", "1849 rules §1.4")
+        if corp.sym != game.rsa_corporation:
+            raise IllegalAction(f"RSA comes with {game.rsa_corporation}", "1849 rules §1.4")
+        game.set_par(corp, cell)
+        share = corp.treasury_shares()[0]
+        game.buy_shares(player, Bundle.of([share], corp), price=0)
+        transfer(game.bank, corp, cell.price * 2, "1849 rules §1.4")
+        game.after_par(corp)
+
+
+class ChosenHomeToken(HomeToken):
+    """AFG's president chooses its home among the free cities (1849 rules §4.5)."""
+
+    game: Game1849
+
+    def home_cities(self, corp: Corporation, hexes: list[str]) -> list[str]:
+        return self.game.map.home_city_choices(corp, hexes)
+
+    def place_home(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
+        self.game.map.place_chosen_home(corp, action, hexes)
 
 
 class ChoiceStep(Step):
@@ -475,4 +517,3 @@ class Bond(Step):
         c49(entity).bond = False
         self.redeemed = True
         self.game.move_price(entity, "right")
-
