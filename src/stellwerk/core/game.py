@@ -3,14 +3,16 @@
 ``Game`` knows the generic 18xx procedures (common rules §§4, 6): round sequence, operating
 order, private revenue, floating, selling with price drops, train purchase with phase
 changes and rusting, game end and final values.  A title subclasses it once, supplies its
-data and step lists, and overrides the small hook methods named ``hooks_*`` or documented
-as hooks below.  No title name appears here.
+data and step lists, binds the abstract methods (its rounds, certificate limit and board)
+and overrides the small hook methods named ``hooks_*`` or documented as hooks below.  No
+title name appears here.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -41,7 +43,7 @@ from stellwerk.core.shares import (
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 
 
-class Game:
+class Game(ABC):
     """Generic game state and procedures.  Titles subclass and bind hooks."""
 
     title = ""
@@ -203,11 +205,13 @@ class Game:
         idx = self.players.index(player)
         self.players = self.players[idx:] + self.players[:idx]
 
+    @abstractmethod
     def new_stock_round(self) -> Round:
-        raise NotImplementedError
+        """The title's stock round (its steps)."""
 
+    @abstractmethod
     def new_operating_round(self, round_num: int) -> Round:
-        raise NotImplementedError
+        """The title's ``round_num``-th operating round of the set (its steps)."""
 
     def hooks_stock_round_setup(self, rnd: StockRound) -> None:
         """Hook at the start of a stock round."""
@@ -315,8 +319,9 @@ class Game:
         certs = sum(1 for s in player.all_shares())
         return certs + len(player.companies)
 
+    @abstractmethod
     def cert_limit(self) -> int:
-        raise NotImplementedError
+        """The title's certificate limit for the current number of players."""
 
     def holding_ok(self, holder: Holder, corp: Corporation, extra: int = 0) -> bool:
         """At most 60 % of a corporation (common rules §6.6)."""
@@ -428,6 +433,24 @@ class Game:
     def after_par(self, corp: Corporation) -> None:
         """Hook after a corporation is started."""
 
+    def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
+        """Pay out (revenue / number of shares per share, each holder's amount rounded up; the
+        corporation's own treasury shares pay it) or withhold (all to the corporation), then
+        move the price (common rules §6.1, dividends)."""
+        if kind == "withhold":
+            if revenue:
+                transfer(self.bank, corp, revenue)
+        elif revenue:
+            per_share = revenue / corp.total_shares
+            for holder in [*self.players, *self.corporations]:
+                pct = holder.percent_of(corp.sym)
+                if not pct:
+                    continue
+                amount = math.ceil(pct / corp.share_percent * per_share)
+                if amount:
+                    transfer(self.bank, holder, amount)
+        self.dividend_price_move(corp, revenue if kind == "payout" else 0)
+
     def dividend_price_move(self, corp: Corporation, paid: int) -> None:
         """Generic: paid -> right, else left (common rules §6.1)."""
         self.move_price(corp, "right" if paid > 0 else "left")
@@ -450,39 +473,50 @@ class Game:
         """Companies a corporation may buy from their owners (common rules §6.7)."""
         return [c for c in self.companies if isinstance(c.owner, Player) and not c.closed]
 
-    # -- map hooks (a title binds its board) -------------------------------------------------
+    # -- the board: every title binds these to its map ---------------------------------------
     def can_lay_tile(self, corp: Corporation) -> bool:
-        raise NotImplementedError
+        """Hook: the corporation may lay track this turn (generic: yes; how many lays is the
+        track step's allowance, common rules §6.3)."""
+        return True
 
+    @abstractmethod
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
-        raise NotImplementedError
+        """(hex, tile id, rotation) of every lay the corporation may make now (on ``hex_id``
+        only if given) (common rules §6.3)."""
 
     def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Hook: whether ``legal_lays(corp, hex_id)`` lists this lay.  Titles may answer for
         the one lay without listing every tile and rotation (the live gate asks this)."""
         return (hex_id, tile_id, rotation) in self.legal_lays(corp, hex_id)
 
+    @abstractmethod
     def lay_tile(self, corp: Corporation, action: Action) -> None:
-        raise NotImplementedError
+        """Lay or upgrade the tile ``action`` names, checked and paid (common rules §6.3)."""
 
+    @abstractmethod
     def can_place_token(self, corp: Corporation) -> bool:
-        raise NotImplementedError
+        """The corporation is offered a station token this turn (common rules §6.4)."""
 
+    @abstractmethod
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
-        raise NotImplementedError
+        """(city id, slot) of every city where the corporation may place a token now."""
 
+    @abstractmethod
     def place_token(self, corp: Corporation, action: Action) -> None:
-        raise NotImplementedError
+        """Place and pay for the station token ``action`` names (common rules §6.4)."""
 
+    @abstractmethod
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:
-        """(a route exists, a train must be bought) for the corporation's network."""
-        raise NotImplementedError
+        """(the corporation runs: a route exists, a train must be bought) for its network
+        (common rules §6.1; MUST_BUY_TRAIN route)."""
 
+    @abstractmethod
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The best routes of the corporation's trains (run_routes format, common rules §2.3)."""
 
+    @abstractmethod
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
-        raise NotImplementedError
+        """The revenue of ``routes``, checked (common rules §6.1)."""
 
     # -- train and share hooks ----------------------------------------------------------------
     def issuable_bundles(self, corp: Corporation) -> list[Bundle]:

@@ -3,7 +3,6 @@ bankruptcy (common rules §6.1–6.4, 6.7).  Map work is delegated to the game's
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Player, transfer
@@ -17,9 +16,17 @@ if TYPE_CHECKING:
 
 
 class Track(Step):
-    """One tile lay or upgrade per turn (common rules §6.3)."""
+    """The turn's tile lays: the title's allowance, generically one lay or upgrade (common
+    rules §6.3)."""
 
     description = "Lay/Upgrade Track"
+
+    def setup(self) -> None:
+        self.lays = 0
+
+    def lays_allowed(self, corp: Corporation) -> int:
+        """Hook: the tile lays ``corp`` may make this turn (common rules §6.3: one)."""
+        return 1
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -46,7 +53,9 @@ class Track(Step):
 
     def process_lay_tile(self, action: Action, entity: Any) -> None:
         self.game.lay_tile(entity, action)
-        self.pass_()
+        self.lays += 1
+        if self.lays >= self.lays_allowed(entity):
+            self.pass_()
 
 
 class Token(Step):
@@ -91,6 +100,14 @@ class Route(Step):
         return [act(entity, "run_routes", routes=routes, extra_revenue=0)]
 
     def process_run_routes(self, action: Action, entity: Any) -> None:
+        revenue = self.revenue(action, entity)
+        self.round.state.routes = action.get("routes") or []
+        self.round.state.revenue = revenue
+        self.pass_()
+
+    def revenue(self, action: Action, entity: Any) -> int:
+        """Hook: the run's revenue: the routes checked, each of the corporation's own trains
+        at most once per operating round, plus extra revenue (common rules §6.1)."""
         routes = action.get("routes") or []
         seen: set[str] = set()
         for route in routes:
@@ -103,54 +120,54 @@ class Route(Step):
                 raise IllegalAction(f"{train.id} already ran", "common rules §6.1")
             seen.add(train.id)
         revenue = self.game.route_revenue(entity, routes)
-        self.round.state.routes = routes
-        self.round.state.revenue = revenue + int(action.get("extra_revenue") or 0)
-        self.pass_()
+        return revenue + int(action.get("extra_revenue") or 0)
 
 
 class Dividend(Step):
-    """Pay out or withhold the run's revenue; price moves (title hook)."""
+    """Pay out or withhold the run's revenue (the game's ``pay_dividend``, price moves
+    included); without revenue the corporation is not asked (common rules §6.1)."""
 
     description = "Pay or Withhold Dividends"
+    rule = "common rules §6.1"
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or self.round.state.revenue == 0:
             return []
         return ["dividend"]
 
+    def kinds(self, entity: Any) -> tuple[str, ...]:
+        """Hook: the allocations the corporation may choose (common rules §6.1: pay out or
+        withhold)."""
+        return ("payout", "withhold")
+
+    def automatic_kind(self, entity: Any) -> str:
+        """Hook: the allocation of a corporation that is not asked (common rules §6.1: no
+        revenue is withheld)."""
+        return "withhold"
+
     def choices(self, entity: Any) -> list[Action]:
         if not self.actions(entity):
             return []
-        return [act(entity, "dividend", kind=k) for k in ("payout", "withhold")]
+        return [act(entity, "dividend", kind=k) for k in self.kinds(entity)]
 
     def skip(self) -> None:
-        self.process_dividend({"type": "dividend", "kind": "withhold"}, self.current_entity())
+        entity = self.current_entity()
+        self.process_dividend({"type": "dividend", "kind": self.automatic_kind(entity)}, entity)
 
     def process_dividend(self, action: Action, entity: Any) -> None:
         kind = action.get("kind")
         if kind not in ("payout", "withhold"):
-            raise IllegalAction(f"unknown dividend kind {kind}", "common rules §6.1")
+            raise IllegalAction(f"unknown dividend kind {kind}", self.rule)
+        if kind not in self.kinds(entity):
+            raise IllegalAction(f"{entity.sym} may not {kind} now", self.rule)
         game = self.game
-        revenue = self.round.state.revenue
+        revenue = int(self.round.state.revenue)
         entity.operating_history.append((game.turn, self.round.round_num))
         for train in entity.trains:
             train.operated = True
         self.round.state.routes = []
         self.round.state.revenue = 0
-        if kind == "withhold":
-            if revenue:
-                transfer(game.bank, entity, revenue)
-        elif revenue:
-            per_share = revenue / entity.total_shares
-            for holder in [*game.players, *game.corporations]:
-                pct = holder.percent_of(entity.sym)
-                if not pct:
-                    continue
-                amount = math.ceil(pct / entity.share_percent * per_share)
-                if amount:
-                    transfer(game.bank, holder, amount)
-        paid = revenue if kind == "payout" else 0
-        game.dividend_price_move(entity, paid)
+        game.pay_dividend(entity, revenue, kind)
         self.pass_()
 
 
