@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Company, Corporation, Player, transfer
+from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.stock import _share_action, bundle_from_action, sale_choices
@@ -339,14 +339,35 @@ class BuyTrain(Step):
 
     def can_buy_train(self, corp: Corporation) -> bool:
         """Room for a train and cash for the cheapest train on offer anywhere: any depot train
-        for sale, or L.1 for another corporation's train.  (18xx.games asks this of every train
-        for sale, even one the corporation may not buy, e.g. an E-train without E-token; the
-        step then waits for a pass.)"""
+        for sale, or 1 for another corporation's train."""
         game = self.game
         prices = [t.price for t in game.depot.depot_trains(game.phases)]
-        if any(c.trains for c in game.corporations if c is not corp):
+        if self.others_offer_trains(corp):
             prices.append(1)
         return self.room(corp) and bool(prices) and corp.cash >= min(prices)
+
+    def others_offer_trains(self, corp: Corporation) -> bool:
+        """Hook: another corporation has a train ``corp`` may be offered (common rules §6:
+        any other corporation's train; 18xx.games asks this of every train for sale, even one
+        the corporation may not buy, e.g. an E-train without E-token; the step then waits for
+        a pass)."""
+        return any(c.trains for c in self.game.corporations if c is not corp)
+
+    def budget(self, corp: Corporation) -> int:
+        """Hook: the most ``corp`` may pay for another corporation's train (common rules §6:
+        its own cash)."""
+        return int(corp.cash)
+
+    def may_buy(self, corp: Corporation, train: Train) -> bool:
+        """Hook: ``corp`` may buy ``train`` now (common rules §6: what ``buyable_trains``
+        lists)."""
+        return train in self.buyable_trains(corp)
+
+    def president_may_help(self, corp: Corporation, train: Train) -> bool:
+        """Hook: the president adds the missing money for ``train`` when ``corp`` must buy one
+        (common rules §6, emergency purchase: the cheapest depot train only)."""
+        cheapest = self.game.min_depot_train(corp)
+        return cheapest is None or train.name == cheapest.name
 
     def actions(self, entity: Any) -> list[str]:
         current = self.current_entity()
@@ -404,7 +425,7 @@ class BuyTrain(Step):
                     if train.price <= budget:
                         out.append(act(entity, "buy_train", train=train.id, price=train.price))
                 elif corp.cash >= 1:
-                    for price in sorted({1, min(train.price, corp.cash)}):
+                    for price in sorted({1, min(train.price, self.budget(corp))}):
                         out.append(act(entity, "buy_train", train=train.id, price=price))
         if "sell_shares" in kinds and corp.owner is not None:
             out += self.choices(corp.owner)
@@ -416,16 +437,16 @@ class BuyTrain(Step):
         train = self.game.train_by_id(str(listed["train"]))
         if train.owner is self.game.depot:
             return (train.price, train.price)
-        return (1, entity.cash)
+        return (1, self.budget(entity))
 
     # -- processing -------------------------------------------------------------------------
     def process_buy_train(self, action: Action, entity: Any) -> None:
         game = self.game
         train = game.train_by_id(action["train"])
-        price = int(action["price"])
+        price = int(action.get("price", train.price))
         if train.owner is entity:
             raise IllegalAction("a corporation cannot buy its own train", "common rules §6")
-        if train not in self.buyable_trains(entity):
+        if not self.may_buy(entity, train):
             raise IllegalAction(
                 f"{train.id} cannot be bought now", "common rules §6 (train purchase)"
             )
@@ -435,32 +456,35 @@ class BuyTrain(Step):
                 f"{train.name} costs {train.price} from the depot", "common rules §6"
             )
         if not from_depot:
-            low, high = 1, entity.cash
+            low, high = 1, self.budget(entity)
             if not low <= price <= high:
                 raise IllegalAction(f"price must be between {low} and {high}", "common rules §6")
         if not self.room(entity):
             raise IllegalAction(f"{entity.sym} is at its train limit", "train limit")
         remaining = price - entity.cash
         if remaining > 0:
-            if not self.must_buy(entity):
-                raise IllegalAction(f"{entity.sym} cannot afford {price}", "common rules §6")
-            cheapest = game.min_depot_train(entity)
-            if cheapest is not None and train.name != cheapest.name:
-                raise IllegalAction(
-                    f"must buy the cheapest train ({cheapest.name})",
-                    "common rules §6 (emergency train purchase)",
-                )
-            president = entity.owner
-            assert president is not None
-            if president.cash < remaining:
-                raise IllegalAction(
-                    f"{president.name} cannot contribute {remaining}",
-                    "common rules §6 (emergency train purchase)",
-                )
-            transfer(president, entity, remaining, "common rules §6 (emergency train purchase)")
-        game.buy_train(entity, train, price)
+            self.president_adds(entity, train, remaining)
+        self.complete_purchase(entity, train, price)
         if not self.can_buy_train(entity):
             self.pass_()
+
+    def president_adds(self, corp: Corporation, train: Train, amount: int) -> None:
+        """The president pays what the corporation lacks for ``train`` when it must buy one
+        (common rules §6, emergency train purchase)."""
+        rule = "common rules §6 (emergency train purchase)"
+        if not self.must_buy(corp):
+            raise IllegalAction(f"{corp.sym} cannot afford {amount + corp.cash}", rule)
+        if not self.president_may_help(corp, train):
+            raise IllegalAction(f"the president does not help to buy {train.name}", rule)
+        president = corp.owner
+        if not isinstance(president, Player) or president.cash < amount:
+            name = president.name if president is not None else "nobody"
+            raise IllegalAction(f"{name} cannot contribute {amount}", rule)
+        transfer(president, corp, amount, rule)
+
+    def complete_purchase(self, corp: Corporation, train: Train, price: int) -> None:
+        """Hook: pay for ``train`` and take it (the game's ``buy_train``, common rules §6)."""
+        self.game.buy_train(corp, train, price)
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:
         bundle = bundle_from_action(self.game, action)

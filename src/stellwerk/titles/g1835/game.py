@@ -346,6 +346,17 @@ class Game1835(Game):
     def train_limit(self, corp: Corporation) -> int:
         return rolling_stock.train_limit(self, corp)
 
+    def other_trains(self, corp: Corporation) -> list[Train]:
+        """From phase 3 on, the trains of the other open companies (rules/1835.md 8.7)."""
+        if "trains_between_companies" not in self.phases.current.status:
+            return []
+        return [
+            t
+            for c in self.corporations
+            if c is not corp and c.floated and not c.closed
+            for t in c.trains
+        ]
+
     def crowded_corps(self) -> list[Corporation]:
         return rolling_stock.crowded_corps(self)
 
