@@ -187,14 +187,10 @@ class Game(ABC):
                 self.round = self.new_operating_round(rnd.round_num + 1)
             else:
                 self.turn += 1
-                self.or_set_finished()
                 self.round = self.new_stock_round()
         else:
             self.reorder_players()
             self.round = self.new_stock_round()
-
-    def or_set_finished(self) -> None:
-        """Hook at the end of a set of operating rounds."""
 
     def reorder_players(self) -> None:
         """Priority goes to the player after the last one who acted (after_last_to_act)."""
@@ -222,9 +218,6 @@ class Game(ABC):
     def hooks_before_next_operator(self, rnd: OperatingRound) -> bool:
         """Hook before the next corporation operates; return True to stop the round."""
         return False
-
-    def after_end_of_operating_turn(self, corp: Corporation | None) -> None:
-        """Hook after a corporation's operating turn."""
 
     @contextlib.contextmanager
     def looking_ahead(self) -> Iterator[None]:
@@ -377,13 +370,9 @@ class Game(ABC):
         self.transfer_shares(bundle, buyer)
         if not was_floated and self.is_floated(corp):
             corp.floated = True
-            self.float_corporation(corp)
 
     def is_floated(self, corp: Corporation) -> bool:
         return corp.percent_of(corp.sym) <= 100 - corp.float_percent
-
-    def float_corporation(self, corp: Corporation) -> None:
-        """Hook when a corporation floats (incremental capitalisation: nothing to pay)."""
 
     def sell_shares(self, bundle: Bundle) -> None:
         """Sell a bundle to the pool at the current price."""
@@ -416,10 +405,6 @@ class Game(ABC):
     def can_buy_extra(self, bundle: Bundle) -> bool:
         """Title restriction on buying a bundle."""
         return True
-
-    def can_buy_any_from_treasury(self, step: Any, player: Player, corp: Corporation) -> bool:
-        shares = corp.treasury_shares()
-        return bool(shares) and bool(step.can_buy(player, Bundle.of([shares[0]], corp)))
 
     def can_par(self, corp: Corporation) -> bool:
         return not corp.ipoed
@@ -465,9 +450,6 @@ class Game(ABC):
         """Hook: the corporation owns a company whose power it may still use this turn (the
         turn then waits for an explicit pass at its end)."""
         return False
-
-    def auction_companies(self) -> list[Company]:
-        return list(self.companies)
 
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
         """Companies a corporation may buy from their owners (common rules §6.7)."""
@@ -601,14 +583,10 @@ class Game(ABC):
     def buying_train(self, train: Train) -> None:
         while self.phases.next_on(train.name):
             self.phases.advance()
-            self.on_phase_change(self.phases.current)
         self.rust_trains(train)
         for event in train.events:
             getattr(self, f"event_{event}")()
         train.events = []
-
-    def on_phase_change(self, phase: PhaseDef) -> None:
-        """Hook when a new phase begins."""
 
     def rust_trains(self, bought: Train) -> None:
         for train in list(self.depot.trains):

@@ -24,7 +24,7 @@ class WaterfallAuction(Step):
 
     def setup(self) -> None:
         self.bids: dict[Company, list[tuple[Player, int]]] = {}
-        self.companies = sorted(self.game.auction_companies(), key=lambda c: c.value)
+        self.companies = sorted(self.game.companies, key=lambda c: c.value)
         self.cheapest = self.companies[0] if self.companies else None
         self.auctioning: Company | None = None
         self.bidders: dict[Company, list[Player]] = {}

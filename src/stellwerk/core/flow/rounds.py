@@ -112,7 +112,6 @@ class OperatingRound(Round):
             current = self.entities[self.entity_index]
             if current.owner is not None:
                 return
-        self.game.after_end_of_operating_turn(self.current_operator)
         if not self.game.finished:
             self.next_entity()
 
@@ -140,7 +139,6 @@ class OperatingRound(Round):
         self.skip_steps()
         if not self.finished():
             return
-        self.game.after_end_of_operating_turn(entity)
         self.next_entity()
 
     def recalculate_order(self) -> None:

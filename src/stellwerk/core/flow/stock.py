@@ -135,7 +135,8 @@ class BuySellParShares(Step):
         for corp in self.game.corporations:
             if not corp.ipoed:
                 continue
-            if self.game.can_buy_any_from_treasury(self, player, corp):
+            bundle = self.smallest_bundle(corp.treasury_shares(), corp)
+            if self.can_buy(player, bundle):
                 return True
         return False
 

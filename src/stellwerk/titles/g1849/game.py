@@ -341,13 +341,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def can_buy_extra(self, bundle: Bundle) -> bool:
         return self.last_cert_last(bundle)
 
-    def can_buy_any_from_treasury(self, step: Any, player: Player, corp: Corporation) -> bool:
-        shares = corp.treasury_shares()
-        if not shares:
-            return False
-        smallest = min(shares, key=lambda s: s.percent)
-        return bool(step.can_buy(player, Bundle.of([smallest], corp)))
-
     def cert_limit(self) -> int:
         n = len(self.players)
         table = self.data["cert_limit"]
