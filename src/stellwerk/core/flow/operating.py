@@ -349,8 +349,7 @@ class BuyTrain(Step):
     def others_offer_trains(self, corp: Corporation) -> bool:
         """Hook: another corporation has a train ``corp`` may be offered (common rules §6:
         any other corporation's train; 18xx.games asks this of every train for sale, even one
-        the corporation may not buy, e.g. an E-train without E-token; the step then waits for
-        a pass)."""
+        the corporation may not buy; the step then waits for a pass)."""
         return any(c.trains for c in self.game.corporations if c is not corp)
 
     def budget(self, corp: Corporation) -> int:
