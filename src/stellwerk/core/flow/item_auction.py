@@ -44,9 +44,9 @@ class ItemAuction(Step):
         return str(self.opts.get("rule", self.default_rule))
 
     def auction_items(self) -> list[Company]:
-        """Hook: the items for sale in their fixed order (default: the game's auction
-        companies in the game's order)."""
-        return list(self.game.auction_companies())
+        """Hook: the items for sale in their fixed order (default: the game's companies not
+        yet owned, in the game's order)."""
+        return [c for c in self.game.companies if c.owner is None and not c.closed]
 
     def opening_bid(self, item: Company) -> int:
         """Hook: the lowest bid that may open the bidding on ``item``."""

@@ -12,8 +12,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
-from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.auction import CompanyPendingPar, WaterfallAuction
+from stellwerk.core.flow.auction import WaterfallAuction
 from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.operating import (
     Bankrupt,
@@ -44,7 +43,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     title = "1849"
     sell_movement = "down_per_10"
-    pool_share_drop = "down_block"
     bankruptcy_ends_game_after = "all_but_one"
     game_end_check: ClassVar[dict[str, str]] = {
         "bankrupt": "immediate",
@@ -52,7 +50,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         "bank": "full_or",
     }
     game_end_priority: ClassVar[list[str]] = ["immediate", "after_max_operates", "full_or"]
-    buys_after_par = 2
     live_rules: ClassVar[dict[str, str]] = {
         "bid": "1849 rules §1.5",
         "buy_company": "1849 rules §1.4",
@@ -214,13 +211,15 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     # -- rounds -----------------------------------------------------------------------------
     def new_auction_round(self) -> Round:
-        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+        return AuctionRound(self, [s1849.RSAPar, WaterfallAuction])
 
     def new_stock_round(self) -> Round:
         for corp in self.corporations:
             c49(corp).closed_recently = False
         self.messina_upgradeable = True
-        return StockRound(self, [DiscardTrain, HomeToken, s1849.SwapChoice, s1849.SharesStep])
+        return StockRound(
+            self, [DiscardTrain, s1849.ChosenHomeToken, s1849.SwapChoice, s1849.SharesStep]
+        )
 
     def new_operating_round(self, round_num: int) -> Round:
         return OperatingRound(
@@ -253,9 +252,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         super().next_round()
         for corp in self.corporations:
             c49(corp).sms_hexes = None
-
-    def auction_companies(self) -> list[Company]:
-        return list(self.companies)
 
     def hooks_stock_round_setup(self, rnd: StockRound) -> None:
         """At the start of a stock round the RSA corporation places its home token
@@ -319,9 +315,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def par_cells(self) -> list[Cell]:
         return self.market.cells_with_type(self.available_par_types)
 
-    def can_afford_par(self, player: Player) -> bool:
-        return any(c.price * 2 <= player.cash for c in self.par_cells())
-
     def dividend_price_move(self, corp: Corporation, paid: int) -> None:
         """0 or withheld: left; paid below the price: none; at least the price: right
         (1849 rules §4.4)."""
@@ -341,25 +334,12 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def can_buy_extra(self, bundle: Bundle) -> bool:
         return self.last_cert_last(bundle)
 
-    def can_buy_any_from_treasury(self, step: Any, player: Player, corp: Corporation) -> bool:
-        shares = corp.treasury_shares()
-        if not shares:
-            return False
-        smallest = min(shares, key=lambda s: s.percent)
-        return bool(step.can_buy(player, Bundle.of([smallest], corp)))
-
     def cert_limit(self) -> int:
         n = len(self.players)
         table = self.data["cert_limit"]
         if n == 4 and self.settings.five_corporations_at_four_players:
             return int(table["four_players_five_corporations"])
         return int(table[str(n)])
-
-    def after_sr_turn_setup(self) -> None:
-        self.old_operating_order = self.operating_order()
-
-    def after_sr_pass(self) -> None:
-        self.old_operating_order = self.operating_order()
 
     def after_player_sale(self, corp: Corporation, before: Cell | None) -> None:
         if before is not corp.share_price:
@@ -402,28 +382,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         if isinstance(self.round, StockRound):
             self.place_home_token(corp)
 
-    def par_from_company(self, player: Player, company: Company, action: Action) -> None:
-        """RSA's buyer sets the par of the first corporation; the bank pays the corporation
-        twice the par (1849 rules §1.4)."""
-        corp = self.corporation(action["corporation"])
-        cell = self.market.cell_by_id(action["share_price"])
-        if cell is None or cell not in self.par_cells():
-            raise IllegalAction(f"{action['share_price']} is not a par price", "1849 rules §1.4")
-        if corp.sym != self.rsa_corporation:
-            raise IllegalAction(f"RSA comes with {self.rsa_corporation}", "1849 rules §1.4")
-        self.set_par(corp, cell)
-        share = corp.treasury_shares()[0]
-        self.buy_shares(player, Bundle.of([share], corp), price=0)
-        transfer(self.bank, corp, cell.price * 2, "1849 rules §1.4")
-        self.after_par(corp)
-
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
         if company.sym == "RSA" and self.rsa_corporation:
             self.round.state.companies_pending_par.append(company)
-
-    def maybe_place_home_token(self, corp: Corporation) -> None:
-        if corp.floated:
-            self.place_home_token(corp)
 
     # -- companies ----------------------------------------------------------------------------
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
@@ -440,9 +401,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def after_company_sold(self, corp: Corporation, company: Company) -> None:
         if company.sym == "CNM":
             self.cnm_corporation = corp
-
-    def companies_event(self, corp: Corporation, event: str) -> None:
-        """No 1849 company closes on running."""
 
     def after_train_bought(self, corp: Corporation, train: Train) -> None:
         """RSA closes when its corporation buys its first train (1849 rules §1.4)."""
@@ -510,10 +468,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             trains = [t for t in trains if t.name != "E"]
         return min(trains, key=lambda t: t.price) if trains else None
 
-    def min_depot_price(self, corp: Corporation | None) -> int:
-        train = self.min_depot_train(corp)
-        return train.price if train else 0
-
     def other_trains(self, corp: Corporation) -> list[Train]:
         out = []
         for other in self.corporations:
@@ -523,14 +477,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         if not self.may_buy_e_train(corp):
             out = [t for t in out if t.name != "E"]
         return out
-
-    def must_buy_train_now(self, corp: Corporation) -> bool:
-        """A corporation without trains must buy one if it has a route (seed 001 item 58)."""
-        return (
-            not corp.trains
-            and bool(self.depot.depot_trains(self.phases))
-            and self.map.route_info(corp)[1]
-        )
 
     def emergency_sale_timing_ok(self, rnd: Any, corp: Corporation) -> bool:
         """Shares of the buying corporation only after its first full turn (1849 rules §4.7)."""
@@ -583,12 +529,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def home_token_locations(self, corp: Corporation) -> list[str]:
         return [h for h in self.data["home_choices"] if self.map.has_free_slot(corp, h)]
 
-    def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
-        return self.map.home_city_choices(corp, hexes)
-
-    def company_par_corporation(self, company: Company) -> str:
-        return self.rsa_corporation or ""
-
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return self.map.legal_lays(corp, hex_id)
 
@@ -600,9 +540,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         return self.map.suggest_routes(corp)
-
-    def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
-        self.map.place_chosen_home(corp, action, hexes)
 
     def update_garibaldi(self) -> None:
         afg = self.afg()
