@@ -148,7 +148,7 @@ class Dividend(Step):
                 pct = holder.percent_of(entity.sym)
                 if not pct:
                     continue
-                amount = math.ceil(pct / entity.share_percent * per_share)
+                amount = math.ceil(pct / entity.share_unit * per_share)
                 if amount:
                     transfer(game.bank, holder, amount)
         paid = revenue if kind == "payout" else 0
@@ -467,7 +467,7 @@ class BuyTrain(Step):
     def can_sell(self, player: Any, bundle: Bundle) -> bool:
         game = self.game
         corp = bundle.corporation
-        if bundle.owner is not player or not isinstance(player, Player):
+        if not game.may_sell(player, bundle):
             return False
         if not game.emergency_sale_timing_ok(self.round, corp):
             return False

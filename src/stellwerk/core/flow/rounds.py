@@ -66,7 +66,7 @@ class StockRound(Round):
             key=lambda c: c.sort_key(),
         )
         for corp in corps:
-            if sum(corp.player_holders().values()) == 100:
+            if game.sold_out(corp):
                 game.move_price(corp, "up")
             if corp.market_percent() > 0:
                 game.move_price(corp, "down")

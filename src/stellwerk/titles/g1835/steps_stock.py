@@ -74,24 +74,12 @@ class StockRound1835(Round):
             key=lambda c: c.sort_key(),
         )
         for corp in corps:
-            if self.sold_out(corp):
+            if game.sold_out(corp):
                 game.note("sold_out", corp=corp.sym)
                 game.move_price(corp, "up")
         if self.last_buyer is not None:
             players = game.players
             game.priority = players[(players.index(self.last_buyer) + 1) % len(players)]
-
-    def sold_out(self, corp: Corporation) -> bool:
-        """No certificate in the IPO or the pool; PR's unexchanged reserved certificates count
-        only without the option (rules/1835.md 5.1, 11)."""
-        game = self.game1835
-        if game.pool.percent_of(corp.sym):
-            return False
-        treasury = corp.shares_of(corp.sym)
-        reserved = c35(corp).reserved
-        if reserved and game.settings.sold_out_ignores_reserved_pr:
-            treasury = [s for s in treasury if not reserved[s.index]]
-        return not treasury
 
 
 class Shares1835(Step):
@@ -150,7 +138,7 @@ class Shares1835(Step):
             return "minors are not sold in stock rounds"
         if corp.sym in self.round.sold.get(player.name, set()):
             return f"{player.name} sold {corp.sym} this round"
-        if game.num_certs(player) >= game.cert_limit_for(player):
+        if game.num_certs(player) >= game.cert_limit(player):
             return "certificate limit reached"
         owner = share.owner
         if owner is corp:

@@ -192,7 +192,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             c.get("home"),
             c["token_fee"],
         )
-        corp.shares[corp.sym][-1].last_cert = True
         return corp
 
     def _random_order(self) -> list[Corporation]:
@@ -355,7 +354,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         smallest = min(shares, key=lambda s: s.percent)
         return bool(step.can_buy(player, Bundle.of([smallest], corp)))
 
-    def cert_limit(self) -> int:
+    def player_cert_limit(self, player: Player | None) -> int:
         n = len(self.players)
         table = self.data["cert_limit"]
         if n == 4 and self.hooks.reduced_corporations:
@@ -626,7 +625,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         for corp in self.corporations:
             if not c49(corp).bond:
                 continue
-            shares = -(-player.percent_of(corp.sym) // corp.share_percent)
+            shares = -(-player.percent_of(corp.sym) // corp.share_unit)
             penalty = 100
             if self.hooks.bond_penalty_floor_zero and corp.share_price is not None:
                 penalty = min(100, corp.share_price.price)
