@@ -210,9 +210,9 @@ class Corporation(Holder):
 
     ``certificates`` is the register of its certificates in play (replaced during play by
     :func:`~stellwerk.core.shares.reissue`); ``share_unit`` the percentage of one ordinary
-    share (declared, else the smallest ordinary certificate, even where ordinary certificates
-    differ in size; a minor with only a president's certificate: that one); ``owner`` its president -- a player, another
-    corporation, the pool, or nobody.
+    share (declared, else the smallest ordinary certificate, also where ordinary certificates
+    differ in size; for a minor with only a president's certificate, that one); ``owner`` its
+    president -- a player, another corporation, the pool, or nobody.
     """
 
     kind = "corporation"

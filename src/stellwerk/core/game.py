@@ -408,9 +408,7 @@ class Game:
     def sold_out(self, corp: Corporation) -> bool:
         """Every certificate is held by holders that may preside: none in the treasury (IPO)
         or the pool (common rules §6.5, end of stock round)."""
-        return (
-            sum(p for h, p in corp.share_holders.items() if self.may_preside(corp, h)) == 100
-        )
+        return sum(p for h, p in corp.share_holders.items() if self.may_preside(corp, h)) == 100
 
     def may_sell(self, holder: Holder, bundle: Bundle) -> bool:
         """Whether ``holder`` may sell ``bundle`` at all: its own certificates, as a player or

@@ -149,9 +149,7 @@ def transfer_bundle(
     if president is None:
         eligible = [h for h in majority if h.percent_of(corp.sym) >= corp.president_percent]
         if eligible:
-            president = min(
-                eligible, key=lambda h: rules.president_distance(previous_president, h)
-            )
+            president = min(eligible, key=lambda h: rules.president_distance(previous_president, h))
     if president is None:
         return
     corp.owner = president
@@ -232,8 +230,7 @@ def reissue(
         if holder is pres_holder:
             if want < percents[0]:
                 raise IllegalAction(
-                    f"{holder.name} holds too little of {corp.sym} for its president's "
-                    "certificate",
+                    f"{holder.name} holds too little of {corp.sym} for its president's certificate",
                     rule,
                 )
             picked.append(0)

@@ -72,10 +72,9 @@ class BuySellParShares(Step):
         return corp.owner is player and self.just_parred(corp) and self.num_bought(corp) < extra
 
     def can_gain(self, player: Player, bundle: Bundle) -> bool:
-        corp = bundle.corporation
-        return (
-            self.game.holding_ok(player, corp, bundle.percent)
-            and self.game.num_certs(player) < self.game.cert_limit(player)
+        game = self.game
+        return game.holding_ok(player, bundle.corporation, bundle.percent) and (
+            game.within_cert_limit(player)
         )
 
     def can_buy(self, player: Player, bundle: Bundle | None) -> bool:
