@@ -264,6 +264,14 @@ class Game:
         with self.engine.looking_ahead():
             return legal_actions(self.engine, hex_id, all_lays)
 
+    def lay_hexes(self) -> list[str]:
+        """The hexes where ``legal_actions(hex_id)`` may list tile lays (a superset, found
+        without checking lays), in a fixed order: to look for one lay hex by hex."""
+        from stellwerk.core.legal import lay_hexes
+
+        with self.engine.looking_ahead():
+            return lay_hexes(self.engine)
+
     def to_file(self) -> dict[str, Any]:
         """The 18xx.games game file of this game: every action of the record (undone ones,
         undo/redo, messages, programs) and the keys of a loaded file we do not own."""

@@ -498,6 +498,12 @@ class Game:
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         raise NotImplementedError
 
+    def lay_hexes(self, corp: Corporation) -> list[str]:
+        """Hook: hexes where ``legal_lays(corp, hex)`` may list lays, in a fixed order; a
+        superset is fine (a caller that wants one lay asks them one by one).  By default the
+        hexes of every legal lay; titles answer without checking any lay."""
+        return sorted({hex_id for hex_id, _, _ in self.legal_lays(corp, None)})
+
     def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Hook: whether ``legal_lays(corp, hex_id)`` lists this lay.  Titles may answer for
         the one lay without listing every tile and rotation (the live gate asks this)."""

@@ -38,6 +38,13 @@ class Track(Step):
                 out.append(act(entity, "lay_tile", hex=hid, tile=tile_id, rotation=rotation))
         return out
 
+    def lay_hexes(self, entity: Any) -> list[str]:
+        """Hexes where ``choices(entity, hex_id)`` may list lays (a superset, found without
+        checking lays: the random driver asks them one by one instead of listing every lay)."""
+        if "lay_tile" not in self.actions(entity):
+            return []
+        return self.game.lay_hexes(entity)
+
     def lay_offered(self, entity: Any, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Whether ``choices(entity, hex_id)`` lists this lay (asked for one lay: cheap)."""
         if "lay_tile" not in self.actions(entity):

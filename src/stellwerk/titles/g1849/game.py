@@ -599,6 +599,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return self.map.legal_lays(corp, hex_id)
 
+    def lay_hexes(self, corp: Corporation) -> list[str]:
+        return self.map.lay_hexes(corp)
+
     def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
         return self.map.lay_is_legal(corp, hex_id, tile_id, rotation)
 
