@@ -10,6 +10,7 @@ as hooks below.  No title name appears here.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -39,6 +40,9 @@ from stellwerk.core.shares import (
     transfer_bundle,
 )
 from stellwerk.core.trains import Depot, PhaseDef, Phases
+
+_VERSIONS = itertools.count(1)
+"""Numbers of states between processed actions (``Game.memo_key``), unique in the process."""
 
 
 class GameEnded(Exception):
@@ -78,7 +82,7 @@ class Game:
         self.finished = False
         self.game_end_reason: str | None = None
         self.end_trigger: tuple[str, str] | None = None
-        self.loading = False
+        self._loading = False
         self.log: list[str] = []
         self.corporations: list[Corporation] = []
         self.companies: list[Company] = []
@@ -88,6 +92,17 @@ class Game:
         self.operating_rounds = 1
         self.round: Round = Round(self, [])
         self.current_action_id = 0
+        self._version: int | None = None
+        """Names the state while it holds still (:meth:`settle`); None while it changes."""
+        self._parked: int | None = None
+        """The version of the state a processed action left, kept for :meth:`resume`."""
+        self.memo_key: Any = None
+        """A name for what answers about who may act depend on, or None while the state may
+        change: the state's version (:meth:`settle`), the loading flag and the title's caches
+        outside the state (:meth:`cache_stamp`).  Equal keys mean equal answers, so steps and
+        rounds remember them under it (issue 7: who may act is computed once per state
+        change).  Kept up to date by :meth:`settle`, :meth:`changing`, ``loading`` and
+        :meth:`cache_changed`."""
 
     # -- lookups ----------------------------------------------------------------------------
     def player_by_id(self, pid: Any) -> Player:
@@ -146,7 +161,81 @@ class Game:
         for auto in action.get("auto_actions") or []:
             self.process_single(auto)
 
+    @property
+    def loading(self) -> bool:
+        """Replaying a file (common rules §3.6): the checks the reference engine skips then
+        are skipped."""
+        return self._loading
+
+    @loading.setter
+    def loading(self, value: bool) -> None:
+        self._loading = value
+        self.cache_changed()
+
+    def cache_stamp(self) -> Any:
+        """Hook: names the contents of caches outside the game state that step answers depend
+        on (a title's graph cache, ``GraphCache.stamp``); a new value at every change, and
+        :meth:`cache_changed` called."""
+        return None
+
+    def cache_changed(self) -> None:
+        """Something ``memo_key`` names other than the state changed: name it anew."""
+        version = self._version
+        self.memo_key = None if version is None else (version, self._loading, self.cache_stamp())
+
     def process_single(self, action: Action) -> None:
+        try:
+            self._process_single(action)
+        finally:
+            self.settle()
+            self.park()
+
+    # -- remembering who may act (issue 7) --------------------------------------------------
+    # While an action is processed, answers are remembered between ``settle`` and
+    # ``changing``; the version the action leaves is parked, and the public API resumes it
+    # for its calls (menus, the live gate, the next action's routing).  Code that changes the
+    # state other than by actions calls ``changing`` (``stellwerk.api.Game.engine`` does it
+    # for whoever takes the engine).
+
+    def changing(self) -> None:
+        """The state is about to change: answers are no longer remembered until it is settled
+        again (the round calls this once it has routed an action, so routing uses the answers
+        of the state before it)."""
+        self._version = None
+        self._parked = None
+        self.memo_key = None
+
+    def settle(self) -> None:
+        """The state holds still until the next :meth:`changing`: answers found from now on
+        are remembered under a new version (kept if it is settled already)."""
+        if self._version is None:
+            self._version = next(_VERSIONS)
+            self.cache_changed()
+
+    def park(self) -> None:
+        """Stop remembering for now, keeping the version for :meth:`resume`."""
+        if self._version is not None:
+            self._parked = self._version
+        self._version = None
+        self.memo_key = None
+
+    def resume(self) -> None:
+        """Remember again under the parked version: the state is still the one the last
+        processed action left (the public API's calls; nobody changed it since)."""
+        if self._version is None and self._parked is not None:
+            self._version = self._parked
+            self.cache_changed()
+
+    @contextlib.contextmanager
+    def remembering(self) -> Iterator[None]:
+        """:meth:`resume` for the duration of a ``with`` block, then :meth:`park`."""
+        self.resume()
+        try:
+            yield
+        finally:
+            self.park()
+
+    def _process_single(self, action: Action) -> None:
         check_shape(action)
         kind = action["type"]
         if kind in TEXT_TYPES:
@@ -159,14 +248,21 @@ class Game:
         entity = self.entity(action)
         if kind == "end_game":
             # a site user ended the game by hand (common rules §4.2, manually_ended)
+            self.changing()
             self.end_game("manually_ended")
             return
         self.round.process_action(action, entity)
+        self.changing()
         self.action_processed(action)
         reason, timing = self.check_game_end()
         if timing == "immediate" and reason:
             self.end_game(reason)
-        while self.round.finished() and not self.finished:
+        while True:
+            # settled: the answers found here serve the next action's routing and menus
+            self.settle()
+            if not self.round.finished() or self.finished:
+                break
+            self.changing()
             for ent in self.round.entities:
                 if hasattr(ent, "passed"):
                     ent.passed = False
@@ -347,6 +443,12 @@ class Game:
 
     def bundles_for_corporation(self, holder: Holder, corp: Corporation) -> list[Bundle]:
         return all_bundles(holder, corp)
+
+    def sale_bundles(self, holder: Holder, corp: Corporation) -> Iterator[Bundle]:
+        """Hook: the bundles of :meth:`bundles_for_corporation` one at a time, in any order,
+        for existence tests that stop at the first that qualifies; a title whose bundles are
+        dear to build makes them as they are asked for."""
+        return iter(self.bundles_for_corporation(holder, corp))
 
     def transfer_shares(
         self, bundle: Bundle, to: Holder, allow_president_change: bool = True

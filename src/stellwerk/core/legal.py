@@ -39,7 +39,7 @@ def legal_actions(game: Game, hex_id: str | None = None, all_lays: bool = False)
         for step in game.round.steps:
             if not step.active():
                 continue
-            kinds = [k for k in step.actions(entity) if k not in taken]
+            kinds = [k for k in step.actions_of(entity) if k not in taken]
             if kinds:
                 if isinstance(step, Track):
                     found = step.choices(entity, hex_id, all_lays)

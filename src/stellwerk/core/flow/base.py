@@ -9,8 +9,9 @@ descriptions (common rules §6) and of 18xx.games, whose traces we must reproduc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stellwerk.core.errors import IllegalAction
 
@@ -42,11 +43,43 @@ class RoundState:
     revenue: int = 0
 
 
+_MISSING = object()
+
+
+def remembered(owner: Step | Round, name: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, remembered on ``owner`` under ``name`` for the state the game's
+    ``memo_key`` names (issue 7: who may act is computed once per state change).  An answer
+    is kept only if computing it left the key as it was (it changed no cache the answers
+    depend on), so taking it again is exactly what computing it again would do."""
+    game = owner.game
+    key = game.memo_key
+    if key is None:  # the state is changing: nothing is remembered
+        return compute()
+    memo = owner._memo
+    if memo is not None and memo[0] == key:
+        found = memo[1].get(name, _MISSING)
+        if found is not _MISSING:
+            return found
+    value = compute()
+    if game.memo_key == key:
+        memo = owner._memo
+        if memo is None or memo[0] != key:
+            memo = owner._memo = (key, {})
+        memo[1][name] = value
+    return value
+
+
 class Step:
-    """One step of a round.  Subclasses list the action types they accept per entity."""
+    """One step of a round.  Subclasses list the action types they accept per entity.
+
+    ``current_actions`` and ``blocking`` are remembered per state (:func:`remembered`);
+    subclasses override ``actions`` (and may answer ``blocking`` faster, marked with
+    :func:`any_action_blocks`)."""
 
     description = "step"
     blocks = True
+    _memo: tuple[Any, dict[str, Any]] | None = None
+    """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
     def __init__(self, game: Game, round_: Round, **opts: Any) -> None:
         self.game = game
@@ -87,6 +120,13 @@ class Step:
         return ents[0] if ents else None
 
     def current_actions(self) -> list[str]:
+        """The action types of the current entity (do not change the list: it is shared)."""
+        if self.game.memo_key is None:
+            return self._current_actions()
+        found: list[str] = remembered(self, "current_actions", self._current_actions)
+        return found
+
+    def _current_actions(self) -> list[str]:
         entity = self.current_entity()
         if entity is None or getattr(entity, "closed", False):
             return []
@@ -94,6 +134,13 @@ class Step:
 
     def blocking(self) -> bool:
         return self.blocks and bool(self.current_actions())
+
+    def actions_of(self, entity: Any) -> list[str]:
+        """``actions(entity)``, taken from :meth:`current_actions` (remembered) when that
+        answers it (do not change the list)."""
+        if self.game.memo_key is not None and _is_current(self, entity):
+            return self.current_actions()
+        return self.actions(entity)
 
     def process(self, action: Action, entity: Any) -> None:
         handler = getattr(self, f"process_{action['type']}", None)
@@ -141,11 +188,35 @@ def act(entity: Any, action_type: str, /, **fields: Any) -> Action:
     return out
 
 
+_ANY_ACTION_BLOCKING: set[Any] = {Step.blocking}
+"""``blocking`` methods that answer ``blocks and bool(current_actions())``."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def any_action_blocks(method: F) -> F:
+    """Marks a ``blocking`` override that only computes ``blocks and bool(current_actions())``
+    faster, so the round may answer it from an action list it already has."""
+    _ANY_ACTION_BLOCKING.add(method)
+    return method
+
+
+_ANNOUNCING: set[Any] = set()
+"""``after_process`` methods that call ``game.changing()`` before they change anything."""
+
+
+def announces_changes(method: F) -> F:
+    """Marks a round's ``after_process`` that calls ``game.changing()`` before it changes
+    anything, so the round may leave the game settled for it after skipping steps."""
+    _ANNOUNCING.add(method)
+    return method
+
+
 def _is_current(step: Step, entity: Any) -> bool:
     """Whether ``step.current_actions()`` would be ``step.actions(entity)`` (so a list already
     computed for ``entity`` answers it): ``entity`` is the step's open current entity."""
     return (
-        type(step).blocking is Step.blocking
+        type(step).blocking in _ANY_ACTION_BLOCKING
         and type(step).current_actions is Step.current_actions
         and step.current_entity() is entity
         and not getattr(entity, "closed", False)
@@ -157,6 +228,8 @@ class Round:
 
     name = "Round"
     kind = "base"
+    _memo: tuple[Any, dict[str, Any]] | None = None
+    """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
     def __init__(self, game: Game, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
@@ -190,6 +263,12 @@ class Round:
     def active_step(self) -> Step | None:
         if self.stale_step is not None:
             return self.stale_step
+        if self.game.memo_key is None:
+            return self._active_step()
+        found: Step | None = remembered(self, "active_step", self._active_step)
+        return found
+
+    def _active_step(self) -> Step | None:
         for step in self.steps:
             if step.active() and step.blocking():
                 return step
@@ -218,7 +297,7 @@ class Round:
         non-blocking steps)."""
         is_company = getattr(entity, "kind", "") == "company"
         for step in self.steps:
-            if step.active() and (is_company or step.blocking()) and step.actions(entity):
+            if step.active() and (is_company or step.blocking()) and step.actions_of(entity):
                 return step
         return None
 
@@ -233,7 +312,7 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
-            for a in step.actions(entity):
+            for a in step.actions_of(entity):
                 if a not in out:
                     out.append(a)
             if step.blocking():
@@ -241,7 +320,9 @@ class Round:
         return out
 
     def process_action(self, action: Action, entity: Any) -> None:
-        self.stale_step = None
+        if self.stale_step is not None:
+            self.game.changing()
+            self.stale_step = None
         kind = action["type"]
         chosen: Step | None = None
         for step in self.steps:
@@ -249,11 +330,10 @@ class Round:
                 continue  # never blocks and has no handler for this kind: cannot take it
             if not step.active():
                 continue
-            offered = step.actions(entity)
+            current = _is_current(step, entity)
+            offered = step.current_actions() if current else step.actions(entity)
             accepts = kind in offered
-            blocking = step.blocks and bool(
-                offered if _is_current(step, entity) else step.current_actions()
-            )
+            blocking = step.blocks and bool(offered if current else step.current_actions())
             if blocking and not accepts:
                 raise IllegalAction(
                     f"{kind} is not allowed now: the current step is '{step.description}'",
@@ -264,28 +344,41 @@ class Round:
                 break
         if chosen is None:
             raise IllegalAction(f"no step accepts {kind} now", "common rules §6 (turn order)")
+        self.game.changing()
         chosen.process(action, entity)
         chosen.acted = True
         self.at_start = False
         self.after_process_before_skip(action)
-        self.skip_steps()
+        self.skip_steps(settled=type(self).after_process in _ANNOUNCING)
         self.after_process(action, entity)
 
     def after_process_before_skip(self, action: Action) -> None:
         pass
 
+    @announces_changes
     def after_process(self, action: Action, entity: Any) -> None:
         pass
 
-    def skip_steps(self) -> None:
+    def skip_steps(self, settled: bool = False) -> None:
+        """Skip the steps before the first blocking one.  Each step is asked with the game
+        settled (``Game.settle``), so its answer is remembered; with ``settled`` the game is
+        left settled, and the caller asks again at no cost but must call ``game.changing()``
+        before it changes anything."""
+        game = self.game
         ents = self.entities
         current = ents[self.entity_index] if ents and self.entity_index < len(ents) else None
         for step in self.steps:
             if not step.active() or not step.blocks or getattr(current, "closed", False):
                 continue
+            game.settle()
             if step.blocking():
                 break
+            game.changing()
             step.skip()
+        if settled:
+            game.settle()
+        else:
+            game.changing()
 
     def next_entity_index(self) -> None:
         self.entity_index = (self.entity_index + 1) % len(self.entities)

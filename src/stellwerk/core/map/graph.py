@@ -18,6 +18,8 @@ Results (cached per board version):
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from stellwerk.core.map.board import Board
@@ -270,13 +272,13 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
     return net
 
 
-@dataclass(slots=True)
-class CacheState:
-    """A copy of a :class:`GraphCache`'s contents."""
+STAMPS = itertools.count(1)
+"""Stamps of graph-cache contents: every change takes a new one, unique in the process."""
 
-    nets: dict[str, Network]
-    tokenable: dict[str, list[tuple[str, int]]]
-    routes: dict[str, tuple[bool, bool]]
+SavedCache = tuple[
+    dict[str, Network], dict[str, list[tuple[str, int]]], dict[str, tuple[bool, bool]], int
+]
+"""What :meth:`GraphCache.save` returns: copies of the contents and their stamp."""
 
 
 class GraphCache:
@@ -288,6 +290,11 @@ class GraphCache:
     after home tokens or a closing corporation's tokens leave the board).  Route flags then
     behave like that engine's: once a corporation is known to need a train, that stays known
     until :meth:`clear_for` or :meth:`clear_all`.
+
+    ``stamp`` names the contents: every change (a network or token list remembered, a clear)
+    takes a new stamp, and :meth:`restore` brings back the saved one, so equal stamps mean
+    equal contents.  Answers that depend on the cache (who may act, ``Game.memo_key``) are
+    remembered under it.
     """
 
     def __init__(self, board: Board, follow_board: bool = True) -> None:
@@ -299,6 +306,9 @@ class GraphCache:
         self._routes: dict[str, tuple[bool, bool]] = {}
         self._computed: dict[str, Network] = {}
         self._computed_content = board.content
+        self.stamp = next(STAMPS)
+        self.on_change: Callable[[], None] | None = None
+        """Called after every change of ``stamp`` (the game renames its ``memo_key``)."""
         """Networks computed on the board as it is now (``board.content``), whatever the cache
         above holds: a network is a function of the board, so a look-ahead that computed one
         and then restored the cache spares the computation after it (not part of
@@ -311,6 +321,7 @@ class GraphCache:
 
     def clear(self) -> None:
         """Forget networks and token spots; keep route flags that say a train is needed."""
+        self._bump()
         self._nets.clear()
         self._tokenable.clear()
         self._routes = {c: f for c, f in self._routes.items() if f[1]}
@@ -320,28 +331,35 @@ class GraphCache:
         self.clear()
         self._routes.pop(corp, None)
 
-    def save(
-        self,
-    ) -> tuple[dict[str, Network], dict[str, list[tuple[str, int]]], dict[str, tuple[bool, bool]]]:
+    def save(self) -> SavedCache:
         """The cache contents, to :meth:`restore` after a look-ahead that must leave no trace."""
-        return dict(self._nets), dict(self._tokenable), dict(self._routes)
+        return dict(self._nets), dict(self._tokenable), dict(self._routes), self.stamp
 
-    def restore(
-        self,
-        saved: tuple[
-            dict[str, Network], dict[str, list[tuple[str, int]]], dict[str, tuple[bool, bool]]
-        ],
-    ) -> None:
-        self._nets, self._tokenable, self._routes = (dict(x) for x in saved)  # type: ignore[assignment]
+    def restore(self, saved: SavedCache) -> None:
+        nets, tokenable, routes, stamp = saved
+        if stamp == self.stamp:
+            return  # nothing changed since the save
+        self._nets, self._tokenable, self._routes = dict(nets), dict(tokenable), dict(routes)
+        self.stamp = stamp
+        if self.on_change is not None:
+            self.on_change()
+
+    def _bump(self) -> None:
+        """The contents are about to change: a new stamp."""
+        self.stamp = next(STAMPS)
+        if self.on_change is not None:
+            self.on_change()
 
     def forget(self, corp: str) -> None:
         """Drop everything cached for ``corp`` (a closed corporation starts afresh)."""
+        self._bump()
         self._nets.pop(corp, None)
         self._tokenable.pop(corp, None)
         self._routes.pop(corp, None)
 
     def clear_all(self) -> None:
         """Forget everything."""
+        self._bump()
         self._nets.clear()
         self._tokenable.clear()
         self._routes.clear()
@@ -351,6 +369,7 @@ class GraphCache:
         self._check_version()
         net = self._nets.get(corp)
         if net is None:
+            self._bump()
             net = self._nets[corp] = self._computed_network(corp)
             old = self._routes.get(corp, (False, False))
             self._routes[corp] = (
@@ -383,6 +402,7 @@ class GraphCache:
             index = state.city_index(node)
             if index is not None and board.can_place_token(hid, index, corp):
                 out.append((hid, index))
+        self._bump()
         self._tokenable[corp] = out
         return out
 
