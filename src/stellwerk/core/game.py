@@ -28,7 +28,7 @@ from stellwerk.core.entities import (
     transfer,
 )
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round
+from stellwerk.core.flow.base import ANNOUNCING, Action, Round, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.rng import Rng
@@ -252,10 +252,15 @@ class Game:
             self.end_game("manually_ended")
             return
         self.round.process_action(action, entity)
-        self.changing()
+        if type(self).action_processed not in ANNOUNCING:
+            self.changing()
         self.action_processed(action)
+        trigger = self.end_trigger
         reason, timing = self.check_game_end()
+        if self.end_trigger != trigger:
+            self.changing()
         if timing == "immediate" and reason:
+            self.changing()
             self.end_game(reason)
         while True:
             # settled: the answers found here serve the next action's routing and menus
@@ -275,8 +280,11 @@ class Game:
                 self.round.at_start = True
                 self.round.setup()
 
+    @announces_changes
     def action_processed(self, action: Action) -> None:
-        """Hook after each action (e.g. closing corporations in a close cell)."""
+        """Hook after each action (e.g. closing corporations in a close cell).  An override
+        marked ``announces_changes`` calls ``changing`` before it changes anything (then
+        what the round found after the action is still good when nothing happens)."""
 
     # -- round sequence ---------------------------------------------------------------------
     def next_round(self) -> None:
@@ -642,6 +650,14 @@ class Game:
         """Pool shares the corporation may redeem now (none generically)."""
         return []
 
+    def can_issue(self, corp: Corporation) -> bool:
+        """Hook: whether :meth:`issuable_bundles` lists any (a title may answer faster)."""
+        return bool(self.issuable_bundles(corp))
+
+    def can_redeem(self, corp: Corporation) -> bool:
+        """Hook: whether :meth:`redeemable_bundles` lists any (a title may answer faster)."""
+        return bool(self.redeemable_bundles(corp))
+
     def depot_trains_for(self, corp: Corporation) -> list[Train]:
         return self.depot.depot_trains(self.phases)
 
@@ -693,7 +709,14 @@ class Game:
         return self.phases.current.train_limit
 
     def crowded_corps(self) -> list[Corporation]:
-        return [c for c in self.corporations if len(c.trains) > self.train_limit(c)]
+        return [c for c in self.corporations if c.trains and len(c.trains) > self.train_limit(c)]
+
+    def has_crowded_corps(self) -> bool:
+        """Whether :meth:`crowded_corps` lists any (asked at every step of every action: the
+        generic list is searched only to the first)."""
+        if type(self).crowded_corps is not Game.crowded_corps:
+            return bool(self.crowded_corps())
+        return any(c.trains and len(c.trains) > self.train_limit(c) for c in self.corporations)
 
     def buy_train(self, corp: Corporation, train: Train, price: int) -> None:
         """Pay for a train and take it; the depot's first sale of a type may change the phase

@@ -201,14 +201,16 @@ def any_action_blocks(method: F) -> F:
     return method
 
 
-_ANNOUNCING: set[Any] = set()
-"""``after_process`` methods that call ``game.changing()`` before they change anything."""
+ANNOUNCING: set[Any] = set()
+"""Hook methods (a round's ``after_process``, ``Game.action_processed``) that call
+``game.changing()`` before they change anything."""
 
 
 def announces_changes(method: F) -> F:
-    """Marks a round's ``after_process`` that calls ``game.changing()`` before it changes
-    anything, so the round may leave the game settled for it after skipping steps."""
-    _ANNOUNCING.add(method)
+    """Marks a hook (a round's ``after_process``, ``Game.action_processed``) that calls
+    ``game.changing()`` before it changes anything, so the answers found before it are kept
+    for it (and after it, when it changes nothing)."""
+    ANNOUNCING.add(method)
     return method
 
 
@@ -349,7 +351,7 @@ class Round:
         chosen.acted = True
         self.at_start = False
         self.after_process_before_skip(action)
-        self.skip_steps(settled=type(self).after_process in _ANNOUNCING)
+        self.skip_steps(settled=type(self).after_process in ANNOUNCING)
         self.after_process(action, entity)
 
     def after_process_before_skip(self, action: Action) -> None:

@@ -169,7 +169,7 @@ class DiscardTrain(Step):
     description = "Discard Trains"
 
     def active(self) -> bool:
-        return bool(self.game.crowded_corps())
+        return self.game.has_crowded_corps()
 
     def active_entities(self) -> list[Any]:
         return self.game.crowded_corps()[:1]
@@ -264,9 +264,9 @@ class IssueShares(Step):
         if not isinstance(entity, Corporation) or entity is not self.current_entity():
             return []
         out = []
-        if self.game.redeemable_bundles(entity):
+        if self.game.can_redeem(entity):
             out.append("buy_shares")
-        if self.game.issuable_bundles(entity):
+        if self.game.can_issue(entity):
             out.append("sell_shares")
         if out:
             out.append("pass")

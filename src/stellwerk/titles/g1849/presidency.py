@@ -212,6 +212,15 @@ class PresidencyRules(Game):
             if b.num_shares() <= room and self.last_cert_last(b)
         ]
 
+    def can_issue(self, corp: Corporation) -> bool:
+        """Whether :meth:`issuable_bundles` lists any, bundles made one at a time."""
+        if len(corp.operating_history) < 2:
+            return False
+        room = 5 - corp.market_percent() // corp.share_percent
+        return any(
+            b.num_shares() <= room and self.last_cert_last(b) for b in self.sale_bundles(corp, corp)
+        )
+
     def redeemable_bundles(self, corp: Corporation) -> list[Bundle]:
         if len(corp.operating_history) < 2:
             return []
