@@ -348,6 +348,7 @@ class Round:
             raise IllegalAction(f"no step accepts {kind} now", "common rules §6 (turn order)")
         self.game.changing()
         chosen.process(action, entity)
+        self.game.changing()  # the step may have moved the round on, which settles it
         chosen.acted = True
         self.at_start = False
         self.after_process_before_skip(action)
@@ -367,6 +368,7 @@ class Round:
         left settled, and the caller asks again at no cost but must call ``game.changing()``
         before it changes anything."""
         game = self.game
+        game.changing()  # whatever the caller did before, the answers are found afresh
         ents = self.entities
         current = ents[self.entity_index] if ents and self.entity_index < len(ents) else None
         for step in self.steps:
@@ -389,6 +391,7 @@ class Round:
         raise NotImplementedError
 
     def force_next_entity(self) -> None:
+        self.game.changing()
         for step in self.steps:
             step.pass_()
         self.next_entity()

@@ -115,16 +115,18 @@ class _Walker:
         ("converging") makes the rest of that walk forget what it visited once it returns,
         so that track behind a fork can be reached again from another side."""
         key = (hid, p)
-        if key in self.visited_paths:
+        visited = self.visited_paths
+        if key in visited:
             return
-        placed = self.hexes[hid].placed
+        hexes = self.hexes
+        placed = hexes[hid].placed
         path = placed.paths[p]
         counter = self.counter
         edges = path.edges
         for e in edges:
             if counter.get((hid, e)):
                 return
-        self.visited_paths.add(key)
+        visited.add(key)
         self.order.append(key)
         if key in self.stop_at:
             raise _Reached
@@ -135,23 +137,25 @@ class _Walker:
                     continue
                 self.node(nxt, node_conv or converging)
         gauge = path.gauge
+        links = self.links
         for e in edges:
             if e == skip:
                 continue
-            nb = self.link(hid, e)
+            crossing = (hid, e)
+            nb = links[crossing] if crossing in links else self.link(hid, e)
             if nb is None:
                 continue
-            crossing = (hid, e)
             counter[crossing] = counter.get(crossing, 0) + 1
             back = (e + 3) % 6  # geometry.opposite
-            nb_tile = self.hexes[nb].placed
+            nb_tile = hexes[nb].placed
             conv = converging or len(placed.paths_at_edge[e]) > 1
+            nb_paths = nb_tile.paths
             for q in nb_tile.paths_at_edge[back]:
-                if gauge.connects(nb_tile.paths[q].gauge):
+                if gauge.connects(nb_paths[q].gauge):
                     self.path(nb, q, back, origin, conv, node_conv)
             counter[crossing] -= 1
         if converging:
-            self.visited_paths.discard(key)
+            visited.discard(key)
 
 
 class _Reached(Exception):
@@ -237,26 +241,28 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
         net.nodes.add(start)
     links: dict[tuple[str, int], str | None] = {}
     blocked: dict[NodeKey, bool] = {}
+    net_hexes = net.hexes
     for start in tokens:
         others = {t for t in tokens if t != start}
         walker = _Walker(board, corp, others, links=links, blocked=blocked)
         walker.node(start)
         local: set[NodeKey] = set()
-        for hid, p in walker.order:
-            if (hid, p) in seen_paths:
+        for key in walker.order:
+            if key in seen_paths:
                 continue
-            seen_paths.add((hid, p))
-            net.paths.add((hid, p))
-            path = board.hexes[hid].placed.paths[p]
+            seen_paths.add(key)
+            net.paths.add(key)
+            hid = key[0]
+            path = board.hexes[hid].placed.paths[key[1]]
             for n in path.nodes:
                 net.nodes.add((hid, n))
                 local.add((hid, n))
-            hex_edges = net.hexes.setdefault(hid, set())
+            hex_edges = net_hexes.setdefault(hid, set())
             for e in path.edges:
                 hex_edges.add(e)
-                nb = board.neighbor(hid, e)
+                nb = walker.link(hid, e)
                 if nb is not None:
-                    net.hexes.setdefault(nb, set()).add(opposite(e))
+                    net_hexes.setdefault(nb, set()).add(opposite(e))
         if net.route_train_purchase:
             continue
         mandatory = optional = 0
