@@ -96,13 +96,19 @@ class Game:
         """Names the state while it holds still (:meth:`settle`); None while it changes."""
         self._parked: int | None = None
         """The version of the state a processed action left, kept for :meth:`resume`."""
+        self._flows = 0
+        """How many flows that remember are under way (an action processed, a call of the
+        public API); outside them nothing is remembered (a game built or changed by hand)."""
         self.memo_key: Any = None
         """A name for what answers about who may act depend on, or None while the state may
-        change: the state's version (:meth:`settle`), the loading flag and the title's caches
-        outside the state (:meth:`cache_stamp`).  Equal keys mean equal answers, so steps and
-        rounds remember them under it (issue 7: who may act is computed once per state
-        change).  Kept up to date by :meth:`settle`, :meth:`changing`, ``loading`` and
-        :meth:`cache_changed`."""
+        change or outside a flow: the state's version (:meth:`settle`) and the loading flag.
+        Equal keys mean equal answers, so steps and rounds remember them under it (issue 7:
+        who may act is computed once per state change); answers that asked ``memo_cache``
+        are kept with its stamp too.  Kept up to date by :meth:`settle`, :meth:`changing`
+        and ``loading``."""
+        self.memo_cache: Any = None
+        """Hook: the title's cache outside the state that step answers may ask (its graph
+        cache): it counts questions (``reads``) and names its contents (``stamp``)."""
 
     # -- lookups ----------------------------------------------------------------------------
     def player_by_id(self, pid: Any) -> Player:
@@ -170,32 +176,29 @@ class Game:
     @loading.setter
     def loading(self, value: bool) -> None:
         self._loading = value
-        self.cache_changed()
+        self._rekey()
 
-    def cache_stamp(self) -> Any:
-        """Hook: names the contents of caches outside the game state that step answers depend
-        on (a title's graph cache, ``GraphCache.stamp``); a new value at every change, and
-        :meth:`cache_changed` called."""
-        return None
-
-    def cache_changed(self) -> None:
-        """Something ``memo_key`` names other than the state changed: name it anew."""
+    def _rekey(self) -> None:
+        """``memo_key`` for the current version, flag and flows."""
         version = self._version
-        self.memo_key = None if version is None else (version, self._loading, self.cache_stamp())
+        self.memo_key = None if version is None or not self._flows else (version, self._loading)
 
     def process_single(self, action: Action) -> None:
+        self._flows += 1
+        self._rekey()
         try:
             self._process_single(action)
         finally:
             self.settle()
             self.park()
+            self._flows -= 1
 
     # -- remembering who may act (issue 7) --------------------------------------------------
     # While an action is processed, answers are remembered between ``settle`` and
     # ``changing``; the version the action leaves is parked, and the public API resumes it
-    # for its calls (menus, the live gate, the next action's routing).  Code that changes the
-    # state other than by actions calls ``changing`` (``stellwerk.api.Game.engine`` does it
-    # for whoever takes the engine).
+    # for its calls (menus, the live gate, the next action's routing).  Nothing is remembered
+    # outside those flows.  Code that changes the state other than by actions calls
+    # ``changing`` (``stellwerk.api.Game.engine`` does it for whoever takes the engine).
 
     def changing(self) -> None:
         """The state is about to change: answers are no longer remembered until it is settled
@@ -210,7 +213,7 @@ class Game:
         are remembered under a new version (kept if it is settled already)."""
         if self._version is None:
             self._version = next(_VERSIONS)
-            self.cache_changed()
+            self._rekey()
 
     def park(self) -> None:
         """Stop remembering for now, keeping the version for :meth:`resume`."""
@@ -224,16 +227,20 @@ class Game:
         processed action left (the public API's calls; nobody changed it since)."""
         if self._version is None and self._parked is not None:
             self._version = self._parked
-            self.cache_changed()
+            self._rekey()
 
     @contextlib.contextmanager
     def remembering(self) -> Iterator[None]:
-        """:meth:`resume` for the duration of a ``with`` block, then :meth:`park`."""
+        """A flow of the public API: :meth:`resume` for the duration of a ``with`` block,
+        then :meth:`park`."""
+        self._flows += 1
         self.resume()
+        self._rekey()
         try:
             yield
         finally:
             self.park()
+            self._flows -= 1
 
     def _process_single(self, action: Action) -> None:
         check_shape(action)
@@ -716,6 +723,9 @@ class Game:
         generic list is searched only to the first)."""
         if type(self).crowded_corps is not Game.crowded_corps:
             return bool(self.crowded_corps())
+        if type(self).train_limit is Game.train_limit:  # one limit for all
+            limit = self.phases.current.train_limit
+            return any(len(c.trains) > limit for c in self.corporations)
         return any(c.trains and len(c.trains) > self.train_limit(c) for c in self.corporations)
 
     def buy_train(self, corp: Corporation, train: Train, price: int) -> None:

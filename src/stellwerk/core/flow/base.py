@@ -48,25 +48,45 @@ _MISSING = object()
 
 def remembered(owner: Step | Round, name: str, compute: Callable[[], Any]) -> Any:
     """``compute()``, remembered on ``owner`` under ``name`` for the state the game's
-    ``memo_key`` names (issue 7: who may act is computed once per state change).  An answer
-    is kept only if computing it left the key as it was (it changed no cache the answers
-    depend on), so taking it again is exactly what computing it again would do."""
+    ``memo_key`` names (issue 7: who may act is computed once per state change).
+
+    An answer that asked the title's cache (``game.memo_cache``: the graph cache, which the
+    reference engine fills and clears at its own points) is kept with the cache's stamp and
+    taken again only while the cache holds the same; and it is kept only if computing it
+    changed nothing in the cache.  So taking an answer again is exactly what computing it
+    again would do, side effects included."""
     game = owner.game
     key = game.memo_key
     if key is None:  # the state is changing: nothing is remembered
         return compute()
+    cache = game.memo_cache
     memo = owner._memo
     if memo is not None and memo[0] == key:
-        found = memo[1].get(name, _MISSING)
-        if found is not _MISSING:
-            return found
+        found = memo[1].get(name)
+        if found is not None:
+            value, stamp = found
+            if stamp is None:
+                return value
+            if cache is not None and stamp == cache.stamp:
+                cache.reads += 1  # an answer taken from the cache: it asked the cache
+                return value
+    if cache is None:
+        value = compute()
+        if game.memo_key == key:
+            _keep(owner, key, name, value, None)
+        return value
+    stamp, reads = cache.stamp, cache.reads
     value = compute()
-    if game.memo_key == key:
-        memo = owner._memo
-        if memo is None or memo[0] != key:
-            memo = owner._memo = (key, {})
-        memo[1][name] = value
+    if game.memo_key == key and cache.stamp == stamp:
+        _keep(owner, key, name, value, None if cache.reads == reads else stamp)
     return value
+
+
+def _keep(owner: Step | Round, key: Any, name: str, value: Any, stamp: Any) -> None:
+    memo = owner._memo
+    if memo is None or memo[0] != key:
+        memo = owner._memo = (key, {})
+    memo[1][name] = (value, stamp)
 
 
 class Step:
@@ -272,7 +292,8 @@ class Round:
 
     def _active_step(self) -> Step | None:
         for step in self.steps:
-            if step.active() and step.blocking():
+            # a step that never blocks is not asked (``blocking`` is False for it)
+            if step.blocks and step.active() and step.blocking():
                 return step
         return None
 
@@ -369,19 +390,18 @@ class Round:
         before it changes anything."""
         game = self.game
         game.changing()  # whatever the caller did before, the answers are found afresh
+        game.settle()
         ents = self.entities
         current = ents[self.entity_index] if ents and self.entity_index < len(ents) else None
         for step in self.steps:
-            if not step.active() or not step.blocks or getattr(current, "closed", False):
+            if not step.blocks or getattr(current, "closed", False) or not step.active():
                 continue
-            game.settle()
             if step.blocking():
                 break
             game.changing()
             step.skip()
-        if settled:
             game.settle()
-        else:
+        if not settled:
             game.changing()
 
     def next_entity_index(self) -> None:
@@ -395,4 +415,5 @@ class Round:
         for step in self.steps:
             step.pass_()
         self.next_entity()
+        self.game.changing()  # the caller goes on changing things
         self.stale_step = None

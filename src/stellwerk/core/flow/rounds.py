@@ -29,9 +29,8 @@ class StockRound(Round):
         self.game.changing()
         self.game.hooks_stock_round_setup(self)
         self.skip_steps(settled=True)
-        found = self.active_step()
-        self.game.changing()
-        if found is None:
+        if self.active_step() is None:
+            self.game.changing()
             self.next_entity()
 
     @announces_changes
@@ -61,9 +60,8 @@ class StockRound(Round):
         for step in self.steps:
             step.setup()
         self.skip_steps(settled=True)
-        found = self.active_step()
-        self.game.changing()
-        if found is None:
+        if self.active_step() is None:
+            self.game.changing()
             self.next_entity()
 
     def finish_round(self) -> None:
@@ -147,10 +145,9 @@ class OperatingRound(Round):
             return
         self.current_operator = entity
         self.skip_steps(settled=True)
-        done = self.finished()
+        if not self.finished():
+            return  # left settled: the caller returns (callers that go on call changing)
         self.game.changing()
-        if not done:
-            return
         self.game.after_end_of_operating_turn(entity)
         self.next_entity()
 

@@ -54,6 +54,17 @@ class Board:
         that a trial lay gives back the number the board had before it (``version`` never
         goes back).  Pure results of the board may be kept by it."""
         self._next_content = 1
+        self._links: dict[tuple[str, int], str | None] = {}
+        self._links_content = 0
+
+    def link_table(self) -> dict[tuple[str, int], str | None]:
+        """Answers of :meth:`neighbor` for the board as it is now, keyed by (hex, edge), for
+        callers that ask many (network walks) to read and fill; a new table once the board
+        changes (``content``)."""
+        if self._links_content != self.content:
+            self._links = {}
+            self._links_content = self.content
+        return self._links
 
     @property
     def version(self) -> int:

@@ -19,7 +19,6 @@ Results (cached per board version):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from stellwerk.core.map.board import Board
@@ -58,8 +57,9 @@ class _Walker:
     a path first met in a dead end is not walked again, exactly as in the reference engine,
     so connectivity tests agree with it on every board.
 
-    The board does not change during a walk, so hex links and blocking nodes are looked up
-    once per walk (``links``, ``blocked``; shared by the walks of one network)."""
+    The board does not change during a walk, so hex links are looked up once per board
+    (``Board.link_table``) and blocking nodes once per walk (``blocked``, shared by the walks
+    of one network)."""
 
     def __init__(
         self,
@@ -78,7 +78,7 @@ class _Walker:
         self.visited_paths: set[PathKey] = set()
         self.counter: dict[tuple[str, int], int] = {}
         self.order: list[PathKey] = []
-        self.links = {} if links is None else links
+        self.links = board.link_table() if links is None else links
         self.blocked = {} if blocked is None else blocked
 
     def link(self, hid: str, edge: int) -> str | None:
@@ -167,7 +167,7 @@ def reaches_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bo
     ``targets`` paths.  The same walks, stopped at the first target met: a path is in the
     network as soon as a walk enters it."""
     tokens = token_nodes(board, corp)
-    links: dict[tuple[str, int], str | None] = {}
+    links = board.link_table()
     blocked: dict[NodeKey, bool] = {}
     for start in tokens:
         others = {t for t in tokens if t != start}
@@ -186,7 +186,7 @@ def may_reach_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> 
     and visit bookkeeping, which can only stop a walk earlier.  Each path is looked at once,
     so this is much cheaper than the walk when the answer is no."""
     hexes = board.hexes
-    links: dict[tuple[str, int], str | None] = {}
+    links = board.link_table()
     nodes: list[NodeKey] = token_nodes(board, corp)
     seen_nodes: set[NodeKey] = set(nodes)
     seen: set[PathKey] = set()
@@ -234,12 +234,16 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
     net = Network()
     tokens = token_nodes(board, corp) if starts is None else list(starts)
     seen_paths: set[PathKey] = set()
+    links = board.link_table()
     for start in tokens:
         hid, _ = start
         edges = net.hexes.setdefault(hid, set())
-        edges.update(e for e in range(6) if board.neighbor(hid, e) is not None)
+        for e in range(6):
+            key = (hid, e)
+            nb = links[key] if key in links else links.setdefault(key, board.neighbor(hid, e))
+            if nb is not None:
+                edges.add(e)
         net.nodes.add(start)
-    links: dict[tuple[str, int], str | None] = {}
     blocked: dict[NodeKey, bool] = {}
     net_hexes = net.hexes
     for start in tokens:
@@ -299,8 +303,8 @@ class GraphCache:
 
     ``stamp`` names the contents: every change (a network or token list remembered, a clear)
     takes a new stamp, and :meth:`restore` brings back the saved one, so equal stamps mean
-    equal contents.  Answers that depend on the cache (who may act, ``Game.memo_key``) are
-    remembered under it.
+    equal contents.  Answers that asked the cache (``reads``) are remembered under it (who
+    may act, ``stellwerk.core.flow.base.remembered``).
     """
 
     def __init__(self, board: Board, follow_board: bool = True) -> None:
@@ -313,8 +317,9 @@ class GraphCache:
         self._computed: dict[str, Network] = {}
         self._computed_content = board.content
         self.stamp = next(STAMPS)
-        self.on_change: Callable[[], None] | None = None
-        """Called after every change of ``stamp`` (the game renames its ``memo_key``)."""
+        self.reads = 0
+        """Counts the questions asked of the cache (networks, token spots, route flags): an
+        answer computed without asking any does not depend on the cache."""
         """Networks computed on the board as it is now (``board.content``), whatever the cache
         above holds: a network is a function of the board, so a look-ahead that computed one
         and then restored the cache spares the computation after it (not part of
@@ -347,14 +352,10 @@ class GraphCache:
             return  # nothing changed since the save
         self._nets, self._tokenable, self._routes = dict(nets), dict(tokenable), dict(routes)
         self.stamp = stamp
-        if self.on_change is not None:
-            self.on_change()
 
     def _bump(self) -> None:
         """The contents are about to change: a new stamp."""
         self.stamp = next(STAMPS)
-        if self.on_change is not None:
-            self.on_change()
 
     def forget(self, corp: str) -> None:
         """Drop everything cached for ``corp`` (a closed corporation starts afresh)."""
@@ -372,6 +373,7 @@ class GraphCache:
 
     def network(self, corp: str) -> Network:
         """The (cached) network of ``corp``."""
+        self.reads += 1
         self._check_version()
         net = self._nets.get(corp)
         if net is None:
@@ -397,6 +399,7 @@ class GraphCache:
     def tokenable_cities(self, corp: str) -> list[tuple[str, int]]:
         """(hex, city index) of reachable cities where ``corp`` may place a token: a free,
         unreserved slot and no token of ``corp`` on the hex (common rules §6.4)."""
+        self.reads += 1
         self._check_version()
         cached = self._tokenable.get(corp)
         if cached is not None:
@@ -414,6 +417,7 @@ class GraphCache:
 
     def route_flags(self, corp: str) -> tuple[bool, bool]:
         """(a route exists, a train must be bought) - 18xx.games ``route_info``."""
+        self.reads += 1
         self._check_version()
         flags = self._routes.get(corp)
         if flags is None:

@@ -84,7 +84,7 @@ class Game1835(Game):
         from stellwerk.titles.g1835.mapport import MapPort
 
         self.map = MapPort(self, self.settings.tile_supply)
-        self.map.graph.on_change = self.cache_changed
+        self.memo_cache = self.map.graph
         self.route_rules = self.map.route_rules
         """The route hooks (rules/1835.md 8.5) where front ends look for them."""
         self.minors_list: list[Minor] = []
@@ -131,9 +131,6 @@ class Game1835(Game):
         self.round.setup()
 
     # -- lookups ----------------------------------------------------------------------------
-    def cache_stamp(self) -> Any:
-        return self.map.graph.stamp
-
     def entity(self, action: Action) -> Any:
         etype = action.get("entity_type", "player")
         if etype == "minor":

@@ -123,7 +123,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         if self.hooks.gauge_change_cities_only:
             self.route_rules = replace(self.route_rules, check=check_route_cities_only)
         self.map = MapPort(self)
-        self.map.graph.on_change = self.cache_changed
+        self.memo_cache = self.map.graph
         self._setup_corporations()
         self.round = self.new_auction_round()
         self.round.setup()
@@ -138,9 +138,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             yield
         finally:
             self.map.graph.restore(saved)
-
-    def cache_stamp(self) -> Any:
-        return self.map.graph.stamp
 
     @classmethod
     def warm(cls) -> None:
