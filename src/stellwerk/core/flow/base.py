@@ -136,6 +136,9 @@ class Step:
         return [ents[self.round.entity_index]]
 
     def current_entity(self) -> Any:
+        if type(self).active_entities is Step.active_entities:  # the round's acting entity
+            round_ents = self.round.entities
+            return round_ents[self.round.entity_index] if round_ents else None
         ents = self.active_entities()
         return ents[0] if ents else None
 
@@ -393,14 +396,18 @@ class Round:
         game.settle()
         ents = self.entities
         current = ents[self.entity_index] if ents and self.entity_index < len(ents) else None
+        closed = getattr(current, "closed", False)  # nothing is skipped for a closed entity
         for step in self.steps:
-            if not step.blocks or getattr(current, "closed", False) or not step.active():
+            if closed:
+                break
+            if not step.blocks or not step.active():
                 continue
             if step.blocking():
                 break
             game.changing()
             step.skip()
             game.settle()
+            closed = getattr(current, "closed", False)  # a skip may close it
         if not settled:
             game.changing()
 
