@@ -49,6 +49,9 @@ REFERENCE_SECONDS = {"1849_game_end_bank.json": 0.204}
 in the previous session).  Its selfplay-game figures: 5p electric 0.262 s, 4p tokens 0.459 s,
 5p plain 0.465 s."""
 
+Timing = tuple[float, float]
+"""CPU seconds: (median, best) of several runs."""
+
 GAMES = {"1849": 5, "1835": 4}
 """Titles measured and their player count."""
 
@@ -83,8 +86,8 @@ def selfplay_games(seeds: list[int], cache: Path, run: bool) -> dict[str, list[P
     return out
 
 
-def oracle_times(paths: list[Path], oracle: Path | None, repeat: int) -> dict[str, float]:
-    """18xx.games' CPU seconds (median) loading each file, measured now by its engine in
+def oracle_times(paths: list[Path], oracle: Path | None, repeat: int) -> dict[str, Timing]:
+    """18xx.games' CPU seconds (median, best) loading each file, measured now by its engine in
     ``oracle`` (skipped, with a note, when Ruby or the engine is missing or fails)."""
     if oracle is None or not paths:
         return {}
@@ -102,24 +105,27 @@ def oracle_times(paths: list[Path], oracle: Path | None, repeat: int) -> dict[st
     except (OSError, subprocess.TimeoutExpired) as error:
         print(f"18xx.games engine: not measured ({error})")
         return {}
-    out: dict[str, float] = {}
+    out: dict[str, Timing] = {}
     for line in done.stdout.splitlines():
         try:
             row = json.loads(line)
         except json.JSONDecodeError:
             continue
-        out[Path(row["file"]).name] = float(row["median_s"])
+        out[Path(row["file"]).name] = (float(row["median_s"]), float(row["min_s"]))
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["?"])[-1]
         print(f"18xx.games engine: stopped early ({tail})")
     return out
 
 
-def replay_times(paths: list[Path], repeat: int, theirs: dict[str, float]) -> None:
-    """Median CPU seconds of replaying each file, with 18xx.games' time and the ratio where
-    known (``theirs``: measured in this run; else ``REFERENCE_SECONDS``)."""
+def replay_times(paths: list[Path], repeat: int, oracle: Path | None, compare: list[Path]) -> None:
+    """CPU seconds of replaying each file (median and best of ``repeat``).  For the files in
+    ``compare``, 18xx.games' engine is timed on the same file just before ours (the machine's
+    load changes: back to back, the two see about the same) and the ratios are printed; where
+    it cannot be run, the recorded ``REFERENCE_SECONDS`` stand in."""
     for path in paths:
         game_file = load_game_file(read_game_file(path))
+        theirs = oracle_times([path], oracle, repeat) if path in compare else {}
         times = []
         ok = True
         for _ in range(repeat):
@@ -127,19 +133,22 @@ def replay_times(paths: list[Path], repeat: int, theirs: dict[str, float]) -> No
             report = replay(game_file, Game.create, source=path.name)
             times.append(time.process_time() - start)
             ok = ok and report.ok
-        median = statistics.median(times)
-        line = f"replay {path.name}: {median:.4f} s ({len(game_file.live)} actions"
+        median, best = statistics.median(times), min(times)
+        line = f"replay {path.name}: {median:.4f} s, best {best:.4f} s"
+        line += f" ({len(game_file.live)} actions"
         line += ", match)" if ok else ", NO MATCH)"
-        reference = theirs.get(path.name)
-        source = "measured now"
-        if reference is None:
-            reference = REFERENCE_SECONDS.get(path.name)
-            source = "recorded figure"
-        if reference:
+        measured = theirs.get(path.name)
+        if measured is not None:
+            their_median, their_best = measured
             line += (
-                f"; 18xx.games {reference:.3f} s ({source}), ratio {median / reference:.2f}"
+                f"; 18xx.games {their_median:.3f} s, best {their_best:.3f} s (measured now):"
+                f" ratio {median / their_median:.2f}, best to best {best / their_best:.2f}"
                 " (target 0.2)"
             )
+        elif path.name in REFERENCE_SECONDS:
+            reference = REFERENCE_SECONDS[path.name]
+            line += f"; 18xx.games {reference:.3f} s (recorded), ratio {median / reference:.2f}"
+            line += " (target 0.2)"
         print(line, flush=True)
 
 
@@ -251,10 +260,12 @@ def main(argv: list[str] | None = None) -> int:
     games = selfplay_games(seeds, args.cache, not args.skip_selfplay)
     fixture_dir = args.shared / "fixtures" / "18xx.games" / "1849"
     fixtures = sorted(fixture_dir.glob("*.json")) if fixture_dir.is_dir() else []
-    theirs = oracle_times(
-        fixtures + games["1849"], None if args.no_oracle else args.oracle, args.repeat
+    replay_times(
+        fixtures + games["1849"] + games["1835"],
+        args.repeat,
+        None if args.no_oracle else args.oracle,
+        fixtures + games["1849"],
     )
-    replay_times(fixtures + games["1849"] + games["1835"], args.repeat, theirs)
     longest = max(
         games["1835"] + games["1849"], key=lambda p: len(load_game_file(read_game_file(p)).live)
     )

@@ -436,7 +436,7 @@ class Game:
 
     # -- shares -----------------------------------------------------------------------------
     def num_certs(self, player: Player) -> int:
-        certs = sum(1 for s in player.all_shares())
+        certs = sum(map(len, player.shares.values()))
         return certs + (len(player.companies) if self.cert_limit_includes_privates else 0)
 
     def cert_limit(self) -> int:

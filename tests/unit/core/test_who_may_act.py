@@ -51,9 +51,9 @@ def test_remembered_answers_are_fresh_answers(title: str, players: int, seed: in
 
 
 def test_stock_existence_tests_agree_with_the_lists() -> None:
-    """1849: ``sale_bundles`` makes the bundles ``bundles_for_corporation`` lists, ``can_issue``
-    and ``has_crowded_corps`` answer whether their lists have any, and the stock step's
-    ``blocking`` is whether it lists any action."""
+    """1849: ``sale_bundles`` makes the bundles ``bundles_for_corporation`` lists;
+    ``can_issue``, ``can_redeem`` and ``has_crowded_corps`` answer whether their lists have
+    any; the stock step's ``blocking`` is whether it lists any action."""
     checked = 0
     for game, _legal in positions("1849", 5, 11, 700):
         engine = game.engine
@@ -63,6 +63,7 @@ def test_stock_existence_tests_agree_with_the_lists() -> None:
                 full = [_key(b) for b in engine.bundles_for_corporation(player, corp)]
                 assert fast == set(full) and len(full) == len(set(full))
             assert engine.can_issue(corp) == bool(engine.issuable_bundles(corp))
+            assert engine.can_redeem(corp) == bool(engine.redeemable_bundles(corp))
         assert engine.has_crowded_corps() == bool(engine.crowded_corps())
         for step in engine.round.steps:
             if isinstance(step, BuySellParShares) and step.active():

@@ -79,7 +79,10 @@ class BuySellParShares(Step):
         )
 
     def can_buy(self, player: Player, bundle: Bundle | None) -> bool:
-        if bundle is None or bundle.owner is player or isinstance(bundle.owner, Player):
+        if bundle is None:
+            return False
+        owner = bundle.owner
+        if owner is player or isinstance(owner, Player):
             return False
         corp = bundle.corporation
         return (

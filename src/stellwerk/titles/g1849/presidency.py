@@ -221,6 +221,15 @@ class PresidencyRules(Game):
             b.num_shares() <= room and self.last_cert_last(b) for b in self.sale_bundles(corp, corp)
         )
 
+    def can_redeem(self, corp: Corporation) -> bool:
+        """Whether :meth:`redeemable_bundles` lists any, bundles made one at a time."""
+        if len(corp.operating_history) < 2:
+            return False
+        return any(
+            len(b.shares) == 1 and corp.cash >= b.price and self.last_cert_last(b)
+            for b in self.sale_bundles(self.pool, corp)
+        )
+
     def redeemable_bundles(self, corp: Corporation) -> list[Bundle]:
         if len(corp.operating_history) < 2:
             return []
