@@ -4,8 +4,10 @@ Usage: ``.venv/bin/python bench/routes.py [--repeat N] [--yaml PATH]``.  For eve
 title this engine has, the game is replayed up to (not including) ``before_action_id``, the
 corporation gets the listed trains, and the optimiser runs ``N`` times from a cold leg cache;
 one line per position shows our median time and revenue beside the auto-router's recorded
-figures (18xx.games ``auto_router.rb`` under MRI, see the YAML header).  Positions of titles
-not implemented here are skipped with a note.  Not a test: exits 0 unless nothing could run.
+figures (18xx.games ``auto_router.rb`` under MRI, see the YAML header).  1841 has no game flow
+yet: its positions are rebuilt from the game file's tile lays and its state trace
+(``stellwerk.titles.g1841.positions``).  Positions of titles not implemented here are skipped
+with a note.  Not a test: exits 0 unless nothing could run.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ import yaml
 
 from stellwerk.api import Game
 from stellwerk.cli.routes_cmd import title_costs, what_if_trains
-from stellwerk.core.routes.model import TrainSpec
-from stellwerk.core.routes.optimize import BestRun, best_routes, clear_leg_cache
+from stellwerk.core.routes.model import RouteRules, RunContext, TrainSpec
+from stellwerk.core.routes.optimize import BestRun, LegCosts, best_routes, clear_leg_cache
 from stellwerk.io.gamefile import load_game_file, read_game_file
+from stellwerk.titles.g1841.positions import owner_of, position_before
+from stellwerk.titles.g1841.routefind import leg_costs as leg_costs_1841
 from stellwerk.titles.registry import title_class
 
 REPO = Path(__file__).resolve().parents[1]
@@ -45,7 +49,36 @@ class Row:
         return bool(self.entry.get("synthetic"))
 
 
+Setup = tuple[RunContext, dict[str, TrainSpec], RouteRules, LegCosts | None]
+
+
+def replayed(entry: dict[str, Any], fixture: Path) -> Setup:
+    """The position by replaying the game file with the title's engine."""
+    data = read_game_file(fixture)
+    live = [a for a in load_game_file(data).live if int(a["id"]) < entry["before_action_id"]]
+    engine = Game.from_file({**data, "actions": live}).engine
+    corp = engine.corporation(entry["corporation"])
+    owner = type("Owner", (), {"trains": what_if_trains(engine, ",".join(entry["trains"]))})
+    specs: dict[str, TrainSpec] = engine.map.train_specs(owner)
+    return engine.map.run_context(corp), specs, engine.route_rules, title_costs(engine)
+
+
+def rebuilt_1841(entry: dict[str, Any], fixture: Path) -> Setup:
+    """An 1841 position rebuilt from the game file and its trace (no 1841 game flow yet)."""
+    _, position = position_before(fixture, entry["before_action_id"])
+    port = position.port
+    specs = port.train_specs(owner_of(entry["trains"]))
+    ctx = port.run_context(entry["corporation"])
+    return ctx, specs, port.route_rules, leg_costs_1841(port.variant)
+
+
+REBUILT = {"1841": rebuilt_1841}
+"""Titles whose positions are rebuilt without a game engine."""
+
+
 def has_title(title: str) -> bool:
+    if title in REBUILT:
+        return True
     try:
         title_class(title)
     except Exception:  # the registry raises its own error type for unknown titles
@@ -54,22 +87,15 @@ def has_title(title: str) -> bool:
 
 
 def measure(entry: dict[str, Any], repeat: int) -> Row:
-    """Replay to the position and time the optimiser ``repeat`` times (cold leg cache)."""
+    """Set up the position and time the optimiser ``repeat`` times (cold leg cache)."""
     fixture = SHARED / "fixtures" / "18xx.games" / entry["title"] / entry["fixture"]
-    data = read_game_file(fixture)
-    live = [a for a in load_game_file(data).live if int(a["id"]) < entry["before_action_id"]]
-    engine = Game.from_file({**data, "actions": live}).engine
-    corp = engine.corporation(entry["corporation"])
-    owner = type("Owner", (), {"trains": what_if_trains(engine, ",".join(entry["trains"]))})
-    specs: dict[str, TrainSpec] = engine.map.train_specs(owner)
-    ctx = engine.map.run_context(corp)
-    costs = title_costs(engine)
+    ctx, specs, rules, costs = REBUILT.get(entry["title"], replayed)(entry, fixture)
     times = []
     result = None
     for _ in range(repeat):
         clear_leg_cache()
         start = time.perf_counter()
-        result = best_routes(ctx, specs, engine.route_rules, costs=costs)
+        result = best_routes(ctx, specs, rules, costs=costs)
         times.append(time.perf_counter() - start)
     assert result is not None
     return Row(entry, statistics.median(times), result)
@@ -96,28 +122,8 @@ def line(row: Row) -> str:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5, help="runs per position (default 5)")
-    parser.add_argument("--yaml", type=Path, default=DEFAULT_YAML, help="benchmark positions")
-    args = parser.parse_args(argv)
-    if not args.yaml.is_file():
-        print(f"no benchmark file at {args.yaml}", file=sys.stderr)
-        return 2
-    entries = yaml.safe_load(args.yaml.read_text(encoding="utf-8"))
-    rows: list[Row] = []
-    skipped: dict[str, int] = {}
-    for entry in entries:
-        if not has_title(entry["title"]):
-            skipped[entry["title"]] = skipped.get(entry["title"], 0) + 1
-            continue
-        row = measure(entry, args.repeat)
-        rows.append(row)
-        print(line(row), flush=True)
-    for title, count in sorted(skipped.items()):
-        print(f"skipped {count} positions of {title}: title not implemented in this engine")
-    if not rows:
-        return 2
+def summary(title: str, rows: list[Row]) -> None:
+    """Worst and median times of a title's real positions; its synthetic ones."""
     real = [r for r in rows if not r.synthetic]
     synthetic = [r for r in rows if r.synthetic]
     if real:
@@ -126,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         ar_median = statistics.median(float(r.entry["autorouter_seconds"]) for r in real)
         speedups = [float(r.entry["autorouter_seconds"]) / r.seconds for r in real]
         print(
-            f"real positions: {len(real)}; worst {worst.seconds * 1000:.2f} ms "
+            f"{title} real positions: {len(real)}; worst {worst.seconds * 1000:.2f} ms "
             f"(#{worst.entry['before_action_id']} {worst.entry['corporation']}); "
             f"median ours {ours_median * 1000:.2f} ms vs auto-router {ar_median * 1000:.1f} ms "
             f"(x{ar_median / ours_median:.1f}); median per-position speed-up "
@@ -135,9 +141,49 @@ def main(argv: list[str] | None = None) -> int:
     if synthetic:
         worst = max(synthetic, key=lambda r: r.seconds)
         print(
-            f"synthetic positions: {len(synthetic)}; worst {worst.seconds * 1000:.2f} ms; "
-            f"all proven optimal: {all(r.result.optimal for r in synthetic)}"
+            f"{title} synthetic positions: {len(synthetic)}; worst {worst.seconds * 1000:.2f} ms;"
+            f" all proven optimal: {all(r.result.optimal for r in synthetic)}"
         )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per position (default 5)")
+    parser.add_argument("--yaml", type=Path, default=DEFAULT_YAML, help="benchmark positions")
+    parser.add_argument("--title", action="append", help="only this title (repeatable)")
+    parser.add_argument(
+        "--stress",
+        action="store_true",
+        help="also the stress positions whose auto-router search timed out (minutes each)",
+    )
+    args = parser.parse_args(argv)
+    if not args.yaml.is_file():
+        print(f"no benchmark file at {args.yaml}", file=sys.stderr)
+        return 2
+    entries = yaml.safe_load(args.yaml.read_text(encoding="utf-8"))
+    rows: list[Row] = []
+    skipped: dict[str, int] = {}
+    stress = 0
+    for entry in entries:
+        if args.title and entry["title"] not in args.title:
+            continue
+        if not has_title(entry["title"]):
+            skipped[entry["title"]] = skipped.get(entry["title"], 0) + 1
+            continue
+        if entry.get("autorouter_timed_out") and not args.stress:
+            stress += 1
+            continue
+        row = measure(entry, args.repeat)
+        rows.append(row)
+        print(line(row), flush=True)
+    for title, count in sorted(skipped.items()):
+        print(f"skipped {count} positions of {title}: title not implemented in this engine")
+    if stress:
+        print(f"skipped {stress} stress positions (auto-router timed out): run with --stress")
+    if not rows:
+        return 2
+    for title in dict.fromkeys(r.entry["title"] for r in rows):
+        summary(title, [r for r in rows if r.entry["title"] == title])
     low = [r for r in rows if r.result.revenue < target(r.entry)]
     print(f"positions below the auto-router or the players: {len(low)}")
     return 0

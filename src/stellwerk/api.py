@@ -31,6 +31,7 @@ play, replay accepts:
 from __future__ import annotations
 
 import copy
+import logging
 from typing import Any
 
 from stellwerk.checkpoints import Checkpoints
@@ -44,6 +45,9 @@ OWN_KEYS = frozenset(
     {"id", "title", "players", "settings", "actions", "status", "result", "game_end_reason"}
 )
 """Game-file keys ``to_file`` writes itself; others of a loaded file are written back as read."""
+
+LOG = logging.getLogger("stellwerk.engine")
+"""Engine defects are logged here (level ERROR, with the action and the traceback)."""
 
 
 class Game:
@@ -165,7 +169,7 @@ class Game:
             raise
         except Exception as error:
             self._engine = self._rebuild(self.actions)
-            raise EngineError(f"{type(error).__name__}: {error}", action) from error
+            raise _defect(error, action) from error
         self.actions.append(action)
         self.raw_actions.append(action)
         if not replay:
@@ -194,7 +198,7 @@ class Game:
         except IllegalAction:
             raise
         except Exception as error:
-            raise EngineError(f"{type(error).__name__}: {error}", action) from error
+            raise _defect(error, action) from error
 
     def _undo_redo(self, action: dict[str, Any]) -> None:
         """Append ``undo``/``redo`` to the record and make the engine follow the live actions
@@ -304,6 +308,13 @@ class Game:
             out["result"] = self.result
             out["game_end_reason"] = self.game_end_reason
         return out
+
+
+def _defect(error: Exception, action: dict[str, Any]) -> EngineError:
+    """The ``EngineError`` for an unexpected exception while processing ``action``; logged
+    with the action and the traceback (an engine defect, never a rule refusal)."""
+    LOG.error("engine defect at action %s: %r", action.get("id"), action, exc_info=error)
+    return EngineError(f"{type(error).__name__}: {error}", action)
 
 
 def _undo_record(undone: dict[str, Any], live: list[dict[str, Any]], new_id: int) -> dict[str, Any]:

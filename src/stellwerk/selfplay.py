@@ -320,8 +320,12 @@ def option_sets_1835() -> list[tuple[str, ...]]:
 
 def allowed_players(title: str, options: tuple[str, ...]) -> list[int]:
     """Player counts the title and every chosen option allow."""
-    declared: Any = options_1849.OPTIONS if title == "1849" else options_1835.OPTIONS
-    return [n for n in PLAYER_COUNTS[title] if all(n in declared[o].players for o in options)]
+    declared: Any = options_1849.DECLARED if title == "1849" else options_1835.DECLARED
+    return [
+        n
+        for n in PLAYER_COUNTS[title]
+        if all(n in declared.players_of(declared.options[o]) for o in options)
+    ]
 
 
 def cases(titles: list[str]) -> list[tuple[str, tuple[str, ...], int]]:

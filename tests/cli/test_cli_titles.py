@@ -49,6 +49,8 @@ def test_options_json_gives_label_source_and_prerequisites() -> None:
     data_1835 = json.loads(run("options", "1835", "--json").stdout)
     snake = next(option for option in data_1835["options"] if option["id"] == "snake")
     assert snake["conflicts"] == ["standard", "clemens"]
+    clemens = next(option for option in data_1835["options"] if option["id"] == "clemens")
+    assert clemens["implies"] == ["minors_require_floated_by"]
     assert len(data_1835["options"]) == len(OPTIONS_1835)
 
 

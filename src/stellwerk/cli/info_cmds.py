@@ -39,6 +39,8 @@ def _option_lines(option: OptionInfo) -> list[str]:
         lines.append(f"    requires: {', '.join(option.requires)}")
     if option.conflicts:
         lines.append(f"    conflicts with: {', '.join(option.conflicts)}")
+    if option.implies:
+        lines.append(f"    implies: {', '.join(option.implies)}")
     if option.note:
         lines.append(f"    note: {option.note}")
     return lines

@@ -49,6 +49,7 @@ SITE_TYPES = TEXT_TYPES | PROGRAM_TYPES | {"end_game"}
 
 FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "bid": {"price": NUMBER},
+    "blind_bid": {"bids": LIST},
     "pass": {},
     "par": {"corporation": TEXT, "share_price": TEXT},
     "buy_shares": {"shares": LIST},
@@ -155,6 +156,8 @@ def _check_contents(kind: str, action: dict[str, Any]) -> None:
             raise IllegalAction(f"{kind}: {field!r} has the wrong type", RULE)
     if kind in ("buy_shares", "sell_shares") and not _is(action["shares"], TEXT, 1):
         raise IllegalAction(f"{kind}: 'shares' must be a list of certificate ids", RULE)
+    if kind == "blind_bid" and not _is(action["bids"], NUMBER, 1):
+        raise IllegalAction("blind_bid: 'bids' must be a list of whole numbers", RULE)
     if kind == "run_routes":
         for route in action["routes"]:
             if not isinstance(route, dict) or not isinstance(route.get("train"), str):

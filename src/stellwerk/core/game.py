@@ -3,8 +3,9 @@
 ``Game`` knows the generic 18xx procedures (common rules §§4, 6): round sequence, operating
 order, private revenue, floating, selling with price drops, train purchase with phase
 changes and rusting, game end and final values.  A title subclasses it once, supplies its
-data and step lists, and overrides the small hook methods named ``hooks_*`` or documented
-as hooks below.  No title name appears here.
+data and step lists, binds the abstract methods (its rounds, certificate limit and board)
+and overrides the small hook methods named ``hooks_*`` or documented as hooks below.  No
+title name appears here.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -45,23 +47,15 @@ _VERSIONS = itertools.count(1)
 """Numbers of states between processed actions (``Game.memo_key``), unique in the process."""
 
 
-class GameEnded(Exception):
-    """Internal: raised to stop processing once the game is over."""
-
-
-class Game:
+class Game(ABC):
     """Generic game state and procedures.  Titles subclass and bind hooks."""
 
     title = ""
     market_share_limit = 50
-    sell_after = "operate"  # common rules §6.6 SELL_AFTER
     sell_movement = "down_share"
-    pool_share_drop = "none"
     bankruptcy_ends_game_after = "one"
     game_end_check: ClassVar[dict[str, str]] = {}
     game_end_priority: ClassVar[list[str]] = ["immediate", "current_round", "current_or", "full_or"]
-    cert_limit_includes_privates = True
-    must_buy_train = "route"
     live_rules: ClassVar[dict[str, str]] = {}
     """Hook: the title's rule per action type, named when live play refuses an action."""
 
@@ -91,7 +85,6 @@ class Game:
         self.phases = Phases([PhaseDef("1", [], 1, 4, [])])
         self.operating_rounds = 1
         self.round: Round = Round(self, [])
-        self.current_action_id = 0
         self._version: int | None = None
         """Names the state while it holds still (:meth:`settle`); None while it changes."""
         self._parked: int | None = None
@@ -284,7 +277,6 @@ class Game:
                 self.end_game("dnf")
             else:
                 self.next_round()
-                self.round.at_start = True
                 self.round.setup()
 
     @announces_changes
@@ -306,14 +298,10 @@ class Game:
                 self.round = self.new_operating_round(rnd.round_num + 1)
             else:
                 self.turn += 1
-                self.or_set_finished()
                 self.round = self.new_stock_round()
         else:
             self.reorder_players()
             self.round = self.new_stock_round()
-
-    def or_set_finished(self) -> None:
-        """Hook at the end of a set of operating rounds."""
 
     def reorder_players(self) -> None:
         """Priority goes to the player after the last one who acted (after_last_to_act)."""
@@ -324,14 +312,13 @@ class Game:
         idx = self.players.index(player)
         self.players = self.players[idx:] + self.players[:idx]
 
+    @abstractmethod
     def new_stock_round(self) -> Round:
-        raise NotImplementedError
+        """The title's stock round (its steps)."""
 
+    @abstractmethod
     def new_operating_round(self, round_num: int) -> Round:
-        raise NotImplementedError
-
-    def new_auction_round(self) -> Round:
-        raise NotImplementedError
+        """The title's ``round_num``-th operating round of the set (its steps)."""
 
     def hooks_stock_round_setup(self, rnd: StockRound) -> None:
         """Hook at the start of a stock round."""
@@ -342,9 +329,6 @@ class Game:
     def hooks_before_next_operator(self, rnd: OperatingRound) -> bool:
         """Hook before the next corporation operates; return True to stop the round."""
         return False
-
-    def after_end_of_operating_turn(self, corp: Corporation | None) -> None:
-        """Hook after a corporation's operating turn."""
 
     @contextlib.contextmanager
     def looking_ahead(self) -> Iterator[None]:
@@ -437,10 +421,11 @@ class Game:
     # -- shares -----------------------------------------------------------------------------
     def num_certs(self, player: Player) -> int:
         certs = sum(map(len, player.shares.values()))
-        return certs + (len(player.companies) if self.cert_limit_includes_privates else 0)
+        return certs + len(player.companies)
 
+    @abstractmethod
     def cert_limit(self) -> int:
-        raise NotImplementedError
+        """The title's certificate limit for the current number of players."""
 
     def holding_ok(self, holder: Holder, corp: Corporation, extra: int = 0) -> bool:
         """At most 60 % of a corporation (common rules §6.6)."""
@@ -502,13 +487,9 @@ class Game:
         self.transfer_shares(bundle, buyer)
         if not was_floated and self.is_floated(corp):
             corp.floated = True
-            self.float_corporation(corp)
 
     def is_floated(self, corp: Corporation) -> bool:
         return corp.percent_of(corp.sym) <= 100 - corp.float_percent
-
-    def float_corporation(self, corp: Corporation) -> None:
-        """Hook when a corporation floats (incremental capitalisation: nothing to pay)."""
 
     def sell_shares(self, bundle: Bundle) -> None:
         """Sell a bundle to the pool at the current price."""
@@ -527,8 +508,6 @@ class Game:
             self.move_price(corp, "down")
 
     # -- hooks the generic steps call (defaults: no title rule) ---------------------------
-    buys_after_par = 0
-
     def token_hexes(self, corp: Corporation) -> list[str]:
         """Hexes of the corporation's placed tokens, sorted."""
         return []
@@ -537,25 +516,12 @@ class Game:
         """Every hex that is not a plain white printed hex: ``tile@rotation``."""
         return {}
 
-    def maybe_place_home_token(self, corp: Corporation) -> None:
-        """Hook after a share purchase (home token at float)."""
-
-    def after_sr_turn_setup(self) -> None:
-        """Hook at the start of each stock-round turn step setup."""
-
-    def after_sr_pass(self) -> None:
-        """Hook when a stock-round turn ends."""
-
     def after_player_sale(self, corp: Corporation, before: Cell | None) -> None:
         """Hook after a player's sale moved (or did not move) a price."""
 
     def can_buy_extra(self, bundle: Bundle) -> bool:
         """Title restriction on buying a bundle."""
         return True
-
-    def can_buy_any_from_treasury(self, step: Any, player: Player, corp: Corporation) -> bool:
-        shares = corp.treasury_shares()
-        return bool(shares) and bool(step.can_buy(player, Bundle.of([shares[0]], corp)))
 
     def can_par(self, corp: Corporation) -> bool:
         return not corp.ipoed
@@ -569,12 +535,27 @@ class Game:
     def after_par(self, corp: Corporation) -> None:
         """Hook after a corporation is started."""
 
+    def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
+        """Pay out (revenue / number of shares per share, each holder's amount rounded up; the
+        corporation's own treasury shares pay it) or withhold (all to the corporation), then
+        move the price (common rules §6.1, dividends)."""
+        if kind == "withhold":
+            if revenue:
+                transfer(self.bank, corp, revenue)
+        elif revenue:
+            per_share = revenue / corp.total_shares
+            for holder in [*self.players, *self.corporations]:
+                pct = holder.percent_of(corp.sym)
+                if not pct:
+                    continue
+                amount = math.ceil(pct / corp.share_percent * per_share)
+                if amount:
+                    transfer(self.bank, holder, amount)
+        self.dividend_price_move(corp, revenue if kind == "payout" else 0)
+
     def dividend_price_move(self, corp: Corporation, paid: int) -> None:
         """Generic: paid -> right, else left (common rules §6.1)."""
         self.move_price(corp, "right" if paid > 0 else "left")
-
-    def companies_event(self, corp: Corporation, event: str) -> None:
-        """Hook: companies that close on an event of their owner."""
 
     def after_company_sold(self, corp: Corporation, company: Company) -> None:
         """Hook after a corporation bought a company."""
@@ -587,33 +568,20 @@ class Game:
         turn then waits for an explicit pass at its end)."""
         return False
 
-    def auction_companies(self) -> list[Company]:
-        return list(self.companies)
-
-    def company_par_corporation(self, company: Company) -> str:
-        """Hook: the corporation whose par a company's buyer sets."""
-        raise NotImplementedError
-
-    def par_from_company(self, player: Player, company: Company, action: Action) -> None:
-        """Hook: the par set by the buyer of a company with a president's certificate."""
-        raise NotImplementedError
-
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
         """Companies a corporation may buy from their owners (common rules §6.7)."""
         return [c for c in self.companies if isinstance(c.owner, Player) and not c.closed]
 
-    # -- map hooks (a title binds its board) -------------------------------------------------
-    def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
-        raise NotImplementedError
-
-    def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
-        raise NotImplementedError
-
+    # -- the board: every title binds these to its map ---------------------------------------
     def can_lay_tile(self, corp: Corporation) -> bool:
-        raise NotImplementedError
+        """Hook: the corporation may lay track this turn (generic: yes; how many lays is the
+        track step's allowance, common rules §6.3)."""
+        return True
 
+    @abstractmethod
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
-        raise NotImplementedError
+        """(hex, tile id, rotation) of every lay the corporation may make now (on ``hex_id``
+        only if given) (common rules §6.3)."""
 
     def lay_hexes(self, corp: Corporation) -> list[str]:
         """Hook: hexes where ``legal_lays(corp, hex)`` may list lays, in a fixed order; a
@@ -626,27 +594,34 @@ class Game:
         the one lay without listing every tile and rotation (the live gate asks this)."""
         return (hex_id, tile_id, rotation) in self.legal_lays(corp, hex_id)
 
+    @abstractmethod
     def lay_tile(self, corp: Corporation, action: Action) -> None:
-        raise NotImplementedError
+        """Lay or upgrade the tile ``action`` names, checked and paid (common rules §6.3)."""
 
+    @abstractmethod
     def can_place_token(self, corp: Corporation) -> bool:
-        raise NotImplementedError
+        """The corporation is offered a station token this turn (common rules §6.4)."""
 
+    @abstractmethod
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
-        raise NotImplementedError
+        """(city id, slot) of every city where the corporation may place a token now."""
 
+    @abstractmethod
     def place_token(self, corp: Corporation, action: Action) -> None:
-        raise NotImplementedError
+        """Place and pay for the station token ``action`` names (common rules §6.4)."""
 
+    @abstractmethod
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:
-        """(a route exists, a train must be bought) for the corporation's network."""
-        raise NotImplementedError
+        """(the corporation runs: a route exists, a train must be bought) for its network
+        (common rules §6.1; MUST_BUY_TRAIN route)."""
 
+    @abstractmethod
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The best routes of the corporation's trains (run_routes format, common rules §2.3)."""
 
+    @abstractmethod
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
-        raise NotImplementedError
+        """The revenue of ``routes``, checked (common rules §6.1)."""
 
     # -- train and share hooks ----------------------------------------------------------------
     def issuable_bundles(self, corp: Corporation) -> list[Bundle]:
@@ -749,14 +724,10 @@ class Game:
     def buying_train(self, train: Train) -> None:
         while self.phases.next_on(train.name):
             self.phases.advance()
-            self.on_phase_change(self.phases.current)
         self.rust_trains(train)
         for event in train.events:
             getattr(self, f"event_{event}")()
         train.events = []
-
-    def on_phase_change(self, phase: PhaseDef) -> None:
-        """Hook when a new phase begins."""
 
     def rust_trains(self, bought: Train) -> None:
         for train in list(self.depot.trains):

@@ -10,6 +10,8 @@ one step's menu, not the whole list), and compares field by field:
 * ``price`` lies in the step's ``price_space`` (``Step.price_space``: a bid between the minimum
   and the bidder's free cash, a train bought from another corporation for 1 up to the buyer's
   cash, ...), or equals the listed price where the step has no space;
+* ``bids`` (a sealed list of bids, ``blind_bid``) is any list the step's ``bids_problem``
+  accepts;
 * ``shares`` name the listed certificates or interchangeable ones (same owner, corporation,
   sizes and president flag: the rules do not tell equal certificates apart), and ``percent``
   is the listed one (left out, it is the certificates' sum);
@@ -258,11 +260,22 @@ def _check_train(game: Game, step: Step, entity: Any, action: Action, listed: Ac
     return f"{FAR}train {action['train']} is not offered"
 
 
+def _check_bids(game: Game, step: Step, entity: Any, action: Action, listed: Action) -> str | None:
+    """A sealed list of bids: any list the step accepts (``bids_problem``), not only the
+    listed ones."""
+    judge = getattr(step, "bids_problem", None)
+    if judge is None:
+        return None if action["bids"] == listed["bids"] else f"{FAR}bids are not offered"
+    reason = judge(entity, action["bids"])
+    return None if reason is None else str(reason)
+
+
 FIELD_CHECKS: dict[str, Callable[[Game, Step, Any, Action, Action], str | None]] = {
     "price": _check_price,
     "shares": _check_shares,
     "percent": _check_percent,
     "train": _check_train,
+    "bids": _check_bids,
 }
 
 

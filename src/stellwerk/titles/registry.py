@@ -2,8 +2,9 @@
 
 What a front end lists (``stellwerk titles``, ``stellwerk options TITLE``) and checks before it
 builds a game comes from here; the facts themselves stay where they are declared once: player
-counts in each title's ``data/game.toml`` (``[players]``), options in its ``options.py``.
-Title code and data are imported on first use, so listing titles stays cheap.
+counts in each title's ``data/game.toml`` (``[players]``), options in its ``options.py``
+(``DECLARED``, a core :class:`~stellwerk.core.options.Declared`).  Title code and data are
+imported on first use, so listing titles stays cheap.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.game import Game
+from stellwerk.core.options import Declared, Option
 
 TITLES = ("1849", "1835")
 
@@ -27,7 +29,8 @@ _PACKAGES = {"1849": "stellwerk.titles.g1849", "1835": "stellwerk.titles.g1835"}
 
 @dataclass(frozen=True)
 class OptionInfo:
-    """One declared option as front ends show it."""
+    """One declared option as front ends show it (``implies``: the options it chooses too, a
+    preset)."""
 
     id: str
     label: str
@@ -36,6 +39,7 @@ class OptionInfo:
     requires: tuple[str, ...] = ()
     conflicts: tuple[str, ...] = ()
     note: str = ""
+    implies: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -45,6 +49,7 @@ class OptionInfo:
             "players": list(self.players),
             "requires": list(self.requires),
             "conflicts": list(self.conflicts),
+            "implies": list(self.implies),
             "note": self.note,
         }
 
@@ -90,37 +95,44 @@ def title_class(title: str) -> type[Game]:
     return Game1835
 
 
-def _options_module(title: str) -> Any:
+def package(title: str) -> str:
+    """The Python package of a title's code and data."""
     check_title(title)
-    return importlib.import_module(f"{_PACKAGES[title]}.options")
+    return _PACKAGES[title]
+
+
+def declared(title: str) -> Declared[Any]:
+    """A title's option declarations (its ``options.DECLARED``)."""
+    found: Declared[Any] = importlib.import_module(f"{package(title)}.options").DECLARED
+    return found
 
 
 def player_counts(title: str) -> tuple[int, ...]:
     """The player counts a title allows, from its ``data/game.toml`` (``[players]``)."""
-    counts: tuple[int, ...] = _options_module(title).player_counts()
-    return counts
+    return declared(title).counts()
 
 
-def _option_info(option: Any) -> OptionInfo:
+def _option_info(decl: Declared[Any], option: Option) -> OptionInfo:
     return OptionInfo(
         id=option.id,
         label=option.label,
         source=option.source,
-        players=tuple(option.players),
-        requires=tuple(getattr(option, "requires", ())),
-        conflicts=tuple(getattr(option, "conflicts", ())),
-        note=str(getattr(option, "note", "")),
+        players=decl.players_of(option),
+        requires=option.requires,
+        conflicts=option.conflicts,
+        note=option.note,
+        implies=option.implies,
     )
 
 
 def title_info(title: str) -> TitleInfo:
     """Everything ``stellwerk titles`` and ``stellwerk options`` show about a title."""
-    module = _options_module(title)
+    decl = declared(title)
     return TitleInfo(
         id=title,
         description=_DESCRIPTIONS[title],
-        players=player_counts(title),
-        options=tuple(_option_info(option) for option in module.OPTIONS.values()),
+        players=decl.counts(),
+        options=tuple(_option_info(decl, option) for option in decl.options.values()),
     )
 
 
@@ -134,8 +146,8 @@ def describe_counts(counts: Iterable[int]) -> str:
 
 def check_setup(title: str, count: int, options: Iterable[str]) -> None:
     """Refuse an unknown title, a wrong player count, and unknown, conflicting or incomplete
-    options (each title's ``options.check_options``), before any game is built."""
-    _options_module(title).check_options(list(options), count)
+    options (core ``check_setup`` on the title's declarations), before any game is built."""
+    declared(title).check(options, count)
 
 
 def prepare(title: str) -> None:

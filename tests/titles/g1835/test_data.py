@@ -211,7 +211,6 @@ def test_start_orders() -> None:
     assert set(orders) == {"standard", "snake", "clemens"}
     assert orders["snake"].cycles == ("forward", "reverse")
     assert orders["clemens"].cycles == ("reverse",) and orders["clemens"].all_items_available
-    assert orders["clemens"].minors_wait_for_by_float
     assert not orders["standard"].all_items_available
 
 

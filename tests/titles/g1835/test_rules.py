@@ -152,11 +152,13 @@ def test_option_free_token_steps() -> None:
 
 
 def test_option_sales_and_sell_restriction() -> None:
-    """§11 SeparateSalesAtSamePrice / FirstRoundSellRestriction."""
+    """§11 SeparateSalesAtSamePrice / FirstRoundSellRestriction: with First Stock Round no
+    sales in SR 1 even after ORs; by default then allowed."""
     assert not settings_of(["separate_sales_at_lower_price"]).repeated_sale_at_first_price
-    assert settings_of(["sell_restriction_first_stock_round"]).sell_restriction == (
-        "first_stock_round"
-    )
+    for options, allowed in (([], True), (["sell_restriction_first_stock_round"], False)):
+        game = engine(options)
+        game.packet_sold_in_one_go = False
+        assert game.settings.sales_in_first_stock_round(game) is allowed
 
 
 def test_option_unlimited_tiles() -> None:

@@ -358,3 +358,21 @@ def test_node_limit_still_returns_legal_routes() -> None:
         specs = {t.id: t for t in trains}
         assert run_routes(ctx, cut.routes, specs, STOP_RULES) == list(cut.revenues)
         assert cut.revenue <= full.revenue
+
+
+def test_exclusive_stop_goes_to_one_route_of_a_run() -> None:
+    """``RouteRules.exclusive``: a stop one route of a run may visit at most.  Without it two
+    2-trains from G1 run G1-I1 and G1-E1 (160); with G1 exclusive the second train must take
+    A1's branch (120); check_run refuses the pair."""
+    board = board_of(COLUMN, {"A1": "X", "G1": "X"})
+    ctx = RunContext(board, "X", "p", ("yellow",))
+    trains = [TrainSpec("2-0", "2", 2), TrainSpec("2-1", "2", 2)]
+    free = best_routes(ctx, trains, STOP_RULES)
+    assert free.revenue == 90 + 70
+    only_one = RouteRules(exclusive=lambda ctx, stop: stop[0] == "G1")
+    result = best_routes(ctx, trains, only_one)
+    assert result.optimal and result.revenue == 90 + 30
+    specs = {t.id: t for t in trains}
+    assert sorted(check_run(ctx, result.walks, specs, only_one)) == [30, 90]
+    with pytest.raises(IllegalAction, match="Only one route may visit G1"):
+        check_run(ctx, free.walks, specs, only_one)

@@ -24,7 +24,7 @@ class WaterfallAuction(Step):
 
     def setup(self) -> None:
         self.bids: dict[Company, list[tuple[Player, int]]] = {}
-        self.companies = sorted(self.game.auction_companies(), key=lambda c: c.value)
+        self.companies = sorted(self.game.companies, key=lambda c: c.value)
         self.cheapest = self.companies[0] if self.companies else None
         self.auctioning: Company | None = None
         self.bidders: dict[Company, list[Player]] = {}
@@ -124,7 +124,6 @@ class WaterfallAuction(Step):
             self.add_bid(entity, company, price)
         else:
             if self.may_purchase(company):
-                self.round.last_to_act = entity
                 self.accept(entity, company, price)
                 self.resolve_bids()
             else:
@@ -187,7 +186,8 @@ class WaterfallAuction(Step):
 
 
 class CompanyPendingPar(Step):
-    """The buyer of a company that carries a president's certificate sets its par at once."""
+    """The buyer of a company that carries a president's certificate sets its par at once.
+    A title using this step names the corporation and performs the par (its two hooks)."""
 
     description = "Choose Corporation Par Value"
 
@@ -205,7 +205,7 @@ class CompanyPendingPar(Step):
         if not self.actions(entity):
             return []
         company = self.round.state.companies_pending_par[0]
-        corp = self.game.company_par_corporation(company)
+        corp = self.par_corporation(company)
         return [
             act(entity, "par", corporation=corp, share_price=cell.id)
             for cell in self.game.par_cells()
@@ -213,5 +213,13 @@ class CompanyPendingPar(Step):
 
     def process_par(self, action: Action, entity: Any) -> None:
         company = self.round.state.companies_pending_par[0]
-        self.game.par_from_company(entity, company, action)
+        self.par(entity, company, action)
         self.round.state.companies_pending_par.pop(0)
+
+    def par_corporation(self, company: Company) -> str:
+        """Hook: the corporation whose president's certificate comes with ``company``."""
+        raise NotImplementedError
+
+    def par(self, player: Player, company: Company, action: Action) -> None:
+        """Hook: ``player``, the buyer of ``company``, sets the par named in ``action``."""
+        raise NotImplementedError

@@ -26,17 +26,14 @@ class RoundState:
     """What a round remembers across its steps and turns (each round starts afresh).
 
     Stock rounds: ``players_sold`` (player -> corporation -> "now"/"prev": sold this turn or
-    earlier in the round, common rules §6.6), ``players_bought`` (player -> corporation ->
-    percent bought this round), ``current_actions`` (the actions of the current turn),
-    ``bought_from_ipo`` (this turn), ``pending_tokens`` (home tokens still to be placed, first
-    one first); auctions: ``companies_pending_par`` (privates whose corporation must be parred
-    next); operating rounds: ``routes`` and ``revenue`` of the current run (common rules §6.1).
+    earlier in the round, common rules §6.6), ``current_actions`` (the actions of the current
+    turn), ``pending_tokens`` (home tokens still to be placed, first one first); auctions:
+    ``companies_pending_par`` (privates whose corporation must be parred next); operating
+    rounds: ``routes`` and ``revenue`` of the current run (common rules §6.1).
     """
 
     players_sold: dict[Any, dict[str, str]] = field(default_factory=dict)
-    players_bought: dict[Any, dict[str, int]] = field(default_factory=dict)
     current_actions: list[Action] = field(default_factory=list)
-    bought_from_ipo: bool = False
     pending_tokens: list[dict[str, Any]] = field(default_factory=list)
     companies_pending_par: list[Any] = field(default_factory=list)
     routes: list[Any] = field(default_factory=list)
@@ -261,9 +258,6 @@ class Round:
         self.round_num = round_num
         self.entity_index = 0
         self.entities: list[Any] = self.select_entities()
-        self.last_to_act: Any = None
-        self.pass_order: list[Any] = []
-        self.at_start = False
         self.state = RoundState()
         self.steps: list[Step] = []
         for spec in step_classes:
@@ -374,13 +368,8 @@ class Round:
         chosen.process(action, entity)
         self.game.changing()  # the step may have moved the round on, which settles it
         chosen.acted = True
-        self.at_start = False
-        self.after_process_before_skip(action)
         self.skip_steps(settled=type(self).after_process in ANNOUNCING)
         self.after_process(action, entity)
-
-    def after_process_before_skip(self, action: Action) -> None:
-        pass
 
     @announces_changes
     def after_process(self, action: Action, entity: Any) -> None:

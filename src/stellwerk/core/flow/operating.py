@@ -3,10 +3,9 @@ bankruptcy (common rules §6.1–6.4, 6.7).  Map work is delegated to the game's
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Company, Corporation, Player, transfer
+from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.stock import _share_action, bundle_from_action, sale_choices
@@ -17,9 +16,17 @@ if TYPE_CHECKING:
 
 
 class Track(Step):
-    """One tile lay or upgrade per turn (common rules §6.3)."""
+    """The turn's tile lays: the title's allowance, generically one lay or upgrade (common
+    rules §6.3)."""
 
     description = "Lay/Upgrade Track"
+
+    def setup(self) -> None:
+        self.lays = 0
+
+    def lays_allowed(self, corp: Corporation) -> int:
+        """Hook: the tile lays ``corp`` may make this turn (common rules §6.3: one)."""
+        return 1
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -53,7 +60,9 @@ class Track(Step):
 
     def process_lay_tile(self, action: Action, entity: Any) -> None:
         self.game.lay_tile(entity, action)
-        self.pass_()
+        self.lays += 1
+        if self.lays >= self.lays_allowed(entity):
+            self.pass_()
 
 
 class Token(Step):
@@ -98,6 +107,14 @@ class Route(Step):
         return [act(entity, "run_routes", routes=routes, extra_revenue=0)]
 
     def process_run_routes(self, action: Action, entity: Any) -> None:
+        revenue = self.revenue(action, entity)
+        self.round.state.routes = action.get("routes") or []
+        self.round.state.revenue = revenue
+        self.pass_()
+
+    def revenue(self, action: Action, entity: Any) -> int:
+        """Hook: the run's revenue: the routes checked, each of the corporation's own trains
+        at most once per operating round, plus extra revenue (common rules §6.1)."""
         routes = action.get("routes") or []
         seen: set[str] = set()
         for route in routes:
@@ -110,56 +127,54 @@ class Route(Step):
                 raise IllegalAction(f"{train.id} already ran", "common rules §6.1")
             seen.add(train.id)
         revenue = self.game.route_revenue(entity, routes)
-        self.round.state.routes = routes
-        self.round.state.revenue = revenue + int(action.get("extra_revenue") or 0)
-        self.pass_()
+        return revenue + int(action.get("extra_revenue") or 0)
 
 
 class Dividend(Step):
-    """Pay out or withhold the run's revenue; price moves (title hook)."""
+    """Pay out or withhold the run's revenue (the game's ``pay_dividend``, price moves
+    included); without revenue the corporation is not asked (common rules §6.1)."""
 
     description = "Pay or Withhold Dividends"
+    rule = "common rules §6.1"
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or self.round.state.revenue == 0:
             return []
         return ["dividend"]
 
+    def kinds(self, entity: Any) -> tuple[str, ...]:
+        """Hook: the allocations the corporation may choose (common rules §6.1: pay out or
+        withhold)."""
+        return ("payout", "withhold")
+
+    def automatic_kind(self, entity: Any) -> str:
+        """Hook: the allocation of a corporation that is not asked (common rules §6.1: no
+        revenue is withheld)."""
+        return "withhold"
+
     def choices(self, entity: Any) -> list[Action]:
         if not self.actions(entity):
             return []
-        return [act(entity, "dividend", kind=k) for k in ("payout", "withhold")]
+        return [act(entity, "dividend", kind=k) for k in self.kinds(entity)]
 
     def skip(self) -> None:
-        self.process_dividend({"type": "dividend", "kind": "withhold"}, self.current_entity())
+        entity = self.current_entity()
+        self.process_dividend({"type": "dividend", "kind": self.automatic_kind(entity)}, entity)
 
     def process_dividend(self, action: Action, entity: Any) -> None:
         kind = action.get("kind")
         if kind not in ("payout", "withhold"):
-            raise IllegalAction(f"unknown dividend kind {kind}", "common rules §6.1")
+            raise IllegalAction(f"unknown dividend kind {kind}", self.rule)
+        if kind not in self.kinds(entity):
+            raise IllegalAction(f"{entity.sym} may not {kind} now", self.rule)
         game = self.game
-        revenue = self.round.state.revenue
+        revenue = int(self.round.state.revenue)
         entity.operating_history.append((game.turn, self.round.round_num))
-        if self.round.state.routes:
-            game.companies_event(entity, "ran_train")
         for train in entity.trains:
             train.operated = True
         self.round.state.routes = []
         self.round.state.revenue = 0
-        if kind == "withhold":
-            if revenue:
-                transfer(game.bank, entity, revenue)
-        elif revenue:
-            per_share = revenue / entity.total_shares
-            for holder in [*game.players, *game.corporations]:
-                pct = holder.percent_of(entity.sym)
-                if not pct:
-                    continue
-                amount = math.ceil(pct / entity.share_percent * per_share)
-                if amount:
-                    transfer(game.bank, holder, amount)
-        paid = revenue if kind == "payout" else 0
-        game.dividend_price_move(entity, paid)
+        game.pay_dividend(entity, revenue, kind)
         self.pass_()
 
 
@@ -317,7 +332,6 @@ class BuyTrain(Step):
 
     def setup(self) -> None:
         self.last_share_sold_price: int | None = None
-        self.corporations_sold: list[str] = []
 
     def pass_(self) -> None:
         self.last_share_sold_price = None
@@ -332,14 +346,34 @@ class BuyTrain(Step):
 
     def can_buy_train(self, corp: Corporation) -> bool:
         """Room for a train and cash for the cheapest train on offer anywhere: any depot train
-        for sale, or L.1 for another corporation's train.  (18xx.games asks this of every train
-        for sale, even one the corporation may not buy, e.g. an E-train without E-token; the
-        step then waits for a pass.)"""
+        for sale, or 1 for another corporation's train."""
         game = self.game
         prices = [t.price for t in game.depot.depot_trains(game.phases)]
-        if any(c.trains for c in game.corporations if c is not corp):
+        if self.others_offer_trains(corp):
             prices.append(1)
         return self.room(corp) and bool(prices) and corp.cash >= min(prices)
+
+    def others_offer_trains(self, corp: Corporation) -> bool:
+        """Hook: another corporation has a train ``corp`` may be offered (common rules §6:
+        any other corporation's train; 18xx.games asks this of every train for sale, even one
+        the corporation may not buy; the step then waits for a pass)."""
+        return any(c.trains for c in self.game.corporations if c is not corp)
+
+    def budget(self, corp: Corporation) -> int:
+        """Hook: the most ``corp`` may pay for another corporation's train (common rules §6:
+        its own cash)."""
+        return int(corp.cash)
+
+    def may_buy(self, corp: Corporation, train: Train) -> bool:
+        """Hook: ``corp`` may buy ``train`` now (common rules §6: what ``buyable_trains``
+        lists)."""
+        return train in self.buyable_trains(corp)
+
+    def president_may_help(self, corp: Corporation, train: Train) -> bool:
+        """Hook: the president adds the missing money for ``train`` when ``corp`` must buy one
+        (common rules §6, emergency purchase: the cheapest depot train only)."""
+        cheapest = self.game.min_depot_train(corp)
+        return cheapest is None or train.name == cheapest.name
 
     def actions(self, entity: Any) -> list[str]:
         current = self.current_entity()
@@ -397,7 +431,7 @@ class BuyTrain(Step):
                     if train.price <= budget:
                         out.append(act(entity, "buy_train", train=train.id, price=train.price))
                 elif corp.cash >= 1:
-                    for price in sorted({1, min(train.price, corp.cash)}):
+                    for price in sorted({1, min(train.price, self.budget(corp))}):
                         out.append(act(entity, "buy_train", train=train.id, price=price))
         if "sell_shares" in kinds and corp.owner is not None:
             out += self.choices(corp.owner)
@@ -409,16 +443,16 @@ class BuyTrain(Step):
         train = self.game.train_by_id(str(listed["train"]))
         if train.owner is self.game.depot:
             return (train.price, train.price)
-        return (1, entity.cash)
+        return (1, self.budget(entity))
 
     # -- processing -------------------------------------------------------------------------
     def process_buy_train(self, action: Action, entity: Any) -> None:
         game = self.game
         train = game.train_by_id(action["train"])
-        price = int(action["price"])
+        price = int(action.get("price", train.price))
         if train.owner is entity:
             raise IllegalAction("a corporation cannot buy its own train", "common rules §6")
-        if train not in self.buyable_trains(entity):
+        if not self.may_buy(entity, train):
             raise IllegalAction(
                 f"{train.id} cannot be bought now", "common rules §6 (train purchase)"
             )
@@ -428,32 +462,35 @@ class BuyTrain(Step):
                 f"{train.name} costs {train.price} from the depot", "common rules §6"
             )
         if not from_depot:
-            low, high = 1, entity.cash
+            low, high = 1, self.budget(entity)
             if not low <= price <= high:
                 raise IllegalAction(f"price must be between {low} and {high}", "common rules §6")
         if not self.room(entity):
             raise IllegalAction(f"{entity.sym} is at its train limit", "train limit")
         remaining = price - entity.cash
         if remaining > 0:
-            if not self.must_buy(entity):
-                raise IllegalAction(f"{entity.sym} cannot afford {price}", "common rules §6")
-            cheapest = game.min_depot_train(entity)
-            if cheapest is not None and train.name != cheapest.name:
-                raise IllegalAction(
-                    f"must buy the cheapest train ({cheapest.name})",
-                    "common rules §6 (emergency train purchase)",
-                )
-            president = entity.owner
-            assert president is not None
-            if president.cash < remaining:
-                raise IllegalAction(
-                    f"{president.name} cannot contribute {remaining}",
-                    "common rules §6 (emergency train purchase)",
-                )
-            transfer(president, entity, remaining, "common rules §6 (emergency train purchase)")
-        game.buy_train(entity, train, price)
+            self.president_adds(entity, train, remaining)
+        self.complete_purchase(entity, train, price)
         if not self.can_buy_train(entity):
             self.pass_()
+
+    def president_adds(self, corp: Corporation, train: Train, amount: int) -> None:
+        """The president pays what the corporation lacks for ``train`` when it must buy one
+        (common rules §6, emergency train purchase)."""
+        rule = "common rules §6 (emergency train purchase)"
+        if not self.must_buy(corp):
+            raise IllegalAction(f"{corp.sym} cannot afford {amount + corp.cash}", rule)
+        if not self.president_may_help(corp, train):
+            raise IllegalAction(f"the president does not help to buy {train.name}", rule)
+        president = corp.owner
+        if not isinstance(president, Player) or president.cash < amount:
+            name = president.name if president is not None else "nobody"
+            raise IllegalAction(f"{name} cannot contribute {amount}", rule)
+        transfer(president, corp, amount, rule)
+
+    def complete_purchase(self, corp: Corporation, train: Train, price: int) -> None:
+        """Hook: pay for ``train`` and take it (the game's ``buy_train``, common rules §6)."""
+        self.game.buy_train(corp, train, price)
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:
         bundle = bundle_from_action(self.game, action)
@@ -468,8 +505,6 @@ class BuyTrain(Step):
         self.game.sell_shares_and_change_price(bundle)
         self.round.recalculate_order()
         self.game.after_player_sale(corp, before)
-        if entity is not self.current_entity():
-            self.corporations_sold.append(corp.sym)
 
     def can_sell(self, player: Any, bundle: Bundle) -> bool:
         game = self.game

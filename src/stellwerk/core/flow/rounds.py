@@ -65,18 +65,23 @@ class StockRound(Round):
             self.next_entity()
 
     def finish_round(self) -> None:
-        """End of the stock round: sold-out corporations rise, pool shares push prices down
-        (common rules §6.5)."""
+        """End of the stock round: the end-of-round price moves, in operating order (common
+        rules §6.5)."""
         game = self.game
         corps = sorted(
             (c for c in game.corporations if c.floated and c.share_price is not None),
             key=lambda c: c.sort_key(),
         )
         for corp in corps:
-            if sum(corp.player_holders().values()) == 100:
-                game.move_price(corp, "up")
-            if corp.market_percent() > 0:
-                game.move_price(corp, "down")
+            self.end_of_round_price(corp)
+
+    def end_of_round_price(self, corp: Corporation) -> None:
+        """Hook: a sold-out corporation (players hold 100 %) rises, shares in the pool push
+        the price down (common rules §6.5)."""
+        if sum(corp.player_holders().values()) == 100:
+            self.game.move_price(corp, "up")
+        if corp.market_percent() > 0:
+            self.game.move_price(corp, "down")
 
 
 class OperatingRound(Round):
@@ -117,7 +122,6 @@ class OperatingRound(Round):
             if current.owner is not None:
                 return
         self.game.changing()
-        self.game.after_end_of_operating_turn(self.current_operator)
         if not self.game.finished:
             self.next_entity()
 
@@ -148,7 +152,6 @@ class OperatingRound(Round):
         if not self.finished():
             return  # left settled: the caller returns (callers that go on call changing)
         self.game.changing()
-        self.game.after_end_of_operating_turn(entity)
         self.next_entity()
 
     def recalculate_order(self) -> None:

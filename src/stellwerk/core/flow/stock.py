@@ -40,8 +40,6 @@ class BuySellParShares(Step):
             for key in corps:
                 corps[key] = "prev"
         self.round.state.current_actions = []
-        self.round.state.bought_from_ipo = False
-        self.game.after_sr_turn_setup()
 
     # -- predicates -------------------------------------------------------------------------
     def sold(self, player: Player) -> dict[str, str]:
@@ -54,22 +52,10 @@ class BuySellParShares(Step):
             for a in self.round.state.current_actions
         )
 
-    def just_parred(self, corp: Corporation) -> bool:
-        return any(
-            a["type"] == "par" and a.get("corporation") == corp.sym
-            for a in self.round.state.current_actions
-        )
-
-    def num_bought(self, corp: Corporation) -> int:
-        return sum(
-            1
-            for a in self.round.state.current_actions
-            if a["type"] == "buy_shares" and a.get("_corp") == corp.sym
-        )
-
     def can_buy_multiple(self, player: Player, corp: Corporation) -> bool:
-        extra = self.game.buys_after_par
-        return corp.owner is player and self.just_parred(corp) and self.num_bought(corp) < extra
+        """Hook: ``player`` may buy another certificate of ``corp`` after this turn's purchase
+        (common rules §6.6: one purchase per turn; no title exception)."""
+        return False
 
     def can_gain(self, player: Player, bundle: Bundle) -> bool:
         corp = bundle.corporation
@@ -150,7 +136,8 @@ class BuySellParShares(Step):
         for corp in self.game.corporations:
             if not corp.ipoed:
                 continue
-            if self.game.can_buy_any_from_treasury(self, player, corp):
+            bundle = self.smallest_bundle(corp.treasury_shares(), corp)
+            if self.can_buy(player, bundle):
                 return True
         return False
 
@@ -233,21 +220,13 @@ class BuySellParShares(Step):
 
     # -- processing -------------------------------------------------------------------------
     def track(self, action: Action, player: Player) -> None:
-        self.round.last_to_act = player
         self.round.state.current_actions.append(action)
 
     def process_buy_shares(self, action: Action, entity: Any) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_buy(entity, bundle):
             raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
-        corp = bundle.corporation
-        bought = self.round.state.players_bought.setdefault(entity, {})
-        bought[corp.sym] = bought.get(corp.sym, 0) + bundle.percent
-        if isinstance(bundle.owner, Corporation):
-            self.round.state.bought_from_ipo = True
         self.game.buy_shares(entity, bundle)
-        action = dict(action)
-        action["_corp"] = corp.sym
         self.track(action, entity)
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:
@@ -280,8 +259,6 @@ class BuySellParShares(Step):
             corp.par_price = None
             cell.corporations.remove(corp.sym)
             raise IllegalAction(f"{entity.name} cannot start {corp.sym} at {cell.price}", RULE)
-        bought = self.round.state.players_bought.setdefault(entity, {})
-        bought[corp.sym] = bought.get(corp.sym, 0) + share.percent
         self.game.buy_shares(entity, bundle)
         self.game.after_par(corp)
         self.track(action, entity)
@@ -289,21 +266,13 @@ class BuySellParShares(Step):
     def pass_(self) -> None:
         super().pass_()
         player = self.current_entity()
-        if self.round.state.current_actions:
-            if player in self.round.pass_order:
-                self.round.pass_order.remove(player)
-            if player is not None:
-                player.passed = False
-        else:
-            if player not in self.round.pass_order:
-                self.round.pass_order.append(player)
-            if player is not None:
-                player.passed = True
-        self.game.after_sr_pass()
+        if player is not None:
+            player.passed = not self.round.state.current_actions
 
 
 class HomeToken(Step):
-    """A corporation that chooses its home places that token before anything else."""
+    """A corporation that chooses its home places that token before anything else.  A title
+    using this step lists the cities and places the token on its board (its two hooks)."""
 
     description = "Place Home Token"
 
@@ -329,13 +298,21 @@ class HomeToken(Step):
             return []
         return [
             act(entity, "place_token", city=city, slot=0, tokener=entity.sym)
-            for city in self.game.home_city_choices(entity, self.pending()["hexes"])
+            for city in self.home_cities(entity, self.pending()["hexes"])
         ]
 
     def process_place_token(self, action: Action, entity: Any) -> None:
         pending = self.pending()
-        self.game.place_chosen_home_token(pending["entity"], action, pending["hexes"])
+        self.place_home(pending["entity"], action, pending["hexes"])
         self.round.state.pending_tokens.pop(0)
+
+    def home_cities(self, corp: Corporation, hexes: list[str]) -> list[str]:
+        """Hook: the cities of ``hexes`` where ``corp`` may place its home token."""
+        raise NotImplementedError
+
+    def place_home(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
+        """Hook: place ``corp``'s home token in the city ``action`` names, one of ``hexes``."""
+        raise NotImplementedError
 
 
 def sale_choices(

@@ -17,6 +17,9 @@ Pruning while walking (sound: it never drops a prefix of a legal route):
   limits).  A title may pass an additive :class:`LegCosts` instead, which is faster and must
   agree with its ``distance`` hook.
 
+A route's track mask also holds one pseudo piece per stop the title makes exclusive
+(``RouteRules.exclusive``), so the search never gives such a stop to two routes of a run.
+
 Every complete walk is checked and valued by :func:`validate.route_revenue`, the same check
 live play uses, so the title's ``check``, ``stop_value`` and ``bonus`` hooks apply to
 candidates exactly as to routes a player submits.  In lazy mode a walk is first valued by the
@@ -95,6 +98,12 @@ def confirm(ctx: RunContext, cand: Candidate, train: TrainSpec, rules: RouteRule
     return cand.legal
 
 
+EXCLUSIVE = 1000
+"""Track-key offset of an exclusive stop: (hex, EXCLUSIVE + node) is a pseudo piece of track
+that every route visiting the stop uses, so two such routes never go together (RouteRules
+``exclusive``)."""
+
+
 class TrackIndex:
     """Bit numbers of track pieces, shared by every train of one search."""
 
@@ -115,6 +124,13 @@ class TrackIndex:
                 mask |= 1 << bit
             self._leg_masks[key] = mask
         return mask
+
+    def piece_mask(self, piece: TrackKey) -> int:
+        """Bitmask of one piece of track."""
+        bit = self.bits.get(piece)
+        if bit is None:
+            bit = self.bits[piece] = len(self.bits)
+        return 1 << bit
 
 
 @dataclass(slots=True)
@@ -152,6 +168,8 @@ class _Walker:
         self._passable: dict[NodeKey, bool] = {}
         self._leg_cost: dict[int, int | None] = {}
         self._stop_cost: dict[NodeKey, int] = {}
+        self._exclusive: dict[NodeKey, int] = {}
+        self._reversed: dict[int, Leg] = {}
 
     def passable(self, node: NodeKey) -> bool:
         """May a route pass through this stop (§6.1.6)?"""
@@ -195,7 +213,8 @@ class _Walker:
             spent = 0 if self.costs is None else self.stop_cost(token)
             if self.limit is not None and spent > self.limit:
                 continue
-            self._forward(token, banned, _Side([token], []), 0, {token}, spent)
+            used = self.stop_bit(token)
+            self._forward(token, banned, _Side([token], []), used, {token}, spent)
         return self.out
 
     def _steps(
@@ -208,7 +227,7 @@ class _Walker:
             nxt = leg.end
             if nxt in visited or nxt in banned:
                 continue
-            mask = self.index.leg_mask(leg)
+            mask = self.index.leg_mask(leg) | self.stop_bit(nxt)
             if mask & used:
                 continue
             total = spent
@@ -281,8 +300,27 @@ class _Walker:
         if back is None or not back.legs:
             return RouteWalk(self.train.id, tuple(fwd.stops), tuple(fwd.legs))
         stops = (*reversed(back.stops), *fwd.stops[1:])
-        legs = (*(leg.reversed() for leg in reversed(back.legs)), *fwd.legs)
+        legs = (*(self.back_leg(leg) for leg in reversed(back.legs)), *fwd.legs)
         return RouteWalk(self.train.id, stops, legs)
+
+    def back_leg(self, leg: Leg) -> Leg:
+        """``leg.reversed()``, made once per leg."""
+        back = self._reversed.get(id(leg))
+        if back is None:
+            back = self._reversed[id(leg)] = leg.reversed()
+        return back
+
+    def stop_bit(self, stop: NodeKey) -> int:
+        """The pseudo track of ``stop`` if the title makes it exclusive, else 0 (see
+        :data:`EXCLUSIVE`); routes carry it in their track mask from the moment they reach
+        the stop."""
+        bit = self._exclusive.get(stop)
+        if bit is None:
+            bit = 0
+            if self.rules.exclusive(self.ctx, stop):
+                bit = self.index.piece_mask((stop[0], EXCLUSIVE + stop[1]))
+            self._exclusive[stop] = bit
+        return bit
 
     def _emit(self, fwd: _Side, back: _Side, used: int) -> None:
         walk = self._walk(fwd, back)

@@ -72,6 +72,8 @@ def printed_value(ctx: RunContext, stop: NodeKey, train: TrainSpec) -> int:
 
 def marker_bonus(ctx: RunContext, route: RouteWalk, train: TrainSpec) -> int:
     """Bonus for stopping at a hex carrying a marker of this corporation, once per marker."""
+    if not ctx.bonus_hexes:
+        return 0
     hexes = {h for h, _ in route.stops}
     return sum(v for h, v in ctx.bonus_hexes.items() if h in hexes)
 
@@ -80,19 +82,26 @@ def no_check(ctx: RunContext, route: RouteWalk, train: TrainSpec) -> None:
     """Generic: no title-specific route restriction."""
 
 
+def not_exclusive(ctx: RunContext, stop: NodeKey) -> bool:
+    """Generic: any number of a corporation's routes may visit a stop."""
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class RouteRules:
     """Title hooks for routes.
 
     ``distance``: the length of a route as the train counts it; ``stop_value``: revenue of one
     stop for this train; ``bonus``: extra revenue of a route; ``check``: raises IllegalAction
-    for title restrictions (e.g. gauges, ports).
+    for title restrictions (e.g. gauges, ports); ``exclusive``: whether at most one route of a
+    run may visit a stop (now, on this board).
     """
 
     distance: Callable[[RunContext, RouteWalk, TrainSpec], int] = count_stops
     stop_value: Callable[[RunContext, NodeKey, TrainSpec], int] = printed_value
     bonus: Callable[[RunContext, RouteWalk, TrainSpec], int] = marker_bonus
     check: Callable[[RunContext, RouteWalk, TrainSpec], None] = no_check
+    exclusive: Callable[[RunContext, NodeKey], bool] = not_exclusive
 
 
 def fail(reason: str, rule: str = "common rules §6.1") -> IllegalAction:

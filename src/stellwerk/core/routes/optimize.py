@@ -33,6 +33,8 @@ What titles plug in (without changing the search):
   nothing in early phases as an offboard value); a route's value must be its stop values
   plus its bonus, as ``route_revenue`` counts it;
 * ``RouteRules.check`` - any other restriction (gauges, ports need three stops);
+* ``RouteRules.exclusive`` - stops that one route of a run may visit at most (a pseudo piece of
+  track in every candidate's mask, so the search needs no other change);
 * hooks may look at the train's name and distance, not its id (trains of one type share their
   candidate list).
 """

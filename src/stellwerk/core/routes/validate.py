@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from stellwerk.core.map.graph import NodeKey
 from stellwerk.core.map.tiles import NodeKind
 from stellwerk.core.routes.legs import TrackKey
 from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec, fail
@@ -65,6 +66,17 @@ def check_overlap(routes: Sequence[RouteWalk]) -> None:
             seen |= leg.track
 
 
+def check_exclusive(ctx: RunContext, routes: Sequence[RouteWalk], rules: RouteRules) -> None:
+    """A stop the title makes exclusive is visited by one route of the run at most."""
+    seen: set[NodeKey] = set()
+    for route in routes:
+        for stop in set(route.stops):
+            if rules.exclusive(ctx, stop):
+                if stop in seen:
+                    raise fail(f"Only one route may visit {stop[0]}", RULE)
+                seen.add(stop)
+
+
 def check_run(
     ctx: RunContext,
     routes: Sequence[RouteWalk],
@@ -83,6 +95,7 @@ def check_run(
         used.add(route.train)
         revenues.append(route_revenue(ctx, route, train, rules))
     check_overlap(routes)
+    check_exclusive(ctx, routes, rules)
     return revenues
 
 

@@ -86,9 +86,3 @@ def ipo_price(game: Game1835, corp: Corporation, share: Share) -> int:
     cell = corp.par_price
     assert cell is not None
     return cell.price * share.percent // 10
-
-
-def market_value(game: Game1835, corp: Corporation, percent: int) -> int:
-    cell = corp.share_price
-    assert cell is not None
-    return cell.price * percent // 10

@@ -162,7 +162,6 @@ class StartOrder:
     cycles: tuple[str, ...]
     then: str
     all_items_available: bool
-    minors_wait_for_by_float: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +182,7 @@ class TitleData:
     release_rules: tuple[ReleaseRule, ...]
     share_groups: tuple[tuple[str, ...], ...]
     start_orders: Mapping[str, StartOrder]
+    start_order: str
     raw: Mapping[str, Any]
 
     def major(self, sym: str) -> Major:
@@ -297,7 +297,6 @@ def title_data() -> TitleData:
             cycles=tuple(o["cycles"]),
             then=o["then"],
             all_items_available=bool(o["all_items_available"]),
-            minors_wait_for_by_float=bool(o.get("minors_wait_for_by_float", False)),
         )
         for name, o in g["start_orders"].items()
     }
@@ -316,6 +315,7 @@ def title_data() -> TitleData:
         release_rules=rules,
         share_groups=tuple(tuple(grp) for grp in g["share_release"]["groups"]),
         start_orders=orders,
+        start_order=str(g["start_order"]),
         raw=g,
     )
     _validate(data)

@@ -67,8 +67,3 @@ class StartItem:
     row: int
     price: int
     includes: dict[str, Any] | None
-
-
-def is_minor(entity: Any) -> bool:
-    """Is this a pre-Prussian minor?"""
-    return isinstance(entity, Minor)

@@ -17,11 +17,18 @@ from stellwerk.core.game import Game
 from stellwerk.core.market import Market
 from stellwerk.core.shares import Bundle, ChangePresident
 from stellwerk.core.trains import Depot, PhaseDef, Phases
-from stellwerk.titles.g1835 import capital, certificates, payouts, rolling_stock, sequence
-from stellwerk.titles.g1835.data_load import cell_name, cell_position, title_data
+from stellwerk.titles.g1835 import (
+    bankruptcy,
+    capital,
+    certificates,
+    payouts,
+    rolling_stock,
+    sequence,
+)
+from stellwerk.titles.g1835.data_load import StartOrder, cell_name, cell_position, title_data
 from stellwerk.titles.g1835.entities import Corporation1835, Minor, StartItem
 from stellwerk.titles.g1835.names import PR
-from stellwerk.titles.g1835.options import settings
+from stellwerk.titles.g1835.options import DECLARED
 
 
 class Game1835(Game):
@@ -31,7 +38,6 @@ class Game1835(Game):
     sell_movement = "down_block"
     game_end_check: ClassVar[dict[str, str]] = {"bank": "current_or", "bankrupt": "immediate"}
     bankruptcy_ends_game_after = "all_but_one"
-    cert_limit_includes_privates = True
     live_rules: ClassVar[dict[str, str]] = {
         "bid": "1835 rules §3.1-3.2",
         "par": "1835 rules §5.2",
@@ -47,7 +53,8 @@ class Game1835(Game):
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
         super().__init__(players, options, seed)
-        self.settings = settings(self.options, len(self.players))
+        self.settings = DECLARED.settings(self.options, len(self.players))
+        """The hooks and data the chosen options select (``settings.py``)."""
         data = title_data()
         self.data = data
         n = len(self.players)
@@ -79,7 +86,9 @@ class Game1835(Game):
         self.depot = Depot(trains)
         self.train_events = {t.name: list(t.events) for t in data.trains}
         for pc in data.privates:
-            revenue = self.settings.ld_revenue if pc.sym == "LD" else pc.revenue
+            revenue = pc.revenue
+            if pc.sym == "LD" and self.settings.ld_revenue is not None:
+                revenue = self.settings.ld_revenue
             self.companies.append(Company(pc.sym, pc.name, pc.value, revenue))
         from stellwerk.titles.g1835.mapport import MapPort
 
@@ -95,7 +104,7 @@ class Game1835(Game):
         self.home_city: dict[str, tuple[str, int]] = {}
         for c in data.majors:
             float_pct = c.float_percent
-            if c.sym == "BY":
+            if c.sym == "BY" and self.settings.by_float_percent is not None:
                 float_pct = self.settings.by_float_percent
             corp = Corporation1835(
                 c.sym, c.name, list(c.shares), c.tokens, float_pct, c.home, list(c.reserved)
@@ -110,8 +119,9 @@ class Game1835(Game):
             for s in data.start_packet
         ]
         # title state
-        clemens = self.settings.start_order == "clemens"
-        self.priority: Player = self.players[-1] if clemens else self.players[0]
+        reversed_start = self.start_order().cycles[:1] == ("reverse",)
+        self.priority: Player = self.players[-1] if reversed_start else self.players[0]
+        """The player who acts first in start round 1 (rules/1835.md 3.3)."""
         self.start_round_num = 0
         self.packet_sold_in_one_go = True
         self.released: set[str] = {"BY", "SX"}
@@ -267,11 +277,15 @@ class Game1835(Game):
         )
         return minors + majors
 
+    def start_order(self) -> StartOrder:
+        """Start round 1's order: the settings' entry of ``[start_orders]`` or the printed
+        one (rules/1835.md 3.2, 3.3)."""
+        return self.data.start_orders[self.settings.start_order or self.data.start_order]
+
     def minors_may_operate(self) -> bool:
-        """Clemens / MinorsRequireFloatedBY: no minor runs before BY floats (rules/1835.md 11)."""
-        if not self.settings.minors_wait_for_by_float:
-            return True
-        return self.corporation("BY").floated
+        """Whether minors operate now: always, or only once BY has floated (the settings'
+        hook, rules/1835.md 3.3, 7, 11)."""
+        return self.settings.minors_may_operate(self)
 
     # -- certificates -----------------------------------------------------------------------
     def cert_limit_for(self, player: Player) -> int:
@@ -279,9 +293,6 @@ class Game1835(Game):
 
     def cert_limit(self) -> int:
         return self.data.cert_limit[len(self.all_players)]
-
-    def num_certs(self, player: Player) -> int:
-        return len(player.all_shares()) + len(player.companies)
 
     def change_president_for(self, corp: Corporation) -> ChangePresident:
         return certificates.change_president_for(self, corp)
@@ -320,9 +331,6 @@ class Game1835(Game):
     def ipo_price(self, corp: Corporation, share: Share) -> int:
         return capital.ipo_price(self, corp, share)
 
-    def market_value(self, corp: Corporation, percent: int) -> int:
-        return capital.market_value(self, corp, percent)
-
     # -- net worth --------------------------------------------------------------------------
     def player_value(self, player: Player) -> int:
         return payouts.player_value(self, player)
@@ -347,6 +355,17 @@ class Game1835(Game):
     def train_limit(self, corp: Corporation) -> int:
         return rolling_stock.train_limit(self, corp)
 
+    def other_trains(self, corp: Corporation) -> list[Train]:
+        """From phase 3 on, the trains of the other open companies (rules/1835.md 8.7)."""
+        if "trains_between_companies" not in self.phases.current.status:
+            return []
+        return [
+            t
+            for c in self.corporations
+            if c is not corp and c.floated and not c.closed
+            for t in c.trains
+        ]
+
     def crowded_corps(self) -> list[Corporation]:
         return rolling_stock.crowded_corps(self)
 
@@ -364,4 +383,50 @@ class Game1835(Game):
 
     # -- dividends --------------------------------------------------------------------------
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
+        """Pay out by holders' percentages, withhold, or split (minors), then move the price;
+        a withholding company with a bank loan repays it (rules/1835.md 8.6, 7, 8.8)."""
+        self.note("dividend", corp=corp.sym, allocation=kind, revenue=revenue)
         payouts.pay_dividend(self, corp, revenue, kind)
+        if kind == "withhold" and bankruptcy.loan_of(corp):
+            bankruptcy.repay_loan(self, corp, revenue)
+
+    # -- the board (rules/1835.md 8.3-8.5) --------------------------------------------------
+    def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
+        return self.map.legal_lays(corp, hex_id)
+
+    def lay_tile(self, corp: Corporation, action: Action) -> None:
+        """Lay or upgrade a tile; OBB may close (rules/1835.md 8.3, 6)."""
+        self.map.lay_tile(corp, action)
+        self.note("tile", corp=corp.sym, hex=action["hex"], tile=action["tile"])
+        self.after_tile_laid()
+
+    def can_place_token(self, corp: Corporation) -> bool:
+        """A major with a token left is asked, in live play and replay alike; minors have only
+        their home token (rules/1835.md 8.4, 7)."""
+        return not isinstance(corp, Minor) and self.map.placed_tokens(corp) < corp.num_tokens
+
+    def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
+        return [(city, slot) for city, slot, _cost in self.map.token_choices(corp)]
+
+    def place_token(self, corp: Corporation, action: Action) -> None:
+        """20M per hex of distance from home (rules/1835.md 8.4)."""
+        hex_id, _ = self.map.board.resolve_city(action["city"])
+        cost = self.map.token_cost(corp, hex_id)
+        self.map.place_token(corp, action)
+        self.note("token", corp=corp.sym, hex=hex_id, cost=cost)
+
+    def route_info(self, corp: Corporation) -> tuple[bool, bool]:
+        """Every company with trains runs (Rails asks even without a route: revenue 0), and
+        every major must own a train, route or not; minors never must (rules/1835.md 8.5,
+        8.7)."""
+        return (True, not isinstance(corp, Minor))
+
+    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        try:
+            routes: list[dict[str, Any]] = self.map.best_run(corp).routes
+        except IllegalAction:
+            routes = []
+        return routes
+
+    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+        return self.map.route_revenue(corp, routes)

@@ -45,7 +45,6 @@ def buying_train(game: Game1835, train: Train) -> None:
     while game.phases.next_on(train.name):
         game.phases.advance()
         game.note("phase", phase=game.phases.name)
-        game.on_phase_change(game.phases.current)
     game.rust_trains(train)
     if game.phases.name != before:
         for event in game.data.phases[game.phases.index].events:

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Player
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act
-from stellwerk.core.flow.operating import DiscardTrain, Track
+from stellwerk.core.flow.base import Action, act
+from stellwerk.core.flow.operating import DiscardTrain, Dividend, Route, Token, Track
 from stellwerk.core.flow.rounds import OperatingRound
-from stellwerk.titles.g1835.bankruptcy import loan_of, repay_loan
+from stellwerk.titles.g1835.bankruptcy import loan_of
 from stellwerk.titles.g1835.entities import Minor
 from stellwerk.titles.g1835.formation import FormationStep
 from stellwerk.titles.g1835.steps_trains import BuyTrain1835
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
 
 RULE_TRACK = "1835 rules §8.3"
-RULE_TRAIN = "1835 rules §8.7"
 
 
 class OperatingRound1835(OperatingRound):
@@ -105,10 +104,10 @@ class Track1835(Track):
     description = "Lay Track"
 
     def setup(self) -> None:
-        self.lays = 0
+        super().setup()
         self.relays: list[tuple[str, str]] = []
 
-    def allowed(self, corp: Corporation) -> int:
+    def lays_allowed(self, corp: Corporation) -> int:
         """Majors lay two yellow tiles in phase 2; otherwise one lay or upgrade
         (rules/1835.md 8.3)."""
         two = "major_two_yellow_lays" in self.game.phases.current.status
@@ -148,9 +147,9 @@ class Track1835(Track):
             return self.company_actions(entity)
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
-        if self.lays >= self.allowed(entity):
+        if self.lays >= self.lays_allowed(entity):
             return ["pass"] if self.abilities_left(entity) else []
-        return ["lay_tile", "pass"]
+        return super().actions(entity)
 
     def abilities_left(self, corp: Corporation) -> bool:
         """The director's private companies can still lay a tile (the step waits for them)."""
@@ -206,29 +205,27 @@ class Track1835(Track):
             if "place_token" in kinds:
                 out.extend(token_ability_choices(game, entity, corp))
             return out
-        out.append(act(entity, "pass"))
-        if hex_id is not None or all_lays:
-            for hid, tile, rot in game.map.legal_lays(entity, hex_id):
-                out.append(act(entity, "lay_tile", hex=hid, tile=tile, rotation=rot))
-        return out
+        return super().choices(entity, hex_id, all_lays)
 
     def process_lay_tile(self, action: Action, entity: Any) -> None:
         game = self.game
         if isinstance(entity, Company):
             self.ability_lay(action, entity)
             return
-        if self.lays >= self.allowed(entity):
+        if self.lays >= self.lays_allowed(entity):
             raise IllegalAction(f"{entity.sym} has laid its tiles", RULE_TRACK)
         relaid = game.map.trackless_tokens(action["hex"])
-        game.map.lay_tile(entity, action)
-        game.note("tile", corp=entity.sym, hex=action["hex"], tile=action["tile"])
+        game.lay_tile(entity, action)
         self.lays += 1
-        game.after_tile_laid()
         self.ask_relays(action["hex"], relaid)
         self.maybe_done(entity)
 
     def maybe_done(self, corp: Corporation) -> None:
-        if not self.relays and self.lays >= self.allowed(corp) and not self.abilities_left(corp):
+        if (
+            not self.relays
+            and self.lays >= self.lays_allowed(corp)
+            and not self.abilities_left(corp)
+        ):
             self.pass_()
 
     def ask_relays(self, hex_id: str, relaid: list[str]) -> None:
@@ -302,11 +299,12 @@ def ability_lays(
 
 def token_ability_usable(game: Game1835, company: Company, corp: Any, step: str) -> bool:
     """NF's free token on L14, PfB's on L6 once a tile lies there; in the track or token step
-    (option: token step only) (rules/1835.md 6)."""
+    (Westermann ruling: the token step only) (rules/1835.md 6, 11)."""
     ability = _ability(game, company, "token")
     if ability is None or company.closed or not isinstance(corp, Corporation):
         return False
-    if step not in game.settings.free_token_steps:
+    steps = game.settings.free_token_steps or tuple(ability["steps"])
+    if step not in steps:
         return False
     if game.map.placed_tokens(corp) >= corp.num_tokens:
         return False
@@ -336,18 +334,12 @@ def use_token_ability(
         game.close_company(company)
 
 
-class Token1835(Step):
-    """One token per turn for majors (minors have only their home token), 20M per hex of
-    distance from home (rules/1835.md 8.4)."""
+class Token1835(Token):
+    """One token per turn for majors (the game's token hooks: 20M per hex of distance from
+    home, rules/1835.md 8.4); NF's and PfB's free tokens (rules/1835.md 6)."""
 
     game: Game1835
     round: OperatingRound1835
-    description = "Place a Token"
-
-    def can_place(self, corp: Corporation) -> bool:
-        """A major with a token left is asked (the same in live play and replay)."""
-        game = self.game
-        return not isinstance(corp, Minor) and game.map.placed_tokens(corp) < corp.num_tokens
 
     def actions(self, entity: Any) -> list[str]:
         if isinstance(entity, Company):
@@ -356,59 +348,34 @@ class Token1835(Step):
             return ["place_token"] if ok and token_ability_usable(
                 self.game, entity, corp, "token"
             ) else []  # fmt: skip
-        if entity is not self.current_entity() or not isinstance(entity, Corporation):
-            return []
-        return ["place_token", "pass"] if self.can_place(entity) else []
+        return super().actions(entity)
 
     def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
-            return []
         if isinstance(entity, Company):
+            if not self.actions(entity):
+                return []
             return token_ability_choices(self.game, entity, self.round.current_operator)
-        out = [act(entity, "pass")]
-        for city, slot, _cost in self.game.map.token_choices(entity):
-            out.append(act(entity, "place_token", city=city, slot=slot))
-        return out
+        return super().choices(entity)
 
     def process_place_token(self, action: Action, entity: Any) -> None:
-        game = self.game
         if isinstance(entity, Company):
-            use_token_ability(game, entity, self.round.current_operator, action, "token")
+            use_token_ability(self.game, entity, self.round.current_operator, action, "token")
             return
-        if not self.can_place(entity):
-            raise IllegalAction(f"{entity.sym} cannot place a token", "1835 rules §8.4")
-        hex_id, _ = game.map.board.resolve_city(action["city"])
-        cost = game.map.token_cost(entity, hex_id)
-        game.map.place_token(entity, action)
-        game.note("token", corp=entity.sym, hex=hex_id, cost=cost)
-        self.pass_()
+        super().process_place_token(action, entity)
 
 
-class Route1835(Step):
+class Route1835(Route):
     """Run the trains.  A run is either routes (checked) or, for games imported from Rails
     reports that record only the total, a claimed ``revenue`` that legal routes must be able to
     reach (rules/1835.md 8.5; rails-report-format.md 3.1)."""
 
     game: Game1835
     round: OperatingRound1835
-    description = "Run Routes"
 
-    def actions(self, entity: Any) -> list[str]:
-        if entity is not self.current_entity() or not isinstance(entity, Corporation):
-            return []
-        return ["run_routes"] if entity.trains else []
-
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
-            return []
-        try:
-            best = self.game.map.best_run(entity)
-            routes = best.routes
-        except IllegalAction:
-            routes = []
-        return [act(entity, "run_routes", routes=routes, extra_revenue=0)]
-
-    def process_run_routes(self, action: Action, entity: Any) -> None:
+    def revenue(self, action: Action, entity: Any) -> int:
+        """A claimed revenue, or the routes' revenue.  No train is refused for an earlier run
+        in this OR: the minors' trains run again for PR in the OR of its formation (rules/1835.md
+        8.5, 10.4)."""
         game = self.game
         routes = action.get("routes") or []
         if "revenue" in action and not routes:
@@ -422,56 +389,29 @@ class Route1835(Step):
                         f"{entity.sym}'s best routes earn {best}, not {revenue}",
                         "1835 rules §8.5",
                     )
-        else:
-            revenue = game.map.route_revenue(entity, routes)
-        game.note("revenue", corp=entity.sym, amount=revenue)
-        self.round.state.revenue = revenue
-        self.round.state.routes = routes
-        self.pass_()
+            return revenue
+        return game.route_revenue(entity, routes)
+
+    def process_run_routes(self, action: Action, entity: Any) -> None:
+        super().process_run_routes(action, entity)
+        self.game.note("revenue", corp=entity.sym, amount=self.round.state.revenue)
 
 
-class Dividend1835(Step):
+class Dividend1835(Dividend):
     """Majors pay out or withhold; minors always split (rules/1835.md 8.6, 7)."""
 
     game: Game1835
     round: OperatingRound1835
-    description = "Pay or Withhold Dividends"
+    rule = "1835 rules §8.6"
 
     def actions(self, entity: Any) -> list[str]:
-        if entity is not self.current_entity() or isinstance(entity, Minor):
-            return []
-        return ["dividend"] if self.round.state.revenue > 0 else []
+        """Minors are not asked: they always split (rules/1835.md 7)."""
+        return [] if isinstance(entity, Minor) else super().actions(entity)
 
     def kinds(self, entity: Any) -> tuple[str, ...]:
         """A company with a bank loan must withhold (rules/1835.md 8.6, 8.8)."""
         return ("withhold",) if loan_of(entity) else ("payout", "withhold")
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
-            return []
-        return [act(entity, "dividend", kind=k) for k in self.kinds(entity)]
-
-    def skip(self) -> None:
-        entity = self.current_entity()
-        kind = "payout" if isinstance(entity, Minor) else "withhold"
-        self.process_dividend({"type": "dividend", "kind": kind}, entity)
-
-    def process_dividend(self, action: Action, entity: Any) -> None:
-        kind = action.get("kind")
-        if kind not in ("payout", "withhold"):
-            raise IllegalAction(f"unknown dividend kind {kind}", "1835 rules §8.6")
-        if not isinstance(entity, Minor) and kind not in self.kinds(entity):
-            raise IllegalAction(f"{entity.sym} must withhold to repay its bank loan",
-                                "1835 rules §8.8")  # fmt: skip
-        game = self.game
-        revenue = int(self.round.state.revenue)
-        entity.operating_history.append((game.turn, self.round.round_num))
-        for train in entity.trains:
-            train.operated = True
-        self.round.state.revenue = 0
-        self.round.state.routes = []
-        game.note("dividend", corp=entity.sym, allocation=kind, revenue=revenue)
-        game.pay_dividend(entity, revenue, kind)
-        if kind == "withhold" and loan_of(entity):
-            repay_loan(game, entity, revenue)
-        self.pass_()
+    def automatic_kind(self, entity: Any) -> str:
+        """A minor splits whatever it earned (rules/1835.md 7)."""
+        return "payout" if isinstance(entity, Minor) else "withhold"

@@ -46,7 +46,7 @@ class StartRound1835(Round):
         n = len(game.players)
         if self.number > 1:
             return (self.first_player + turn) % n
-        order = game.data.start_orders[game.settings.start_order]
+        order = game.start_order()
         cycle, pos = divmod(turn, n)
         direction = order.cycles[cycle] if cycle < len(order.cycles) else order.then
         return n - 1 - pos if direction == "reverse" else pos
@@ -94,10 +94,11 @@ class BuyStartItem(Step):
     description = "Buy a start item"
 
     def available(self) -> list[StartItem]:
-        """Clemens: every unsold item.  Otherwise the uppermost row with unsold items, and when
-        it has exactly one left, also the first unsold item of the next row (rules/1835.md 3.2)."""
+        """Every unsold item if the start order says so (Clemens).  Otherwise the uppermost row
+        with unsold items, and when it has exactly one left, also the first unsold item of the
+        next row (rules/1835.md 3.2)."""
         items = self.game.start_items
-        if not items or self.game.settings.all_start_items_available:
+        if not items or self.game.start_order().all_items_available:
             return list(items)
         top = min(i.row for i in items)
         row = [i for i in items if i.row == top]

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round, Step, act
+from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1835.entities import Minor, c35
 from stellwerk.titles.g1835.names import PR
@@ -30,60 +31,37 @@ RULE = "1835 rules §5"
 LOWER = "lower_price"
 
 
-class StockRound1835(Round):
-    """Players from the priority holder, clockwise, until all pass in succession."""
-
-    name = "Round::Stock"
-    kind = "stock"
+class StockRound1835(StockRound):
+    """Players from the priority holder, clockwise, until all pass in succession (the core
+    stock round: a turn without a purchase is a pass, rules/1835.md 5.1)."""
 
     def __init__(self, game: Game1835) -> None:
         self.game1835 = game
-        self.passes = 0
         self.last_buyer: Player | None = None
         self.sold: dict[str, set[str]] = {}
         super().__init__(game, [Shares1835])
         self.label = f"SR {game.turn}"
         self.entity_index = self.entities.index(game.priority)
 
-    def select_entities(self) -> list[Any]:
-        return [p for p in self.game.players if not p.bankrupt]
-
-    def finished(self) -> bool:
-        return self.game.finished or self.passes >= len(self.entities)
-
-    def end_turn(self, bought: bool) -> None:
-        self.passes = 0 if bought else self.passes + 1
-        if self.finished():
-            self.finish_round()
-            return
-        self.entity_index = (self.entity_index + 1) % len(self.entities)
-        step = self.steps[0]
-        step.passed = False
-        step.setup()
-
-    def after_process(self, action: Action, entity: Any) -> None:
-        self.steps[0].passed = False
-
     def finish_round(self) -> None:
-        """Sold-out companies rise one row, in operating order; the priority deal goes to the
-        player after the last buyer (rules/1835.md 5.1)."""
+        """The priority deal goes to the player after the last buyer (rules/1835.md 5.1)."""
         game = self.game1835
         game.note("sr_end")
-        corps = sorted(
-            (c for c in game.majors() if c.share_price is not None and c.floated),
-            key=lambda c: c.sort_key(),
-        )
-        for corp in corps:
-            if self.sold_out(corp):
-                game.note("sold_out", corp=corp.sym)
-                game.move_price(corp, "up")
+        super().finish_round()
         if self.last_buyer is not None:
             players = game.players
             game.priority = players[(players.index(self.last_buyer) + 1) % len(players)]
 
+    def end_of_round_price(self, corp: Corporation) -> None:
+        """Sold-out companies rise one row; shares in the pool do not push prices down
+        (rules/1835.md 5.1)."""
+        if self.sold_out(corp):
+            self.game1835.note("sold_out", corp=corp.sym)
+            self.game.move_price(corp, "up")
+
     def sold_out(self, corp: Corporation) -> bool:
         """No certificate in the IPO or the pool; PR's unexchanged reserved certificates count
-        only without the option (rules/1835.md 5.1, 11)."""
+        unless the settings ignore them (rules/1835.md 5.1, 11)."""
         game = self.game1835
         if game.pool.percent_of(corp.sym):
             return False
@@ -107,13 +85,11 @@ class Shares1835(Step):
 
     # -- predicates ---------------------------------------------------------------------------
     def may_sell_now(self) -> bool:
-        """No sales in SR 1 (option: only if the packet sold in one go) (rules/1835.md 5.3, 11)."""
+        """Sales in SR 1 as the settings' hook allows (rules/1835.md 5.3, 11)."""
         game = self.game
         if game.turn != 1:
             return True
-        if game.settings.sell_restriction == "first_stock_round":
-            return False
-        return not game.packet_sold_in_one_go
+        return game.settings.sales_in_first_stock_round(game)
 
     def may_sell_company(self, corp: Corporation) -> bool:
         """Only companies that have operated (PR: once formed) (rules/1835.md 5.3)."""
@@ -234,9 +210,12 @@ class Shares1835(Step):
 
     # -- processing -------------------------------------------------------------------------
     def process_pass(self, action: Action, entity: Any) -> None:
+        """The turn ends; without a purchase it counts as a pass, even after sales
+        (rules/1835.md 5.1)."""
         if not self.bought:
             self.game.note("passed", player=entity.name)
-        self.round.end_turn(self.bought)
+        entity.passed = not self.bought
+        self.pass_()
 
     def process_choose(self, action: Action, entity: Any) -> None:
         if action.get("choice") != LOWER:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Corporation, Player, Train, transfer
+from stellwerk.core.entities import Corporation, Player, Train
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, act
+from stellwerk.core.flow.operating import BuyTrain
 from stellwerk.titles.g1835 import bankruptcy
-from stellwerk.titles.g1835.entities import Minor
 from stellwerk.titles.g1835.sales import SaleMemory, bundle_of, lower_price, sale_bundles, sell
 
 if TYPE_CHECKING:
@@ -20,62 +20,74 @@ if TYPE_CHECKING:
 RULE_TRAIN = "1835 rules §8.7"
 
 
-class BuyTrain1835(Step):
+class BuyTrain1835(BuyTrain):
     """Buy trains: new from the bank (the current type), used from the pool, and from phase 3
     on from other companies at any price of at least 1M.  A major without a train must buy one;
     its director adds the missing money and may have to sell shares first
-    (rules/1835.md 8.7-8.8)."""
+    (rules/1835.md 8.7-8.8).  The core step's purchase with these hooks; the emergency sales
+    follow Rails' ShareSellingRound_1835."""
 
     game: Game1835
     round: OperatingRound1835
-    description = "Buy Trains"
 
     def setup(self) -> None:
+        super().setup()
         self.memory = SaleMemory()
 
-    def room(self, corp: Corporation) -> bool:
-        return len(corp.trains) < self.game.train_limit(corp)
-
-    def must_buy(self, corp: Corporation) -> bool:
-        return (
-            not isinstance(corp, Minor)
-            and not corp.trains
-            and bool(self.game.depot.depot_trains(self.game.phases))
-        )
-
-    def from_others(self) -> bool:
-        return "trains_between_companies" in self.game.phases.current.status
-
-    def other_trains(self, corp: Corporation) -> list[Train]:
-        if not self.from_others():
-            return []
-        return [
-            t
-            for c in self.game.corporations
-            if c is not corp and c.floated and not c.closed
-            for t in c.trains
-        ]
-
-    def depot_trains(self) -> list[Train]:
-        return self.game.depot.depot_trains(self.game.phases)
+    # -- hooks of the core step ---------------------------------------------------------------
+    def others_offer_trains(self, corp: Corporation) -> bool:
+        """Trains change hands between companies from phase 3 on (rules/1835.md 8.7)."""
+        return bool(self.game.other_trains(corp))
 
     def budget(self, corp: Corporation) -> int:
+        """A company that must buy a train spends its director's cash too (rules/1835.md
+        8.7)."""
         owner = corp.owner
         if self.must_buy(corp) and isinstance(owner, Player):
-            return corp.cash + owner.cash
-        return corp.cash
+            return int(corp.cash + owner.cash)
+        return int(corp.cash)
+
+    def may_buy(self, corp: Corporation, train: Train) -> bool:
+        """A bank train of a type on sale (new or used), or from phase 3 another company's
+        train (rules/1835.md 8.7)."""
+        game = self.game
+        if train.owner is game.depot:
+            trains = game.depot_trains_for(corp)
+            return train in trains or any(
+                t.name == train.name and t.owner is game.depot for t in trains
+            )
+        return train in game.other_trains(corp)
+
+    def president_may_help(self, corp: Corporation, train: Train) -> bool:
+        """Any train, not only the cheapest (Rails EmergencyTrainBuying mustBuyCheapestTrain=no,
+        rules/1835.md 8.7)."""
+        return True
+
+    def president_adds(self, corp: Corporation, train: Train, amount: int) -> None:
+        super().president_adds(corp, train, amount)
+        self.game.note("president_adds", corp=corp.sym, amount=amount)
+
+    def complete_purchase(self, corp: Corporation, train: Train, price: int) -> None:
+        """Pay, take the train, and hold a formation round if the purchase calls one
+        (rules/1835.md 8.7, 10.1)."""
+        game = self.game
+        seller = train.owner.sym if isinstance(train.owner, Corporation) else (
+            "Pool" if train in game.depot.discarded else "IPO")  # fmt: skip
+        phase = game.phases.name
+        game.buy_train(corp, train, price)
+        game.note("train", corp=corp.sym, train=train.name, seller=seller, price=price)
+        self.memory = SaleMemory()
+        if game.formation_trigger(train, game.phases.name != phase):
+            self.round.trigger = corp
+            game.start_formation(interrupting=True)
+
+    # -- the director's emergency (rules/1835.md 8.8) -----------------------------------------
+    def depot_prices(self, corp: Corporation) -> list[int]:
+        return [t.price for t in self.game.depot_trains_for(corp)]
 
     def needs_money(self, corp: Corporation) -> bool:
-        prices = [t.price for t in self.depot_trains()]
+        prices = self.depot_prices(corp)
         return self.must_buy(corp) and bool(prices) and self.budget(corp) < max(prices)
-
-    def can_buy(self, corp: Corporation) -> bool:
-        if not self.room(corp):
-            return False
-        prices = [t.price for t in self.depot_trains()]
-        if self.other_trains(corp) and corp.cash >= 1:
-            return True
-        return bool(prices) and min(prices) <= self.budget(corp)
 
     def actions(self, entity: Any) -> list[str]:
         corp = self.current_entity()
@@ -92,7 +104,7 @@ class BuyTrain1835(Step):
             return []
         if self.must_buy(corp):
             return ["buy_train", "bankrupt"] if self.bankruptcy_due(corp) else ["buy_train"]
-        if self.can_buy(corp):
+        if self.can_buy_train(corp):
             return ["buy_train", "pass"]
         return []
 
@@ -117,26 +129,25 @@ class BuyTrain1835(Step):
             out.append(act(entity, "pass"))
         if "bankrupt" in kinds:
             out.append(act(entity, "bankrupt"))
+        budget = self.budget(corp)
         seen: set[tuple[str, int]] = set()
-        for train in self.depot_trains():
-            if train.price <= self.budget(corp) and (train.name, 0) not in seen:
+        for train in game.depot_trains_for(corp):
+            if train.price <= budget and (train.name, 0) not in seen:
                 seen.add((train.name, 0))
                 out.append(act(entity, "buy_train", train=train.id, price=train.price))
-        if self.budget(corp) >= 1:
-            for train in self.other_trains(corp):
+        if budget >= 1:
+            for train in game.other_trains(corp):
                 key = (train.name, id(train.owner))
                 if key not in seen:
                     seen.add(key)
                     out.append(act(entity, "buy_train", train=train.id, price=1))
-        if not out or (self.must_buy(corp) and len(out) == 0):
-            out += self.choices(corp.owner) if corp.owner is not None else []
+        if not out and corp.owner is not None:
+            out += self.choices(corp.owner)
         return out
 
-    # -- emergency selling (rules/1835.md 8.8) ------------------------------------------------
     def emergency_sale_error(self, player: Player, bundle: Any) -> str | None:
         corp = self.current_entity()
-        prices = [t.price for t in self.depot_trains()]
-        missing = max(prices, default=0) - corp.cash - player.cash
+        missing = max(self.depot_prices(corp), default=0) - corp.cash - player.cash
         if missing <= 0:
             return "no money is missing"
         sold = bundle.corporation
@@ -155,6 +166,9 @@ class BuyTrain1835(Step):
             raise IllegalAction(error, "1835 rules §8.8")
         sell(self.game, entity, bundle, self.memory)
 
+    def process_choose(self, action: Action, entity: Any) -> None:
+        lower_price(self.game, self.memory, action.get("corporation"))
+
     def bankruptcy_due(self, corp: Corporation) -> bool:
         """The director cannot raise the price of the cheapest bank train even after selling
         everything he may sell, and no other company's train is within reach
@@ -163,8 +177,7 @@ class BuyTrain1835(Step):
         if not self.must_buy(corp) or not isinstance(owner, Player):
             return False
         budget = self.budget(corp)
-        prices = [t.price for t in self.depot_trains()]
-        if min(prices) <= budget or (self.other_trains(corp) and budget >= 1):
+        if min(self.depot_prices(corp)) <= budget or (self.game.other_trains(corp) and budget >= 1):
             return False
         for c in self.game.majors():
             if owner.shares_of(c.sym):
@@ -183,73 +196,3 @@ class BuyTrain1835(Step):
         if train is not None:
             self.complete_purchase(entity, train, train.price)
             self.pass_()
-
-    def process_choose(self, action: Action, entity: Any) -> None:
-        lower_price(self.game, self.memory, action.get("corporation"))
-
-    def process_pass(self, action: Action, entity: Any) -> None:
-        if self.must_buy(entity):
-            raise IllegalAction(f"{entity.sym} must buy a train", RULE_TRAIN)
-        self.pass_()
-
-    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
-        """Depot trains cost their printed price; a train from another company any price
-        from 1M up to what the buyer can pay, the director helping when the company must buy
-        (rules/1835.md 8.8)."""
-        train = self.game.train_by_id(str(listed["train"]))
-        if train.owner is self.game.depot:
-            return (train.price, train.price)
-        return (1, self.budget(entity))
-
-    def process_buy_train(self, action: Action, entity: Any) -> None:
-        game = self.game
-        corp = entity
-        train = game.train_by_id(str(action["train"]))
-        price = int(action.get("price", train.price))
-        owner = train.owner
-        if owner is corp:
-            raise IllegalAction("a company cannot buy its own train", RULE_TRAIN)
-        if not self.room(corp):
-            raise IllegalAction(f"{corp.sym} is at its train limit", RULE_TRAIN)
-        if owner is game.depot:
-            if train not in self.depot_trains() and not any(
-                t.name == train.name and t.owner is game.depot for t in self.depot_trains()
-            ):
-                raise IllegalAction(f"{train.name} is not for sale yet", RULE_TRAIN)
-            if price != train.price:
-                raise IllegalAction(f"{train.name} costs {train.price}", RULE_TRAIN)
-        else:
-            if train not in self.other_trains(corp):
-                raise IllegalAction("trains change hands between companies only from phase 3",
-                                    RULE_TRAIN)  # fmt: skip
-            if price < 1:
-                raise IllegalAction("a train costs at least 1M", RULE_TRAIN)
-        missing = price - corp.cash
-        if missing > 0:
-            president = corp.owner
-            if not self.must_buy(corp) or not isinstance(president, Player):
-                raise IllegalAction(f"{corp.sym} cannot pay {price}", RULE_TRAIN)
-            if president.cash < missing:
-                raise IllegalAction(
-                    f"{president.name} must first raise {missing - president.cash}",
-                    "1835 rules §8.8",
-                )
-            transfer(president, corp, missing, "1835 rules §8.8")
-            game.note("president_adds", corp=corp.sym, amount=missing)
-        self.complete_purchase(corp, train, price)
-        if not self.can_buy(corp) and not self.must_buy(corp):
-            self.pass_()
-
-    def complete_purchase(self, corp: Corporation, train: Train, price: int) -> None:
-        """Pay, take the train, and hold a formation round if the purchase calls one
-        (rules/1835.md 8.7, 10.1)."""
-        game = self.game
-        seller = train.owner.sym if isinstance(train.owner, Corporation) else (
-            "Pool" if train in game.depot.discarded else "IPO")  # fmt: skip
-        phase = game.phases.name
-        game.buy_train(corp, train, price)
-        game.note("train", corp=corp.sym, train=train.name, seller=seller, price=price)
-        self.memory = SaleMemory()
-        if game.formation_trigger(train, game.phases.name != phase):
-            self.round.trigger = corp
-            game.start_formation(interrupting=True)

@@ -17,7 +17,7 @@ class Corporation1849(Corporation):
     ``closed_recently``: closed this stock round (may not be parred again in it), ``slot_open``:
     its home city has room (1849 rules §2.2); ``reached_max_value``: its price has reached the
     red E zone once; ``sms_hexes``: the hexes where the SMS home token may still go, or None;
-    ``bond``: the bond is issued (bonds option); ``e_token``: it holds an E-token;
+    ``bond``: the bond is issued (1849 rules §7.4); ``e_token``: it holds an E-token;
     ``tokens``: where each charter token is (hex, or None while on the charter; 18xx.games keeps
     the order of its token objects, which decides which one a purchase takes).
     """

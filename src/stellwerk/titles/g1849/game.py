@@ -12,8 +12,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
-from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.auction import CompanyPendingPar, WaterfallAuction
+from stellwerk.core.flow.auction import WaterfallAuction
 from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.operating import (
     Bankrupt,
@@ -35,7 +34,7 @@ from stellwerk.titles.g1849 import steps as s1849
 from stellwerk.titles.g1849.closing import ClosingRules
 from stellwerk.titles.g1849.data_load import game_data
 from stellwerk.titles.g1849.entities import Corporation1849, c49
-from stellwerk.titles.g1849.options import OPTIONS, Hooks, check_options
+from stellwerk.titles.g1849.options import DECLARED
 from stellwerk.titles.g1849.presidency import PresidencyRules
 
 
@@ -44,7 +43,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     title = "1849"
     sell_movement = "down_per_10"
-    pool_share_drop = "down_block"
     bankruptcy_ends_game_after = "all_but_one"
     game_end_check: ClassVar[dict[str, str]] = {
         "bankrupt": "immediate",
@@ -52,7 +50,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         "bank": "full_or",
     }
     game_end_priority: ClassVar[list[str]] = ["immediate", "after_max_operates", "full_or"]
-    buys_after_par = 2
     live_rules: ClassVar[dict[str, str]] = {
         "bid": "1849 rules §1.5",
         "buy_company": "1849 rules §1.4",
@@ -70,15 +67,13 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
         super().__init__(players, options, seed)
-        check_options(self.options, len(self.players))
-        self.hooks = Hooks()
-        for oid in self.options:
-            OPTIONS[oid].apply(self)
+        self.settings = DECLARED.settings(self.options, len(self.players))
+        """The hooks and data the chosen options select (``settings.py``)."""
         data = game_data()
         self.data = data
         n = len(self.players)
-        self.five_corps = n == 3 or (n == 4 and self.hooks.reduced_corporations)
-        self.bank.cash = self.hooks.bank_cash or data["bank"]
+        self.five_corps = n == 3 or (n == 4 and self.settings.five_corporations_at_four_players)
+        self.bank.cash = self.settings.bank_cash or data["bank"]
         self.market = Market(data["market"]["rows"])
         self.market.hooks.right = self._market_right
         self.market.hooks.up = self._market_up
@@ -117,11 +112,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         self.closing_queue: list[Corporation] = []
         self.corporations_are_closing = False
         from stellwerk.titles.g1849.mapport import MapPort
-        from stellwerk.titles.g1849.rules.routes import check_route_cities_only, route_rules
+        from stellwerk.titles.g1849.rules.routes import route_rules
 
-        self.route_rules = route_rules()
-        if self.hooks.gauge_change_cities_only:
-            self.route_rules = replace(self.route_rules, check=check_route_cities_only)
+        self.route_rules = replace(route_rules(), check=self.settings.route_check)
         self.map = MapPort(self)
         self.memo_cache = self.map.graph
         self._setup_corporations()
@@ -151,23 +144,18 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def _setup_companies(self) -> None:
         for c in self.data["companies"]:
             company = Company(c["sym"], c["name"], c["value"], c["revenue"])
-            if self.hooks.private_min_price == "one":
-                company.min_price = 1
+            company.min_price = self.settings.private_min_price(company)
             self.companies.append(company)
 
     def _setup_trains(self) -> None:
+        """The trains of data/game.toml; one marked ``extra`` only if the settings put it in
+        play (the E-trains, 1849 rules §7.5)."""
         idx = 0 if self.five_corps else 1
         trains: list[Train] = []
         for t in self.data["trains"]:
-            if t.get("option") == "electric_dreams" and not self.hooks.electric:
+            if t.get("extra") and t["name"] not in self.settings.extra_trains:
                 continue
             events = list(t.get("events", []))
-            if t["name"] == "6H" and self.hooks.token_buying:
-                events.append("buy_tokens")
-            if t["name"] == "8H" and self.hooks.bonds:
-                events.append("bonds")
-            if t["name"] == "12H" and self.hooks.electric:
-                events.append("e_tokens")
             for i in range(t["count"][idx]):
                 trains.append(
                     Train(
@@ -198,12 +186,12 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def _random_order(self) -> list[Corporation]:
         """Corporation order: one draw per corporation in definition order, sorted
-        ascending; ``delay_ift`` swaps IFT from the first three with position 4
-        (1849 rules §1.3)."""
+        ascending; IFT kept out of the first three swaps places with position 4
+        (1849 rules §1.3, §7.1)."""
         defs = {c["sym"]: c for c in self.data["corporations"]}
         keyed = [(self.rng.draw(), sym) for sym in self.data["corporation_order"]]
         order = [self._new_corporation(defs[sym]) for _, sym in sorted(keyed)]
-        if self.hooks.delay_ift:
+        if self.settings.ift_out_of_first_three:
             buffer = self.data["ift_buffer"]
             idx = next(i for i, c in enumerate(order) if c.sym == "IFT")
             if idx < buffer:
@@ -224,13 +212,15 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     # -- rounds -----------------------------------------------------------------------------
     def new_auction_round(self) -> Round:
-        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+        return AuctionRound(self, [s1849.RSAPar, WaterfallAuction])
 
     def new_stock_round(self) -> Round:
         for corp in self.corporations:
             c49(corp).closed_recently = False
         self.messina_upgradeable = True
-        return StockRound(self, [DiscardTrain, HomeToken, s1849.SwapChoice, s1849.SharesStep])
+        return StockRound(
+            self, [DiscardTrain, s1849.ChosenHomeToken, s1849.SwapChoice, s1849.SharesStep]
+        )
 
     def new_operating_round(self, round_num: int) -> Round:
         return OperatingRound(
@@ -264,9 +254,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         for corp in self.corporations:
             c49(corp).sms_hexes = None
 
-    def auction_companies(self) -> list[Company]:
-        return list(self.companies)
-
     def hooks_stock_round_setup(self, rnd: StockRound) -> None:
         """At the start of a stock round the RSA corporation places its home token
         (1849 rules §1.4)."""
@@ -281,7 +268,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         """A corporation that reached 377 ends the game after its own turn (1849 rules §8)."""
         corp = rnd.entities[rnd.entity_index]
         if c49(corp).reached_max_value:
-            if self.hooks.end_after_current_or:
+            if self.settings.game_ends_after_current_or:
                 return False
             self.end_game("stock_market")
             return True
@@ -289,8 +276,10 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def end_now(self, timing: str | None) -> bool:
         if timing == "after_max_operates":
-            return self.hooks.end_after_current_or and isinstance(self.round, OperatingRound)
-        if timing == "full_or" and self.hooks.end_after_current_or:
+            return self.settings.game_ends_after_current_or and isinstance(
+                self.round, OperatingRound
+            )
+        if timing == "full_or" and self.settings.game_ends_after_current_or:
             return isinstance(self.round, OperatingRound)
         return super().end_now(timing)
 
@@ -327,9 +316,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def par_cells(self) -> list[Cell]:
         return self.market.cells_with_type(self.available_par_types)
 
-    def can_afford_par(self, player: Player) -> bool:
-        return any(c.price * 2 <= player.cash for c in self.par_cells())
-
     def dividend_price_move(self, corp: Corporation, paid: int) -> None:
         """0 or withheld: left; paid below the price: none; at least the price: right
         (1849 rules §4.4)."""
@@ -349,25 +335,12 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def can_buy_extra(self, bundle: Bundle) -> bool:
         return self.last_cert_last(bundle)
 
-    def can_buy_any_from_treasury(self, step: Any, player: Player, corp: Corporation) -> bool:
-        shares = corp.treasury_shares()
-        if not shares:
-            return False
-        smallest = min(shares, key=lambda s: s.percent)
-        return bool(step.can_buy(player, Bundle.of([smallest], corp)))
-
     def cert_limit(self) -> int:
         n = len(self.players)
         table = self.data["cert_limit"]
-        if n == 4 and self.hooks.reduced_corporations:
+        if n == 4 and self.settings.five_corporations_at_four_players:
             return int(table["four_players_five_corporations"])
         return int(table[str(n)])
-
-    def after_sr_turn_setup(self) -> None:
-        self.old_operating_order = self.operating_order()
-
-    def after_sr_pass(self) -> None:
-        self.old_operating_order = self.operating_order()
 
     def after_player_sale(self, corp: Corporation, before: Cell | None) -> None:
         if before is not corp.share_price:
@@ -410,28 +383,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         if isinstance(self.round, StockRound):
             self.place_home_token(corp)
 
-    def par_from_company(self, player: Player, company: Company, action: Action) -> None:
-        """RSA's buyer sets the par of the first corporation; the bank pays the corporation
-        twice the par (1849 rules §1.4)."""
-        corp = self.corporation(action["corporation"])
-        cell = self.market.cell_by_id(action["share_price"])
-        if cell is None or cell not in self.par_cells():
-            raise IllegalAction(f"{action['share_price']} is not a par price", "1849 rules §1.4")
-        if corp.sym != self.rsa_corporation:
-            raise IllegalAction(f"RSA comes with {self.rsa_corporation}", "1849 rules §1.4")
-        self.set_par(corp, cell)
-        share = corp.treasury_shares()[0]
-        self.buy_shares(player, Bundle.of([share], corp), price=0)
-        transfer(self.bank, corp, cell.price * 2, "1849 rules §1.4")
-        self.after_par(corp)
-
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
         if company.sym == "RSA" and self.rsa_corporation:
             self.round.state.companies_pending_par.append(company)
-
-    def maybe_place_home_token(self, corp: Corporation) -> None:
-        if corp.floated:
-            self.place_home_token(corp)
 
     # -- companies ----------------------------------------------------------------------------
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
@@ -448,9 +402,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def after_company_sold(self, corp: Corporation, company: Company) -> None:
         if company.sym == "CNM":
             self.cnm_corporation = corp
-
-    def companies_event(self, corp: Corporation, event: str) -> None:
-        """No 1849 company closes on running."""
 
     def after_train_bought(self, corp: Corporation, train: Train) -> None:
         """RSA closes when its corporation buys its first train (1849 rules §1.4)."""
@@ -498,14 +449,17 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         return self.corporation_or_none(self.data["chooses_home"])
 
     # -- trains -------------------------------------------------------------------------------
+    def may_buy_e_train(self, corp: Corporation) -> bool:
+        """E-trains only with an E-token (1849 rules §7.5) and, with a limit per corporation,
+        below it (seed 001 item 52: at most one)."""
+        limit = self.settings.e_trains_per_corporation
+        owned = sum(1 for t in corp.trains if t.name == "E")
+        return c49(corp).e_token and (limit is None or owned < limit)
+
     def depot_trains_for(self, corp: Corporation) -> list[Train]:
-        """Depot trains this corporation may buy: E-trains only with an E-token (1849 rules
-        §7.5); option ``one_e_train_per_corporation``: not a second one (seed 001 item 52)."""
+        """Depot trains this corporation may buy (E-trains: :meth:`may_buy_e_train`)."""
         trains = self.depot.depot_trains(self.phases)
-        no_e = not c49(corp).e_token or (
-            self.hooks.one_e_train_per_corporation and any(t.name == "E" for t in corp.trains)
-        )
-        if no_e:
+        if not self.may_buy_e_train(corp):
             trains = [t for t in trains if t.name != "E"]
         return trains
 
@@ -515,30 +469,15 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             trains = [t for t in trains if t.name != "E"]
         return min(trains, key=lambda t: t.price) if trains else None
 
-    def min_depot_price(self, corp: Corporation | None) -> int:
-        train = self.min_depot_train(corp)
-        return train.price if train else 0
-
     def other_trains(self, corp: Corporation) -> list[Train]:
         out = []
         for other in self.corporations:
             if other is corp:
                 continue
             out.extend(other.trains)
-        no_e = not c49(corp).e_token or (
-            self.hooks.one_e_train_per_corporation and any(t.name == "E" for t in corp.trains)
-        )
-        if no_e:
+        if not self.may_buy_e_train(corp):
             out = [t for t in out if t.name != "E"]
         return out
-
-    def must_buy_train_now(self, corp: Corporation) -> bool:
-        """A corporation without trains must buy one if it has a route (seed 001 item 58)."""
-        return (
-            not corp.trains
-            and bool(self.depot.depot_trains(self.phases))
-            and self.map.route_info(corp)[1]
-        )
 
     def emergency_sale_timing_ok(self, rnd: Any, corp: Corporation) -> bool:
         """Shares of the buying corporation only after its first full turn (1849 rules §4.7)."""
@@ -591,12 +530,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def home_token_locations(self, corp: Corporation) -> list[str]:
         return [h for h in self.data["home_choices"] if self.map.has_free_slot(corp, h)]
 
-    def home_city_choices(self, corp: Corporation, hexes: list[str]) -> list[str]:
-        return self.map.home_city_choices(corp, hexes)
-
-    def company_par_corporation(self, company: Company) -> str:
-        return self.rsa_corporation or ""
-
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return self.map.legal_lays(corp, hex_id)
 
@@ -612,9 +545,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         return self.map.suggest_routes(corp)
 
-    def place_chosen_home_token(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
-        self.map.place_chosen_home(corp, action, hexes)
-
     def update_garibaldi(self) -> None:
         afg = self.afg()
         if afg is None or c49(afg).slot_open or not self.home_token_locations(afg):
@@ -623,16 +553,13 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         c49(afg).closed_recently = True
 
     def player_value(self, player: Player) -> int:
-        """Final value; with the bonds variant L.100 less per share of a corporation whose bond
-        is out (1849 rules §8, 18xx.games, not floored); option ``bond_penalty_floor_zero``:
-        a share is never worth less than 0 (seed 001 item 70)."""
+        """Final value; with corporation bonds, less per share of a corporation whose bond is
+        out: the ``bond_penalty`` hook, L.100 (1849 rules §8, 18xx.games, not floored) or at
+        most the share price (seed 001 item 70)."""
         value = super().player_value(player)
         for corp in self.corporations:
             if not c49(corp).bond:
                 continue
             shares = -(-player.percent_of(corp.sym) // corp.share_percent)
-            penalty = 100
-            if self.hooks.bond_penalty_floor_zero and corp.share_price is not None:
-                penalty = min(100, corp.share_price.price)
-            value -= shares * penalty
+            value -= shares * self.settings.bond_penalty(corp)
         return value

@@ -8,15 +8,13 @@ routes (it gives exactly the distances of ``rules.routes.hex_distance``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import NodeKey
 from stellwerk.core.map.tiles import Gauge
 from stellwerk.core.routes.legs import Leg
-from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec
-from stellwerk.core.routes.optimize import BestRun, LegCosts, action_route, best_routes
+from stellwerk.core.routes.model import RouteRules, RunContext, TrainSpec
+from stellwerk.core.routes.optimize import BestRun, LegCosts, best_routes
 from stellwerk.titles.g1849.rules.routes import E_TRAIN, edge_cost, leg_gauge
 
 
@@ -52,8 +50,3 @@ def best_run(
     """The best run of the corporation in ``ctx`` with ``trains`` (proven optimal unless the
     node limit was hit)."""
     return best_routes(ctx, trains, rules, costs=leg_costs(), node_limit=node_limit)
-
-
-def to_action_route(board: Board, route: RouteWalk, revenue: int) -> dict[str, Any]:
-    """A route in the run_routes format (common rules §2.3)."""
-    return action_route(board, route, revenue)

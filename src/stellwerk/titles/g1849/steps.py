@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Corporation, Player, transfer
+from stellwerk.core.entities import Company, Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.auction import CompanyPendingPar
 from stellwerk.core.flow.base import Action, Step, act
-from stellwerk.core.flow.operating import BuyTrain, Dividend
-from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, sale_choices
-from stellwerk.core.shares import can_dump, keeps_presidency, more_than_needed
+from stellwerk.core.flow.operating import Dividend
+from stellwerk.core.flow.stock import (
+    BuySellParShares,
+    HomeToken,
+    bundle_from_action,
+    sale_choices,
+)
+from stellwerk.core.shares import Bundle, can_dump, keeps_presidency, more_than_needed
 from stellwerk.titles.g1849.entities import c49
 
 if TYPE_CHECKING:
@@ -17,16 +23,81 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1849.game import Game1849
 
 
+BUYS_AFTER_PAR = 2
+"""10 % certificates the president may add in the turn he starts a corporation (§2.2)."""
+
+
 class SharesStep(BuySellParShares):
     """1849 stock turn: after a par the president may buy two more 10 % certificates
-    (seed 001 item 26); the last certificate rule applies to buying (§2.2)."""
+    (seed 001 item 26); the last certificate rule applies to buying (§2.2); the operating
+    order is remembered at every turn start and pass for the tie repair (§2.2)."""
 
     game: Game1849
 
+    def setup(self) -> None:
+        super().setup()
+        self.game.old_operating_order = self.game.operating_order()
+
+    def pass_(self) -> None:
+        super().pass_()
+        self.game.old_operating_order = self.game.operating_order()
+
+    def can_buy_multiple(self, player: Player, corp: Corporation) -> bool:
+        """In the turn he started ``corp`` its president may buy up to two more certificates
+        of it (1849 rules §2.2: 40 % at once)."""
+        if corp.owner is not player:
+            return False
+        turn = self.round.state.current_actions
+        parred = any(a["type"] == "par" and a.get("corporation") == corp.sym for a in turn)
+        bought = sum(
+            1
+            for a in turn
+            if a["type"] == "buy_shares" and str(a["shares"][0]).rpartition("_")[0] == corp.sym
+        )
+        return parred and bought < BUYS_AFTER_PAR
+
     def process_buy_shares(self, action: Action, entity: Any) -> None:
+        """A purchase that floats the corporation places its home token (1849 rules §2.2)."""
         super().process_buy_shares(action, entity)
-        corp = self.game.share_by_id(action["shares"][0]).corporation
-        self.game.maybe_place_home_token(self.game.corporation(corp))
+        corp = self.game.corporation(self.game.share_by_id(action["shares"][0]).corporation)
+        if corp.floated:
+            self.game.place_home_token(corp)
+
+
+class RSAPar(CompanyPendingPar):
+    """RSA's buyer sets the par of the first corporation of the order at once; the bank pays
+    the corporation twice the par (1849 rules §1.4)."""
+
+    game: Game1849
+
+    def par_corporation(self, company: Company) -> str:
+        return self.game.rsa_corporation or ""
+
+    def par(self, player: Player, company: Company, action: Action) -> None:
+        game = self.game
+        corp = game.corporation(action["corporation"])
+        cell = game.market.cell_by_id(action["share_price"])
+        if cell is None or cell not in game.par_cells():
+            raise IllegalAction(f"{action['share_price']} is not a par price", "1849 rules §1.4")
+        if corp.sym != game.rsa_corporation:
+            raise IllegalAction(f"RSA comes with {game.rsa_corporation}", "1849 rules §1.4")
+        game.set_par(corp, cell)
+        share = corp.treasury_shares()[0]
+        game.buy_shares(player, Bundle.of([share], corp), price=0)
+        transfer(game.bank, corp, cell.price * 2, "1849 rules §1.4")
+        game.after_par(corp)
+
+
+class ChosenHomeToken(HomeToken):
+    """AFG's president chooses its home among the free cities (1849 rules §4.5)."""
+
+    game: Game1849
+
+    def home_cities(self, corp: Corporation, hexes: list[str]) -> list[str]:
+        return self.game.map.home_city_choices(corp, hexes)
+
+    def place_home(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
+        self.game.map.place_chosen_home(corp, action, hexes)
 
 
 class ChoiceStep(Step):
@@ -290,7 +361,7 @@ class Dividend1849(Dividend):
 
 
 class BuyToken(Step):
-    """Option acquiring_station_tokens: the step waits in every turn for a token purchase or
+    """Station token buying (1849 rules §7.3): the step waits in every turn for a token purchase or
     a pass; the pass comes automatically when nothing is buyable (1849 rules §7.3)."""
 
     game: Game1849
@@ -301,7 +372,7 @@ class BuyToken(Step):
         self.bought = False
 
     def actions(self, entity: Any) -> list[str]:
-        if not self.game.hooks.token_buying or not isinstance(entity, Corporation):
+        if not self.game.settings.station_token_buying or not isinstance(entity, Corporation):
             return []
         if entity is not self.current_entity():
             return []
@@ -334,7 +405,7 @@ class BuyToken(Step):
 
 
 class BuyEToken(Step):
-    """Option electric_dreams: buy the corporation's E-token: the first of the game costs
+    """E-tokens (1849 rules §7.5): buy the corporation's E-token: the first of the game costs
     L.1100 in 12H / L.800 in 16H, later ones L.800 / L.550 (1849 rules §7.5)."""
 
     game: Game1849
@@ -349,7 +420,7 @@ class BuyEToken(Step):
 
     def can_buy(self, entity: Any) -> bool:
         return (
-            self.game.hooks.electric
+            self.game.settings.e_tokens
             and isinstance(entity, Corporation)
             and self.game.e_tokens_enabled
             and not c49(entity).e_token
@@ -412,7 +483,7 @@ class Bond(Step):
         return not self.issued and bool(c49(corp).bond) and corp.cash >= 500
 
     def actions(self, entity: Any) -> list[str]:
-        if not self.game.hooks.bonds or not isinstance(entity, Corporation):
+        if not self.game.settings.corporation_bonds or not isinstance(entity, Corporation):
             return []
         if entity is not self.current_entity():
             return []
@@ -449,6 +520,3 @@ class Bond(Step):
         c49(entity).bond = False
         self.redeemed = True
         self.game.move_price(entity, "right")
-
-
-__all__ = ["BuyTrain", "Player"]

@@ -1,7 +1,8 @@
 """1849 route rules as hooks for core/routes (1849 rules §2.1, §4.3, §7.5).
 
-:func:`route_rules` binds the defaults; the option ``gauge_change_cities_only`` replaces the
-``check`` hook with :func:`check_route_cities_only` (an options module does the replacement).
+:func:`route_rules` binds the defaults; the game's settings choose the ``check`` hook:
+:func:`check_route` or, with gauge changes only in cities (seed 001 item 41),
+:func:`check_route_cities_only` (the options module declares which).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from stellwerk.core.routes.model import (
 from stellwerk.titles.g1849.rules.track import map_data
 
 E_TRAIN = "E"
-"""Name of the electric train (option electric_dreams, 1849 rules §7.5)."""
+"""Name of the electric train (1849 rules §7.5)."""
 REVERSE_GAUGE_TRAINS = frozenset({"R6H"})
 """Trains for which broad track counts double instead of narrow (1849 rules §4.3)."""
 
@@ -67,7 +68,7 @@ def check_route(ctx: RunContext, route: RouteWalk, train: TrainSpec) -> None:
 
 
 def check_route_cities_only(ctx: RunContext, route: RouteWalk, train: TrainSpec) -> None:
-    """Option ``gauge_change_cities_only`` (seed 001 item 41, "gauge change in big cities"):
+    """Gauge changes only in cities (seed 001 item 41, "gauge change in big cities"):
     as :func:`check_route`, and the gauge may change only at a city, not at a town."""
     check_route(ctx, route, train)
     for before, after in pairwise(route.legs):
@@ -76,7 +77,7 @@ def check_route_cities_only(ctx: RunContext, route: RouteWalk, train: TrainSpec)
         if {leg_gauge(before), leg_gauge(after)} == {Gauge.BROAD, Gauge.NARROW}:
             raise IllegalAction(
                 f"Gauge may change only at a city, not at {before.end[0]}",
-                "1849 option gauge_change_cities_only",
+                "seed 001 item 41",
             )
 
 

@@ -1,0 +1,1 @@
+"""1841 (Northern Italy): title data, map and routes; the game flow comes later."""

@@ -1,0 +1,379 @@
+"""Load 1841's data files (``data/*.toml``) once per process into typed, frozen specifications.
+
+The facts live in the TOML files (game.toml, map.toml, tiles.toml); this module reads them with
+stdlib ``tomllib``, applies the overrides of the chosen variants and offers typed views.
+
+A *variant* is a tuple of the map/data variants an option set selects, in the order their
+overrides apply (:func:`variant_of`): ``version_1`` (first edition: Cuneo, Firenze, O3/N4/O5,
+tile 608 instead of 612, SFTC/SFL minors, SFV instead of SB) and ``lite`` (no Tuscany, the Roma
+off-board on P12/Q11/Q13/R14, a smaller roster).  ``lite`` applies last, so with both its Roma
+off-board replaces the first-edition Firenze (rules/1841.md section 4).  Every function takes
+the variant as a parameter; nothing here tests an option.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
+
+DATA = Path(__file__).parent / "data"
+
+VARIANTS: tuple[str, ...] = ("version_1", "lite")
+"""The data variants, in the order their overrides apply."""
+
+Variant = tuple[str, ...]
+Edge = tuple[str, int]
+"""(hex, edge 0..5): one side of a hex edge."""
+
+
+def variant_of(options: Iterable[str]) -> Variant:
+    """The data variants an option set selects, in application order (other options change
+    no data)."""
+    chosen = set(options)
+    return tuple(v for v in VARIANTS if v in chosen)
+
+
+def _read(name: str) -> dict[str, Any]:
+    with (DATA / name).open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@cache
+def _raw(name: str) -> dict[str, Any]:
+    return _read(name)
+
+
+# --- map ---------------------------------------------------------------------------------------
+
+
+@cache
+def map_data(variant: Variant = ()) -> dict[str, Any]:
+    """``data/map.toml`` with the variants' overrides applied: hexes removed, whole hex entries
+    replaced, political border sets replaced (the result has no ``variants`` table)."""
+    raw = _raw("map.toml")
+    hexes = dict(raw["hexes"])
+    borders = dict(raw["political_borders"])
+    for name in variant:
+        over = raw["variants"][name]
+        for hid in over.get("remove", ()):
+            del hexes[hid]
+        hexes.update(over.get("hexes", {}))
+        borders.update(over.get("political_borders", {}))
+    out = {k: v for k, v in raw.items() if k != "variants"}
+    out["hexes"] = hexes
+    out["political_borders"] = borders
+    return out
+
+
+@cache
+def tiles_data(variant: Variant = ()) -> dict[str, Any]:
+    """``data/tiles.toml`` with the variants' tiles removed and added (supply order kept)."""
+    raw = _raw("tiles.toml")
+    tiles = dict(raw["tiles"])
+    for name in variant:
+        over = raw.get("variants", {}).get(name, {})
+        for tile in over.get("remove", ()):
+            del tiles[tile]
+        tiles.update(over.get("tiles", {}))
+    return {"tiles": tiles}
+
+
+@cache
+def map_spec(variant: Variant = ()) -> MapSpec:
+    """The 1841 map of a variant, built by the core loader (flat layout, letter = row)."""
+    return load_map(map_data(variant))
+
+
+@cache
+def supply(variant: Variant = ()) -> tuple[SupplyEntry, ...]:
+    """The tile supply of a variant, in 18xx.games order (tile ids NAME-copy)."""
+    return tuple(load_supply(tiles_data(variant)))
+
+
+@cache
+def pass_tiles(variant: Variant = ()) -> frozenset[str]:
+    """Names of the tiles whose city is a mountain pass: the pass supply tiles and the printed
+    pass hexes (a printed tile is named after its hex).  Pass tiles go only on pass hexes, so a
+    city is a pass exactly when its tile is one of these (rules/1841.md 1.2, reference passes)."""
+    names = {
+        name
+        for name, t in tiles_data(variant)["tiles"].items()
+        if any(c.get("pass") for c in t.get("cities", ()))
+    }
+    names.update(
+        hid
+        for hid, h in map_data(variant)["hexes"].items()
+        if any(c.get("pass") for c in h.get("cities", ()))
+    )
+    return frozenset(names)
+
+
+@cache
+def political_borders(variant: Variant = ()) -> Mapping[str, frozenset[Edge]]:
+    """Each set of political borders (``phases_2_3``, ``phase_4``, ``phases_5_to_8``) as the
+    hex edges it closes, both sides of every border (rules/1841.md 1.2, 2.3.3-2.3.4)."""
+    out: dict[str, frozenset[Edge]] = {}
+    for name, pairs in map_data(variant)["political_borders"].items():
+        edges: set[Edge] = set()
+        for pair in pairs:
+            for side in pair.split("|"):
+                hid, _, edge = side.partition(".")
+                edges.add((hid, int(edge)))
+        out[name] = frozenset(edges)
+    return out
+
+
+# --- game facts --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A phase (rules/1841.md 2.4): tile colours, ORs per set, train limits by corporation
+    type, the off-board revenue column (white/gray/black) and the political border set."""
+
+    name: str
+    on: str | None
+    tiles: tuple[str, ...]
+    operating_rounds: int
+    train_limit: Mapping[str, int]
+    offboard_revenue: str
+    borders: str
+    status: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrainType:
+    """A train type (rules/1841.md 1.2): ``distance`` counts the stops not in ``free`` (stop
+    kinds ``town``/``pass``; ports are towns)."""
+
+    name: str
+    distance: int
+    free: frozenset[str]
+    price: int
+    count: int
+    rusts_on: str | None
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Company:
+    """A concession (rules/1841.md 1.2), in its fixed order."""
+
+    number: int
+    sym: str
+    name: str
+    value: int
+    revenue: int
+    corporation: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CorporationSpec:
+    """A corporation's charter (rules/1841.md 1.2): ``homes`` = (hex, city index; -1 = the
+    corporation chooses the city of a multi-city home)."""
+
+    sym: str
+    name: str
+    type: str
+    historical: bool
+    concession: int | None
+    homes: tuple[tuple[str, int], ...]
+    shares: tuple[int, ...]
+    float_percent: int
+    min_tokens: int
+    startable: bool
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class RouteData:
+    """Route facts (rules/1841.md 2.3.5): hexes only one route may stop at while yellow, and
+    how many stops that are neither a pass nor a port a route needs."""
+
+    one_route_while_yellow: frozenset[str]
+    required_stops: int
+
+
+@dataclass(frozen=True, slots=True)
+class TitleData:
+    """All of game.toml for one variant, typed."""
+
+    variant: Variant
+    bank: int
+    players: tuple[int, int]
+    starting_cash: Mapping[int, int]
+    cert_limit: Mapping[int, int]
+    market: tuple[tuple[str, ...], ...]
+    phases: tuple[Phase, ...]
+    trains: tuple[TrainType, ...]
+    companies: tuple[Company, ...]
+    corporations: tuple[CorporationSpec, ...]
+    zones: Mapping[str, tuple[str, ...]]
+    offboard_groups: Mapping[str, tuple[str, ...]]
+    routes: RouteData
+    raw: Mapping[str, Any]
+
+    def phase(self, name: str) -> Phase:
+        """The phase with this name."""
+        return next(p for p in self.phases if p.name == name)
+
+    def train(self, name: str) -> TrainType:
+        """The train type with this name."""
+        return next(t for t in self.trains if t.name == name)
+
+    def corporation(self, sym: str) -> CorporationSpec:
+        """The corporation with this symbol."""
+        return next(c for c in self.corporations if c.sym == sym)
+
+
+def _corporations(g: Mapping[str, Any], variant: Variant) -> list[dict[str, Any]]:
+    corps = [dict(c) for c in g["corporations"]]
+    for name in variant:
+        over = g["variants"][name]
+        gone = set(over.get("remove_corporations", ()))
+        corps = [c for c in corps if c["sym"] not in gone]
+        for change in over.get("corporations", ()):
+            change = dict(change)
+            existing = next((c for c in corps if c["sym"] == change["sym"]), None)
+            if existing is not None:
+                existing.update(change)
+                continue
+            after = change.pop("after", None)
+            at = next((i + 1 for i, c in enumerate(corps) if c["sym"] == after), len(corps))
+            corps.insert(at, change)
+    return corps
+
+
+@cache
+def game_data(variant: Variant = ()) -> dict[str, Any]:
+    """``data/game.toml`` with the variants' overrides applied (no ``variants`` table)."""
+    g = _raw("game.toml")
+    out = {k: v for k, v in g.items() if k != "variants"}
+    trains = [dict(t) for t in g["trains"]]
+    companies = list(g["companies"])
+    groups = dict(g["offboard_groups"])
+    for name in variant:
+        over = g["variants"][name]
+        for key in ("bank", "players", "starting_cash"):
+            if key in over:
+                out[key] = over[key]
+        for t in trains:
+            t["count"] = over.get("train_counts", {}).get(t["name"], t["count"])
+            t["events"] = over.get("train_events", {}).get(t["name"], t.get("events", []))
+        gone = set(over.get("remove_companies", ()))
+        companies = [c for c in companies if c["sym"] not in gone]
+        groups.update(over.get("offboard_groups", {}))
+    out["trains"] = trains
+    out["companies"] = companies
+    out["corporations"] = _corporations(g, variant)
+    out["offboard_groups"] = groups
+    return out
+
+
+@cache
+def title_data(variant: Variant = ()) -> TitleData:
+    """game.toml of a variant as a :class:`TitleData`; ValueError if it is inconsistent."""
+    g = game_data(variant)
+    phases = tuple(
+        Phase(
+            name=p["name"],
+            on=p.get("on"),
+            tiles=tuple(p["tiles"]),
+            operating_rounds=int(p["operating_rounds"]),
+            train_limit={k: int(v) for k, v in p["train_limit"].items()},
+            offboard_revenue=p["offboard_revenue"],
+            borders=p["borders"],
+            status=tuple(p.get("status", ())),
+        )
+        for p in g["phases"]
+    )
+    trains = tuple(
+        TrainType(
+            name=t["name"],
+            distance=int(t["distance"]),
+            free=frozenset(t["free"]),
+            price=int(t["price"]),
+            count=int(t["count"]),
+            rusts_on=t.get("rusts_on"),
+            events=tuple(t.get("events", ())),
+        )
+        for t in g["trains"]
+    )
+    companies = tuple(
+        Company(
+            number=int(c["number"]),
+            sym=c["sym"],
+            name=c["name"],
+            value=int(c["value"]),
+            revenue=int(c["revenue"]),
+            corporation=c.get("corporation"),
+        )
+        for c in g["companies"]
+    )
+    corporations = tuple(
+        CorporationSpec(
+            sym=c["sym"],
+            name=c["name"],
+            type=c["type"],
+            historical=bool(c["historical"]),
+            concession=c.get("concession"),
+            homes=tuple((str(h), int(k)) for h, k in c.get("homes", ())),
+            shares=tuple(int(s) for s in c["shares"]),
+            float_percent=int(c["float_percent"]),
+            min_tokens=int(c["min_tokens"]),
+            startable=bool(c["startable"]),
+            color=c["color"],
+        )
+        for c in g["corporations"]
+    )
+    routes = g["routes"]
+    data = TitleData(
+        variant=variant,
+        bank=int(g["bank"]),
+        players=(int(g["players"]["min"]), int(g["players"]["max"])),
+        starting_cash={int(k): int(v) for k, v in g["starting_cash"].items()},
+        cert_limit={int(k): int(v) for k, v in g["cert_limit"].items()},
+        market=tuple(tuple(row) for row in g["market"]["rows"]),
+        phases=phases,
+        trains=trains,
+        companies=companies,
+        corporations=corporations,
+        zones={k: tuple(v) for k, v in g["zones"].items()},
+        offboard_groups={k: tuple(v) for k, v in g["offboard_groups"].items()},
+        routes=RouteData(
+            one_route_while_yellow=frozenset(routes["one_route_while_yellow"]),
+            required_stops=int(routes["required_stops"]),
+        ),
+        raw=g,
+    )
+    _validate(data)
+    return data
+
+
+def _validate(d: TitleData) -> None:
+    """Cross-checks: shares total 100%, homes and off-board groups lie on the variant's map,
+    phases name known border sets, trains rust on known phases."""
+    hexes = map_spec(d.variant).hexes
+    for c in d.corporations:
+        if sum(c.shares) != 100:
+            raise ValueError(f"{c.sym}: shares total {sum(c.shares)}%")
+        for hid, city in c.homes:
+            if hid not in hexes or city >= len(hexes[hid].preprinted.city_nodes):
+                raise ValueError(f"{c.sym}: home {hid} city {city} is not on the map")
+    for name, members in d.offboard_groups.items():
+        if not set(members) <= set(hexes):
+            raise ValueError(f"off-board group {name} is not on the map")
+    sets = political_borders(d.variant)
+    names = {p.name for p in d.phases}
+    for p in d.phases:
+        if p.borders not in sets:
+            raise ValueError(f"phase {p.name}: unknown border set {p.borders}")
+    for t in d.trains:
+        if t.rusts_on is not None and t.rusts_on not in names:
+            raise ValueError(f"train {t.name}: rusts on unknown phase {t.rusts_on}")

@@ -1,0 +1,89 @@
+"""The 1841 board for the core map and router (rules/1841.md 1.2, 2.3.3-2.3.5, 2.4).
+
+:class:`MapPort` holds the board of one game (map and tile supply of the option set's variant)
+and the current phase, and answers what routes need: the run context, train specifications,
+the revenue of a submitted run, the best run, and the political borders in force.  The 1841
+game flow (rounds, shares, mergers) will own one and set its phase; until then tests and the
+route benchmark build positions with :mod:`stellwerk.titles.g1841.positions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from stellwerk.core.map.board import Board
+from stellwerk.core.routes.model import RunContext, TrainSpec
+from stellwerk.core.routes.optimize import BestRun
+from stellwerk.core.routes.validate import run_revenue
+from stellwerk.titles.g1841.data_load import Edge, Variant, map_spec, supply, title_data, variant_of
+from stellwerk.titles.g1841.routefind import best_run
+from stellwerk.titles.g1841.rules.borders import borders_in_force
+from stellwerk.titles.g1841.rules.routes import route_rules
+
+
+class Train(Protocol):
+    """What routes need of a train: its id (``"8-0"``) and name (``"8"``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+class HasTrains(Protocol):
+    """A train owner (a corporation, or a what-if stand-in)."""
+
+    @property
+    def trains(self) -> Sequence[Train]: ...
+
+
+def new_board(variant: Variant = ()) -> Board:
+    """A fresh 1841 board of a variant: printed map and full tile supply."""
+    return Board(map_spec(variant), supply(variant))
+
+
+class MapPort:
+    """The 1841 game's view of the board (routes; track and tokens come with the game flow)."""
+
+    def __init__(self, options: Iterable[str] = (), phase: str = "2") -> None:
+        self.variant = variant_of(options)
+        self.data = title_data(self.variant)
+        self.board = new_board(self.variant)
+        self.phase = phase
+        self.route_rules = route_rules(self.variant)
+
+    # -- phase ------------------------------------------------------------------------------
+    def political_borders(self) -> frozenset[Edge]:
+        """The political border edges in force now (rules/1841.md 1.2, 2.4)."""
+        return borders_in_force(self.phase, self.variant)
+
+    # -- routes -----------------------------------------------------------------------------
+    def run_context(self, corp: str) -> RunContext:
+        """Board, running corporation and phase (its tile colours) for the route hooks."""
+        phase = self.data.phase(self.phase)
+        return RunContext(self.board, corp, phase.name, phase.tiles)
+
+    def train_specs(self, owner: HasTrains) -> dict[str, TrainSpec]:
+        """Route specifications of the owner's trains by id: the number printed on the train
+        is its distance (rules/1841.md 1.2; free stops are the distance hook's business)."""
+        return {
+            t.id: TrainSpec(t.id, t.name, self.data.train(t.name).distance) for t in owner.trains
+        }
+
+    def route_revenue(
+        self,
+        corp: str,
+        routes: Sequence[Mapping[str, Any]],
+        trains: Mapping[str, TrainSpec],
+        recorded: bool,
+    ) -> int:
+        """Revenue of a run_routes action: the recorded revenues on replay, else every route
+        checked by the rules and recomputed (common rules §2.3, §6.1)."""
+        ctx = self.run_context(corp)
+        return run_revenue(ctx, routes, trains, self.route_rules, recorded=recorded)
+
+    def best_run(self, corp: str, trains: Mapping[str, TrainSpec]) -> BestRun:
+        """The proven-optimal run of ``corp`` with ``trains``."""
+        return best_run(self.run_context(corp), trains, self.route_rules, self.variant)

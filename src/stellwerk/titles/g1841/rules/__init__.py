@@ -1,0 +1,1 @@
+"""titles/g1841/rules"""
