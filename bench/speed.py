@@ -1,13 +1,19 @@
 """Benchmark: the speed targets of issue 7 (replay, refusal, undo, legal actions, selfplay).
 
-Usage: ``.venv/bin/python bench/speed.py [--seeds 1,2,3] [--cache DIR] [--skip-selfplay]``.
+Usage: ``.venv/bin/python bench/speed.py [--seeds 1,2,3] [--cache DIR] [--skip-selfplay]
+[--oracle DIR | --no-oracle]``.
 
 1. Whole selfplay games (the seeded random driver, ``stellwerk.selfplay``) of 1849 (5 players)
    and 1835 (4 players), one per seed: seconds each and the median (targets 3 s and 5 s).
    Their game files are written to ``--cache`` and reused by the other measurements.
-2. Replay of the 18xx.games 1849 fixture and of the selfplay game files (engine seconds, as
-   ``stellwerk replay`` counts them), beside 18xx.games' time where it is known.
-3. A refused action at action ~800 (target 20 ms) and an undo there (target 50 ms).
+2. Replay of the 18xx.games 1849 fixture and of the selfplay game files (CPU seconds of the
+   whole load), beside 18xx.games' time for the same 1849 files: measured in the same run when
+   Ruby and a local copy of its engine are there (``--oracle``, default ``/tmp/x18``, laid out
+   by ../shared/tools/oracle/setup.sh; timed by ``bench/oracle_replay.rb`` in CPU seconds too),
+   else the figure in ``REFERENCE_SECONDS``.  Target: at most 0.2 of its time.
+3. Refused actions at action ~800 (target 20 ms): one the live gate refuses, one the engine
+   refuses while processing (the engine is restored from a checkpoint), and an undo there
+   (target 50 ms).
 4. ``legal_actions(all_lays=True)`` at every position of one 1849 selfplay game: median and
    maximum (target median 15 ms).
 
@@ -20,7 +26,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -39,6 +48,9 @@ REFERENCE_SECONDS = {"1849_game_end_bank.json": 0.204}
 """18xx.games' replay time of the fixture (MRI, measured with ../shared/tools/oracle/bench.rb
 in the previous session).  Its selfplay-game figures: 5p electric 0.262 s, 4p tokens 0.459 s,
 5p plain 0.465 s."""
+
+Timing = tuple[float, float]
+"""CPU seconds: (median, best) of several runs."""
 
 GAMES = {"1849": 5, "1835": 4}
 """Titles measured and their player count."""
@@ -74,10 +86,46 @@ def selfplay_games(seeds: list[int], cache: Path, run: bool) -> dict[str, list[P
     return out
 
 
-def replay_times(paths: list[Path], repeat: int) -> None:
-    """Median engine seconds of replaying each file (with the 18xx.games figure if known)."""
+def oracle_times(paths: list[Path], oracle: Path | None, repeat: int) -> dict[str, Timing]:
+    """18xx.games' CPU seconds (median, best) loading each file, measured now by its engine in
+    ``oracle`` (skipped, with a note, when Ruby or the engine is missing or fails)."""
+    if oracle is None or not paths:
+        return {}
+    ruby = shutil.which("ruby")
+    if ruby is None or not (oracle / "lib" / "engine.rb").is_file():
+        print(f"18xx.games engine: not measured (no ruby or no {oracle}/lib/engine.rb)")
+        return {}
+    script = Path(__file__).resolve().with_name("oracle_replay.rb")
+    env = {**os.environ, "RUNS": str(max(3, repeat)), "ENGINE_LOG_LEVEL": "4"}
+    command = [ruby, "-Ishim", str(script), *(str(p.resolve()) for p in paths)]
+    try:
+        done = subprocess.run(
+            command, cwd=oracle, env=env, capture_output=True, text=True, timeout=1800
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        print(f"18xx.games engine: not measured ({error})")
+        return {}
+    out: dict[str, Timing] = {}
+    for line in done.stdout.splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        out[Path(row["file"]).name] = (float(row["median_s"]), float(row["min_s"]))
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["?"])[-1]
+        print(f"18xx.games engine: stopped early ({tail})")
+    return out
+
+
+def replay_times(paths: list[Path], repeat: int, oracle: Path | None, compare: list[Path]) -> None:
+    """CPU seconds of replaying each file (median and best of ``repeat``).  For the files in
+    ``compare``, 18xx.games' engine is timed on the same file just before ours (the machine's
+    load changes: back to back, the two see about the same) and the ratios are printed; where
+    it cannot be run, the recorded ``REFERENCE_SECONDS`` stand in."""
     for path in paths:
         game_file = load_game_file(read_game_file(path))
+        theirs = oracle_times([path], oracle, repeat) if path in compare else {}
         times = []
         ok = True
         for _ in range(repeat):
@@ -85,12 +133,22 @@ def replay_times(paths: list[Path], repeat: int) -> None:
             report = replay(game_file, Game.create, source=path.name)
             times.append(time.process_time() - start)
             ok = ok and report.ok
-        median = statistics.median(times)
-        line = f"replay {path.name}: {median:.4f} s ({len(game_file.live)} actions"
+        median, best = statistics.median(times), min(times)
+        line = f"replay {path.name}: {median:.4f} s, best {best:.4f} s"
+        line += f" ({len(game_file.live)} actions"
         line += ", match)" if ok else ", NO MATCH)"
-        reference = REFERENCE_SECONDS.get(path.name)
-        if reference:
-            line += f"; 18xx.games {reference:.3f} s, ratio {median / reference:.2f}"
+        measured = theirs.get(path.name)
+        if measured is not None:
+            their_median, their_best = measured
+            line += (
+                f"; 18xx.games {their_median:.3f} s, best {their_best:.3f} s (measured now):"
+                f" ratio {median / their_median:.2f}, best to best {best / their_best:.2f}"
+                " (target 0.2)"
+            )
+        elif path.name in REFERENCE_SECONDS:
+            reference = REFERENCE_SECONDS[path.name]
+            line += f"; 18xx.games {reference:.3f} s (recorded), ratio {median / reference:.2f}"
+            line += " (target 0.2)"
         print(line, flush=True)
 
 
@@ -118,24 +176,31 @@ def refusal_and_undo(path: Path, at: int, repeat: int) -> None:
     if not legal:
         print(f"refusal {path.name}: nothing legal at action {at}")
         return
-    wrong = dict(legal[0])
-    wrong["type"] = "no_such_action" if wrong["type"] != "pass" else "buy_company"
-    refusals = []
-    for _ in range(repeat):
+    first = dict(legal[0])
+    wrongs = {
+        # refused by the live gate before anything changes
+        "unknown type": ({**first, "type": "no_such_action"}, False),
+        "not offered": ({**first, "type": "buy_company", "company": "none", "price": 1}, False),
+        # refused by the engine while processing: it is restored from a checkpoint
+        "refused while processing": ({**first, "type": "buy_company", "company": "x"}, True),
+    }
+    for name, (wrong, replayed) in wrongs.items():
+        refusals = []
+        for _ in range(repeat):
 
-        def refuse() -> None:
-            try:
-                game.process(dict(wrong))
-            except IllegalAction:
-                return
-            raise SystemExit(f"bench: {wrong} was accepted")
+            def refuse(wrong: dict[str, Any] = wrong, replayed: bool = replayed) -> None:
+                try:
+                    game.process(dict(wrong), replay=replayed)
+                except IllegalAction:
+                    return
+                raise SystemExit(f"bench: {wrong} was accepted")
 
-        refusals.append(_timed(refuse))
-    print(
-        f"refusal at action {len(game.actions)} ({path.name}): median "
-        f"{_ms(statistics.median(refusals))}, max {_ms(max(refusals))} (target 20 ms)",
-        flush=True,
-    )
+            refusals.append(_timed(refuse))
+        print(
+            f"refusal ({name}) at action {len(game.actions)} ({path.name}): median "
+            f"{_ms(statistics.median(refusals))}, max {_ms(max(refusals))} (target 20 ms)",
+            flush=True,
+        )
     undos = []
     for _ in range(repeat):
         undos.append(_timed(game.undo))
@@ -182,13 +247,25 @@ def main(argv: list[str] | None = None) -> int:
         "--skip-selfplay", action="store_true", help="reuse the cached games, do not time play"
     )
     parser.add_argument("--repeat", type=int, default=3, help="repeats per measurement")
+    parser.add_argument(
+        "--oracle",
+        type=Path,
+        default=Path("/tmp/x18"),
+        help="local copy of 18xx.games' engine to time on the same 1849 files (default /tmp/x18)",
+    )
+    parser.add_argument("--no-oracle", action="store_true", help="do not run 18xx.games' engine")
     args = parser.parse_args(argv)
     seeds = [int(s) for s in args.seeds.split(",")]
     args.cache.mkdir(parents=True, exist_ok=True)
     games = selfplay_games(seeds, args.cache, not args.skip_selfplay)
     fixture_dir = args.shared / "fixtures" / "18xx.games" / "1849"
     fixtures = sorted(fixture_dir.glob("*.json")) if fixture_dir.is_dir() else []
-    replay_times(fixtures + games["1849"] + games["1835"], args.repeat)
+    replay_times(
+        fixtures + games["1849"] + games["1835"],
+        args.repeat,
+        None if args.no_oracle else args.oracle,
+        fixtures + games["1849"],
+    )
     longest = max(
         games["1835"] + games["1849"], key=lambda p: len(load_game_file(read_game_file(p)).live)
     )

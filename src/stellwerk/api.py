@@ -72,7 +72,20 @@ class Game:
         """How many entries of ``raw_actions`` ``next_id`` has looked at, and the highest id."""
         self.file_extras: dict[str, Any] = {}
         self.checkpoints = Checkpoints()
-        self.engine: CoreGame = self._fresh()
+        self._engine: CoreGame = self._fresh()
+
+    @property
+    def engine(self) -> CoreGame:
+        """The title game itself, for tools and tests that look inside it or change it
+        directly.  Taking it makes the engine forget what it remembered about who may act
+        (``CoreGame.changing``), since the taker may change the state without an action; one
+        who keeps it and changes it later, after other calls, calls ``changing`` itself."""
+        self._engine.changing()
+        return self._engine
+
+    @engine.setter
+    def engine(self, value: CoreGame) -> None:
+        self._engine = value
 
     def _fresh(self) -> CoreGame:
         cls = title_class(self.title)
@@ -104,19 +117,20 @@ class Game:
             raise GameFileError(f"cannot set up this game: {error}") from error
         game.raw_actions = list(gf.actions)
         game.file_extras = {k: v for k, v in data.items() if k not in OWN_KEYS}
-        game.engine.loading = True
+        game._engine.loading = True
         # one checkpoint near the end: what an undo or a refused next action needs
         every = game.checkpoints.every
         kept = (len(gf.live) - 1) // every * every
         for action in gf.live:
             try:
-                game.engine.process_action(action)
+                game._engine.resume()  # nothing but actions changes the state here
+                game._engine.process_action(action)
             except IllegalAction as error:
                 raise GameFileError(str(error), action.get("id")) from error
             game.actions.append(action)
             if len(game.actions) == kept:
                 game._checkpoint()
-        game.engine.loading = False
+        game._engine.loading = False
         return game
 
     # -- acting -----------------------------------------------------------------------------
@@ -143,17 +157,18 @@ class Game:
         if not replay:
             action.pop("auto_actions", None)
             self._check_live(action)
-        self.engine.loading = replay
+        self._engine.loading = replay
         try:
-            self.engine.process_action(action)
+            self._engine.resume()  # the routing asks what the last action's state answered
+            self._engine.process_action(action)
             autos = [] if replay else self._auto_actions()
             if autos:
                 action["auto_actions"] = autos
         except IllegalAction:
-            self.engine = self._rebuild(self.actions)
+            self._engine = self._rebuild(self.actions)
             raise
         except Exception as error:
-            self.engine = self._rebuild(self.actions)
+            self._engine = self._rebuild(self.actions)
             raise _defect(error, action) from error
         self.actions.append(action)
         self.raw_actions.append(action)
@@ -178,8 +193,8 @@ class Game:
         from stellwerk.core.live import check_live
 
         try:
-            with self.engine.looking_ahead():
-                check_live(self.engine, action)
+            with self._engine.remembering(), self._engine.looking_ahead():
+                check_live(self._engine, action)
         except IllegalAction:
             raise
         except Exception as error:
@@ -199,7 +214,7 @@ class Game:
         except GameFileError as error:
             raise IllegalAction(error.reason, "common rules §3.4") from error
         if live != self.actions:
-            self.engine = self._rebuild(live)
+            self._engine = self._rebuild(live)
         self.actions = live
         self.raw_actions = raw
 
@@ -207,21 +222,21 @@ class Game:
         """Run the server's automatic follow-ups and return them for the game file."""
         autos: list[dict[str, Any]] = []
         for _ in range(100):
-            if self.engine.finished:
+            if self._engine.finished:
                 break
-            with self.engine.looking_ahead():
-                batch = self.engine.round.auto_actions()
+            with self._engine.remembering(), self._engine.looking_ahead():
+                batch = self._engine.round.auto_actions()
             if not batch:
                 break
             for auto in batch:
-                self.engine.process_single(auto)
+                self._engine.process_single(auto)
             autos.extend(batch)
         return autos
 
     def _checkpoint(self) -> None:
         """Save the engine now and then (every ``checkpoints.every`` actions)."""
         if self.checkpoints.due(len(self.actions)):
-            self.checkpoints.save(self.actions, self.engine)
+            self.checkpoints.save(self.actions, self._engine)
 
     def _rebuild(self, actions: list[dict[str, Any]]) -> CoreGame:
         """The engine after ``actions`` (a prefix of this game's log): the nearest checkpoint
@@ -235,28 +250,29 @@ class Game:
             raise IllegalAction("nothing to undo", "common rules §3.4")
         undone = self.actions.pop()
         self.raw_actions.append(_undo_record(undone, self.actions, self.next_id()))
-        self.engine = self._rebuild(self.actions)
+        self._engine = self._rebuild(self.actions)
 
     # -- looking ----------------------------------------------------------------------------
     @property
     def finished(self) -> bool:
-        return self.engine.finished
+        return self._engine.finished
 
     @property
     def result(self) -> dict[str, int]:
-        return self.engine.result() if self.engine.finished else {}
+        return self._engine.result() if self._engine.finished else {}
 
     @property
     def game_end_reason(self) -> str | None:
-        return self.engine.game_end_reason
+        return self._engine.game_end_reason
 
     def active_entities(self) -> list[Any]:
-        return [_entity_id(e) for e in self.engine.round.active_entities()]
+        with self._engine.remembering():
+            return [_entity_id(e) for e in self._engine.round.active_entities()]
 
     def snapshot(self) -> dict[str, Any]:
         from stellwerk.io.snapshot import snapshot
 
-        return snapshot(self.engine)
+        return snapshot(self._engine)
 
     def legal_actions(
         self, hex_id: str | None = None, all_lays: bool = False
@@ -265,8 +281,16 @@ class Game:
         on request, or for every hex with ``all_lays``."""
         from stellwerk.core.legal import legal_actions
 
-        with self.engine.looking_ahead():
-            return legal_actions(self.engine, hex_id, all_lays)
+        with self._engine.remembering(), self._engine.looking_ahead():
+            return legal_actions(self._engine, hex_id, all_lays)
+
+    def lay_hexes(self) -> list[str]:
+        """The hexes where ``legal_actions(hex_id)`` may list tile lays (a superset, found
+        without checking lays), in a fixed order: to look for one lay hex by hex."""
+        from stellwerk.core.legal import lay_hexes
+
+        with self._engine.remembering(), self._engine.looking_ahead():
+            return lay_hexes(self._engine)
 
     def to_file(self) -> dict[str, Any]:
         """The 18xx.games game file of this game: every action of the record (undone ones,

@@ -138,6 +138,7 @@ class Checkpoints:
         engine = pickle.loads(self.saved[start][1]) if start else fresh()
         engine.loading = True
         for action in actions[start:]:
+            engine.resume()  # nothing but actions changes the state here
             engine.process_action(action)
         engine.loading = False
         return engine

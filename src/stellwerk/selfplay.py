@@ -2,9 +2,11 @@
 
 Each step it asks ``game.legal_actions()`` and picks one with ``random.Random(seed)``, biased
 towards progress: most of the time it avoids ``pass`` when something else is offered, and among
-``run_routes`` offers it takes the one with the best revenue.  It stops when the game is finished,
-when nothing is offered, or after ``max_actions``.  The CLI's ``selfplay`` command, the property
-tests and the fuzz driver (``scripts/fuzz_selfplay.py``) use it.
+``run_routes`` offers it takes the one with the best revenue.  Tile lays are looked for hex by
+hex (``game.lay_hexes()``) only when it chooses to lay, not listed at every position.  It stops
+when the game is finished, when nothing is offered, or after ``max_actions``.  The CLI's
+``selfplay`` command, the property tests and the fuzz driver (``scripts/fuzz_selfplay.py``)
+use it.
 
 The engine failing on something it offered is reported as :class:`SelfplayFailure`, naming the
 action and how many actions came before it: an internal error (``EngineError``, or any other
@@ -104,8 +106,16 @@ def route_revenue(action: Action) -> int:
     return total
 
 
-def choose_action(legal: list[Action], rng: random.Random) -> Action:
-    """Pick one of ``legal`` (non-empty): best-revenue route runs, else mostly non-pass actions."""
+LayPicker = Callable[[], "Action | None"]
+"""Finds one random legal tile lay (or None when there is none), asked only if wanted."""
+
+
+def choose_action(legal: list[Action], rng: random.Random, lay: LayPicker | None = None) -> Action:
+    """Pick one of ``legal`` (non-empty): best-revenue route runs, else mostly non-pass actions.
+
+    ``lay``, if given, stands for the tile lays ``legal`` leaves out: ``lay_tile`` counts as one
+    more action type (and as one more action in the unbiased pick), and ``lay()`` is asked for a
+    lay only when that is chosen; if it finds none, the pick is made without lays."""
     routes = [action for action in legal if action.get("type") == "run_routes"]
     if routes:
         best = max(route_revenue(action) for action in routes)
@@ -114,24 +124,42 @@ def choose_action(legal: list[Action], rng: random.Random) -> Action:
     if payouts and rng.random() < PAYOUT_BIAS:
         return payouts[0]
     active = [action for action in legal if action.get("type") not in PASSIVE_TYPES]
-    if active and rng.random() < PROGRESS_BIAS:
-        types = sorted({str(action.get("type")) for action in active})
-        weights = [TYPE_WEIGHTS.get(t, 1.0) for t in types]
-        chosen = rng.choices(types, weights)[0]
-        of_type = [action for action in active if action.get("type") == chosen]
-        if chosen == "bid":
-            # cheap bids first: a driver that keeps raising bids on dear privates while nobody
-            # can afford the cheapest never leaves the auction
-            prices = [max(1, int(action.get("price") or 1)) for action in of_type]
-            return rng.choices(of_type, [1.0 / (p * p) for p in prices])[0]
-        return rng.choice(of_type)
+    if (active or lay is not None) and rng.random() < PROGRESS_BIAS:
+        types = sorted({str(action.get("type")) for action in active} | _lay_type(lay))
+        while types:
+            weights = [TYPE_WEIGHTS.get(t, 1.0) for t in types]
+            chosen = rng.choices(types, weights)[0]
+            if chosen == "lay_tile" and lay is not None:
+                found = lay()
+                if found is not None:
+                    return found
+                lay = None  # no lay anywhere: choose among the others
+                types.remove(chosen)
+                continue
+            of_type = [action for action in active if action.get("type") == chosen]
+            if chosen == "bid":
+                # cheap bids first: a driver that keeps raising bids on dear privates while
+                # nobody can afford the cheapest never leaves the auction
+                prices = [max(1, int(action.get("price") or 1)) for action in of_type]
+                return rng.choices(of_type, [1.0 / (p * p) for p in prices])[0]
+            return rng.choice(of_type)
+    if lay is not None and rng.randrange(len(legal) + 1) == len(legal):
+        found = lay()
+        if found is not None:
+            return found
     return rng.choice(legal)
 
 
-def offered(game: EngineGame, played: int, all_lays: bool = False) -> list[Action]:
+def _lay_type(lay: LayPicker | None) -> set[str]:
+    return {"lay_tile"} if lay is not None else set()
+
+
+def offered(
+    game: EngineGame, played: int, hex_id: str | None = None, all_lays: bool = False
+) -> list[Action]:
     """``game.legal_actions()``; an exception while listing them is an engine defect."""
     try:
-        return game.legal_actions(all_lays=all_lays)
+        return game.legal_actions(hex_id, all_lays=all_lays)
     except Exception as error:  # the driver reports any engine failure, it judges none
         raise SelfplayFailure("internal", played, None, error) from error
 
@@ -169,6 +197,33 @@ def try_untaken(game: EngineGame, rng: random.Random, tries: int, played: int) -
             raise SelfplayFailure("internal", played, action, error, untaken=True) from error
 
 
+def lay_picker(game: EngineGame, rng: random.Random, played: int) -> LayPicker | None:
+    """A :data:`LayPicker` for ``game`` now, or None when no tile lay can be listed.  It tries
+    the hexes ``game.lay_hexes()`` names in random order and picks one lay of the first hex
+    that has any, so finding a lay costs a few hexes' checks instead of every hex's (a game
+    without ``lay_hexes`` is asked for all lays at once)."""
+    hexes_of = getattr(game, "lay_hexes", None)
+    if hexes_of is None:
+        lays = [a for a in offered(game, played, all_lays=True) if a.get("type") == "lay_tile"]
+        return (lambda: rng.choice(lays)) if lays else None
+    try:
+        hexes = list(hexes_of())
+    except Exception as error:  # the driver reports any engine failure, it judges none
+        raise SelfplayFailure("internal", played, None, error) from error
+    if not hexes:
+        return None
+
+    def pick() -> Action | None:
+        rng.shuffle(hexes)
+        for hex_id in hexes:
+            found = [a for a in offered(game, played, hex_id) if a.get("type") == "lay_tile"]
+            if found:
+                return rng.choice(found)
+        return None
+
+    return pick
+
+
 def play(
     game: EngineGame,
     seed: int,
@@ -177,32 +232,47 @@ def play(
 ) -> SelfplayOutcome:
     """Play ``game`` with random legal actions until it ends, stalls or hits ``max_actions``.
     ``after_action`` (the property tests' checks) runs after every action kept.  Raises
-    :class:`SelfplayFailure` when the engine fails on an action it offered."""
+    :class:`SelfplayFailure` when the engine fails on an action it offered.
+
+    Each position is listed once without tile lays; a lay is looked for only when the driver
+    chooses to lay (:func:`lay_picker`)."""
     rng = random.Random(seed)
     played = 0
+    legal: list[Action] | None = None
     while not game.finished:
         if played >= max_actions:
             return SelfplayOutcome(played, False, f"reached the cap of {max_actions} actions")
-        legal = offered(game, played, all_lays=True)
+        if legal is None:
+            legal = offered(game, played)
+        lay = lay_picker(game, rng, played)
         if not legal:
-            return SelfplayOutcome(played, False, "the engine offered no legal action", stuck=True)
-        action = choose_action(legal, rng)
+            if lay is not None and (found := lay()) is not None:
+                legal = [found]
+            else:
+                return SelfplayOutcome(
+                    played, False, "the engine offered no legal action", stuck=True
+                )
+        action = choose_action(legal, rng, lay)
         apply(game, action, played)
         # A few positions leave nobody able to act (18xx.games keeps a stale acting step after
         # a corporation closes mid-turn, and we mirror it).  A player would not walk into
         # that: take the action back and try the others.
-        if not game.finished and not offered(game, played + 1):
+        after = [] if game.finished else offered(game, played + 1)
+        if not game.finished and not after:
             others = [a for a in legal if a is not action]
             rng.shuffle(others)
             for other in others:
                 game.undo()
                 apply(game, other, played)
                 action = other
-                if game.finished or offered(game, played + 1):
+                after = [] if game.finished else offered(game, played + 1)
+                if game.finished or after:
                     break
+        legal = after
         played += 1
         if after_action is not None:
             after_action(game, action, rng)
+            legal = None  # the checks may have acted on the game: list it again
     return SelfplayOutcome(played, True, "game finished")
 
 

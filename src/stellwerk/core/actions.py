@@ -137,16 +137,22 @@ ROUTE_FIELDS: dict[str, tuple[tuple[type, ...], int]] = {
 def _is(value: Any, types: tuple[type, ...], depth: int = 0) -> bool:
     """Whether ``value`` is of ``types`` (no booleans for numbers) nested ``depth`` lists deep."""
     if depth:
-        return isinstance(value, list) and all(_is(v, types, depth - 1) for v in value)
+        if not isinstance(value, list):
+            return False
+        if depth == 1 and types is TEXT:  # lists of ids, the most common (a str is no bool)
+            return all(isinstance(v, str) for v in value)
+        return all(_is(v, types, depth - 1) for v in value)
     return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
 
 
 def _check_contents(kind: str, action: dict[str, Any]) -> None:
     """The inside of fields the engine reads: certificate ids, routes and optional fields,
     so that a corrupt file is refused by field name instead of failing inside a rule."""
-    for field, types in OPTIONAL.items():
-        value = action.get(field)
-        if value is not None and not _is(value, types) and field not in FIELDS.get(kind, {}):
+    required = FIELDS.get(kind, {})
+    for field, value in action.items():
+        types = OPTIONAL.get(field)
+        bad = types is not None and value is not None and not _is(value, types)
+        if bad and field not in required:
             raise IllegalAction(f"{kind}: {field!r} has the wrong type", RULE)
     if kind in ("buy_shares", "sell_shares") and not _is(action["shares"], TEXT, 1):
         raise IllegalAction(f"{kind}: 'shares' must be a list of certificate ids", RULE)

@@ -11,6 +11,7 @@ title name appears here.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
@@ -31,7 +32,7 @@ from stellwerk.core.entities import (
     transfer,
 )
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round
+from stellwerk.core.flow.base import ANNOUNCING, Action, Round, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.rng import Rng
@@ -44,6 +45,9 @@ from stellwerk.core.shares import (
     transfer_bundle,
 )
 from stellwerk.core.trains import Depot, PhaseDef, Phases
+
+_VERSIONS = itertools.count(1)
+"""Numbers of states between processed actions (``Game.memo_key``), unique in the process."""
 
 
 class Game(ABC):
@@ -75,7 +79,7 @@ class Game(ABC):
         self.finished = False
         self.game_end_reason: str | None = None
         self.end_trigger: tuple[str, str] | None = None
-        self.loading = False
+        self._loading = False
         self.log: list[str] = []
         self.corporations: list[Corporation] = []
         self.companies: list[Company] = []
@@ -84,6 +88,23 @@ class Game(ABC):
         self.phases = Phases([PhaseDef("1", [], 1, 4, [])])
         self.operating_rounds = 1
         self.round: Round = Round(self, [])
+        self._version: int | None = None
+        """Names the state while it holds still (:meth:`settle`); None while it changes."""
+        self._parked: int | None = None
+        """The version of the state a processed action left, kept for :meth:`resume`."""
+        self._flows = 0
+        """How many flows that remember are under way (an action processed, a call of the
+        public API); outside them nothing is remembered (a game built or changed by hand)."""
+        self.memo_key: Any = None
+        """A name for what answers about who may act depend on, or None while the state may
+        change or outside a flow: the state's version (:meth:`settle`) and the loading flag.
+        Equal keys mean equal answers, so steps and rounds remember them under it (issue 7:
+        who may act is computed once per state change); answers that asked ``memo_cache``
+        are kept with its stamp too.  Kept up to date by :meth:`settle`, :meth:`changing`
+        and ``loading``."""
+        self.memo_cache: Any = None
+        """Hook: the title's cache outside the state that step answers may ask (its graph
+        cache): it counts questions (``reads``) and names its contents (``stamp``)."""
 
     # -- lookups ----------------------------------------------------------------------------
     def player_by_id(self, pid: Any) -> Player:
@@ -143,7 +164,82 @@ class Game(ABC):
         for auto in action.get("auto_actions") or []:
             self.process_single(auto)
 
+    @property
+    def loading(self) -> bool:
+        """Replaying a file (common rules §3.6): the checks the reference engine skips then
+        are skipped."""
+        return self._loading
+
+    @loading.setter
+    def loading(self, value: bool) -> None:
+        self._loading = value
+        self._rekey()
+
+    def _rekey(self) -> None:
+        """``memo_key`` for the current version, flag and flows."""
+        version = self._version
+        self.memo_key = None if version is None or not self._flows else (version, self._loading)
+
     def process_single(self, action: Action) -> None:
+        self._flows += 1
+        self._rekey()
+        try:
+            self._process_single(action)
+        finally:
+            self.settle()
+            self.park()
+            self._flows -= 1
+
+    # -- remembering who may act (issue 7) --------------------------------------------------
+    # While an action is processed, answers are remembered between ``settle`` and
+    # ``changing``; the version the action leaves is parked, and the public API resumes it
+    # for its calls (menus, the live gate, the next action's routing).  Nothing is remembered
+    # outside those flows.  Code that changes the state other than by actions calls
+    # ``changing`` (``stellwerk.api.Game.engine`` does it for whoever takes the engine).
+
+    def changing(self) -> None:
+        """The state is about to change: answers are no longer remembered until it is settled
+        again (the round calls this once it has routed an action, so routing uses the answers
+        of the state before it)."""
+        self._version = None
+        self._parked = None
+        self.memo_key = None
+
+    def settle(self) -> None:
+        """The state holds still until the next :meth:`changing`: answers found from now on
+        are remembered under a new version (kept if it is settled already)."""
+        if self._version is None:
+            self._version = next(_VERSIONS)
+            self._rekey()
+
+    def park(self) -> None:
+        """Stop remembering for now, keeping the version for :meth:`resume`."""
+        if self._version is not None:
+            self._parked = self._version
+        self._version = None
+        self.memo_key = None
+
+    def resume(self) -> None:
+        """Remember again under the parked version: the state is still the one the last
+        processed action left (the public API's calls; nobody changed it since)."""
+        if self._version is None and self._parked is not None:
+            self._version = self._parked
+            self._rekey()
+
+    @contextlib.contextmanager
+    def remembering(self) -> Iterator[None]:
+        """A flow of the public API: :meth:`resume` for the duration of a ``with`` block,
+        then :meth:`park`."""
+        self._flows += 1
+        self.resume()
+        self._rekey()
+        try:
+            yield
+        finally:
+            self.park()
+            self._flows -= 1
+
+    def _process_single(self, action: Action) -> None:
         check_shape(action)
         kind = action["type"]
         if kind in TEXT_TYPES:
@@ -156,14 +252,26 @@ class Game(ABC):
         entity = self.entity(action)
         if kind == "end_game":
             # a site user ended the game by hand (common rules §4.2, manually_ended)
+            self.changing()
             self.end_game("manually_ended")
             return
         self.round.process_action(action, entity)
+        if type(self).action_processed not in ANNOUNCING:
+            self.changing()
         self.action_processed(action)
+        trigger = self.end_trigger
         reason, timing = self.check_game_end()
+        if self.end_trigger != trigger:
+            self.changing()
         if timing == "immediate" and reason:
+            self.changing()
             self.end_game(reason)
-        while self.round.finished() and not self.finished:
+        while True:
+            # settled: the answers found here serve the next action's routing and menus
+            self.settle()
+            if not self.round.finished() or self.finished:
+                break
+            self.changing()
             for ent in self.round.entities:
                 if hasattr(ent, "passed"):
                     ent.passed = False
@@ -175,8 +283,11 @@ class Game(ABC):
                 self.next_round()
                 self.round.setup()
 
+    @announces_changes
     def action_processed(self, action: Action) -> None:
-        """Hook after each action (e.g. closing corporations in a close cell)."""
+        """Hook after each action (e.g. closing corporations in a close cell).  An override
+        marked ``announces_changes`` calls ``changing`` before it changes anything (then
+        what the round found after the action is still good when nothing happens)."""
 
     # -- round sequence ---------------------------------------------------------------------
     def next_round(self) -> None:
@@ -369,7 +480,7 @@ class Game(ABC):
         not count)."""
         if isinstance(holder, Corporation):
             return sum(len(v) for sym, v in holder.shares.items() if sym != holder.sym)
-        certs = sum(len(v) for v in holder.shares.values())
+        certs = sum(map(len, holder.shares.values()))
         if isinstance(holder, Player):
             certs += len(holder.companies)
         return certs
@@ -414,6 +525,12 @@ class Game(ABC):
 
     def bundles_for_corporation(self, holder: Holder, corp: Corporation) -> list[Bundle]:
         return all_bundles(holder, corp)
+
+    def sale_bundles(self, holder: Holder, corp: Corporation) -> Iterator[Bundle]:
+        """Hook: the bundles of :meth:`bundles_for_corporation` one at a time, in any order,
+        for existence tests that stop at the first that qualifies; a title whose bundles are
+        dear to build makes them as they are asked for."""
+        return iter(self.bundles_for_corporation(holder, corp))
 
     def transfer_shares(
         self, bundle: Bundle, to: Holder, allow_president_change: bool = True
@@ -548,6 +665,12 @@ class Game(ABC):
         """(hex, tile id, rotation) of every lay the corporation may make now (on ``hex_id``
         only if given) (common rules §6.3)."""
 
+    def lay_hexes(self, corp: Corporation) -> list[str]:
+        """Hook: hexes where ``legal_lays(corp, hex)`` may list lays, in a fixed order; a
+        superset is fine (a caller that wants one lay asks them one by one).  By default the
+        hexes of every legal lay; titles answer without checking any lay."""
+        return sorted({hex_id for hex_id, _, _ in self.legal_lays(corp, None)})
+
     def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Hook: whether ``legal_lays(corp, hex_id)`` lists this lay.  Titles may answer for
         the one lay without listing every tile and rotation (the live gate asks this)."""
@@ -590,6 +713,14 @@ class Game(ABC):
     def redeemable_bundles(self, corp: Corporation) -> list[Bundle]:
         """Pool shares the corporation may redeem now (none generically)."""
         return []
+
+    def can_issue(self, corp: Corporation) -> bool:
+        """Hook: whether :meth:`issuable_bundles` lists any (a title may answer faster)."""
+        return bool(self.issuable_bundles(corp))
+
+    def can_redeem(self, corp: Corporation) -> bool:
+        """Hook: whether :meth:`redeemable_bundles` lists any (a title may answer faster)."""
+        return bool(self.redeemable_bundles(corp))
 
     def depot_trains_for(self, corp: Corporation) -> list[Train]:
         return self.depot.depot_trains(self.phases)
@@ -642,7 +773,17 @@ class Game(ABC):
         return self.phases.current.train_limit
 
     def crowded_corps(self) -> list[Corporation]:
-        return [c for c in self.corporations if len(c.trains) > self.train_limit(c)]
+        return [c for c in self.corporations if c.trains and len(c.trains) > self.train_limit(c)]
+
+    def has_crowded_corps(self) -> bool:
+        """Whether :meth:`crowded_corps` lists any (asked at every step of every action: the
+        generic list is searched only to the first)."""
+        if type(self).crowded_corps is not Game.crowded_corps:
+            return bool(self.crowded_corps())
+        if type(self).train_limit is Game.train_limit:  # one limit for all
+            limit = self.phases.current.train_limit
+            return any(len(c.trains) > limit for c in self.corporations)
+        return any(c.trains and len(c.trains) > self.train_limit(c) for c in self.corporations)
 
     def buy_train(self, corp: Corporation, train: Train, price: int) -> None:
         """Pay for a train and take it; the depot's first sale of a type may change the phase

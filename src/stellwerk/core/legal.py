@@ -3,7 +3,8 @@
 Each step lists its own choices (``Step.choices``); this module walks the steps in the order
 the round would route an action (common rules §6: the first active step that accepts it,
 stopping at the first blocking step).  Tile lays are listed for one hex on request, or for
-every hex with ``all_lays`` (slow; the random driver uses it).
+every hex with ``all_lays`` (slow); ``lay_hexes`` names the hexes worth asking about, so that
+one lay can be found without listing them all (the random driver does that).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def legal_actions(game: Game, hex_id: str | None = None, all_lays: bool = False)
         for step in game.round.steps:
             if not step.active():
                 continue
-            kinds = [k for k in step.actions(entity) if k not in taken]
+            kinds = [k for k in step.actions_of(entity) if k not in taken]
             if kinds:
                 if isinstance(step, Track):
                     found = step.choices(entity, hex_id, all_lays)
@@ -49,3 +50,20 @@ def legal_actions(game: Game, hex_id: str | None = None, all_lays: bool = False)
             if step.blocking():
                 break
     return out
+
+
+def lay_hexes(game: Game) -> list[str]:
+    """The hexes where ``legal_actions(game, hex_id)`` may list tile lays, in a fixed order (a
+    superset: some may have none).  Empty when no step would list a lay now."""
+    if game.finished:
+        return []
+    out: dict[str, None] = {}
+    for entity in candidates(game):
+        for step in game.round.steps:
+            if not step.active():
+                continue
+            if isinstance(step, Track):
+                out.update(dict.fromkeys(step.lay_hexes(entity)))
+            if step.blocking():
+                break
+    return list(out)

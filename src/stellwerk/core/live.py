@@ -110,7 +110,7 @@ def routing_step(game: Game, entity: Any, kind: str) -> Step:
     for step in game.round.steps:
         if not step.active():
             continue
-        accepts = kind in step.actions(entity)
+        accepts = kind in step.actions_of(entity)
         if accepts:
             return step
         if step.blocking():

@@ -60,6 +60,7 @@ class Market:
             self.rows.append(cells)
         self.hooks = MoveHooks()
         self.end_reached = False
+        self._with_type: dict[frozenset[str], list[Cell]] = {}
 
     def cell(self, coordinates: Coordinates) -> Cell | None:
         r, c = coordinates
@@ -77,9 +78,14 @@ class Market:
         return cell if cell is not None and cell.price == price else None
 
     def cells_with_type(self, types: set[str]) -> list[Cell]:
-        """Cells carrying one of ``types``, highest price first."""
-        found = [cell for row in self.rows for cell in row if cell and cell.types & types]
-        return sorted(found, key=lambda cell: -cell.price)
+        """Cells carrying one of ``types``, highest price first (a cell's price and types
+        never change: found once per set of types)."""
+        key = frozenset(types)
+        known = self._with_type.get(key)
+        if known is None:
+            found = [cell for row in self.rows for cell in row if cell and cell.types & types]
+            known = self._with_type[key] = sorted(found, key=lambda cell: -cell.price)
+        return list(known)
 
     # -- generic movement -------------------------------------------------------------------
     @property

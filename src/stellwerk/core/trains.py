@@ -23,6 +23,7 @@ class Phases:
     def __init__(self, phases: list[PhaseDef]) -> None:
         self.all = phases
         self.index = 0
+        self._positions: dict[str, int] | None = None
 
     @property
     def current(self) -> PhaseDef:
@@ -43,8 +44,16 @@ class Phases:
     def available(self, phase_name: str | None) -> bool:
         if phase_name is None:
             return False
-        names = [p.name for p in self.all]
-        return names.index(phase_name) <= self.index
+        positions = self._positions
+        if positions is None:  # the phase track is fixed once the game is set up
+            positions = {}
+            for i, p in enumerate(self.all):
+                positions.setdefault(p.name, i)
+            self._positions = positions
+        position = positions.get(phase_name)
+        if position is None:
+            raise ValueError(f"no phase {phase_name!r}")
+        return position <= self.index
 
     def has_status(self, status: str) -> bool:
         return status in self.current.status

@@ -122,3 +122,19 @@ def test_new_track_rule_agrees_with_a_whole_network_walk() -> None:
                     assert fast == reference_new_track_ok(board, ctx), (hex_id, tile.name)
                     checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize(("title", "seed"), [("1849", 5), ("1835", 2)])
+def test_lay_hexes_name_every_hex_with_a_lay(title: str, seed: int) -> None:
+    """``lay_hexes`` (what the random driver asks hex by hex) names every hex of the full
+    listing, and asking one hex lists exactly that hex's lays of the full listing."""
+    seen = 0
+    for game, _corp in track_positions(title, seed, 260):
+        everything = [a for a in game.legal_actions(all_lays=True) if a["type"] == "lay_tile"]
+        hexes = game.lay_hexes()
+        assert {a["hex"] for a in everything} <= set(hexes)
+        for hex_id in hexes:
+            one = [a for a in game.legal_actions(hex_id) if a["type"] == "lay_tile"]
+            assert one == [a for a in everything if a["hex"] == hex_id]
+        seen += 1
+    assert seen >= 3

@@ -9,8 +9,9 @@ descriptions (common rules §6) and of 18xx.games, whose traces we must reproduc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stellwerk.core.errors import IllegalAction
 
@@ -39,11 +40,63 @@ class RoundState:
     revenue: int = 0
 
 
+_MISSING = object()
+
+
+def remembered(owner: Step | Round, name: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, remembered on ``owner`` under ``name`` for the state the game's
+    ``memo_key`` names (issue 7: who may act is computed once per state change).
+
+    An answer that asked the title's cache (``game.memo_cache``: the graph cache, which the
+    reference engine fills and clears at its own points) is kept with the cache's stamp and
+    taken again only while the cache holds the same; and it is kept only if computing it
+    changed nothing in the cache.  So taking an answer again is exactly what computing it
+    again would do, side effects included."""
+    game = owner.game
+    key = game.memo_key
+    if key is None:  # the state is changing: nothing is remembered
+        return compute()
+    cache = game.memo_cache
+    memo = owner._memo
+    if memo is not None and memo[0] == key:
+        found = memo[1].get(name)
+        if found is not None:
+            value, stamp = found
+            if stamp is None:
+                return value
+            if cache is not None and stamp == cache.stamp:
+                cache.reads += 1  # an answer taken from the cache: it asked the cache
+                return value
+    if cache is None:
+        value = compute()
+        if game.memo_key == key:
+            _keep(owner, key, name, value, None)
+        return value
+    stamp, reads = cache.stamp, cache.reads
+    value = compute()
+    if game.memo_key == key and cache.stamp == stamp:
+        _keep(owner, key, name, value, None if cache.reads == reads else stamp)
+    return value
+
+
+def _keep(owner: Step | Round, key: Any, name: str, value: Any, stamp: Any) -> None:
+    memo = owner._memo
+    if memo is None or memo[0] != key:
+        memo = owner._memo = (key, {})
+    memo[1][name] = (value, stamp)
+
+
 class Step:
-    """One step of a round.  Subclasses list the action types they accept per entity."""
+    """One step of a round.  Subclasses list the action types they accept per entity.
+
+    ``current_actions`` and ``blocking`` are remembered per state (:func:`remembered`);
+    subclasses override ``actions`` (and may answer ``blocking`` faster, marked with
+    :func:`any_action_blocks`)."""
 
     description = "step"
     blocks = True
+    _memo: tuple[Any, dict[str, Any]] | None = None
+    """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
     def __init__(self, game: Game, round_: Round, **opts: Any) -> None:
         self.game = game
@@ -80,10 +133,20 @@ class Step:
         return [ents[self.round.entity_index]]
 
     def current_entity(self) -> Any:
+        if type(self).active_entities is Step.active_entities:  # the round's acting entity
+            round_ents = self.round.entities
+            return round_ents[self.round.entity_index] if round_ents else None
         ents = self.active_entities()
         return ents[0] if ents else None
 
     def current_actions(self) -> list[str]:
+        """The action types of the current entity (do not change the list: it is shared)."""
+        if self.game.memo_key is None:
+            return self._current_actions()
+        found: list[str] = remembered(self, "current_actions", self._current_actions)
+        return found
+
+    def _current_actions(self) -> list[str]:
         entity = self.current_entity()
         if entity is None or getattr(entity, "closed", False):
             return []
@@ -91,6 +154,13 @@ class Step:
 
     def blocking(self) -> bool:
         return self.blocks and bool(self.current_actions())
+
+    def actions_of(self, entity: Any) -> list[str]:
+        """``actions(entity)``, taken from :meth:`current_actions` (remembered) when that
+        answers it (do not change the list)."""
+        if self.game.memo_key is not None and _is_current(self, entity):
+            return self.current_actions()
+        return self.actions(entity)
 
     def process(self, action: Action, entity: Any) -> None:
         handler = getattr(self, f"process_{action['type']}", None)
@@ -138,11 +208,37 @@ def act(entity: Any, action_type: str, /, **fields: Any) -> Action:
     return out
 
 
+_ANY_ACTION_BLOCKING: set[Any] = {Step.blocking}
+"""``blocking`` methods that answer ``blocks and bool(current_actions())``."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def any_action_blocks(method: F) -> F:
+    """Marks a ``blocking`` override that only computes ``blocks and bool(current_actions())``
+    faster, so the round may answer it from an action list it already has."""
+    _ANY_ACTION_BLOCKING.add(method)
+    return method
+
+
+ANNOUNCING: set[Any] = set()
+"""Hook methods (a round's ``after_process``, ``Game.action_processed``) that call
+``game.changing()`` before they change anything."""
+
+
+def announces_changes(method: F) -> F:
+    """Marks a hook (a round's ``after_process``, ``Game.action_processed``) that calls
+    ``game.changing()`` before it changes anything, so the answers found before it are kept
+    for it (and after it, when it changes nothing)."""
+    ANNOUNCING.add(method)
+    return method
+
+
 def _is_current(step: Step, entity: Any) -> bool:
     """Whether ``step.current_actions()`` would be ``step.actions(entity)`` (so a list already
     computed for ``entity`` answers it): ``entity`` is the step's open current entity."""
     return (
-        type(step).blocking is Step.blocking
+        type(step).blocking in _ANY_ACTION_BLOCKING
         and type(step).current_actions is Step.current_actions
         and step.current_entity() is entity
         and not getattr(entity, "closed", False)
@@ -154,6 +250,8 @@ class Round:
 
     name = "Round"
     kind = "base"
+    _memo: tuple[Any, dict[str, Any]] | None = None
+    """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
     def __init__(self, game: Game, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
@@ -184,8 +282,15 @@ class Round:
     def active_step(self) -> Step | None:
         if self.stale_step is not None:
             return self.stale_step
+        if self.game.memo_key is None:
+            return self._active_step()
+        found: Step | None = remembered(self, "active_step", self._active_step)
+        return found
+
+    def _active_step(self) -> Step | None:
         for step in self.steps:
-            if step.active() and step.blocking():
+            # a step that never blocks is not asked (``blocking`` is False for it)
+            if step.blocks and step.active() and step.blocking():
                 return step
         return None
 
@@ -212,7 +317,7 @@ class Round:
         non-blocking steps)."""
         is_company = getattr(entity, "kind", "") == "company"
         for step in self.steps:
-            if step.active() and (is_company or step.blocking()) and step.actions(entity):
+            if step.active() and (is_company or step.blocking()) and step.actions_of(entity):
                 return step
         return None
 
@@ -227,7 +332,7 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
-            for a in step.actions(entity):
+            for a in step.actions_of(entity):
                 if a not in out:
                     out.append(a)
             if step.blocking():
@@ -235,7 +340,9 @@ class Round:
         return out
 
     def process_action(self, action: Action, entity: Any) -> None:
-        self.stale_step = None
+        if self.stale_step is not None:
+            self.game.changing()
+            self.stale_step = None
         kind = action["type"]
         chosen: Step | None = None
         for step in self.steps:
@@ -243,11 +350,10 @@ class Round:
                 continue  # never blocks and has no handler for this kind: cannot take it
             if not step.active():
                 continue
-            offered = step.actions(entity)
+            current = _is_current(step, entity)
+            offered = step.current_actions() if current else step.actions(entity)
             accepts = kind in offered
-            blocking = step.blocks and bool(
-                offered if _is_current(step, entity) else step.current_actions()
-            )
+            blocking = step.blocks and bool(offered if current else step.current_actions())
             if blocking and not accepts:
                 raise IllegalAction(
                     f"{kind} is not allowed now: the current step is '{step.description}'",
@@ -258,23 +364,41 @@ class Round:
                 break
         if chosen is None:
             raise IllegalAction(f"no step accepts {kind} now", "common rules §6 (turn order)")
+        self.game.changing()
         chosen.process(action, entity)
+        self.game.changing()  # the step may have moved the round on, which settles it
         chosen.acted = True
-        self.skip_steps()
+        self.skip_steps(settled=type(self).after_process in ANNOUNCING)
         self.after_process(action, entity)
 
+    @announces_changes
     def after_process(self, action: Action, entity: Any) -> None:
         pass
 
-    def skip_steps(self) -> None:
+    def skip_steps(self, settled: bool = False) -> None:
+        """Skip the steps before the first blocking one.  Each step is asked with the game
+        settled (``Game.settle``), so its answer is remembered; with ``settled`` the game is
+        left settled, and the caller asks again at no cost but must call ``game.changing()``
+        before it changes anything."""
+        game = self.game
+        game.changing()  # whatever the caller did before, the answers are found afresh
+        game.settle()
         ents = self.entities
         current = ents[self.entity_index] if ents and self.entity_index < len(ents) else None
+        closed = getattr(current, "closed", False)  # nothing is skipped for a closed entity
         for step in self.steps:
-            if not step.active() or not step.blocks or getattr(current, "closed", False):
+            if closed:
+                break
+            if not step.blocks or not step.active():
                 continue
             if step.blocking():
                 break
+            game.changing()
             step.skip()
+            game.settle()
+            closed = getattr(current, "closed", False)  # a skip may close it
+        if not settled:
+            game.changing()
 
     def next_entity_index(self) -> None:
         self.entity_index = (self.entity_index + 1) % len(self.entities)
@@ -283,7 +407,9 @@ class Round:
         raise NotImplementedError
 
     def force_next_entity(self) -> None:
+        self.game.changing()
         for step in self.steps:
             step.pass_()
         self.next_entity()
+        self.game.changing()  # the caller goes on changing things
         self.stale_step = None

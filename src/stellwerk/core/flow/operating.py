@@ -45,6 +45,13 @@ class Track(Step):
                 out.append(act(entity, "lay_tile", hex=hid, tile=tile_id, rotation=rotation))
         return out
 
+    def lay_hexes(self, entity: Any) -> list[str]:
+        """Hexes where ``choices(entity, hex_id)`` may list lays (a superset, found without
+        checking lays: the random driver asks them one by one instead of listing every lay)."""
+        if "lay_tile" not in self.actions(entity):
+            return []
+        return self.game.lay_hexes(entity)
+
     def lay_offered(self, entity: Any, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Whether ``choices(entity, hex_id)`` lists this lay (asked for one lay: cheap)."""
         if "lay_tile" not in self.actions(entity):
@@ -177,7 +184,7 @@ class DiscardTrain(Step):
     description = "Discard Trains"
 
     def active(self) -> bool:
-        return bool(self.game.crowded_corps())
+        return self.game.has_crowded_corps()
 
     def active_entities(self) -> list[Any]:
         return self.game.crowded_corps()[:1]
@@ -272,9 +279,9 @@ class IssueShares(Step):
         if not isinstance(entity, Corporation) or entity is not self.current_entity():
             return []
         out = []
-        if self.game.redeemable_bundles(entity):
+        if self.game.can_redeem(entity):
             out.append("buy_shares")
-        if self.game.issuable_bundles(entity):
+        if self.game.can_issue(entity):
             out.append("sell_shares")
         if out:
             out.append("pass")

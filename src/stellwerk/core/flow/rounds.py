@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from stellwerk.core.entities import Corporation
-from stellwerk.core.flow.base import Action, Round
+from stellwerk.core.flow.base import Action, Round, announces_changes
 
 
 class AuctionRound(Round):
@@ -26,20 +26,25 @@ class StockRound(Round):
         return [p for p in self.game.players if not p.bankrupt]
 
     def setup(self) -> None:
+        self.game.changing()
         self.game.hooks_stock_round_setup(self)
-        self.skip_steps()
+        self.skip_steps(settled=True)
         if self.active_step() is None:
+            self.game.changing()
             self.next_entity()
 
+    @announces_changes
     def after_process(self, action: Action, entity: Any) -> None:
         if self.active_step() is not None:
             return
+        self.game.changing()
         self.next_entity()
 
     def finished(self) -> bool:
         return self.game.finished or all(p.passed for p in self.entities)
 
     def next_entity(self) -> None:
+        self.game.changing()
         if self.finished():
             self.next_entity_index()
             self.finish_round()
@@ -48,13 +53,15 @@ class StockRound(Round):
         self.start_entity()
 
     def start_entity(self) -> None:
+        self.game.changing()
         self.game.hooks_stock_turn_start(self)
         for step in self.steps:
             step.unpass()
         for step in self.steps:
             step.setup()
-        self.skip_steps()
+        self.skip_steps(settled=True)
         if self.active_step() is None:
+            self.game.changing()
             self.next_entity()
 
     def finish_round(self) -> None:
@@ -91,6 +98,7 @@ class OperatingRound(Round):
         return self.game.operating_order()
 
     def setup(self) -> None:
+        self.game.changing()
         self.current_operator = None
         self.game.payout_companies()
         for corp in self.entities:
@@ -105,6 +113,7 @@ class OperatingRound(Round):
     def any_to_act(self) -> bool:
         return any(not self.skip_entity(e) for e in self.entities)
 
+    @announces_changes
     def after_process(self, action: Action, entity: Any) -> None:
         if action["type"] == "message":
             return
@@ -112,10 +121,12 @@ class OperatingRound(Round):
             current = self.entities[self.entity_index]
             if current.owner is not None:
                 return
+        self.game.changing()
         if not self.game.finished:
             self.next_entity()
 
     def next_entity(self) -> None:
+        self.game.changing()
         if self.game.hooks_before_next_operator(self):
             return
         if self.entity_index == len(self.entities) - 1:
@@ -131,14 +142,16 @@ class OperatingRound(Round):
         self.start_operating()
 
     def start_operating(self) -> None:
+        self.game.changing()
         entity = self.entities[self.entity_index]
         if self.skip_entity(entity):
             self.next_entity()
             return
         self.current_operator = entity
-        self.skip_steps()
+        self.skip_steps(settled=True)
         if not self.finished():
-            return
+            return  # left settled: the caller returns (callers that go on call changing)
+        self.game.changing()
         self.next_entity()
 
     def recalculate_order(self) -> None:
@@ -150,6 +163,7 @@ class OperatingRound(Round):
 
     def finished(self) -> bool:
         done = super().finished() or not self.any_to_act()
-        if done:
+        if done and self.current_operator is not None:
+            self.game.changing()
             self.current_operator = None
         return done

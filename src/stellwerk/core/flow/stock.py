@@ -12,7 +12,7 @@ from typing import Any
 
 from stellwerk.core.entities import Corporation, Player, Share
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, Step, act, any_action_blocks, remembered
 from stellwerk.core.shares import Bundle, can_dump
 
 RULE = "common rules §6.6"
@@ -64,7 +64,10 @@ class BuySellParShares(Step):
         )
 
     def can_buy(self, player: Player, bundle: Bundle | None) -> bool:
-        if bundle is None or bundle.owner is player or isinstance(bundle.owner, Player):
+        if bundle is None:
+            return False
+        owner = bundle.owner
+        if owner is player or isinstance(owner, Player):
             return False
         corp = bundle.corporation
         return (
@@ -91,9 +94,7 @@ class BuySellParShares(Step):
         for corp in self.game.corporations:
             if not player.shares.get(corp.sym) or not self.game.check_sale_timing(corp):
                 continue
-            if any(
-                self.can_sell(player, b) for b in self.game.bundles_for_corporation(player, corp)
-            ):
+            if any(self.can_sell(player, b) for b in self.game.sale_bundles(player, corp)):
                 return True
         return False
 
@@ -107,7 +108,7 @@ class BuySellParShares(Step):
         return any(
             player.shares.get(c.sym)
             and not self.game.holding_ok(player, c)
-            and any(self.can_sell(player, b) for b in self.game.bundles_for_corporation(player, c))
+            and any(self.can_sell(player, b) for b in self.game.sale_bundles(player, c))
             for c in self.game.corporations
         )
 
@@ -148,6 +149,22 @@ class BuySellParShares(Step):
                 if self.game.can_afford_par(player) and self.can_gain(player, pres):
                     return True
         return False
+
+    @any_action_blocks
+    def blocking(self) -> bool:
+        """``bool(current_actions())`` asked as existence tests that stop at the first yes
+        (a sale is possible whenever it must be made); a title step with its own
+        ``actions`` is asked the long way."""
+        if type(self).actions is not BuySellParShares.actions:
+            return super().blocking()
+        found: bool = remembered(self, "blocking", self._any_action)
+        return found
+
+    def _any_action(self) -> bool:
+        entity = self.current_entity()
+        if not self.blocks or not isinstance(entity, Player) or getattr(entity, "closed", False):
+            return False
+        return self.can_buy_any(entity) or self.can_par_any(entity) or self.can_sell_any(entity)
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):

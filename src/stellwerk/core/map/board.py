@@ -54,6 +54,14 @@ class Board:
         that a trial lay gives back the number the board had before it (``version`` never
         goes back).  Pure results of the board may be kept by it."""
         self._next_content = 1
+        self._links: dict[tuple[str, int], str | None] = {}
+        """Answers of :meth:`neighbor` for the tiles as they lie now (:meth:`link_table`)."""
+
+    def link_table(self) -> dict[tuple[str, int], str | None]:
+        """Answers of :meth:`neighbor` for the tiles as they lie now, keyed by (hex, edge), for
+        callers that ask many (network walks) to read and fill.  They depend on the tiles
+        only: a new table when a tile changes, the old one back after a trial lay."""
+        return self._links
 
     @property
     def version(self) -> int:
@@ -169,6 +177,7 @@ class Board:
         state.placed = new
         state.cities = cities
         self._tile_hex[tile_id] = state.spec.id
+        self._links = {}
         self.version += 1
         return tuple(moved)
 
@@ -179,6 +188,7 @@ class Board:
         state = self.hex(hex_id)
         saved = (state.tile_id, state.placed, state.cities)
         content = self.content
+        links = self._links
         tile = self.tile_defs.get(tile_id.rpartition("-")[0]) or self.supply_tile(tile_id)
         self._swap_tile(state, tile_id, tile.rotated(rotation))
         try:
@@ -187,6 +197,7 @@ class Board:
             self._tile_hex.pop(state.tile_id, None)
             state.tile_id, state.placed, state.cities = saved
             self._tile_hex[state.tile_id] = hex_id
+            self._links = links
             self.version += 1  # never reuse a version number: caches keyed on it stay valid
             self.content = content  # but the board holds again what it held before
 

@@ -18,6 +18,7 @@ Results (cached per board version):
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from stellwerk.core.map.board import Board
@@ -56,8 +57,9 @@ class _Walker:
     a path first met in a dead end is not walked again, exactly as in the reference engine,
     so connectivity tests agree with it on every board.
 
-    The board does not change during a walk, so hex links and blocking nodes are looked up
-    once per walk (``links``, ``blocked``; shared by the walks of one network)."""
+    The board does not change during a walk, so hex links are looked up once per board
+    (``Board.link_table``) and blocking nodes once per walk (``blocked``, shared by the walks
+    of one network)."""
 
     def __init__(
         self,
@@ -76,7 +78,7 @@ class _Walker:
         self.visited_paths: set[PathKey] = set()
         self.counter: dict[tuple[str, int], int] = {}
         self.order: list[PathKey] = []
-        self.links = {} if links is None else links
+        self.links = board.link_table() if links is None else links
         self.blocked = {} if blocked is None else blocked
 
     def link(self, hid: str, edge: int) -> str | None:
@@ -113,16 +115,18 @@ class _Walker:
         ("converging") makes the rest of that walk forget what it visited once it returns,
         so that track behind a fork can be reached again from another side."""
         key = (hid, p)
-        if key in self.visited_paths:
+        visited = self.visited_paths
+        if key in visited:
             return
-        placed = self.hexes[hid].placed
+        hexes = self.hexes
+        placed = hexes[hid].placed
         path = placed.paths[p]
         counter = self.counter
         edges = path.edges
         for e in edges:
             if counter.get((hid, e)):
                 return
-        self.visited_paths.add(key)
+        visited.add(key)
         self.order.append(key)
         if key in self.stop_at:
             raise _Reached
@@ -133,23 +137,25 @@ class _Walker:
                     continue
                 self.node(nxt, node_conv or converging)
         gauge = path.gauge
+        links = self.links
         for e in edges:
             if e == skip:
                 continue
-            nb = self.link(hid, e)
+            crossing = (hid, e)
+            nb = links[crossing] if crossing in links else self.link(hid, e)
             if nb is None:
                 continue
-            crossing = (hid, e)
             counter[crossing] = counter.get(crossing, 0) + 1
             back = (e + 3) % 6  # geometry.opposite
-            nb_tile = self.hexes[nb].placed
+            nb_tile = hexes[nb].placed
             conv = converging or len(placed.paths_at_edge[e]) > 1
+            nb_paths = nb_tile.paths
             for q in nb_tile.paths_at_edge[back]:
-                if gauge.connects(nb_tile.paths[q].gauge):
+                if gauge.connects(nb_paths[q].gauge):
                     self.path(nb, q, back, origin, conv, node_conv)
             counter[crossing] -= 1
         if converging:
-            self.visited_paths.discard(key)
+            visited.discard(key)
 
 
 class _Reached(Exception):
@@ -161,7 +167,7 @@ def reaches_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bo
     ``targets`` paths.  The same walks, stopped at the first target met: a path is in the
     network as soon as a walk enters it."""
     tokens = token_nodes(board, corp)
-    links: dict[tuple[str, int], str | None] = {}
+    links = board.link_table()
     blocked: dict[NodeKey, bool] = {}
     for start in tokens:
         others = {t for t in tokens if t != start}
@@ -180,7 +186,7 @@ def may_reach_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> 
     and visit bookkeeping, which can only stop a walk earlier.  Each path is looked at once,
     so this is much cheaper than the walk when the answer is no."""
     hexes = board.hexes
-    links: dict[tuple[str, int], str | None] = {}
+    links = board.link_table()
     nodes: list[NodeKey] = token_nodes(board, corp)
     seen_nodes: set[NodeKey] = set(nodes)
     seen: set[PathKey] = set()
@@ -228,33 +234,39 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
     net = Network()
     tokens = token_nodes(board, corp) if starts is None else list(starts)
     seen_paths: set[PathKey] = set()
+    links = board.link_table()
     for start in tokens:
         hid, _ = start
         edges = net.hexes.setdefault(hid, set())
-        edges.update(e for e in range(6) if board.neighbor(hid, e) is not None)
+        for e in range(6):
+            key = (hid, e)
+            nb = links[key] if key in links else links.setdefault(key, board.neighbor(hid, e))
+            if nb is not None:
+                edges.add(e)
         net.nodes.add(start)
-    links: dict[tuple[str, int], str | None] = {}
     blocked: dict[NodeKey, bool] = {}
+    net_hexes = net.hexes
     for start in tokens:
         others = {t for t in tokens if t != start}
         walker = _Walker(board, corp, others, links=links, blocked=blocked)
         walker.node(start)
         local: set[NodeKey] = set()
-        for hid, p in walker.order:
-            if (hid, p) in seen_paths:
+        for key in walker.order:
+            if key in seen_paths:
                 continue
-            seen_paths.add((hid, p))
-            net.paths.add((hid, p))
-            path = board.hexes[hid].placed.paths[p]
+            seen_paths.add(key)
+            net.paths.add(key)
+            hid = key[0]
+            path = board.hexes[hid].placed.paths[key[1]]
             for n in path.nodes:
                 net.nodes.add((hid, n))
                 local.add((hid, n))
-            hex_edges = net.hexes.setdefault(hid, set())
+            hex_edges = net_hexes.setdefault(hid, set())
             for e in path.edges:
                 hex_edges.add(e)
-                nb = board.neighbor(hid, e)
+                nb = walker.link(hid, e)
                 if nb is not None:
-                    net.hexes.setdefault(nb, set()).add(opposite(e))
+                    net_hexes.setdefault(nb, set()).add(opposite(e))
         if net.route_train_purchase:
             continue
         mandatory = optional = 0
@@ -270,13 +282,13 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
     return net
 
 
-@dataclass(slots=True)
-class CacheState:
-    """A copy of a :class:`GraphCache`'s contents."""
+STAMPS = itertools.count(1)
+"""Stamps of graph-cache contents: every change takes a new one, unique in the process."""
 
-    nets: dict[str, Network]
-    tokenable: dict[str, list[tuple[str, int]]]
-    routes: dict[str, tuple[bool, bool]]
+SavedCache = tuple[
+    dict[str, Network], dict[str, list[tuple[str, int]]], dict[str, tuple[bool, bool]], int
+]
+"""What :meth:`GraphCache.save` returns: copies of the contents and their stamp."""
 
 
 class GraphCache:
@@ -288,6 +300,11 @@ class GraphCache:
     after home tokens or a closing corporation's tokens leave the board).  Route flags then
     behave like that engine's: once a corporation is known to need a train, that stays known
     until :meth:`clear_for` or :meth:`clear_all`.
+
+    ``stamp`` names the contents: every change (a network or token list remembered, a clear)
+    takes a new stamp, and :meth:`restore` brings back the saved one, so equal stamps mean
+    equal contents.  Answers that asked the cache (``reads``) are remembered under it (who
+    may act, ``stellwerk.core.flow.base.remembered``).
     """
 
     def __init__(self, board: Board, follow_board: bool = True) -> None:
@@ -299,6 +316,10 @@ class GraphCache:
         self._routes: dict[str, tuple[bool, bool]] = {}
         self._computed: dict[str, Network] = {}
         self._computed_content = board.content
+        self.stamp = next(STAMPS)
+        self.reads = 0
+        """Counts the questions asked of the cache (networks, token spots, route flags): an
+        answer computed without asking any does not depend on the cache."""
         """Networks computed on the board as it is now (``board.content``), whatever the cache
         above holds: a network is a function of the board, so a look-ahead that computed one
         and then restored the cache spares the computation after it (not part of
@@ -311,6 +332,7 @@ class GraphCache:
 
     def clear(self) -> None:
         """Forget networks and token spots; keep route flags that say a train is needed."""
+        self._bump()
         self._nets.clear()
         self._tokenable.clear()
         self._routes = {c: f for c, f in self._routes.items() if f[1]}
@@ -320,37 +342,42 @@ class GraphCache:
         self.clear()
         self._routes.pop(corp, None)
 
-    def save(
-        self,
-    ) -> tuple[dict[str, Network], dict[str, list[tuple[str, int]]], dict[str, tuple[bool, bool]]]:
+    def save(self) -> SavedCache:
         """The cache contents, to :meth:`restore` after a look-ahead that must leave no trace."""
-        return dict(self._nets), dict(self._tokenable), dict(self._routes)
+        return dict(self._nets), dict(self._tokenable), dict(self._routes), self.stamp
 
-    def restore(
-        self,
-        saved: tuple[
-            dict[str, Network], dict[str, list[tuple[str, int]]], dict[str, tuple[bool, bool]]
-        ],
-    ) -> None:
-        self._nets, self._tokenable, self._routes = (dict(x) for x in saved)  # type: ignore[assignment]
+    def restore(self, saved: SavedCache) -> None:
+        nets, tokenable, routes, stamp = saved
+        if stamp == self.stamp:
+            return  # nothing changed since the save
+        self._nets, self._tokenable, self._routes = dict(nets), dict(tokenable), dict(routes)
+        self.stamp = stamp
+
+    def _bump(self) -> None:
+        """The contents are about to change: a new stamp."""
+        self.stamp = next(STAMPS)
 
     def forget(self, corp: str) -> None:
         """Drop everything cached for ``corp`` (a closed corporation starts afresh)."""
+        self._bump()
         self._nets.pop(corp, None)
         self._tokenable.pop(corp, None)
         self._routes.pop(corp, None)
 
     def clear_all(self) -> None:
         """Forget everything."""
+        self._bump()
         self._nets.clear()
         self._tokenable.clear()
         self._routes.clear()
 
     def network(self, corp: str) -> Network:
         """The (cached) network of ``corp``."""
+        self.reads += 1
         self._check_version()
         net = self._nets.get(corp)
         if net is None:
+            self._bump()
             net = self._nets[corp] = self._computed_network(corp)
             old = self._routes.get(corp, (False, False))
             self._routes[corp] = (
@@ -372,6 +399,7 @@ class GraphCache:
     def tokenable_cities(self, corp: str) -> list[tuple[str, int]]:
         """(hex, city index) of reachable cities where ``corp`` may place a token: a free,
         unreserved slot and no token of ``corp`` on the hex (common rules §6.4)."""
+        self.reads += 1
         self._check_version()
         cached = self._tokenable.get(corp)
         if cached is not None:
@@ -383,11 +411,13 @@ class GraphCache:
             index = state.city_index(node)
             if index is not None and board.can_place_token(hid, index, corp):
                 out.append((hid, index))
+        self._bump()
         self._tokenable[corp] = out
         return out
 
     def route_flags(self, corp: str) -> tuple[bool, bool]:
         """(a route exists, a train must be bought) - 18xx.games ``route_info``."""
+        self.reads += 1
         self._check_version()
         flags = self._routes.get(corp)
         if flags is None:

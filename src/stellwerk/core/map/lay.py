@@ -212,7 +212,7 @@ def lay_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions) -> l
     tiles = _phase_tiles(board, opts)
     return [
         h
-        for h in _candidate_hexes(board, graph, corp, opts)
+        for h in candidate_hexes(board, graph, corp, opts)
         if _lays_on(board, graph, corp, h, tiles, opts)
     ]
 
@@ -225,7 +225,7 @@ def costed_lays(
     not depend on the rotation run once per hex and tile, and the corporation's network is
     looked up once per hex instead of once per candidate (issue 7: fast decisions)."""
     tiles = _phase_tiles(board, opts)
-    hexes = [hex_id] if hex_id is not None else _candidate_hexes(board, graph, corp, opts)
+    hexes = [hex_id] if hex_id is not None else candidate_hexes(board, graph, corp, opts)
     return [
         (h, tile_id, rotation, cost)
         for h in hexes
@@ -233,8 +233,9 @@ def costed_lays(
     ]
 
 
-def _candidate_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions) -> list[str]:
-    """Hexes a lay may be on: the teleport hexes, else those the network reaches."""
+def candidate_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions) -> list[str]:
+    """Hexes a lay may be on: the teleport hexes, else those the network reaches (a superset
+    of the hexes with a legal lay, found without checking any lay)."""
     if opts.teleport is not None:
         candidates = sorted(opts.teleport)
     else:

@@ -93,6 +93,7 @@ class Game1835(Game):
         from stellwerk.titles.g1835.mapport import MapPort
 
         self.map = MapPort(self, self.settings.tile_supply)
+        self.memo_cache = self.map.graph
         self.route_rules = self.map.route_rules
         """The route hooks (rules/1835.md 8.5) where front ends look for them."""
         self.minors_list: list[Minor] = []

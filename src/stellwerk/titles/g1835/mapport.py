@@ -195,6 +195,10 @@ class MapPort:
                     out.append((h, tile_id, rotation))
         return out
 
+    def lay_hexes(self, corp: Corporation) -> list[str]:
+        """Hexes where ``legal_lays(corp, hex)`` may list lays: those the network reaches."""
+        return [h for h in sorted(self.graph.network(corp.sym).hexes) if h in self.board.hexes]
+
     # -- tokens -----------------------------------------------------------------------------
     def token_cost(self, corp: Corporation, hex_id: str) -> int:
         """20M per hex of distance from the company's home (rules/1835.md 8.4)."""

@@ -15,19 +15,27 @@ if TYPE_CHECKING:
 
 def train_limit(game: Game1835, corp: Corporation) -> int:
     """Minors 2/1, majors 4/3/2, PR 4/4/3 (rules/1835.md 8.7)."""
-    limits = game.phase_limits[game.phases.name]
+    return _limit(game.phase_limits[game.phases.name], corp)
+
+
+def _limit(limits: dict[str, int], corp: Corporation) -> int:
     kind = "minor" if isinstance(corp, Minor) else ("PR" if corp.sym == PR else "major")
     return int(limits.get(kind, 0))
 
 
 def crowded_corps(game: Game1835) -> list[Corporation]:
+    """Companies over their train limit (asked at every step of every action: companies
+    without trains are passed over first, and the phase's limits are looked up once)."""
     forming = game.formation is not None
+    limits = game.phase_limits[game.phases.name]
+    least = min(int(limits.get(kind, 0)) for kind in ("minor", "PR", "major"))
     return [
         c
         for c in game.corporations
-        if c.floated
+        if len(c.trains) > least
+        and c.floated
         and not c.closed
-        and len(c.trains) > game.train_limit(c)
+        and len(c.trains) > _limit(limits, c)
         and not (forming and c.sym == PR)
     ]
 

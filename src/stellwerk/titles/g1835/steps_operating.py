@@ -157,6 +157,17 @@ class Track1835(Track):
             "lay_tile" in self.company_actions(c) for c in _director_companies(self.game, corp)
         )
 
+    def lay_hexes(self, entity: Any) -> list[str]:
+        """Hexes where ``choices(entity, hex)`` may list lays: a private's ability hexes, or
+        the hexes the operating company's network reaches."""
+        if self.relays or "lay_tile" not in self.actions(entity):
+            return []
+        if isinstance(entity, Company):
+            ability = _ability(self.game, entity, "tile_lay") or {}
+            board = self.game.map.board
+            return [h for h in ability.get("hexes", []) if board.hex(h).is_preprinted]
+        return self.game.map.lay_hexes(entity)
+
     def lay_offered(self, entity: Any, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Whether ``choices`` lists this lay (company abilities and relays included)."""
         wanted = (hex_id, tile_id, rotation)

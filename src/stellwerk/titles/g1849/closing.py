@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, Player, retire_certificates, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
+from stellwerk.core.flow.base import Action, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.shares import Bundle
@@ -38,10 +38,12 @@ class ClosingRules(Game):
     def reorder_corps(self) -> None:
         raise NotImplementedError
 
+    @announces_changes
     def action_processed(self, action: Action) -> None:
         """A corporation in the 0 cell closes (1849 rules §5)."""
         if not self._in_close_cell():
             return
+        self.changing()
         # the step and entity that were acting before the closing: if the closing took away
         # everything that entity could do, its turn ends (18xx.games action_processed)
         step = self.round.active_step()

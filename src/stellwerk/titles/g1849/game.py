@@ -116,6 +116,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
         self.route_rules = replace(route_rules(), check=self.settings.route_check)
         self.map = MapPort(self)
+        self.memo_cache = self.map.graph
         self._setup_corporations()
         self.round = self.new_auction_round()
         self.round.setup()
@@ -530,6 +531,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return self.map.legal_lays(corp, hex_id)
+
+    def lay_hexes(self, corp: Corporation) -> list[str]:
+        return self.map.lay_hexes(corp)
 
     def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
         return self.map.lay_is_legal(corp, hex_id, tile_id, rotation)

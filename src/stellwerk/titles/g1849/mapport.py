@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import GraphCache
-from stellwerk.core.map.lay import LayOptions, check_lay, costed_lays
+from stellwerk.core.map.lay import LayOptions, candidate_hexes, check_lay, costed_lays
 from stellwerk.core.routes.model import RunContext, TrainSpec
 from stellwerk.core.routes.validate import run_revenue
 from stellwerk.titles.g1849.entities import c49
@@ -209,6 +209,10 @@ class MapPort:
         opts = self.lay_options(corp)
         lays = costed_lays(self.board, self.graph, corp.sym, opts, hex_id or None)
         return [(h, tile_id, rotation) for h, tile_id, rotation, cost in lays if cost <= corp.cash]
+
+    def lay_hexes(self, corp: Corporation) -> list[str]:
+        """Hexes where ``legal_lays(corp, hex)`` may list lays (teleport or reached hexes)."""
+        return candidate_hexes(self.board, self.graph, corp.sym, self.lay_options(corp))
 
     def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Whether ``legal_lays(corp, hex_id)`` lists this lay: the first free copy of its

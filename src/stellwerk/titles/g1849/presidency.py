@@ -4,6 +4,7 @@ which sales a president may make, and a corporation issuing or redeeming its own
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from stellwerk.core.entities import Corporation, Holder, Player, Share
@@ -171,6 +172,45 @@ class PresidencyRules(Game):
             ]
         return sorted(bundles, key=lambda b: b.percent)
 
+    def sale_bundles(self, holder: Holder, corp: Corporation) -> Iterator[Bundle]:
+        """The bundles of :meth:`bundles_for_corporation`, made one at a time (only 10 %
+        certificates first) for existence tests; the successor a president's bundle needs is
+        looked for only when such a bundle comes."""
+        if not corp.ipoed:
+            return
+        shares = list(holder.shares_of(corp.sym))
+        last_cert = c49(corp).last_cert
+        tens = [s for s in shares if not s.president and s is not last_cert]
+        pres = [s for s in shares if s.president][:1]
+        last = [s for s in shares if s is last_cert][:1]
+        for k in range(1, len(tens) + 1):
+            yield Bundle.of(tens[:k], corp)
+        president = corp.owner is holder and corp.owner is not None
+        would_be: list[Player | None] = []
+        for k in range(len(tens) + 1):
+            for p in range(len(pres) + 1):
+                for q in range(len(last) + 1):
+                    if p or q:
+                        picked = sorted(tens[:k] + pres[:p] + last[:q], key=shares.index)
+                        bundle = Bundle.of(picked, corp)
+                        if not president or self._keeps_successor(bundle, would_be):
+                            yield bundle
+        if president and pres:
+            bundle = Bundle.of(pres, corp, 10)
+            if self._keeps_successor(bundle, would_be):
+                yield bundle
+
+    def _keeps_successor(self, bundle: Bundle, would_be: list[Player | None]) -> bool:
+        """The president's filter of :meth:`bundles_for_corporation`; ``would_be`` holds the
+        would-be president once looked for."""
+        if bundle.presidents_share is None:
+            return True  # dumpable and no half sale whoever the successor is
+        if not would_be:
+            would_be.append(self.find_would_be_president(bundle.owner, bundle.corporation))
+        return self.dumpable_on(bundle, would_be[0]) and self.half_sale_returns_a_ten(
+            bundle, would_be[0]
+        )
+
     def issuable_bundles(self, corp: Corporation) -> list[Bundle]:
         if len(corp.operating_history) < 2:
             return []
@@ -180,6 +220,24 @@ class PresidencyRules(Game):
             for b in self.bundles_for_corporation(corp, corp)
             if b.num_shares() <= room and self.last_cert_last(b)
         ]
+
+    def can_issue(self, corp: Corporation) -> bool:
+        """Whether :meth:`issuable_bundles` lists any, bundles made one at a time."""
+        if len(corp.operating_history) < 2:
+            return False
+        room = 5 - corp.market_percent() // corp.share_unit
+        return any(
+            b.num_shares() <= room and self.last_cert_last(b) for b in self.sale_bundles(corp, corp)
+        )
+
+    def can_redeem(self, corp: Corporation) -> bool:
+        """Whether :meth:`redeemable_bundles` lists any, bundles made one at a time."""
+        if len(corp.operating_history) < 2:
+            return False
+        return any(
+            len(b.shares) == 1 and corp.cash >= b.price and self.last_cert_last(b)
+            for b in self.sale_bundles(self.pool, corp)
+        )
 
     def redeemable_bundles(self, corp: Corporation) -> list[Bundle]:
         if len(corp.operating_history) < 2:

@@ -305,6 +305,9 @@ class SMSTeleport(ChoiceStep):
         return ["choose"]
 
     def active(self) -> bool:
+        # the cheap conditions of ``actions`` first (asked at every step of every action)
+        if self.done or not self._owns_sms(self.current_entity()):
+            return False
         return bool(self.current_actions())
 
     def process_choose(self, action: Action, entity: Any) -> None:
