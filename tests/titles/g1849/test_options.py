@@ -69,7 +69,6 @@ def test_variants_open_their_steps_only_when_chosen() -> None:
         game.event_e_tokens()
     corp = electric.corporations[0]
     corp.cash = 2000
-
     def offered(game: Game1849, kind: type) -> bool:
         step = kind(game, game.round)
         step.setup()
