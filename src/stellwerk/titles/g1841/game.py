@@ -75,6 +75,7 @@ class Game1841(Game):
 
     # -- stock round hooks (rules/1841.md 2.2) ----------------------------------------------
     def can_par(self, corp: Corporation) -> bool:
+        """Started only with its concession before phase 4 (rules/1841.md 2.2.1)."""
         return stock.can_par(self, corp)
 
     def par_cells(self) -> list[Cell]:
@@ -83,9 +84,6 @@ class Game1841(Game):
     def num_certs(self, player: Player) -> int:
         """Concessions do not count (rules/1841.md 1.2)."""
         return sum(1 for _ in player.all_shares())
-
-    def after_par(self, corp: Corporation) -> None:
-        stock.after_par(self, corp)
 
     def token_hexes(self, corp: Corporation) -> list[str]:
         return sorted(
