@@ -1,9 +1,26 @@
 """The things that own and are owned: players, corporations, companies, shares, the bank,
-the share pool.  Every certificate has exactly one owner; cash moves only through
-:func:`transfer` (common rules §6.6)."""
+the share pool.  Cash moves only through :func:`transfer` (common rules §6.6).
+
+Ownership of certificates (common rules §6.6):
+
+* ``Share.owner`` is the one source of truth for who holds a certificate.  Every holder --
+  player, corporation (its own unsold certificates are its treasury, the IPO), pool, bank --
+  holds certificates the same way.
+* ``Holder.shares`` is the index of each holder's certificates per corporation, in the order
+  received (game files name certificates by id, and 18xx.games' order rules pick which
+  physical certificate moves).  Only :func:`move_share`, :func:`issue_certificates` and
+  :func:`retire_certificates` write it.
+* ``Corporation.certificates`` is the register of a corporation's certificates in play; what a
+  holder has of it (``share_holders``) is derived from the register on demand.
+* A corporation's president (``owner``) is any holder: a player, or -- where a title lets
+  corporations own corporations -- another corporation.
+  :func:`controller` walks from a corporation through corporations to the player who controls
+  it, or None when the chain ends elsewhere or loops (the corporation is then frozen).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +37,8 @@ class Holder:
         self.name = name
         self.cash = 0
         self.shares: dict[str, list[Share]] = {}
+        """Index of the certificates held, per corporation symbol, in the order received;
+        derived from ``Share.owner`` and written only by the certificate moves below."""
 
     def shares_of(self, corp: str) -> list[Share]:
         return self.shares.get(corp, [])
@@ -70,18 +89,67 @@ class Player(Holder):
 
 @dataclass(eq=False)
 class Share:
-    """A share certificate: ``<corp>_<index>``; index 0 is the president's certificate."""
+    """A share certificate: ``<corp>_<index>``; the president's certificate is marked
+    ``president`` (index 0 at issue).  ``owner`` is who holds it -- the one source of truth --
+    or None once the certificate is retired (no longer in play)."""
 
     corporation: str
     index: int
     percent: int
     president: bool
-    owner: Holder
-    last_cert: bool = False
+    owner: Holder | None
 
     @property
     def id(self) -> str:
         return f"{self.corporation}_{self.index}"
+
+
+def move_share(share: Share, to: Holder) -> None:
+    """Move one certificate to a new holder (appended to the end of its list); the one way a
+    certificate in play changes hands (common rules §6.6)."""
+    owner = share.owner
+    if owner is None:
+        raise IllegalAction(f"certificate {share.id} is not in play", "common rules §6.6")
+    owner.shares[share.corporation].remove(share)
+    to.shares.setdefault(share.corporation, []).append(share)
+    share.owner = to
+
+
+def issue_certificates(corp: Corporation, percents: Iterable[int]) -> list[Share]:
+    """Create new certificates of ``corp`` (the first the president's certificate if the
+    register has none), held by its treasury; ids continue after every id issued before, so
+    no id is ever reused."""
+    has_president = any(s.president for s in corp.certificates)
+    new: list[Share] = []
+    treasury = corp.shares.setdefault(corp.sym, [])
+    for percent in percents:
+        president = not has_president and not new
+        share = Share(corp.sym, corp.next_certificate_index, percent, president, corp)
+        corp.next_certificate_index += 1
+        new.append(share)
+        treasury.append(share)
+    corp.certificates.extend(new)
+    corp.register_changed()
+    return new
+
+
+def retire_certificates(corp: Corporation, shares: Iterable[Share] | None = None) -> None:
+    """Take certificates of ``corp`` out of play (all of them by default): they leave their
+    holders and the register, and own nothing any more (a closing corporation's certificates
+    are void; exchanged or merged certificates are replaced)."""
+    retiring = list(corp.certificates if shares is None else shares)
+    for share in retiring:
+        owner = share.owner
+        if owner is None:
+            continue
+        held = owner.shares[share.corporation]
+        held.remove(share)
+        if not held:
+            del owner.shares[share.corporation]
+        share.owner = None
+    gone = {id(s) for s in retiring}
+    corp.certificates = [s for s in corp.certificates if id(s) not in gone]
+    corp.register_changed()
 
 
 @dataclass(eq=False)
@@ -106,7 +174,8 @@ class Train:
 
 
 class Company(Holder):
-    """A private company."""
+    """A private company: an entity like any other holder, owned by a player or a
+    corporation."""
 
     kind = "company"
 
@@ -136,7 +205,15 @@ class Company(Holder):
 
 
 class Corporation(Holder):
-    """A public company.  Its own unsold certificates (the treasury / IPO) are held by itself."""
+    """A public company; minors and companies formed, merged or transformed during play are
+    kinds of it.  Its own unsold certificates (the treasury / IPO) are held by itself.
+
+    ``certificates`` is the register of its certificates in play (replaced during play by
+    :func:`~stellwerk.core.shares.reissue`); ``share_unit`` the percentage of one ordinary
+    share (declared, else the smallest ordinary certificate, also where ordinary certificates
+    differ in size; for a minor with only a president's certificate, that one); ``owner`` its
+    president -- a player, another corporation, the pool, or nobody.
+    """
 
     kind = "corporation"
 
@@ -148,11 +225,11 @@ class Corporation(Holder):
         tokens: int,
         float_percent: int,
         home: str | None,
+        share_unit: int | None = None,
     ) -> None:
         super().__init__(name)
         self.sym = sym
         self.full_name = name
-        self.share_percents = share_percents
         self.num_tokens = tokens
         self.float_percent = float_percent
         self.home = home
@@ -161,24 +238,36 @@ class Corporation(Holder):
         self.ipoed = False
         self.floated = False
         self.closed = False
-        self.owner: Player | None = None
+        self.owner: Holder | None = None
         self.trains: list[Train] = []
         self.companies: list[Company] = []
         self.operating_history: list[tuple[int, int]] = []
-        self.shares[sym] = [Share(sym, i, p, i == 0, self) for i, p in enumerate(share_percents)]
-        self.share_holders: dict[Holder, int] = {self: sum(share_percents)}
+        self.certificates: list[Share] = []
+        self.next_certificate_index = 0
+        self.declared_share_unit = share_unit
+        self.president_percent = 0
+        self.share_unit = share_unit or 100
+        issue_certificates(self, share_percents)
 
     @property
-    def president_percent(self) -> int:
-        return self.share_percents[0]
+    def presidents_share(self) -> Share | None:
+        return next((s for s in self.certificates if s.president), None)
 
-    @property
-    def share_percent(self) -> int:
-        return self.share_percents[1]
+    def register_changed(self) -> None:
+        """Recompute what follows from the register (called by the certificate operations):
+        the president's certificate percent and the ordinary share unit -- declared, else the
+        smallest ordinary certificate (also where they differ in size), else the president's (a
+        minor with a single certificate)."""
+        pres = self.presidents_share
+        self.president_percent = pres.percent if pres is not None else 0
+        ordinary = [s.percent for s in self.certificates if not s.president]
+        self.share_unit = self.declared_share_unit or min(
+            ordinary, default=self.president_percent or 100
+        )
 
     @property
     def total_shares(self) -> int:
-        return 100 // self.share_percent
+        return 100 // self.share_unit
 
     def treasury_shares(self) -> list[Share]:
         return self.shares.get(self.sym, [])
@@ -187,11 +276,18 @@ class Corporation(Holder):
     def operated(self) -> bool:
         return bool(self.operating_history)
 
-    def player_holders(self) -> dict[Holder, int]:
-        return {h: p for h, p in self.share_holders.items() if isinstance(h, Player)}
+    @property
+    def share_holders(self) -> dict[Holder, int]:
+        """Percent per holder (nonzero only), derived from the register in certificate order."""
+        out: dict[Holder, int] = {}
+        for share in self.certificates:
+            owner = share.owner
+            if owner is not None:
+                out[owner] = out.get(owner, 0) + share.percent
+        return out
 
     def market_percent(self) -> int:
-        return sum(p for h, p in self.share_holders.items() if isinstance(h, SharePool))
+        return sum(s.percent for s in self.certificates if isinstance(s.owner, SharePool))
 
     def sort_key(self) -> tuple[int, int, int, int, str]:
         """Operating order key: price high first, column right first, row top first,
@@ -200,3 +296,43 @@ class Corporation(Holder):
         assert sp is not None
         arrival = sp.corporations.index(self.sym) if self.sym in sp.corporations else 0
         return (-sp.price, -sp.column, sp.row, arrival, self.sym)
+
+
+def chain_of_control(corp: Corporation) -> list[Holder | None]:
+    """The presidents from ``corp`` upwards: its owner, that one's owner while it is a
+    corporation, ... ending at a player, the pool, None (no president), or a repeated
+    corporation (a circular chain)."""
+    chain: list[Holder | None] = []
+    seen: set[int] = {id(corp)}
+    entity: Holder | None = corp.owner
+    while True:
+        chain.append(entity)
+        if not isinstance(entity, Corporation) or id(entity) in seen:
+            return chain
+        seen.add(id(entity))
+        entity = entity.owner
+
+
+def controller(entity: Holder | None) -> Player | None:
+    """The player who controls ``entity``: a player controls himself; a corporation is
+    controlled by the player its chain of control ends at, directly or through corporations;
+    None if the chain ends at the pool or nobody, or loops (the corporation is frozen)."""
+    if isinstance(entity, Player):
+        return entity
+    if not isinstance(entity, Corporation):
+        return None
+    last = chain_of_control(entity)[-1]
+    return last if isinstance(last, Player) else None
+
+
+def is_circular(corp: Corporation) -> bool:
+    """Whether ``corp``'s chain of control loops."""
+    last = chain_of_control(corp)[-1]
+    return isinstance(last, Corporation)
+
+
+def controlled_corporations(
+    player: Player, corporations: Iterable[Corporation]
+) -> list[Corporation]:
+    """The corporations whose chain of control ends at ``player``."""
+    return [c for c in corporations if controller(c) is player]

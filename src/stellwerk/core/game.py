@@ -26,6 +26,8 @@ from stellwerk.core.entities import (
     Share,
     SharePool,
     Train,
+    controlled_corporations,
+    controller,
     transfer,
 )
 from stellwerk.core.errors import IllegalAction
@@ -38,6 +40,7 @@ from stellwerk.core.shares import (
     all_bundles,
     generic_change_president,
     move_share,
+    seat_distance,
     transfer_bundle,
 )
 from stellwerk.core.trains import Depot, PhaseDef, Phases
@@ -113,15 +116,16 @@ class Game(ABC):
         raise IllegalAction(f"unknown entity type {etype}", "common rules §3.2")
 
     def share_by_id(self, share_id: str) -> Share:
+        """The certificate in play with this id (common rules §2.4)."""
         corp_sym, _, index = share_id.rpartition("_")
         corp = self.corporation(corp_sym)
-        for holder in self.holders():
-            for share in holder.shares_of(corp.sym):
-                if share.index == int(index):
-                    return share
+        for share in corp.certificates:
+            if share.index == int(index):
+                return share
         raise IllegalAction(f"no certificate {share_id}", "common rules §2.4")
 
     def holders(self) -> list[Holder]:
+        """Everyone who may hold certificates in play."""
         return [*self.all_players, *self.corporations, self.pool]
 
     def train_by_id(self, train_id: str) -> Train:
@@ -275,7 +279,7 @@ class Game(ABC):
         for share in player.all_shares():
             corp = self.corporation_or_none(share.corporation)
             if corp is not None and corp.ipoed and corp.share_price is not None:
-                value += math.ceil(corp.share_price.price * share.percent / corp.share_percent)
+                value += math.ceil(corp.share_price.price * share.percent / corp.share_unit)
         value += sum(c.value for c in player.companies)
         return value
 
@@ -307,20 +311,98 @@ class Game(ABC):
     def operating_order(self) -> list[Corporation]:
         return sorted((c for c in self.corporations if c.floated), key=lambda c: c.sort_key())
 
-    # -- shares -----------------------------------------------------------------------------
-    def num_certs(self, player: Player) -> int:
-        certs = sum(1 for s in player.all_shares())
-        return certs + len(player.companies)
+    # -- shares: ownership and control (common rules §6.6) ----------------------------------
+    max_holding_percent = 60
+    """Hook: the most a holder may have of one corporation (``max_ownership_percent``)."""
+    holding_limit_counts_controlled = False
+    """Hook: the holding limit counts, for the controlling player, his own percentage plus
+    what the corporations he controls hold; otherwise the holder's own percentage."""
+    corporate_cert_limit = 0
+    """Hook: how many certificates of other corporations a corporation may hold."""
 
-    @abstractmethod
-    def cert_limit(self) -> int:
-        """The title's certificate limit for the current number of players."""
+    def may_preside(self, corp: Corporation, holder: Holder) -> bool:
+        """Hook: whether ``holder`` may be president of ``corp``; its holding then also counts
+        as sold for the sold-out test.  Players only by default; a title where corporations
+        own corporations admits them too (never ``corp`` itself)."""
+        return isinstance(holder, Player)
+
+    def president_distance(self, previous: Holder | None, candidate: Holder) -> int:
+        """Hook: how far ``candidate`` sits after the previous president; the nearest of equal
+        candidates takes the presidency (common rules §6.6: clockwise seat distance between
+        players; corporations come after the players, in definition order)."""
+        if isinstance(candidate, Player):
+            return seat_distance(self.players, previous, candidate)
+        if candidate in self.corporations:
+            return len(self.players) + self.corporations.index(candidate)
+        return len(self.players) + len(self.corporations)
+
+    def controller(self, entity: Holder | None) -> Player | None:
+        """The player controlling ``entity`` through its chain of control; None for a
+        frozen corporation."""
+        return controller(entity)
+
+    def controlled_percent(self, holder: Holder, corp: Corporation) -> int:
+        """What ``holder`` has of ``corp`` for the holding limit: its own percentage, or with
+        ``holding_limit_counts_controlled`` its controlling player's own percentage plus what
+        every corporation he controls (other than ``corp``) holds."""
+        if not self.holding_limit_counts_controlled:
+            return holder.percent_of(corp.sym)
+        player = controller(holder)
+        if player is None:
+            return holder.percent_of(corp.sym)
+        total = player.percent_of(corp.sym)
+        for other in controlled_corporations(player, self.corporations):
+            if other is not corp:
+                total += other.percent_of(corp.sym)
+        return total
 
     def holding_ok(self, holder: Holder, corp: Corporation, extra: int = 0) -> bool:
-        """At most 60 % of a corporation (common rules §6.6)."""
+        """At most ``max_holding_percent`` of a corporation, its own treasury aside (common
+        rules §6.6)."""
         if holder is corp:
             return True
-        return holder.percent_of(corp.sym) + extra <= 60
+        return self.controlled_percent(holder, corp) + extra <= self.max_holding_percent
+
+    def num_certs(self, holder: Holder) -> int:
+        """Certificates counting towards ``holder``'s limit: a player's certificates and
+        privates; a corporation's certificates of other corporations (its own treasury does
+        not count)."""
+        if isinstance(holder, Corporation):
+            return sum(len(v) for sym, v in holder.shares.items() if sym != holder.sym)
+        certs = sum(len(v) for v in holder.shares.values())
+        if isinstance(holder, Player):
+            certs += len(holder.companies)
+        return certs
+
+    def cert_limit(self, holder: Holder | None = None) -> int:
+        """The certificate limit of ``holder``: a corporation's is ``corporate_cert_limit``,
+        a player's (also when None) the title's table (:meth:`player_cert_limit`)."""
+        if isinstance(holder, Corporation):
+            return self.corporate_cert_limit
+        return self.player_cert_limit(holder if isinstance(holder, Player) else None)
+
+    @abstractmethod
+    def player_cert_limit(self, player: Player | None) -> int:
+        """A player's certificate limit (the title's table when ``player`` is None)."""
+
+    def within_cert_limit(self, holder: Holder, extra: int = 1) -> bool:
+        """Whether ``holder`` may take ``extra`` more certificates."""
+        return self.num_certs(holder) + extra <= self.cert_limit(holder)
+
+    def sold_out(self, corp: Corporation) -> bool:
+        """Every certificate is held by holders that may preside: none in the treasury (IPO)
+        or the pool (common rules §6.5, end of stock round)."""
+        return sum(p for h, p in corp.share_holders.items() if self.may_preside(corp, h)) == 100
+
+    def may_sell(self, holder: Holder, bundle: Bundle) -> bool:
+        """Whether ``holder`` may sell ``bundle`` at all: its own certificates, as a player or
+        a corporation -- a corporation selling its own treasury issues shares, a title rule
+        of its own (common rules §6.6)."""
+        return (
+            bundle.owner is holder
+            and isinstance(holder, (Player, Corporation))
+            and holder is not bundle.corporation
+        )
 
     def fits_in_pool(self, bundle: Bundle) -> bool:
         return (
@@ -339,7 +421,7 @@ class Game(ABC):
         transfer_bundle(
             bundle,
             to,
-            self.players,
+            self,
             self.pool,
             self.change_president_for(bundle.corporation),
             self.handle_partial,
@@ -352,7 +434,7 @@ class Game(ABC):
     def handle_partial(self, bundle: Bundle, source: Holder, to: Holder) -> None:
         corp = bundle.corporation
         diff = sum(s.percent for s in bundle.shares) - bundle.percent
-        for _ in range(diff // corp.share_percent):
+        for _ in range(diff // corp.share_unit):
             move_share(source.shares_of(corp.sym)[0], to)
 
     def buy_shares(self, buyer: Holder, bundle: Bundle, price: int | None = None) -> None:
@@ -431,7 +513,7 @@ class Game(ABC):
                 pct = holder.percent_of(corp.sym)
                 if not pct:
                     continue
-                amount = math.ceil(pct / corp.share_percent * per_share)
+                amount = math.ceil(pct / corp.share_unit * per_share)
                 if amount:
                     transfer(self.bank, holder, amount)
         self.dividend_price_move(corp, revenue if kind == "payout" else 0)

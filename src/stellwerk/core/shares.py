@@ -10,8 +10,36 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol
 
-from stellwerk.core.entities import Corporation, Holder, Player, Share, SharePool
+from stellwerk.core.entities import (
+    Corporation,
+    Holder,
+    Player,
+    Share,
+    SharePool,
+    issue_certificates,
+    move_share,
+    retire_certificates,
+)
+from stellwerk.core.errors import IllegalAction
+
+__all__ = [
+    "Bundle",
+    "ChangePresident",
+    "ControlRules",
+    "all_bundles",
+    "can_dump",
+    "generic_change_president",
+    "keeps_presidency",
+    "more_than_needed",
+    "move_share",
+    "presidency_candidates",
+    "reissue",
+    "seat_distance",
+    "transfer_bundle",
+]
 
 
 @dataclass(eq=False)
@@ -32,7 +60,9 @@ class Bundle:
 
     @property
     def owner(self) -> Holder:
-        return self.shares[0].owner
+        owner = self.shares[0].owner
+        assert owner is not None, "a bundle of certificates out of play"
+        return owner
 
     @property
     def presidents_share(self) -> Share | None:
@@ -43,7 +73,7 @@ class Bundle:
         return self.percent != sum(s.percent for s in self.shares)
 
     def num_shares(self) -> float:
-        return self.percent / self.corporation.share_percent
+        return self.percent / self.corporation.share_unit
 
     def price_per_share(self) -> int:
         corp = self.corporation
@@ -55,15 +85,6 @@ class Bundle:
         return math.ceil(self.price_per_share() * self.num_shares())
 
 
-def move_share(share: Share, to: Holder) -> None:
-    """Move one certificate to a new owner (appended to the end of its list)."""
-    lst = share.owner.shares.get(share.corporation)
-    if lst is not None and share in lst:
-        lst.remove(share)
-    to.shares.setdefault(share.corporation, []).append(share)
-    share.owner = to
-
-
 def seat_distance(players: list[Player], a: Holder | None, b: Player) -> int:
     """Clockwise seat distance from ``a`` to ``b`` (0 if ``a`` is not a seated player)."""
     if a is None or a not in players:
@@ -72,13 +93,31 @@ def seat_distance(players: list[Player], a: Holder | None, b: Player) -> int:
     return ib - ia if ia < ib else ib - (ia - len(players))
 
 
-ChangePresident = Callable[[Share, Holder, Player, Holder], None]
+class ControlRules(Protocol):
+    """What a title decides about presidents (the core :class:`~stellwerk.core.game.Game`
+    answers for every title; common rules §6.6)."""
+
+    def may_preside(self, corp: Corporation, holder: Holder) -> bool:
+        """Whether ``holder`` may be president of ``corp`` (and its holding counts as sold)."""
+        ...
+
+    def president_distance(self, previous: Holder | None, candidate: Holder) -> int:
+        """How far ``candidate`` sits after the previous president (ties go to the nearest)."""
+        ...
+
+
+ChangePresident = Callable[[Share, Holder, Holder, Holder], None]
+
+
+def presidency_candidates(corp: Corporation, rules: ControlRules) -> dict[Holder, int]:
+    """Percent per holder that may be president of ``corp`` (nonzero holdings only)."""
+    return {h: p for h, p in corp.share_holders.items() if rules.may_preside(corp, h)}
 
 
 def transfer_bundle(
     bundle: Bundle,
     to: Holder,
-    players: list[Player],
+    rules: ControlRules,
     pool: SharePool,
     change_president: ChangePresident,
     handle_partial: Callable[[Bundle, Holder, Holder], None],
@@ -86,36 +125,31 @@ def transfer_bundle(
 ) -> None:
     """Move a bundle to ``to`` and settle the presidency (SharePool#transfer_shares).
 
-    After the move the player(s) with the highest percentage are candidates; if the old
-    president is one of them nothing changes; otherwise the candidate holding at least the
-    president's certificate percent who sits closest after the old president takes over and
-    swaps ordinary certificates for the president's certificate.
+    After the move the holders that may preside with the highest percentage are candidates;
+    if the old president is one of them nothing changes; otherwise the candidate holding at
+    least the president's certificate percent who sits closest after the old president takes
+    over and swaps ordinary certificates for the president's certificate.
     """
     corp = bundle.corporation
     owner = bundle.owner
     previous_president = corp.owner
-    corp.share_holders[owner] = corp.share_holders.get(owner, 0) - bundle.percent
-    corp.share_holders[to] = corp.share_holders.get(to, 0) + bundle.percent
     for share in bundle.shares:
         move_share(share, to)
     if not allow_president_change:
         return
-    holders = corp.player_holders()
+    holders = presidency_candidates(corp, rules)
     max_pct = max(holders.values(), default=0)
-    majority = [p for p, pct in holders.items() if pct == max_pct]
+    majority = [h for h, pct in holders.items() if pct == max_pct]
     if previous_president in majority:
         return
-    president: Player | None = None
+    president: Holder | None = None
     if previous_president is None:
-        ps = corp.shares[corp.sym][0] if corp.shares.get(corp.sym) else None
-        president = next((p for p in majority if ps is not None and p is ps.owner), None)  # type: ignore[assignment]
+        ps = corp.presidents_share
+        president = next((h for h in majority if ps is not None and h is ps.owner), None)
     if president is None:
-        eligible = [p for p in majority if p.percent_of(corp.sym) >= corp.president_percent]
+        eligible = [h for h in majority if h.percent_of(corp.sym) >= corp.president_percent]
         if eligible:
-            president = min(  # type: ignore[assignment]
-                eligible,
-                key=lambda p: seat_distance(players, previous_president, p),  # type: ignore[arg-type]
-            )
+            president = min(eligible, key=lambda h: rules.president_distance(previous_president, h))
     if president is None:
         return
     corp.owner = president
@@ -145,13 +179,94 @@ def generic_change_president(
     """Default presidency swap: the new president hands over ordinary certificates worth the
     president's certificate and receives it."""
 
-    def change(pres_share: Share, swap_to: Holder, president: Player, _prev: Holder) -> None:
-        num = pres_share.percent // corp.share_percent
+    def change(pres_share: Share, swap_to: Holder, president: Holder, _prev: Holder) -> None:
+        num = pres_share.percent // corp.share_unit
         for s in list(president.shares_of(corp.sym))[:num]:
             move_share(s, swap_to)
         move_share(pres_share, president)
 
     return change
+
+
+def reissue(
+    corp: Corporation,
+    percents: list[int],
+    order: list[Holder] | None = None,
+    scale: Fraction = Fraction(1),
+) -> list[Share]:
+    """Replace ``corp``'s certificates by new ones of ``percents`` (the first the president's)
+    during play (a transformation, merger or formation of a title).
+
+    Every holder gets new certificates worth its old percentage times ``scale`` (1: the same
+    percentage): the holder of the old president's certificate receives the new one and
+    ordinary certificates for the rest, then the other holders in ``order`` (default: the
+    register's order) get ordinary ones, and the treasury keeps what is left.  Certificate
+    ids continue after the old ones.  Nothing changes if a holding cannot be matched exactly
+    by the new certificates; then IllegalAction is raised.
+    """
+    rule = "common rules §6.6 (certificates replaced)"
+    holdings = corp.share_holders
+    old_pres = corp.presidents_share
+    pres_holder = old_pres.owner if old_pres is not None else None
+    sequence = [h for h in (order or list(holdings)) if h is not corp and holdings.get(h)]
+    sequence += [h for h in holdings if h is not corp and h not in sequence]
+    if pres_holder is not None and pres_holder is not corp:
+        sequence.remove(pres_holder)
+        sequence.insert(0, pres_holder)
+    targets: dict[Holder, int] = {}
+    for holder in sequence:
+        target = holdings[holder] * scale
+        if target.denominator != 1:
+            raise IllegalAction(f"{holder.name} cannot get {target}% of {corp.sym}", rule)
+        targets[holder] = int(target)
+    if sum(targets.values()) > sum(percents):
+        raise IllegalAction(f"{corp.sym}'s new certificates cannot cover its holders", rule)
+    # plan on certificate positions: 0 is the president's
+    free = list(range(1, len(percents)))
+    plan: dict[Holder, list[int]] = {}
+    for holder in sequence:
+        want = targets[holder]
+        picked: list[int] = []
+        if holder is pres_holder:
+            if want < percents[0]:
+                raise IllegalAction(
+                    f"{holder.name} holds too little of {corp.sym} for its president's certificate",
+                    rule,
+                )
+            picked.append(0)
+            want -= percents[0]
+        chosen = _exact_subset([(i, percents[i]) for i in free], want)
+        if chosen is None:
+            raise IllegalAction(f"no new certificates of {corp.sym} make {want}%", rule)
+        for i in chosen:
+            free.remove(i)
+        plan[holder] = picked + chosen
+    retire_certificates(corp)
+    new = issue_certificates(corp, percents)
+    for holder in sequence:
+        for i in sorted(plan[holder]):
+            move_share(new[i], holder)
+    return new
+
+
+def _exact_subset(items: list[tuple[int, int]], want: int) -> list[int] | None:
+    """Positions of the fewest items (largest first) whose percents sum to ``want``."""
+    ordered = sorted(items, key=lambda item: (-item[1], item[0]))
+    best: list[int] | None = None
+
+    def search(i: int, acc: list[int], total: int) -> None:
+        nonlocal best
+        if total == want:
+            if best is None or len(acc) < len(best):
+                best = list(acc)
+            return
+        if total > want or i >= len(ordered) or (best is not None and len(acc) >= len(best)):
+            return
+        search(i + 1, [*acc, ordered[i][0]], total + ordered[i][1])
+        search(i + 1, acc, total)
+
+    search(0, [], 0)
+    return best
 
 
 def all_bundles(holder: Holder, corp: Corporation) -> list[Bundle]:
@@ -170,7 +285,7 @@ def all_bundles(holder: Holder, corp: Corporation) -> list[Bundle]:
         pct += share.percent
         bundles.append(Bundle.of(list(acc), corp, pct))
     if shares[-1].president:
-        normal = corp.share_percent
+        normal = corp.share_unit
         n_partial = (corp.president_percent - normal) // normal
         for n in range(1, n_partial + 1):
             bundles.append(Bundle.of(list(acc), corp, pct - normal * n))
@@ -214,7 +329,7 @@ def more_than_needed(bundle: Bundle, needed: int) -> bool:
     raising; a partial certificate counts at its share of the price, rounded up)."""
     corp = bundle.corporation
     smallest = min(
-        math.ceil(bundle.price_per_share() * share.percent / corp.share_percent)
+        math.ceil(bundle.price_per_share() * share.percent / corp.share_unit)
         for share in bundle.shares
     )
     return bundle.price - smallest >= needed

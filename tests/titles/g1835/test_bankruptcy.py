@@ -55,8 +55,6 @@ def broke(game: Game, corp: Corporation, keep_director_share_only: bool = True) 
         for share in list(director.all_shares()):
             if not share.president and not isinstance(e.corporation(share.corporation), Minor):
                 move_share(share, e.pool)
-        for c in e.corporations:
-            e.sync_holders(c)
     return director
 
 
@@ -147,7 +145,6 @@ def test_a_player_with_the_directors_share_size_takes_over_without_a_loan() -> N
     heir = next(p for p in e.players if p is not director)
     while heir.percent_of(corp.sym) < 20:
         move_share(next(s for s in corp.shares_of(corp.sym) if s.percent == 10), heir)
-    e.sync_holders(corp)
     game.process({"type": "bankrupt", "entity": corp.sym, "entity_type": "corporation"})
     assert corp.owner is heir
     assert any(s.president for s in heir.shares_of(corp.sym))

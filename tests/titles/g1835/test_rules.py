@@ -97,14 +97,14 @@ def test_cert_limit_bonus_for_80_percent() -> None:
     """§1: +1 certificate for each major held at 80 % or more."""
     e = engine()
     player = e.players[0]
-    base = e.cert_limit_for(player)
+    base = e.cert_limit(player)
     assert base == 15
     by = e.corporation("BY")
     from stellwerk.core.shares import Bundle
 
     e.transfer_certificates(Bundle.of(list(by.shares_of("BY"))[:8], by), player, False)
     assert player.percent_of("BY") >= 80
-    assert e.cert_limit_for(player) == base + 1
+    assert e.cert_limit(player) == base + 1
 
 
 def test_payout_rounds_halves_up() -> None:

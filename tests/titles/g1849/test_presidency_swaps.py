@@ -22,6 +22,7 @@ from stellwerk.api import Game
 from stellwerk.core.entities import Corporation, Player, Share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.shares import Bundle, move_share
+from stellwerk.titles.g1849.entities import c49
 from stellwerk.titles.g1849.game import Game1849
 
 PLAYERS3: list[tuple[int | str, str]] = [(1, "A"), (2, "B"), (3, "C")]
@@ -61,7 +62,8 @@ def swap_pending(engine: Game1849, corp: Corporation) -> tuple[Player, Player]:
     successor = next(p for p in engine.players if p is not seller)
     treasury = list(corp.shares_of(corp.sym))
     tens = [s for s in treasury if s.percent == 10]
-    double = next(s for s in treasury if s.last_cert)
+    double = c49(corp).last_cert
+    assert double in treasury
     handed = [
         (tens[0], seller),
         (tens[1], seller),
@@ -71,8 +73,6 @@ def swap_pending(engine: Game1849, corp: Corporation) -> tuple[Player, Player]:
     ]
     for share, holder in handed:
         move_share(share, holder)
-        corp.share_holders[corp] = corp.share_holders.get(corp, 0) - share.percent
-        corp.share_holders[holder] = corp.share_holders.get(holder, 0) + share.percent
     sold = [s for s in seller.shares_of(corp.sym) if not s.president]
     engine.sell_shares(Bundle.of(sold, corp))
     assert corp.owner is successor
@@ -102,9 +102,9 @@ def test_swap_for_two_tens_while_corporation_open() -> None:
     assert offered_choices(engine) == [TWO_TENS, ONE_TWENTY]
     choose(engine, seller, TWO_TENS)
     assert engine.swap is None
-    assert not any(s.last_cert for s in seller.shares_of(corp.sym))
+    assert c49(corp).last_cert not in seller.shares_of(corp.sym)
     assert seller.percent_of(corp.sym) == 20
-    assert any(s.last_cert for s in successor.shares_of(corp.sym))
+    assert c49(corp).last_cert in successor.shares_of(corp.sym)
 
 
 def test_closed_corporation_offers_only_the_last_certificate_answer() -> None:
@@ -137,8 +137,6 @@ def hand_out(corp: Corporation, handed: list[tuple[Share, Player]]) -> None:
     """Give treasury certificates to players (setting up a position, not a rule)."""
     for share, holder in handed:
         move_share(share, holder)
-        corp.share_holders[corp] = corp.share_holders.get(corp, 0) - share.percent
-        corp.share_holders[holder] = corp.share_holders.get(holder, 0) + share.percent
 
 
 def successor_with_only_the_last_certificate(
@@ -154,12 +152,11 @@ def successor_with_only_the_last_certificate(
     third = engine.players[(seat + 2) % len(engine.players)]
     treasury = list(corp.shares_of(corp.sym))
     tens = [s for s in treasury if s.percent == 10]
-    double = next(s for s in treasury if s.last_cert)
+    double = c49(corp).last_cert
+    assert double in treasury
     hand_out(corp, [(double, successor), (tens[0], third), (tens[1], third)])
     if pool_ten:
         move_share(tens[2], engine.pool)
-        corp.share_holders[corp] -= 10
-        corp.share_holders[engine.pool] = 10
     assert engine.find_would_be_president(president, corp) is successor
     return president
 

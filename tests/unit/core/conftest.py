@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from boardless import BoardlessGame
 
-from stellwerk.core.entities import Company, Corporation, Player
+from stellwerk.core.entities import Company, Player
 from stellwerk.core.flow.base import Action, Round, Step
 from stellwerk.core.flow.rounds import AuctionRound
-from stellwerk.core.game import Game
 
 
 class Idle(Step):
@@ -28,7 +28,7 @@ class AfterAuction(Round):
         return list(self.game.players)
 
 
-class AuctionGame(Game):
+class AuctionGame(BoardlessGame):
     """``cash`` per seat (player ids 1, 2, ...), ``items`` (sym, value) in auction order, and
     the step class with its options."""
 
@@ -62,37 +62,6 @@ class AuctionGame(Game):
 
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
         self.bought.append((player.id, company.sym, price))
-
-    # -- the rest of a title: never reached by an auction --------------------------------------
-    def cert_limit(self) -> int:
-        return 99
-
-    def new_operating_round(self, round_num: int) -> Round:
-        raise AssertionError("the auction tests have no operating round")
-
-    def can_place_token(self, corp: Corporation) -> bool:
-        return False
-
-    def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
-        return []
-
-    def place_token(self, corp: Corporation, action: Action) -> None:
-        raise AssertionError("the auction tests have no map")
-
-    def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
-        return []
-
-    def lay_tile(self, corp: Corporation, action: Action) -> None:
-        raise AssertionError("the auction tests have no map")
-
-    def route_info(self, corp: Corporation) -> tuple[bool, bool]:
-        return (False, False)
-
-    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        return []
-
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
-        return 0
 
     # -- test helpers -----------------------------------------------------------------------
     @property

@@ -502,7 +502,7 @@ class BuyTrain(Step):
     def can_sell(self, player: Any, bundle: Bundle) -> bool:
         game = self.game
         corp = bundle.corporation
-        if bundle.owner is not player or not isinstance(player, Player):
+        if not game.may_sell(player, bundle):
             return False
         if not game.emergency_sale_timing_ok(self.round, corp):
             return False

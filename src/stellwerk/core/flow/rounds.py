@@ -69,9 +69,9 @@ class StockRound(Round):
             self.end_of_round_price(corp)
 
     def end_of_round_price(self, corp: Corporation) -> None:
-        """Hook: a sold-out corporation (players hold 100 %) rises, shares in the pool push
-        the price down (common rules §6.5)."""
-        if sum(corp.player_holders().values()) == 100:
+        """Hook: a sold-out corporation (every certificate with holders that may preside)
+        rises, shares in the pool push the price down (common rules §6.5)."""
+        if self.game.sold_out(corp):
             self.game.move_price(corp, "up")
         if corp.market_percent() > 0:
             self.game.move_price(corp, "down")

@@ -58,10 +58,9 @@ class BuySellParShares(Step):
         return False
 
     def can_gain(self, player: Player, bundle: Bundle) -> bool:
-        corp = bundle.corporation
-        return (
-            self.game.holding_ok(player, corp, bundle.percent)
-            and self.game.num_certs(player) < self.game.cert_limit()
+        game = self.game
+        return game.holding_ok(player, bundle.corporation, bundle.percent) and (
+            game.within_cert_limit(player)
         )
 
     def can_buy(self, player: Player, bundle: Bundle | None) -> bool:
@@ -77,7 +76,7 @@ class BuySellParShares(Step):
         )
 
     def can_sell(self, player: Player, bundle: Bundle) -> bool:
-        if bundle.owner is not player:
+        if not self.game.may_sell(player, bundle):
             return False
         return (
             self.game.check_sale_timing(bundle.corporation)
@@ -103,7 +102,7 @@ class BuySellParShares(Step):
         the caller's answer of :meth:`can_sell_any` for this state, if known."""
         if not (self.can_sell_any(player) if can_sell_any is None else can_sell_any):
             return False
-        if self.game.num_certs(player) > self.game.cert_limit():
+        if self.game.num_certs(player) > self.game.cert_limit(player):
             return True
         return any(
             player.shares.get(c.sym)

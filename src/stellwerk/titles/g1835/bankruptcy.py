@@ -66,11 +66,6 @@ def clockwise_after(game: Game1835, player: Player) -> list[Player]:
     return [p for p in ring if not p.bankrupt and p in game.players]
 
 
-def share_unit(corp: Corporation) -> int:
-    """The smallest certificate of the company (10 %, PR 5 %)."""
-    return min(corp.share_percents)
-
-
 def successor(game: Game1835, bankrupt: Player, corp: Corporation) -> Player | None:
     """The player holding most of ``corp`` and at least its director's certificate, the first
     clockwise among equals (Rails processPlayerBankruptcy)."""
@@ -86,7 +81,7 @@ def forced_director(game: Game1835, bankrupt: Player, corp: Corporation) -> Play
     """Nobody can take the directorship normally: the first player holding exactly one share
     unit, else the priority holder (Rails Bankruptcy._1835)."""
     for p in clockwise_after(game, bankrupt):
-        if p.percent_of(corp.sym) == share_unit(corp):
+        if p.percent_of(corp.sym) == corp.share_unit:
             return p
     return game.priority
 
@@ -137,12 +132,9 @@ def declare(game: Game1835, corp: Corporation) -> Train | None:
     for share in list(player.all_shares()):
         move_share(share, game.pool)
     for major in game.majors():
-        game.sync_holders(major)
         if major.sym in new_directors:
             major.owner = new_directors[major.sym]
             game.note("president", corp=major.sym, player=major.owner.name)
-    for minor in game.minors():
-        game.sync_holders(minor)
     game.players = [p for p in game.players if p is not player]
     if corp.sym not in forced:
         return None

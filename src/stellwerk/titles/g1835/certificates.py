@@ -1,6 +1,6 @@
 """Certificates and directorships in 1835: the certificate limit with its 80 % bonus, the
-swap of certificates on a change of director, and keeping the holder table in step
-(rules/1835.md 1, 5.2-5.3)."""
+sold-out test, and the swap of certificates on a change of director (rules/1835.md 1,
+5.1-5.3)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,11 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
 
 
-def cert_limit_for(game: Game1835, player: Player) -> int:
-    """Table limit + 1 per major held at 80 % or more (rules/1835.md 1)."""
+def cert_limit_for(game: Game1835, player: Player | None) -> int:
+    """Table limit + 1 per major held at 80 % or more (rules/1835.md 1); the table's limit
+    when no player is named."""
+    if player is None:
+        return game.data.cert_limit[len(game.all_players)]
     bonus = game.data.raw["cert_limit_bonus"]
     extra = sum(
         int(bonus["bonus"])
@@ -30,13 +33,10 @@ def change_president_for(game: Game1835, corp: Corporation) -> ChangePresident:
     """The new director hands over the fewest certificates worth the director's
     certificate (Rails; rules/1835.md 5.3)."""
 
-    def change(pres_share: Share, swap_to: Holder, president: Player, _prev: Holder) -> None:
+    def change(pres_share: Share, swap_to: Holder, president: Holder, _prev: Holder) -> None:
         for share in game.swap_certificates(president, corp, pres_share.percent):
             move_share(share, swap_to)
         move_share(pres_share, president)
-        if swap_to is not game.pool and isinstance(swap_to, Player):
-            corp.share_holders[swap_to] = swap_to.percent_of(corp.sym)
-        game.sync_holders(corp)
         game.note("president", corp=corp.sym, player=president.name)
 
     return change
@@ -87,10 +87,16 @@ def fewest_certificates(
     return best
 
 
-def sync_holders(game: Game1835, corp: Corporation) -> None:
-    corp.share_holders = {
-        h: h.percent_of(corp.sym) for h in game.holders() if h.percent_of(corp.sym)
-    }
+def sold_out(game: Game1835, corp: Corporation) -> bool:
+    """No certificate in the IPO or the pool; PR's unexchanged reserved certificates count
+    only without the option (rules/1835.md 5.1, 11)."""
+    if game.pool.percent_of(corp.sym):
+        return False
+    treasury = corp.treasury_shares()
+    reserved = c35(corp).reserved
+    if reserved and game.settings.sold_out_ignores_reserved_pr:
+        treasury = [s for s in treasury if not reserved[s.index]]
+    return not treasury
 
 
 def transfer_certificates(
@@ -102,7 +108,6 @@ def transfer_certificates(
     if c35(corp).formed_by_exchange and not game.pr_formed:
         allow_president_change = False
     game.transfer_shares(bundle, to, allow_president_change)
-    game.sync_holders(corp)
     changed = corp.owner is not before and corp.owner is not None and before is not None
     if changed and not any(e["kind"] == "president" for e in game.events[-1:]):
         assert corp.owner is not None

@@ -53,10 +53,6 @@ class Minor(Corporation1835):
         self.price = price
         self.city = city
 
-    @property
-    def share_percent(self) -> int:
-        return 100
-
 
 @dataclass
 class StartItem:

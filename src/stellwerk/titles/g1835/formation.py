@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Company, Corporation, Player, transfer
+from stellwerk.core.entities import Company, Corporation, Player, retire_certificates, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round, Step, act
 from stellwerk.core.flow.operating import DiscardTrain
@@ -152,13 +152,8 @@ def exchange(game: Game1835, paper: Any) -> None:
 
 
 def close_minor(game: Game1835, minor: Minor) -> None:
-    for share in list(minor.all_shares()) + [
-        s for p in game.players for s in p.shares_of(minor.sym)
-    ]:
-        lst = share.owner.shares.get(minor.sym)
-        if lst is not None and share in lst:
-            lst.remove(share)
-    minor.share_holders = {}
+    """The folded-in minor closes: its certificate is void (rules/1835.md 10.3)."""
+    retire_certificates(minor)
     minor.closed = True
     minor.floated = False
 
@@ -198,7 +193,6 @@ def check_pr_director(game: Game1835) -> None:
         move_share(share, director)
     move_share(pres, challenger)
     pr.owner = challenger
-    game.sync_holders(pr)
     game.note("president", corp=pr.sym, player=challenger.name)
 
 

@@ -287,11 +287,14 @@ class Game1835(Game):
         return self.settings.minors_may_operate(self)
 
     # -- certificates -----------------------------------------------------------------------
-    def cert_limit_for(self, player: Player) -> int:
+    max_holding_percent = 100
+    """No per-company holding limit: a player may hold 100 % (rules/1835.md 1)."""
+
+    def player_cert_limit(self, player: Player | None) -> int:
         return certificates.cert_limit_for(self, player)
 
-    def cert_limit(self) -> int:
-        return self.data.cert_limit[len(self.all_players)]
+    def sold_out(self, corp: Corporation) -> bool:
+        return certificates.sold_out(self, corp)
 
     def change_president_for(self, corp: Corporation) -> ChangePresident:
         return certificates.change_president_for(self, corp)
@@ -301,9 +304,6 @@ class Game1835(Game):
 
     def fewest_certificates(self, holder: Holder, corp: Corporation, percent: int) -> list[Share]:
         return certificates.fewest_certificates(self, holder, corp, percent)
-
-    def sync_holders(self, corp: Corporation) -> None:
-        certificates.sync_holders(self, corp)
 
     def transfer_certificates(
         self, bundle: Bundle, to: Holder, allow_president_change: bool = True

@@ -88,7 +88,6 @@ def dump(game: Game1835, seller: Player, bundle: Bundle) -> None:
     for share in bundle.shares:
         move_share(share, heir if share is pres else game.pool)
     corp.owner = heir
-    game.sync_holders(corp)
     game.note("president", corp=corp.sym, player=heir.name)
 
 

@@ -55,21 +55,9 @@ class StockRound1835(StockRound):
     def end_of_round_price(self, corp: Corporation) -> None:
         """Sold-out companies rise one row; shares in the pool do not push prices down
         (rules/1835.md 5.1)."""
-        if self.sold_out(corp):
+        if self.game.sold_out(corp):
             self.game1835.note("sold_out", corp=corp.sym)
             self.game.move_price(corp, "up")
-
-    def sold_out(self, corp: Corporation) -> bool:
-        """No certificate in the IPO or the pool; PR's unexchanged reserved certificates count
-        unless the settings ignore them (rules/1835.md 5.1, 11)."""
-        game = self.game1835
-        if game.pool.percent_of(corp.sym):
-            return False
-        treasury = corp.shares_of(corp.sym)
-        reserved = c35(corp).reserved
-        if reserved and game.settings.sold_out_ignores_reserved_pr:
-            treasury = [s for s in treasury if not reserved[s.index]]
-        return not treasury
 
 
 class Shares1835(Step):
@@ -126,7 +114,7 @@ class Shares1835(Step):
             return "minors are not sold in stock rounds"
         if corp.sym in self.round.sold.get(player.name, set()):
             return f"{player.name} sold {corp.sym} this round"
-        if game.num_certs(player) >= game.cert_limit_for(player):
+        if game.num_certs(player) >= game.cert_limit(player):
             return "certificate limit reached"
         owner = share.owner
         if owner is corp:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Corporation, Player, transfer
+from stellwerk.core.entities import Corporation, Player, retire_certificates, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
@@ -149,8 +149,7 @@ class ClosingRules(Game):
         if was_operating:
             self.forced_next = True
             self.round.force_next_entity()
-        for holder in self.holders():
-            holder.shares.pop(corp.sym, None)
+        retire_certificates(corp)
         if corp.share_price is not None and corp.sym in corp.share_price.corporations:
             corp.share_price.corporations.remove(corp.sym)
         corp.closed = True

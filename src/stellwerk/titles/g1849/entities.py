@@ -6,7 +6,7 @@ Every corporation of an 1849 game is a :class:`Corporation1849`; :func:`c49` nar
 
 from __future__ import annotations
 
-from stellwerk.core.entities import Corporation
+from stellwerk.core.entities import Corporation, Share
 
 
 class Corporation1849(Corporation):
@@ -19,7 +19,9 @@ class Corporation1849(Corporation):
     red E zone once; ``sms_hexes``: the hexes where the SMS home token may still go, or None;
     ``bond``: the bond is issued (1849 rules §7.4); ``e_token``: it holds an E-token;
     ``tokens``: where each charter token is (hex, or None while on the charter; 18xx.games keeps
-    the order of its token objects, which decides which one a purchase takes).
+    the order of its token objects, which decides which one a purchase takes);
+    ``last_cert``: the 20 % last certificate, which leaves a holder only as the last of its
+    certificates there (1849 rules §2.2).
     """
 
     def __init__(
@@ -42,6 +44,7 @@ class Corporation1849(Corporation):
         self.bond = False
         self.e_token = False
         self.tokens: list[str | None] = [None] * tokens
+        self.last_cert: Share = self.certificates[-1]
 
 
 def c49(corp: Corporation) -> Corporation1849:

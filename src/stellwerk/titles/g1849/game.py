@@ -180,7 +180,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             c.get("home"),
             c["token_fee"],
         )
-        corp.shares[corp.sym][-1].last_cert = True
         return corp
 
     def _random_order(self) -> list[Corporation]:
@@ -334,7 +333,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def can_buy_extra(self, bundle: Bundle) -> bool:
         return self.last_cert_last(bundle)
 
-    def cert_limit(self) -> int:
+    def player_cert_limit(self, player: Player | None) -> int:
         n = len(self.players)
         table = self.data["cert_limit"]
         if n == 4 and self.settings.five_corporations_at_four_players:
@@ -556,6 +555,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         for corp in self.corporations:
             if not c49(corp).bond:
                 continue
-            shares = -(-player.percent_of(corp.sym) // corp.share_percent)
+            shares = -(-player.percent_of(corp.sym) // corp.share_unit)
             value -= shares * self.settings.bond_penalty(corp)
         return value

@@ -10,6 +10,7 @@ from stellwerk.core.entities import Corporation, Holder, Player, Share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.game import Game
 from stellwerk.core.shares import Bundle, move_share, seat_distance
+from stellwerk.titles.g1849.entities import c49
 
 
 class PresidencyRules(Game):
@@ -20,14 +21,17 @@ class PresidencyRules(Game):
     def last_cert_last(self, bundle: Bundle) -> bool:
         """The 20 % last certificate leaves its place only as the last one there
         (1849 rules §2.2, seed 001 item 23)."""
-        if not any(s.last_cert for s in bundle.shares):
+        last = c49(bundle.corporation).last_cert
+        if not any(s is last for s in bundle.shares):
             return True
         return len(bundle.owner.shares_of(bundle.corporation.sym)) == len(bundle.shares)
 
     def change_president_for(self, corp: Corporation) -> Any:
-        def change(pres_share: Share, swap_to: Holder, president: Player, previous: Holder) -> None:
+        last = c49(corp).last_cert
+
+        def change(pres_share: Share, swap_to: Holder, president: Holder, previous: Holder) -> None:
             incoming = list(president.shares_of(corp.sym))
-            double = next((s for s in incoming if s.last_cert), None)
+            double = next((s for s in incoming if s is last), None)
             if double is not None:
                 if sum(s.percent for s in incoming) >= 40:
                     self.swap = {
@@ -38,7 +42,7 @@ class PresidencyRules(Game):
                     }
                 moving = [double]
             else:
-                moving = [s for s in incoming if not s.last_cert][:2]
+                moving = [s for s in incoming if s is not last][:2]
             for s in moving:
                 move_share(s, swap_to)
             move_share(pres_share, president)
@@ -46,7 +50,8 @@ class PresidencyRules(Game):
         return change
 
     def handle_partial(self, bundle: Bundle, source: Holder, to: Holder) -> None:
-        share = next(s for s in source.shares_of(bundle.corporation.sym) if not s.last_cert)
+        last = c49(bundle.corporation).last_cert
+        share = next(s for s in source.shares_of(bundle.corporation.sym) if s is not last)
         move_share(share, to)
 
     def swappable_double_cert(self) -> Share | None:
@@ -58,7 +63,8 @@ class PresidencyRules(Game):
             return None
         corp: Corporation = self.swap["corporation"]
         source: Holder = self.swap["location"]
-        return next((s for s in source.shares_of(corp.sym) if s.last_cert), None)
+        last = c49(corp).last_cert
+        return next((s for s in source.shares_of(corp.sym) if s is last), None)
 
     def swap_double_cert(self) -> None:
         """The previous president takes two 10 % certificates instead of the 20 % last
@@ -109,13 +115,14 @@ class PresidencyRules(Game):
         if not bundle.partial or successor is None:
             return True
         corp = bundle.corporation
-        pool_tens = [s for s in self.pool.shares_of(corp.sym) if not s.last_cert]
+        last = c49(corp).last_cert
+        pool_tens = [s for s in self.pool.shares_of(corp.sym) if s is not last]
         if pool_tens:
             return True
         pres_percent = bundle.presidents_share.percent if bundle.presidents_share else 0
         seller_keeps = bundle.owner.percent_of(corp.sym) - pres_percent
         swap_goes_to_pool = seller_keeps < pres_percent
-        gives_double = any(s.last_cert for s in successor.shares_of(corp.sym))
+        gives_double = any(s is last for s in successor.shares_of(corp.sym))
         return swap_goes_to_pool and not gives_double
 
     def sell_shares(self, bundle: Bundle) -> None:
@@ -137,9 +144,10 @@ class PresidencyRules(Game):
         if not corp.ipoed:
             return []
         shares = list(holder.shares_of(corp.sym))
-        tens = [i for i, x in enumerate(shares) if not x.president and not x.last_cert]
+        last = c49(corp).last_cert
+        tens = [i for i, x in enumerate(shares) if not x.president and x is not last]
         pres_i = [i for i, x in enumerate(shares) if x.president]
-        last_i = [i for i, x in enumerate(shares) if x.last_cert]
+        last_i = [i for i, x in enumerate(shares) if x is last]
         # one bundle per composition (number of 10 % shares, president's, last certificate),
         # made of the earliest certificates, in the order 18xx.games enumerates them
         picks: list[tuple[int, tuple[int, ...]]] = []
@@ -166,7 +174,7 @@ class PresidencyRules(Game):
     def issuable_bundles(self, corp: Corporation) -> list[Bundle]:
         if len(corp.operating_history) < 2:
             return []
-        room = 5 - corp.market_percent() // corp.share_percent
+        room = 5 - corp.market_percent() // corp.share_unit
         return [
             b
             for b in self.bundles_for_corporation(corp, corp)
