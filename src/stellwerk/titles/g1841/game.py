@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from stellwerk.core.entities import Corporation, Player
+from stellwerk.core.entities import Corporation, Holder, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import AuctionRound, OperatingRound
@@ -53,6 +53,10 @@ class Game1841(Game):
         """Tokens each corporation bought at its start (rules/1841.md 2.2.3)."""
         self.certificate_limit = self.data.cert_limit[len(self.players)]
         """Fixed at the start for the player count (rules/1841.md 1.2)."""
+        self.corporate_cert_limit = int(self.data.raw["corporate_cert_limit"])
+        """Certificates of other corporations a corporation may hold (rules/1841.md 1.2)."""
+        self.max_holding_percent = int(self.data.raw["max_ownership_percent"])
+        """The most a player controls of one corporation (rules/1841.md 1.2)."""
         set_table(self, self.data)
         self.round = AuctionRound(self, [auction_step(self.settings)])
         self.round.setup()
@@ -69,9 +73,27 @@ class Game1841(Game):
     def new_operating_round(self, round_num: int) -> Round:
         return OperatingRound(self, [], round_num)
 
-    def cert_limit(self) -> int:
-        """The certificate limit of the starting player count (rules/1841.md 1.2)."""
+    # -- ownership and control (rules/1841.md 1.2, 2.3.9) -----------------------------------
+    holding_limit_counts_controlled = True
+    """The 60 % limit counts the controlling player's shares and his corporations' (1.2)."""
+
+    def player_cert_limit(self, player: Player | None) -> int:
+        """The certificate limit of the starting player count, kept when players leave
+        (rules/1841.md 1.2)."""
         return self.certificate_limit
+
+    def may_preside(self, corp: Corporation, holder: Holder) -> bool:
+        """Players and other corporations may preside over a corporation (rules/1841.md 1.1,
+        2.3.9)."""
+        return isinstance(holder, Player) or (
+            isinstance(holder, Corporation) and holder is not corp
+        )
+
+    def num_certs(self, holder: Holder) -> int:
+        """Concessions do not count against a player's limit (rules/1841.md 1.2)."""
+        if isinstance(holder, Player):
+            return sum(len(v) for v in holder.shares.values())
+        return super().num_certs(holder)
 
     # -- stock round hooks (rules/1841.md 2.2) ----------------------------------------------
     def can_par(self, corp: Corporation) -> bool:
@@ -80,10 +102,6 @@ class Game1841(Game):
 
     def par_cells(self) -> list[Cell]:
         return stock.par_cells(self)
-
-    def num_certs(self, player: Player) -> int:
-        """Concessions do not count (rules/1841.md 1.2)."""
-        return sum(1 for _ in player.all_shares())
 
     def token_hexes(self, corp: Corporation) -> list[str]:
         return sorted(

@@ -107,7 +107,7 @@ class Shares1841(BuySellParShares):
     def can_afford(self, player: Player, corp: Corporation) -> bool:
         cells = par_cells(self.game, corp)
         return any(
-            c.price * corp.president_percent // corp.share_percent <= player.cash for c in cells
+            c.price * corp.president_percent // corp.share_unit <= player.cash for c in cells
         )
 
     def process_par(self, action: Action, entity: Any) -> None:
