@@ -61,10 +61,10 @@ def test_options_text_names_every_option_with_its_label() -> None:
 
 
 def test_options_of_an_unknown_title_lists_the_known_ones() -> None:
-    result = run("options", "1841")
+    result = run("options", "1830")
     assert result.exit_code == EXIT_USAGE
     assert result.stderr.strip() == (
-        "error: unknown title '1841'; known titles: 1849, 1835 (titles)"
+        "error: unknown title '1830'; known titles: 1849, 1835, 1841 (titles)"
     )
 
 
@@ -119,12 +119,12 @@ def test_selfplay_into_a_missing_folder_fails_before_playing(tmp_path: Path) -> 
 
 def test_replay_of_a_game_file_for_an_unknown_title_is_a_usage_error(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    game = {"title": "1841", "players": [{"id": 1, "name": "A"}], "actions": []}
+    game = {"title": "1830", "players": [{"id": 1, "name": "A"}], "actions": []}
     path.write_text(json.dumps(game), encoding="utf-8")
     for command in ("replay", "show"):
         result = run(command, str(path))
         assert result.exit_code == EXIT_USAGE
-        assert "unknown title '1841'" in result.stderr
+        assert "unknown title '1830'" in result.stderr
 
 
 def test_a_path_that_cannot_be_written_is_a_usage_error(

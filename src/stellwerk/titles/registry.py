@@ -18,13 +18,18 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.game import Game
 from stellwerk.core.options import Declared, Option
 
-TITLES = ("1849", "1835")
+TITLES = ("1849", "1835", "1841")
 
 _DESCRIPTIONS = {
     "1849": "1849 - The Game of Sicilian Railways (18xx.games rules, seed 001 variants)",
     "1835": "1835 - Germany before the Prussian formation (Rails rules and start variants)",
+    "1841": "1841 - Northern Italy (18xx.games rules, first and second edition, 1841lite)",
 }
-_PACKAGES = {"1849": "stellwerk.titles.g1849", "1835": "stellwerk.titles.g1835"}
+_PACKAGES = {
+    "1849": "stellwerk.titles.g1849",
+    "1835": "stellwerk.titles.g1835",
+    "1841": "stellwerk.titles.g1841",
+}
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,7 @@ class TitleInfo:
 
 
 def known_titles() -> str:
-    """``1849, 1835`` for messages."""
+    """``1849, 1835, 1841`` for messages."""
     return ", ".join(TITLES)
 
 
@@ -90,6 +95,10 @@ def title_class(title: str) -> type[Game]:
         from stellwerk.titles.g1849.game import Game1849
 
         return Game1849
+    if title == "1841":
+        from stellwerk.titles.g1841.game import Game1841
+
+        return Game1841
     from stellwerk.titles.g1835.game import Game1835
 
     return Game1835

@@ -21,6 +21,8 @@ from stellwerk.titles.g1841.data_load import (
     variant_of,
 )
 from stellwerk.titles.g1841.mapport import new_board
+from stellwerk.titles.g1841.options import DECLARED
+from stellwerk.titles.g1841.settings import Settings1841
 
 REFERENCE = Path(__file__).resolve().parents[3] / ".." / "shared" / "reference"
 
@@ -38,10 +40,14 @@ def ref() -> dict[str, Any]:
     return data
 
 
+REF_VARIANT = {"first_edition": "version_1", "short_game": "lite"}
+"""The reference's names (18xx.games' option ids) of our data variants."""
+
+
 def ref_hexes(ref: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
     hexes = dict(ref["hexes"])
     for name in variant:
-        over = ref["variants"][name]
+        over = ref["variants"][REF_VARIANT[name]]
         for hid in over.get("hexes_removed", ()):
             del hexes[hid]
         hexes.update(over["hexes_changed"])
@@ -73,14 +79,18 @@ def ref_paths(paths: list[Any]) -> list[tuple[str, str, bool]]:
     return [(p[0], p[1], bool(len(p) > 2 and p[2].get("terminal"))) for p in paths]
 
 
-def test_variants_are_selected_by_options() -> None:
-    """rules/1841.md section 4: lite and version_1 change data; other options change none."""
-    assert variant_of([]) == ()
-    assert variant_of(["lite", "sfli_run_variant"]) == ("lite",)
-    assert variant_of(["lite", "version_1", "p2p_purchases"]) == VARIANTS
+def test_variants_are_selected_by_settings() -> None:
+    """rules/1841.md section 4: the short game and the first edition change data; other
+    settings change none."""
+    assert variant_of(Settings1841()) == ()
+    assert variant_of(DECLARED.settings(["lite", "sfli_run_variant"], 4)) == ("short_game",)
+    both = DECLARED.settings(["lite", "version_1", "p2p_purchases"], 4)
+    assert variant_of(both) == VARIANTS == ("first_edition", "short_game")
 
 
-@pytest.mark.parametrize("variant", [(), ("lite",), ("version_1",)], ids=["v2", "lite", "v1"])
+@pytest.mark.parametrize(
+    "variant", [(), ("short_game",), ("first_edition",)], ids=["v2", "lite", "v1"]
+)
 def test_hexes_match_reference(ref: dict[str, Any], variant: tuple[str, ...]) -> None:
     """Every hex of the variant: colour, preprinted tile id, terrain cost, impassable edges,
     label, port, cities (revenue, slots, pass), towns, off-board values and group, paths."""
@@ -127,7 +137,7 @@ def test_city_ids_and_signatures_of_the_fixtures() -> None:
     assert board.city_id("F16", 0) == "601-0-0"
 
 
-@pytest.mark.parametrize("variant", [(), ("version_1",)], ids=["v2", "v1"])
+@pytest.mark.parametrize("variant", [(), ("first_edition",)], ids=["v2", "v1"])
 def test_supply_matches_reference(ref: dict[str, Any], variant: tuple[str, ...]) -> None:
     """Tile names and counts (191 tiles; version_1: 608 instead of 612), colours, labels,
     paths, revenues, slots, part indices (tiles.yaml), passes and the green passes' cost."""
@@ -155,7 +165,7 @@ def test_supply_matches_reference(ref: dict[str, Any], variant: tuple[str, ...])
         assert (name in pass_tiles(variant)) == is_pass, name
 
 
-@pytest.mark.parametrize("variant", [(), ("lite",)], ids=["v2", "lite"])
+@pytest.mark.parametrize("variant", [(), ("short_game",)], ids=["v2", "lite"])
 def test_political_borders_match_reference(ref: dict[str, Any], variant: tuple[str, ...]) -> None:
     """rules/1841.md 1.2 "Borders by phase": the three sets, both sides of every border, each
     between two map hexes; lite has its own phase-2 set."""
@@ -194,7 +204,7 @@ def test_phases_and_trains(ref: dict[str, Any]) -> None:
         assert (mine.price, mine.count, mine.rusts_on) == (
             theirs["price"], theirs["count"], theirs["rusts_on"]
         )  # fmt: skip
-    lite = title_data(("lite",))
+    lite = title_data(("short_game",))
     assert [t.count for t in lite.trains] == [6, 5, 3, 2, 2, 2, 7]
     assert "tuscan_merge" not in lite.train("4").events
     assert (lite.bank, dict(lite.starting_cash)) == (10900, {3: 840, 4: 630, 5: 504, 6: 420})
@@ -214,10 +224,10 @@ def test_market_concessions_corporations(ref: dict[str, Any]) -> None:
     assert data.corporation("SFTG").homes == (("H4", 0), ("J6", 0))
     assert data.corporation("SFTN").homes == (("H4", 1),)
     assert data.corporation("SFMA").homes == (("R14", -1),)
-    lite = title_data(("lite",))
+    lite = title_data(("short_game",))
     assert {"SFMA", "SFLP", "SSFL", "SFLi"}.isdisjoint(c.sym for c in lite.corporations)
     assert [c.sym for c in lite.companies] == ["Bayard", "SFTC", "SFTN", "SFTG", "IRSFF"]
-    v1 = title_data(("version_1",))
+    v1 = title_data(("first_edition",))
     assert [c.sym for c in v1.corporations][7:10] == ["SFLi", "SFV", "SFL"]
     assert v1.corporation("SFTC").type == v1.corporation("SFL").type == "minor"
     assert v1.corporation("SFMA").homes == (("R14", 1),)

@@ -14,6 +14,7 @@ from stellwerk.core.routes.model import TrainSpec
 from stellwerk.core.routes.parse import parse_routes
 from stellwerk.core.routes.validate import check_run, run_routes
 from stellwerk.titles.g1841.mapport import MapPort
+from stellwerk.titles.g1841.options import DECLARED
 from stellwerk.titles.g1841.rules.borders import borders_in_force
 from stellwerk.titles.g1841.rules.routes import distance
 
@@ -25,7 +26,7 @@ def port_with(
     options: Iterable[str] = (),
 ) -> MapPort:
     """A board with tiles laid (hex, tile id, rotation) and tokens placed (hex, city, corp)."""
-    port = MapPort(options, phase)
+    port = MapPort(DECLARED.settings(list(options), 4), phase)
     for hid, tile, rotation in lays:
         port.board.lay_tile(hid, tile, rotation)
     for hid, city, corp in tokens:
@@ -110,9 +111,9 @@ def test_borders_by_phase() -> None:
     lugano = {("C7", 0), ("E7", 3), ("C7", 5), ("D8", 2)}
     for phase in "5678":
         assert borders_in_force(phase) == lugano
-    lite = borders_in_force("2", ("lite",))
+    lite = borders_in_force("2", ("short_game",))
     assert ("P12", 2) not in lite and ("P10", 5) not in lite and ("P10", 3) in lite
-    assert borders_in_force("4", ("lite",)) == four
+    assert borders_in_force("4", ("short_game",)) == four
 
 
 @pytest.mark.parametrize(
@@ -132,7 +133,7 @@ def test_lite_roma_offboard_values() -> None:
     """rules/1841.md 4.2 (lite): P12/Q11/Q13/R14 form the Roma off-board, 50/100/250."""
     spec = TrainSpec("2-0", "2", 2)
     for phase, value in (("3", 50), ("5", 100), ("7", 250)):
-        port = MapPort(["lite"], phase)
+        port = MapPort(DECLARED.settings(["lite"], 4), phase)
         ctx = port.run_context("X")
         assert [port.route_rules.stop_value(ctx, (h, 0), spec) for h in ("P12", "R14")] == [
             value,

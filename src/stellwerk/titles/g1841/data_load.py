@@ -3,28 +3,30 @@
 The facts live in the TOML files (game.toml, map.toml, tiles.toml); this module reads them with
 stdlib ``tomllib``, applies the overrides of the chosen variants and offers typed views.
 
-A *variant* is a tuple of the map/data variants an option set selects, in the order their
-overrides apply (:func:`variant_of`): ``version_1`` (first edition: Cuneo, Firenze, O3/N4/O5,
-tile 608 instead of 612, SFTC/SFL minors, SFV instead of SB) and ``lite`` (no Tuscany, the Roma
-off-board on P12/Q11/Q13/R14, a smaller roster).  ``lite`` applies last, so with both its Roma
-off-board replaces the first-edition Firenze (rules/1841.md section 4).  Every function takes
-the variant as a parameter; nothing here tests an option.
+A *variant* is a tuple of the data variants the settings select, in the order their
+overrides apply (:func:`variant_of`): ``first_edition`` (``edition`` 1: Cuneo, Firenze,
+O3/N4/O5, tile 608 instead of 612, SFTC/SFL minors, SFV instead of SB) and ``short_game``
+(1841lite: no Tuscany, the Roma off-board on P12/Q11/Q13/R14, a smaller roster).  The short
+game applies last, so with both its Roma off-board replaces the first-edition Firenze
+(rules/1841.md section 4).  Every function takes the variant as a parameter; nothing here
+tests an option.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
+from stellwerk.titles.g1841.settings import Settings1841
 
 DATA = Path(__file__).parent / "data"
 
-VARIANTS: tuple[str, ...] = ("version_1", "lite")
+VARIANTS: tuple[str, ...] = ("first_edition", "short_game")
 """The data variants, in the order their overrides apply."""
 
 Variant = tuple[str, ...]
@@ -32,11 +34,12 @@ Edge = tuple[str, int]
 """(hex, edge 0..5): one side of a hex edge."""
 
 
-def variant_of(options: Iterable[str]) -> Variant:
-    """The data variants an option set selects, in application order (other options change
-    no data)."""
-    chosen = set(options)
-    return tuple(v for v in VARIANTS if v in chosen)
+def variant_of(settings: Settings1841) -> Variant:
+    """The data variants the settings select, in application order: the first edition's
+    data for ``edition`` 1, the 1841lite data for ``short_game`` (rules/1841.md 4.1, 4.2;
+    no other setting changes data)."""
+    chosen = {"first_edition": settings.edition == 1, "short_game": settings.short_game}
+    return tuple(v for v in VARIANTS if chosen[v])
 
 
 def _read(name: str) -> dict[str, Any]:

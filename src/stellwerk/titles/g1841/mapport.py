@@ -9,7 +9,7 @@ route benchmark build positions with :mod:`stellwerk.titles.g1841.positions`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from stellwerk.core.map.board import Board
@@ -20,6 +20,7 @@ from stellwerk.titles.g1841.data_load import Edge, Variant, map_spec, supply, ti
 from stellwerk.titles.g1841.routefind import best_run
 from stellwerk.titles.g1841.rules.borders import borders_in_force
 from stellwerk.titles.g1841.rules.routes import route_rules
+from stellwerk.titles.g1841.settings import Settings1841
 
 
 class Train(Protocol):
@@ -47,8 +48,8 @@ def new_board(variant: Variant = ()) -> Board:
 class MapPort:
     """The 1841 game's view of the board (routes; track and tokens come with the game flow)."""
 
-    def __init__(self, options: Iterable[str] = (), phase: str = "2") -> None:
-        self.variant = variant_of(options)
+    def __init__(self, settings: Settings1841 | None = None, phase: str = "2") -> None:
+        self.variant = variant_of(settings or Settings1841())
         self.data = title_data(self.variant)
         self.board = new_board(self.variant)
         self.phase = phase

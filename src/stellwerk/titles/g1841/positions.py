@@ -22,6 +22,8 @@ from typing import Any
 
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841.mapport import MapPort
+from stellwerk.titles.g1841.options import DECLARED
+from stellwerk.titles.g1841.settings import Settings1841
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +75,8 @@ def trace_path(game_path: Path) -> Path:
 class _Rebuild:
     """The board rebuilt action by action (see the module docstring)."""
 
-    def __init__(self, options: list[str]) -> None:
-        self.port = MapPort(options)
+    def __init__(self, settings: Settings1841) -> None:
+        self.port = MapPort(settings)
         self.homes = {c.sym: c.homes for c in self.port.data.corporations}
 
     def tokens(self) -> Counter[tuple[str, str]]:
@@ -129,7 +131,8 @@ def positions(game_path: Path) -> Iterator[tuple[dict[str, Any], Position]]:
     live = load_game_file(data).live
     if len(states) < len(live) + 1:
         raise ValueError(f"{trace_path(game_path)} does not cover every action")
-    rebuild = _Rebuild(list(data.get("settings", {}).get("optional_rules") or []))
+    options = list(data.get("settings", {}).get("optional_rules") or [])
+    rebuild = _Rebuild(DECLARED.settings(options, len(data["players"])))
     position = Position(rebuild.port, None, {})
     for action, state, after in zip(live, states, states[1:], strict=False):
         position.trains = {c["id"]: list(c.get("trains", ())) for c in state["corporations"]}
