@@ -38,7 +38,17 @@ def engine_class() -> Any:
 def create_game(
     title: str, players: list[tuple[int | str, str]], options: list[str], seed: int
 ) -> EngineGame:
-    """A new game through ``Game.create``."""
+    """A new game to play through ``Game.create``; refused (``IllegalAction``) for a title
+    still being built (``registry.check_playable``)."""
+    from stellwerk.titles.registry import check_playable
+
+    check_playable(title)
+    return _build(title, players, options, seed)
+
+
+def _build(
+    title: str, players: list[tuple[int | str, str]], options: list[str], seed: int
+) -> EngineGame:
     game: EngineGame = engine_class().create(title, players=players, options=options, seed=seed)
     return game
 
@@ -46,8 +56,9 @@ def create_game(
 def game_factory(
     title: str, players: list[tuple[int | str, str]], options: list[str], seed: int
 ) -> EngineGame:
-    """``create_game`` with the factory signature ``stellwerk.io.replay`` expects."""
-    return create_game(title, players, options, seed)
+    """A game to replay a file into, with the factory signature ``stellwerk.io.replay``
+    expects (titles in progress too: their files replay as far as they are built)."""
+    return _build(title, players, options, seed)
 
 
 def load_game(path: Path) -> tuple[dict[str, Any], EngineGame]:

@@ -25,6 +25,13 @@ _DESCRIPTIONS = {
     "1835": "1835 - Germany before the Prussian formation (Rails rules and start variants)",
     "1841": "1841 - Northern Italy (18xx.games rules, first and second edition, 1841lite)",
 }
+IN_PROGRESS = {
+    "1841": "its operating rounds are not built yet (rules/1841.md §2.3): game files replay "
+    "through the concession auction and stock round 1, new games cannot be played",
+}
+"""Titles still being built: listed and loadable, but refused for new games (``check_playable``)
+so that nobody starts a game the engine cannot finish."""
+
 _PACKAGES = {
     "1849": "stellwerk.titles.g1849",
     "1835": "stellwerk.titles.g1835",
@@ -67,6 +74,7 @@ class TitleInfo:
     description: str
     players: tuple[int, ...]
     options: tuple[OptionInfo, ...]
+    in_progress: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,6 +82,7 @@ class TitleInfo:
             "description": self.description,
             "players": list(self.players),
             "options": [option.to_dict() for option in self.options],
+            "in_progress": self.in_progress,
         }
 
 
@@ -86,6 +95,13 @@ def check_title(title: str) -> None:
     """Refuse a title we do not have, naming the ones we have."""
     if title not in _PACKAGES:
         raise IllegalAction(f"unknown title {title!r}; known titles: {known_titles()}", "titles")
+
+
+def check_playable(title: str) -> None:
+    """Refuse a new game of a title still being built (``IN_PROGRESS``), saying what is
+    missing (an unknown title is the engine's to refuse)."""
+    if title in IN_PROGRESS:
+        raise IllegalAction(f"{title} cannot be played yet: {IN_PROGRESS[title]}", "titles")
 
 
 def title_class(title: str) -> type[Game]:
@@ -142,6 +158,7 @@ def title_info(title: str) -> TitleInfo:
         description=_DESCRIPTIONS[title],
         players=decl.counts(),
         options=tuple(_option_info(decl, option) for option in decl.options.values()),
+        in_progress=IN_PROGRESS.get(title, ""),
     )
 
 

@@ -49,3 +49,16 @@ def test_auction_by_edition() -> None:
 def test_registered() -> None:
     assert "1841" in registry.TITLES
     assert registry.player_counts("1841") == tuple(range(3, 9))
+
+
+def test_new_1841_games_are_refused_while_the_title_is_in_progress() -> None:
+    """A title still being built is listed with what is missing, and a new game of it is
+    refused with that reason (registry.IN_PROGRESS), so no one starts a game the engine
+    cannot finish; the refusal goes away with the entry."""
+    from stellwerk.cli.common import create_game
+    from stellwerk.core.errors import IllegalAction
+
+    assert "operating rounds" in registry.title_info("1841").in_progress
+    with pytest.raises(IllegalAction, match="1841 cannot be played yet"):
+        create_game("1841", [(1, "A"), (2, "B"), (3, "C")], [], 1)
+    assert registry.title_info("1849").in_progress == ""
