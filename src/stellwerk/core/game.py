@@ -146,7 +146,7 @@ class Game(ABC):
         raise IllegalAction(f"no certificate {share_id}", "common rules §2.4")
 
     def holders(self) -> list[Holder]:
-        """Everyone who may hold certificates in play."""
+        """The players, corporations and pool: where certificates in play are held."""
         return [*self.all_players, *self.corporations, self.pool]
 
     def train_by_id(self, train_id: str) -> Train:
