@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1849.mapport import MapPort
 
 
+BOND_INTEREST = 50
+"""What an issued bond costs its corporation each OR (1849 rules §7.4)."""
+
+
 class ClosingRules(Game):
     """Closing and bankruptcy of 1849, bound into :class:`~stellwerk.titles.g1849.game.Game1849`."""
 
@@ -76,6 +80,33 @@ class ClosingRules(Game):
             self.round.stale_step = step
             self.round.skip_steps()
             self.round.next_entity()
+
+    def sale_closes(self, bundle: Bundle) -> bool:
+        """Selling ``bundle`` moves its corporation into the 0 cell, which closes it (1849
+        rules §5; one row down per 10 % sold, rules §2.2)."""
+        cell = bundle.corporation.share_price
+        if cell is None:
+            return False
+        coords = cell.coordinates
+        for _ in range(bundle.percent // 10):
+            coords = self.market.down(coords)
+        target = self.market.cell(coords)
+        return target is not None and "c" in target.types
+
+    def sale_strands_debt(self, bundle: Bundle) -> bool:
+        """Selling ``bundle`` closes a corporation that is, or by its bond interest at once
+        becomes, the debtor of the emergency money step: the closing writes the debt off
+        (rules §5) and leaves that step without a debtor, which 18xx.games cannot process
+        (``action_processed``).  Such sales are not offered.  Two ways lead there (1849 rules
+        §§5, 7.4): the operating corporation issues shares and cannot then pay the bond
+        interest due right after the issue step; or the president sells shares of the
+        corporation whose debt he is raising money for."""
+        corp = bundle.corporation
+        if not self.sale_closes(bundle):
+            return False
+        if bundle.owner is corp:
+            return c49(corp).bond and corp.cash + bundle.price < BOND_INTEREST
+        return corp.cash < 0
 
     def sellable_bundles(self, player: Player, corp: Corporation, rnd: Any) -> list[Bundle]:
         """Bundles the player may sell now: those the round's current blocking step allows.

@@ -19,7 +19,6 @@ from stellwerk.core.flow.operating import (
     BuyCompany,
     BuyTrain,
     DiscardTrain,
-    IssueShares,
     Route,
     Token,
     Track,
@@ -240,7 +239,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
                 s1849.BuyEToken,
                 DiscardTrain,
                 BuyTrain,  # 1849 rules §§4.7, 7.5 through the train hooks below
-                IssueShares,
+                s1849.Issue1849,
                 s1849.BondInterestPayment,
                 s1849.Bond,
                 (BuyCompany, {"blocks": True}),

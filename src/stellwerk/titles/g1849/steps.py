@@ -8,7 +8,7 @@ from stellwerk.core.entities import Company, Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.auction import CompanyPendingPar
 from stellwerk.core.flow.base import Action, Step, act
-from stellwerk.core.flow.operating import Dividend
+from stellwerk.core.flow.operating import Dividend, IssueShares
 from stellwerk.core.flow.stock import (
     BuySellParShares,
     HomeToken,
@@ -16,6 +16,7 @@ from stellwerk.core.flow.stock import (
     sale_choices,
 )
 from stellwerk.core.shares import Bundle, can_dump, keeps_presidency, more_than_needed
+from stellwerk.titles.g1849.closing import BOND_INTEREST
 from stellwerk.titles.g1849.entities import c49
 
 if TYPE_CHECKING:
@@ -260,6 +261,8 @@ class EmergencyMoneyRaising(Step):
         president_of_debtor = corp is debtor and corp.owner is player
         if president_of_debtor and not keeps_presidency(bundle, player):
             return False
+        if self.game.sale_strands_debt(bundle):
+            return False
         return not more_than_needed(bundle, self.needed() - max(0, player.cash))
 
     def process_payoff_debt(self, action: Action, entity: Any) -> None:
@@ -448,6 +451,21 @@ class BuyEToken(Step):
         self.game.e_token_sold = True
 
 
+class Issue1849(IssueShares):
+    """Issuing treasury shares (1849 rules §4.9), without the issues that close the
+    corporation while leaving it unable to pay its bond interest (``sale_strands_debt``)."""
+
+    game: Game1849
+
+    def choices(self, entity: Any) -> list[Action]:
+        return [
+            a
+            for a in super().choices(entity)
+            if a["type"] != "sell_shares"
+            or not self.game.sale_strands_debt(bundle_from_action(self.game, a))
+        ]
+
+
 class BondInterestPayment(Step):
     """Bonds variant: L.50 interest per OR while the bond is out, paid by itself; a
     corporation that cannot pay goes below zero and must be bailed out (1849 rules §7.4)."""
@@ -460,8 +478,8 @@ class BondInterestPayment(Step):
         self.pass_()
         corp = self.current_entity()
         if isinstance(corp, Corporation) and c49(corp).bond:
-            corp.cash -= 50
-            self.game.bank.cash += 50
+            corp.cash -= BOND_INTEREST
+            self.game.bank.cash += BOND_INTEREST
 
 
 class Bond(Step):
