@@ -8,10 +8,10 @@ certificate moves matters; the order rules below follow 18xx.games.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from stellwerk.core.entities import (
     Corporation,
@@ -40,6 +40,8 @@ __all__ = [
     "seat_distance",
     "transfer_bundle",
 ]
+
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -235,7 +237,7 @@ def reissue(
                 )
             picked.append(0)
             want -= percents[0]
-        chosen = _exact_subset([(i, percents[i]) for i in free], want)
+        chosen = fewest_summing(free, lambda i: percents[i], want)
         if chosen is None:
             raise IllegalAction(f"no new certificates of {corp.sym} make {want}%", rule)
         for i in chosen:
@@ -249,12 +251,13 @@ def reissue(
     return new
 
 
-def _exact_subset(items: list[tuple[int, int]], want: int) -> list[int] | None:
-    """Positions of the fewest items (largest first) whose percents sum to ``want``."""
-    ordered = sorted(items, key=lambda item: (-item[1], item[0]))
-    best: list[int] | None = None
+def fewest_summing(items: Sequence[T], size: Callable[[T], int], want: int) -> list[T] | None:
+    """The fewest of ``items`` whose sizes sum to exactly ``want`` (tried largest first, equal
+    sizes in the given order), or None: which certificates make up a percentage."""
+    ordered = sorted(items, key=lambda item: -size(item))
+    best: list[T] | None = None
 
-    def search(i: int, acc: list[int], total: int) -> None:
+    def search(i: int, acc: list[T], total: int) -> None:
         nonlocal best
         if total == want:
             if best is None or len(acc) < len(best):
@@ -262,7 +265,7 @@ def _exact_subset(items: list[tuple[int, int]], want: int) -> list[int] | None:
             return
         if total > want or i >= len(ordered) or (best is not None and len(acc) >= len(best)):
             return
-        search(i + 1, [*acc, ordered[i][0]], total + ordered[i][1])
+        search(i + 1, [*acc, ordered[i]], total + size(ordered[i]))
         search(i + 1, acc, total)
 
     search(0, [], 0)

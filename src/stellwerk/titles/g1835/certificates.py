@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Holder, Player, Share
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.shares import Bundle, ChangePresident, move_share
+from stellwerk.core.shares import Bundle, ChangePresident, fewest_summing, move_share
 from stellwerk.titles.g1835.entities import c35
 
 if TYPE_CHECKING:
@@ -65,23 +65,8 @@ def fewest_certificates(
     game: Game1835, holder: Holder, corp: Corporation, percent: int
 ) -> list[Share]:
     """Ordinary certificates of ``holder`` worth exactly ``percent``, as few as possible."""
-    shares = sorted(
-        (s for s in holder.shares_of(corp.sym) if not s.president), key=lambda s: -s.percent
-    )
-    best: list[Share] | None = None
-
-    def search(i: int, acc: list[Share], total: int) -> None:
-        nonlocal best
-        if total == percent:
-            if best is None or len(acc) < len(best):
-                best = list(acc)
-            return
-        if i >= len(shares) or total > percent:
-            return
-        search(i + 1, [*acc, shares[i]], total + shares[i].percent)
-        search(i + 1, acc, total)
-
-    search(0, [], 0)
+    ordinary = [s for s in holder.shares_of(corp.sym) if not s.president]
+    best = fewest_summing(ordinary, lambda s: s.percent, percent)
     if best is None:
         raise IllegalAction(f"{holder.name} cannot hand over {percent}%", "1835 rules §5.3")
     return best
