@@ -430,6 +430,8 @@ class Game(ABC):
     what the corporations he controls hold; otherwise the holder's own percentage."""
     corporate_cert_limit = 0
     """Hook: how many certificates of other corporations a corporation may hold."""
+    privates_count_in_cert_limit = True
+    """Hook: a player's private companies count towards the certificate limit."""
 
     def may_preside(self, corp: Corporation, holder: Holder) -> bool:
         """Hook: whether ``holder`` may be president of ``corp``; its holding then also counts
@@ -481,7 +483,7 @@ class Game(ABC):
         if isinstance(holder, Corporation):
             return sum(len(v) for sym, v in holder.shares.items() if sym != holder.sym)
         certs = sum(map(len, holder.shares.values()))
-        if isinstance(holder, Player):
+        if isinstance(holder, Player) and self.privates_count_in_cert_limit:
             certs += len(holder.companies)
         return certs
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from stellwerk.core.entities import move_share
 from stellwerk.core.flow.nominated_auction import NominatedAuction
 from stellwerk.core.flow.sealed_bids import SealedBids
 from stellwerk.titles import registry
@@ -62,3 +63,16 @@ def test_new_1841_games_are_refused_while_the_title_is_in_progress() -> None:
     with pytest.raises(IllegalAction, match="1841 cannot be played yet"):
         create_game("1841", [(1, "A"), (2, "B"), (3, "C")], [], 1)
     assert registry.title_info("1849").in_progress == ""
+
+
+def test_concessions_do_not_count_against_the_certificate_limit() -> None:
+    """rules/1841.md 1.2: concessions do not count towards a player's certificate limit;
+    share certificates do."""
+    game = new_game(3)
+    player = game.players[0]
+    player.companies.append(game.companies[1])
+    assert game.num_certs(player) == 0
+    corp = game.corporations[0]
+    share = corp.treasury_shares()[-1]
+    move_share(share, player)
+    assert game.num_certs(player) == 1

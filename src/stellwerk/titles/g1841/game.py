@@ -89,11 +89,8 @@ class Game1841(Game):
             isinstance(holder, Corporation) and holder is not corp
         )
 
-    def num_certs(self, holder: Holder) -> int:
-        """Concessions do not count against a player's limit (rules/1841.md 1.2)."""
-        if isinstance(holder, Player):
-            return sum(len(v) for v in holder.shares.values())
-        return super().num_certs(holder)
+    privates_count_in_cert_limit = False
+    """Concessions do not count against a player's limit (rules/1841.md 1.2)."""
 
     # -- stock round hooks (rules/1841.md 2.2) ----------------------------------------------
     def can_par(self, corp: Corporation) -> bool:
