@@ -19,6 +19,7 @@ from stellwerk.core.market import Cell
 from stellwerk.titles.g1841 import stock
 from stellwerk.titles.g1841.auction import auction_step
 from stellwerk.titles.g1841.data_load import title_data, variant_of
+from stellwerk.titles.g1841.decisions import Procedure
 from stellwerk.titles.g1841.mapport import MapPort
 from stellwerk.titles.g1841.options import DECLARED
 from stellwerk.titles.g1841.setup import set_table
@@ -57,6 +58,8 @@ class Game1841(Game):
         """Certificates of other corporations a corporation may hold (rules/1841.md 1.2)."""
         self.max_holding_percent = int(self.data.raw["max_ownership_percent"])
         """The most a player controls of one corporation (rules/1841.md 1.2)."""
+        self.procedures: list[Procedure] = []
+        """Long procedures under way that ask questions (:mod:`.decisions`), first first."""
         set_table(self, self.data)
         self.round = AuctionRound(self, [auction_step(self.settings)])
         self.round.setup()

@@ -1,0 +1,164 @@
+"""Questions asked in the middle of 1841's long procedures (rules/1841.md 2.3.11-2.3.12, 2.4.1,
+2.4.2, 5.6).
+
+Mergers, transformations, the Ferdinandea secession and the Tuscan merge run mostly by
+themselves but stop to ask: which new share a holder takes (``choose``), whether he buys an
+offered share, which tokens leave the map (``remove_token``), how many tokens a new corporation
+buys, where a new corporation's home goes (``place_token``).  Each procedure is an object of
+its own module (a :class:`Procedure`) that says what it asks now (:meth:`Procedure.question`)
+and takes the answer (:meth:`Procedure.answer`), running every automatic part in between.
+
+The game keeps the procedures under way in order (``Game1841.procedures``); the
+:class:`Decisions` step, placed where 18xx.games has its pending-decision steps (RemoveTokens,
+ChooseOption, BuyNewTokens, HomeToken), blocks the round while the first one asks, and hands
+each answer to it.  A procedure that is done leaves the queue; one may queue another (the
+Tuscan merge after the secession) with :func:`queue`.
+
+Procedures are plain data (no generators or closures), so a game with one under way can be
+copied and pickled like any other state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action, Step, act
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+ANSWER_TYPES = ("choose", "remove_token", "place_token", "pass")
+"""The action types an answer may have (18xx.games' ChooseOption, RemoveTokens, HomeToken and
+BuyNewTokens steps)."""
+
+
+@dataclass
+class Question:
+    """What a procedure asks now.
+
+    ``entity`` answers (a player or a corporation, as 18xx.games names the acting entity);
+    ``kinds`` are the action types it may answer with; ``choices`` the legal ``choose`` values
+    (strings or numbers, as the game file writes them); ``topic`` says what is asked
+    (18xx.games' choice names: ``share_offer``, ``offer_again``, ``pick_exchange_corp``,
+    ``upgrade``, ``buy_tokens``, ``remove_tokens``, ``home_token``, ``price`` ...);
+    ``rule`` is cited when an answer is refused; ``cities`` lists the legal ``city`` ids for
+    ``remove_token``/``place_token``."""
+
+    entity: Any
+    kinds: tuple[str, ...]
+    topic: str
+    rule: str
+    choices: list[Any] = field(default_factory=list)
+    cities: list[str] = field(default_factory=list)
+
+    def listed(self) -> list[Action]:
+        """The concrete actions the answering entity may send."""
+        out: list[Action] = []
+        for kind in self.kinds:
+            if kind == "choose":
+                out.extend(act(self.entity, "choose", choice=c) for c in self.choices)
+            elif kind in ("remove_token", "place_token"):
+                out.extend(act(self.entity, kind, city=c, slot=0) for c in self.cities)
+            else:
+                out.append(act(self.entity, kind))
+        return out
+
+
+class Procedure:
+    """A long procedure under way.  Subclasses keep their progress as plain fields."""
+
+    rule = "rules/1841.md"
+
+    def question(self, game: Game1841) -> Question | None:
+        """What must be decided now; ``None`` when the procedure is done."""
+        raise NotImplementedError
+
+    def answer(self, game: Game1841, action: Action) -> None:
+        """Apply the answer to :meth:`question` and run on to the next question (or the end).
+        Checks first: an illegal answer raises ``IllegalAction`` and changes nothing."""
+        raise NotImplementedError
+
+
+def queue(game: Game1841, procedure: Procedure) -> None:
+    """Put a procedure under way after those already waiting (one that asks nothing is done
+    at once and does not stay)."""
+    game.procedures.append(procedure)
+    prune(game)
+
+
+def prune(game: Game1841) -> None:
+    """Procedures that ask nothing more are done and leave the queue."""
+    game.procedures[:] = [p for p in game.procedures if p.question(game) is not None]
+
+
+def current(game: Game1841) -> tuple[Procedure, Question] | None:
+    """The first procedure that asks something, and its question (changes nothing)."""
+    for procedure in game.procedures:
+        asked = procedure.question(game)
+        if asked is not None:
+            return procedure, asked
+    return None
+
+
+def check_answer(asked: Question, action: Action) -> None:
+    """Refuse an answer that is not among the listed ones (type, choice or city)."""
+    kind = action["type"]
+    if kind not in asked.kinds:
+        raise IllegalAction(f"{kind} does not answer '{asked.topic}'", asked.rule)
+    if kind == "choose" and action.get("choice") not in asked.choices:
+        raise IllegalAction(
+            f"{action.get('choice')!r} is not a choice of '{asked.topic}' "
+            f"(choices: {asked.choices})",
+            asked.rule,
+        )
+    if kind in ("remove_token", "place_token") and action.get("city") not in asked.cities:
+        raise IllegalAction(f"{action.get('city')} is not offered for '{asked.topic}'", asked.rule)
+
+
+class Decisions(Step):
+    """Blocks the round while a procedure asks, and hands the answer to it."""
+
+    description = "Decisions"
+    game: Game1841
+
+    def asked(self) -> Question | None:
+        found = current(self.game)
+        return found[1] if found is not None else None
+
+    def active(self) -> bool:
+        return self.asked() is not None
+
+    def skip(self) -> None:
+        """Never passed: it is active exactly while a procedure is under way."""
+
+    def active_entities(self) -> list[Any]:
+        asked = self.asked()
+        return [asked.entity] if asked is not None else []
+
+    def actions(self, entity: Any) -> list[str]:
+        asked = self.asked()
+        if asked is None or entity is not asked.entity:
+            return []
+        return list(asked.kinds)
+
+    def choices(self, entity: Any) -> list[Action]:
+        asked = self.asked()
+        if asked is None or entity is not asked.entity:
+            return []
+        return asked.listed()
+
+    def _answer(self, action: Action, entity: Any) -> None:
+        found = current(self.game)
+        if found is None or entity is not found[1].entity:
+            raise IllegalAction("nothing is asked of this entity now", "rules/1841.md 5.6")
+        procedure, asked = found
+        check_answer(asked, action)
+        procedure.answer(self.game, action)
+        prune(self.game)
+
+    process_choose = _answer
+    process_remove_token = _answer
+    process_place_token = _answer
+    process_pass = _answer
