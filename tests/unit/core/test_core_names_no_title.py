@@ -16,6 +16,9 @@ CORE = Path(stellwerk.core.__file__).parent
 PROCEDURES = ("Ferdinandea", "secession", "Tuscan", "Tuscany", "Bayard", "1841")
 """1841's own procedures and pieces (rules/1841.md 2.4.1, 2.4.2, 1.2)."""
 
+PLAIN_WORDS = {"East", "West", "North", "South", "Coast", "Holding", "Adriatic"}
+"""Words of place names (and the internal holding corporation's name) that are plain English."""
+
 
 def names_1841() -> set[str]:
     data = title_data()
@@ -26,7 +29,7 @@ def names_1841() -> set[str]:
         location = spec.get("location") if isinstance(spec, dict) else None
         if isinstance(location, str):
             names.update(w for w in re.split(r"[ &/,-]+", location) if len(w) > 3)
-    return names | set(PROCEDURES)
+    return (names | set(PROCEDURES)) - PLAIN_WORDS
 
 
 def test_the_core_names_no_1841_corporation_place_or_procedure() -> None:
