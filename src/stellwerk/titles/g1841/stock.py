@@ -1,27 +1,38 @@
 """1841's stock round (rules/1841.md 2.2): who may start which corporation at which prices,
-the extra IPO purchases after a major's start, the start of a corporation (home tokens and
-token purchase, 2.2.3) and the end of the round (2.2.2)."""
+the extra IPO purchases after a major's start, buying (IPO, pool, a president's certificate
+from the pool, concessions from the bank, with ``p2p_purchases`` from other players) and
+selling under 1841's limits (60 % counted over controlled corporations, certificate limit,
+operated corporations only, 50 % pool, dumps, frozen historical presidencies, no circular
+control), forced sales, and the end of the round (2.2.2).  The start of a corporation (home
+tokens, token purchase) is :mod:`.start`'s."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Company, Corporation, Player, transfer
+from stellwerk.core.entities import Company, Corporation, Holder, Player, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round, Step, act
+from stellwerk.core.flow.base import Action, Round, act
 from stellwerk.core.flow.rounds import StockRound
-from stellwerk.core.flow.stock import BuySellParShares
+from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841.decisions import Decisions
+from stellwerk.titles.g1841.ownership import (
+    RULE_CIRCLE,
+    creates_circle,
+    frozen,
+    move_bundle,
+    phase_number,
+    pool_president_buyable,
+    presidency_may_change,
+)
+from stellwerk.titles.g1841.start import CorporationStart, begin_start
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
 
-HISTORICAL_TOKEN_PRICE = 50
-"""What a historical corporation pays per token at its start (rules/1841.md 2.2.3)."""
-
-TOKENS_BOUGHT = {"major": (2, 5), "minor": (1, 2)}
-"""How many tokens a starting corporation buys, least and most (rules/1841.md 2.2.3)."""
+RULE = "rules/1841.md 2.2.1"
 
 BAYARD_PAYS = 20
 """What the concession without a corporation pays its owner at the end of every stock round
@@ -31,11 +42,18 @@ EXTRA_BUYS_BELOW = 40
 """After starting a major its president may buy more IPO shares of it in the same turn while
 he holds less than this percentage (rules/1841.md 2.2.1)."""
 
+NON_HISTORICAL_FROM_PHASE = 3
+"""Non-historical corporations may start from phase 3 (rules/1841.md 1.3, 2.2.1)."""
+
+CONCESSIONS_UNTIL_PHASE = 4
+"""Historical corporations need their concession before phase 4 (rules/1841.md 2.2.1)."""
+
 
 def new_stock_round(game: Game1841) -> Round:
     """The stock round's steps (rules/1841.md 2.2): the start of a corporation first (home
-    tokens, token purchase), then the player's turn."""
-    return StockRound1841(game, [StartCorporation, Shares1841])
+    tokens, token purchase: the questions of :mod:`.start`'s procedure), then the player's
+    turn."""
+    return StockRound1841(game, [Decisions, Shares1841])
 
 
 def concession_of(game: Game1841, corp: Corporation) -> Company | None:
@@ -47,14 +65,26 @@ def concession_of(game: Game1841, corp: Corporation) -> Company | None:
     return game.company(found.sym) if found is not None else None
 
 
+def corporation_of(game: Game1841, company: Company) -> Corporation | None:
+    """The corporation a concession entitles to start (none for Bayard; rules/1841.md 1.2)."""
+    sym = next(c.corporation for c in game.data.companies if c.sym == company.sym)
+    return game.corporation_or_none(sym) if sym is not None else None
+
+
 def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:
-    """Historical corporations start only by the owner of their concession, before phase 4
-    (rules/1841.md 2.2.1); non-historical ones need phase 3 (not yet written)."""
-    if corp.ipoed:
+    """Historical corporations start only by the owner of their concession before phase 4;
+    non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1).  Without ``player``:
+    whether someone may start it."""
+    if corp.ipoed or corp.closed:
         return False
     spec = game.specs[corp.sym]
-    if not (spec.startable and spec.historical):
+    phase = phase_number(game)
+    if not spec.historical:
+        return phase >= NON_HISTORICAL_FROM_PHASE
+    if not spec.startable:
         return False
+    if phase >= CONCESSIONS_UNTIL_PHASE:
+        return True
     concession = concession_of(game, corp)
     if concession is None or not isinstance(concession.owner, Player):
         return False
@@ -69,13 +99,71 @@ def par_cells(game: Game1841, corp: Corporation | None = None) -> list[Cell]:
     return game.market.cells_with_type({"p", "x"})
 
 
+# -- moving certificates and money -------------------------------------------------------------
+
+
+def buy_bundle(
+    game: Game1841,
+    buyer: Holder,
+    bundle: Bundle,
+    price: int | None = None,
+) -> None:
+    """``buyer`` pays for ``bundle`` -- to the corporation for its IPO certificates, to a
+    player for his, else to the bank -- and takes it; before phase 4 a historical
+    corporation's presidency stays where it is; a president's certificate from the pool makes
+    the buyer president (rules/1841.md 2.2.1, 4.3)."""
+    corp = bundle.corporation
+    was_floated = corp.floated
+    owner = bundle.owner
+    cost = bundle.price if price is None else price
+    if bundle.presidents_share is not None:
+        corp.ipoed = True
+    if cost:
+        receiver: Holder = owner if isinstance(owner, (Corporation, Player)) else game.bank
+        transfer(buyer, receiver, cost, RULE)
+    move_bundle(game, bundle, buyer, presidency_may_change(game, corp))
+    if not was_floated and game.is_floated(corp):
+        corp.floated = True
+
+
+def sell_bundle(game: Game1841, bundle: Bundle) -> None:
+    """Sell ``bundle`` to the pool at the current price; the price drops a row per share
+    (minor and major president certificates count 2); before phase 4 a historical
+    corporation's presidency stays (rules/1841.md 2.2.1)."""
+    corp = bundle.corporation
+    transfer(game.bank, bundle.owner, bundle.price, RULE)
+    move_bundle(game, bundle, game.pool, presidency_may_change(game, corp))
+    game.move_price(corp, "down", _rows(bundle))
+
+
+def _rows(bundle: Bundle) -> int:
+    unit = bundle.corporation.share_unit
+    return -(-bundle.percent // unit)
+
+
+def company_president_share(game: Game1841, company: Company) -> Any:
+    """The president's certificate that goes with a concession: in the pool for a concession
+    bought from the bank, the seller's for one bought from a player (rules/1841.md 2.2.1,
+    4.3)."""
+    corp = corporation_of(game, company)
+    if corp is None:
+        return None
+    source: Holder = company.owner if isinstance(company.owner, Player) else game.pool
+    return next((s for s in source.shares_of(corp.sym) if s.president), None)
+
+
 class Shares1841(BuySellParShares):
     """A player's turn (rules/1841.md 2.2.1): sell, then one purchase; after starting a major
     more IPO shares of it while below 40 %.  When the turn's buying is over, a corporation
-    started in it goes to its start (:class:`StartCorporation`)."""
+    started in it goes to its start (:func:`.start.begin_start`)."""
 
     game: Game1841
 
+    def setup(self) -> None:
+        super().setup()
+        self.released = False
+
+    # -- purchases ---------------------------------------------------------------------------
     def started(self) -> Corporation | None:
         """The corporation this turn's par started, if any."""
         for action in self.round.state.current_actions:
@@ -92,9 +180,46 @@ class Shares1841(BuySellParShares):
         )
 
     def can_buy(self, player: Player, bundle: Bundle | None) -> bool:
-        if bundle is not None and self.bought() and bundle.owner is not bundle.corporation:
+        """IPO or pool certificates (a president's certificate in the pool only for
+        non-historical corporations or from phase 4), one purchase, no corporation sold this
+        round, cash, certificate and 60 % limits (rules/1841.md 2.2.1)."""
+        if bundle is None:
+            return False
+        owner = bundle.owner
+        corp = bundle.corporation
+        if isinstance(owner, Corporation) and owner is not corp:
+            return False
+        if (
+            owner is self.game.pool
+            and bundle.presidents_share is not None
+            and (not pool_president_buyable(self.game, corp) or bundle.partial)
+        ):
+            return False
+        if self.bought() and not (owner is corp and self.can_buy_multiple(player, corp)):
             return False
         return super().can_buy(player, bundle)
+
+    def buy_candidates(self, player: Player) -> list[Bundle]:
+        """One bundle per corporation, source and certificate size (the pool's president's
+        certificate on its own)."""
+        out: list[Bundle] = []
+        for corp in self.game.corporations:
+            if not corp.ipoed:
+                continue
+            for source in (corp, self.game.pool):
+                seen: set[tuple[int, bool]] = set()
+                for share in source.shares_of(corp.sym):
+                    key = (share.percent, share.president)
+                    if key in seen or (share.president and source is corp):
+                        continue
+                    seen.add(key)
+                    out.append(Bundle.of([share], corp))
+        return out
+
+    def can_buy_any(self, player: Player) -> bool:
+        if any(self.can_buy(player, b) for b in self.buy_candidates(player)):
+            return True
+        return bool(self.p2p_share_bundles(player))
 
     def can_par_any(self, player: Player) -> bool:
         if self.bought():
@@ -105,15 +230,170 @@ class Shares1841(BuySellParShares):
         )
 
     def can_afford(self, player: Player, corp: Corporation) -> bool:
+        pres = Bundle.of([corp.treasury_shares()[0]], corp) if corp.treasury_shares() else None
+        if pres is None or not self.can_gain(player, pres):
+            return False
         cells = par_cells(self.game, corp)
         return any(
             c.price * corp.president_percent // corp.share_unit <= player.cash for c in cells
         )
 
+    # -- concessions (rules/1841.md 2.2.1, 4.3) -----------------------------------------------
+    def company_price(self, company: Company) -> tuple[int, int]:
+        """(least price of the concession, extra for the president's certificate that goes
+        with it from the pool)."""
+        pres = company_president_share(self.game, company)
+        if isinstance(company.owner, Player):
+            return (1, 0)
+        extra = 0
+        if pres is not None:
+            corp = self.game.corporation(pres.corporation)
+            assert corp.share_price is not None
+            extra = corp.share_price.price * pres.percent // corp.share_unit
+        return (company.value, extra)
+
+    def can_buy_company(self, player: Player, company: Company) -> bool:
+        """A bank-owned concession from the second stock round on, for its face value plus
+        the president's certificate in the pool if there is one; with ``p2p_purchases`` one
+        of another player for any price from L.1 (rules/1841.md 2.2.1, 4.3)."""
+        if self.bought() or company.closed or company.owner is player:
+            return False
+        owner = company.owner
+        if isinstance(owner, Player):
+            if not self.game.settings.player_to_player_purchases:
+                return False
+        elif owner is not None or self.game.turn < 2:
+            return False
+        low, extra = self.company_price(company)
+        if player.cash < low + extra:
+            return False
+        pres = company_president_share(self.game, company)
+        if pres is None:
+            return True
+        return self.can_gain(player, Bundle.of([pres], self.game.corporation(pres.corporation)))
+
+    def buyable_companies(self, player: Player) -> list[Company]:
+        return [c for c in self.game.companies if self.can_buy_company(player, c)]
+
+    def process_buy_company(self, action: Action, entity: Any) -> None:
+        company = self.game.company(str(action["company"]))
+        price = int(action.get("price", company.value))
+        if not isinstance(entity, Player) or not self.can_buy_company(entity, company):
+            raise IllegalAction(f"{entity.name} may not buy {company.sym} now", RULE)
+        owner = company.owner
+        low, extra = self.company_price(company)
+        if price < low or (owner is None and price != company.value):
+            raise IllegalAction(f"{company.sym} costs L.{company.value}", RULE)
+        if entity.cash < price + extra:
+            raise IllegalAction(f"{entity.name} cannot pay for {company.sym}", RULE)
+        pres = company_president_share(self.game, company)
+        transfer(entity, owner if isinstance(owner, Player) else self.game.bank, price, RULE)
+        if isinstance(owner, Player):
+            owner.companies.remove(company)
+        company.owner = entity
+        entity.companies.append(company)
+        if pres is not None:
+            corp = self.game.corporation(pres.corporation)
+            if extra:
+                transfer(entity, self.game.bank, extra, RULE)
+            self.game.transfer_shares(Bundle.of([pres], corp), entity, allow_president_change=False)
+            corp.owner = entity
+        self.track(action, entity)
+
+    # -- player to player (rules/1841.md 4.3; seed 000 items 2.3, 2.4) ------------------------
+    def p2p_share_bundles(self, player: Player) -> list[Bundle]:
+        """Single certificates of other players the player may buy (``p2p_purchases``)."""
+        game = self.game
+        if not game.settings.player_to_player_purchases or self.bought() or player.cash <= 0:
+            return []
+        out: list[Bundle] = []
+        for other in game.players:
+            if other is player:
+                continue
+            for sym, shares in other.shares.items():
+                corp = game.corporation(sym)
+                for share in shares:
+                    bundle = Bundle.of([share], corp)
+                    if self.can_buy_from_player(player, bundle):
+                        out.append(bundle)
+        return out
+
+    def can_buy_from_player(self, player: Player, bundle: Bundle) -> bool:
+        corp = bundle.corporation
+        if self.bought() or self.sold(player).get(corp.sym):
+            return False
+        if bundle.presidents_share is not None and not presidency_may_change(self.game, corp):
+            return False
+        return self.can_gain(player, bundle)
+
+    # -- sales ----------------------------------------------------------------------------------
+    def can_sell(self, player: Player, bundle: Bundle) -> bool:
+        """Operated corporations only, before buying, at most 50 % in the pool, a president's
+        certificate only to a holder of as much, never a historical one's before phase 4, and
+        no circular control (rules/1841.md 2.2.1)."""
+        if not super().can_sell(player, bundle):
+            return False
+        corp = bundle.corporation
+        if bundle.presidents_share is not None and not presidency_may_change(self.game, corp):
+            return False
+        return corp.owner is not player or not creates_circle(
+            self.game, bundle, self.game.pool, presidency_may_change(self.game, corp)
+        )
+
+    # -- the turn -------------------------------------------------------------------------------
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Player):
+            return []
+        can_sell = self.can_sell_any(entity)
+        if self.must_sell(entity, can_sell):
+            return ["sell_shares"]
+        out: list[str] = []
+        if self.can_buy_any(entity):
+            out.append("buy_shares")
+        if self.can_par_any(entity):
+            out.append("par")
+        if self.buyable_companies(entity):
+            out.append("buy_company")
+        if can_sell:
+            out.append("sell_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    def choices(self, entity: Any) -> list[Action]:
+        kinds = self.actions(entity)
+        out = [
+            a
+            for a in super().choices(entity)
+            if a["type"] != "par" and a["type"] != "buy_shares" and a["type"] != "pass"
+        ]
+        if "buy_shares" in kinds:
+            for bundle in self.buy_candidates(entity):
+                if self.can_buy(entity, bundle):
+                    out.append(_share_action(entity, "buy_shares", bundle))
+            for bundle in self.p2p_share_bundles(entity):
+                action = _share_action(entity, "buy_shares", bundle)
+                action["total_price"] = bundle.price
+                out.append(action)
+        if "par" in kinds:
+            for corp in self.game.corporations:
+                if not (can_par(self.game, corp, entity) and self.can_afford(entity, corp)):
+                    continue
+                for cell in par_cells(self.game, corp):
+                    if cell.price * corp.president_percent // corp.share_unit <= entity.cash:
+                        out.append(act(entity, "par", corporation=corp.sym, share_price=cell.id))
+        if "buy_company" in kinds:
+            for company in self.buyable_companies(entity):
+                low, _ = self.company_price(company)
+                out.append(act(entity, "buy_company", company=company.sym, price=low))
+        if "pass" in kinds:
+            out.append(act(entity, "pass"))
+        return out
+
     def process_par(self, action: Action, entity: Any) -> None:
         corp = self.game.corporation(str(action["corporation"]))
         if not can_par(self.game, corp, entity):
-            raise IllegalAction(f"{entity.name} may not start {corp.sym}", "rules/1841.md 2.2.1")
+            raise IllegalAction(f"{entity.name} may not start {corp.sym}", RULE)
         cell = self.game.market.cell_by_id(str(action["share_price"]))
         if cell is None or cell not in par_cells(self.game, corp):
             raise IllegalAction(
@@ -123,8 +403,45 @@ class Shares1841(BuySellParShares):
         self.release_if_done(entity)
 
     def process_buy_shares(self, action: Action, entity: Any) -> None:
-        super().process_buy_shares(action, entity)
+        bundle = bundle_from_action(self.game, action)
+        owner = bundle.owner
+        if isinstance(owner, Player):
+            self.buy_from_player(action, entity, bundle)
+        else:
+            if not self.can_buy(entity, bundle):
+                raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
+            buy_bundle(self.game, entity, bundle)
+            self.track(action, entity)
         self.release_if_done(entity)
+
+    def buy_from_player(self, action: Action, entity: Any, bundle: Bundle) -> None:
+        """A purchase from another player at the price named (``p2p_purchases``;
+        rules/1841.md 4.3)."""
+        rule = "rules/1841.md 4.3"
+        if not self.game.settings.player_to_player_purchases:
+            raise IllegalAction("players may not buy from each other in this game", rule)
+        price = action.get("total_price")
+        if not isinstance(price, int) or price < 1:
+            raise IllegalAction("a purchase from a player needs a price of at least L.1", rule)
+        if entity is bundle.owner or entity.cash < price:
+            raise IllegalAction(f"{entity.name} cannot pay L.{price}", rule)
+        if not self.can_buy_from_player(entity, bundle):
+            raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", rule)
+        buy_bundle(self.game, entity, bundle, price)
+        self.track(action, entity)
+
+    def process_sell_shares(self, action: Action, entity: Any) -> None:
+        bundle = bundle_from_action(self.game, action)
+        if not self.can_sell(entity, bundle):
+            corp = bundle.corporation
+            rule = RULE_CIRCLE if corp.owner is entity else RULE
+            raise IllegalAction(f"{entity.name} may not sell {corp.sym} now", rule)
+        corp = bundle.corporation
+        self.sold(entity)[corp.sym] = "now"
+        before = corp.share_price
+        sell_bundle(self.game, bundle)
+        self.game.after_player_sale(corp, before)
+        self.track(action, entity)
 
     def process_pass(self, action: Action, entity: Any) -> None:
         super().process_pass(action, entity)
@@ -132,100 +449,40 @@ class Shares1841(BuySellParShares):
 
     def release_if_done(self, player: Player) -> None:
         """No more purchase possible: the turn ends, the started corporation starts."""
-        if not self.actions(player):
+        if self.started() is not None and not self.actions(player):
             self.release(player)
 
     def release(self, player: Player) -> None:
         corp = self.started()
-        if corp is not None and not any(
-            p["entity"] is corp for p in self.round.state.pending_tokens
-        ):
-            begin_start(self.game, self.round, corp)
+        if corp is None or getattr(self, "released", False):
+            return
+        procedures = self.game.procedures
+        if any(isinstance(p, CorporationStart) and p.corp == corp.sym for p in procedures):
+            return
+        self.released = True
+        begin_start(self.game, corp)
 
 
-def begin_start(game: Game1841, rnd: Round, corp: Corporation) -> None:
-    """A historical corporation's home tokens go on its printed homes; one whose home city
-    is to be chosen (SFMA of the second edition) places it by an action; then it buys its
-    tokens (rules/1841.md 2.2.3)."""
-    spec = game.specs[corp.sym]
-    choose: list[str] = []
-    for hid, city in spec.homes:
-        if city < 0:
-            choose.append(hid)
-        else:
-            game.map.board.place_token_at(hid, city, corp.sym)
-    rnd.state.pending_tokens.append({"entity": corp, "hexes": choose, "tokens": True})
-
-
-class StartCorporation(Step):
-    """A started corporation places the home token it chooses (``place_token``) and buys its
-    tokens (``choose`` {choice: N}, N = 2-5 for a major, 1-2 for a minor, L.50 each for a
-    historical corporation) (rules/1841.md 2.2.3)."""
-
-    description = "Start a Corporation"
-    game: Game1841
-
-    def pending(self) -> dict[str, Any]:
-        pending = self.round.state.pending_tokens
-        return pending[0] if pending else {}
-
-    def active(self) -> bool:
-        return bool(self.pending())
-
-    def skip(self) -> None:
-        """Never passed: it is active exactly while a start is pending."""
-
-    def active_entities(self) -> list[Any]:
-        corp = self.pending().get("entity")
-        return [corp] if corp is not None else []
-
-    def actions(self, entity: Any) -> list[str]:
-        pending = self.pending()
-        if not pending or entity is not pending["entity"]:
-            return []
-        return ["place_token"] if pending["hexes"] else ["choose"]
-
-    def token_range(self, corp: Corporation) -> range:
-        low, high = TOKENS_BOUGHT[self.game.specs[corp.sym].type]
-        affordable = corp.cash // HISTORICAL_TOKEN_PRICE
-        return range(low, max(low, min(high, affordable)) + 1)
-
-    def choices(self, entity: Any) -> list[Action]:
-        kinds = self.actions(entity)
-        if "place_token" in kinds:
-            board = self.game.map.board
-            hid = self.pending()["hexes"][0]
-            cities = board.hexes[hid].cities
-            return [
-                act(entity, "place_token", city=board.city_id(hid, i), slot=0, tokener=entity.sym)
-                for i in range(len(cities))
-            ]
-        if "choose" in kinds:
-            return [act(entity, "choose", choice=n) for n in self.token_range(entity)]
-        return []
-
-    def process_place_token(self, action: Action, entity: Any) -> None:
-        pending = self.pending()
-        hid, index = self.game.map.board.resolve_city(str(action["city"]))
-        if hid not in pending["hexes"]:
-            raise IllegalAction(f"{entity.sym}'s home is not {hid}", "rules/1841.md 2.2.3")
-        self.game.map.board.place_token_at(hid, index, entity.sym)
-        pending["hexes"].remove(hid)
-
-    def process_choose(self, action: Action, entity: Any) -> None:
-        count = action.get("choice")
-        if not isinstance(count, int) or count not in self.token_range(entity):
-            raise IllegalAction(f"{entity.sym} cannot buy {count} tokens", "rules/1841.md 2.2.3")
-        transfer(entity, self.game.bank, count * HISTORICAL_TOKEN_PRICE, "rules/1841.md 2.2.3")
-        entity.num_tokens = count
-        self.round.state.pending_tokens.pop(0)
+def _share_action(entity: Any, kind: str, bundle: Bundle) -> Action:
+    return act(entity, kind, shares=[s.id for s in bundle.shares], percent=bundle.percent)
 
 
 class StockRound1841(StockRound):
-    """End of the stock round (rules/1841.md 2.2.2): the price moves, Bayard pays L.20 to its
-    owner, concessions whose corporation was not started return to the bank."""
+    """End of the stock round (rules/1841.md 2.2.2): the price moves (frozen corporations
+    with shares in the pool drop two rows and never rise), Bayard pays L.20 to its owner,
+    concessions whose corporation was not started return to the bank."""
 
     game: Game1841
+
+    def end_of_round_price(self, corp: Corporation) -> None:
+        """Sold out and not frozen: up a row; shares in the pool: down a row, two if frozen
+        (rules/1841.md 2.2.2, 2.3.10)."""
+        game = self.game
+        is_frozen = frozen(game, corp)
+        if game.sold_out(corp) and not is_frozen:
+            game.move_price(corp, "up")
+        if corp.market_percent() > 0:
+            game.move_price(corp, "down", 2 if is_frozen else 1)
 
     def finish_round(self) -> None:
         super().finish_round()
@@ -234,9 +491,9 @@ class StockRound1841(StockRound):
             owner = company.owner
             if not isinstance(owner, Player):
                 continue
-            corp_sym = next(c.corporation for c in game.data.companies if c.sym == company.sym)
-            if corp_sym is None:
+            corp = corporation_of(game, company)
+            if corp is None:
                 transfer(game.bank, owner, BAYARD_PAYS, "rules/1841.md 2.2.2")
-            elif not game.corporation(corp_sym).ipoed:
+            elif not corp.ipoed:
                 owner.companies.remove(company)
                 company.owner = None

@@ -1,0 +1,109 @@
+"""Who owns and controls 1841's corporations, and what that forbids (rules/1841.md 1.2, 2.2.1,
+2.3.9, 2.3.10; seed 000 item 3.1).
+
+A corporation's president may be a player, another corporation or the pool; its chain of
+control ends at a player (who controls it), at the pool, or loops (core ``controller`` /
+``is_circular``).  A started corporation whose chain does not end at a player is *frozen*;
+a looping chain is *circular*.  Buying or selling that would make a corporation circular is
+refused.  Before phase 4 the presidency of a historical corporation never changes hands.
+
+Trades are checked before anything moves: :func:`creates_circle` moves the certificates on
+trial, settles the presidency as the trade would, looks, and puts everything back exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from stellwerk.core.entities import Corporation, Holder, Player, Share, is_circular
+from stellwerk.core.shares import Bundle
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+RULE_CIRCLE = "rules/1841.md 2.2.1 (no circular control; seed 000 item 3.1)"
+
+
+def phase_number(game: Game1841) -> int:
+    """The current phase as a number (2..8; rules/1841.md 2.4)."""
+    return int(game.phases.current.name)
+
+
+def historical(game: Game1841, corp: Corporation) -> bool:
+    """Historical corporations (rules/1841.md 1.2)."""
+    return game.specs[corp.sym].historical
+
+
+def major(game: Game1841, corp: Corporation) -> bool:
+    """Majors (9 certificates) as opposed to minors (4) (rules/1841.md 1.1)."""
+    return game.specs[corp.sym].type == "major"
+
+
+def presidency_may_change(game: Game1841, corp: Corporation) -> bool:
+    """Before phase 4 a historical corporation's presidency never changes: buying more than
+    the president does not take it over, and its president may not dump it (rules/1841.md
+    2.2.1)."""
+    return phase_number(game) >= 4 or not historical(game, corp)
+
+
+def pool_president_buyable(game: Game1841, corp: Corporation) -> bool:
+    """A president's certificate in the pool may be bought directly only for a non-historical
+    corporation or from phase 4 (rules/1841.md 2.2.1)."""
+    return phase_number(game) >= 4 or not historical(game, corp)
+
+
+def frozen(game: Game1841, corp: Corporation) -> bool:
+    """A started corporation whose chain of control does not end at a player (rules/1841.md
+    2.3.9)."""
+    return corp.ipoed and not corp.closed and game.controller(corp) is None
+
+
+def circular_set(game: Game1841) -> set[str]:
+    """The started corporations whose chain of control loops (rules/1841.md 2.3.9)."""
+    return {c.sym for c in game.corporations if c.ipoed and not c.closed and is_circular(c)}
+
+
+@contextmanager
+def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
+    """Whatever happens to ``corp``'s certificates and president inside is undone after."""
+    holders: list[Holder] = [*game.all_players, *game.corporations, game.pool]
+    lists = {id(h): (h, list(h.shares.get(corp.sym, []))) for h in holders}
+    had = {id(h) for h in holders if corp.sym in h.shares}
+    owners: list[tuple[Share, Holder | None]] = [(s, s.owner) for s in corp.certificates]
+    president = corp.owner
+    try:
+        yield
+    finally:
+        for key, (holder, shares) in lists.items():
+            if key in had:
+                holder.shares[corp.sym] = shares
+            else:
+                holder.shares.pop(corp.sym, None)
+        for share, owner in owners:
+            share.owner = owner
+        corp.owner = president
+
+
+def creates_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
+    """Whether moving ``bundle`` to ``to`` (a purchase or sale, the presidency settled as the
+    trade settles it) makes a corporation circular that was not (rules/1841.md 2.2.1)."""
+    before = circular_set(game)
+    with trial(game, bundle.corporation):
+        move_bundle(game, bundle, to, president_change)
+        after = circular_set(game)
+    return bool(after - before)
+
+
+def move_bundle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> None:
+    """Move certificates and settle the presidency (no money): a president's certificate
+    bought from the pool makes the buyer president at once (rules/1841.md 2.2.1); otherwise
+    the usual majority rule, unless the presidency may not change."""
+    corp = bundle.corporation
+    from_pool = bundle.owner is game.pool
+    if from_pool and bundle.presidents_share is not None and isinstance(to, (Player, Corporation)):
+        game.transfer_shares(bundle, to, allow_president_change=False)
+        corp.owner = to
+        return
+    game.transfer_shares(bundle, to, allow_president_change=president_change)

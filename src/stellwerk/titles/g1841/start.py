@@ -1,0 +1,333 @@
+"""The start of a corporation: its home token(s) and the tokens it buys (rules/1841.md 2.2.3),
+after a player's par in a stock round or a corporation's par in an operating round.
+
+A historical corporation's home tokens go on its printed homes at once (SFMA of the second
+edition chooses its Firenze city).  A non-historical corporation chooses its home
+(``place_token``; a major may place a second home token or ``pass``), then every corporation
+buys its tokens (``choose`` N: majors 2-5, minors 1-2).  The price of a token is L.50 for a
+historical corporation; for a non-historical one it depends on how far its home is from track
+already connected (L.200 / 100 / 50 / 25 for distance 0 / 1 / 2 / more, the dearer of two
+homes).  If the corporation cannot pay the minimum, it sells its own IPO shares to the pool at
+half price first, without an action.
+
+:func:`begin_start` queues a :class:`CorporationStart` procedure (:mod:`.decisions`); the
+round's ``Decisions`` step asks its questions.  The operating round's corporate par calls the
+same function.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from stellwerk.core.entities import Corporation, transfer
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
+from stellwerk.core.map.geometry import opposite
+from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841.decisions import Procedure, Question, queue
+from stellwerk.titles.g1841.ownership import historical, major, phase_number
+from stellwerk.titles.g1841.rules.borders import borders_in_force
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+RULE = "rules/1841.md 2.2.3"
+
+HISTORICAL_TOKEN_PRICE = 50
+"""What a historical corporation pays per token at its start (rules/1841.md 2.2.3)."""
+
+TOKENS_BOUGHT = {"major": (2, 5), "minor": (1, 2)}
+"""How many tokens a starting corporation buys, least and most (rules/1841.md 2.2.3)."""
+
+PRICE_BY_DISTANCE = {0: 200, 1: 100, 2: 50}
+"""A non-historical corporation's token price by the distance of its home from connected
+track; farther (or none within 2 hexes): :data:`FAR_PRICE` (rules/1841.md 2.2.3)."""
+
+FAR_PRICE = 25
+
+SEARCH_RADIUS = 2
+
+LUGANO = "C7"
+"""Lugano (Switzerland): never a home (rules/1841.md 1.2 "Zones", 2.2.3)."""
+
+ZONE_ORDER = ("piedmont", "tuscany", "conservative_zone", "lombardia", "veneto")
+"""The five zones of home cities (rules/1841.md 1.2 "Zones"); Lombardy and Veneto are
+Austrian before phase 4."""
+
+
+# -- where a home may go ---------------------------------------------------------------------
+
+
+def _zones(game: Game1841) -> list[tuple[str, ...]]:
+    return [tuple(game.data.zones[name]) for name in ZONE_ORDER]
+
+
+def _excluded(game: Game1841) -> set[str]:
+    """Lugano always; before phase 4 also the historical cities and Austria (Lombardy and
+    Veneto) (rules/1841.md 2.2.3)."""
+    out = {LUGANO}
+    if phase_number(game) < 4:
+        out |= set(game.data.zones["historical_cities"])
+        out |= set(game.data.zones["lombardia"]) | set(game.data.zones["veneto"])
+    return out
+
+
+def _on_map(game: Game1841, hexes: list[str]) -> list[str]:
+    return [h for h in hexes if h in game.map.board.hexes]
+
+
+def home_hexes(game: Game1841, corp: Corporation) -> list[str]:
+    """The hexes where ``corp`` may place its (next) chosen home token (rules/1841.md 2.2.3):
+
+    * SFMA (second edition): its printed home hex;
+    * a non-historical major: any city of the five zones except the exclusions; its second
+      token before phase 4 in the zone of the first, in phase 4 anywhere but Veneto if the
+      first is outside Veneto (else only Veneto), from phase 5 anywhere, never the first hex;
+    * a non-historical minor: not a major city, not excluded, no token on the hex."""
+    spec = game.specs[corp.sym]
+    if historical(game, corp):
+        return [hid for hid, city in spec.homes if city < 0]
+    zones = _zones(game)
+    everywhere = [h for zone in zones for h in zone]
+    excluded = _excluded(game)
+    board = game.map.board
+    if major(game, corp):
+        placed = board.token_hexes(corp.sym)
+        if placed:
+            first = placed[0]
+            index = next(i for i, z in enumerate(zones) if first in z)
+            phase = phase_number(game)
+            veneto = zones[ZONE_ORDER.index("veneto")]
+            if phase < 4:
+                pool = list(zones[index])
+            elif phase == 4:
+                outside = [h for h in everywhere if h not in veneto]
+                pool = list(veneto) if first in veneto else outside
+            else:
+                pool = list(everywhere)
+            pool = [h for h in pool if h != first]
+        else:
+            pool = everywhere
+        return _on_map(game, [h for h in pool if h not in excluded])
+    majors = set(game.data.zones["major_cities"])
+    return [
+        h
+        for h in _on_map(game, [h for h in everywhere if h not in excluded and h not in majors])
+        if not any(any(t is not None for t in city.tokens) for city in board.hexes[h].cities)
+    ]
+
+
+def home_cities(game: Game1841, corp: Corporation, hexes: list[str]) -> list[str]:
+    """City ids of ``hexes`` with a free slot for ``corp`` (no second token on a tile)."""
+    board = game.map.board
+    out: list[str] = []
+    for hid in hexes:
+        for index in range(len(board.hexes[hid].cities)):
+            if board.can_place_token(hid, index, corp.sym):
+                out.append(board.city_id(hid, index))
+    return out
+
+
+# -- what a token costs ----------------------------------------------------------------------
+
+
+def hex_distance(a: str, b: str) -> int:
+    """Distance between two hexes of the 1841 map (letter = row, doubled coordinates)."""
+    if a == b:
+        return 0
+    xa, ya = int(a[1:]), ord(a[0]) - ord("A")
+    xb, yb = int(b[1:]), ord(b[0]) - ord("A")
+    dx, dy = abs(xa - xb), abs(ya - yb)
+    return dx + max(0, (dy - dx) // 2)
+
+
+def _closed_edges(game: Game1841, hid: str) -> set[int]:
+    """Edges of a hex that the search may not cross: impassable and province borders in
+    force (rules/1841.md 2.2.3)."""
+    spec = game.map.board.hexes[hid].spec
+    political = borders_in_force(game.phases.current.name, game.map.variant)
+    return set(spec.borders) | {e for h, e in political if h == hid}
+
+
+def connected_hex(game: Game1841, hid: str) -> bool:
+    """A hex counts as connected track if a tile was laid on it, or it is printed with track
+    and a city, or printed with track that a laid tile next to it joins (rules/1841.md
+    2.2.3)."""
+    board = game.map.board
+    state = board.hexes[hid]
+    if not state.is_preprinted:
+        return True
+    if not state.tile.paths:
+        return False
+    if state.tile.city_nodes:
+        return True
+    closed = _closed_edges(game, hid)
+    for edge in state.placed.exits:
+        if edge in closed:
+            continue
+        other = state.spec.neighbors[edge]
+        if other is None:
+            continue
+        nb = board.hexes[other]
+        if not nb.is_preprinted and opposite(edge) in nb.placed.exits:
+            return True
+    return False
+
+
+def hex_price(game: Game1841, home: str) -> int:
+    """The token price for a home at ``home``: search the hexes within distance 2, not
+    crossing impassable or province borders, for the nearest connected one (rules/1841.md
+    2.2.3)."""
+    board = game.map.board
+    seen = {home}
+    frontier = [home]
+    best = SEARCH_RADIUS + 1
+    while frontier:
+        hid = frontier.pop()
+        distance = hex_distance(hid, home)
+        if connected_hex(game, hid):
+            best = min(best, distance)
+        if distance >= SEARCH_RADIUS:
+            continue
+        closed = _closed_edges(game, hid)
+        for edge, other in enumerate(board.hexes[hid].spec.neighbors):
+            if other is None or other in seen or edge in closed:
+                continue
+            if hex_distance(other, home) > SEARCH_RADIUS:
+                continue
+            seen.add(other)
+            frontier.append(other)
+    return PRICE_BY_DISTANCE.get(best, FAR_PRICE)
+
+
+def token_price(game: Game1841, corp: Corporation) -> int:
+    """L.50 for a historical corporation; else the price of its home hex, the dearer of two
+    (rules/1841.md 2.2.3)."""
+    if historical(game, corp):
+        return HISTORICAL_TOKEN_PRICE
+    homes = game.map.board.token_hexes(corp.sym)
+    return max((hex_price(game, h) for h in homes), default=FAR_PRICE)
+
+
+def token_choices(game: Game1841, corp: Corporation) -> list[int]:
+    """How many tokens ``corp`` may buy: the minimum always (paid with half-price IPO sales
+    if need be), more only if its treasury pays for them (rules/1841.md 2.2.3)."""
+    low, high = TOKENS_BOUGHT[game.specs[corp.sym].type]
+    price = token_price(game, corp)
+    return [n for n in range(low, high + 1) if n == low or n * price <= corp.cash]
+
+
+def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
+    """The shortfall for the minimum is raised by selling just enough of the corporation's
+    own IPO shares to the pool at half price (the total rounded up), the price dropping a row
+    per share (rules/1841.md 2.2.3; seed 000 item 2.5)."""
+    short = total - corp.cash
+    if short <= 0:
+        return
+    cell = corp.share_price
+    assert cell is not None
+    count = math.ceil(2 * short / cell.price)
+    ipo = corp.treasury_shares()
+    if count > len(ipo):
+        raise IllegalAction(f"{corp.sym} cannot raise L.{short} for its tokens", RULE)
+    bundle = Bundle.of(list(ipo[:count]), corp)
+    amount = math.ceil(cell.price / 2 * bundle.num_shares())
+    transfer(game.bank, corp, amount, RULE)
+    game.transfer_shares(bundle, game.pool)
+    game.move_price(corp, "down", math.ceil(bundle.num_shares()))
+    reorder = getattr(game.round, "recalculate_order", None)
+    if callable(reorder):
+        reorder()
+
+
+def buy_tokens(game: Game1841, corp: Corporation, count: int) -> None:
+    """``corp`` buys ``count`` tokens at its price, selling IPO shares first if it must
+    (rules/1841.md 2.2.3)."""
+    if count not in token_choices(game, corp):
+        raise IllegalAction(f"{corp.sym} cannot buy {count} tokens", RULE)
+    total = count * token_price(game, corp)
+    raise_for_tokens(game, corp, total)
+    transfer(corp, game.bank, total, RULE)
+    corp.num_tokens = count
+    game.token_count[corp.sym] = count
+
+
+# -- the procedure ---------------------------------------------------------------------------
+
+
+@dataclass
+class CorporationStart(Procedure):
+    """A started corporation places the home token(s) it chooses, then buys its tokens
+    (rules/1841.md 2.2.3).  ``stage``: ``home`` (a chosen home token), ``second`` (a major's
+    optional second home), ``tokens`` (how many to buy), ``done``; ``hexes`` where the home
+    token being asked may go."""
+
+    corp: str
+    stage: str = "tokens"
+    hexes: list[str] = field(default_factory=list)
+    rule = RULE
+
+    def question(self, game: Game1841) -> Question | None:
+        corp = game.corporation(self.corp)
+        if self.stage == "home":
+            cities = home_cities(game, corp, self.hexes)
+            return Question(corp, ("place_token",), "home_token", RULE, cities=cities)
+        if self.stage == "second":
+            return Question(
+                corp,
+                ("place_token", "pass"),
+                "home_token",
+                RULE,
+                cities=home_cities(game, corp, self.hexes),
+            )
+        if self.stage == "tokens":
+            counts = token_choices(game, corp)
+            return Question(corp, ("choose",), "buy_tokens", RULE, choices=list(counts))
+        return None
+
+    def answer(self, game: Game1841, action: Action) -> None:
+        corp = game.corporation(self.corp)
+        kind = action["type"]
+        if kind == "choose":
+            buy_tokens(game, corp, int(action["choice"]))
+            self.stage = "done"
+            return
+        if kind == "pass":
+            self.stage = "tokens"
+            return
+        hid, index = game.map.board.resolve_city(str(action["city"]))
+        if hid not in self.hexes:
+            raise IllegalAction(f"{corp.sym} may not place its home token on {hid}", RULE)
+        game.map.board.place_token_at(hid, index, corp.sym)
+        if self.stage == "home" and not historical(game, corp) and major(game, corp):
+            self.hexes = home_hexes(game, corp)
+            self.stage = "second" if self.hexes else "tokens"
+        else:
+            self.stage = "tokens"
+
+
+def place_printed_homes(game: Game1841, corp: Corporation) -> list[str]:
+    """A historical corporation's home tokens go on its printed homes; returns the hexes
+    whose city it chooses itself (SFMA of the second edition) (rules/1841.md 1.2, 2.2.3)."""
+    choose: list[str] = []
+    for hid, city in game.specs[corp.sym].homes:
+        if city < 0:
+            choose.append(hid)
+        else:
+            game.map.board.place_token_at(hid, city, corp.sym)
+    return choose
+
+
+def begin_start(game: Game1841, corp: Corporation) -> CorporationStart:
+    """Start ``corp`` after its par: printed homes at once, else ask for the home(s), then the
+    token purchase (rules/1841.md 2.2.3).  The procedure is queued on the game; the round's
+    Decisions step asks its questions."""
+    if historical(game, corp):
+        choose = place_printed_homes(game, corp)
+        procedure = CorporationStart(corp.sym, "home" if choose else "tokens", choose)
+    else:
+        procedure = CorporationStart(corp.sym, "home", home_hexes(game, corp))
+    queue(game, procedure)
+    return procedure
