@@ -1,0 +1,625 @@
+"""1841's stock rounds after the first (rules/1841.md 2.2, 1.2, 2.3.9, 2.3.10, 4.3): starting
+non-historical corporations, home tokens and token purchase (2.2.3), buying and selling under
+1841's limits, forced sales, the end of the round.  Positions are set up directly (the
+operating round is another module's); the fixtures' traces give the expected numbers."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stellwerk.core.entities import Corporation, move_share
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import act
+from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import start
+from stellwerk.titles.g1841.data_load import pass_tiles
+from stellwerk.titles.g1841.game import Game1841
+from stellwerk.titles.g1841.ownership import creates_circle, frozen
+from stellwerk.titles.g1841.stock import Shares1841, can_par
+
+SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+FIXTURES = SHARED / "fixtures" / "18xx.games" / "1841"
+
+
+def game_in_sr(
+    phase: str = "3", players: int = 3, options: list[str] | None = None, turn: int = 2
+) -> Game1841:
+    """A fresh game moved to a stock round of ``turn`` in ``phase``."""
+    game = Game1841([(i, f"p{i}") for i in range(1, players + 1)], options or [], 1)
+    while game.phases.current.name != phase:
+        game.phases.advance()
+    game.map.phase = phase
+    game.turn = turn
+    game.round = game.new_stock_round()
+    game.round.setup()
+    return game
+
+
+def par(game: Game1841, holder: Any, sym: str, price: str) -> Corporation:
+    """Start ``sym`` at ``price`` for ``holder`` by core moves (no round rules)."""
+    corp = game.corporation(sym)
+    cell = game.market.cell_by_id(price)
+    assert cell is not None
+    game.set_par(corp, cell)
+    game.buy_shares(holder, Bundle.of([corp.treasury_shares()[0]], corp))
+    return corp
+
+
+def give(game: Game1841, corp: Corporation, holder: Any, count: int) -> None:
+    """Move ``count`` ordinary IPO certificates of ``corp`` to ``holder``."""
+    for share in [s for s in corp.treasury_shares() if not s.president][:count]:
+        move_share(share, holder)
+    corp.floated = True
+
+
+def step(game: Game1841) -> Shares1841:
+    found = game.round.step_of(Shares1841)
+    assert isinstance(found, Shares1841)
+    return found
+
+
+def send(game: Game1841, entity: Any, kind: str, **fields: Any) -> None:
+    game.process_action(act(entity, kind, **fields))
+
+
+# -- starting corporations (2.2.1) -------------------------------------------------------------
+
+
+def test_non_historical_corporations_start_from_phase_3() -> None:
+    """rules/1841.md 1.3, 2.2.1: non-historical corporations are available from phase 3."""
+    early = game_in_sr(phase="2")
+    assert not can_par(early, early.corporation("AFI"), early.players[0])
+    game = game_in_sr(phase="3")
+    player = game.players[0]
+    assert can_par(game, game.corporation("AFI"), player)
+    assert can_par(game, game.corporation("CTLP"), player)
+    pars = [a for a in step(game).choices(player) if a["type"] == "par"]
+    assert {a["share_price"] for a in pars if a["corporation"] == "AFI"} == {
+        "68,4,2",
+        "100,3,5",
+        "144,2,8",
+        "216,1,11",
+        "340,0,14",
+    }
+    assert {a["share_price"] for a in pars if a["corporation"] == "CTLP"} == {
+        "68,4,2",
+        "100,3,5",
+        "144,2,8",
+    }
+
+
+def test_minors_start_only_at_prices_whose_double_the_player_can_pay() -> None:
+    """rules/1841.md 2.2.1: a minor's president certificate costs 2x par; only affordable
+    par prices are offered."""
+    game = game_in_sr(phase="3")
+    player = game.players[0]
+    player.cash = 250
+    pars = [a for a in step(game).choices(player) if a["type"] == "par"]
+    assert {a["share_price"] for a in pars if a["corporation"] == "CTLP"} == {"68,4,2", "100,3,5"}
+
+
+def test_historical_corporations_need_their_concession_before_phase_4() -> None:
+    """rules/1841.md 2.2.1: a historical corporation starts only by its concession's owner
+    before phase 4."""
+    game = game_in_sr(phase="3")
+    other = game.round.current_entity()
+    owner = game.players[1] if other is not game.players[1] else game.players[2]
+    concession = game.company("SFTG")
+    concession.owner = owner
+    owner.companies.append(concession)
+    sftg = game.corporation("SFTG")
+    assert can_par(game, sftg, owner)
+    assert not can_par(game, sftg, other)
+    with pytest.raises(IllegalAction, match="may not start SFTG"):
+        send(game, other, "par", corporation="SFTG", share_price="100,3,5")
+
+
+# -- home tokens (2.2.3) ------------------------------------------------------------------------
+
+
+def test_home_hexes_of_a_non_historical_major_before_phase_4() -> None:
+    """rules/1841.md 2.2.3: any zone city but Lugano, the historical cities and Austria
+    (Lombardy, Veneto) before phase 4; the second token in the first one's zone."""
+    game = game_in_sr(phase="3")
+    afi = game.corporation("AFI")
+    assert start.home_hexes(game, afi) == ["M7", "S11", "K11", "L12", "K13", "L14", "K15"]
+    game.map.board.place_token_at("K11", 0, "AFI")
+    assert start.home_hexes(game, afi) == ["L12", "K13", "L14", "K15"]
+
+
+def test_second_home_token_is_skipped_when_no_hex_is_left() -> None:
+    """rules/1841.md 2.2.3, fixture 1841_game_end_bank 110: a major starting in Genova (M7)
+    before phase 4 has no second home in Piedmont; the second token is skipped."""
+    game = game_in_sr(phase="3")
+    afi = par(game, game.players[0], "AFI", "216,1,11")
+    procedure = start.begin_start(game, afi)
+    asked = procedure.question(game)
+    assert asked is not None and asked.kinds == ("place_token",)
+    procedure.answer(game, act(afi, "place_token", city=game.map.board.city_id("M7", 0), slot=0))
+    asked = procedure.question(game)
+    assert asked is not None and asked.topic == "buy_tokens"
+
+
+def test_home_hexes_by_phase_for_the_second_token() -> None:
+    """rules/1841.md 2.2.3: in phase 4 a second token anywhere but Veneto if the first is
+    outside it (else only Veneto); from phase 5 anywhere but the first hex and Lugano."""
+    game = game_in_sr(phase="4")
+    afi = game.corporation("AFI")
+    game.map.board.place_token_at("K11", 0, "AFI")
+    second = start.home_hexes(game, afi)
+    assert "F8" in second and "H4" in second
+    assert not set(second) & {"H12", "G13", "F14", "G15", "F16", "D16", "C7", "K11"}
+    atfa = game.corporation("ATFA")
+    game.map.board.place_token_at("G13", 0, "ATFA")
+    assert start.home_hexes(game, atfa) == ["H12", "F14", "G15", "F16", "D16"]
+    late = game_in_sr(phase="5")
+    late.map.board.place_token_at("G13", 0, "ATFA")
+    assert "K11" in start.home_hexes(late, late.corporation("ATFA"))
+    assert "C7" not in start.home_hexes(late, late.corporation("ATFA"))
+
+
+def test_minor_home_avoids_major_cities_and_tokened_hexes() -> None:
+    """rules/1841.md 2.2.3: a non-historical minor's home is no major city, not excluded,
+    and has no token on its hex."""
+    game = game_in_sr(phase="3")
+    ctlp = game.corporation("CTLP")
+    assert start.home_hexes(game, ctlp) == ["S11", "K11", "L12", "K13", "K15"]
+    game.map.board.place_token_at("K13", 0, "AFI")
+    assert "K13" not in start.home_hexes(game, ctlp)
+
+
+def test_faq_1_5_and_5_8_homes_are_cities_never_passes() -> None:
+    """Seed 000 items 1.5 and 5.8: corporations start in cities, never on passes; every home
+    city offered lies on a non-pass tile."""
+    for phase in ("3", "5"):
+        game = game_in_sr(phase=phase)
+        passes = pass_tiles(game.map.variant)
+        for sym in ("AFI", "CTLP"):
+            corp = game.corporation(sym)
+            cities = start.home_cities(game, corp, start.home_hexes(game, corp))
+            assert cities
+            for city in cities:
+                hid, _ = game.map.board.resolve_city(city)
+                assert game.map.board.hexes[hid].tile.name not in passes
+
+
+def test_faq_1_4_sftn_and_ssfl_start_with_one_token_on_the_map() -> None:
+    """Seed 000 item 1.4, rules/1841.md 1.2: SFTN (Torino city 1) and SSFL (Pisa) start with
+    only one token on the map, at their printed homes."""
+    game = game_in_sr(phase="2", turn=1)
+    for sym, home in (("SFTN", "H4"), ("SSFL", "Q11")):
+        corp = par(game, game.players[0], sym, "100,3,5")
+        start.begin_start(game, corp)
+        assert game.map.board.token_hexes(sym) == [home]
+    assert game.map.board.hexes["H4"].cities[1].tokens[0] == "SFTN"
+
+
+# -- token purchase (2.2.3) --------------------------------------------------------------------
+
+
+def test_token_choices_above_the_minimum_only_if_affordable() -> None:
+    """rules/1841.md 2.2.3: 2-5 tokens for a major, more than the minimum only if the
+    treasury pays; historical L.50 each."""
+    game = game_in_sr(phase="3")
+    sftg = par(game, game.players[0], "SFTG", "100,3,5")
+    sftg.cash = 160
+    assert start.token_choices(game, sftg) == [2, 3]
+    sftg.cash = 60
+    assert start.token_choices(game, sftg) == [2]
+
+
+def test_faq_2_5_minimum_tokens_paid_by_half_price_ipo_sales() -> None:
+    """Seed 000 item 2.5, rules/1841.md 2.2.3: a corporation short of the minimum sells just
+    enough IPO shares to the pool at half price (total rounded up), the price dropping a row
+    per share."""
+    game = game_in_sr(phase="3")
+    afi = par(game, game.players[0], "AFI", "100,3,5")
+    game.map.board.place_token_at("K11", 0, "AFI")
+    price = start.token_price(game, afi)
+    afi.cash = 10
+    need = 2 * price
+    bank = game.bank.cash
+    start.buy_tokens(game, afi, 2)
+    sold = (need - 10) * 2 // 100 + (1 if (need - 10) * 2 % 100 else 0)
+    assert game.pool.percent_of("AFI") == 10 * sold
+    assert afi.cash == 10 + -(-sold * 100 // 2) - need
+    assert game.bank.cash == bank - (-(-sold * 100 // 2)) + need
+    assert afi.share_price is not None and afi.share_price.row == 3 + sold
+    assert afi.num_tokens == 2
+
+
+def test_token_price_by_distance_to_connected_track() -> None:
+    """rules/1841.md 2.2.3: distance 0 (a printed city with track: Cuneo M3) L.200, next to
+    it L.100; a home far from any track L.25 (L.50 at distance 2: the fixture test below)."""
+    game = game_in_sr(phase="3")
+    assert start.hex_price(game, "M3") == 200
+    assert start.hex_price(game, "L4") == 100
+    assert start.hex_price(game, "K13") == 25
+
+
+def _start_chooses(path: Path) -> list[tuple[int, str, int]]:
+    """(action id, corporation, price per token) of the non-historical start purchases in a
+    fixture (cash before minus after, per token)."""
+    game = json.loads(path.read_text())
+    actions = {a["id"]: a for a in game["actions"]}
+    lines = [json.loads(line) for line in path.with_suffix(".trace.jsonl").open()]
+    out = []
+    for before, after in itertools.pairwise(lines[1:-1]):
+        action = actions[after["action_id"]]
+        if action["type"] != "choose" or not isinstance(action.get("choice"), int):
+            continue
+        sym = action["entity"]
+        if sym in ("SB", "SFL") or not action["choice"]:
+            continue
+        was = next(c for c in before["corporations"] if c["id"] == sym)
+        now = next(c for c in after["corporations"] if c["id"] == sym)
+        out.append((after["action_id"], sym, (was["cash"] - now["cash"]) // action["choice"]))
+    return out
+
+
+@pytest.mark.skipif(not FIXTURES.is_dir(), reason="no 1841 fixtures")
+@pytest.mark.parametrize(
+    "name", ["1841_game_end_bank", "1841_game_end_bankrupt", "1841_game_end_offboards"]
+)
+def test_start_token_prices_match_the_fixtures(name: str) -> None:
+    """rules/1841.md 2.2.3: every start token purchase of the fixtures costs what the board
+    before it gives (historical L.50; non-historical by distance, the dearer of two homes)."""
+    from stellwerk.titles.g1841.positions import position_before
+
+    path = FIXTURES / f"{name}.json"
+    options = json.loads(path.read_text())["settings"].get("optional_rules") or []
+    checked = 0
+    for action_id, sym, paid in _start_chooses(path):
+        _, position = position_before(path, action_id)
+        game = Game1841([(1, "a"), (2, "b"), (3, "c")], list(options), 1)
+        game.map = position.port
+        while game.phases.current.name != position.port.phase:
+            game.phases.advance()
+        corp = game.corporation(sym)
+        assert start.token_price(game, corp) == paid, (action_id, sym)
+        checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.skipif(not FIXTURES.is_dir(), reason="no 1841 fixtures")
+@pytest.mark.parametrize(
+    "name", ["1841_game_end_bank", "1841_game_end_bankrupt", "1841_game_end_offboards"]
+)
+def test_home_token_choices_match_the_fixtures(name: str) -> None:
+    """rules/1841.md 2.2.3: every chosen home of a non-historical corporation in the fixtures
+    is offered, and a second home is asked exactly when the fixture shows one (a second
+    ``place_token`` or a ``pass``)."""
+    from stellwerk.titles.g1841.positions import positions
+
+    path = FIXTURES / f"{name}.json"
+    options = json.loads(path.read_text())["settings"].get("optional_rules") or []
+    live = [a for a, _ in ((a, None) for a, _ in positions(path))]
+    checked = 0
+    for index, (action, position) in enumerate(positions(path)):
+        if action["type"] != "place_token" or action.get("entity") in (None,):
+            continue
+        sym = str(action["entity"])
+        game = Game1841([(1, "a"), (2, "b"), (3, "c")], list(options), 1)
+        if game.specs.get(sym) is None or game.specs[sym].historical:
+            continue
+        previous = live[index - 1]
+        if previous["type"] == "place_token" and previous["entity"] == sym:
+            continue  # a second home: checked with the first
+        if previous["type"] not in ("par", "buy_shares", "pass"):
+            continue  # an ordinary token lay of the operating round
+        game.map = position.port
+        while game.phases.current.name != position.port.phase:
+            game.phases.advance()
+        corp = game.corporation(sym)
+        hexes = start.home_hexes(game, corp)
+        cities = start.home_cities(game, corp, hexes)
+        assert action["city"] in cities, (action["id"], sym, cities)
+        hid, city = game.map.board.resolve_city(str(action["city"]))
+        game.map.board.place_token_at(hid, city, sym)
+        after = live[index + 1]
+        asked_again = after["entity"] == sym and after["type"] in ("place_token", "pass")
+        if game.specs[sym].type == "major":
+            assert bool(start.home_hexes(game, corp)) == asked_again, (action["id"], sym)
+        checked += 1
+    assert checked >= 2
+
+
+# -- buying (2.2.1) ------------------------------------------------------------------------------
+
+
+def test_a_non_historical_start_runs_through_home_tokens_and_token_purchase() -> None:
+    """rules/1841.md 2.2.1, 2.2.3, fixture 132002 299: par, two more IPO buys (40 % ends the
+    turn), two home tokens in the Conservative Zone, 4 tokens at L.25; then the next
+    player."""
+    game = game_in_sr(phase="3")
+    first, second = game.round.current_entity(), game.players[1]
+    send(game, first, "par", corporation="CTDA", share_price="144,2,8")
+    send(game, first, "buy_shares", shares=["CTDA_1"], percent=10)
+    send(game, first, "buy_shares", shares=["CTDA_2"], percent=10)
+    ctda = game.corporation("CTDA")
+    assert game.round.current_entity() is ctda
+    send(game, ctda, "place_token", city=game.map.board.city_id("K11", 0), slot=0, tokener="CTDA")
+    assert game.round.actions_for(ctda) == ["place_token", "pass"]
+    send(game, ctda, "place_token", city=game.map.board.city_id("K13", 0), slot=0, tokener="CTDA")
+    assert ctda.cash == 4 * 144
+    send(game, ctda, "choose", choice=4)
+    assert ctda.cash == 4 * 144 - 100
+    assert ctda.num_tokens == 4
+    assert game.round.current_entity() is second
+
+
+def test_pool_president_certificate_bought_directly_only_when_allowed() -> None:
+    """rules/1841.md 2.2.1: a president's certificate in the pool may be bought directly (2x
+    price, the buyer becomes president) only for a non-historical corporation or from
+    phase 4."""
+    game = game_in_sr(phase="3")
+    buyer = game.round.current_entity()
+    afi = par(game, game.players[2], "AFI", "100,3,5")
+    move_share(game.players[2].shares_of("AFI")[0], game.pool)
+    afi.owner = game.pool
+    sftg = par(game, game.players[2], "SFTG", "100,3,5")
+    move_share(game.players[2].shares_of("SFTG")[0], game.pool)
+    sftg.owner = game.pool
+    listed = [a["shares"] for a in step(game).choices(buyer) if a["type"] == "buy_shares"]
+    assert ["AFI_0"] in listed and ["SFTG_0"] not in listed
+    cash = buyer.cash
+    send(game, buyer, "buy_shares", shares=["AFI_0"], percent=20)
+    assert afi.owner is buyer and buyer.cash == cash - 200
+    assert not frozen(game, afi)
+
+
+def test_concession_bought_from_the_bank_with_its_pool_president_certificate() -> None:
+    """rules/1841.md 2.2.1: from the second stock round a bank concession costs L.50, plus 2x
+    price and the presidency if its corporation's president certificate is in the pool."""
+    game = game_in_sr(phase="3")
+    buyer = game.round.current_entity()
+    assert "buy_company" in game.round.actions_for(buyer)
+    sftg = par(game, game.players[2], "SFTG", "100,3,5")
+    move_share(game.players[2].shares_of("SFTG")[0], game.pool)
+    sftg.owner = game.pool
+    cash = buyer.cash
+    send(game, buyer, "buy_company", company="SFTG", price=50)
+    assert game.company("SFTG").owner is buyer
+    assert buyer.cash == cash - 50 - 200
+    assert sftg.owner is buyer and buyer.percent_of("SFTG") == 20
+
+
+def test_no_concession_from_the_bank_in_the_first_stock_round() -> None:
+    """rules/1841.md 2.2.1: bank concessions are for sale from the second stock round."""
+    for turn, offered in ((1, False), (2, True)):
+        game = game_in_sr(phase="3", turn=turn)
+        player = game.players[0]
+        assert step(game).can_buy_company(player, game.company("SFTG")) is offered
+
+
+def test_historical_presidency_frozen_before_phase_4() -> None:
+    """rules/1841.md 2.2.1: before phase 4 buying more of a historical corporation than its
+    president does not take the presidency; from phase 4 it does."""
+    for phase, changes in (("3", False), ("4", True)):
+        game = game_in_sr(phase=phase)
+        buyer = game.round.current_entity()
+        president = game.players[2] if buyer is not game.players[2] else game.players[1]
+        sftg = par(game, president, "SFTG", "100,3,5")
+        give(game, sftg, buyer, 2)
+        send(game, buyer, "buy_shares", shares=[sftg.treasury_shares()[0].id], percent=10)
+        assert (sftg.owner is buyer) is changes
+
+
+def test_president_may_not_dump_a_historical_corporation_before_phase_4() -> None:
+    """rules/1841.md 2.2.1: no dump of a historical president certificate before phase 4."""
+    game = game_in_sr(phase="3")
+    seller = game.round.current_entity()
+    other = game.players[1] if seller is not game.players[1] else game.players[2]
+    sftg = par(game, seller, "SFTG", "100,3,5")
+    give(game, sftg, other, 3)
+    game.operated.add("SFTG")
+    sells = [a["shares"] for a in step(game).choices(seller) if a["type"] == "sell_shares"]
+    assert sells == []
+    afi = par(game, seller, "AFI", "100,3,5")
+    give(game, afi, other, 3)
+    game.operated.add("AFI")
+    sells = [a["shares"] for a in step(game).choices(seller) if a["type"] == "sell_shares"]
+    assert ["AFI_0"] in sells
+
+
+def test_sixty_percent_counts_controlled_corporations() -> None:
+    """rules/1841.md 1.2: the 60 % limit counts the player's shares plus those of the
+    corporations he controls."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    afi = par(game, player, "AFI", "100,3,5")
+    ctda = par(game, game.players[2], "CTDA", "100,3,5")
+    give(game, ctda, player, 3)
+    give(game, ctda, afi, 3)  # AFI, controlled by the player, holds 30 %
+    offered = [a["shares"] for a in step(game).choices(player) if a["type"] == "buy_shares"]
+    assert not any(s[0].startswith("CTDA") for s in offered)
+    assert game.controlled_percent(player, ctda) == 60
+
+
+def test_faq_2_8_corporation_holdings_do_not_count_against_the_president() -> None:
+    """Seed 000 item 2.8: shares a corporation owns do not count towards its president's
+    certificate limit."""
+    game = game_in_sr(phase="3")
+    player = game.players[0]
+    afi = par(game, player, "AFI", "100,3,5")
+    ctda = par(game, game.players[1], "CTDA", "100,3,5")
+    give(game, ctda, afi, 3)
+    assert game.num_certs(player) == 1
+
+
+def test_faq_2_10_cert_limit_fixed_when_a_player_leaves() -> None:
+    """Seed 000 item 2.10, rules/1841.md 1.2: the limit stays that of the starting player
+    count after a bankrupt player leaves."""
+    game = game_in_sr(phase="3", players=4)
+    limit = game.cert_limit(game.players[0])
+    game.players[3].bankrupt = True
+    game.players.remove(game.players[3])
+    assert game.cert_limit(game.players[0]) == limit == 16
+
+
+def test_faq_2_9_over_the_limit_must_sell_unless_nothing_can_be_sold() -> None:
+    """Seed 000 item 2.9, rules/1841.md 2.2.1: over the certificate limit only sales are
+    offered; with nothing sellable (no operated corporation) the player is excused."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    afi = par(game, player, "AFI", "100,3,5")
+    give(game, afi, player, 2)
+    game.certificate_limit = 2
+    assert "sell_shares" not in game.round.actions_for(player)
+    game.operated.add("AFI")
+    other = game.players[1] if player is not game.players[1] else game.players[2]
+    give(game, afi, other, 1)
+    assert step(game).actions(player) == ["sell_shares"]
+
+
+def test_faq_5_3_only_operated_corporations_sell() -> None:
+    """Seed 000 item 5.3, rules/1841.md 2.2.1, 2.3.9: shares of a corporation that has not
+    operated cannot be sold."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    afi = par(game, player, "AFI", "100,3,5")
+    give(game, afi, player, 1)
+    with pytest.raises(IllegalAction):
+        send(game, player, "sell_shares", shares=["AFI_1"], percent=10)
+    game.operated.add("AFI")
+    send(game, player, "sell_shares", shares=["AFI_1"], percent=10)
+    assert game.pool.percent_of("AFI") == 10
+
+
+def test_faq_1_2_and_5_1_minor_share_prices_and_sale_drops() -> None:
+    """Seed 000 items 1.2 and 5.1: a 20 % minor share costs the market price (the 40 %
+    president certificate double); selling one moves the price a row."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    president = game.players[2] if player is not game.players[2] else game.players[1]
+    cash = president.cash
+    ctlp = par(game, president, "CTLP", "100,3,5")
+    assert president.cash == cash - 200
+    cash = player.cash
+    send(game, player, "buy_shares", shares=["CTLP_1"], percent=20)
+    assert player.cash == cash - 100
+    again = game_in_sr(phase="3")
+    seller = again.round.current_entity()
+    other = again.players[2] if seller is not again.players[2] else again.players[1]
+    minor = par(again, other, "CTLP", "100,3,5")
+    give(again, minor, seller, 1)
+    again.operated.add("CTLP")
+    send(again, seller, "sell_shares", shares=["CTLP_1"], percent=20)
+    assert minor.share_price is not None and minor.share_price.row == 4
+    assert ctlp.share_price is not None and ctlp.share_price.row == 3
+
+
+def test_sale_drops_the_price_a_row_per_share_and_respects_the_pool_limit() -> None:
+    """rules/1841.md 2.2.1: each share sold moves the price down a row; at most 50 % in the
+    pool."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    afi = par(
+        game,
+        game.players[2] if player is not game.players[2] else game.players[1],
+        "AFI",
+        "100,3,5",
+    )
+    give(game, afi, player, 6)
+    game.operated.add("AFI")
+    sells = {a["percent"] for a in step(game).choices(player) if a["type"] == "sell_shares"}
+    assert max(sells) == 50
+    two = [s.id for s in player.shares_of("AFI")[:2]]
+    send(game, player, "sell_shares", shares=two, percent=20)
+    assert afi.share_price is not None and afi.share_price.row == 5
+
+
+def test_faq_3_1_sale_creating_circular_control_is_refused() -> None:
+    """Seed 000 item 3.1, rules/1841.md 2.2.1: a sale that would make corporations control
+    each other is refused, naming the rule."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    a = par(game, player, "AFI", "100,3,5")
+    b = par(game, a, "CTDA", "100,3,5")  # AFI presides CTDA
+    give(game, a, b, 3)  # CTDA holds 30 % of AFI
+    game.operated.add("AFI")
+    assert b.owner is a and a.owner is player
+    bundle = Bundle.of(player.shares_of("AFI"), a)
+    assert creates_circle(game, bundle, game.pool, True)
+    assert not step(game).can_sell(player, bundle)
+    with pytest.raises(IllegalAction):
+        send(game, player, "sell_shares", shares=["AFI_0"], percent=20)
+    assert a.owner is player and player.percent_of("AFI") == 20
+
+
+# -- player to player (4.3) ---------------------------------------------------------------------
+
+
+def test_faq_2_3_and_2_4_purchase_from_another_player_with_p2p() -> None:
+    """Seed 000 items 2.3, 2.4, rules/1841.md 4.3: with ``p2p_purchases`` a player buys a
+    share from another player at an agreed price, even of a corporation that has not
+    operated, and it is no sale for the seller; without the option it is refused."""
+    for options, allowed in (([], False), (["p2p_purchases"], True)):
+        game = game_in_sr(phase="3", options=options)
+        buyer = game.round.current_entity()
+        seller = game.players[1] if buyer is not game.players[1] else game.players[2]
+        afi = par(game, seller, "AFI", "100,3,5")
+        give(game, afi, seller, 1)
+        share = seller.shares_of("AFI")[1].id
+        if not allowed:
+            with pytest.raises(IllegalAction):
+                send(game, buyer, "buy_shares", shares=[share], percent=10, total_price=77)
+            continue
+        cash = (buyer.cash, seller.cash)
+        send(game, buyer, "buy_shares", shares=[share], percent=10, total_price=77)
+        assert (buyer.cash, seller.cash) == (cash[0] - 77, cash[1] + 77)
+        assert not game.round.state.players_sold.get(seller, {}).get("AFI")
+
+
+# -- end of the round (2.2.2) -------------------------------------------------------------------
+
+
+def test_frozen_corporation_with_pool_shares_drops_two_rows_and_never_rises() -> None:
+    """rules/1841.md 2.2.2, 2.3.10: at the end of the stock round a frozen corporation with
+    shares in the pool drops two rows; it gets no sold-out rise."""
+    game = game_in_sr(phase="3")
+    player = game.players[0]
+    afi = par(game, player, "AFI", "100,3,5")
+    give(game, afi, game.pool, 1)
+    move_share(player.shares_of("AFI")[0], game.pool)
+    afi.owner = game.pool
+    assert frozen(game, afi)
+    ctda = par(game, player, "CTDA", "100,3,5")
+    give(game, ctda, game.players[1], 8)
+    game.round.finish_round()
+    assert afi.share_price is not None and afi.share_price.row == 5
+    assert ctda.share_price is not None and ctda.share_price.row == 2
+
+
+def test_faq_2_6_stacked_markers_keep_their_order() -> None:
+    """Seed 000 item 2.6, rules/1841.md 2.2.2: corporations moving the same way at the end of
+    the round keep their relative order in the stack."""
+    game = game_in_sr(phase="3")
+    first = par(game, game.players[0], "AFI", "100,3,5")
+    second = par(game, game.players[1], "CTDA", "100,3,5")
+    for corp in (first, second):
+        give(game, corp, game.pool, 1)
+    game.round.finish_round()
+    cell = first.share_price
+    assert cell is not None and cell is second.share_price
+    assert cell.corporations.index("AFI") < cell.corporations.index("CTDA")
+
+
+def test_unused_concessions_return_and_bayard_pays() -> None:
+    """rules/1841.md 2.2.2: Bayard pays L.20 at the end of a stock round; concessions whose
+    corporation was not started return to the bank."""
+    game = game_in_sr(phase="3")
+    player = game.players[0]
+    for sym in ("Bayard", "SFTG"):
+        company = game.company(sym)
+        company.owner = player
+        player.companies.append(company)
+    cash = player.cash
+    game.round.finish_round()
+    assert player.cash == cash + 20
+    assert [c.sym for c in player.companies] == ["Bayard"]
