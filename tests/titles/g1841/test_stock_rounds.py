@@ -558,7 +558,8 @@ def test_faq_3_1_sale_creating_circular_control_is_refused() -> None:
 def test_faq_2_3_and_2_4_purchase_from_another_player_with_p2p() -> None:
     """Seed 000 items 2.3, 2.4, rules/1841.md 4.3: with ``p2p_purchases`` a player buys a
     share from another player at an agreed price, even of a corporation that has not
-    operated, and it is no sale for the seller; without the option it is refused."""
+    operated, and it is no sale for the seller; without the option (the default, seed 003
+    H6 and H7) it is refused."""
     for options, allowed in (([], False), (["p2p_purchases"], True)):
         game = game_in_sr(phase="3", options=options)
         buyer = game.round.current_entity()
@@ -623,3 +624,50 @@ def test_unused_concessions_return_and_bayard_pays() -> None:
     game.round.finish_round()
     assert player.cash == cash + 20
     assert [c.sym for c in player.companies] == ["Bayard"]
+
+
+def test_faq_1_7_over_sixty_percent_through_controlled_corporations_must_sell() -> None:
+    """Seed 000 item 1.7, rules/1841.md 2.2.1: a player controlling more than 60 % of a
+    corporation (his shares plus his corporations') may only sell on his turn."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    other = game.players[1] if player is not game.players[1] else game.players[2]
+    afi = par(game, player, "AFI", "100,3,5")
+    ctda = par(game, other, "CTDA", "100,3,5")
+    give(game, ctda, player, 4)
+    give(game, ctda, afi, 3)
+    game.operated.add("CTDA")
+    assert game.controlled_percent(player, ctda) == 70
+    assert step(game).actions(player) == ["sell_shares"]
+    assert {a["type"] for a in step(game).choices(player)} == {"sell_shares"}
+
+
+def test_p2p_concession_carries_its_president_certificate() -> None:
+    """rules/1841.md 2.2.1, 4.3: with ``p2p_purchases`` a concession bought from another
+    player (any price from L.1) carries the president certificate of its corporation."""
+    game = game_in_sr(phase="3", options=["p2p_purchases"])
+    buyer = game.round.current_entity()
+    seller = game.players[1] if buyer is not game.players[1] else game.players[2]
+    concession = game.company("SFTG")
+    concession.owner = seller
+    seller.companies.append(concession)
+    sftg = par(game, seller, "SFTG", "100,3,5")
+    cash = (buyer.cash, seller.cash)
+    send(game, buyer, "buy_company", company="SFTG", price=30)
+    assert concession.owner is buyer and concession in buyer.companies
+    assert (buyer.cash, seller.cash) == (cash[0] - 30, cash[1] + 30)
+    assert sftg.owner is buyer and buyer.percent_of("SFTG") == 20
+    assert seller.percent_of("SFTG") == 0
+
+
+def test_faq_2_7_concessions_do_not_count_towards_the_certificate_limit() -> None:
+    """Seed 000 item 2.7, rules/1841.md 1.2: a player at the limit in shares may still buy a
+    concession from the bank; concessions never count."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    afi = par(game, player, "AFI", "100,3,5")
+    give(game, afi, player, 1)
+    game.certificate_limit = 2
+    assert step(game).can_buy_company(player, game.company("SFTG"))
+    send(game, player, "buy_company", company="SFTG", price=50)
+    assert game.num_certs(player) == 2
