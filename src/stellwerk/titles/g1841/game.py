@@ -38,7 +38,6 @@ class Game1841(Game):
         "buy_shares": "rules/1841.md 2.2.1",
         "sell_shares": "rules/1841.md 2.2.1",
         "choose": "rules/1841.md 2.2.3",
-        "place_token": "rules/1841.md 2.2.3",
         "buy_company": "rules/1841.md 2.2.1",
     }
     """Rules a live refusal names per action type (``stellwerk.core.live``)."""
