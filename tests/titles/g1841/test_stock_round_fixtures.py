@@ -172,7 +172,7 @@ def inject(game: Game1841, state: dict[str, Any], where: dict[str, Any]) -> None
             want[id(game.pool)] = pool_pct
         placed: dict[int, int] = {}
 
-        def put(share: Share, holder: Holder) -> None:
+        def put(share: Share, holder: Holder, placed: dict[int, int] = placed) -> None:
             move_share(share, holder)
             placed[id(holder)] = placed.get(id(holder), 0) + share.percent
 
@@ -274,7 +274,7 @@ def play_stock_round(path: Path, begin: int, end: int) -> list[str]:
     for action, line in zip(round_actions, lines[begin + 1 : end + 1], strict=True):
         try:
             game.process_action(action)
-        except Exception as error:  # noqa: BLE001 - reported as a difference
+        except Exception as error:  # reported as a difference
             return [f"{action['id']} {action['type']}: {type(error).__name__}: {error}"]
         problems = compare(game, line, line["round"] == "Round::Stock")
         if problems:
