@@ -55,7 +55,7 @@ def stock_rounds(lines: list[dict[str, Any]]) -> list[tuple[int, int]]:
     return out
 
 
-OPERATING = ("lay_tile", "run_routes", "dividend", "buy_train", "buy_token", "merge")
+OPERATING = ("lay_tile", "run_routes", "dividend", "buy_train", "buy_token")
 """Actions only an operating corporation takes."""
 
 
@@ -64,7 +64,8 @@ def operated_before(
 ) -> set[str]:
     """Corporations started when the last operating round before ``start`` began (they
     operated in it; the line of the action that began it holds the state then), and those
-    formed during it that took an operating action in it."""
+    formed during it that took an operating action in it; not those a merger or
+    transformation in it (re)started afterwards (rules/1841.md 2.3.9)."""
     k = start - 1
     last = lines[k]["round_num"]
     while (
@@ -74,8 +75,12 @@ def operated_before(
     out = {c["id"] for c in lines[k]["corporations"] if c["ipoed"]}
     for line in lines[k + 1 : start]:
         action = actions[line["action_id"]]
-        if action.get("entity_type") == "corporation" and action["type"] in OPERATING:
+        if action.get("entity_type") != "corporation":
+            continue
+        if action["type"] in OPERATING:
             out.add(str(action["entity"]))
+        elif action["type"] == "merge":
+            out -= {str(action["entity"]), str(action["corporation"])}
     return out
 
 
