@@ -92,6 +92,7 @@ class Game1841(Game):
         """Off-board hexes some corporation's graph has reached after its lays (1.4)."""
         self.memo_cache = GraphStamps(self.map)
         set_table(self, self.data)
+        tokens.reserve_homes(self)
         self.round = AuctionRound(self, [auction_step(self.settings)])
         self.round.setup()
 

@@ -27,6 +27,18 @@ RULE = "rules/1841.md 2.3.4"
 RULE_BUY = "rules/1841.md 2.5"
 
 
+def reserve_homes(game: Game1841) -> None:
+    """Every corporation with a printed home city has its slot there reserved from the start
+    (18xx.games reserves the cities of every corporation's coordinates): nobody else tokens
+    it (rules/1841.md 1.2 "Historical corporations").  A home whose city is chosen (SFMA of
+    the second edition) is not reserved: Firenze is blocked by :func:`firenze_blocked`."""
+    board = game.map.board
+    for spec in game.data.corporations:
+        for hid, city in spec.homes:
+            if city >= 0 and hid in board.hexes:
+                board.reserve(hid, city, spec.sym)
+
+
 def placed(game: Game1841, corp: Corporation) -> list[str]:
     """Hexes of the corporation's placed tokens (one entry per token)."""
     return game.map.board.token_hexes(corp.sym)
