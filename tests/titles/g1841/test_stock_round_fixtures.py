@@ -270,7 +270,7 @@ def play_stock_round(path: Path, begin: int, end: int) -> list[str]:
     round_actions = [actions[line["action_id"]] for line in lines[begin + 1 : end + 1]]
     where = certificate_sources(round_actions, lines[begin + 1 : end + 1], lines[begin])
     inject(game, lines[begin], where)
-    game.operated = operated_before(lines, begin, actions)
+    game.operated_corps = operated_before(lines, begin, actions)
     game.round = game.new_stock_round()
     game.round.setup()
     problems = compare(game, lines[begin], True)

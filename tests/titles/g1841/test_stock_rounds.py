@@ -417,12 +417,12 @@ def test_president_may_not_dump_a_historical_corporation_before_phase_4() -> Non
     other = game.players[1] if seller is not game.players[1] else game.players[2]
     sftg = par(game, seller, "SFTG", "100,3,5")
     give(game, sftg, other, 3)
-    game.operated.add("SFTG")
+    game.operated_corps.add("SFTG")
     sells = [a["shares"] for a in step(game).choices(seller) if a["type"] == "sell_shares"]
     assert sells == []
     afi = par(game, seller, "AFI", "100,3,5")
     give(game, afi, other, 3)
-    game.operated.add("AFI")
+    game.operated_corps.add("AFI")
     sells = [a["shares"] for a in step(game).choices(seller) if a["type"] == "sell_shares"]
     assert ["AFI_0"] in sells
 
@@ -471,7 +471,7 @@ def test_faq_2_9_over_the_limit_must_sell_unless_nothing_can_be_sold() -> None:
     give(game, afi, player, 2)
     game.certificate_limit = 2
     assert "sell_shares" not in game.round.actions_for(player)
-    game.operated.add("AFI")
+    game.operated_corps.add("AFI")
     other = game.players[1] if player is not game.players[1] else game.players[2]
     give(game, afi, other, 1)
     assert step(game).actions(player) == ["sell_shares"]
@@ -486,7 +486,7 @@ def test_faq_5_3_only_operated_corporations_sell() -> None:
     give(game, afi, player, 1)
     with pytest.raises(IllegalAction):
         send(game, player, "sell_shares", shares=["AFI_1"], percent=10)
-    game.operated.add("AFI")
+    game.operated_corps.add("AFI")
     send(game, player, "sell_shares", shares=["AFI_1"], percent=10)
     assert game.pool.percent_of("AFI") == 10
 
@@ -508,7 +508,7 @@ def test_faq_1_2_and_5_1_minor_share_prices_and_sale_drops() -> None:
     other = again.players[2] if seller is not again.players[2] else again.players[1]
     minor = par(again, other, "CTLP", "100,3,5")
     give(again, minor, seller, 1)
-    again.operated.add("CTLP")
+    again.operated_corps.add("CTLP")
     send(again, seller, "sell_shares", shares=["CTLP_1"], percent=20)
     assert minor.share_price is not None and minor.share_price.row == 4
     assert ctlp.share_price is not None and ctlp.share_price.row == 3
@@ -526,7 +526,7 @@ def test_sale_drops_the_price_a_row_per_share_and_respects_the_pool_limit() -> N
         "100,3,5",
     )
     give(game, afi, player, 6)
-    game.operated.add("AFI")
+    game.operated_corps.add("AFI")
     sells = {a["percent"] for a in step(game).choices(player) if a["type"] == "sell_shares"}
     assert max(sells) == 50
     two = [s.id for s in player.shares_of("AFI")[:2]]
@@ -542,7 +542,7 @@ def test_faq_3_1_sale_creating_circular_control_is_refused() -> None:
     a = par(game, player, "AFI", "100,3,5")
     b = par(game, a, "CTDA", "100,3,5")  # AFI presides CTDA
     give(game, a, b, 3)  # CTDA holds 30 % of AFI
-    game.operated.add("AFI")
+    game.operated_corps.add("AFI")
     assert b.owner is a and a.owner is player
     bundle = Bundle.of(player.shares_of("AFI"), a)
     assert creates_circle(game, bundle, game.pool, True)
@@ -636,7 +636,7 @@ def test_faq_1_7_over_sixty_percent_through_controlled_corporations_must_sell() 
     ctda = par(game, other, "CTDA", "100,3,5")
     give(game, ctda, player, 4)
     give(game, ctda, afi, 3)
-    game.operated.add("CTDA")
+    game.operated_corps.add("CTDA")
     assert game.controlled_percent(player, ctda) == 70
     assert step(game).actions(player) == ["sell_shares"]
     assert {a["type"] for a in step(game).choices(player)} == {"sell_shares"}

@@ -78,10 +78,6 @@ class Game1841(Game):
         """Certificates of other corporations a corporation may hold (rules/1841.md 1.2)."""
         self.max_holding_percent = int(self.data.raw["max_ownership_percent"])
         """The most a player controls of one corporation (rules/1841.md 1.2)."""
-        self.operated: set[str] = set()
-        """Corporations that have completed an operating-round turn since they (re)started;
-        only their shares may be sold (rules/1841.md 2.3.9; the operating round adds them, a
-        restart removes them)."""
         self.procedures: list[Procedure] = []
         """Long procedures under way that ask questions (:mod:`.decisions`), first first."""
         self.done_this_round: set[str] = set()
@@ -219,11 +215,6 @@ class Game1841(Game):
         return isinstance(holder, Player) or (
             isinstance(holder, Corporation) and holder is not corp
         )
-
-    def check_sale_timing(self, corp: Corporation) -> bool:
-        """Shares may be sold once the corporation has operated (rules/1841.md 2.2.1, 2.3.9;
-        seed 000 item 5.3)."""
-        return corp.sym in self.operated
 
     privates_count_in_cert_limit = False
     """Concessions do not count against a player's limit (rules/1841.md 1.2)."""

@@ -61,8 +61,12 @@ def frozen(game: Game1841, corp: Corporation) -> bool:
 
 
 def circular_set(game: Game1841) -> set[str]:
-    """The started corporations whose chain of control loops (rules/1841.md 2.3.9)."""
-    return {c.sym for c in game.corporations if c.ipoed and not c.closed and is_circular(c)}
+    """The started corporations whose chain of control loops, and those still marked
+    circular while frozen (rules/1841.md 2.3.9, 2.3.10; :mod:`.frozen`)."""
+    marked = {sym for sym, st in game.frozen_states.items() if st.circular}
+    return marked | {
+        c.sym for c in game.corporations if c.ipoed and not c.closed and is_circular(c)
+    }
 
 
 @contextmanager

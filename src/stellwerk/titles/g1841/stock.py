@@ -497,3 +497,9 @@ class StockRound1841(StockRound):
             elif not corp.ipoed:
                 owner.companies.remove(company)
                 company.owner = None
+
+
+class StartCorporation(Decisions):
+    """HomeToken's place in a round's step list (18xx.games HomeToken, BuyNewTokens): the
+    start of a corporation asks through :class:`.start.CorporationStart` procedures, which
+    whichever Decisions step comes first in the round asks (rules/1841.md 2.2.3)."""
