@@ -230,8 +230,12 @@ class Shares1841(BuySellParShares):
         )
 
     def can_afford(self, player: Player, corp: Corporation) -> bool:
-        pres = Bundle.of([corp.treasury_shares()[0]], corp) if corp.treasury_shares() else None
-        if pres is None or not self.can_gain(player, pres):
+        pres = corp.presidents_share
+        if (
+            pres is None
+            or pres.owner is not corp
+            or not self.can_gain(player, Bundle.of([pres], corp))
+        ):
             return False
         cells = par_cells(self.game, corp)
         return any(
