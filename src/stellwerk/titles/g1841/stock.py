@@ -276,6 +276,15 @@ class Shares1841(BuySellParShares):
             return True
         return self.can_gain(player, Bundle.of([pres], self.game.corporation(pres.corporation)))
 
+    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+        """A concession of another player: any price from L.1 to the buyer's cash; from the
+        bank its face value (rules/1841.md 2.2.1, 4.3)."""
+        if listed.get("type") == "buy_company":
+            company = self.game.company(str(listed["company"]))
+            if isinstance(company.owner, Player):
+                return (1, entity.cash)
+        return super().price_space(entity, listed)
+
     def buyable_companies(self, player: Player) -> list[Company]:
         return [c for c in self.game.companies if self.can_buy_company(player, c)]
 
