@@ -652,8 +652,12 @@ def test_p2p_concession_carries_its_president_certificate() -> None:
     concession.owner = seller
     seller.companies.append(concession)
     sftg = par(game, seller, "SFTG", "100,3,5")
-    listed = [a for a in step(game).choices(buyer) if a["type"] == "buy_company"]
-    assert [a["company"] for a in listed] == ["SFTG"]
+    listed = [
+        a
+        for a in step(game).choices(buyer)
+        if a["type"] == "buy_company" and a["company"] == "SFTG"
+    ]
+    assert [a["price"] for a in listed] == [1]
     assert step(game).price_space(buyer, listed[0]) == (1, buyer.cash)
     cash = (buyer.cash, seller.cash)
     send(game, buyer, "buy_company", company="SFTG", price=30)
