@@ -678,3 +678,24 @@ def test_faq_2_7_concessions_do_not_count_towards_the_certificate_limit() -> Non
     assert step(game).can_buy_company(player, game.company("SFTG"))
     send(game, player, "buy_company", company="SFTG", price=50)
     assert game.num_certs(player) == 2
+
+
+def test_start_ipo_sales_do_not_reopen_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rules/1841.md 2.2.1, 2.2.3, 5.1: a turn that ended because nothing more could be
+    bought stays over although the start's half-price IPO sales make a cheap IPO share
+    buyable (an oracle game: ICSF started at 68, sold 6 IPO shares for 2 tokens at L.200)."""
+    monkeypatch.setattr(start, "token_price", lambda game, corp: 200)
+    game = game_in_sr(phase="3")
+    first = game.round.current_entity()
+    first.cash = 136 + 68 + 50
+    send(game, first, "par", corporation="AFI", share_price="68,4,2")
+    send(game, first, "buy_shares", shares=["AFI_1"], percent=10)
+    afi = game.corporation("AFI")
+    assert game.round.current_entity() is afi
+    send(game, afi, "place_token", city=game.map.board.city_id("K11", 0), slot=0)
+    send(game, afi, "pass")
+    send(game, afi, "choose", choice=2)
+    assert game.pool.percent_of("AFI") == 60
+    assert afi.share_price is not None and afi.share_price.price == 20
+    assert afi.cash == 204 + 6 * 34 - 400
+    assert game.round.current_entity() is not first

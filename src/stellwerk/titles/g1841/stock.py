@@ -461,8 +461,11 @@ class Shares1841(BuySellParShares):
         self.release(entity)
 
     def release_if_done(self, player: Player) -> None:
-        """No more purchase possible: the turn ends, the started corporation starts."""
+        """No more purchase possible: the turn ends as if passed (what the start's half-price
+        IPO sales make buyable again does not reopen it), the started corporation starts
+        (rules/1841.md 2.2.1, 5.1 automatic skipping)."""
         if self.started() is not None and not self.actions(player):
+            self.pass_()
             self.release(player)
 
     def release(self, player: Player) -> None:
