@@ -1,6 +1,6 @@
 """1841's stock round (rules/1841.md 2.2): who may start which corporation at which prices,
 the extra IPO purchases after a major's start, buying (IPO, pool, a president's certificate
-from the pool, concessions from the bank, with ``p2p_purchases`` from other players) and
+from the pool, concessions from the bank, with player-to-player purchases from other players) and
 selling under 1841's limits (60 % counted over controlled corporations, certificate limit,
 operated corporations only, 50 % pool, dumps, frozen historical presidencies, no circular
 control), forced sales, and the end of the round (2.2.2).  The start of a corporation (home
@@ -258,7 +258,7 @@ class Shares1841(BuySellParShares):
 
     def can_buy_company(self, player: Player, company: Company) -> bool:
         """A bank-owned concession from the second stock round on, for its face value plus
-        the president's certificate in the pool if there is one; with ``p2p_purchases`` one
+        the president's certificate in the pool if there is one; with player-to-player purchases one
         of another player for any price from L.1 (rules/1841.md 2.2.1, 4.3)."""
         if self.bought() or company.closed or company.owner is player:
             return False
@@ -315,7 +315,7 @@ class Shares1841(BuySellParShares):
 
     # -- player to player (rules/1841.md 4.3; seed 000 items 2.3, 2.4) ------------------------
     def p2p_share_bundles(self, player: Player) -> list[Bundle]:
-        """Single certificates of other players the player may buy (``p2p_purchases``)."""
+        """Single certificates of other players the player may buy (player-to-player purchases)."""
         game = self.game
         if not game.settings.player_to_player_purchases or self.bought() or player.cash <= 0:
             return []
@@ -428,7 +428,7 @@ class Shares1841(BuySellParShares):
         self.release_if_done(entity)
 
     def buy_from_player(self, action: Action, entity: Any, bundle: Bundle) -> None:
-        """A purchase from another player at the price named (``p2p_purchases``;
+        """A purchase from another player at the price named (player-to-player purchases;
         rules/1841.md 4.3)."""
         rule = "rules/1841.md 4.3"
         if not self.game.settings.player_to_player_purchases:
