@@ -60,6 +60,9 @@ class Game1841(Game):
         """The most a player controls of one corporation (rules/1841.md 1.2)."""
         self.procedures: list[Procedure] = []
         """Long procedures under way that ask questions (:mod:`.decisions`), first first."""
+        self.done_this_round: set[str] = set()
+        """Corporations that do not operate (any more) in the current operating round: merged,
+        transformed or newly formed ones (rules/1841.md 2.3.1, 2.3.11); the round clears it."""
         set_table(self, self.data)
         self.round = AuctionRound(self, [auction_step(self.settings)])
         self.round.setup()
