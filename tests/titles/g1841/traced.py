@@ -19,7 +19,8 @@ from stellwerk.core.entities import Corporation, Holder, Player, Train, move_sha
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.positions import position_before, read_trace, trace_path
 
-FIXTURES = Path(__file__).resolve().parents[3] / ".." / "shared" / "fixtures" / "18xx.games" / "1841"
+SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+FIXTURES = SHARED / "fixtures" / "18xx.games" / "1841"
 
 
 def fixture(name: str) -> Path:
