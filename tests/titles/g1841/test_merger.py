@@ -245,9 +245,7 @@ def test_merge_step_protocol() -> None:
         step.process({"type": "merge", "corporation": "SFTG"}, sftg)
     step.process({"type": "merge", "corporation": "IFAI"}, sftg)
     assert step.actions(sftg) == ["merge"]
-    assert {a["corporation"] for a in step.choices(sftg)} == {
-        c.sym for c in merger.targets(game)
-    }
+    assert {a["corporation"] for a in step.choices(sftg)} == {c.sym for c in merger.targets(game)}
     with pytest.raises(IllegalAction, match="not available"):
         step.process({"type": "merge", "corporation": "AFI"}, sftg)
     step.process({"type": "merge", "corporation": "CFCC"}, sftg)

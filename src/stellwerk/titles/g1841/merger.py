@@ -127,7 +127,10 @@ def merge_target(game: Game1841, corp: Corporation) -> bool:
     """May be formed by a merger or transformation: a non-historical major that is neither
     started nor closed (rules/1841.md 2.3.11, 2.3.12)."""
     return (
-        not is_historical(game, corp) and not corp.ipoed and is_major(game, corp) and not corp.closed
+        not is_historical(game, corp)
+        and not corp.ipoed
+        and is_major(game, corp)
+        and not corp.closed
     )
 
 
@@ -472,14 +475,16 @@ class Merger(Procedure):
 
     # -- Procedure
     def question(self, game: Game1841) -> Question | None:
-        a, _, target = self.corps(game)
+        a = game.corporation(self.a)
         if self.stage == "price":
             entity: Holder = self.decider_player(game) if self.tuscan else a
             return Question(entity, ("choose",), "price", RULE, ["first", "last"])
         if self.stage in ("pass1", "pass2"):
             return Question(deref(game, self.todo[0]), ("choose",), "upgrade", RULE, self.offered)
         if self.stage in ("oo", "remove"):
-            kinds = ("remove_token", "pass") if self.removed >= self.removal_min else ("remove_token",)
+            kinds = (
+                ("remove_token", "pass") if self.removed >= self.removal_min else ("remove_token",)
+            )
             return Question(
                 self.token_decider(game),
                 kinds,
@@ -564,9 +569,7 @@ class Merger(Procedure):
             if not self.todo:
                 if self.stage == "pass1":
                     self.stage = "pass2"
-                    self.todo = [
-                        n for n in self.holders if self.total(game, deref(game, n)) >= 10
-                    ]
+                    self.todo = [n for n in self.holders if self.total(game, deref(game, n)) >= 10]
                     continue
                 self.tokens_start(game)
                 return
@@ -712,7 +715,7 @@ class Merger(Procedure):
                 )
         board = game.map.board
         self.duplicates = 0
-        for hid, state in board.hexes.items():
+        for state in board.hexes.values():
             for city in state.cities:
                 if a.sym in city.tokens and b.sym in city.tokens:
                     city.tokens[city.tokens.index(b.sym)] = None
@@ -839,9 +842,7 @@ class Merger(Procedure):
         self.stage = "done"
 
 
-def start_merger(
-    game: Game1841, a: Corporation, b: Corporation, target: Corporation
-) -> Merger:
+def start_merger(game: Game1841, a: Corporation, b: Corporation, target: Corporation) -> Merger:
     """The acting corporation ``a`` merges with ``b`` into ``target`` (rules/1841.md 2.3.11):
     checked (partner, target) and begun; the caller queues it."""
     if game.specs[a.sym].type != game.specs[b.sym].type:

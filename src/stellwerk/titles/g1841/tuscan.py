@@ -95,7 +95,11 @@ def runs_this_round(game: Game1841, olds: list[Corporation | None]) -> bool:
     if not isinstance(rnd, OperatingRound):
         return True
     for corp in olds:
-        if corp is not None and corp in rnd.entities and rnd.entities.index(corp) <= rnd.entity_index:
+        if (
+            corp is not None
+            and corp in rnd.entities
+            and rnd.entities.index(corp) <= rnd.entity_index
+        ):
             return False
     return True
 
@@ -170,7 +174,6 @@ def start(game: Game1841) -> Tuscan | None:
     corporations have floated; otherwise the merge starts and is queued (it runs on by
     itself as far as it can).  Returns the procedure, None when SFLi closed."""
     olds = [corporation_or_none(game, s) for s in TUSCAN]
-    sflp, sfma, ssfl = olds
     floated = [c for c in olds if c is not None and c.floated]
     sfli = corporation_or_none(game, FORMED)
     if sfli is None:
