@@ -293,3 +293,27 @@ def test_seed_000_item_1_3_restarted_corporation_has_no_history() -> None:
     assert ids == sorted(ids) and sum(s.percent for s in ifai.treasury_shares()) == 100
     assert 2 <= cfcc.num_tokens <= merger.MAX_TOKENS and not cfcc.operated
     assert {"SFTG", "IFAI", "CFCC"} <= game.done_this_round
+
+
+def test_seed_000_item_2_25_frozen_holder_exchanges_after_the_pool() -> None:
+    """seed 000 item 2.25 (rules/1841.md 2.3.11, 5.4): a frozen corporation exchanges after
+    the pool; with a single old share and nobody to decide for it, it takes the cash-out
+    (floor(P/2)) without a question."""
+    game = game_before("1841_game_end_bank", 496)
+    sftg, ifai, cfcc = (game.corporation(s) for s in ("SFTG", "IFAI", "CFCC"))
+    sfl = game.corporation("SFL")
+    assert merger.is_frozen(game, sfl)
+    move_share(game.pool.shares_of("SFTG")[0], sfl)
+    decider = merger.controller(sftg)
+    assert decider is not None
+    order = merger.exchange_holders(game, sftg, ifai, decider, 10)
+    assert order.index(sfl) > order.index(game.pool)
+    cash = sfl.cash
+    game.corporation("SFTG").num_tokens = 3
+    queue(game, merger.start_merger(game, sftg, ifai, cfcc))
+    decisions = Decisions(game, fake_round(game, sftg))
+    while (asked := decisions.asked()) is not None:
+        assert asked.entity is not sfl
+        decisions.process({"type": "choose", "choice": "cash"}, asked.entity)
+    assert sfl.cash == cash + 127 // 2
+    assert not sfl.shares_of("SFTG") and not sfl.shares_of("CFCC")

@@ -8,6 +8,7 @@ from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import merger, transform, tuscan
 from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.game import Game1841
+from stellwerk.titles.g1841.merging_steps import TransformStep
 
 from .traced import actions, differences, fixture, game_before, trace_lines
 
@@ -162,3 +163,21 @@ def test_transform_offers_skip_who_cannot_buy() -> None:
         game.controlled_percent(rich, atfa) + 10 <= 60 and game.within_cert_limit(rich)
     )
     assert isinstance(atfa, Corporation)
+
+
+def test_transform_step_protocol() -> None:
+    """rules/1841.md 2.3.2 item 14, 5.3: the Transform step offers ``merge`` {target} and
+    ``pass`` to a minor that may transform while a target exists, nothing to a major; the
+    ``merge`` starts the transformation."""
+    game, rnd = before_tuscan_merge()
+    sfma = game.corporation("SFMA")
+    rnd.entities, rnd.entity_index = [sfma], 0
+    step = TransformStep(game, rnd)
+    step.setup()
+    assert step.actions(sfma) == ["merge", "pass"]
+    assert {a.get("corporation") for a in step.choices(sfma)} >= {"ATFA"}
+    step.process({"type": "merge", "corporation": "ATFA"}, sfma)
+    assert step.actions(sfma) == [] and game.corporation("ATFA").ipoed
+    ctda = game.corporation("CTDA")
+    rnd.entities = [ctda]
+    assert TransformStep(game, rnd).actions(ctda) == []
