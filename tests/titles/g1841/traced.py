@@ -105,6 +105,7 @@ def set_state(game: Game1841, state: dict[str, Any]) -> None:
             corp.trains.append(train)
         if corp.floated:
             corp.operating_history.append((1, 0))
+            game.operated_corps.add(corp.sym)
     for corp in game.corporations:
         record = corps.get(corp.sym)
         if record is None or not record["ipoed"]:

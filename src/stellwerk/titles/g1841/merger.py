@@ -44,7 +44,6 @@ from stellwerk.core.entities import (
 )
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
-from stellwerk.core.map.graph import compute_network
 from stellwerk.core.market import Cell
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question
@@ -65,7 +64,7 @@ TUSCAN_TOKEN_HEXES = ("Q11", "R14")
 def has_operated(game: Game1841, corp: Corporation) -> bool:
     """Whether ``corp`` has completed an operating turn (rules/1841.md 2.3.9; seed 000 items
     1.3, 2.1): the core's operating history, cleared when a corporation restarts."""
-    return corp.operated
+    return corp.sym in game.operated_corps
 
 
 def is_frozen(game: Game1841, corp: Corporation) -> bool:
@@ -86,7 +85,7 @@ def region_reach(game: Game1841, corp: Corporation) -> set[tuple[str, int]]:
     corporation's tokens, not yet stopped at province borders."""
     board = game.map.board
     out: set[tuple[str, int]] = set()
-    for hid, node in compute_network(board, corp.sym).nodes:
+    for hid, node in game.map.region_graph.network(corp.sym).nodes:
         index = board.hexes[hid].city_index(node)
         if index is not None:
             out.add((hid, index))
@@ -349,6 +348,7 @@ def restart_corporation(game: Game1841, corp: Corporation) -> None:
         corp.closed = True
         return
     corp.operating_history.clear()
+    game.operated_corps.discard(corp.sym)
     corp.num_tokens = game.specs[corp.sym].min_tokens
     treasury = corp.shares.get(corp.sym)
     if treasury:
