@@ -16,7 +16,7 @@ from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import AuctionRound, OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell
-from stellwerk.titles.g1841 import stock
+from stellwerk.titles.g1841 import events, game_end, stock
 from stellwerk.titles.g1841.auction import auction_step
 from stellwerk.titles.g1841.data_load import title_data, variant_of
 from stellwerk.titles.g1841.decisions import Procedure
@@ -31,6 +31,16 @@ class Game1841(Game):
     """1841 - Northern Italy."""
 
     title = "1841"
+    game_end_check: ClassVar[dict[str, str]] = {
+        "bankrupt": "immediate",
+        "bank": "current_or",
+        "stock_market": "current_turn",
+        "offboards": "current_turn",
+    }
+    """18xx.games' end conditions; the settings may change the timing (:meth:`end_checks`,
+    rules/1841.md 1.4)."""
+    game_end_priority: ClassVar[list[str]] = game_end.TIMING_PRIORITY
+    bankruptcy_ends_game_after = "all_but_one"
     live_rules: ClassVar[dict[str, str]] = {
         "bid": "rules/1841.md 2.1",
         "blind_bid": "rules/1841.md 2.1.2",
@@ -60,6 +70,9 @@ class Game1841(Game):
         """The most a player controls of one corporation (rules/1841.md 1.2)."""
         self.procedures: list[Procedure] = []
         """Long procedures under way that ask questions (:mod:`.decisions`), first first."""
+        self.offboards_connected: set[str] = set()
+        """Off-board hexes some corporation's track has reached (rules/1841.md 1.4,
+        :func:`.game_end.record_offboards`)."""
         set_table(self, self.data)
         self.round = AuctionRound(self, [auction_step(self.settings)])
         self.round.setup()
@@ -75,6 +88,40 @@ class Game1841(Game):
 
     def new_operating_round(self, round_num: int) -> Round:
         return OperatingRound(self, [], round_num)
+
+    # -- events at the first train of a type (rules/1841.md 2.4; core ``buying_train``) -----
+    def event_close_companies(self) -> None:
+        events.close_concessions(self)
+
+    def event_phase4_regions(self) -> None:
+        events.apply_borders(self)
+
+    def event_ferd_secession(self) -> None:
+        events.ferdinandea_secession(self)
+
+    def event_tuscan_merge(self) -> None:
+        events.tuscan_merge(self)
+
+    def event_phase5_regions(self) -> None:
+        events.apply_borders(self)
+
+    # -- game end (rules/1841.md 1.4) --------------------------------------------------------
+    def end_checks(self) -> dict[str, str]:
+        return game_end.end_checks(self)
+
+    def end_condition(self, reason: str) -> bool:
+        if reason == "offboards":
+            return game_end.all_offboards_connected(self)
+        return super().end_condition(reason)
+
+    def end_now(self, timing: str | None) -> bool:
+        decided = game_end.end_now(self, timing)
+        return super().end_now(timing) if decided is None else decided
+
+    def hooks_before_next_operator(self, rnd: OperatingRound) -> bool:
+        """A corporation's turn ended: the price or the off-boards may end the game now
+        (rules/1841.md 1.4)."""
+        return game_end.after_operating_turn(self)
 
     # -- ownership and control (rules/1841.md 1.2, 2.3.9) -----------------------------------
     holding_limit_counts_controlled = True
