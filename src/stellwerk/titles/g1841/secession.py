@@ -444,7 +444,7 @@ class Secession(Procedure):
         share of each; nobody with a pair: the certificate goes to the pool (rules/1841.md
         2.4.1; seed 003 H5: the first-asked 20 % holders take the directorships)."""
         old, a, b = self.corps(game)
-        pending = True
+        pending = any(s.president for s in other.treasury_shares())
         for key in exchange_holders(game, self.decider_of(game), old, 20):
             holder = holder_of(game, key)
             while holder.percent_of(old.sym) > 10:
