@@ -125,7 +125,10 @@ def apply_state(
         left = int(state["depot"].get(name, 0))
         gone = copies[: len(copies) - left]
         owners = [
-            game.corporation(c["id"]) for c in state["corporations"] for t in c["trains"] if t == name
+            game.corporation(c["id"])
+            for c in state["corporations"]
+            for t in c["trains"]
+            if t == name
         ]
         for train in gone:
             depot.remove(train)

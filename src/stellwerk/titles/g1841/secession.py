@@ -39,7 +39,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.map.graph import compute_network, token_nodes
-from stellwerk.core.shares import Bundle
+from stellwerk.core.shares import Bundle, transfer_bundle
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
 
@@ -303,7 +303,8 @@ def split_cash(old: Corporation, a: Corporation, b: Corporation) -> None:
 
 def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
     """IRSFF's shares of other corporations by value, highest first, alternately to SB and
-    SFL; a presidency moves with its certificate (rules/1841.md 2.4.1)."""
+    SFL; the presidency is settled as after any transfer, and a new president swaps his
+    shares with the receiver, as 18xx.games' corporate transfer does (rules/1841.md 2.4.1)."""
     held = [s for s in old.all_shares() if s.corporation != old.sym]
 
     def value(share: Share) -> float:
@@ -313,7 +314,18 @@ def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporat
 
     for i, share in enumerate(sorted(held, key=value)[::-1]):
         corp = game.corporation(share.corporation)
-        game.transfer_shares(Bundle.of([share], corp), a if i % 2 == 0 else b)
+        to = a if i % 2 == 0 else b
+        swap = game.change_president_for(corp)
+
+        def swap_with_receiver(
+            pres: Share, _swap_to: Holder, president: Holder, prev: Holder, to: Holder = to
+        ) -> None:
+            # a corporate transfer: whoever takes the presidency swaps with the receiver
+            swap(pres, to, president, prev)
+
+        transfer_bundle(
+            Bundle.of([share], corp), to, game, game.pool, swap_with_receiver, game.handle_partial
+        )
 
 
 def give_new(game: Game1841, corp: Corporation, to: Holder, president: bool = False) -> None:
