@@ -16,8 +16,8 @@ from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.game import Game1841
 
 sys.path.insert(0, str(Path(__file__).parent))
-from setup_helpers import answer, asked, new_game, operating, players, start  # noqa: E402
-from trace_state import (  # noqa: E402
+from setup_helpers import answer, asked, new_game, operating, players, start
+from trace_state import (
     FIXTURES,
     differences,
     fixture,
@@ -184,7 +184,7 @@ def test_president_with_40_percent_takes_both_presidencies() -> None:
     """rules/1841.md 2.4.1: IRSFF's president holding 40 % gives his president's certificate
     and two shares for both president's certificates."""
     game = irsff_position(pres_extra=30, others=(10, 10))
-    p1, p2, p3 = players(game)
+    p1, _, _ = players(game)
     buy_first_four(game, game.corporation("SFTG"))
     sb, sfl = game.corporation("SB"), game.corporation("SFL")
     assert sb.owner is p1 and sfl.owner is p1
@@ -215,7 +215,7 @@ def test_faq_1_14_presidency_changes_at_concession_close_before_the_split() -> N
     both president's certificates; the old president's shares are exchanged as a pair and a
     single."""
     game = irsff_position(pres_extra=10, others=(40, 0))
-    p1, p2, p3 = players(game)
+    p1, p2, _ = players(game)
     game.company("IRSFF").owner = p1
     p1.companies.append(game.company("IRSFF"))
     buy_first_four(game, game.corporation("SFTG"))
@@ -312,7 +312,7 @@ def test_offers_offer_again_and_tokens() -> None:
     the market price), then the corporations are asked for further rounds while someone can
     buy; then SB and SFL may buy tokens at L.50 up to 5 (second edition)."""
     game = irsff_position(pres_extra=20, others=(0, 0))
-    p1, p2, p3 = players(game)
+    p1, _, _ = players(game)
     p1.cash = 250
     buy_first_four(game, game.corporation("SFTG"))
     sb, sfl = game.corporation("SB"), game.corporation("SFL")
@@ -344,7 +344,6 @@ def test_faq_2_24_sb_and_sfl_operate_if_irsff_had_not() -> None:
     game = irsff_position(pres_extra=20, others=(0, 0))
     game.settings = type(game.settings)(secession_token_purchase=False)
     buy_first_four(game, game.corporation("SFTG"))
-    p1, _, _ = players(game)
     while (question := asked(game)) is not None:
         answer(game, question[0], DECLINE[question[1]])
     assert [c.sym for c in game.round.entities] == ["SFTG", "SB", "SFL"]

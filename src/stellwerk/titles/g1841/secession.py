@@ -315,17 +315,26 @@ def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporat
     for i, share in enumerate(sorted(held, key=value)[::-1]):
         corp = game.corporation(share.corporation)
         to = a if i % 2 == 0 else b
-        swap = game.change_president_for(corp)
-
-        def swap_with_receiver(
-            pres: Share, _swap_to: Holder, president: Holder, prev: Holder, to: Holder = to
-        ) -> None:
-            # a corporate transfer: whoever takes the presidency swaps with the receiver
-            swap(pres, to, president, prev)
-
         transfer_bundle(
-            Bundle.of([share], corp), to, game, game.pool, swap_with_receiver, game.handle_partial
+            Bundle.of([share], corp),
+            to,
+            game,
+            game.pool,
+            SwapWith(to, game.change_president_for(corp)),
+            game.handle_partial,
         )
+
+
+@dataclass
+class SwapWith:
+    """A presidency change in a corporate transfer: the new president swaps his shares with
+    the receiving corporation, as 18xx.games does (rules/1841.md 2.4.1)."""
+
+    receiver: Holder
+    swap: Any
+
+    def __call__(self, pres: Share, _swap_to: Holder, president: Holder, prev: Holder) -> None:
+        self.swap(pres, self.receiver, president, prev)
 
 
 def give_new(game: Game1841, corp: Corporation, to: Holder, president: bool = False) -> None:
