@@ -8,9 +8,11 @@
 # its trace with a "refused_action_id" line), and replays our file against that trace.
 #
 #   printf '3 1\n4 2 bonds\n' | bash scripts/oracle_diff.sh [OUTDIR]
+#   printf '3 1 lite\n' | TITLE=1841 bash scripts/oracle_diff.sh [OUTDIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-/tmp/stellwerk-oracle}"
+title="${TITLE:-1849}"
 mkdir -p "$out"
 oracle=/tmp/x18
 [ -f "$oracle/trace.rb" ] || { echo "no oracle in $oracle (see ../shared/tools/oracle)" >&2; exit 2; }
@@ -21,10 +23,10 @@ if [ ! -f "$oracle/trace_strict.rb" ]; then
 fi
 while read -r players seed opts; do
     [ -n "${players:-}" ] || continue
-    name="$out/1849_p${players}_s${seed}_$(echo "${opts:-}" | tr ' ' '+')"
+    name="$out/${title}_p${players}_s${seed}_$(echo "${opts:-}" | tr ' ' '+')"
     args=()
     for o in ${opts:-}; do args+=(--option "$o"); done
-    .venv/bin/stellwerk selfplay 1849 --players "$players" --seed "$seed" "${args[@]}" -o "$name.json" > "$name.selfplay.log" 2>&1
+    .venv/bin/stellwerk selfplay "$title" --players "$players" --seed "$seed" "${args[@]}" -o "$name.json" > "$name.selfplay.log" 2>&1
     (cd "$oracle" && ENGINE_LOG_LEVEL=4 timeout 900 ruby -Ishim trace_strict.rb "$name.json" "$name.trace.jsonl" > "$name.oracle.log" 2>&1)
     verdict=$(.venv/bin/stellwerk replay "$name.json" --trace "$name.trace.jsonl" --json 2>/dev/null | tail -n 1)
     echo "$(basename "$name"): $(tail -n 1 "$name.selfplay.log" | cut -c1-70) | ${verdict:0:400}"

@@ -11,7 +11,7 @@ import pytest
 
 from stellwerk.core.entities import Corporation, Train
 from stellwerk.core.errors import IllegalAction
-from stellwerk.titles.g1841 import secession
+from stellwerk.titles.g1841 import frozen, secession
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.game import Game1841
 
@@ -237,7 +237,7 @@ def test_nobody_with_a_pair_puts_the_other_presidency_in_the_pool() -> None:
     answer(game, p1, "a")
     sfl = game.corporation("SFL")
     assert game.pool.percent_of("SFL") == 20 and sfl.owner is game.pool
-    assert secession.is_frozen(sfl)
+    assert game.controller(sfl) is None  # frozen (rules/1841.md 2.3.9)
 
 
 def test_faq_1_16_and_2_12_holders_decide_from_the_president_in_seat_order() -> None:
@@ -277,9 +277,10 @@ def test_faq_2_25_frozen_holder_takes_sb_and_the_pool_pair_takes_an_open_preside
     game = new_game(3)
     p1, p2, _ = players(game)
     irsff = start(game, "IRSFF", "100,3,5", p1, {p1: 10, game.pool: 20})
-    frozen = start(game, "CGTF", "68,4,2", game.pool)
-    secession.move_share(next(s for s in irsff.treasury_shares() if not s.president), frozen)
+    icy = start(game, "CGTF", "68,4,2", game.pool)
+    secession.move_share(next(s for s in irsff.treasury_shares() if not s.president), icy)
     start(game, "SFTG", "144,2,8", p2)
+    frozen.update(game)
     operating(game, game.corporation("SFTG"))
     buy_first_four(game, game.corporation("SFTG"))
     answer(game, p1, "a")  # p1 (30 %) picks SB's presidency
@@ -288,7 +289,7 @@ def test_faq_2_25_frozen_holder_takes_sb_and_the_pool_pair_takes_an_open_preside
     # p1's single is asked; the frozen corporation's is automatic
     assert asked(game) == (p1, "pick_exchange_corp", ["a", "b"])
     answer(game, p1, "b")
-    assert frozen.percent_of("SB") == 10 and frozen.percent_of("IRSFF") == 0
+    assert icy.percent_of("SB") == 10 and icy.percent_of("IRSFF") == 0
 
 
 def test_faq_3_3_unmatched_holders_are_paid_out() -> None:

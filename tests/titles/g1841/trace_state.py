@@ -17,6 +17,7 @@ from typing import Any
 from stellwerk.core.entities import Corporation, Holder, move_share
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.io.gamefile import load_game_file, read_game_file
+from stellwerk.titles.g1841 import frozen
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.positions import position_before, read_trace, trace_path
@@ -139,6 +140,12 @@ def apply_state(
             else:
                 train.owner = None
                 train.rusted = True
+    game.types_bought = {
+        name
+        for name in {t.name for t in depot.trains}
+        if state["depot"].get(name, 0) < sum(t.name == name for t in depot.trains)
+    }
+    frozen.update(game)
     for c in state["corporations"]:
         corp = game.corporation(c["id"])
         bought = [

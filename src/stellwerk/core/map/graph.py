@@ -26,6 +26,25 @@ from stellwerk.core.map.geometry import opposite
 
 NodeKey = tuple[str, int]
 PathKey = tuple[str, int]
+EdgeKey = tuple[str, int]
+"""(hex, edge 0..5): one side of a hex edge."""
+
+
+@dataclass(frozen=True, slots=True)
+class WalkLimits:
+    """Title limits on a network walk (none by default).
+
+    ``uncrossable``: hex edges the walk may not cross, each side listed (a title's political
+    borders in force): a path with an exit on one of them is not walked at all, and a lay may
+    not connect across one.  ``inert_tokens``: hexes whose tokens do not start a walk (tokens
+    that are not bases, e.g. on mountain passes); they are still reached and still count for
+    the corporation where they lie."""
+
+    uncrossable: frozenset[EdgeKey] = frozenset()
+    inert_tokens: frozenset[str] = frozenset()
+
+
+NO_LIMITS = WalkLimits()
 
 
 @dataclass(slots=True)
@@ -39,10 +58,14 @@ class Network:
     route_train_purchase: bool = False
 
 
-def token_nodes(board: Board, corp: str) -> list[NodeKey]:
-    """(hex, node) of every city holding a token of ``corp``."""
+def token_nodes(board: Board, corp: str, limits: WalkLimits = NO_LIMITS) -> list[NodeKey]:
+    """(hex, node) of every city holding a token of ``corp`` (but those on ``limits``'
+    inert hexes)."""
     out = []
+    inert = limits.inert_tokens
     for hid, state in board.hexes.items():
+        if inert and hid in inert:
+            continue
         for index, city in enumerate(state.cities):
             if corp in city.tokens:
                 out.append((hid, state.tile.city_nodes[index]))
@@ -69,8 +92,10 @@ class _Walker:
         stop_at: frozenset[PathKey] = frozenset(),
         links: dict[tuple[str, int], str | None] | None = None,
         blocked: dict[NodeKey, bool] | None = None,
+        uncrossable: frozenset[EdgeKey] = frozenset(),
     ) -> None:
         self.board = board
+        self.uncrossable = uncrossable
         self.hexes = board.hexes
         self.corp = corp
         self.stop_at = stop_at
@@ -126,6 +151,9 @@ class _Walker:
         for e in edges:
             if counter.get((hid, e)):
                 return
+        uncrossable = self.uncrossable
+        if uncrossable and any((hid, e) in uncrossable for e in edges):
+            return  # a path at an uncrossable edge is not walked (18xx.games skip_paths)
         visited.add(key)
         self.order.append(key)
         if key in self.stop_at:
@@ -162,16 +190,18 @@ class _Reached(Exception):
     """Internal: a walk of :func:`reaches_any_path` met one of its targets."""
 
 
-def reaches_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bool:
+def reaches_any_path(
+    board: Board, corp: str, targets: frozenset[PathKey], limits: WalkLimits = NO_LIMITS
+) -> bool:
     """Whether ``corp``'s network (:func:`compute_network` from its tokens) holds one of the
     ``targets`` paths.  The same walks, stopped at the first target met: a path is in the
     network as soon as a walk enters it."""
-    tokens = token_nodes(board, corp)
+    tokens = token_nodes(board, corp, limits)
     links = board.link_table()
     blocked: dict[NodeKey, bool] = {}
     for start in tokens:
         others = {t for t in tokens if t != start}
-        walker = _Walker(board, corp, others, targets, links, blocked)
+        walker = _Walker(board, corp, others, targets, links, blocked, limits.uncrossable)
         try:
             walker.node(start)
         except _Reached:
@@ -179,7 +209,9 @@ def reaches_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bo
     return False
 
 
-def may_reach_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> bool:
+def may_reach_any_path(
+    board: Board, corp: str, targets: frozenset[PathKey], limits: WalkLimits = NO_LIMITS
+) -> bool:
     """False only if no walk of ``corp`` can reach one of the ``targets`` paths: a plain
     search from its token cities under the walk's own rules of passage (linked edges,
     joining gauges, no passing through blocking or terminal stops) but without its order
@@ -187,7 +219,8 @@ def may_reach_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> 
     so this is much cheaper than the walk when the answer is no."""
     hexes = board.hexes
     links = board.link_table()
-    nodes: list[NodeKey] = token_nodes(board, corp)
+    uncrossable = limits.uncrossable
+    nodes: list[NodeKey] = token_nodes(board, corp, limits)
     seen_nodes: set[NodeKey] = set(nodes)
     seen: set[PathKey] = set()
     paths: list[PathKey] = []
@@ -206,6 +239,8 @@ def may_reach_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> 
         hid, p = key
         state = hexes[hid]
         path = state.placed.paths[p]
+        if uncrossable and any((hid, e) in uncrossable for e in path.edges):
+            continue
         if not path.terminal:
             for n in path.nodes:
                 nxt = (hid, n)
@@ -226,13 +261,20 @@ def may_reach_any_path(board: Board, corp: str, targets: frozenset[PathKey]) -> 
     return False
 
 
-def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None) -> Network:
-    """The network of ``corp`` from its tokens (or from ``starts``, e.g. a teleport city), as
-    18xx.games computes it (Graph#compute): one walk per token city, the other token cities
-    counting as already visited; a route exists when one token's newly found track holds two
-    stops (or one stop and an optional one)."""
+def compute_network(
+    board: Board,
+    corp: str,
+    starts: list[NodeKey] | None = None,
+    limits: WalkLimits = NO_LIMITS,
+) -> Network:
+    """The network of ``corp`` from its tokens (or from ``starts``, e.g. a teleport city or
+    one token), as 18xx.games computes it (Graph#compute): one walk per token city, the
+    other token cities counting as already visited; a route exists when one token's newly
+    found track holds two stops (or one stop and an optional one).  ``limits``: uncrossable
+    edges and tokens that start no walk (:class:`WalkLimits`)."""
     net = Network()
-    tokens = token_nodes(board, corp) if starts is None else list(starts)
+    uncrossable = limits.uncrossable
+    tokens = token_nodes(board, corp, limits) if starts is None else list(starts)
     seen_paths: set[PathKey] = set()
     links = board.link_table()
     for start in tokens:
@@ -248,7 +290,7 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
     net_hexes = net.hexes
     for start in tokens:
         others = {t for t in tokens if t != start}
-        walker = _Walker(board, corp, others, links=links, blocked=blocked)
+        walker = _Walker(board, corp, others, links=links, blocked=blocked, uncrossable=uncrossable)
         walker.node(start)
         local: set[NodeKey] = set()
         for key in walker.order:
@@ -265,7 +307,7 @@ def compute_network(board: Board, corp: str, starts: list[NodeKey] | None = None
             for e in path.edges:
                 hex_edges.add(e)
                 nb = walker.link(hid, e)
-                if nb is not None:
+                if nb is not None and not (uncrossable and (hid, e) in uncrossable):
                     net_hexes.setdefault(nb, set()).add(opposite(e))
         if net.route_train_purchase:
             continue
@@ -307,15 +349,21 @@ class GraphCache:
     may act, ``stellwerk.core.flow.base.remembered``).
     """
 
-    def __init__(self, board: Board, follow_board: bool = True) -> None:
+    def __init__(
+        self, board: Board, follow_board: bool = True, limits: WalkLimits = NO_LIMITS
+    ) -> None:
         self.board = board
         self.follow_board = follow_board
+        self.limits = limits
+        """What the walks may not cross or start from (:class:`WalkLimits`); a title may
+        change it (its borders change), the networks cached stay until cleared."""
         self._version = board.version
         self._nets: dict[str, Network] = {}
         self._tokenable: dict[str, list[tuple[str, int]]] = {}
         self._routes: dict[str, tuple[bool, bool]] = {}
         self._computed: dict[str, Network] = {}
         self._computed_content = board.content
+        self._computed_limits = limits
         self.stamp = next(STAMPS)
         self.reads = 0
         """Counts the questions asked of the cache (networks, token spots, route flags): an
@@ -387,13 +435,14 @@ class GraphCache:
         return net
 
     def _computed_network(self, corp: str) -> Network:
-        """``compute_network`` on the board as it is, once per board content."""
-        if self._computed_content != self.board.content:
+        """``compute_network`` on the board as it is, once per board content (and limits)."""
+        if self._computed_content != self.board.content or self._computed_limits != self.limits:
             self._computed = {}
             self._computed_content = self.board.content
+            self._computed_limits = self.limits
         net = self._computed.get(corp)
         if net is None:
-            net = self._computed[corp] = compute_network(self.board, corp)
+            net = self._computed[corp] = compute_network(self.board, corp, limits=self.limits)
         return net
 
     def tokenable_cities(self, corp: str) -> list[tuple[str, int]]:

@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.graph import GraphCache, may_reach_any_path, reaches_any_path
+from stellwerk.core.map.graph import (
+    NO_LIMITS,
+    GraphCache,
+    WalkLimits,
+    may_reach_any_path,
+    reaches_any_path,
+)
 from stellwerk.core.map.state import HexState
 from stellwerk.core.map.tiles import COLORS, RotatedTile, RPath, TileDef
 from stellwerk.core.map.upgrades import path_kept_by, rotation_error, upgrade_shape_error
@@ -32,6 +38,8 @@ class LayContext:
     new: RotatedTile
     connected_edges: frozenset[int]
     teleport: bool
+    limits: WalkLimits = NO_LIMITS
+    """The walk limits of the corporation's graph (the new-track rule walks with them)."""
 
 
 def printed_cost(ctx: LayContext) -> int:
@@ -115,7 +123,7 @@ def check_lay(
             if not edges:
                 raise _fail(f"{corp} cannot reach {hex_id}", "common rules §6.3.5")
             connected = frozenset(edges)
-    ctx = LayContext(board, corp, state, old, new, connected, teleport)
+    ctx = LayContext(board, corp, state, old, new, connected, teleport, graph.limits)
     if not opts.loading:
         _check_rotation(board, ctx, opts)
     return opts.rules.lay_cost(ctx)
@@ -153,8 +161,8 @@ def check_new_track(board: Board, ctx: LayContext) -> None:
     tile_id = f"{new.tile.name}-trial"
     targets = frozenset((hex_id, index) for index in gains)
     with board.trial_lay(hex_id, tile_id, new.rotation):
-        reached = may_reach_any_path(board, ctx.corp, targets) and reaches_any_path(
-            board, ctx.corp, targets
+        reached = may_reach_any_path(board, ctx.corp, targets, ctx.limits) and reaches_any_path(
+            board, ctx.corp, targets, ctx.limits
         )
     if not reached:
         raise _fail("Must use new track or change city value", "common rules §6.3.6")
@@ -316,7 +324,9 @@ def _lays_on(
         if upgrade_error(state, tile) or (listed is not None and upgrade_error(state, listed)):
             continue
         for rotation in range(6):
-            ctx = LayContext(board, corp, state, old, tile.rotated(rotation), reached, teleport)
+            ctx = LayContext(
+                board, corp, state, old, tile.rotated(rotation), reached, teleport, graph.limits
+            )
             try:
                 if not opts.loading:
                     _check_rotation(board, ctx, opts)

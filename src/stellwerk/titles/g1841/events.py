@@ -1,7 +1,8 @@
-"""1841's events at the first train of a type (rules/1841.md 2.4).
+"""What the first train of a type sets off (rules/1841.md 2.4).
 
-The phase change and the rusting come first (the operating round's train purchase); then the
-train's events from the data, in order (``game.toml`` ``trains.events``):
+:func:`first_train_of` is called whenever a train leaves the depot: the phase changes when its
+type starts one (its borders bind the region graph from then on), older trains rust, then the
+train type's events run in the order the data lists them (``game.toml`` ``trains.events``):
 
 * first 4-train: ``close_companies`` (all concessions close; the presidency of every started
   historical corporation is re-evaluated at once, seed 000 item 1.14; never-started ones
@@ -19,13 +20,27 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player
+from stellwerk.core.entities import Corporation, Player, Train
 from stellwerk.titles.g1841 import secession
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
 
 RULE = "rules/1841.md 2.4"
+
+
+def first_train_of(game: Game1841, train: Train) -> None:
+    """A train left the depot: phase change (the new phase's borders), rusting, then the
+    type's events in data order, once per type (rules/1841.md 2.4)."""
+    while game.phases.next_on(train.name):
+        game.phases.advance()
+    game.map.set_phase(game.phases.current.name)
+    game.rust_trains(train)
+    events, train.events = train.events, []
+    if train.name in game.types_bought:
+        return
+    game.types_bought.add(train.name)
+    run_train_events(game, events)
 
 
 def first_four_events(game: Game1841) -> None:
@@ -111,8 +126,11 @@ def close_corporation(game: Game1841, corp: Corporation) -> None:
 def apply_borders(game: Game1841) -> None:
     """The political borders of the current phase are in force (rules/1841.md 1.2 "Borders by
     phase", 2.4): the phase-4 set from the first 4 (the Conservative Zone's border gone,
-    Austria reduced to Veneto), the phase-5 set from the first 5 (only Lugano)."""
-    game.map.phase = game.phases.name
+    Austria reduced to Veneto), the phase-5 set from the first 5 (only Lugano).  The borders
+    are data of the phase: the phase change has set them (the graphs' cached networks stay
+    until their next clearing, as in 18xx.games)."""
+    if game.map.phase != game.phases.name:
+        game.map.set_phase(game.phases.name)
 
 
 # -- the Ferdinandea Secession and the Tuscan Merge (2.4 items 3, 4) ------------------------

@@ -2,21 +2,32 @@
 
 The game binds what the core leaves abstract and delegates each procedure to a module of its
 own: the table at the start (:mod:`.setup`), the concession auction (:mod:`.auction`), the
-stock round (:mod:`.stock`).  Rule code reads :class:`Settings1841`, never an option.  The
-operating round is not written yet: its board hooks refuse every action.
+stock round (:mod:`.stock`), the operating round (:mod:`.operating`: order and steps; track,
+tokens, trains, frozen corporations and the events of a first train in modules of their own).
+Rule code reads :class:`Settings1841`, never an option.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from stellwerk.core.entities import Corporation, Holder, Player
-from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round
-from stellwerk.core.flow.rounds import AuctionRound, OperatingRound
+from stellwerk.core.entities import Corporation, Holder, Player, Train
+from stellwerk.core.flow.base import Action, Round, announces_changes
+from stellwerk.core.flow.rounds import AuctionRound
 from stellwerk.core.game import Game
-from stellwerk.core.market import Cell
-from stellwerk.titles.g1841 import events, game_end, stock
+from stellwerk.core.market import Cell, move_corporation
+from stellwerk.titles.g1841 import (
+    events,
+    frozen,
+    game_end,
+    operating,
+    stock,
+    tokens,
+    track,
+    trains,
+)
 from stellwerk.titles.g1841.auction import auction_step
 from stellwerk.titles.g1841.data_load import title_data, variant_of
 from stellwerk.titles.g1841.decisions import Procedure
@@ -24,7 +35,24 @@ from stellwerk.titles.g1841.mapport import MapPort
 from stellwerk.titles.g1841.options import DECLARED
 from stellwerk.titles.g1841.setup import set_table
 
-NOT_YET = "rules/1841.md 2.3 (the operating round is not implemented yet)"
+
+class GraphStamps:
+    """Both graph caches as one for remembered answers (``Game.memo_cache``)."""
+
+    def __init__(self, port: MapPort) -> None:
+        self.port = port
+
+    @property
+    def stamp(self) -> tuple[int, int]:
+        return (self.port.graph.stamp, self.port.region_graph.stamp)
+
+    @property
+    def reads(self) -> int:
+        return self.port.graph.reads + self.port.region_graph.reads
+
+    @reads.setter
+    def reads(self, value: int) -> None:
+        self.port.graph.reads = value - self.port.region_graph.reads
 
 
 class Game1841(Game):
@@ -70,10 +98,20 @@ class Game1841(Game):
         """The most a player controls of one corporation (rules/1841.md 1.2)."""
         self.procedures: list[Procedure] = []
         """Long procedures under way that ask questions (:mod:`.decisions`), first first."""
+        self.done_this_round: set[str] = set()
+        """Corporations that do not operate (again) in this operating round: merged,
+        transformed, newly formed (rules/1841.md 2.3.1)."""
+        self.operated_corps: set[str] = set()
+        """Corporations that have completed an operating turn (rules/1841.md 2.3.9)."""
+        self.frozen_states: dict[str, frozen.FrozenState] = {}
+        """Frozen and circular corporations (rules/1841.md 2.3.10, :mod:`.frozen`)."""
+        self.types_bought: set[str] = set()
+        """Train types of which one has left the depot (their events are over, 2.4)."""
         self.offboards_connected: set[str] = set()
-        """Off-board hexes some corporation's track has reached (rules/1841.md 1.4,
-        :func:`.game_end.record_offboards`)."""
+        """Off-board hexes some corporation's graph has reached after its lays (1.4)."""
+        self.memo_cache = GraphStamps(self.map)
         set_table(self, self.data)
+        tokens.reserve_homes(self)
         self.round = AuctionRound(self, [auction_step(self.settings)])
         self.round.setup()
 
@@ -87,23 +125,100 @@ class Game1841(Game):
         return stock.new_stock_round(self)
 
     def new_operating_round(self, round_num: int) -> Round:
-        return OperatingRound(self, [], round_num)
+        return operating.new_operating_round(self, round_num)
 
-    # -- events at the first train of a type (rules/1841.md 2.4; core ``buying_train``) -----
-    def event_close_companies(self) -> None:
-        events.close_concessions(self)
+    @contextlib.contextmanager
+    def looking_ahead(self) -> Iterator[None]:
+        """Menus and automatic-action decisions leave both graph caches as they were, so a
+        game played live reaches the state of its file replayed (18xx.games clears its
+        graphs at its own points)."""
+        full, region = self.map.graph.save(), self.map.region_graph.save()
+        try:
+            yield
+        finally:
+            self.map.graph.restore(full)
+            self.map.region_graph.restore(region)
 
-    def event_phase4_regions(self) -> None:
-        events.apply_borders(self)
+    def payout_companies(self) -> None:
+        """No revenue in operating rounds: Bayard pays only at the end of a stock round
+        (rules/1841.md 2.2.2)."""
 
-    def event_ferd_secession(self) -> None:
-        events.ferdinandea_secession(self)
+    def after_operating_turn(self, corp: Corporation) -> None:
+        """A corporation's turn is over: a price at L.516 or all off-boards connected end the
+        game now (rules/1841.md 1.4); it has operated, unless it is done this round
+        (rules/1841.md 2.3.9)."""
+        game_end.after_operating_turn(self)
+        if corp.sym not in self.done_this_round:
+            self.operated_corps.add(corp.sym)
 
-    def event_tuscan_merge(self) -> None:
-        events.tuscan_merge(self)
+    def check_sale_timing(self, corp: Corporation) -> bool:
+        """Shares are sold only of corporations that have completed an operating turn
+        (rules/1841.md 2.2.1, 2.3.9)."""
+        return corp.sym in self.operated_corps
 
-    def event_phase5_regions(self) -> None:
-        events.apply_borders(self)
+    @announces_changes
+    def action_processed(self, action: Action) -> None:
+        """After every action the frozen corporations are brought up to date (2.3.10)."""
+        if self._frozen_changes():
+            self.changing()
+            frozen.update(self)
+
+    def _frozen_changes(self) -> bool:
+        for corp in self.corporations:
+            is_frozen = corp.ipoed and self.controller(corp) is None
+            if is_frozen != frozen.is_frozen(self, corp) or (
+                is_frozen and not frozen.is_circular(self, corp) and self._loops(corp)
+            ):
+                return True
+        return False
+
+    @staticmethod
+    def _loops(corp: Corporation) -> bool:
+        from stellwerk.core.entities import is_circular
+
+        return is_circular(corp)
+
+    def offboard_hexes(self) -> frozenset[str]:
+        """Hexes of the off-board groups (rules/1841.md 1.4)."""
+        return frozenset(h for hexes in self.data.offboard_groups.values() for h in hexes)
+
+    # -- market and dividends (rules/1841.md 2.3.6) -----------------------------------------
+    def move_price(self, corp: Corporation, direction: str, times: int = 1) -> None:
+        """A right move goes up instead for a minor on its maximum (``m``) and, before phase
+        8, for anyone on an ``n`` cell (rules/1841.md 2.3.6)."""
+        if direction != "right":
+            super().move_price(corp, direction, times)
+            return
+        for _ in range(times):
+            cell = corp.share_price
+            assert cell is not None
+            minor_top = self.specs[corp.sym].type == "minor" and "m" in cell.types
+            capped = "n" in cell.types and int(self.phases.current.name) < 8
+            if minor_top or capped:
+                target = self.market.up(cell.coordinates)
+            else:
+                target = self.market.right(cell.coordinates)
+            corp.share_price = move_corporation(self.market, corp.sym, cell, target)
+            self.after_price_move(corp)
+
+    def dividend_price_move(self, corp: Corporation, paid: int) -> None:
+        """Paid more than the price: right; withheld or nothing: left; else no move
+        (rules/1841.md 2.3.6, FAQ mistake 5.7)."""
+        assert corp.share_price is not None
+        if paid <= 0:
+            self.move_price(corp, "left")
+        elif paid > corp.share_price.price:
+            self.move_price(corp, "right")
+
+    # -- trains (rules/1841.md 1.2, 2.3.7, 2.4) ---------------------------------------------
+    def train_limit(self, corp: Corporation) -> int:
+        return trains.train_limit(self, corp)
+
+    def must_buy_train_now(self, corp: Corporation) -> bool:
+        return trains.must_buy(self, corp)
+
+    def buying_train(self, train: Train) -> None:
+        events.first_train_of(self, train)
 
     # -- game end (rules/1841.md 1.4) --------------------------------------------------------
     def end_checks(self) -> dict[str, str]:
@@ -117,11 +232,6 @@ class Game1841(Game):
     def end_now(self, timing: str | None) -> bool:
         decided = game_end.end_now(self, timing)
         return super().end_now(timing) if decided is None else decided
-
-    def hooks_before_next_operator(self, rnd: OperatingRound) -> bool:
-        """A corporation's turn ended: the price or the off-boards may end the game now
-        (rules/1841.md 1.4)."""
-        return game_end.after_operating_turn(self)
 
     # -- ownership and control (rules/1841.md 1.2, 2.3.9) -----------------------------------
     holding_limit_counts_controlled = True
@@ -162,27 +272,34 @@ class Game1841(Game):
     def trace_tiles(self) -> dict[str, str]:
         return self.map.board.trace_tiles()
 
-    # -- the board: the operating round is not written yet ----------------------------------
+    # -- the board (rules/1841.md 2.3.3-2.3.5) ---------------------------------------------
+    def _turn_lays(self) -> track.TurnLays:
+        step = self.round.step_of(operating.Track1841)
+        return step.turn if step is not None else track.TurnLays()
+
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
-        return []
+        return track.legal_lays(self, corp, self._turn_lays(), hex_id)
 
     def lay_tile(self, corp: Corporation, action: Action) -> None:
-        raise IllegalAction("tiles are not laid yet", NOT_YET)
+        track.lay_tile(self, corp, action, self._turn_lays())
 
     def can_place_token(self, corp: Corporation) -> bool:
-        return False
+        return tokens.can_place(self, corp)
 
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
-        return []
+        return tokens.choices(self, corp)
 
     def place_token(self, corp: Corporation, action: Action) -> None:
-        raise IllegalAction("tokens are not placed yet", NOT_YET)
+        tokens.place(self, corp, action)
 
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:
-        return (False, False)
+        """The selected graph's route test (18xx.games ``can_run_route?``)."""
+        return self.map.selected.route_flags(corp.sym)
 
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        return []
+        return self.map.best_run(corp.sym, self.map.train_specs(corp)).routes
 
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
-        raise IllegalAction("routes are not run yet", NOT_YET)
+        return self.map.route_revenue(
+            corp.sym, routes, self.map.train_specs(corp), recorded=self.loading
+        )

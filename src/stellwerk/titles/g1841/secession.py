@@ -40,6 +40,7 @@ from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.map.graph import compute_network, token_nodes
 from stellwerk.core.shares import Bundle, transfer_bundle
+from stellwerk.titles.g1841 import frozen
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
 
@@ -84,11 +85,6 @@ def holder_of(game: Game1841, key: str) -> Holder:
     return game.pool
 
 
-def is_frozen(corp: Corporation) -> bool:
-    """Started, and its chain of control does not end at a player (rules/1841.md 2.3.9)."""
-    return corp.ipoed and not corp.closed and controller(corp) is None
-
-
 def controlled_by(game: Game1841, player: Player) -> list[Corporation]:
     """The corporations ``player`` controls, in definition order or, with
     ``holder_corporation_order == "share_value"``, in operating order (seed 000 items 1.16,
@@ -122,7 +118,7 @@ def exchange_holders(game: Game1841, decider: Player, corp: Corporation, least: 
     out.extend(
         c
         for c in game.corporations
-        if c is not corp and is_frozen(c) and c.percent_of(corp.sym) >= least
+        if c is not corp and frozen.is_frozen(game, c) and c.percent_of(corp.sym) >= least
     )
     return [key_of(h) for h in out]
 
@@ -641,11 +637,19 @@ class Secession(Procedure):
 
         old, a, b = self.corps(game)
         rnd = game.round
+        runs = False
         if isinstance(rnd, OperatingRound) and old in rnd.entities:
             at = rnd.entities.index(old)
-            if at > rnd.entity_index:
+            runs = at > rnd.entity_index
+            if runs:
                 rnd.entities[at : at + 1] = [a, b]
+        for corp in (a, b):
+            if runs:
+                game.done_this_round.discard(corp.sym)
+            else:
+                game.done_this_round.add(corp.sym)
         events.close_corporation(game, old)
+        frozen.update(game)
         self.stage = "done"
         if self.tuscan_deferred:
             self.tuscan_deferred = False

@@ -1,0 +1,103 @@
+"""Frozen corporations (rules/1841.md 2.3.9, 2.3.10).
+
+A started corporation whose chain of control does not end at a player -- it ends in the pool,
+or it loops (circular) -- is frozen.  The state is kept per corporation and brought up to date
+after every action (:func:`update`, 18xx.games ``update_frozen!``): a circular corporation stays
+circular while it is frozen, and remembers the corporations that were in its chain when it
+became circular.
+
+At its turn in an operating round a frozen corporation does nothing but: its price moves two
+columns left, and if it is circular it sells (at full price, with the normal price drops) the
+shares it holds of the corporations of that chain.  Then it counts as operated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from stellwerk.core.entities import Corporation, chain_of_control, controller
+from stellwerk.core.shares import Bundle
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+RULE = "rules/1841.md 2.3.10"
+
+
+@dataclass
+class FrozenState:
+    """One corporation's frozen state: frozen, circular, and the chain when it became
+    circular (symbols)."""
+
+    frozen: bool = False
+    circular: bool = False
+    chain: list[str] = field(default_factory=list)
+
+
+def state(game: Game1841, corp: Corporation) -> FrozenState:
+    return game.frozen_states.setdefault(corp.sym, FrozenState())
+
+
+def is_frozen(game: Game1841, corp: Corporation) -> bool:
+    """Whether the corporation is frozen (as last brought up to date)."""
+    found = game.frozen_states.get(corp.sym)
+    return found is not None and found.frozen
+
+
+def is_circular(game: Game1841, corp: Corporation) -> bool:
+    found = game.frozen_states.get(corp.sym)
+    return found is not None and found.circular
+
+
+def _chain_syms(corp: Corporation) -> list[str]:
+    return [h.sym for h in chain_of_control(corp) if isinstance(h, Corporation)]
+
+
+def update(game: Game1841) -> bool:
+    """Bring every corporation's frozen state up to date; whether anything changed."""
+    changed = False
+    for corp in game.corporations:
+        frozen = corp.ipoed and controller(corp) is None
+        last = chain_of_control(corp)[-1] if corp.ipoed else None
+        circular = corp.ipoed and isinstance(last, Corporation)
+        old = game.frozen_states.get(corp.sym)
+        if old is None and not frozen:
+            continue
+        st = state(game, corp)
+        before = (st.frozen, st.circular, list(st.chain))
+        st.frozen = frozen
+        if frozen:
+            st.circular = circular or st.circular
+            if circular:
+                st.chain = _chain_syms(corp)
+        else:
+            st.circular = False
+            st.chain = []
+        changed = changed or before != (st.frozen, st.circular, st.chain)
+    return changed
+
+
+def in_circular_chain(game: Game1841, corp: Corporation, other: Corporation) -> bool:
+    """``other`` was in ``corp``'s chain when it became circular, or is in it now."""
+    st = game.frozen_states.get(corp.sym)
+    if st is not None and other.sym in st.chain:
+        return True
+    return other.sym in _chain_syms(corp)
+
+
+def frozen_operation(game: Game1841, corp: Corporation) -> None:
+    """The turn of a frozen corporation: two columns left; a circular one sells the shares of
+    the corporations of its chain (rules/1841.md 2.3.10)."""
+    game.move_price(corp, "left", 2)
+    if not is_circular(game, corp):
+        return
+    for sym, shares in list(corp.shares.items()):
+        if sym == corp.sym:
+            continue
+        other = game.corporation(sym)
+        if not in_circular_chain(game, corp, other):
+            continue
+        for share in list(shares):
+            game.sell_shares_and_change_price(Bundle.of([share], other))
+    update(game)

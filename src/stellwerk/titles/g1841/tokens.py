@@ -1,0 +1,191 @@
+"""1841 station tokens in the operating round (rules/1841.md 2.3.4, 2.5).
+
+* Tokens were bought at the corporation's start (its charter holds ``num_tokens``); placing
+  one costs nothing.  One per turn, in a city reached on the region graph (never across a
+  political border in force), at most one token of a corporation per tile.  A pass may be
+  tokened, but a token there is no base.
+* Second edition, not lite: nobody but SFMA tokens Firenze until SFMA has floated or phase 4
+  (``Settings1841`` names the reserved hex; rules/1841.md 2.3.4, 4.1).
+* Token acquisition (2.5): once per turn, after dividends, a corporation with an unplaced token
+  may buy another corporation's token in a city it reaches on the region graph, if that one
+  has a player at the end of its chain and keeps a placed token that is not on a pass (unless
+  the bought one is on a pass), and the buyer has no token on that tile; any price from L.1 to
+  its cash, paid to the seller, whose token returns to its charter.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import Corporation, Player, transfer
+from stellwerk.core.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+RULE = "rules/1841.md 2.3.4"
+RULE_BUY = "rules/1841.md 2.5"
+
+
+def reserve_homes(game: Game1841) -> None:
+    """Every corporation with a printed home city has its slot there reserved from the start
+    (18xx.games reserves the cities of every corporation's coordinates): nobody else tokens
+    it (rules/1841.md 1.2 "Historical corporations").  A home whose city is chosen (SFMA of
+    the second edition) is not reserved: Firenze is blocked by :func:`firenze_blocked`."""
+    board = game.map.board
+    for spec in game.data.corporations:
+        for hid, city in spec.homes:
+            if city >= 0 and hid in board.hexes:
+                board.reserve(hid, city, spec.sym)
+
+
+def placed(game: Game1841, corp: Corporation) -> list[str]:
+    """Hexes of the corporation's placed tokens (one entry per token)."""
+    return game.map.board.token_hexes(corp.sym)
+
+
+def unplaced(game: Game1841, corp: Corporation) -> int:
+    """Tokens on the charter not on the map."""
+    return corp.num_tokens - len(placed(game, corp))
+
+
+def firenze_blocked(game: Game1841, corp: Corporation, hex_id: str) -> bool:
+    """Whether ``hex_id`` is reserved for another corporation: Firenze for SFMA in the second
+    edition, not lite, until SFMA has floated or phase 4 (rules/1841.md 2.3.4)."""
+    if not game.settings.firenze_reserved_for_sfma:
+        return False
+    owner = str(game.data.raw["home_reserved_until_floated"])
+    if corp.sym == owner or owner not in game.specs:
+        return False
+    if hex_id not in (h for h, _ in game.specs[owner].homes):
+        return False
+    holder = game.corporation_or_none(owner)
+    if holder is not None and holder.floated:
+        return False
+    return int(game.phases.current.name) < 4
+
+
+def can_place(game: Game1841, corp: Corporation) -> bool:
+    """A token to place and a free city reached on the region graph (18xx.games
+    ``can_token?``; the Firenze block is checked at placement)."""
+    return unplaced(game, corp) > 0 and bool(game.map.region_graph.tokenable_cities(corp.sym))
+
+
+def choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
+    """(city id, slot) of every city where the corporation may place its token now."""
+    if unplaced(game, corp) <= 0:
+        return []
+    board = game.map.board
+    out = []
+    for hid, index in game.map.region_graph.tokenable_cities(corp.sym):
+        if firenze_blocked(game, corp, hid):
+            continue
+        slot = board.hexes[hid].cities[index].get_slot(corp.sym)
+        out.append((board.city_id(hid, index), slot or 0))
+    return out
+
+
+def place(game: Game1841, corp: Corporation, action: dict[str, Any]) -> None:
+    """Place the token ``action`` names; both graphs forget their networks, and a token on a
+    pass makes the full graph forget every route too (it may cut a route, 18xx.games)."""
+    board = game.map.board
+    hex_id, index = board.resolve_city(str(action["city"]))
+    if firenze_blocked(game, corp, hex_id):
+        raise IllegalAction(f"{hex_id} is reserved for SFMA", RULE)
+    if unplaced(game, corp) <= 0:
+        raise IllegalAction(f"{corp.sym} has no token left", RULE)
+    if not game.loading and (hex_id, index) not in game.map.region_graph.tokenable_cities(corp.sym):
+        raise IllegalAction(f"{corp.sym} cannot reach a free slot in {hex_id}", RULE)
+    if not board.can_place_token(hex_id, index, corp.sym):
+        raise IllegalAction(f"{corp.sym} cannot place a token in {hex_id}", RULE)
+    board.place_token_at(hex_id, index, corp.sym)
+    game.map.clear_graphs()
+    if game.map.is_pass(hex_id):
+        game.map.graph.clear_all()
+
+
+# -- token acquisition (rules/1841.md 2.5) -----------------------------------------------------
+
+
+def _reached_cities(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
+    board = game.map.board
+    out = []
+    for hid, node in sorted(game.map.region_graph.network(corp.sym).nodes):
+        index = board.hexes[hid].city_index(node)
+        if index is not None:
+            out.append((hid, index))
+    return out
+
+
+def may_sell(game: Game1841, seller: Corporation) -> bool:
+    """The seller keeps more than one placed token (18xx.games ``can_sell_token?``)."""
+    return len(placed(game, seller)) > 1
+
+
+def any_buyable(game: Game1841, corp: Corporation) -> bool:
+    """Another corporation's token with more than one placed in a city the buyer reaches on
+    the region graph (what decides the automatic pass, 18xx.games)."""
+    board = game.map.board
+    for hid, index in _reached_cities(game, corp):
+        for holder in board.hexes[hid].cities[index].tokens:
+            if holder is None or holder == corp.sym:
+                continue
+            seller = game.corporation_or_none(holder)
+            if seller is not None and may_sell(game, seller):
+                return True
+    return False
+
+
+def can_replace(game: Game1841, buyer: Corporation, hex_id: str, index: int, slot: int) -> bool:
+    """Whether ``buyer`` may buy the token in ``slot`` of that city (rules/1841.md 2.5)."""
+    board = game.map.board
+    city = board.hexes[hex_id].cities[index]
+    holder = city.tokens[slot] if slot < len(city.tokens) else None
+    if holder is None or holder == buyer.sym:
+        return False
+    seller = game.corporation_or_none(holder)
+    if seller is None or not isinstance(game.controller(seller), Player):
+        return False
+    if board.hexes[hex_id].has_token(buyer.sym):
+        return False
+    on_pass = game.map.is_pass(hex_id)
+    if not on_pass and sum(1 for h in placed(game, seller) if not game.map.is_pass(h)) <= 1:
+        return False
+    return (hex_id, index) in _reached_cities(game, buyer)
+
+
+def buy_choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
+    """(city id, slot) of every token the corporation may buy now."""
+    if unplaced(game, corp) <= 0:
+        return []
+    board = game.map.board
+    out = []
+    for hid, index in _reached_cities(game, corp):
+        for slot, _ in enumerate(board.hexes[hid].cities[index].tokens):
+            if can_replace(game, corp, hid, index, slot):
+                out.append((board.city_id(hid, index), slot))
+    return out
+
+
+def buy(game: Game1841, corp: Corporation, action: dict[str, Any]) -> None:
+    """Replace the seller's token by one of the buyer's for the price, paid to the seller
+    (rules/1841.md 2.5)."""
+    board = game.map.board
+    hex_id, index = board.resolve_city(str(action["city"]))
+    slot = int(action.get("slot", 0))
+    price = int(action.get("price", 0))
+    city = board.hexes[hex_id].cities[index]
+    holder = city.tokens[slot] if slot < len(city.tokens) else None
+    if holder is None:
+        raise IllegalAction("no token there", RULE_BUY)
+    if unplaced(game, corp) <= 0:
+        raise IllegalAction(f"{corp.sym} has no token to place", RULE_BUY)
+    if not game.loading and not can_replace(game, corp, hex_id, index, slot):
+        raise IllegalAction("this token cannot be bought", RULE_BUY)
+    if not 1 <= price <= corp.cash:
+        raise IllegalAction(f"price must be between 1 and {corp.cash}", RULE_BUY)
+    seller = game.corporation(holder)
+    board.replace_token(str(action["city"]), slot, corp.sym)
+    transfer(corp, seller, price, RULE_BUY)
+    game.map.region_graph.clear()
+    game.map.graph.clear_for(seller.sym)

@@ -1,0 +1,249 @@
+"""1841 track: how many tiles a corporation lays, from which bases, where and at what cost
+(rules/1841.md 2.3.3).
+
+* Tile lays cost nothing but the terrain printed on the hex (or on a laid pass tile).
+* Minors lay one tile.  Majors lay one per railhead (a placed token in a city that is not a
+  mountain pass): in phase 2 one per railhead, in phases 3-4 at most two, from phase 5 one
+  (the phases' status in game.toml).  Each lay must connect to a railhead no earlier lay of
+  the turn used ("must connect to a different base"); a hex laid this turn is not laid again.
+* In phase 2 track is traced on the region graph (no political border crossed); later on the
+  full graph (``MapPort.selected``, chosen at the start of every turn).
+* Pass tiles upgrade only to pass tiles of the same size; tile 601 only in rotation 0.
+
+Replays check only what 18xx.games checks while loading a file (supply, colour, shape, the
+hex laid twice); connection, rotation and bases are checked in live play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import Corporation, transfer
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.map.graph import GraphCache, Network, NodeKey, compute_network
+from stellwerk.core.map.lay import (
+    LayContext,
+    LayOptions,
+    TrackRules,
+    check_lay,
+    costed_lays,
+    shape_rule,
+)
+from stellwerk.core.map.state import HexState
+from stellwerk.core.map.tiles import RotatedTile, TileDef
+from stellwerk.core.map.upgrades import path_kept_by
+from stellwerk.titles.g1841.data_load import Variant, map_data, tiles_data
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+RULE = "rules/1841.md 2.3.3"
+
+NO_ROTATION_TILES = frozenset({"601"})
+"""Tiles laid only in rotation 0 (rules/1841.md 1.2 "Map", 2.3.3)."""
+
+
+@cache
+def pass_sizes(variant: Variant) -> dict[str, int]:
+    """The pass size (1 small, 2 large) of every pass tile and printed pass hex by tile name
+    (a printed tile is named after its hex); other tiles are absent (size 0)."""
+    out: dict[str, int] = {}
+    for name, tile in tiles_data(variant)["tiles"].items():
+        for city in tile.get("cities", ()):
+            if city.get("pass"):
+                out[name] = int(city.get("size", 1))
+    for hid, hex_ in map_data(variant)["hexes"].items():
+        for city in hex_.get("cities", ()):
+            if city.get("pass"):
+                out[hid] = int(city.get("size", 1))
+    return out
+
+
+def track_rules(variant: Variant) -> TrackRules:
+    """The core lay hooks with 1841's: pass tiles only on passes of their size, 601 only in
+    rotation 0 (rules/1841.md 2.3.3)."""
+    sizes = pass_sizes(variant)
+
+    def upgrade_error(state: HexState, tile: TileDef) -> str | None:
+        if sizes.get(state.tile.name, 0) != sizes.get(tile.name, 0):
+            return "a pass takes only a pass tile of its size (rules/1841.md 2.3.3)"
+        return shape_rule(state, tile)
+
+    def legal_rotation(ctx: LayContext) -> bool:
+        return ctx.new.tile.name not in NO_ROTATION_TILES or ctx.new.rotation == 0
+
+    return TrackRules(legal_rotation=legal_rotation, upgrade_error=upgrade_error)
+
+
+@dataclass
+class TurnLays:
+    """The lays of the current turn: each hex and the tile it had before (to tell which
+    base a lay used)."""
+
+    hexes: list[str] = field(default_factory=list)
+    old_tiles: list[RotatedTile] = field(default_factory=list)
+
+
+def railheads(game: Game1841, corp: Corporation) -> list[NodeKey]:
+    """(hex, node) of the corporation's placed tokens in cities that are not passes
+    (rules/1841.md 2.3.3: tokens on passes are no bases)."""
+    board = game.map.board
+    out = []
+    for hid, state in board.hexes.items():
+        if game.map.is_pass(hid):
+            continue
+        for index, city in enumerate(state.cities):
+            if corp.sym in city.tokens:
+                out.append((hid, state.tile.city_nodes[index]))
+    return out
+
+
+def lays_allowed(game: Game1841, corp: Corporation) -> int:
+    """Lays this turn: minors 1; majors one per railhead in phase 2, at most 2 in phases
+    3-4, 1 from phase 5 (rules/1841.md 2.3.3, 2.4)."""
+    if game.specs[corp.sym].type != "major":
+        return 1
+    status = game.phases.current.status
+    bases = len(railheads(game, corp))
+    if "one_tile_per_base" in status:
+        return bases
+    if "one_tile_per_base_max_2" in status:
+        return min(bases, 2)
+    return 1
+
+
+def lay_options(game: Game1841) -> LayOptions:
+    """The phase's colours, replay mode and 1841's hooks."""
+    return LayOptions(
+        phase_colors=game.phases.current.tiles,
+        loading=game.loading,
+        rules=track_rules(game.map.variant),
+    )
+
+
+def token_network(game: Game1841, corp: Corporation, base: NodeKey, graph: GraphCache) -> Network:
+    """What one base reaches on ``graph`` (18xx.games ``connected_*_by_token``)."""
+    return compute_network(game.map.board, corp.sym, starts=[base], limits=graph.limits)
+
+
+def base_used(
+    game: Game1841, corp: Corporation, bases: list[NodeKey], hex_id: str, old: RotatedTile
+) -> NodeKey | None:
+    """The base a lay on ``hex_id`` (which had ``old``) connects to, on the full graph: one
+    that reaches a new path of the tile, else one that reaches a city or town of it (an
+    upgraded city, rules/1841.md 2.3.3 and seed 000 rule change 3.2)."""
+    if not bases:
+        return None
+    board = game.map.board
+    full = game.map.graph
+    new = board.hexes[hex_id].placed
+    nets = {base: token_network(game, corp, base, full) for base in bases}
+    reached = compute_network(board, corp.sym, limits=full.limits).paths if old.paths else None
+    for np in new.paths:
+        if reached is not None and (hex_id, np.index) not in reached:
+            continue
+        if any(path_kept_by(np, new.tile, op, old.tile) for op in old.paths):
+            continue
+        for base in bases:
+            if (hex_id, np.index) in nets[base].paths:
+                return base
+    for node in range(len(new.tile.nodes)):
+        for base in bases:
+            if (hex_id, node) in nets[base].nodes:
+                return base
+    return None
+
+
+def unused_bases(game: Game1841, corp: Corporation, lays: TurnLays) -> list[NodeKey]:
+    """The railheads no earlier lay of this turn used."""
+    bases = railheads(game, corp)
+    for hex_id, old in zip(lays.hexes, lays.old_tiles, strict=True):
+        used = base_used(game, corp, bases, hex_id, old)
+        if used is not None:
+            bases.remove(used)
+    return bases
+
+
+class BaseView(GraphCache):
+    """The selected graph as seen from some bases only: the hexes they reach (what a lay
+    may connect to, 18xx.games ``railhead_connected``)."""
+
+    def __init__(self, game: Game1841, corp: Corporation, bases: list[NodeKey]) -> None:
+        selected = game.map.selected
+        super().__init__(game.map.board, follow_board=False, limits=selected.limits)
+        net = Network()
+        for base in bases:
+            part = token_network(game, corp, base, selected)
+            for hid, edges in part.hexes.items():
+                net.hexes.setdefault(hid, set()).update(edges)
+            net.nodes |= part.nodes
+            net.paths |= part.paths
+        self._view = net
+
+    def network(self, corp: str) -> Network:
+        self.reads += 1
+        return self._view
+
+
+def check(game: Game1841, corp: Corporation, action: dict[str, Any], lays: TurnLays) -> int:
+    """The cost of the lay ``action`` names, or IllegalAction (rules/1841.md 2.3.3)."""
+    hex_id = str(action["hex"])
+    tile_id = str(action["tile"])
+    rotation = int(action.get("rotation", 0))
+    if hex_id in lays.hexes:
+        raise IllegalAction(f"{hex_id} was already laid on this turn", RULE)
+    opts = lay_options(game)
+    board = game.map.board
+    if game.loading:
+        return check_lay(board, game.map.selected, corp.sym, hex_id, tile_id, rotation, opts)
+    bases = unused_bases(game, corp, lays)
+    view = BaseView(game, corp, bases)
+    cost = check_lay(board, view, corp.sym, hex_id, tile_id, rotation, opts)
+    old = board.hexes[hex_id].placed
+    with board.trial_lay(hex_id, tile_id, rotation):
+        used = base_used(game, corp, bases, hex_id, old)
+    if used is None:
+        raise IllegalAction("Must connect to a different base", RULE)
+    return cost
+
+
+def lay_tile(game: Game1841, corp: Corporation, action: dict[str, Any], lays: TurnLays) -> None:
+    """Lay the tile (checked), pay the terrain to the bank, remember the lay; both graphs
+    forget their networks (rules/1841.md 2.3.3)."""
+    cost = check(game, corp, action, lays)
+    if corp.cash < cost:
+        raise IllegalAction(f"{corp.sym} cannot pay {cost} for the terrain", RULE)
+    hex_id = str(action["hex"])
+    board = game.map.board
+    old = board.hexes[hex_id].placed
+    board.lay_tile(hex_id, str(action["tile"]), int(action.get("rotation", 0)))
+    game.map.clear_graphs()
+    if cost:
+        transfer(corp, game.bank, cost, RULE)
+    lays.hexes.append(hex_id)
+    lays.old_tiles.append(old)
+
+
+def legal_lays(
+    game: Game1841, corp: Corporation, lays: TurnLays, hex_id: str | None = None
+) -> list[tuple[str, str, int]]:
+    """(hex, tile id, rotation) of every lay the corporation may make now (live play)."""
+    bases = unused_bases(game, corp, lays)
+    if not bases:
+        return []
+    board = game.map.board
+    view = BaseView(game, corp, bases)
+    out = []
+    for hid, tile_id, rotation, cost in costed_lays(
+        board, view, corp.sym, lay_options(game), hex_id
+    ):
+        if cost > corp.cash or hid in lays.hexes:
+            continue
+        old = board.hexes[hid].placed
+        with board.trial_lay(hid, tile_id, rotation):
+            if base_used(game, corp, bases, hid, old) is None:
+                continue
+        out.append((hid, tile_id, rotation))
+    return out
