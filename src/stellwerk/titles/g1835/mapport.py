@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.map.graph import GraphCache, Network
+from stellwerk.core.map.graph import NO_LIMITS, GraphCache, Network, WalkLimits
 from stellwerk.core.map.lay import LayOptions, check_lay, legal_lays
 from stellwerk.core.routes.model import RunContext, TrainSpec
 from stellwerk.core.routes.validate import run_revenue
@@ -45,6 +45,8 @@ class _FrozenGraph:
     """A graph cache holding one network fixed for the duration of an enumeration."""
 
     net: Network
+    limits: WalkLimits = NO_LIMITS
+    """1835 walks without limits (no borders)."""
 
     def network(self, corp: str) -> Network:
         return self.net
