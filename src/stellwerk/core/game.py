@@ -344,7 +344,7 @@ class Game(ABC):
     def check_game_end(self) -> tuple[str | None, str | None]:
         """The most urgent end condition that holds (common rules §4.2)."""
         priority = self.game_end_priority
-        for reason, timing in self.game_end_check.items():
+        for reason, timing in self.end_checks().items():
             if not self.end_condition(reason):
                 continue
             if self.end_trigger and priority.index(timing) >= priority.index(self.end_trigger[1]):
@@ -353,6 +353,11 @@ class Game(ABC):
         if self.end_trigger:
             return self.end_trigger
         return (None, None)
+
+    def end_checks(self) -> dict[str, str]:
+        """Hook: each end condition and its timing; ``game_end_check`` unless the title's
+        settings choose the timing."""
+        return self.game_end_check
 
     def end_condition(self, reason: str) -> bool:
         if reason == "bank":

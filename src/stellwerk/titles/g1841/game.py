@@ -18,7 +18,16 @@ from stellwerk.core.flow.base import Action, Round, announces_changes
 from stellwerk.core.flow.rounds import AuctionRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, move_corporation
-from stellwerk.titles.g1841 import events, frozen, operating, stock, tokens, track, trains
+from stellwerk.titles.g1841 import (
+    events,
+    frozen,
+    game_end,
+    operating,
+    stock,
+    tokens,
+    track,
+    trains,
+)
 from stellwerk.titles.g1841.auction import auction_step
 from stellwerk.titles.g1841.data_load import title_data, variant_of
 from stellwerk.titles.g1841.decisions import Procedure
@@ -50,6 +59,16 @@ class Game1841(Game):
     """1841 - Northern Italy."""
 
     title = "1841"
+    game_end_check: ClassVar[dict[str, str]] = {
+        "bankrupt": "immediate",
+        "bank": "current_or",
+        "stock_market": "current_turn",
+        "offboards": "current_turn",
+    }
+    """18xx.games' end conditions; the settings may change the timing (:meth:`end_checks`,
+    rules/1841.md 1.4)."""
+    game_end_priority: ClassVar[list[str]] = game_end.TIMING_PRIORITY
+    bankruptcy_ends_game_after = "all_but_one"
     live_rules: ClassVar[dict[str, str]] = {
         "bid": "rules/1841.md 2.1",
         "blind_bid": "rules/1841.md 2.1.2",
@@ -126,8 +145,10 @@ class Game1841(Game):
         (rules/1841.md 2.2.2)."""
 
     def after_operating_turn(self, corp: Corporation) -> None:
-        """A corporation's turn is over: it has operated, unless it is done this round
+        """A corporation's turn is over: a price at L.516 or all off-boards connected end the
+        game now (rules/1841.md 1.4); it has operated, unless it is done this round
         (rules/1841.md 2.3.9)."""
+        game_end.after_operating_turn(self)
         if corp.sym not in self.done_this_round:
             self.operated_corps.add(corp.sym)
 
@@ -199,6 +220,19 @@ class Game1841(Game):
 
     def buying_train(self, train: Train) -> None:
         events.first_train_of(self, train)
+
+    # -- game end (rules/1841.md 1.4) --------------------------------------------------------
+    def end_checks(self) -> dict[str, str]:
+        return game_end.end_checks(self)
+
+    def end_condition(self, reason: str) -> bool:
+        if reason == "offboards":
+            return game_end.all_offboards_connected(self)
+        return super().end_condition(reason)
+
+    def end_now(self, timing: str | None) -> bool:
+        decided = game_end.end_now(self, timing)
+        return super().end_now(timing) if decided is None else decided
 
     # -- ownership and control (rules/1841.md 1.2, 2.3.9) -----------------------------------
     holding_limit_counts_controlled = True

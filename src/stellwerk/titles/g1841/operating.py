@@ -7,7 +7,7 @@ ChooseOption, BuyNewTokens), BuyTrain, StartCorporation (home token and token pu
 corporation started by another: HomeToken, and TokenEmergencyMoney's place), corporate share
 trading, Merge, Transform.
 
-The last three are placeholders here (:mod:`.placeholders`) until their modules exist.
+Corporate share trading is a placeholder here (:mod:`.placeholders`) until its module is wired.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from stellwerk.core.flow.operating import (
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import frozen, tokens, track
 from stellwerk.titles.g1841.decisions import Decisions
-from stellwerk.titles.g1841.placeholders import CorporateShares, Merge, Transform
+from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
+from stellwerk.titles.g1841.placeholders import CorporateShares
 from stellwerk.titles.g1841.stock import StartCorporation
 from stellwerk.titles.g1841.trains import BuyTrain1841
 
@@ -55,8 +56,8 @@ def new_operating_round(game: Game1841, round_num: int) -> Round:
             BuyTrain1841,
             StartCorporation,
             CorporateShares,
-            Merge,
-            Transform,
+            MergeStep,
+            TransformStep,
         ],
         round_num,
     )

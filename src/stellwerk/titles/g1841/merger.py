@@ -1,0 +1,863 @@
+"""1841's merger of two corporations into a new major (rules/1841.md 2.3.11; seed 000 items
+1.3, 1.16, 1.19, 2.1, 2.25, 2.26, 3.6, 3.7, mistake 5.3; seed 003 H12, H13).
+
+Two majors (or two minors) that have operated, are not frozen and -- if historical -- merge
+only from phase 4, form a non-historical major that has not been started (the *target*).
+The procedure (:class:`Merger`, a :class:`~.decisions.Procedure`) runs as 18xx.games runs it:
+
+1. the new price (the conversion table, 6.6; both majors above L.250 with different prices:
+   the acting corporation chooses, ``choose`` first/last);
+2. the target starts at that price; cash, trains and holdings of third corporations move to
+   it; the two old corporations' shares of each other go back to their own IPOs;
+3. the exchange: majors in two passes (pairs, then single shares, ``choose`` pres/no and
+   cash/full/pres), minors automatically;
+4. a merger that leaves the target without a president or makes a new circular chain of
+   control is refused before anything changes (the exchange is tried on a copy of the game);
+5. tokens: duplicates go, on a two-city tile one must go (``remove_token``), then between a
+   lower and an upper bound of the map tokens (``remove_token``, ``pass``);
+6. the old corporations close (historical) or become available again (non-historical).
+
+The Tuscan merge (:mod:`.tuscan`) runs the same procedure with its own decider, price chooser,
+token rules and the pool taking an unclaimed president's certificate.
+
+What the operating round owns is reached through small functions here, so the round's own
+bookkeeping can replace them: :func:`has_operated`, :func:`is_frozen`, :func:`mark_done`,
+:func:`region_reach`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import (
+    Corporation,
+    Holder,
+    Player,
+    Share,
+    SharePool,
+    controller,
+    is_circular,
+    move_share,
+    transfer,
+)
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
+from stellwerk.core.market import Cell
+from stellwerk.titles.g1841.data_load import pass_tiles
+from stellwerk.titles.g1841.decisions import Procedure, Question
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+RULE = "rules/1841.md 2.3.11"
+MAJOR_SUM_CAP = 250
+"""The summed prices of two majors count at most this much (rules/1841.md 2.3.11)."""
+MAX_TOKENS = 5
+"""A corporation has at most five tokens (rules/1841.md 1.2 "Tokens"; seed 000 item 1.19)."""
+TUSCAN_TOKEN_HEXES = ("Q11", "R14")
+"""Pisa and Firenze: SFLi always keeps its tokens there (rules/1841.md 2.4.2)."""
+
+
+# -- what the operating round owns (swap these for the round's bookkeeping) -------------------
+def has_operated(game: Game1841, corp: Corporation) -> bool:
+    """Whether ``corp`` has completed an operating turn (rules/1841.md 2.3.9; seed 000 items
+    1.3, 2.1): the core's operating history, cleared when a corporation restarts."""
+    return corp.sym in game.operated_corps
+
+
+def is_frozen(game: Game1841, corp: Corporation) -> bool:
+    """A started corporation whose chain of control does not end at a player (2.3.9)."""
+    return corp.ipoed and controller(corp) is None
+
+
+def mark_done(game: Game1841, corp: Corporation) -> None:
+    """``corp`` does not operate (any more) in this operating round (2.3.11, 2.3.12)."""
+    game.done_this_round.add(corp.sym)
+
+
+def region_reach(game: Game1841, corp: Corporation) -> set[tuple[str, int]]:
+    """(hex, city index) of the cities ``corp`` reaches on the region graph (rules/1841.md
+    2.3.11, seed 000 item 3.7: never across a current province border).
+
+    Stand-in until the operating round's region graph exists: the track network from the
+    corporation's tokens, not yet stopped at province borders."""
+    board = game.map.board
+    out: set[tuple[str, int]] = set()
+    for hid, node in game.map.region_graph.network(corp.sym).nodes:
+        index = board.hexes[hid].city_index(node)
+        if index is not None:
+            out.add((hid, index))
+    return out
+
+
+# -- small facts ------------------------------------------------------------------------------
+def is_historical(game: Game1841, corp: Corporation) -> bool:
+    return game.specs[corp.sym].historical
+
+
+def is_major(game: Game1841, corp: Corporation) -> bool:
+    return game.specs[corp.sym].type == "major"
+
+
+def phase_number(game: Game1841) -> int:
+    return int(game.phases.current.name)
+
+
+def is_pass_hex(game: Game1841, hex_id: str) -> bool:
+    """A city on a mountain pass tile (rules/1841.md 1.2; passes are not railheads)."""
+    return game.map.board.hexes[hex_id].tile.name in pass_tiles(game.map.variant)
+
+
+def mergeable(game: Game1841, corp: Corporation) -> bool:
+    """May take part in a merger (rules/1841.md 2.3.11): not historical before phase 4, has
+    operated (seed 000 mistake 5.3, seed 003 H12), not frozen, not closed."""
+    return (
+        (not is_historical(game, corp) or phase_number(game) >= 4)
+        and corp.ipoed
+        and has_operated(game, corp)
+        and not is_frozen(game, corp)
+        and not corp.closed
+    )
+
+
+def merge_target(game: Game1841, corp: Corporation) -> bool:
+    """May be formed by a merger or transformation: a non-historical major that is neither
+    started nor closed (rules/1841.md 2.3.11, 2.3.12)."""
+    return (
+        not is_historical(game, corp)
+        and not corp.ipoed
+        and is_major(game, corp)
+        and not corp.closed
+    )
+
+
+def targets(game: Game1841) -> list[Corporation]:
+    return [c for c in game.corporations if merge_target(game, c)]
+
+
+def partners(game: Game1841, corp: Corporation) -> list[Corporation]:
+    """Corporations ``corp`` may merge with: of its type, mergeable, with a token in a
+    non-pass city it reaches on the region graph (rules/1841.md 2.3.11; seed 000 items 2.26,
+    3.7), in the order their tokens are found."""
+    board = game.map.board
+    found: list[Corporation] = []
+    for hid, index in sorted(region_reach(game, corp)):
+        if is_pass_hex(game, hid):
+            continue
+        for sym in board.hexes[hid].cities[index].tokens:
+            if sym is None or sym == corp.sym:
+                continue
+            other = game.corporation(sym)
+            if other in found or game.specs[sym].type != game.specs[corp.sym].type:
+                continue
+            if mergeable(game, other):
+                found.append(other)
+    return found
+
+
+# -- the new price (rules/1841.md 2.3.11, 6.6) ------------------------------------------------
+def rightmost_below(game: Game1841, value: float) -> Cell:
+    """The market cell with a price below ``value`` in the rightmost column such a cell has,
+    the topmost there (rules/1841.md 2.3.11; reproduces the seed 000 conversion table 6.6)."""
+    best: Cell | None = None
+    best_col = -1
+    for row in game.market.rows:
+        cells = [c for c in row if c is not None]
+        if not cells:
+            continue
+        row_best = cells[0]
+        for cell in cells:
+            if row_best.price < cell.price < value:
+                row_best = cell
+        if row_best.column > best_col:
+            best_col, best = row_best.column, row_best
+    assert best is not None
+    return best
+
+
+def merger_prices(game: Game1841, a: Corporation, b: Corporation) -> list[Cell]:
+    """The possible prices of the merged corporation, lower first (rules/1841.md 2.3.11):
+    majors both above L.250 keep one of their prices (a choice if they differ), one above
+    L.250 keeps its price; otherwise the cell below the sum capped at L.250 (majors) or half
+    the sum (minors)."""
+    pa, pb = a.share_price, b.share_price
+    assert pa is not None and pb is not None
+    if is_major(game, a):
+        if pa.price > MAJOR_SUM_CAP and pb.price > MAJOR_SUM_CAP:
+            if pa.price == pb.price:
+                return [pa]
+            return sorted([pa, pb], key=lambda c: c.price)
+        if pa.price > MAJOR_SUM_CAP:
+            return [pa]
+        if pb.price > MAJOR_SUM_CAP:
+            return [pb]
+        return [rightmost_below(game, min(pa.price + pb.price, MAJOR_SUM_CAP))]
+    return [rightmost_below(game, (pa.price + pb.price) / 2)]
+
+
+def pres_upgrade_cost(price: int, percent: int) -> int:
+    """What a holder of ``percent`` old shares pays for the president's certificate:
+    floor(P x (40 - x) / 20) (rules/1841.md 2.3.11, 3)."""
+    return price * (40 - percent) // 20
+
+
+def full_upgrade_cost(price: int) -> int:
+    """A single old share's buy-in to a new share or cash-out: floor(P / 2)."""
+    return price // 2
+
+
+# -- moving certificates as 18xx.games does -----------------------------------------------------
+def transfer_certificates(
+    game: Game1841, shares: list[Share], to: Holder, allow_president_change: bool = True
+) -> None:
+    """Move certificates of one corporation from one holder and settle the presidency as
+    1841 on 18xx.games does (president's certificates may lie in the pool; a holder reaching
+    the president's percentage while the president's certificate is still in the treasury
+    swaps ordinary certificates for it there) (rules/1841.md 2.2.1, 2.3.11)."""
+    if not shares:
+        return
+    corp = game.corporation(shares[0].corporation)
+    owner = shares[0].owner
+    assert owner is not None
+    previous = corp.owner
+    with_pres = any(s.president for s in shares)
+    for share in shares:
+        move_share(share, to)
+    if not allow_president_change:
+        return
+    holders = {h: p for h, p in corp.share_holders.items() if game.may_preside(corp, h)}
+    top = max(holders.values(), default=0)
+    if top < corp.president_percent and with_pres and to is game.pool:
+        corp.owner = game.pool
+        return
+    if owner is game.pool and with_pres:
+        corp.owner = to
+        return
+    if top < corp.president_percent:
+        return
+    majority = [h for h, p in holders.items() if p == top]
+    if previous in majority:
+        return
+    pres = corp.presidents_share
+    president: Holder | None = None
+    if previous is None:
+        president = next((h for h in majority if pres is not None and h is pres.owner), None)
+    if president is None:
+        eligible = [h for h in majority if h.percent_of(corp.sym) >= corp.president_percent]
+        if eligible:
+            if previous is game.pool:
+                president = eligible[0]
+            else:
+                president = min(eligible, key=lambda h: game.president_distance(previous, h))
+    if president is None:
+        return
+    corp.owner = president
+    if to is president and previous is owner and with_pres:
+        return
+    if owner is corp and not with_pres and previous is None:
+        previous = corp
+    if owner is president or previous is None:
+        return
+    cert = next((s for s in shares if s.president), None) or next(
+        (s for s in previous.shares_of(corp.sym) if s.president), None
+    )
+    if cert is None:
+        return
+    if isinstance(owner, Player) and isinstance(to, Player) and with_pres:
+        swap_to: Holder = to
+    else:
+        swap_to = previous if previous.percent_of(corp.sym) >= cert.percent else game.pool
+    count = cert.percent // corp.share_unit
+    for share in list(president.shares_of(corp.sym))[:count]:
+        move_share(share, swap_to)
+    move_share(cert, president)
+
+
+def return_to_ipo(share: Share, game: Game1841) -> None:
+    """An exchanged or cross-held certificate goes back to its corporation's treasury."""
+    move_share(share, game.corporation(share.corporation))
+
+
+# -- references kept as plain data -----------------------------------------------------------
+def ref(holder: Holder) -> str:
+    """A plain-data name of a holder: ``P:<id>``, ``C:<sym>`` or ``pool``."""
+    if isinstance(holder, Player):
+        return f"P:{holder.id}"
+    if isinstance(holder, Corporation):
+        return f"C:{holder.sym}"
+    if isinstance(holder, SharePool):
+        return "pool"
+    raise ValueError(f"{holder.name} holds no shares in exchanges")
+
+
+def deref(game: Game1841, name: str) -> Holder:
+    if name == "pool":
+        return game.pool
+    kind, key = name.split(":", 1)
+    if kind == "C":
+        return game.corporation(key)
+    return next(p for p in game.all_players if str(p.id) == key)
+
+
+# -- assets -------------------------------------------------------------------------------------
+def move_assets(
+    game: Game1841, source: Corporation, other: Corporation | None, target: Corporation
+) -> None:
+    """Everything but tokens and the source's own treasury moves to the target: certificates
+    of third corporations (a presidency the source held stays with the target), cash,
+    trains; certificates of ``other`` the source holds go back to ``other``'s treasury
+    (rules/1841.md 2.3.11)."""
+    if other is not None:
+        for share in list(source.shares_of(other.sym)):
+            return_to_ipo(share, game)
+    for sym in list(source.shares):
+        if sym == source.sym or not source.shares.get(sym):
+            continue
+        held = list(source.shares[sym])
+        corp = game.corporation(sym)
+        with_pres = any(s.president for s in held)
+        transfer_certificates(game, held, target, allow_president_change=not with_pres)
+        if with_pres:
+            corp.owner = target
+    if source.cash > 0:
+        transfer(source, target, source.cash, RULE)
+    for train in source.trains:
+        train.owner = target
+    target.trains.extend(source.trains)
+    source.trains.clear()
+
+
+def restart_corporation(game: Game1841, corp: Corporation) -> None:
+    """After a merger or transformation (rules/1841.md 2.3.11; seed 000 item 1.3): a historical
+    corporation closes; a non-historical one becomes available again -- not started, no price,
+    no president, no history, 2 (major) or 1 (minor) tokens, no trains, its certificates back
+    in its treasury in id order."""
+    cell = corp.share_price
+    if cell is not None and corp.sym in cell.corporations:
+        cell.corporations.remove(corp.sym)
+    corp.share_price = None
+    corp.par_price = None
+    corp.ipoed = False
+    corp.floated = False
+    corp.owner = None
+    corp.trains.clear()
+    game.map.board.remove_all_tokens(corp.sym)
+    if is_historical(game, corp):
+        corp.closed = True
+        return
+    corp.operating_history.clear()
+    game.operated_corps.discard(corp.sym)
+    corp.num_tokens = game.specs[corp.sym].min_tokens
+    treasury = corp.shares.get(corp.sym)
+    if treasury:
+        treasury.sort(key=lambda s: s.index)
+
+
+def start_target(game: Game1841, target: Corporation, cell: Cell) -> None:
+    """The target starts (is floated) at ``cell`` (rules/1841.md 2.3.11)."""
+    game.set_par(target, cell)
+    target.ipoed = True
+    target.floated = True
+
+
+# -- holders -----------------------------------------------------------------------------------
+def frozen_corporations(game: Game1841) -> list[Corporation]:
+    return [c for c in game.corporations if is_frozen(game, c)]
+
+
+def controlled_in_order(game: Game1841, player: Player) -> list[Corporation]:
+    """The corporations ``player`` controls, in the order his corporations decide in
+    exchanges: definition order (18xx.games) or descending share value (seed 000 item 1.16,
+    option)."""
+    mine = [c for c in game.corporations if controller(c) is player]
+    if game.settings.holder_corporation_order == "share_value":
+        mine.sort(key=lambda c: c.sort_key() if c.share_price is not None else (0, 0, 0, 0, ""))
+    return mine
+
+
+def exchange_holders(
+    game: Game1841, a: Corporation, b: Corporation, decider: Player, percent: int
+) -> list[Holder]:
+    """Who exchanges, in order (rules/1841.md 2.3.11, 5.4; seed 000 items 1.16, 2.25): from
+    the decider players in seat order, each followed by the corporations he controls (not the
+    two merging ones); then the pool; then frozen corporations -- those holding at least
+    ``percent`` of the two together."""
+
+    def total(h: Holder) -> int:
+        return h.percent_of(a.sym) + h.percent_of(b.sym)
+
+    out: list[Holder] = []
+    players = game.players
+    start = players.index(decider) if decider in players else 0
+    for player in players[start:] + players[:start]:
+        if total(player) >= percent:
+            out.append(player)
+        for corp in controlled_in_order(game, player):
+            if corp is a or corp is b:
+                continue
+            if total(corp) >= percent:
+                out.append(corp)
+    if total(game.pool) >= percent:
+        out.append(game.pool)
+    for corp in frozen_corporations(game):
+        if corp is not a and corp is not b and total(corp) >= percent:
+            out.append(corp)
+    return out
+
+
+def old_shares(holder: Holder, a: str, b: str) -> list[Share]:
+    """A holder's certificates of the two merging corporations in the order they are
+    exchanged: largest first, equal ones in reverse of holding order (as 18xx.games sorts
+    them ascending and reverses; fixture 1841_game_end_bank 552 leaves the first-held 10 %)."""
+    held = holder.shares_of(a) + holder.shares_of(b)
+    return list(reversed(sorted(held, key=lambda s: s.percent)))
+
+
+# -- the procedure -------------------------------------------------------------------------------
+@dataclass
+class Merger(Procedure):
+    """A merger under way (rules/1841.md 2.3.11); plain data, names instead of objects.
+
+    ``stage``: ``price`` (the acting corporation chooses), ``pass1``/``pass2`` (exchanges of
+    majors), ``oo`` (one token of a two-city tile must go), ``remove`` (tokens leave the map),
+    ``done``.  ``waiting`` names the holder asked in an exchange pass and ``offered`` what it
+    may answer."""
+
+    a: str
+    b: str
+    target: str
+    decider: str
+    tuscan: bool = False
+    tuscan_first: bool = False
+    """The first of two Tuscan mergers (into the holding corporation): the target gets four
+    tokens and nobody removes any (rules/1841.md 2.4.2)."""
+    stage: str = "start"
+    price_choices: list[str] = field(default_factory=list)
+    holders: list[str] = field(default_factory=list)
+    todo: list[str] = field(default_factory=list)
+    offered: list[str] = field(default_factory=list)
+    circular_before: list[str] = field(default_factory=list)
+    duplicates: int = 0
+    token_count: int = 0
+    removal_hexes: list[str] = field(default_factory=list)
+    removal_min: int = 0
+    removal_max: int = 0
+    removed: int = 0
+
+    rule = RULE
+
+    # -- entities
+    def corps(self, game: Game1841) -> tuple[Corporation, Corporation, Corporation]:
+        return game.corporation(self.a), game.corporation(self.b), game.corporation(self.target)
+
+    def decider_player(self, game: Game1841) -> Player:
+        found = deref(game, self.decider)
+        assert isinstance(found, Player)
+        return found
+
+    def total(self, game: Game1841, holder: Holder) -> int:
+        return holder.percent_of(self.a) + holder.percent_of(self.b)
+
+    def target_pres(self, game: Game1841) -> Share | None:
+        target = game.corporation(self.target)
+        return next((s for s in target.shares_of(target.sym) if s.president), None)
+
+    def target_normal(self, game: Game1841) -> list[Share]:
+        target = game.corporation(self.target)
+        return [s for s in target.shares_of(target.sym) if not s.president]
+
+    def token_decider(self, game: Game1841) -> Holder:
+        """The target decides if a player controls it, else the decider (2.3.11)."""
+        target = game.corporation(self.target)
+        return target if controller(target) is not None else self.decider_player(game)
+
+    # -- Procedure
+    def question(self, game: Game1841) -> Question | None:
+        a = game.corporation(self.a)
+        if self.stage == "price":
+            entity: Holder = self.decider_player(game) if self.tuscan else a
+            return Question(entity, ("choose",), "price", RULE, ["first", "last"])
+        if self.stage in ("pass1", "pass2"):
+            return Question(deref(game, self.todo[0]), ("choose",), "upgrade", RULE, self.offered)
+        if self.stage in ("oo", "remove"):
+            kinds = (
+                ("remove_token", "pass") if self.removed >= self.removal_min else ("remove_token",)
+            )
+            return Question(
+                self.token_decider(game),
+                kinds,
+                "remove_tokens",
+                RULE,
+                cities=self.removable_cities(game),
+            )
+        return None
+
+    def answer(self, game: Game1841, action: Action) -> None:
+        if self.stage in ("price", "pass1", "pass2") and not self.tuscan:
+            self.check_on_copy(game, action)
+        self.apply(game, action)
+
+    # -- start
+    def begin(self, game: Game1841) -> None:
+        """Start the merger (checked first on a copy: an illegal merger changes nothing)."""
+        trial = copy.deepcopy(game)
+        twin = copy.deepcopy(self)
+        twin.run_begin(trial)
+        self.run_begin(game)
+
+    def run_begin(self, game: Game1841) -> None:
+        a, b, _ = self.corps(game)
+        self.circular_before = [c.sym for c in game.corporations if c.ipoed and is_circular(c)]
+        prices = merger_prices(game, a, b)
+        if len(prices) == 1:
+            self.start_exchange(game, prices[0])
+            return
+        self.stage = "price"
+        self.price_choices = [c.id for c in prices]
+
+    def check_on_copy(self, game: Game1841, action: Action) -> None:
+        """Try the answer on a copy of the game: an exchange that ends without a president or
+        with a new circular chain is refused before anything changes (2.3.11, seed 000
+        item 3.6)."""
+        trial = copy.deepcopy(game)
+        index = next(i for i, p in enumerate(game.procedures) if p is self)
+        twin = trial.procedures[index]
+        assert isinstance(twin, Merger)
+        twin.apply(trial, action)
+
+    def apply(self, game: Game1841, action: Action) -> None:
+        kind = action["type"]
+        if self.stage == "price":
+            cell = game.market.cell_by_id(
+                self.price_choices[0 if action["choice"] == "first" else -1]
+            )
+            assert cell is not None
+            self.start_exchange(game, cell)
+        elif self.stage in ("pass1", "pass2"):
+            self.exchange(game, str(action["choice"]))
+            self.run_exchanges(game)
+        elif kind == "remove_token":
+            self.remove_token(game, str(action["city"]), int(action.get("slot", 0)))
+        elif kind == "pass":
+            self.finish_removals(game)
+
+    # -- exchanges
+    def start_exchange(self, game: Game1841, cell: Cell) -> None:
+        a, b, target = self.corps(game)
+        start_target(game, target, cell)
+        decider = self.decider_player(game)
+        everyone = exchange_holders(game, a, b, decider, 10)
+        self.holders = [ref(h) for h in everyone]
+        pairs = [ref(h) for h in everyone if self.total(game, h) >= 20]
+        move_assets(game, a, b, target)
+        move_assets(game, b, a, target)
+        if is_major(game, a):
+            self.stage = "pass1"
+            self.todo = pairs
+            self.run_exchanges(game)
+        else:
+            self.minor_exchange(game, pairs)
+            self.tokens_start(game)
+
+    def run_exchanges(self, game: Game1841) -> None:
+        """Exchange automatically until a holder must be asked (or the passes are over)."""
+        target = game.corporation(self.target)
+        price = target.share_price.price if target.share_price else 0
+        while True:
+            if not self.todo:
+                if self.stage == "pass1":
+                    self.stage = "pass2"
+                    self.todo = [n for n in self.holders if self.total(game, deref(game, n)) >= 10]
+                    continue
+                self.tokens_start(game)
+                return
+            holder = deref(game, self.todo[0])
+            tp = self.total(game, holder)
+            pres = self.target_pres(game)
+            if self.stage == "pass1":
+                if (
+                    tp >= 40
+                    or pres is None
+                    or not isinstance(holder, Player)
+                    or holder.cash < pres_upgrade_cost(price, tp)
+                ):
+                    self.exchange(game, "no")
+                    continue
+                self.offered = ["pres", "no"]
+                return
+            options = ["cash"]
+            has_player = controller(holder) is not None
+            if isinstance(holder, Player) and pres and holder.cash >= pres_upgrade_cost(price, tp):
+                options.append("pres")
+            affordable = holder.cash >= full_upgrade_cost(price)
+            if has_player and self.target_normal(game) and affordable:
+                options.append("full")
+            if (
+                has_player
+                and not self.target_normal(game)
+                and pres is not None
+                and holder.shares_of(self.target)
+                and affordable
+                and "full" not in options
+            ):
+                options.append("full")
+            if len(options) == 1:
+                self.exchange(game, options[0])
+                continue
+            self.offered = options
+            return
+
+    def exchange(self, game: Game1841, answer: str) -> None:
+        """One holder's exchange (rules/1841.md 2.3.11; seed 000 item 3.6)."""
+        _, _, target = self.corps(game)
+        holder = deref(game, self.todo.pop(0))
+        self.offered = []
+        price = target.share_price.price if target.share_price else 0
+        old = old_shares(holder, self.a, self.b)
+        tp = sum(s.percent for s in old)
+        if tp > 10:
+            if answer == "pres":
+                for share in old:
+                    return_to_ipo(share, game)
+                pres = self.target_pres(game)
+                assert pres is not None
+                transfer(holder, target, pres_upgrade_cost(price, tp), RULE)
+                transfer_certificates(game, [pres], holder)
+                return
+            while self.total(game, holder) > 10:
+                first = old.pop(0)
+                return_to_ipo(first, game)
+                if first.percent < 20:
+                    return_to_ipo(old.pop(0), game)
+                normal = self.target_normal(game)
+                pres = self.target_pres(game)
+                mine = holder.shares_of(self.target)
+                if normal:
+                    transfer_certificates(game, [normal[0]], holder)
+                elif pres is not None and mine:
+                    transfer_certificates(game, [mine[0]], target)
+                    transfer_certificates(game, [pres], holder)
+                elif not isinstance(holder, SharePool):
+                    transfer(game.bank, holder, price, RULE)
+            return
+        if len(old) != 1:
+            raise IllegalAction("inconsistent share count in the exchange", RULE)
+        return_to_ipo(old[0], game)
+        pres = self.target_pres(game)
+        normal = self.target_normal(game)
+        cost = full_upgrade_cost(price)
+        if answer == "pres":
+            assert pres is not None
+            transfer(holder, target, pres_upgrade_cost(price, tp), RULE)
+            transfer_certificates(game, [pres], holder)
+        elif answer == "full":
+            transfer(holder, target, cost, RULE)
+            if normal:
+                transfer_certificates(game, [normal[0]], holder)
+            else:
+                assert pres is not None
+                transfer_certificates(game, [holder.shares_of(self.target)[0]], target)
+                transfer_certificates(game, [pres], holder)
+        elif not isinstance(holder, SharePool):
+            transfer(game.bank, holder, cost, RULE)
+
+    def minor_exchange(self, game: Game1841, names: list[str]) -> None:
+        """Minors exchange automatically: a 40 % certificate for the president's certificate
+        while it is free, else two shares; a 20 % share for one (rules/1841.md 2.3.11)."""
+        for name in names:
+            holder = deref(game, name)
+            for share in old_shares(holder, self.a, self.b):
+                pres = self.target_pres(game)
+                normal = self.target_normal(game)
+                return_to_ipo(share, game)
+                if pres is not None and share.percent > 20:
+                    transfer_certificates(game, [pres], holder)
+                elif share.percent > 20:
+                    if len(normal) < 2:
+                        raise IllegalAction("not enough shares for the exchange", RULE)
+                    transfer_certificates(game, [normal[0]], holder)
+                    transfer_certificates(game, [normal[1]], holder)
+                else:
+                    if not normal:
+                        raise IllegalAction("not enough shares for the exchange", RULE)
+                    transfer_certificates(game, [normal[0]], holder)
+
+    # -- after the exchange: president, circularity, tokens
+    def tokens_start(self, game: Game1841) -> None:
+        a, b, target = self.corps(game)
+        pres = self.target_pres(game)
+        if pres is not None:
+            if not self.tuscan:
+                raise IllegalAction(
+                    f"nobody becomes president of {target.sym}: the merger is not allowed",
+                    "rules/1841.md 2.3.11 (seed 000 item 3.6)",
+                )
+            for share in list(game.pool.shares_of(target.sym))[:2]:
+                transfer_certificates(game, [share], target, allow_president_change=False)
+            transfer_certificates(game, [pres], game.pool)
+        if not self.tuscan:
+            new = [
+                c.sym
+                for c in game.corporations
+                if c.ipoed and is_circular(c) and c.sym not in self.circular_before
+            ]
+            if new:
+                raise IllegalAction(
+                    f"the merger makes a circular chain of control ({', '.join(new)})",
+                    "rules/1841.md 2.3.11 (seed 000 item 3.1)",
+                )
+            if is_frozen(game, target):
+                raise IllegalAction(
+                    f"{target.sym} would have no president: the merger is not allowed",
+                    "rules/1841.md 2.3.11 (seed 000 item 3.6)",
+                )
+        board = game.map.board
+        self.duplicates = 0
+        for state in board.hexes.values():
+            for city in state.cities:
+                if a.sym in city.tokens and b.sym in city.tokens:
+                    city.tokens[city.tokens.index(b.sym)] = None
+                    board.version += 1
+                    self.duplicates += 1
+        for hid in board.token_hexes(b.sym):
+            if board.hexes[hid].has_token(a.sym):
+                self.duplicates += 1
+                self.stage = "oo"
+                self.removal_hexes = [hid]
+                self.removal_min = self.removal_max = 1
+                self.removed = 0
+                return
+        self.tokens_finish(game)
+
+    def tokens_finish(self, game: Game1841) -> None:
+        """How many tokens the target gets and how many map tokens must or may go (2.3.11;
+        seed 000 item 1.19; Tuscan merge 2.4.2)."""
+        a, b, target = self.corps(game)
+        board = game.map.board
+        if self.tuscan and self.tuscan_first:
+            self.token_count = 4
+            self.finish(game)
+            return
+        hexes = board.token_hexes(a.sym) + board.token_hexes(b.sym)
+        on_map = len(hexes)
+        if self.tuscan:
+            keep = [h for h in hexes if h in TUSCAN_TOKEN_HEXES]
+            hexes = [h for h in hexes if h not in TUSCAN_TOKEN_HEXES]
+            self.token_count = MAX_TOKENS
+            on_map -= len(keep)
+            most = on_map
+            least = max(on_map - (MAX_TOKENS - len(keep)), 0)
+            if controller(target) is None:
+                drop = list(hexes)
+                if not keep:
+                    cities = [h for h in hexes if not is_pass_hex(game, h)]
+                    if cities:
+                        first = min(cities, key=lambda h: board.hexes[h].spec.location or h)
+                        drop.remove(first)
+                for hid in drop:
+                    if not board.remove_corp_token(hid, a.sym):
+                        board.remove_corp_token(hid, b.sym)
+                self.finish(game)
+                return
+        else:
+            total = a.num_tokens + b.num_tokens - self.duplicates
+            self.token_count = min(total, MAX_TOKENS)
+            unplaced = total - on_map
+            max_unplaced = min(unplaced, self.token_count - 1)
+            min_unplaced = max(self.token_count - on_map, 0)
+            least = on_map - (self.token_count - min_unplaced)
+            most = on_map - (self.token_count - max_unplaced)
+        if most > 0:
+            self.stage = "remove"
+            self.removal_hexes = sorted(set(hexes))
+            self.removal_min = least
+            self.removal_max = most
+            self.removed = 0
+            return
+        self.finish(game)
+
+    def removable_cities(self, game: Game1841) -> list[str]:
+        board = game.map.board
+        out = []
+        for hid in self.removal_hexes:
+            for index, city in enumerate(board.hexes[hid].cities):
+                if self.a in city.tokens or self.b in city.tokens:
+                    out.append(board.city_id(hid, index))
+        return out
+
+    def remove_token(self, game: Game1841, city_id: str, slot: int) -> None:
+        """One token leaves the map; never the last non-pass one (2.3.11; seed 000 item
+        2.19)."""
+        board = game.map.board
+        hid, index = board.resolve_city(city_id)
+        city = board.hexes[hid].cities[index]
+        sym = city.tokens[slot] if slot < len(city.tokens) else None
+        if sym not in (self.a, self.b):
+            sym = self.a if self.a in city.tokens else self.b if self.b in city.tokens else None
+        if sym is None or hid not in self.removal_hexes:
+            raise IllegalAction(f"no token of {self.a} or {self.b} to remove in {city_id}", RULE)
+        railheads = [
+            h
+            for corp in (self.a, self.b)
+            for h in board.token_hexes(corp)
+            if not is_pass_hex(game, h)
+        ]
+        if len(railheads) == 1 and railheads[0] == hid:
+            raise IllegalAction("the last non-pass token cannot be removed", RULE)
+        city.tokens[city.tokens.index(sym)] = None
+        board.version += 1
+        if self.stage == "oo":
+            # the token leaves its corporation for good (18xx.games destroys it)
+            owner = game.corporation(sym)
+            owner.num_tokens -= 1
+        self.removed += 1
+        if self.removed >= self.removal_max:
+            self.finish_removals(game)
+
+    def finish_removals(self, game: Game1841) -> None:
+        if self.stage == "oo":
+            self.tokens_finish(game)
+        else:
+            self.finish(game)
+
+    def finish(self, game: Game1841) -> None:
+        """The target's tokens replace the old ones on the map; the old corporations close or
+        restart; all three are done for this operating round (2.3.11)."""
+        a, b, target = self.corps(game)
+        board = game.map.board
+        if self.token_count > 2:
+            target.num_tokens = max(target.num_tokens, 2) + self.token_count - 2
+        for state in board.hexes.values():
+            for city in state.cities:
+                for i, sym in enumerate(city.tokens):
+                    if sym in (a.sym, b.sym):
+                        city.tokens[i] = target.sym
+        board.version += 1
+        restart_corporation(game, a)
+        restart_corporation(game, b)
+        for corp in (a, b, target):
+            mark_done(game, corp)
+        self.stage = "done"
+
+
+def start_merger(game: Game1841, a: Corporation, b: Corporation, target: Corporation) -> Merger:
+    """The acting corporation ``a`` merges with ``b`` into ``target`` (rules/1841.md 2.3.11):
+    checked (partner, target) and begun; the caller queues it."""
+    if game.specs[a.sym].type != game.specs[b.sym].type:
+        raise IllegalAction(f"{b.sym} is not of {a.sym}'s type", RULE)
+    if not mergeable(game, a) or not mergeable(game, b):
+        raise IllegalAction(f"{a.sym} and {b.sym} may not merge", RULE)
+    if not merge_target(game, target):
+        raise IllegalAction(f"{target.sym} is not available to merge into", RULE)
+    decider = controller(a)
+    if decider is None:
+        raise IllegalAction(f"{a.sym} has no player in control", RULE)
+    merger = Merger(a.sym, b.sym, target.sym, ref(decider))
+    merger.begin(game)
+    return merger
+
+
+def describe(holder: Any) -> str:
+    return str(getattr(holder, "sym", None) or getattr(holder, "id", None) or holder)

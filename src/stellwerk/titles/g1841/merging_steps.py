@@ -1,0 +1,135 @@
+"""The Merge and Transform steps of 1841's operating turn (rules/1841.md 2.3.2 items 13-14,
+2.3.11, 2.3.12, 5.3, 5.6).
+
+Both take the action type ``merge``.  Merge: the first ``merge`` names the partner, the second
+the target (no ``pass`` in between), or the operator sends ``pass``.  Transform: one ``merge``
+names the target, or ``pass``.  The procedures they start (:class:`~.merger.Merger`,
+:class:`~.transform.Transform`) are queued in ``game.procedures``; their questions are answered
+through the :class:`~.decisions.Decisions` step.
+
+When the steps are offered (as 18xx.games, whose files we replay): Merge is offered to an
+operator that is mergeable, not done this round, while a target exists; when it reaches no
+partner the server passes for it (an ``auto_actions`` pass in the game file, see
+:meth:`MergeStep.auto_actions`); an operator that is not mergeable or finds no target skips
+it without an action.  Transform is offered to a minor that may transform while a target
+exists; it has no automatic pass.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import Corporation
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.titles.g1841 import merger, transform
+from stellwerk.titles.g1841.decisions import queue
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+
+def operator(step: Step) -> Any:
+    ents = step.round.entities
+    return ents[step.round.entity_index] if ents else None
+
+
+class MergeStep(Step):
+    """Merge (rules/1841.md 2.3.11): ``merge`` {corporation: partner}, then ``merge``
+    {corporation: target}; or ``pass``."""
+
+    description = "Merge"
+    game: Game1841
+
+    def setup(self) -> None:
+        self.partner: str | None = None
+        self.target: str | None = None
+
+    def actions(self, entity: Any) -> list[str]:
+        game = self.game
+        if not isinstance(entity, Corporation) or entity is not operator(self):
+            return []
+        if entity.sym in game.done_this_round or getattr(self, "target", None) is not None:
+            return []
+        if not merger.mergeable(game, entity) or not merger.targets(game):
+            return []
+        return ["merge"] if getattr(self, "partner", None) else ["merge", "pass"]
+
+    def auto_actions(self, entity: Any) -> list[Action] | None:
+        """18xx.games passes for an operator that reaches no partner (rules/1841.md 5.6)."""
+        if getattr(self, "partner", None) or game_busy(self.game):
+            return None
+        if self.actions(entity) and not merger.partners(self.game, entity):
+            return [act(entity, "pass")]
+        return None
+
+    def choices(self, entity: Any) -> list[Action]:
+        kinds = self.actions(entity)
+        if not kinds:
+            return []
+        if getattr(self, "partner", None):
+            listed = merger.targets(self.game)
+        else:
+            listed = merger.partners(self.game, entity)
+        out = [act(entity, "merge", corporation=c.sym) for c in listed]
+        if "pass" in kinds:
+            out.append(act(entity, "pass"))
+        return out
+
+    def process_merge(self, action: Action, entity: Any) -> None:
+        if "merge" not in self.actions(entity):
+            raise IllegalAction(f"{entity.sym} may not merge now", merger.RULE)
+        game = self.game
+        other = game.corporation(str(action["corporation"]))
+        if self.partner is None:
+            if game.specs[other.sym].type != game.specs[entity.sym].type:
+                raise IllegalAction(f"{other.sym} is the wrong corporation type", merger.RULE)
+            if other is entity or not merger.mergeable(game, other):
+                raise IllegalAction(f"{other.sym} is not available to merge with", merger.RULE)
+            self.partner = other.sym
+            return
+        partner = game.corporation(self.partner)
+        started = merger.start_merger(game, entity, partner, other)
+        self.target = other.sym
+        queue(game, started)
+
+
+class TransformStep(Step):
+    """Transform (rules/1841.md 2.3.12): ``merge`` {corporation: target} or ``pass``."""
+
+    description = "Transform minor into major"
+    game: Game1841
+
+    def setup(self) -> None:
+        self.target: str | None = None
+
+    def actions(self, entity: Any) -> list[str]:
+        game = self.game
+        if not isinstance(entity, Corporation) or entity is not operator(self):
+            return []
+        if entity.sym in game.done_this_round or getattr(self, "target", None) is not None:
+            return []
+        if not transform.transformable(game, entity) or not merger.targets(game):
+            return []
+        return ["merge", "pass"]
+
+    def choices(self, entity: Any) -> list[Action]:
+        kinds = self.actions(entity)
+        if not kinds:
+            return []
+        out = [act(entity, "merge", corporation=c.sym) for c in merger.targets(self.game)]
+        out.append(act(entity, "pass"))
+        return out
+
+    def process_merge(self, action: Action, entity: Any) -> None:
+        if "merge" not in self.actions(entity):
+            raise IllegalAction(f"{entity.sym} may not transform now", transform.RULE)
+        target = self.game.corporation(str(action["corporation"]))
+        started = transform.start_transform(self.game, entity, target)
+        self.target = target.sym
+        queue(self.game, started)
+
+
+def game_busy(game: Game1841) -> bool:
+    """A procedure still asks (pending token choices and the like come first)."""
+    return bool(game.procedures)

@@ -1,0 +1,664 @@
+"""The Ferdinandea Secession (rules/1841.md 2.4.1): at the first 4-train IRSFF splits into
+SB ("a"; first edition: the minor SFV) and SFL ("b").
+
+:func:`start` runs the automatic part at once -- skip conditions, prices, tokens, trains,
+cash, treasury shares, the president's certificates and the pairs -- and queues a
+:class:`Secession` (a :class:`~.decisions.Procedure`) that asks the rest: which president's
+certificate a president below 40 % takes (``pick_exchange_pres``), which share each single
+IRSFF share becomes (``pick_exchange_corp``), the share offers (``share_offer``) and further
+offer rounds (``offer_again``), the second edition's extra tokens at L.50 (``buy_tokens``).
+At its end SB and SFL take IRSFF's place in this operating round unless IRSFF has operated
+or is operating (seed 000 item 2.24), IRSFF closes, and a Tuscan merge that waited starts.
+
+Holders are asked from the decider (IRSFF's controlling player, or the controlling player of
+the corporation operating when IRSFF is frozen): players in seat order, each followed by the
+corporations he controls (definition order, or by share value with
+``settings.holder_corporation_order``; seed 000 items 1.16, 2.12), then the pool, then frozen
+corporations (seed 000 item 2.25).
+
+Progress is plain data: holders are named by keys (``"player:<id>"``, ``"corp:<sym>"``,
+``"pool"``), corporations by symbol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import (
+    Corporation,
+    Holder,
+    Player,
+    Share,
+    SharePool,
+    controller,
+    move_share,
+    transfer,
+)
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
+from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.core.map.graph import compute_network, token_nodes
+from stellwerk.core.shares import Bundle, transfer_bundle
+from stellwerk.titles.g1841 import frozen
+from stellwerk.titles.g1841.data_load import pass_tiles
+from stellwerk.titles.g1841.decisions import Procedure, Question, queue
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+RULE = "rules/1841.md 2.4.1"
+
+OLD = "IRSFF"
+MILANO = "F8"
+VENEZIA = "F16"
+OPTIONAL_TOKEN_PRICE = 50
+"""What SB and SFL pay per extra token after the split (second edition; rules/1841.md 3)."""
+MAX_TOKENS = 5
+MIN_TOKENS = 2
+MINOR_MAX_COLUMN = 10
+"""First edition: the minors SFV and SFL take a price of this column at most (rules/1841.md
+2.4.1, 1.2 "m")."""
+KEEPS_BOTH_PRESIDENCIES = 40
+"""IRSFF's president holding this much takes both president's certificates (2.4.1)."""
+
+
+# -- holders by key (plain data) -----------------------------------------------------------
+def key_of(holder: Holder) -> str:
+    """A holder's key in the procedure's plain data."""
+    if isinstance(holder, Player):
+        return f"player:{holder.id}"
+    if isinstance(holder, Corporation):
+        return f"corp:{holder.sym}"
+    if isinstance(holder, SharePool):
+        return "pool"
+    raise ValueError(f"{holder.name} holds no shares in the secession")
+
+
+def holder_of(game: Game1841, key: str) -> Holder:
+    """The holder a key names."""
+    kind, _, name = key.partition(":")
+    if kind == "player":
+        return game.player_by_id(name)
+    if kind == "corp":
+        return game.corporation(name)
+    return game.pool
+
+
+def controlled_by(game: Game1841, player: Player) -> list[Corporation]:
+    """The corporations ``player`` controls, in definition order or, with
+    ``holder_corporation_order == "share_value"``, in operating order (seed 000 items 1.16,
+    2.12)."""
+    corps = [c for c in game.corporations if not c.closed and controller(c) is player]
+    if game.settings.holder_corporation_order == "share_value":
+        corps.sort(key=lambda c: c.sort_key() if c.share_price is not None else (0, 0, 0, 0, ""))
+    return corps
+
+
+def seats_from(game: Game1841, first: Player) -> list[Player]:
+    """The players in seat order starting with ``first`` (bankrupt ones included, as
+    18xx.games rotates its player list)."""
+    players = game.players
+    start = players.index(first) if first in players else 0
+    return players[start:] + players[:start]
+
+
+def exchange_holders(game: Game1841, decider: Player, corp: Corporation, least: int) -> list[str]:
+    """Holders with at least ``least`` % of ``corp`` in exchange order: from the decider,
+    each player followed by his corporations; the pool; frozen corporations (rules/1841.md
+    2.4.1, 5.4; seed 000 items 1.16, 2.25)."""
+    out: list[Holder] = []
+    for player in seats_from(game, decider):
+        if player.percent_of(corp.sym) >= least:
+            out.append(player)
+        mine = controlled_by(game, player)
+        out.extend(c for c in mine if c is not corp and c.percent_of(corp.sym) >= least)
+    if game.pool.percent_of(corp.sym) >= least:
+        out.append(game.pool)
+    out.extend(
+        c
+        for c in game.corporations
+        if c is not corp and frozen.is_frozen(game, c) and c.percent_of(corp.sym) >= least
+    )
+    return [key_of(h) for h in out]
+
+
+def offer_holders(game: Game1841, first: Player, corp: Corporation) -> list[str]:
+    """Who is offered a share of ``corp``: its holders from ``first`` in seat order, each
+    player followed by the corporations he controls that hold it (rules/1841.md 2.4.1)."""
+    out: list[Holder] = []
+    for player in seats_from(game, first):
+        if player.shares_of(corp.sym):
+            out.append(player)
+        mine = controlled_by(game, player)
+        out.extend(c for c in mine if c is not corp and c.shares_of(corp.sym))
+    return [key_of(h) for h in out]
+
+
+def in_chain(holder: Holder, corp: Corporation) -> bool:
+    """``corp`` is ``holder`` itself or above it in its chain of control."""
+    entity: Holder | None = holder
+    seen: set[int] = set()
+    while isinstance(entity, Corporation) and id(entity) not in seen:
+        if entity is corp:
+            return True
+        seen.add(id(entity))
+        entity = entity.owner
+    return False
+
+
+def can_buy_offer(game: Game1841, holder: Holder, corp: Corporation) -> bool:
+    """An offered share can be bought: one is in the IPO, the holder has the market price,
+    ``corp`` is not in its chain of control, the certificate limit and the 60 % limit hold
+    (rules/1841.md 2.4.1, 2.3.12 "skipped automatically")."""
+    cell = corp.share_price
+    if not corp.treasury_shares() or cell is None or holder.cash < cell.price:
+        return False
+    if in_chain(holder, corp):
+        return False
+    return game.within_cert_limit(holder) and game.controlled_percent(holder, corp) + 10 <= (
+        game.max_holding_percent
+    )
+
+
+def split_off(share: Share, corp: Corporation) -> None:
+    """An IRSFF certificate goes back to IRSFF's treasury (no payment, no president change)."""
+    move_share(share, corp)
+
+
+# -- the automatic part ---------------------------------------------------------------------
+def connected_milano_venezia(game: Game1841, old: Corporation) -> bool:
+    """Some corporation's railhead (a token in a city that is not a pass) reaches both
+    IRSFF's Milano and Venezia cities on the full, border-ignoring track graph
+    (rules/1841.md 2.4.1 skip condition)."""
+    board = game.map.board
+    targets: set[tuple[str, int]] = set()
+    for hid in (MILANO, VENEZIA):
+        state = board.hexes[hid]
+        for index, city in enumerate(state.cities):
+            if old.sym in city.tokens:
+                targets.add((hid, state.tile.city_nodes[index]))
+    if len(targets) < 2:
+        return False
+    passes = pass_tiles(game.map.variant)
+    for corp in game.corporations:
+        for hid, node in token_nodes(board, corp.sym):
+            if board.hexes[hid].tile.name in passes:
+                continue
+            if targets <= compute_network(board, corp.sym, starts=[(hid, node)]).nodes:
+                return True
+    return False
+
+
+def start(game: Game1841) -> None:
+    """The secession at the first 4-train (rules/1841.md 2.4.1): skipped (SB and SFL close)
+    if IRSFF has not floated or Milano and Venezia are connected; otherwise the automatic
+    part runs and the questions are queued."""
+    from stellwerk.titles.g1841.events import close_corporation
+
+    old = game.corporation(OLD)
+    a_sym = "SB" if game.settings.edition == 2 else "SFV"
+    a, b = game.corporation(a_sym), game.corporation("SFL")
+    if not old.floated or connected_milano_venezia(game, old):
+        close_corporation(game, a)
+        close_corporation(game, b)
+        return
+    decider = game.controller(old) or operator_controller(game)
+    procedure = Secession(old=old.sym, a=a.sym, b=b.sym, decider=key_of(decider))
+    assert old.share_price is not None
+    procedure.price = old.share_price.price
+    set_prices(game, old, a, b)
+    split_tokens(game, old, a, b)
+    split_trains(old, a, b)
+    split_cash(old, a, b)
+    split_treasury(game, old, a, b)
+    procedure.begin_exchange(game)
+    queue(game, procedure)
+
+
+def operator_controller(game: Game1841) -> Player:
+    """The controlling player of the corporation operating now (the decider when IRSFF is
+    frozen; rules/1841.md 2.4.1); the first player outside an operating round."""
+    rnd = game.round
+    current = getattr(rnd, "current_operator", None)
+    found = game.controller(current) if isinstance(current, Corporation) else None
+    return found or next(p for p in game.players if not p.bankrupt)
+
+
+def set_prices(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
+    """SB and SFL take IRSFF's cell, SB in IRSFF's place in the stack, SFL right after it
+    (seed 000 item 1.15).  First edition: if the cell lies right of column 10 (majors only)
+    the minors go to column 10 of the same row, appended to its stack (rules/1841.md 2.4.1)."""
+    cell = old.share_price
+    assert cell is not None
+    if game.settings.edition == 1 and cell.column > MINOR_MAX_COLUMN:
+        target = game.market.cell((cell.row, MINOR_MAX_COLUMN))
+        assert target is not None
+        cell.corporations.remove(old.sym)
+        target.corporations.extend([a.sym, b.sym])
+        cell = target
+    else:
+        at = cell.corporations.index(old.sym)
+        cell.corporations[at : at + 1] = [a.sym, b.sym]
+    for corp in (a, b):
+        corp.share_price = cell
+        corp.par_price = cell
+        corp.ipoed = True
+        corp.floated = True
+    old.share_price = None
+
+
+def split_tokens(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
+    """IRSFF's tokens in Veneto hexes become SB's, the others SFL's (first edition: at most 2
+    each, further ones leave the map); its unplaced tokens go alternately to SB and SFL (first
+    edition: up to 2 each); each ends with at least 2 (rules/1841.md 2.4.1)."""
+    board = game.map.board
+    veneto = set(game.data.zones["secession_veneto"])
+    capped = game.settings.edition == 1
+    count = {a.sym: 0, b.sym: 0}
+    placed = 0
+    for hid, state in board.hexes.items():
+        for city in state.cities:
+            for slot, holder in enumerate(city.tokens):
+                if holder != old.sym:
+                    continue
+                placed += 1
+                new = a.sym if hid in veneto else b.sym
+                if capped and count[new] >= MIN_TOKENS:
+                    city.tokens[slot] = None
+                else:
+                    city.tokens[slot] = new
+                    count[new] += 1
+    board.version += 1
+    for i in range(max(old.num_tokens - placed, 0)):
+        new = a.sym if i % 2 == 0 else b.sym
+        if not capped or count[new] < MIN_TOKENS:
+            count[new] += 1
+    a.num_tokens = max(count[a.sym], MIN_TOKENS)
+    b.num_tokens = max(count[b.sym], MIN_TOKENS)
+
+
+def split_trains(old: Corporation, a: Corporation, b: Corporation) -> None:
+    """IRSFF's trains by name, largest first, alternately to SB and SFL (rules/1841.md
+    2.4.1)."""
+    trains = sorted(old.trains, key=lambda t: t.name)[::-1]
+    for i, train in enumerate(trains):
+        new = a if i % 2 == 0 else b
+        train.owner = new
+        new.trains.append(train)
+    old.trains.clear()
+
+
+def split_cash(old: Corporation, a: Corporation, b: Corporation) -> None:
+    """SFL receives a tenth of IRSFF's cash (rounded down), SB the rest (rules/1841.md
+    2.4.1)."""
+    to_b = old.cash // 10
+    transfer(old, a, old.cash - to_b, RULE)
+    transfer(old, b, to_b, RULE)
+
+
+def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
+    """IRSFF's shares of other corporations by value, highest first, alternately to SB and
+    SFL; the presidency is settled as after any transfer, and a new president swaps his
+    shares with the receiver, as 18xx.games' corporate transfer does (rules/1841.md 2.4.1)."""
+    held = [s for s in old.all_shares() if s.corporation != old.sym]
+
+    def value(share: Share) -> float:
+        corp = game.corporation(share.corporation)
+        price = corp.share_price.price if corp.share_price is not None else 0
+        return price * share.percent / corp.share_unit
+
+    for i, share in enumerate(sorted(held, key=value)[::-1]):
+        corp = game.corporation(share.corporation)
+        to = a if i % 2 == 0 else b
+        transfer_bundle(
+            Bundle.of([share], corp),
+            to,
+            game,
+            game.pool,
+            SwapWith(to, game.change_president_for(corp)),
+            game.handle_partial,
+        )
+
+
+@dataclass
+class SwapWith:
+    """A presidency change in a corporate transfer: the new president swaps his shares with
+    the receiving corporation, as 18xx.games does (rules/1841.md 2.4.1)."""
+
+    receiver: Holder
+    swap: Any
+
+    def __call__(self, pres: Share, _swap_to: Holder, president: Holder, prev: Holder) -> None:
+        self.swap(pres, self.receiver, president, prev)
+
+
+def give_new(game: Game1841, corp: Corporation, to: Holder, president: bool = False) -> None:
+    """The next certificate of ``corp``'s treasury (its president's certificate if asked) to
+    ``to``, the presidency settled as for any transfer."""
+    share = next(s for s in corp.treasury_shares() if s.president == president)
+    game.transfer_shares(Bundle.of([share], corp), to)
+
+
+@dataclass
+class Secession(Procedure):
+    """The secession's questions and their automatic parts in between (rules/1841.md 2.4.1).
+
+    ``stage``: ``pick_pres`` (IRSFF's president below 40 % picks his president's
+    certificate), ``singles`` (single IRSFF shares, first of ``holders``), ``offer``
+    (``holders`` offered a share of ``offer_corp``), ``offer_again``, ``tokens`` (extra
+    tokens of ``tokens_corp``), ``done``."""
+
+    old: str
+    a: str
+    b: str
+    decider: str
+    stage: str = "start"
+    holders: list[str] = field(default_factory=list)
+    offer_corp: str = ""
+    offer_first: bool = True
+    done_a: bool = False
+    done_b: bool = False
+    tokens_corp: str = ""
+    tuscan_deferred: bool = False
+    price: int = 0
+    """IRSFF's price at the split (seed 000 item 3.3 pays unmatched holders at it)."""
+    rule = RULE
+
+    # -- questions ---------------------------------------------------------------------
+    def question(self, game: Game1841) -> Question | None:
+        old = game.corporation(self.old)
+        if self.stage == "pick_pres":
+            owner = old.owner
+            entity: Any = owner if game.controller(old) is not None else self.decider_of(game)
+            return Question(entity, ("choose",), "pick_exchange_pres", RULE, ["a", "b"])
+        if self.stage == "singles":
+            holder = holder_of(game, self.holders[0])
+            entity = self.decider_of(game) if isinstance(holder, SharePool) else holder
+            return Question(entity, ("choose",), "pick_exchange_corp", RULE, ["a", "b"])
+        if self.stage == "offer":
+            holder = holder_of(game, self.holders[0])
+            return Question(holder, ("choose",), "share_offer", RULE, ["yes", "no"])
+        if self.stage == "offer_again":
+            corp = game.corporation(self.offer_corp)
+            entity = self.acting_for(game, corp)
+            return Question(entity, ("choose",), "offer_again", RULE, ["y", "n"])
+        if self.stage == "tokens":
+            corp = game.corporation(self.tokens_corp)
+            top = self.max_tokens(corp)
+            return Question(
+                self.acting_for(game, corp), ("choose",), "buy_tokens", RULE, list(range(top + 1))
+            )
+        return None
+
+    def decider_of(self, game: Game1841) -> Player:
+        holder = holder_of(game, self.decider)
+        assert isinstance(holder, Player)
+        return holder
+
+    def acting_for(self, game: Game1841, corp: Corporation) -> Any:
+        """A new corporation answers for itself if a player controls it, else the decider."""
+        return corp if game.controller(corp) is not None else self.decider_of(game)
+
+    def answer(self, game: Game1841, action: Action) -> None:
+        choice = action.get("choice")
+        if self.stage == "pick_pres":
+            self.exchange_president(game, str(choice))
+        elif self.stage == "singles":
+            self.exchange_single(game, str(choice))
+        elif self.stage == "offer":
+            self.offer_answer(game, str(choice))
+        elif self.stage == "offer_again":
+            self.offer_again_answer(game, str(choice))
+        elif self.stage == "tokens":
+            self.buy_tokens(game, int(choice) if isinstance(choice, (int, str)) else -1)
+        else:
+            raise IllegalAction("the secession asks nothing now", RULE)
+
+    # -- presidents and pairs ----------------------------------------------------------
+    def corps(self, game: Game1841) -> tuple[Corporation, Corporation, Corporation]:
+        return game.corporation(self.old), game.corporation(self.a), game.corporation(self.b)
+
+    def begin_exchange(self, game: Game1841) -> None:
+        """IRSFF's president with 40 % takes both president's certificates for his own and two
+        shares; below 40 % he is asked; with IRSFF's president's certificate in the pool both
+        go to the pool (18xx.games moves SB's and leaves SFL's in its treasury)
+        (rules/1841.md 2.4.1)."""
+        old, a, b = self.corps(game)
+        owner = old.owner
+        pres = old.presidents_share
+        if owner is None or (pres is not None and isinstance(pres.owner, SharePool)):
+            give_new(game, a, game.pool, president=True)
+            a.owner = game.pool
+            self.begin_singles(game)
+            return
+        if owner.percent_of(old.sym) >= KEEPS_BOTH_PRESIDENCIES:
+            mine = owner.shares_of(old.sym)
+            ordinary = [s for s in mine if not s.president]
+            for share in [s for s in mine if s.president] + ordinary[:2]:
+                split_off(share, old)
+            give_new(game, a, owner, president=True)
+            give_new(game, b, owner, president=True)
+            self.exchange_pairs(game, b)
+            return
+        self.stage = "pick_pres"
+
+    def exchange_president(self, game: Game1841, choice: str) -> None:
+        """IRSFF's president takes the chosen president's certificate for his own; the first
+        pair gets the other one (rules/1841.md 2.4.1)."""
+        old, a, b = self.corps(game)
+        new, other = (a, b) if choice == "a" else (b, a)
+        owner = old.owner
+        assert owner is not None
+        pres = next(s for s in owner.shares_of(old.sym) if s.president)
+        split_off(pres, old)
+        give_new(game, new, owner, president=True)
+        self.exchange_pairs(game, other)
+
+    def exchange_pairs(self, game: Game1841, other: Corporation) -> None:
+        """Every pair of IRSFF shares, holders in exchange order: the first pair takes the
+        other president's certificate (the pool's pair puts it in the pool), each further one a
+        share of each; nobody with a pair: the certificate goes to the pool (rules/1841.md
+        2.4.1; seed 003 H5: the first-asked 20 % holders take the directorships)."""
+        old, a, b = self.corps(game)
+        pending = any(s.president for s in other.treasury_shares())
+        for key in exchange_holders(game, self.decider_of(game), old, 20):
+            holder = holder_of(game, key)
+            while holder.percent_of(old.sym) > 10:
+                first, second = holder.shares_of(old.sym)[:2]
+                split_off(first, old)
+                split_off(second, old)
+                if pending:
+                    give_new(game, other, holder, president=True)
+                    if isinstance(holder, SharePool):
+                        other.owner = holder
+                    pending = False
+                else:
+                    give_new(game, a, holder)
+                    give_new(game, b, holder)
+        if pending:
+            give_new(game, other, game.pool, president=True)
+            other.owner = game.pool
+        self.begin_singles(game)
+
+    # -- single shares -----------------------------------------------------------------
+    def begin_singles(self, game: Game1841) -> None:
+        old = game.corporation(self.old)
+        self.holders = exchange_holders(game, self.decider_of(game), old, 10)
+        if game.settings.secession_pays_unmatched_holders:
+            self.pay_out_singles(game)
+        self.next_single(game)
+
+    def pay_out_singles(self, game: Game1841) -> None:
+        """Seed 000 item 3.3: holders left with a single IRSFF share are paid its value at
+        IRSFF's last price by the bank (no price change); the pool's share is void."""
+        old = game.corporation(self.old)
+        for key in self.holders:
+            holder = holder_of(game, key)
+            for share in list(holder.shares_of(old.sym)):
+                split_off(share, old)
+                if not isinstance(holder, SharePool):
+                    transfer(game.bank, holder, self.price * share.percent // 10, RULE)
+        self.holders = []
+
+    def next_single(self, game: Game1841) -> None:
+        """The next single share: asked if both have shares and the holder is a player, a
+        player-controlled corporation or the pool (the decider answers); else automatic
+        (frozen corporations take SB) (rules/1841.md 2.4.1; seed 000 item 2.25)."""
+        _, a, b = self.corps(game)
+        while self.holders:
+            holder = holder_of(game, self.holders[0])
+            has_a, has_b = bool(a.treasury_shares()), bool(b.treasury_shares())
+            asks = isinstance(holder, SharePool) or game.controller(holder) is not None
+            if has_a and has_b and asks:
+                self.stage = "singles"
+                return
+            if not (has_a or has_b):
+                break
+            self.swap_single(game, "a" if has_a else "b")
+        self.begin_offers(game)
+
+    def exchange_single(self, game: Game1841, choice: str) -> None:
+        """The asked single share becomes the chosen one (``a`` SB, ``b`` SFL)."""
+        self.swap_single(game, choice)
+        self.next_single(game)
+
+    def swap_single(self, game: Game1841, choice: str) -> None:
+        old, a, b = self.corps(game)
+        holder = holder_of(game, self.holders.pop(0))
+        split_off(holder.shares_of(old.sym)[0], old)
+        give_new(game, a if choice == "a" else b, holder)
+
+    # -- share offers ------------------------------------------------------------------
+    def begin_offers(self, game: Game1841) -> None:
+        """One offer round for SB, then one for SFL (rules/1841.md 2.4.1)."""
+        self.offer_first = True
+        self.offer(game, self.a)
+
+    def offer(self, game: Game1841, sym: str) -> None:
+        corp = game.corporation(sym)
+        self.offer_corp = sym
+        first = game.controller(corp) or self.decider_of(game)
+        self.holders = offer_holders(game, first, corp)
+        self.next_offer(game)
+
+    def next_offer(self, game: Game1841) -> None:
+        corp = game.corporation(self.offer_corp)
+        while self.holders and not can_buy_offer(game, holder_of(game, self.holders[0]), corp):
+            self.holders.pop(0)
+        if self.holders:
+            self.stage = "offer"
+            return
+        self.post_offer(game)
+
+    def offer_answer(self, game: Game1841, choice: str) -> None:
+        corp = game.corporation(self.offer_corp)
+        holder = holder_of(game, self.holders.pop(0))
+        if choice == "yes":
+            share = corp.treasury_shares()[0]
+            game.buy_shares(holder, Bundle.of([share], corp))
+        self.next_offer(game)
+
+    def post_offer(self, game: Game1841) -> None:
+        """After a round: SFL's first round; then, alternately for SB and SFL while someone
+        can buy, the corporation is asked whether another round follows (rules/1841.md
+        2.4.1)."""
+        while True:
+            if self.offer_first:
+                self.offer_first = False
+                self.offer(game, self.b)
+                return
+            if self.done_a and self.done_b:
+                self.begin_tokens(game)
+                return
+            self.offer_corp = self.b if self.offer_corp == self.a else self.a
+            if self.done_a if self.offer_corp == self.a else self.done_b:
+                continue
+            corp = game.corporation(self.offer_corp)
+            first = game.controller(corp) or self.decider_of(game)
+            if any(
+                can_buy_offer(game, holder_of(game, k), corp)
+                for k in offer_holders(game, first, corp)
+            ):
+                self.stage = "offer_again"
+                return
+            self.mark_done(self.offer_corp)
+
+    def mark_done(self, sym: str) -> None:
+        if sym == self.a:
+            self.done_a = True
+        else:
+            self.done_b = True
+
+    def offer_again_answer(self, game: Game1841, choice: str) -> None:
+        if choice == "y":
+            self.offer(game, self.offer_corp)
+            return
+        self.mark_done(self.offer_corp)
+        self.post_offer(game)
+
+    # -- extra tokens (second edition) --------------------------------------------------
+    def begin_tokens(self, game: Game1841) -> None:
+        if not game.settings.secession_token_purchase:
+            self.finish(game)
+            return
+        self.tokens_corp = self.a
+        self.next_tokens(game)
+
+    def max_tokens(self, corp: Corporation) -> int:
+        return min(corp.cash // OPTIONAL_TOKEN_PRICE, MAX_TOKENS - corp.num_tokens)
+
+    def next_tokens(self, game: Game1841) -> None:
+        """SB, then SFL, may buy tokens at L.50 each up to 5 in all, if it has L.50
+        (rules/1841.md 2.4.1)."""
+        while self.tokens_corp:
+            corp = game.corporation(self.tokens_corp)
+            if self.max_tokens(corp) > 0:
+                self.stage = "tokens"
+                return
+            self.tokens_corp = self.b if self.tokens_corp == self.a else ""
+        self.finish(game)
+
+    def buy_tokens(self, game: Game1841, count: int) -> None:
+        corp = game.corporation(self.tokens_corp)
+        if not 0 <= count <= self.max_tokens(corp):
+            raise IllegalAction(f"{corp.sym} cannot buy {count} tokens", RULE)
+        transfer(corp, game.bank, count * OPTIONAL_TOKEN_PRICE, RULE)
+        corp.num_tokens += count
+        self.tokens_corp = self.b if self.tokens_corp == self.a else ""
+        self.next_tokens(game)
+
+    # -- the end -----------------------------------------------------------------------
+    def finish(self, game: Game1841) -> None:
+        """SB and SFL take IRSFF's place in this operating round (SB, then SFL) unless IRSFF
+        has operated or is operating (seed 000 item 2.24); IRSFF closes; a Tuscan merge that
+        waited starts (rules/1841.md 2.4.1, 2.4 item 4)."""
+        from stellwerk.titles.g1841 import events
+
+        old, a, b = self.corps(game)
+        rnd = game.round
+        runs = False
+        if isinstance(rnd, OperatingRound) and old in rnd.entities:
+            at = rnd.entities.index(old)
+            runs = at > rnd.entity_index
+            if runs:
+                rnd.entities[at : at + 1] = [a, b]
+        for corp in (a, b):
+            if runs:
+                game.done_this_round.discard(corp.sym)
+            else:
+                game.done_this_round.add(corp.sym)
+        events.close_corporation(game, old)
+        frozen.update(game)
+        self.stage = "done"
+        if self.tuscan_deferred:
+            self.tuscan_deferred = False
+            events.start_tuscan_merge(game)
+
+
+def under_way(game: Game1841) -> Secession | None:
+    """The secession while it still asks (the Tuscan merge waits for it, rules/1841.md 2.4
+    item 4)."""
+    return next(
+        (p for p in game.procedures if isinstance(p, Secession) and p.stage != "done"), None
+    )

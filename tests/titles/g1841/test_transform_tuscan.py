@@ -1,0 +1,183 @@
+"""1841's transformation (rules/1841.md 2.3.12) and the Tuscan Merge (2.4.2), on the position
+of 1841_game_end_bankrupt just before its Tuscan Merge (tests/titles/g1841/traced.py)."""
+
+from __future__ import annotations
+
+from stellwerk.core.entities import Corporation, move_share, transfer
+from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.titles.g1841 import merger, transform, tuscan
+from stellwerk.titles.g1841.decisions import Decisions, queue
+from stellwerk.titles.g1841.game import Game1841
+from stellwerk.titles.g1841.merging_steps import TransformStep
+
+from .traced import actions, differences, fixture, game_before, trace_lines
+
+NAME = "1841_game_end_bankrupt"
+
+
+def before_tuscan_merge() -> tuple[Game1841, OperatingRound]:
+    """The state after the Ferdinandea Secession of action 199 (SB's token bought, IRSFF
+    closed), CTDA operating (it bought the first 4-train), as the events engineer's secession
+    leaves it."""
+    game = game_before(NAME, 199)
+    transfer(game.corporation("SB"), game.bank, 50)
+    irsff = game.corporation("IRSFF")
+    for share in list(irsff.certificates):
+        if share.owner is not irsff:
+            merger.return_to_ipo(share, game)
+    merger.restart_corporation(game, irsff)
+    rnd = OperatingRound.__new__(OperatingRound)
+    rnd.game = game
+    rnd.entities = game.operating_order()
+    rnd.entity_index = rnd.entities.index(game.corporation("CTDA"))
+    game.round = rnd
+    return game, rnd
+
+
+def test_tuscan_merge_of_the_bankrupt_fixture() -> None:
+    """rules/1841.md 2.4.2 and 5.5 item 8: SSFL never started, so SFLP and SFMA merge into
+    SFLi directly (L.106); the minors exchange automatically; SFLi keeps Firenze and its
+    president removes the Lucca token (``remove_token`` 15-0-0); SFLi gets 5 tokens and --
+    second edition, none of the three has operated this round -- runs in this round, sorted
+    in by price (seed 000 item 4.2, seed 003 H3)."""
+    game, rnd = before_tuscan_merge()
+    path = fixture(NAME)
+    lines, recorded = trace_lines(path), actions(path)
+    procedure = tuscan.start(game)
+    assert procedure is not None
+    assert differences(game, lines[199]) == []
+    decisions = Decisions(game, rnd)
+    asked = decisions.asked()
+    assert asked is not None and asked.entity is game.corporation("SFLi")
+    assert asked.cities == ["15-0-0"] and "pass" in asked.kinds
+    decisions.process(recorded[200], asked.entity)
+    assert differences(game, lines[200]) == []
+    sfli = game.corporation("SFLi")
+    assert sfli.num_tokens == merger.MAX_TOKENS
+    assert sfli in rnd.entities and "SFLi" not in game.done_this_round
+    assert game.corporation("SFLP").closed and game.corporation("SFMA").closed
+
+
+def test_seed_000_item_1_17_sfli_does_not_run_in_the_first_edition_rule() -> None:
+    """seed 000 item 1.17 (rules/1841.md 2.4.2, 4.4): when the settings say SFLi does not run
+    in its formation round, it is done for this round."""
+    game, rnd = before_tuscan_merge()
+    game.settings = game.settings.__class__(edition=2, sfli_formation_or_run=False)
+    tuscan.start(game)
+    decisions = Decisions(game, rnd)
+    asked = decisions.asked()
+    assert asked is not None
+    decisions.process({"type": "pass"}, asked.entity)
+    assert "SFLi" in game.done_this_round
+
+
+def test_seed_000_item_3_4_sfli_without_president_goes_frozen() -> None:
+    """seed 000 item 3.4 (rules/1841.md 2.4.2): if nobody takes SFLi's presidency its
+    president's certificate lies in the pool, SFLi is frozen and keeps tokens only in Pisa and
+    Firenze -- removed by rule, nobody is asked."""
+    game, _ = before_tuscan_merge()
+    for sym in ("SFLP", "SFMA"):
+        corp = game.corporation(sym)
+        pres = corp.presidents_share
+        assert pres is not None
+        move_share(pres, game.pool)
+        corp.owner = None
+    # stays floated and mergeable for the event (the Tuscan merge ignores mergeability)
+    tuscan.start(game)
+    sfli = game.corporation("SFLi")
+    assert not game.procedures
+    assert sfli.owner is game.pool and merger.is_frozen(game, sfli)
+    assert game.map.board.token_hexes("SFLi") == ["R14"]
+
+
+def test_transformation_of_a_minor() -> None:
+    """rules/1841.md 2.3.12: SFMA (historical, phase 4) transforms into ATFA: ATFA takes
+    SFMA's cell at the end of its stack and its place in the order, the president's 40 %
+    becomes ATFA's president's certificate and each 20 % one 10 % share, assets and tokens
+    move; offers are skipped for who cannot buy; with one token ATFA must buy one (L.50) and
+    may buy more (L.100 each); SFMA closes and both are done for this round."""
+    game, rnd = before_tuscan_merge()
+    sfma, atfa = game.corporation("SFMA"), game.corporation("ATFA")
+    assert transform.transformable(game, sfma)
+    cell = sfma.share_price
+    assert cell is not None
+    holders = {h: p for h, p in sfma.share_holders.items() if h is not sfma}
+    president = sfma.owner
+    trains = list(sfma.trains)
+    transfer(game.bank, sfma, 300)
+    cash = sfma.cash
+    procedure = transform.start_transform(game, sfma, atfa)
+    queue(game, procedure)
+    assert atfa.share_price is cell and cell.corporations[-1] == "ATFA"
+    assert atfa.owner is president and atfa.trains == trains
+    for holder, pct in holders.items():
+        assert holder.percent_of("ATFA") == pct // 2, holder.name
+    assert game.map.board.token_hexes("ATFA") == ["R14"]
+    decisions = Decisions(game, rnd)
+    while (asked := decisions.asked()) is not None and asked.topic == "share_offer":
+        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+    asked = decisions.asked()
+    assert asked is not None and asked.topic == "buy_tokens" and asked.choices[0] == 1
+    assert atfa.cash >= cash
+    before = atfa.cash
+    decisions.process({"type": "choose", "choice": 1}, asked.entity)
+    assert atfa.num_tokens == 2 and atfa.cash == before - transform.REQUIRED_TOKEN_PRICE
+    assert sfma.closed and {"SFMA", "ATFA"} <= game.done_this_round
+    assert not game.procedures
+
+
+def test_seed_000_item_2_5_transform_token_paid_with_help() -> None:
+    """seed 000 item 2.5 (rules/1841.md 2.3.12, Token EMR): a target that cannot pay the
+    required L.50 token gets the rest from up its chain of control (the president helps)."""
+    game, rnd = before_tuscan_merge()
+    sfma, atfa = game.corporation("SFMA"), game.corporation("ATFA")
+    queue(game, transform.start_transform(game, sfma, atfa))
+    decisions = Decisions(game, rnd)
+    while (asked := decisions.asked()) is not None and asked.topic == "share_offer":
+        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+    assert asked is not None and asked.choices == [1]
+    president = merger.controller(atfa)
+    assert president is not None
+    short = transform.REQUIRED_TOKEN_PRICE - atfa.cash
+    assert short > 0
+    cash = president.cash
+    decisions.process({"type": "choose", "choice": 1}, asked.entity)
+    assert atfa.cash == 0 and president.cash == cash - short and atfa.num_tokens == 2
+
+
+def test_transform_offers_skip_who_cannot_buy() -> None:
+    """rules/1841.md 2.3.12: an offer goes only to who can buy (a share left, the cash, the
+    certificate limit, the 60 % counted for the controlling player, not a controlled
+    corporation)."""
+    game, _ = before_tuscan_merge()
+    atfa = game.corporation("ATFA")
+    sfma = game.corporation("SFMA")
+    transform.start_transform(game, sfma, atfa)
+    broke = game.players[0]
+    broke.cash = 0
+    assert not transform.can_buy_offered(game, broke, atfa)
+    assert not transform.can_buy_offered(game, atfa, atfa)
+    rich = game.players[1]
+    rich.cash = 10_000
+    assert transform.can_buy_offered(game, rich, atfa) == (
+        game.controlled_percent(rich, atfa) + 10 <= 60 and game.within_cert_limit(rich)
+    )
+    assert isinstance(atfa, Corporation)
+
+
+def test_transform_step_protocol() -> None:
+    """rules/1841.md 2.3.2 item 14, 5.3: the Transform step offers ``merge`` {target} and
+    ``pass`` to a minor that may transform while a target exists, nothing to a major; the
+    ``merge`` starts the transformation."""
+    game, rnd = before_tuscan_merge()
+    sfma = game.corporation("SFMA")
+    rnd.entities, rnd.entity_index = [sfma], 0
+    step = TransformStep(game, rnd)
+    step.setup()
+    assert step.actions(sfma) == ["merge", "pass"]
+    assert {a.get("corporation") for a in step.choices(sfma)} >= {"ATFA"}
+    step.process({"type": "merge", "corporation": "ATFA"}, sfma)
+    assert step.actions(sfma) == [] and game.corporation("ATFA").ipoed
+    ctda = game.corporation("CTDA")
+    rnd.entities = [ctda]
+    assert TransformStep(game, rnd).actions(ctda) == []
