@@ -150,6 +150,8 @@ def inject(game: Game1841, state: dict[str, Any], where: dict[str, Any]) -> None
         corp.cash = entry["cash"]
         corp.ipoed = entry["ipoed"]
         corp.floated = entry["floated"]
+        if corp.ipoed and entry["price_cell"] is None:  # closed (18xx.games hides its price)
+            corp.closed, corp.floated = True, False
         if entry["price_cell"] is not None:
             row, column = entry["price_cell"]
             cell = game.market.cell((row, column))
