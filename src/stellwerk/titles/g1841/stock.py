@@ -332,8 +332,11 @@ class Shares1841(BuySellParShares):
         return out
 
     def can_buy_from_player(self, player: Player, bundle: Bundle) -> bool:
+        """Whole certificates of another player (half a president's certificate is not
+        offered), no corporation sold this round, a president's certificate only where the
+        presidency may change, within the limits (rules/1841.md 4.3)."""
         corp = bundle.corporation
-        if self.bought() or self.sold(player).get(corp.sym):
+        if self.bought() or self.sold(player).get(corp.sym) or bundle.partial:
             return False
         if bundle.presidents_share is not None and not presidency_may_change(self.game, corp):
             return False
