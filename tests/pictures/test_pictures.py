@@ -21,8 +21,8 @@ from stellwerk.cli.common import create_game
 from stellwerk.cli.main import main
 from stellwerk.core.map.board import Board
 from stellwerk.pictures.charters import render_charters, render_players
-from stellwerk.pictures.market import render_market
 from stellwerk.pictures.mapview import render_map
+from stellwerk.pictures.market import render_market
 from stellwerk.pictures.scene import board_of, last_run, map_scene, route_lines
 from stellwerk.pictures.tilesheet import render_tiles, tile_counts
 from stellwerk.selfplay import play
@@ -50,7 +50,9 @@ def check_map(svg: str, board: Board) -> ET.Element:
     for hid, state in board.hexes.items():
         want = Counter(t for city in state.cities for t in city.tokens if t is not None)
         drawn = Counter(
-            c.get("data-corporation") for c in groups[hid].iter(f"{NS}circle") if c.get("class") == "token"
+            c.get("data-corporation")
+            for c in groups[hid].iter(f"{NS}circle")
+            if c.get("class") == "token"
         )
         assert drawn == want, hid
     return root
@@ -133,7 +135,7 @@ def test_1841_map_has_the_borders_of_the_phase() -> None:
     from stellwerk.titles.g1841.positions import positions
 
     seen: dict[str, int] = {}
-    for action, position in positions(GAME_1841):
+    for _action, position in positions(GAME_1841):
         port = position.port
         if port.phase in seen:
             continue
@@ -191,7 +193,8 @@ def test_market_markers_in_arrival_order() -> None:
         for cell in row:
             if cell is None or not cell.corporations:
                 continue
-            g = next(e for e in root.iter(f"{NS}g") if e.get("id") == f"cell-{cell.row}-{cell.column}")
+            g = next(
+                e for e in root.iter(f"{NS}g") if e.get("id") == f"cell-{cell.row}-{cell.column}"
+            )
             drawn = [c.get("data-corporation") for c in g.iter(f"{NS}circle")]
             assert drawn == cell.corporations
-

@@ -46,9 +46,7 @@ def load(path: Path, before_action: int | None) -> tuple[Any, list[dict[str, Any
         live = load_game_file(data).live
     except GameFileError as error:
         fail(f"{path}: {error}")
-    actions = [
-        a for a in live if before_action is None or int(a.get("id", 0)) < before_action
-    ]
+    actions = [a for a in live if before_action is None or int(a.get("id", 0)) < before_action]
     try:
         game = engine_class().from_file({**data, "actions": actions})
     except GameFileError as error:
@@ -169,9 +167,7 @@ def charters_command(
 
 @click.command("players")
 @_common
-def players_command(
-    game_file: Path, output: Path, before_action: int | None, scale: float
-) -> None:
+def players_command(game_file: Path, output: Path, before_action: int | None, scale: float) -> None:
     """Draw the players' table of GAME_FILE (cash, certificates, shares, worth).
 
     Example: stellwerk players game.json -o players.png

@@ -66,13 +66,33 @@ def render_charters(game: Any, actions: Sequence[Mapping[str, Any]] | None = Non
     width = margin * 2 + per_row * (CHARTER_W + 10)
     height = margin * 2 + 30 + rows * (CHARTER_H + 10)
     root = new_svg(width, height, f"{title} charters")
-    text(root, margin, margin + 8, f"Charters - {caption_of(game)}", 16, anchor="start", weight="bold")
+    text(
+        root,
+        margin,
+        margin + 8,
+        f"Charters - {caption_of(game)}",
+        16,
+        anchor="start",
+        weight="bold",
+    )
     for i, corp in enumerate(corps):
         row, col = divmod(i, per_row)
         x = margin + col * (CHARTER_W + 10)
         y = margin + 30 + row * (CHARTER_H + 10)
-        g = sub(root, "g", id=f"charter-{corp.sym}", transform=f"translate({x} {y})", class_="charter")
-        _charter(g, game, corp, colors.get(corp.sym, CorpColors("#ccc", "#000")), fmt, title, board, revenues, pool)
+        g = sub(
+            root, "g", id=f"charter-{corp.sym}", transform=f"translate({x} {y})", class_="charter"
+        )
+        _charter(
+            g,
+            game,
+            corp,
+            colors.get(corp.sym, CorpColors("#ccc", "#000")),
+            fmt,
+            title,
+            board,
+            revenues,
+            pool,
+        )
     return to_string(root)
 
 
@@ -89,8 +109,32 @@ def _charter(
 ) -> None:
     started = bool(corp.ipoed or corp.floated)
     opacity = "1" if started and not corp.closed else "0.45"
-    sub(g, "rect", x=0, y=0, width=CHARTER_W, height=CHARTER_H, rx=8, fill="#fff", stroke="#333", stroke_width=1.5, opacity=opacity)
-    sub(g, "rect", x=0, y=0, width=CHARTER_W, height=34, rx=8, fill=colors.fill, stroke="#333", stroke_width=1.5, opacity=opacity)
+    sub(
+        g,
+        "rect",
+        x=0,
+        y=0,
+        width=CHARTER_W,
+        height=CHARTER_H,
+        rx=8,
+        fill="#fff",
+        stroke="#333",
+        stroke_width=1.5,
+        opacity=opacity,
+    )
+    sub(
+        g,
+        "rect",
+        x=0,
+        y=0,
+        width=CHARTER_W,
+        height=34,
+        rx=8,
+        fill=colors.fill,
+        stroke="#333",
+        stroke_width=1.5,
+        opacity=opacity,
+    )
     token(g, (20, 17), 14, corp.sym, colors)
     name = corp.full_name if len(corp.full_name) <= 34 else corp.full_name[:33] + "…"
     text(g, 40, 17, name, 12, anchor="start", fill=colors.text, weight="bold")
@@ -107,10 +151,17 @@ def _charter(
     pool_pct = corp.market_percent() if pool is not None else 0
     trains = ", ".join(t.name for t in corp.trains) or "none"
     companies = ", ".join(getattr(c, "sym", "?") for c in corp.companies) or "-"
-    status = "closed" if corp.closed else ("floated" if corp.floated else ("started" if started else "not started"))
+    status = (
+        "closed"
+        if corp.closed
+        else ("floated" if corp.floated else ("started" if started else "not started"))
+    )
     lines = [
         ("President", president),
-        ("Share price", "-" if price is None else m(price) + ("" if par is None else f"  (par {m(par)})")),
+        (
+            "Share price",
+            "-" if price is None else m(price) + ("" if par is None else f"  (par {m(par)})"),
+        ),
         ("Treasury", m(corp.cash)),
         ("Trains", trains),
         ("Tokens left", f"{left} of {corp.num_tokens}"),
@@ -122,7 +173,17 @@ def _charter(
     y = 50.0
     for label, value in lines:
         text(g, 10, y, label, 11, anchor="start", fill="#555", opacity=opacity)
-        text(g, 100, y, value, 11, anchor="start", weight="bold", opacity=opacity, class_=label.lower().replace(" ", "-").replace("/", ""))
+        text(
+            g,
+            100,
+            y,
+            value,
+            11,
+            anchor="start",
+            weight="bold",
+            opacity=opacity,
+            class_=label.lower().replace(" ", "-").replace("/", ""),
+        )
         y += 16
 
 
@@ -140,7 +201,9 @@ def render_players(game: Any) -> str:
     width = margin * 2 + sum(widths)
     height = margin * 2 + 30 + row_h * (len(players) + 1)
     root = new_svg(width, height, f"{title} players")
-    text(root, margin, margin + 8, f"Players - {caption_of(game)}", 16, anchor="start", weight="bold")
+    text(
+        root, margin, margin + 8, f"Players - {caption_of(game)}", 16, anchor="start", weight="bold"
+    )
     table = sub(root, "g", id="players", transform=f"translate({margin} {margin + 30})")
     x = 0.0
     for label, w in zip(columns, widths, strict=True):
@@ -167,7 +230,9 @@ def render_players(game: Any) -> str:
             money(title, player.cash, fmt),
             f"{certs}/{limit}" if limit is not None else str(certs),
             *[
-                f"{sum(s.percent for s in player.shares.get(c.sym, ()))}%" if player.shares.get(c.sym) else ""
+                f"{sum(s.percent for s in player.shares.get(c.sym, ()))}%"
+                if player.shares.get(c.sym)
+                else ""
                 for c in corps
             ],
             ", ".join(c.sym for c in player.companies) or "-",

@@ -51,7 +51,10 @@ def corners(layout: Layout, radius: float) -> list[Point]:
     """The six corners of a hex centred on the origin."""
     start = 0.0 if layout is Layout.FLAT else 30.0
     return [
-        (radius * math.cos(math.radians(start + 60 * i)), radius * math.sin(math.radians(start + 60 * i)))
+        (
+            radius * math.cos(math.radians(start + 60 * i)),
+            radius * math.sin(math.radians(start + 60 * i)),
+        )
         for i in range(6)
     ]
 
@@ -179,11 +182,7 @@ def tile_layout(placed: RotatedTile, layout: Layout, radius: float) -> TileLayou
     curve_of: dict[int, Cubic] = {}
     for i, node in enumerate(tile.nodes):
         exits = placed.node_exits[i]
-        if (
-            node.kind is NodeKind.TOWN
-            and len(exits) == 2
-            and len(placed.node_paths[i]) == 2
-        ):
+        if node.kind is NodeKind.TOWN and len(exits) == 2 and len(placed.node_paths[i]) == 2:
             e1, e2 = sorted(exits)
             curve_of[i] = edge_curve(e1, e2, layout, radius)
     done: list[Point] = []
@@ -256,13 +255,19 @@ def tile_layout(placed: RotatedTile, layout: Layout, radius: float) -> TileLayou
             e1 = sorted(placed.node_exits[node_index])[0]
             t = _param_of(curve, nodes[node_index])
             first, second = split_cubic(curve, t)
-            pieces.append(TrackPiece(rp.index, first if edge == e1 else _reverse(second), gauge, False))
+            pieces.append(
+                TrackPiece(rp.index, first if edge == e1 else _reverse(second), gauge, False)
+            )
             continue
         if node.kind is NodeKind.OFFBOARD:
             mid = edge_mid(edge, layout, radius)
             pieces.append(TrackPiece(rp.index, line(mid, lerp(mid, (0.0, 0.0), 0.55)), gauge, True))
             continue
-        pieces.append(TrackPiece(rp.index, edge_to_point(edge, nodes[node_index], layout, radius), gauge, False))
+        pieces.append(
+            TrackPiece(
+                rp.index, edge_to_point(edge, nodes[node_index], layout, radius), gauge, False
+            )
+        )
     return TileLayout(nodes, tuple(pieces))
 
 

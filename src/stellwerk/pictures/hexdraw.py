@@ -78,7 +78,10 @@ def slot_offsets(slots: int, rs: float) -> list[Point]:
         return [(-rs, -rs), (rs, -rs), (-rs, rs), (rs, rs)]
     d = rs / math.sin(math.pi / slots)
     return [
-        (d * math.cos(2 * math.pi * i / slots - math.pi / 2), d * math.sin(2 * math.pi * i / slots - math.pi / 2))
+        (
+            d * math.cos(2 * math.pi * i / slots - math.pi / 2),
+            d * math.sin(2 * math.pi * i / slots - math.pi / 2),
+        )
         for i in range(slots)
     ]
 
@@ -269,7 +272,17 @@ def draw_hex(
         p = lay.nodes[i]
         if node.kind is NodeKind.TOWN:
             if placed.node_paths[i] or True:
-                sub(g, "circle", cx=p[0], cy=p[1], r=radius * 0.1, fill="#000", stroke="#fff", stroke_width=radius * 0.025, class_="town")
+                sub(
+                    g,
+                    "circle",
+                    cx=p[0],
+                    cy=p[1],
+                    r=radius * 0.1,
+                    fill="#000",
+                    stroke="#fff",
+                    stroke_width=radius * 0.025,
+                    class_="town",
+                )
             spots.add(p, radius * 0.12)
         elif node.kind is NodeKind.CITY:
             slots = max(node.slots, 1)
@@ -341,7 +354,9 @@ def _draw_revenues(
 ) -> None:
     tile = placed.tile
     stops = [
-        i for i, n in enumerate(tile.nodes) if n.kind is not NodeKind.OFFBOARD or not n.phase_revenue
+        i
+        for i, n in enumerate(tile.nodes)
+        if n.kind is not NodeKind.OFFBOARD or not n.phase_revenue
     ]
     values = {tile.nodes[i].revenue for i in stops if not tile.nodes[i].phase_revenue}
     br = radius * 0.17
@@ -399,7 +414,9 @@ def _draw_marks(
         sub(
             g,
             "polygon",
-            points=polygon_points([(p[0] - s, p[1] + s * 0.55), (p[0] + s, p[1] + s * 0.55), (p[0], p[1] - s * 0.9)]),
+            points=polygon_points(
+                [(p[0] - s, p[1] + s * 0.55), (p[0] + s, p[1] + s * 0.55), (p[0], p[1] - s * 0.9)]
+            ),
             fill="#8b6b3e",
             stroke="#000",
             stroke_width=radius * 0.015,

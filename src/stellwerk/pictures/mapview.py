@@ -53,15 +53,11 @@ class MapScene:
 
 def _offsets(board: Board, radius: float) -> tuple[dict[str, tuple[float, float]], float, float]:
     spec = board.spec
-    centers = {
-        hid: hex_center(hid, spec.layout, spec.letter_is_row, radius) for hid in board.hexes
-    }
+    centers = {hid: hex_center(hid, spec.layout, spec.letter_is_row, radius) for hid in board.hexes}
     min_x = min(x for x, _ in centers.values())
     min_y = min(y for _, y in centers.values())
     margin = radius * 1.5
-    shifted = {
-        hid: (x - min_x + margin, y - min_y + margin) for hid, (x, y) in centers.items()
-    }
+    shifted = {hid: (x - min_x + margin, y - min_y + margin) for hid, (x, y) in centers.items()}
     width = max(x for x, _ in shifted.values()) + margin
     height = max(y for _, y in shifted.values()) + margin
     return shifted, width, height

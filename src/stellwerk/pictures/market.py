@@ -47,7 +47,15 @@ def render_market(game: Any) -> str:
     width = margin * 2 + width_cells * CELL_W
     height = margin * 2 + 30 + len(rows) * CELL_H + legend_h
     root = new_svg(width, height, f"{title} stock market")
-    text(root, margin, margin + 8, f"Stock market - {caption_of(game)}", 16, anchor="start", weight="bold")
+    text(
+        root,
+        margin,
+        margin + 8,
+        f"Stock market - {caption_of(game)}",
+        16,
+        anchor="start",
+        weight="bold",
+    )
     grid = sub(root, "g", id="market", transform=f"translate({margin} {margin + 30})")
     used: set[str] = set()
     for r, row in enumerate(rows):
@@ -62,14 +70,26 @@ def render_market(game: Any) -> str:
                 fill = ZONES[zone][0]
                 ink = "#fff" if zone in ("c", "e") else "#000"
             g = sub(grid, "g", id=f"cell-{r}-{c}", class_="cell", data_price=cell.price)
-            sub(g, "rect", x=x, y=y, width=CELL_W, height=CELL_H, fill=fill, stroke="#555", stroke_width=1)
+            sub(
+                g,
+                "rect",
+                x=x,
+                y=y,
+                width=CELL_W,
+                height=CELL_H,
+                fill=fill,
+                stroke="#555",
+                stroke_width=1,
+            )
             text(g, x + 4, y + 9, str(cell.price), 11, anchor="start", fill=ink, weight="bold")
             _markers(g, x, y, cell.corporations, colors)
     _legend(root, margin, margin + 30 + len(rows) * CELL_H + 16, used)
     return to_string(root)
 
 
-def _markers(g: Any, x: float, y: float, corps: list[str], colors: Mapping[str, CorpColors]) -> None:
+def _markers(
+    g: Any, x: float, y: float, corps: list[str], colors: Mapping[str, CorpColors]
+) -> None:
     n = len(corps)
     if not n:
         return

@@ -80,12 +80,12 @@ def homes_of(game: Any, board: Board) -> dict[str, list[tuple[str, int]]]:
         home = getattr(corp, "home", None)
         if getattr(corp, "closed", False) or corp.sym in placed or not isinstance(home, str):
             continue
-        state = board.hexes.get(home)
-        if state is None or not state.cities:
+        home_state = board.hexes.get(home)
+        if home_state is None or not home_state.cities:
             continue
-        city = getattr(corp, "city", 0)
-        city = city if isinstance(city, int) and 0 <= city < len(state.cities) else 0
-        out.setdefault(home, []).append((corp.sym, city))
+        index = getattr(corp, "city", 0)
+        index = index if isinstance(index, int) and 0 <= index < len(home_state.cities) else 0
+        out.setdefault(home, []).append((str(corp.sym), index))
     return out
 
 
@@ -142,7 +142,9 @@ def caption_of(game: Any, extra: str = "") -> str:
     return " - ".join(parts)
 
 
-def map_scene(game: Any, routes: Sequence[RouteLine] = (), routes_of: str | None = None) -> MapScene:
+def map_scene(
+    game: Any, routes: Sequence[RouteLine] = (), routes_of: str | None = None
+) -> MapScene:
     """The scene of a title game's (or map port's) board as it is now."""
     board = board_of(game)
     extra = f"routes of {routes_of}" if routes_of else ""

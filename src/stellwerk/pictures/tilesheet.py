@@ -7,12 +7,12 @@ from collections import Counter
 from typing import Any
 
 from stellwerk.core.map.board import Board
+from stellwerk.core.map.geometry import Layout
 from stellwerk.core.map.tiles import COLORS
 from stellwerk.pictures.geometry import SQRT3
 from stellwerk.pictures.hexdraw import HexMarks, draw_hex
 from stellwerk.pictures.scene import board_of, caption_of, title_of
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
-from stellwerk.core.map.geometry import Layout
 
 RADIUS = 44.0
 
@@ -20,9 +20,7 @@ RADIUS = 44.0
 def tile_counts(board: Board) -> dict[str, tuple[int, int]]:
     """Tile name -> (copies left in the supply, copies in the game)."""
     left = Counter(tile.name for tile in board.supply.values())
-    placed = Counter(
-        state.tile.name for state in board.hexes.values() if not state.is_preprinted
-    )
+    placed = Counter(state.tile.name for state in board.hexes.values() if not state.is_preprinted)
     return {name: (left[name], left[name] + placed[name]) for name in board.tile_defs}
 
 
@@ -43,16 +41,53 @@ def render_tiles(game: Any, per_row: int = 10) -> str:
     width = margin * 2 + per_row * cell_w
     height = margin * 2 + 30 + rows * cell_h
     root = new_svg(width, height, f"{title_of(game)} tiles")
-    text(root, margin, margin + 8, f"Tiles left - {caption_of(game)}", 16, anchor="start", weight="bold")
+    text(
+        root,
+        margin,
+        margin + 8,
+        f"Tiles left - {caption_of(game)}",
+        16,
+        anchor="start",
+        weight="bold",
+    )
     for i, name in enumerate(names):
         row, col = divmod(i, per_row)
         x = margin + col * cell_w + cell_w / 2
-        y = margin + 30 + row * cell_h + RADIUS * (1.0 if layout is Layout.POINTY else SQRT3 / 2) + 4
+        y = (
+            margin
+            + 30
+            + row * cell_h
+            + RADIUS * (1.0 if layout is Layout.POINTY else SQRT3 / 2)
+            + 4
+        )
         left, total = counts[name]
-        g = sub(root, "g", id=f"tile-{name}", transform=f"translate({x} {y})", class_="tile", opacity="1" if left else "0.45")
+        g = sub(
+            root,
+            "g",
+            id=f"tile-{name}",
+            transform=f"translate({x} {y})",
+            class_="tile",
+            opacity="1" if left else "0.45",
+        )
         tile = board.tile_defs[name]
-        draw_hex(g, tile.rotated(0), layout, RADIUS, HexMarks(hex_id=name, show_coordinate=False), None, {})
-        text(root, x, y + RADIUS * 1.1, f"{name}: {left} of {total}", 11, weight="bold", class_="count")
+        draw_hex(
+            g,
+            tile.rotated(0),
+            layout,
+            RADIUS,
+            HexMarks(hex_id=name, show_coordinate=False),
+            None,
+            {},
+        )
+        text(
+            root,
+            x,
+            y + RADIUS * 1.1,
+            f"{name}: {left} of {total}",
+            11,
+            weight="bold",
+            class_="count",
+        )
     return to_string(root)
 
 
