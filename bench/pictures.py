@@ -14,12 +14,13 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from stellwerk.cli.common import create_game
 from stellwerk.pictures.charters import render_charters
-from stellwerk.pictures.geometry import tile_layout
+from stellwerk.pictures.geometry import clear_layouts
 from stellwerk.pictures.mapview import render_map
 from stellwerk.pictures.market import render_market
 from stellwerk.pictures.scene import map_scene
@@ -58,6 +59,10 @@ def games() -> list[tuple[str, Any]]:
     return out
 
 
+def _map(engine: Any) -> str:
+    return render_map(map_scene(engine))
+
+
 def timed(function: Callable[[], str], repeat: int) -> tuple[float, float, float]:
     start = time.perf_counter()
     function()
@@ -75,14 +80,14 @@ def main() -> None:
     worst = 0.0
     print(f"{'game':44} {'picture':8} {'first':>8} {'best':>8} {'worst':>8}")
     for name, engine in games():
-        tile_layout.cache_clear()
-        kinds: list[tuple[str, Callable[[], str]]] = [("map", lambda: render_map(map_scene(engine)))]
+        clear_layouts()
+        kinds: list[tuple[str, Callable[[], str]]] = [("map", partial(_map, engine))]
         if hasattr(engine, "market"):
             kinds += [
-                ("market", lambda: render_market(engine)),
-                ("charters", lambda: render_charters(engine)),
+                ("market", partial(render_market, engine)),
+                ("charters", partial(render_charters, engine)),
             ]
-        kinds.append(("tiles", lambda: render_tiles(engine)))
+        kinds.append(("tiles", partial(render_tiles, engine)))
         for kind, function in kinds:
             first, best, most = timed(function, repeat)
             if kind == "map":

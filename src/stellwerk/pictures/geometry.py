@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 from stellwerk.core.map.geometry import Layout, parse_hex_id
 from stellwerk.core.map.tiles import NODE_BASE, NodeKind, RotatedTile
@@ -148,6 +147,8 @@ class TileLayout:
 
     nodes: tuple[Point, ...]
     pieces: tuple[TrackPiece, ...]
+    samples: tuple[Point, ...] = ()
+    """Points along the track (where marks should not go)."""
 
 
 def _mean_direction(edges: frozenset[int], layout: Layout) -> Point | None:
@@ -169,8 +170,25 @@ def _far_enough(p: Point, placed: list[Point], radius: float) -> bool:
     return all(math.hypot(p[0] - q[0], p[1] - q[1]) > 0.35 * radius for q in placed)
 
 
-@lru_cache(maxsize=4096)
+_LAYOUTS: dict[tuple[int, Layout, float], tuple[RotatedTile, TileLayout]] = {}
+
+
 def tile_layout(placed: RotatedTile, layout: Layout, radius: float) -> TileLayout:
+    """:func:`compute_tile_layout`, kept per rotated tile object (a tile keeps its rotations,
+    so the object, held in the value, identifies it)."""
+    key = (id(placed), layout, radius)
+    found = _LAYOUTS.get(key)
+    if found is None or found[0] is not placed:
+        found = _LAYOUTS[key] = (placed, compute_tile_layout(placed, layout, radius))
+    return found[1]
+
+
+def clear_layouts() -> None:
+    """Forget the kept layouts (benchmarks)."""
+    _LAYOUTS.clear()
+
+
+def compute_tile_layout(placed: RotatedTile, layout: Layout, radius: float) -> TileLayout:
     """Node positions and track pieces of a rotated tile in hex-local coordinates.
 
     One node alone sits in the centre, except a town with two exits, which sits on the curve
@@ -268,7 +286,8 @@ def tile_layout(placed: RotatedTile, layout: Layout, radius: float) -> TileLayou
                 rp.index, edge_to_point(edge, nodes[node_index], layout, radius), gauge, False
             )
         )
-    return TileLayout(nodes, tuple(pieces))
+    samples = tuple(cubic_at(p.curve, t) for p in pieces for t in (0.0, 0.25, 0.5, 0.75, 1.0))
+    return TileLayout(nodes, tuple(pieces), samples)
 
 
 def _reverse(c: Cubic) -> Cubic:

@@ -19,7 +19,6 @@ from stellwerk.pictures.geometry import (
     Point,
     TileLayout,
     corners,
-    cubic_at,
     edge_angle,
     edge_ends,
     tile_layout,
@@ -260,10 +259,7 @@ def draw_hex(
         class_=f"hex {tile.color}",
     )
     lay = tile_layout(placed, layout, radius)
-    spots = Spots()
-    for piece in lay.pieces:
-        for t in (0.0, 0.25, 0.5, 0.75, 1.0):
-            spots.add(cubic_at(piece.curve, t), radius * 0.08)
+    spots = Spots([(p, radius * 0.08) for p in lay.samples])
     _draw_track(g, lay, radius, TRACK)
 
     rs = radius * 0.2
@@ -409,8 +405,8 @@ def _draw_marks(
         text(g, p[0], p[1], tile.label, radius * 0.26, weight="bold", class_="label")
     cost = marks.terrain_cost
     if cost:
-        p = spots.take(ring(layout, radius, 0.58, True), radius * 0.18)
-        s = radius * 0.16
+        p = spots.take(ring(layout, radius, 0.56, True), radius * 0.2)
+        s = radius * 0.2
         sub(
             g,
             "polygon",
@@ -422,7 +418,7 @@ def _draw_marks(
             stroke_width=radius * 0.015,
             class_="terrain",
         )
-        text(g, p[0], p[1] + s * 0.1, str(cost), s * 0.75, fill="#fff", weight="bold")
+        text(g, p[0], p[1] + s * 0.12, str(cost), s * 0.72, fill="#fff", weight="bold")
     if marks.port:
         p = spots.take(ring(layout, radius, 0.55, True), radius * 0.16)
         text(g, p[0], p[1], "\u2693", radius * 0.32, fill="#0b3d91", class_="port")
