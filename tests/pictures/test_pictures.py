@@ -96,6 +96,22 @@ def test_1849_map_before_an_action_and_png(tmp_path: Path) -> None:
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_best_routes_are_drawn(tmp_path: Path) -> None:
+    """``--best``: the optimiser's routes (common rules §6.1), one colour per train."""
+    if not GAME_1849.is_file():
+        pytest.skip("../shared fixtures absent")
+    out = tmp_path / "best.svg"
+    args = ["map", str(GAME_1849), "-o", str(out), "--routes", "SFA", "--best"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    root = parse(out.read_text(encoding="utf-8"))
+    routes = [g for g in root.iter(f"{NS}g") if g.get("class") == "route"]
+    assert len(routes) == 2
+    colours = {p.get("stroke") for g in routes for p in g.iter(f"{NS}path")}
+    assert len(colours) == 2
+    assert "best routes of SFA" in (root.findtext(f"{NS}desc") or "")
+
+
 def test_routes_of_a_corporation_that_never_ran_are_refused(tmp_path: Path) -> None:
     if not GAME_1849.is_file():
         pytest.skip("../shared fixtures absent")

@@ -92,7 +92,7 @@ def _map_svg(engine: Any, actions: list[dict[str, Any]], routes: str | None, bes
             lines = route_lines(board, routes, recorded or [])
         except (IllegalAction, EngineError) as error:
             fail(f"--routes: the routes of {routes} do not fit the board now: {error}")
-    return render_map(map_scene(engine, lines, routes))
+    return render_map(map_scene(engine, lines, routes, best))
 
 
 def _common(function: Callable[..., None]) -> Callable[..., None]:

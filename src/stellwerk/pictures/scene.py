@@ -143,11 +143,12 @@ def caption_of(game: Any, extra: str = "") -> str:
 
 
 def map_scene(
-    game: Any, routes: Sequence[RouteLine] = (), routes_of: str | None = None
+    game: Any, routes: Sequence[RouteLine] = (), routes_of: str | None = None, best: bool = False
 ) -> MapScene:
-    """The scene of a title game's (or map port's) board as it is now."""
+    """The scene of a title game's (or map port's) board as it is now; ``best`` says the
+    routes are the optimiser's, not a recorded run."""
     board = board_of(game)
-    extra = f"routes of {routes_of}" if routes_of else ""
+    extra = f"{'best ' if best else ''}routes of {routes_of}" if routes_of else ""
     return MapScene(
         title=title_of(game),
         board=board,
