@@ -162,6 +162,23 @@ def test_1841_map_has_the_borders_of_the_phase() -> None:
     assert seen["2"] > seen[max(seen)] > 0
 
 
+def test_1841_game_files_map_from_their_traces(tmp_path: Path) -> None:
+    """The 1841 engine does not replay whole games yet: ``map`` draws the board rebuilt from
+    the trace beside the file (titles/g1841/positions.py), every token in its city."""
+    if not GAME_1841.is_file():
+        pytest.skip("../shared fixtures absent")
+    from stellwerk.titles.g1841.positions import positions
+
+    port = None
+    for _action, position in positions(GAME_1841):
+        port = position.port
+    assert port is not None
+    out = tmp_path / "map.svg"
+    result = CliRunner().invoke(main, ["map", str(GAME_1841), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    check_map(out.read_text(encoding="utf-8"), port.board)
+
+
 @pytest.mark.parametrize(("title", "players"), [("1849", 3), ("1835", 4)])
 def test_selfplay_game_pictures(title: str, players: int, tmp_path: Path) -> None:
     """A game stellwerk played itself: map, market, charters, players and tiles render."""

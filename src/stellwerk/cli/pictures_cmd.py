@@ -37,8 +37,14 @@ def _game_data(path: Path) -> dict[str, Any]:
         fail(f"{path}: {error}")
 
 
-def load(path: Path, before_action: int | None) -> tuple[Any, list[dict[str, Any]]]:
-    """The title game before ``before_action`` and the live actions it applied."""
+def load(
+    path: Path, before_action: int | None, board_only: bool = False
+) -> tuple[Any, list[dict[str, Any]]]:
+    """The title game before ``before_action`` and the live actions it applied.
+
+    With ``board_only`` (the map), an 1841 game the engine cannot replay that far yet (its
+    operating rounds are being built) is drawn from the board rebuilt from the state trace
+    beside the file (``titles/g1841/positions.py``), when there is one."""
     from stellwerk.io.gamefile import load_game_file
 
     data = _game_data(path)
@@ -50,10 +56,31 @@ def load(path: Path, before_action: int | None) -> tuple[Any, list[dict[str, Any
     try:
         game = engine_class().from_file({**data, "actions": actions})
     except GameFileError as error:
+        if board_only and data.get("title") == "1841":
+            port = _positions_1841(path, before_action)
+            if port is not None:
+                return port, actions
         fail(f"{path}: {error}")
     except IllegalAction as error:
         fail(f"{path}: cannot set up this game: {describe_illegal(error)}")
     return game.engine, actions
+
+
+def _positions_1841(path: Path, before_action: int | None) -> Any:
+    """The 1841 board before ``before_action`` rebuilt from the file's trace, or None."""
+    from stellwerk.titles.g1841.positions import positions, trace_path
+
+    if not trace_path(path).is_file():
+        return None
+    port = None
+    try:  # the port is updated in place; when the loop ends every action is applied
+        for action, position in positions(path):
+            if before_action is not None and int(action["id"]) >= before_action:
+                return position.port
+            port = position.port
+    except ValueError:
+        return None
+    return port
 
 
 def _write(svg_text: str, output: Path, scale: float) -> None:
@@ -131,7 +158,7 @@ def map_command(
     Example: stellwerk map game.json -o map.png --routes SFA --before-action 300
     """
     check_output(output)
-    engine, actions = load(game_file, before_action)
+    engine, actions = load(game_file, before_action, board_only=True)
     _write(_map_svg(engine, actions, routes, best), output, scale)
 
 

@@ -143,7 +143,8 @@ def revenue_boxes(
     active: str | None,
 ) -> float:
     """Phase revenues of an off-board as a row of coloured boxes; returns the row's width."""
-    w, h = radius * 0.32, radius * 0.28
+    digits = max((len(str(v)) for _, v in columns), default=2)
+    w, h = radius * (0.3 if digits <= 2 else 0.4), radius * 0.28
     total = w * len(columns)
     x0 = p[0] - total / 2
     for i, (column, value) in enumerate(columns):
@@ -162,7 +163,7 @@ def revenue_boxes(
             class_="phase-revenue",
             data_phase=column,
         )
-        text(g, x + w / 2, p[1], str(value), h * 0.62, fill=ink, weight="bold")
+        text(g, x + w / 2, p[1], str(value), h * 0.6, fill=ink, weight="bold")
     if active is not None:
         for i, (column, _) in enumerate(columns):
             if column == active:
