@@ -132,16 +132,23 @@ def test_1835_report_final_map(report: Path, tmp_path: Path) -> None:
     engine = imported.game.engine
     board = board_of(engine)
     check_map(render_map(map_scene(engine)), board)
-    actions = imported.game.to_file()["actions"]
-    runs = [a for a in actions if a["type"] == "run_routes"]
-    if runs:
-        corp = str(runs[-1]["entity"])
-        recorded = last_run(actions, corp)
-        assert recorded is not None
-        lines = route_lines(board, corp, recorded)
-        root = parse(render_map(map_scene(engine, lines, corp)))
-        routes = [g for g in root.iter(f"{NS}g") if g.get("class") == "route"]
-        assert len(routes) == len(recorded)
+    charters = parse(render_charters(engine, imported.game.to_file()["actions"]))
+    assert [g for g in charters.iter(f"{NS}g") if g.get("class") == "charter"]
+
+
+def test_rails_report_routes_are_the_best_routes(tmp_path: Path) -> None:
+    """A Rails report records a run's revenue, not its routes: ``--routes`` draws the best
+    routes of the corporation's trains (common rules §6.1), one colour per train."""
+    report = next((p for p in REPORTS if p.stem == "1835_Stoll_12"), None)
+    if report is None:
+        pytest.skip("Rails 1835 reports absent")
+    out = tmp_path / "map.svg"
+    result = CliRunner().invoke(main, ["map", str(report), "-o", str(out), "--routes", "PR"])
+    assert result.exit_code == 0, result.output
+    assert "best routes" in result.output
+    root = parse(out.read_text(encoding="utf-8"))
+    routes = [g for g in root.iter(f"{NS}g") if g.get("class") == "route"]
+    assert routes and all(list(g.iter(f"{NS}path")) for g in routes)
 
 
 def test_1841_map_has_the_borders_of_the_phase() -> None:

@@ -115,11 +115,26 @@ def _map_svg(engine: Any, actions: list[dict[str, Any]], routes: str | None, bes
             recorded = last_run(actions, routes)
             if recorded is None:
                 fail(f"--routes: {routes} has not run any train before this point")
+            if not recorded and _ran_for_revenue(actions, routes):
+                # a run without its routes (an imported Rails report records only revenue)
+                click.echo(f"{routes}'s last run records no routes: drawing its best routes")
+                from stellwerk.cli.routes_cmd import find_best
+
+                best = True
+                recorded = list(find_best(engine, routes, None)[0].routes)
         try:
             lines = route_lines(board, routes, recorded or [])
         except (IllegalAction, EngineError) as error:
             fail(f"--routes: the routes of {routes} do not fit the board now: {error}")
     return render_map(map_scene(engine, lines, routes, best))
+
+
+def _ran_for_revenue(actions: list[dict[str, Any]], corp: str) -> bool:
+    """Did ``corp``'s last run earn something?"""
+    for action in reversed(actions):
+        if action.get("type") == "run_routes" and action.get("entity") == corp:
+            return bool(action.get("revenue"))
+    return False
 
 
 def _common(function: Callable[..., None]) -> Callable[..., None]:

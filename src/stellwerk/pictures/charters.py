@@ -37,8 +37,11 @@ def last_revenues(actions: Sequence[Mapping[str, Any]] | None) -> dict[str, str]
         kind = action.get("type")
         entity = str(action.get("entity"))
         if kind == "run_routes":
-            total = sum(int(r.get("revenue", 0)) for r in action.get("routes", ()) or ())
-            total += int(action.get("extra_revenue", 0) or 0)
+            if isinstance(action.get("revenue"), int):  # imported Rails reports: no routes
+                total = int(action["revenue"])
+            else:
+                total = sum(int(r.get("revenue", 0)) for r in action.get("routes", ()) or ())
+                total += int(action.get("extra_revenue", 0) or 0)
             pending[entity] = total
             out[entity] = str(total)
         elif kind == "dividend" and entity in pending:
