@@ -28,6 +28,8 @@ from stellwerk.pictures.style import HEX_FILL, REVENUE_BOX, CorpColors
 from stellwerk.pictures.svg import num, path_d, polygon_points, sub, text
 
 TRACK = "#000"
+NARROW = "DejaVu Sans Condensed, Arial Narrow, sans-serif"
+"""Font of token symbols (up to five letters in a small circle)."""
 CASING = "#fff"
 
 
@@ -52,6 +54,26 @@ class Spots:
             if score > best_score + 1e-6:
                 best, best_score = c, score
         self.add(best, r)
+        return best
+
+    def take_wide(self, candidates: Sequence[Point], half_width: float, r: float) -> Point:
+        """Like :meth:`take` for a text ``2 * half_width`` wide (scored at its ends too)."""
+        best = candidates[0]
+        best_score = -math.inf
+        for c in candidates:
+            points = [(c[0] + f * half_width, c[1]) for f in (-1.0, -0.5, 0.0, 0.5, 1.0)]
+            score = min(
+                (
+                    math.hypot(q[0] - p[0], q[1] - p[1]) - pr - r
+                    for q in points
+                    for p, pr in self.obstacles
+                ),
+                default=math.inf,
+            )
+            if score > best_score + 1e-6:
+                best, best_score = c, score
+        for f in (-1.0, 0.0, 1.0):
+            self.add((best[0] + f * half_width, best[1]), r)
         return best
 
 
@@ -96,7 +118,7 @@ def token(
     corp_id: str | None = None,
 ) -> None:
     """A token (filled) or a reservation (dashed ring) of corporation ``sym`` at ``p``."""
-    size = r * min(0.95, 2.6 / max(len(sym), 1))
+    size = r * min(0.95, 3.0 / max(len(sym), 1))
     if reserved:
         sub(
             g,
@@ -111,7 +133,7 @@ def token(
             class_="reservation",
             data_corporation=corp_id or sym,
         )
-        text(g, p[0], p[1], sym, size, fill="#555", weight="bold")
+        text(g, p[0], p[1], sym, size, fill="#555", weight="bold", font_family=NARROW)
         return
     sub(
         g,
@@ -125,7 +147,7 @@ def token(
         class_="token",
         data_corporation=corp_id or sym,
     )
-    text(g, p[0], p[1], sym, size, fill=colors.text, weight="bold")
+    text(g, p[0], p[1], sym, size, fill=colors.text, weight="bold", font_family=NARROW)
 
 
 def badge(g: ET.Element, p: Point, value: int, r: float) -> None:
@@ -376,7 +398,14 @@ def _draw_revenues(
             badge(g, spots.take([*near, *candidates], br), node.revenue, br)
     for i, node in enumerate(tile.nodes):
         if node.kind is NodeKind.OFFBOARD and node.phase_revenue:
+            # the boxes stand back from the arrows pointing into the off-board
+            exits = placed.node_exits[i]
+            sx = sum(unit(edge_angle(e, layout))[0] for e in exits)
+            sy = sum(unit(edge_angle(e, layout))[1] for e in exits)
+            norm = math.hypot(sx, sy)
             p = lay.nodes[i]
+            if norm > 0.3:
+                p = (p[0] - sx / norm * radius * 0.22, p[1] - sy / norm * radius * 0.22)
             spots.add(p, radius * 0.35)
             revenue_boxes(g, (p[0], p[1]), node.phase_revenue, radius, active_column)
 
@@ -398,8 +427,12 @@ def _draw_marks(
     if marks.location:
         name = marks.location
         size = min(radius * 0.17, radius * 1.5 / (0.58 * max(len(name), 1)))
-        low, high = (0.0, 0.7 * radius), (0.0, -0.66 * radius)
-        p = spots.take([low, high], radius * 0.14)
+        half = min(len(name) * size * 0.3, radius * 0.75)
+        p = spots.take_wide(
+            [(0.0, 0.7 * radius), (0.0, -0.66 * radius), (0.0, 0.5 * radius), (0.0, -0.5 * radius)],
+            half,
+            radius * 0.08,
+        )
         _halo_text(g, p, name, size, "location")
     if tile.label:
         p = spots.take(ring(layout, radius, 0.58, True), radius * 0.14)
