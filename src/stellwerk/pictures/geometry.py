@@ -149,6 +149,9 @@ class TileLayout:
     pieces: tuple[TrackPiece, ...]
     samples: tuple[Point, ...] = ()
     """Points along the track (where marks should not go)."""
+    track_angles: tuple[float | None, ...] = ()
+    """Per node: the direction of the track through a town sitting on it (drawn as a bar
+    across the track), else None."""
 
 
 def _mean_direction(edges: frozenset[int], layout: Layout) -> Point | None:
@@ -204,6 +207,7 @@ def compute_tile_layout(placed: RotatedTile, layout: Layout, radius: float) -> T
             e1, e2 = sorted(exits)
             curve_of[i] = edge_curve(e1, e2, layout, radius)
     done: list[Point] = []
+    angles: list[float | None] = [None] * n
     for i in curve_of:
         curve = curve_of[i]
         for t in (0.5, 0.3, 0.7, 0.2, 0.8):
@@ -212,6 +216,8 @@ def compute_tile_layout(placed: RotatedTile, layout: Layout, radius: float) -> T
                 break
         positions[i] = p
         done.append(p)
+        a, b = cubic_at(curve, max(t - 0.02, 0.0)), cubic_at(curve, min(t + 0.02, 1.0))
+        angles[i] = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
     rest = [i for i in range(n) if positions[i] is None]
     if n == 1 and rest:
         positions[0] = (0.0, 0.0)
@@ -287,7 +293,7 @@ def compute_tile_layout(placed: RotatedTile, layout: Layout, radius: float) -> T
             )
         )
     samples = tuple(cubic_at(p.curve, t) for p in pieces for t in (0.0, 0.25, 0.5, 0.75, 1.0))
-    return TileLayout(nodes, tuple(pieces), samples)
+    return TileLayout(nodes, tuple(pieces), samples, tuple(angles))
 
 
 def _reverse(c: Cubic) -> Cubic:

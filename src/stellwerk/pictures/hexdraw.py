@@ -290,7 +290,22 @@ def draw_hex(
     for i, node in enumerate(tile.nodes):
         p = lay.nodes[i]
         if node.kind is NodeKind.TOWN:
-            if placed.node_paths[i] or True:
+            angle = lay.track_angles[i] if i < len(lay.track_angles) else None
+            if angle is not None:  # a town on through track: a bar across it
+                sub(
+                    g,
+                    "rect",
+                    x=-radius * 0.07,
+                    y=-radius * 0.2,
+                    width=radius * 0.14,
+                    height=radius * 0.4,
+                    fill="#000",
+                    stroke="#fff",
+                    stroke_width=radius * 0.02,
+                    transform=f"translate({num(p[0])} {num(p[1])}) rotate({num(angle)})",
+                    class_="town",
+                )
+            else:
                 sub(
                     g,
                     "circle",
