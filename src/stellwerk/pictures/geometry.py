@@ -216,8 +216,9 @@ def compute_tile_layout(placed: RotatedTile, layout: Layout, radius: float) -> T
                 break
         positions[i] = p
         done.append(p)
-        a, b = cubic_at(curve, max(t - 0.02, 0.0)), cubic_at(curve, min(t + 0.02, 1.0))
-        angles[i] = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
+        ahead = cubic_at(curve, min(t + 0.02, 1.0))
+        behind = cubic_at(curve, max(t - 0.02, 0.0))
+        angles[i] = math.degrees(math.atan2(ahead[1] - behind[1], ahead[0] - behind[0]))
     rest = [i for i in range(n) if positions[i] is None]
     if n == 1 and rest:
         positions[0] = (0.0, 0.0)
