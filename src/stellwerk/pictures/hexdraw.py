@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from stellwerk.core.map.geometry import Layout
@@ -267,7 +267,6 @@ def draw_hex(
     *,
     active_column: str | None = None,
     homes: Mapping[int, Sequence[str]] | None = None,
-    corp_ids: Callable[[str], str] | None = None,
 ) -> TileLayout:
     """Draw a hex's tile and marks into ``g`` (hex-local coordinates); returns the layout of
     its track (route overlays use it)."""

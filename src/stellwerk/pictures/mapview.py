@@ -8,13 +8,12 @@ Every hex is one ``<g>`` whose ``id`` is the hex id.
 
 from __future__ import annotations
 
-import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.geometry import Layout, parse_hex_id
+from stellwerk.core.map.geometry import letters_for, parse_hex_id
 from stellwerk.core.map.graph import NodeKey, PathKey
 from stellwerk.pictures.geometry import Cubic, TileLayout, hex_center
 from stellwerk.pictures.hexdraw import HexMarks, draw_hex, edge_line
@@ -173,15 +172,9 @@ def _coordinates(
         text(g, min(xs) - radius * 1.15, y, label, size, weight="bold")
         text(g, max(xs) + radius * 1.15, y, label, size, weight="bold")
     for key, x in cols.items():
-        label = str(key) if spec.letter_is_row else _letters(key)
+        label = str(key) if spec.letter_is_row else letters_for(key)
         text(g, x, min(ys) - radius * 1.15, label, size, weight="bold")
         text(g, x, max(ys) + radius * 1.15, label, size, weight="bold")
-
-
-def _letters(index: int) -> str:
-    from stellwerk.core.map.geometry import letters_for
-
-    return letters_for(index)
 
 
 def _routes(
@@ -261,12 +254,3 @@ def _legend(root: ET.Element, scene: MapScene, top: float, radius: float) -> Non
         )
         revenue = "" if route.revenue is None else f": {route.revenue}"
         text(g, radius * 1.5, y, f"{route.label}{revenue}", size * 0.85, anchor="start")
-
-
-def hex_distance_px(a: tuple[float, float], b: tuple[float, float]) -> float:
-    """Distance between two picture points (tests)."""
-    return math.hypot(a[0] - b[0], a[1] - b[1])
-
-
-def layout_name(board: Board) -> str:
-    return "flat" if board.spec.layout is Layout.FLAT else "pointy"
