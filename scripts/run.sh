@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up .venv, plays a whole 1849 game with the seeded random driver, replays it and prints
-# the result; replays the real 1849 fixture too when ../shared/fixtures exists.
+# the result and draws its map and market; replays the real 1849 fixture too when ../shared/fixtures exists.
 # Environment: SEED (default 1), PLAYERS (default 3), OUT (default out/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,9 @@ echo "== selfplay: 1849, $PLAYERS players, seed $SEED"
 if [ -f "$game" ]; then
     echo "== replay $game"
     .venv/bin/stellwerk replay "$game" --json || status=1
+    echo "== pictures of its final state: $OUT/selfplay_1849_seed${SEED}.map.svg, .market.svg"
+    .venv/bin/stellwerk map "$game" -o "$OUT/selfplay_1849_seed${SEED}.map.svg" || status=1
+    .venv/bin/stellwerk market "$game" -o "$OUT/selfplay_1849_seed${SEED}.market.svg" || status=1
 fi
 
 fixture=../shared/fixtures/18xx.games/1849/1849_game_end_bank

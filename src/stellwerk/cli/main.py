@@ -9,6 +9,7 @@ import click
 from stellwerk import __version__
 from stellwerk.cli.common import EXIT_INTERNAL
 from stellwerk.cli.info_cmds import options, titles
+from stellwerk.cli.pictures_cmd import PICTURE_COMMANDS
 from stellwerk.cli.play_cmds import act, export_command, import_command, new, redo, show, undo
 from stellwerk.cli.replay_cmd import replay_command
 from stellwerk.cli.routes_cmd import routes
@@ -45,5 +46,5 @@ def main() -> None:
 
 
 COMMANDS = (titles, options, new, show, act, undo, redo, selfplay, replay_command, routes)
-for command in (*COMMANDS, import_command, export_command):
+for command in (*COMMANDS, import_command, export_command, *PICTURE_COMMANDS):
     main.add_command(command)

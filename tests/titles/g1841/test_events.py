@@ -5,7 +5,6 @@ Tuscan merge waiting for the secession."""
 from __future__ import annotations
 
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -60,9 +59,7 @@ def test_tuscan_merge_waits_for_the_secession(monkeypatch: pytest.MonkeyPatch) -
     """rules/1841.md 2.4 item 4: while the secession asks, the Tuscan merge waits; it starts
     (``tuscan.start``) when the secession is over."""
     started: list[Game1841] = []
-    fake = types.ModuleType(events.TUSCAN_MODULE)
-    fake.start = started.append  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, events.TUSCAN_MODULE, fake)
+    monkeypatch.setattr(events.tuscan, "start", started.append)
     game = new_game(3)
     p1, p2, _ = players(game)
     start(game, "IRSFF", "100,3,5", p1, {p1: 10, p2: 10})

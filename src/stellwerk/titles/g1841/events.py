@@ -17,11 +17,10 @@ train type's events run in the order the data lists them (``game.toml`` ``trains
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Player, Train
-from stellwerk.titles.g1841 import secession
+from stellwerk.titles.g1841 import secession, tuscan
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -149,17 +148,8 @@ def tuscan_merge(game: Game1841) -> None:
     start_tuscan_merge(game)
 
 
-TUSCAN_MODULE = "stellwerk.titles.g1841.tuscan"
-"""The Tuscan merge's module (the ``merge`` engineer's ``tuscan.start(game)``)."""
-
-
 def start_tuscan_merge(game: Game1841) -> None:
-    """Call site of the Tuscan merge: ``tuscan.start(game)`` (rules/1841.md 2.4.2).  Until
-    that module exists the merge does not happen (the lite game has none)."""
-    try:
-        tuscan = importlib.import_module(TUSCAN_MODULE)
-    except ModuleNotFoundError:
-        return
+    """The Tuscan merge starts (rules/1841.md 2.4.2, :func:`.tuscan.start`)."""
     tuscan.start(game)
 
 

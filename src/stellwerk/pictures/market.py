@@ -1,0 +1,111 @@
+"""The stock market picture: the price grid with its zones coloured and each corporation's
+marker on its cell, in the order the markers arrived (the first one operates first among equal
+prices, common rules §6.2; drawn leftmost).  A one-row market is drawn as one row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from stellwerk.core.market import Market
+from stellwerk.pictures.hexdraw import token
+from stellwerk.pictures.scene import caption_of, title_of
+from stellwerk.pictures.style import CorpColors, corporation_colors
+from stellwerk.pictures.svg import new_svg, sub, text, to_string
+
+ZONES: Mapping[str, tuple[str, str]] = {
+    "p": ("#f4a6a6", "par price"),
+    "x": ("#b9e3b0", "par price (later)"),
+    "z": ("#a9c8ec", "par price (later)"),
+    "m": ("#fdd0a2", "zone m"),
+    "n": ("#d9c8ef", "zone n"),
+    "u": ("#fff1a8", "zone u"),
+    "y": ("#fde900", "yellow zone"),
+    "o": ("#f7a541", "orange zone"),
+    "b": ("#cb7745", "brown zone"),
+    "e": ("#8a8a8a", "game ends"),
+    "c": ("#333333", "corporation closes"),
+}
+"""Cell colour and legend text per market type letter (common rules §6.5)."""
+
+CELL_W = 58.0
+CELL_H = 46.0
+
+
+def render_market(game: Any) -> str:
+    """The market of a title game as SVG text."""
+    market: Market = game.market
+    title = title_of(game)
+    symbols = [c.sym for c in game.corporations]
+    data = game.data if isinstance(getattr(game, "data", None), Mapping) else None
+    colors = corporation_colors(title, symbols, data)
+    rows = market.rows
+    width_cells = max(len(r) for r in rows)
+    margin = 20.0
+    legend_h = 60.0
+    width = margin * 2 + width_cells * CELL_W
+    height = margin * 2 + 30 + len(rows) * CELL_H + legend_h
+    root = new_svg(width, height, f"{title} stock market")
+    text(
+        root,
+        margin,
+        margin + 8,
+        f"Stock market - {caption_of(game)}",
+        16,
+        anchor="start",
+        weight="bold",
+    )
+    grid = sub(root, "g", id="market", transform=f"translate({margin} {margin + 30})")
+    used: set[str] = set()
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            if cell is None:
+                continue
+            x, y = c * CELL_W, r * CELL_H
+            zone = next((t for t in sorted(cell.types) if t in ZONES), None)
+            fill, ink = "#ffffff", "#000"
+            if zone is not None:
+                used.add(zone)
+                fill = ZONES[zone][0]
+                ink = "#fff" if zone in ("c", "e") else "#000"
+            g = sub(grid, "g", id=f"cell-{r}-{c}", class_="cell", data_price=cell.price)
+            sub(
+                g,
+                "rect",
+                x=x,
+                y=y,
+                width=CELL_W,
+                height=CELL_H,
+                fill=fill,
+                stroke="#555",
+                stroke_width=1,
+            )
+            text(g, x + 4, y + 9, str(cell.price), 11, anchor="start", fill=ink, weight="bold")
+            _markers(g, x, y, cell.corporations, colors)
+    _legend(root, margin, margin + 30 + len(rows) * CELL_H + 16, used)
+    return to_string(root)
+
+
+def _markers(
+    g: Any, x: float, y: float, corps: list[str], colors: Mapping[str, CorpColors]
+) -> None:
+    n = len(corps)
+    if not n:
+        return
+    per_row = 3 if n <= 6 else 4
+    r = 9.0 if n <= 3 else 7.0
+    for i, sym in enumerate(corps):
+        row, col = divmod(i, per_row)
+        cx = x + 10 + col * (2 * r + 1) + r - 6 + 4
+        cy = y + 22 + row * (2 * r + 1)
+        token(g, (cx, cy), r, sym, colors.get(sym, CorpColors("#ccc", "#000")))
+
+
+def _legend(root: Any, x: float, y: float, used: set[str]) -> None:
+    g = sub(root, "g", id="market-legend")
+    for zone in sorted(used):
+        fill, label = ZONES[zone]
+        sub(g, "rect", x=x, y=y - 7, width=14, height=14, fill=fill, stroke="#555")
+        text(g, x + 18, y, label, 11, anchor="start")
+        x += 24 + 6.5 * len(label)
