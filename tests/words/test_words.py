@@ -97,11 +97,13 @@ def test_fixture_log_tells_the_automatic_events() -> None:
     game = Game.from_file(json.loads(FIXTURE_1849.read_text()))
     en = "\n".join(line.text for line in story(game.engine, "en"))
     de = "\n".join(line.text for line in story(game.engine, "de"))
-    for phrase in ("Phase ", "-trains rust", "closes.", "share price falls from",
-                   "becomes president of", "pays out", "goes bankrupt", "The game ends"):  # fmt: skip
+    english = ("Phase ", "-trains rust", "closes.", "share price falls from",
+               "becomes president of", "pays out", "goes bankrupt", "The game ends")  # fmt: skip
+    german = ("Phase ", "-Züge rosten", "wird geschlossen.", "Der Kurs von",
+              "wird Direktor von", "schüttet", "ist bankrott", "Das Spiel endet")  # fmt: skip
+    for phrase in english:
         assert phrase in en, phrase
-    for phrase in ("Phase ", "-Züge rosten", "wird geschlossen.", "Der Kurs von",
-                   "wird Direktor von", "schüttet", "ist bankrott", "Das Spiel endet"):  # fmt: skip
+    for phrase in german:
         assert phrase in de, phrase
 
 
@@ -115,9 +117,9 @@ def _at_track_step(path: Path) -> Game:
     for _ in range(600):
         engine = game.engine
         step = engine.round.active_step()
-        if step is not None and step.description == "Lay/Upgrade Track" and game.lay_hexes():
-            if any(game.legal_actions(h) for h in game.lay_hexes()):
-                break
+        at_track = step is not None and step.description == "Lay/Upgrade Track"
+        if at_track and any(game.legal_actions(h) for h in game.lay_hexes()):
+            break
         play(game, len(game.actions), max_actions=1)
     else:
         pytest.fail("no track step reached")
@@ -167,7 +169,10 @@ def test_act_help_has_an_example_per_action_type() -> None:
     text = _run("act", "--help").output
     for kind in FIELDS:
         if kind in SITE_TYPES - {"message", "end_game"} or kind in (
-            "undo", "redo", "payoff_debt", "destination_connection"
+            "undo",
+            "redo",
+            "payoff_debt",
+            "destination_connection",
         ):
             continue
         assert f'"type":"{kind}"' in text, kind
