@@ -58,9 +58,10 @@ symbol with entity_type; `stellwerk show GAME` lists the ones legal now, ready t
 
 
 def _real(game: Any) -> bool:
-    from stellwerk.api import Game
+    """Whether ``game`` runs on the core engine (tests drive toy engines without one)."""
+    from stellwerk.core.game import Game as CoreGame
 
-    return isinstance(game, Game)
+    return isinstance(getattr(game, "_engine", None), CoreGame)
 
 
 @click.command("show")
