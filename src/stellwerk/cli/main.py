@@ -10,10 +10,11 @@ from stellwerk import __version__
 from stellwerk.cli.common import EXIT_INTERNAL
 from stellwerk.cli.info_cmds import options, titles
 from stellwerk.cli.pictures_cmd import PICTURE_COMMANDS
-from stellwerk.cli.play_cmds import act, export_command, import_command, new, redo, show, undo
+from stellwerk.cli.play_cmds import act, export_command, import_command, new, redo, undo
 from stellwerk.cli.replay_cmd import replay_command
 from stellwerk.cli.routes_cmd import routes
 from stellwerk.cli.selfplay_cmd import selfplay
+from stellwerk.cli.words_cmds import log, show
 from stellwerk.core.errors import EngineError
 
 
@@ -45,6 +46,6 @@ def main() -> None:
     """
 
 
-COMMANDS = (titles, options, new, show, act, undo, redo, selfplay, replay_command, routes)
+COMMANDS = (titles, options, new, show, log, act, undo, redo, selfplay, replay_command, routes)
 for command in (*COMMANDS, import_command, export_command, *PICTURE_COMMANDS):
     main.add_command(command)

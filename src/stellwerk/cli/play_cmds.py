@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 
 from stellwerk.cli.common import create_game, describe_illegal, fail, parse_action, player_list
-from stellwerk.cli.show import render
 from stellwerk.cli.store_access import base_option, db_option, opened, store_outcomes
+from stellwerk.cli.words_cmds import ACT_EXAMPLES
 from stellwerk.core.errors import IllegalAction
 from stellwerk.store import StoredGame
 
@@ -63,22 +63,7 @@ def new(
     click.echo(f"new {title} game for {', '.join(names)} (seed {chosen}) written to {output}")
 
 
-@click.command("show")
-@click.argument("game")
-@db_option
-def show(game: str, db: str | None) -> None:
-    """Show the state of GAME: round, market, corporations, players, who acts and how."""
-    with opened(db) as store, store_outcomes():
-        stored = store.load(game)
-        view = stored.view()
-    names = {str(p.get("id")): str(p.get("name", "")) for p in stored.data.get("players", [])}
-    for line in render(view["snapshot"], names, view["active"], view["legal"]):
-        click.echo(line)
-    if view["finished"]:
-        click.echo(f"Game over ({view['game_end_reason']}): {view['result']}")
-
-
-@click.command("act")
+@click.command("act", epilog=ACT_EXAMPLES)
 @click.argument("game")
 @click.argument("action")
 @base_option

@@ -32,6 +32,26 @@ from stellwerk.core.entities import (
     transfer,
 )
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import (
+    Acted,
+    CompanyClosed,
+    CorporationClosed,
+    Event,
+    Floated,
+    GameEnded,
+    Parred,
+    PhaseChanged,
+    PlayerBankrupt,
+    PresidentChanged,
+    PriceMoved,
+    RoundStarted,
+    SharesBought,
+    SharesSold,
+    Spent,
+    TrainBought,
+    TrainsRusted,
+    ref,
+)
 from stellwerk.core.flow.base import ANNOUNCING, Action, Round, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
 from stellwerk.core.market import Cell, Market, move_corporation
@@ -81,6 +101,10 @@ class Game(ABC):
         self.end_trigger: tuple[str, str] | None = None
         self._loading = False
         self.log: list[str] = []
+        self.journal: list[Event] = []
+        """What happened, in order (``stellwerk.core.events``; the log players read)."""
+        self._seen: set[Any] = set()
+        """Closings, floats and bankruptcies already told (:meth:`watch`)."""
         self.corporations: list[Corporation] = []
         self.companies: list[Company] = []
         self.market: Market = Market([])
@@ -183,12 +207,42 @@ class Game(ABC):
     def process_single(self, action: Action) -> None:
         self._flows += 1
         self._rekey()
+        self.journal.append(Acted(action))
         try:
             self._process_single(action)
+            self.watch()
         finally:
             self.settle()
             self.park()
             self._flows -= 1
+
+    def watch(self) -> None:
+        """Tell what changed without one place to tell it from (issue 9 item 3): companies
+        and corporations that closed, corporations that floated, players who went bankrupt
+        since the last action (a few flags per entity: cheap)."""
+        seen = self._seen
+        journal = self.journal
+        for company in self.companies:
+            if company.closed and company not in seen:
+                seen.add(company)
+                journal.append(CompanyClosed(company.sym))
+        for corp in self.corporations:
+            if corp.floated:
+                if corp not in seen:
+                    seen.add(corp)
+                    journal.append(Floated(corp.sym))
+                continue
+            if corp.closed:
+                key = ("closed", corp)
+                if key not in seen:
+                    seen.add(key)
+                    journal.append(CorporationClosed(corp.sym))
+            elif corp in seen:  # closed and restarted (a fresh start may float again)
+                seen.discard(corp)
+        for player in self.all_players:
+            if player.bankrupt and player not in seen:
+                seen.add(player)
+                journal.append(PlayerBankrupt(ref(player)))
 
     # -- remembering who may act (issue 7) --------------------------------------------------
     # While an action is processed, answers are remembered between ``settle`` and
@@ -255,7 +309,10 @@ class Game(ABC):
             self.changing()
             self.end_game("manually_ended")
             return
+        cash = entity.cash
         self.round.process_action(action, entity)
+        if entity.cash != cash:
+            self.journal.append(Spent(ref(entity), cash - entity.cash))
         if type(self).action_processed not in ANNOUNCING:
             self.changing()
         self.action_processed(action)
@@ -281,7 +338,9 @@ class Game(ABC):
                 self.end_game("dnf")
             else:
                 self.next_round()
-                self.round.setup()
+                rnd = self.round
+                self.journal.append(RoundStarted(rnd.name, self.turn, rnd.round_num))
+                rnd.setup()
 
     @announces_changes
     def action_processed(self, action: Action) -> None:
@@ -387,6 +446,7 @@ class Game(ABC):
             return
         self.finished = True
         self.game_end_reason = reason
+        self.journal.append(GameEnded(reason))
 
     def player_value(self, player: Player) -> int:
         """Cash + market value of certificates of started corporations + private face values
@@ -408,6 +468,7 @@ class Game(ABC):
     # -- stock market -----------------------------------------------------------------------
     def move_price(self, corp: Corporation, direction: str, times: int = 1) -> None:
         """Move a corporation's price marker (common rules §6.5)."""
+        old = corp.share_price
         for _ in range(times):
             cell = corp.share_price
             assert cell is not None
@@ -415,6 +476,9 @@ class Game(ABC):
             target = getattr(self.market, direction)(coords)
             corp.share_price = move_corporation(self.market, corp.sym, cell, target)
             self.after_price_move(corp)
+        new = corp.share_price
+        if old is not None and new is not None and times:
+            self.journal.append(PriceMoved(corp.sym, old.price, new.price, direction))
 
     def after_price_move(self, corp: Corporation) -> None:
         """Hook after every single price move."""
@@ -423,6 +487,7 @@ class Game(ABC):
         cell.corporations.append(corp.sym)
         corp.share_price = cell
         corp.par_price = cell
+        self.journal.append(Parred(corp.sym, cell.price))
 
     def operating_order(self) -> list[Corporation]:
         return sorted((c for c in self.corporations if c.floated), key=lambda c: c.sort_key())
@@ -542,15 +607,20 @@ class Game(ABC):
     def transfer_shares(
         self, bundle: Bundle, to: Holder, allow_president_change: bool = True
     ) -> None:
+        corp = bundle.corporation
+        president = corp.owner
         transfer_bundle(
             bundle,
             to,
             self,
             self.pool,
-            self.change_president_for(bundle.corporation),
+            self.change_president_for(corp),
             self.handle_partial,
             allow_president_change,
         )
+        if corp.owner is not president and corp.owner is not None:
+            old = None if president is None else ref(president)
+            self.journal.append(PresidentChanged(corp.sym, old, ref(corp.owner)))
 
     def change_president_for(self, corp: Corporation) -> Any:
         return generic_change_president(corp)
@@ -573,6 +643,16 @@ class Game(ABC):
         if cost:
             receiver: Holder = owner if isinstance(owner, (Corporation, Player)) else self.bank
             transfer(buyer, receiver, cost, "common rules §6.6")
+        self.journal.append(
+            SharesBought(
+                ref(buyer),
+                corp.sym,
+                bundle.percent,
+                ref(owner),
+                cost,
+                bundle.presidents_share is not None,
+            )
+        )
         self.transfer_shares(bundle, buyer)
         if not was_floated and self.is_floated(corp):
             corp.floated = True
@@ -584,6 +664,8 @@ class Game(ABC):
         """Sell a bundle to the pool at the current price."""
         seller = bundle.owner
         transfer(self.bank, seller, bundle.price, "common rules §6.6")
+        corp = bundle.corporation
+        self.journal.append(SharesSold(ref(seller), corp.sym, bundle.percent, bundle.price))
         self.transfer_shares(bundle, self.pool)
 
     def sell_shares_and_change_price(self, bundle: Bundle) -> None:
@@ -798,6 +880,7 @@ class Game(ABC):
         source = train.owner
         payee: Holder = self.bank if source is self.depot or source is None else source
         transfer(corp, payee, price, "common rules §6 (buy train)")
+        self.journal.append(TrainBought(corp.sym, train.name, ref(source), price))
         if source is self.depot:
             self.depot.remove(train)
         elif isinstance(source, Corporation):
@@ -813,22 +896,27 @@ class Game(ABC):
     def buying_train(self, train: Train) -> None:
         while self.phases.next_on(train.name):
             self.phases.advance()
+            self.journal.append(PhaseChanged(self.phases.name))
         self.rust_trains(train)
         for event in train.events:
             getattr(self, f"event_{event}")()
         train.events = []
 
     def rust_trains(self, bought: Train) -> None:
+        rusted: dict[str, list[Any]] = {}
         for train in list(self.depot.trains):
             if train.rusted or train.rusts_on != bought.name:
                 continue
             train.rusted = True
             owner = train.owner
+            rusted.setdefault(train.name, []).append(ref(owner))
             if isinstance(owner, Corporation):
                 owner.trains.remove(train)
             elif owner is self.depot:
                 self.depot.remove(train)
             train.owner = None
+        for name, owners in rusted.items():
+            self.journal.append(TrainsRusted(name, tuple(owners)))
 
     def reclaim_train(self, train: Train) -> None:
         owner = train.owner

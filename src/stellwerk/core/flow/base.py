@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import StepSkipped, ref
 
 if TYPE_CHECKING:
     from stellwerk.core.game import Game
@@ -394,6 +395,8 @@ class Round:
             if step.blocking():
                 break
             game.changing()
+            if current is not None:
+                game.journal.append(StepSkipped(ref(current), step.description))
             step.skip()
             game.settle()
             closed = getattr(current, "closed", False)  # a skip may close it

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import DividendPaid, RoutesRun
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.stock import _share_action, bundle_from_action, sale_choices
 from stellwerk.core.shares import Bundle, can_dump, keeps_presidency, more_than_needed
@@ -108,8 +109,11 @@ class Route(Step):
 
     def process_run_routes(self, action: Action, entity: Any) -> None:
         revenue = self.revenue(action, entity)
-        self.round.state.routes = action.get("routes") or []
+        routes = action.get("routes") or []
+        self.round.state.routes = routes
         self.round.state.revenue = revenue
+        trains = tuple(str(r.get("train", "")) for r in routes)
+        self.game.journal.append(RoutesRun(entity.sym, revenue, trains))
         self.pass_()
 
     def revenue(self, action: Action, entity: Any) -> int:
@@ -174,6 +178,8 @@ class Dividend(Step):
             train.operated = True
         self.round.state.routes = []
         self.round.state.revenue = 0
+        per_share = revenue // entity.total_shares if kind == "payout" else 0
+        game.journal.append(DividendPaid(entity.sym, revenue, kind, per_share))
         game.pay_dividend(entity, revenue, kind)
         self.pass_()
 

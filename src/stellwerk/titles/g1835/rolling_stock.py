@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Train
+from stellwerk.core.events import PhaseChanged
 from stellwerk.titles.g1835.entities import Minor
 from stellwerk.titles.g1835.names import PR
 
@@ -45,6 +46,7 @@ def buying_train(game: Game1835, train: Train) -> None:
     while game.phases.next_on(train.name):
         game.phases.advance()
         game.note("phase", phase=game.phases.name)
+        game.journal.append(PhaseChanged(game.phases.name))
     game.rust_trains(train)
     if game.phases.name != before:
         for event in game.data.phases[game.phases.index].events:

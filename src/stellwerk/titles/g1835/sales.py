@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import SharesSold, ref
 from stellwerk.core.shares import Bundle, move_share
 from stellwerk.titles.g1835.entities import Minor
 
@@ -125,6 +126,7 @@ def sell(game: Game1835, player: Player, bundle: Bundle, memory: SaleMemory) -> 
     amount = sum(price * s.percent // 10 for s in bundle.shares)
     transfer(game.bank, player, amount, RULE)
     game.note("sale", player=player.name, corp=corp.sym, amount=amount)
+    game.journal.append(SharesSold(ref(player), corp.sym, bundle.percent, amount))
     if bundle.presidents_share is not None:
         dump(game, player, bundle)
     else:

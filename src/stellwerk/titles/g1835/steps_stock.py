@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import SharesBought, ref
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.shares import Bundle
@@ -240,6 +241,9 @@ class Shares1835(Step):
             receiver = game.bank
         transfer(entity, receiver, price, RULE)
         game.note("buy", player=entity.name, corp=corp.sym, price=price)
+        game.journal.append(
+            SharesBought(ref(entity), corp.sym, share.percent, ref(owner), price, share.president)
+        )
         if share.president:
             game.start_company(corp)
         game.transfer_certificates(Bundle.of([share], corp), entity)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, Player, retire_certificates, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import CorporationClosed
 from stellwerk.core.flow.base import Action, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
@@ -186,6 +187,7 @@ class ClosingRules(Game):
         if corp.share_price is not None and corp.sym in corp.share_price.corporations:
             corp.share_price.corporations.remove(corp.sym)
         corp.closed = True
+        self.journal.append(CorporationClosed(corp.sym))
         corp.floated = False
         corp.ipoed = False
         corp.owner = None

@@ -1,0 +1,127 @@
+"""``stellwerk show`` and ``stellwerk log``: the game as a player reads it (issue 9 item 4).
+
+``show`` names players and corporations, gives the round and step, who is to act, standing
+bids, the priority deal, IPO and pool shares, par prices, the tail of the log and the legal
+actions as ready JSON (tile lays grouped by hex); ``--json`` prints the same as one object.
+``log`` tells the whole game in English or German.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from stellwerk.cli.show import render
+from stellwerk.cli.store_access import db_option, opened, store_outcomes
+from stellwerk.words import LANGUAGES, story
+from stellwerk.words import render as render_lines
+
+ACT_EXAMPLES = """\b
+Examples of ACTION, one per action type (entity: a player id, a corporation or company
+symbol with entity_type; `stellwerk show GAME` lists the ones legal now, ready to send):
+  bid             {"type":"bid","entity":1,"company":"SCE","price":20}
+  blind_bid       {"type":"blind_bid","entity":1,"bids":[0,40,0]}
+  pass            {"type":"pass","entity":1}
+  par             {"type":"par","entity":1,"corporation":"ATA","share_price":"100,0,4"}
+  buy_shares      {"type":"buy_shares","entity":1,"shares":["ATA_1"],"percent":10}
+  sell_shares     {"type":"sell_shares","entity":1,"shares":["ATA_1"],"percent":10}
+  buy_company     {"type":"buy_company","entity":"ATA","entity_type":"corporation",
+                   "company":"SCE","price":40}
+  lay_tile        {"type":"lay_tile","entity":"ATA","entity_type":"corporation",
+                   "hex":"E11","tile":"9-0","rotation":1}
+  place_token     {"type":"place_token","entity":"ATA","entity_type":"corporation",
+                   "city":"E11-0-0","slot":0}
+  remove_token    {"type":"remove_token","entity":"ATA","entity_type":"corporation",
+                   "city":"E11-0-0","slot":0}
+  buy_token       {"type":"buy_token","entity":"ATA","entity_type":"corporation",
+                   "city":"E11-0-0","slot":1,"price":40}
+  run_routes      {"type":"run_routes","entity":"ATA","entity_type":"corporation",
+                   "routes":[{"train":"4H-0","connections":[["E11","E13"]]}]}
+  dividend        {"type":"dividend","entity":"ATA","entity_type":"corporation",
+                   "kind":"payout"}
+  buy_train       {"type":"buy_train","entity":"ATA","entity_type":"corporation",
+                   "train":"4H-0","price":100}
+  discard_train   {"type":"discard_train","entity":"ATA","entity_type":"corporation",
+                   "train":"4H-0"}
+  choose          {"type":"choose","entity":1,"choice":"Leave game"}
+  assign          {"type":"assign","entity":"SMS","entity_type":"company","target":"E11"}
+  bankrupt        {"type":"bankrupt","entity":"ATA","entity_type":"corporation"}
+  take_loan       {"type":"take_loan","entity":"ATA","entity_type":"corporation"}
+  payoff_loan     {"type":"payoff_loan","entity":"ATA","entity_type":"corporation"}
+  merge           {"type":"merge","entity":"ATA","entity_type":"corporation"}
+  message         {"type":"message","entity":1,"message":"good game"}
+  end_game        {"type":"end_game","entity":1}
+"""
+"""The ``act`` help's examples (issue 9 item 4: an example for every action type)."""
+
+
+def _real(game: Any) -> bool:
+    """Whether ``game`` runs on the core engine (tests drive toy engines without one)."""
+    from stellwerk.core.game import Game as CoreGame
+
+    return isinstance(getattr(game, "_engine", None), CoreGame)
+
+
+@click.command("show")
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print the view as one JSON object.")
+@click.option("--log", "log_lines", type=int, default=10, show_default=True,
+              help="How many lines of the log to show (0: none).")  # fmt: skip
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
+              help="Language of the log.")  # fmt: skip
+@db_option
+def show(game: str, as_json: bool, log_lines: int, lang: str, db: str | None) -> None:
+    """Show GAME as a player reads it: round and step, who is to act, standing bids, the
+    priority deal, players, corporations (IPO and pool shares, par and current prices), the
+    last lines of the log and the legal actions as JSON ready for `stellwerk act`, tile lays
+    grouped by hex.
+
+    \b
+    Example:  stellwerk show game.json --log 20 --lang de
+              stellwerk show game.json --json | jq '.legal.lays'
+    """
+    from stellwerk.words.view import player_view, render_view
+
+    with opened(db) as store, store_outcomes():
+        stored = store.load(game)
+        engine_game = stored.game
+        if _real(engine_game):
+            view = player_view(engine_game, lang, max(log_lines, 0))  # type: ignore[arg-type]
+        else:  # an engine without the core (tests' toy engines): the plain view
+            view = dict(stored.view())
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+        return
+    if _real(engine_game):
+        for line in render_view(view):
+            click.echo(line)
+        return
+    names = {str(p.get("id")): str(p.get("name", "")) for p in stored.data.get("players", [])}
+    for line in render(view["snapshot"], names, view["active"], view["legal"]):
+        click.echo(line)
+    if view["finished"]:
+        click.echo(f"Game over ({view['game_end_reason']}): {view['result']}")
+
+
+@click.command("log")
+@click.argument("game")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
+              help="Language: en or de.")  # fmt: skip
+@click.option("--no-skips", is_flag=True, help="Leave out the steps skipped automatically.")
+@db_option
+def log(game: str, lang: str, no_skips: bool, db: str | None) -> None:
+    """Tell GAME in sentences: every action and what it caused (prices, presidents, phases,
+    rusting, closings, dividends, skipped steps, bankruptcies, the end).
+
+    \b
+    Example:  stellwerk log game.json --lang de
+    """
+    with opened(db) as store, store_outcomes():
+        engine_game = store.load(game).game
+        if not _real(engine_game):
+            raise click.ClickException("this engine keeps no log")
+        lines = story(engine_game.engine, lang, skipped_steps=not no_skips)  # type: ignore[attr-defined]
+    for line in render_lines(lines):
+        click.echo(line)
