@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import SharesSold, ref
 from stellwerk.core.flow.base import Action
 from stellwerk.core.map.geometry import opposite
 from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import journal
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
 from stellwerk.titles.g1841.ownership import historical, major, phase_number
 from stellwerk.titles.g1841.rules.borders import borders_in_force
@@ -235,6 +237,7 @@ def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
     bundle = Bundle.of(list(ipo[:count]), corp)
     amount = math.ceil(cell.price / 2 * bundle.num_shares())
     transfer(game.bank, corp, amount, RULE)
+    game.journal.append(SharesSold(ref(corp), corp.sym, bundle.percent, amount))
     game.transfer_shares(bundle, game.pool)
     game.move_price(corp, "down", math.ceil(bundle.num_shares()))
     reorder = getattr(game.round, "recalculate_order", None)
@@ -252,6 +255,7 @@ def buy_tokens(game: Game1841, corp: Corporation, count: int) -> None:
     transfer(corp, game.bank, total, RULE)
     corp.num_tokens = count
     game.token_count[corp.sym] = count
+    game.journal.append(journal.TokensBought(corp.sym, count, total))
 
 
 # -- the procedure ---------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from stellwerk.core.entities import (
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
-from stellwerk.titles.g1841 import merger
+from stellwerk.titles.g1841 import journal, merger
 from stellwerk.titles.g1841.decisions import Procedure, Question
 
 if TYPE_CHECKING:
@@ -159,6 +159,7 @@ class Transform(Procedure):
         if count:
             target.num_tokens += count
             transfer(target, game.bank, total, RULE)
+            game.journal.append(journal.TokensBought(target.sym, count, total))
         self.finish(game)
 
     # -- start
@@ -263,6 +264,7 @@ class Transform(Procedure):
         merger.restart_corporation(game, corp)
         merger.mark_done(game, corp)
         merger.mark_done(game, target)
+        game.journal.append(journal.Transformed(corp.sym, target.sym))
         self.stage = "done"
 
 
