@@ -10,6 +10,7 @@ them), private companies by name; money is in the title's currency.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,7 +205,8 @@ class Narrator:
         elif isinstance(event, ev.TrainBought):
             fields["source"] = self.source(event.source, event.corp)
         elif isinstance(event, ev.TrainsRusted):
-            owners = [self.name(o) for o in event.owners if o[0] not in ("depot", "bank")]
+            counted = Counter(self.name(o) for o in event.owners if o[0] not in ("depot", "bank"))
+            owners = [f"{n} ×{c}" if c > 1 else n for n, c in counted.items()]
             fields["owners"] = words["owners"].format(names=", ".join(owners)) if owners else ""
         elif isinstance(event, ev.DividendPaid):
             key = {"payout": "dividend_paid", "withhold": "dividend_withheld"}.get(
