@@ -10,6 +10,7 @@ them), private companies by name; money is in the title's currency.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -103,6 +104,13 @@ class Narrator:
             )
         return self.listing(corps)
 
+    def named(self, text: str) -> str:
+        """``text`` with every private company symbol replaced by the company's name."""
+        for sym, name in self.companies.items():
+            if sym != name and sym in text:
+                text = re.sub(rf"(?<![\w-]){re.escape(sym)}(?![\w-])", name, text)
+        return text
+
     def money(self, amount: int) -> str:
         return money(self.game.title, amount, self.lang)
 
@@ -160,6 +168,8 @@ class Narrator:
             fields["cost"] = (
                 self.actions["cost"].format(amount=self.money(spent)) if spent > 0 else ""
             )
+        if kind == "choose":  # a title's choice label may name a private by its symbol
+            fields["choice"] = self.named(str(action.get("choice", "")))
         if kind == "discard_train":
             fields["train_name"] = str(action.get("train", "")).split("-")[0]
         if kind == "dividend":
