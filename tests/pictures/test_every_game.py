@@ -180,3 +180,20 @@ def test_map_of_a_missing_store_key_is_a_usage_error(tmp_path: Path) -> None:
     result = _run("map", "nope", "--db", db, "-o", str(tmp_path / "x.svg"))
     assert result.exit_code == 2  # type: ignore[attr-defined]
     assert "nope" in result.stderr  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("title", "legend"),
+    [("1849", "par 144 (from the first 6H)"), ("1835", "start price")],
+)
+def test_market_legend_speaks_the_titles_words(title: str, legend: str) -> None:
+    """The market letters mean different things per title (rules/1849.md: par 144 from the
+    first 6H; rules/1835.md 8.6: fixed start prices): the legend says it in its words."""
+    from stellwerk.pictures.market import render_market
+
+    players = [(1, "A"), (2, "B"), (3, "C")]
+    root = ET.fromstring(render_market(Game.create(title, players, [], seed=1).engine))
+    group = next(g for g in root.iter(f"{NS}g") if g.get("id") == "market-legend")
+    labels = ["".join(t.itertext()) for t in group.iter(f"{NS}text")]
+    assert legend in labels
+    assert not any(label.startswith("zone ") for label in labels)

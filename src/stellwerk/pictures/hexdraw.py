@@ -346,9 +346,17 @@ def draw_hex(
         else:
             spots.add(p, radius * 0.2)
 
+    if marks.show_coordinate:  # keep the coordinate's corner free of revenue badges
+        spots.add(coordinate_spot(layout, radius), radius * 0.12)
     _draw_revenues(g, placed, lay, layout, radius, spots, active_column)
     _draw_marks(g, placed, layout, radius, spots, marks)
     return lay
+
+
+def coordinate_spot(layout: Layout, radius: float) -> Point:
+    """Where a hex's coordinate is written: the left corner of a flat hex, the top of a
+    pointy one (as printed boards do)."""
+    return (-0.74 * radius, 0.0) if layout is Layout.FLAT else (0.0, -0.8 * radius)
 
 
 _UNKNOWN = CorpColors("#cccccc", "#000")
@@ -435,9 +443,8 @@ def _draw_marks(
     tile = placed.tile
     flat = layout is Layout.FLAT
     if marks.show_coordinate:
-        p = (-0.74 * radius, 0.0) if flat else (0.0, -0.8 * radius)
+        p = coordinate_spot(layout, radius)
         text(g, p[0], p[1], marks.hex_id, radius * 0.14, fill="#666", class_="coordinate")
-        spots.add(p, radius * 0.12)
     if marks.location:
         name = marks.location
         size = min(radius * 0.17, radius * 1.5 / (0.58 * max(len(name), 1)))
