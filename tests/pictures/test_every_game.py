@@ -197,3 +197,19 @@ def test_market_legend_speaks_the_titles_words(title: str, legend: str) -> None:
     labels = ["".join(t.itertext()) for t in group.iter(f"{NS}text")]
     assert legend in labels
     assert not any(label.startswith("zone ") for label in labels)
+
+
+def test_pictures_write_money_as_the_log_does() -> None:
+    """Issue 9 item 3 for the pictures: the players' table gives each player's cash in the
+    title's currency exactly as the log does (``stellwerk.words.money``)."""
+    from stellwerk.pictures.charters import render_players
+    from stellwerk.words import money
+
+    for title in ("1849", "1835"):
+        game = Game.create(title, [(1, "A"), (2, "B"), (3, "C")], [], seed=2)
+        play(game, 2, max_actions=120)
+        root = ET.fromstring(render_players(game.engine))
+        rows = [g for g in root.iter(f"{NS}g") if g.get("class") == "player"]
+        for player, row in zip(game.engine.players, rows, strict=True):
+            cells = ["".join(t.itertext()) for t in row.iter(f"{NS}text")]
+            assert money(title, player.cash) in cells, (title, cells)
