@@ -213,3 +213,32 @@ def test_pictures_write_money_as_the_log_does() -> None:
         for player, row in zip(game.engine.players, rows, strict=True):
             cells = ["".join(t.itertext()) for t in row.iter(f"{NS}text")]
             assert money(title, player.cash) in cells, (title, cells)
+
+
+def test_before_action_pictures_an_earlier_state_for_every_title(tmp_path: Path) -> None:
+    """``--before-action N`` draws the state before action N: for 1849 and a Rails report by
+    replaying the actions before N, for 1841 (past the engine's reach) the board rebuilt from
+    the trace up to N; each differs from the final map and has the tokens of that point."""
+    from stellwerk.titles.g1841.positions import position_before
+
+    g1849 = SHARED / "18xx.games" / "1849" / "1849_game_end_bank.json"
+    report = SHARED / "rails" / "1835" / "1835_Stoll_12.report"
+    if not (g1849.is_file() and report.is_file() and GAMES_1841):
+        pytest.skip("../shared fixtures absent")
+    for path, before in ((g1849, 200), (report, 150), (GAMES_1841[0], 400)):
+        early, final = tmp_path / f"{path.stem}-early.svg", tmp_path / f"{path.stem}.svg"
+        result = _run("map", str(path), "-o", str(early), "--before-action", str(before))
+        assert result.exit_code == 0, result.stderr  # type: ignore[attr-defined]
+        assert _run("map", str(path), "-o", str(final)).exit_code == 0  # type: ignore[attr-defined]
+        _, tokens, _ = _hexes_and_tokens(early.read_text(encoding="utf-8"))
+        assert early.read_text(encoding="utf-8") != final.read_text(encoding="utf-8")
+        if path.parent.name == "1841":
+            _, position = position_before(path, before)
+            assert tokens == _board_tokens(position.port.board)
+        elif path.suffix == ".json":
+            data = json.loads(path.read_text(encoding="utf-8"))
+            from stellwerk.io.gamefile import load_game_file
+
+            kept = [a for a in load_game_file(data).live if a["id"] < before]
+            earlier = Game.from_file({**data, "actions": kept}).engine
+            assert tokens == _board_tokens(board_of(earlier))
