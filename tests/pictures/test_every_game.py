@@ -242,3 +242,40 @@ def test_before_action_pictures_an_earlier_state_for_every_title(tmp_path: Path)
             kept = [a for a in load_game_file(data).live if a["id"] < before]
             earlier = Game.from_file({**data, "actions": kept}).engine
             assert tokens == _board_tokens(board_of(earlier))
+
+
+RIVERS_1835 = set(
+    ["C11", "D8", "D14", "E15", "G3", "I3", "J6", "J8", "K7", "K9", "M13", "M15", "M17"]
+)
+"""rules/1835.md, "Terrain costs": 50M rivers on these hexes (70M mountains elsewhere)."""
+
+
+@pytest.mark.parametrize("title", ["1849", "1835"])
+def test_terrain_costs_are_drawn_by_kind(title: str) -> None:
+    """Each printed terrain cost is drawn as what it is for: 1835's rivers as water, its
+    mountains and all of 1849's costs as mountains (rules/1835.md, rules/1849.md), with the
+    cost written on it; city names sit in the label layer above the hexes."""
+    from stellwerk.pictures.mapview import render_map
+    from stellwerk.pictures.scene import map_scene
+
+    engine = Game.create(title, [(1, "A"), (2, "B"), (3, "C")], [], seed=1).engine
+    root = ET.fromstring(render_map(map_scene(engine)))
+    kinds: dict[str, str] = {}
+    for g in root.iter(f"{NS}g"):
+        if g.get("class") != "hex":
+            continue
+        for mark in g.iter():
+            cls = mark.get("class") or ""
+            if cls.startswith("terrain "):
+                kinds[str(g.get("id"))] = cls.split()[1]
+    board = board_of(engine)
+    costly = {h for h, s in board.hexes.items() if s.spec.terrain_cost and s.is_preprinted}
+    assert set(kinds) == costly
+    if title == "1835":
+        assert {h for h, k in kinds.items() if k == "water"} == RIVERS_1835
+        assert {k for h, k in kinds.items() if h not in RIVERS_1835} == {"mountain"}
+    else:
+        assert set(kinds.values()) == {"mountain"}
+    layer = next(g for g in root.iter(f"{NS}g") if g.get("id") == "labels")
+    named = {g.get("data-hex") for g in layer}
+    assert named == {h for h, s in board.hexes.items() if s.spec.location}
