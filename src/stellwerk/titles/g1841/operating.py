@@ -18,7 +18,6 @@ from stellwerk.core.entities import Corporation
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round, Step, act, announces_changes
 from stellwerk.core.flow.operating import (
-    Bankrupt,
     DiscardTrain,
     Dividend,
     Route,
@@ -27,6 +26,7 @@ from stellwerk.core.flow.operating import (
 )
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import frozen, tokens, track
+from stellwerk.titles.g1841.bankruptcy import Bankrupt1841
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.placeholders import CorporateShares
@@ -44,7 +44,7 @@ def new_operating_round(game: Game1841, round_num: int) -> Round:
     return OperatingRound1841(
         game,
         [
-            Bankrupt,
+            Bankrupt1841,
             Track1841,
             Destinate,
             Token1841,
