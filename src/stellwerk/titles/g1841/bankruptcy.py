@@ -41,7 +41,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import Bankrupt
 from stellwerk.core.shares import Bundle
-from stellwerk.titles.g1841 import emergency, game_end, merger, stock
+from stellwerk.titles.g1841 import emergency, frozen, game_end, merger, stock
 from stellwerk.titles.g1841.ownership import move_bundle, presidency_may_change
 
 if TYPE_CHECKING:
@@ -141,6 +141,7 @@ def sell_out(game: Game1841, player: Player, buyer: Corporation) -> None:
         ps = corp.presidents_share
         if ps is not None and ps.owner is game.pool:
             corp.owner = game.pool
+        frozen.update(game)
     if player.cash > 0:
         transfer(player, buyer, player.cash, RULE)
     for company in list(player.companies):

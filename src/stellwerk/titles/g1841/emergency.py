@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core.entities import Corporation, Holder, Player, chain_of_control, transfer
 from stellwerk.core.events import SharesSold, ref
 from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import frozen
 from stellwerk.titles.g1841.ownership import move_bundle, presidency_may_change, trial
 
 if TYPE_CHECKING:
@@ -324,6 +325,7 @@ def sell(game: Game1841, bundle: Bundle) -> None:
         if bundle.partial:
             game.handle_partial(bundle, game.pool, seller)
     game.move_price(corp, "down", -(-bundle.percent // corp.share_unit))
+    frozen.update(game)
     reorder = getattr(game.round, "recalculate_order", None)
     if callable(reorder):
         reorder()
