@@ -113,6 +113,12 @@ def declare(game: Game1841, buyer: Corporation, option: int) -> None:
         player.bankrupt = True
     else:
         game_end.take_bankruptcy_loan(game, player)
+    end_turn(game, buyer)
+
+
+def end_turn(game: Game1841, buyer: Corporation) -> None:
+    """The corporation's turn ends without a train: it has operated and is done this round
+    (18xx.games ``done_operating!``; rules/1841.md 2.6)."""
     game.after_operating_turn(buyer)
     game.done_this_round.add(buyer.sym)
 
