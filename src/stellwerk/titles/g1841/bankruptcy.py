@@ -26,10 +26,10 @@ the bank and he goes on with exactly L.500 lent by the bank.  Our reading: his s
 corporations he does not control stay his.  The unpaid train was never bought, so no phase
 changes (H9's last sentence).
 
-**Transform token.**  A bankruptcy declared while a transformed major cannot pay its required
-L.50 token gives the major the token free and its cash to the bank (18xx.games special case);
-our token emergency money never stops for sales (:mod:`.emergency`), so that case does not
-arise here.
+**Transform token.**  A bankruptcy declared while a transformed major cannot raise its
+required L.50 token (:mod:`.token_emr`) gives the major the token free, its cash to the bank,
+and ends the transformation (18xx.games' special case).  As on the site, whether it may be
+declared is still measured against the cheapest depot train.
 """
 
 from __future__ import annotations
@@ -41,8 +41,10 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import Bankrupt
 from stellwerk.core.shares import Bundle
-from stellwerk.titles.g1841 import emergency, frozen, game_end, merger, stock
+from stellwerk.titles.g1841 import emergency, frozen, game_end, merger, stock, token_emr
+from stellwerk.titles.g1841.decisions import prune
 from stellwerk.titles.g1841.ownership import move_bundle, presidency_may_change
+from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE, Transform
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -105,15 +107,34 @@ def declare(game: Game1841, buyer: Corporation, option: int) -> None:
             f"L.{power} and the cheapest depot train costs L.{price}",
             RULE,
         )
+    token = token_emr.pending(game) is buyer
     if game.settings.bankruptcy_procedure == "dissolve":
         dissolve(game, player)
-        return
-    sell_out(game, player, buyer)
-    if option == 0:
-        player.bankrupt = True
     else:
-        game_end.take_bankruptcy_loan(game, player)
-    end_turn(game, buyer)
+        sell_out(game, player, buyer)
+        if option == 0:
+            player.bankrupt = True
+        else:
+            game_end.take_bankruptcy_loan(game, player)
+    if token:
+        free_token(game, buyer)
+    elif not buyer.closed:
+        end_turn(game, buyer)
+
+
+def free_token(game: Game1841, buyer: Corporation) -> None:
+    """Bankrupt over the transformation's required token: the major gets it free, its cash
+    goes to the bank, the transformation ends (18xx.games' special case, "rules limbo")."""
+    if not buyer.closed:
+        buyer.num_tokens += 1
+        if buyer.cash > 0:
+            transfer(buyer, game.bank, buyer.cash, RULE)
+    for procedure in game.procedures:
+        if not isinstance(procedure, Transform) or procedure.target != buyer.sym:
+            continue
+        if procedure.stage == "tokens":
+            procedure.finish(game)
+    prune(game)
 
 
 def end_turn(game: Game1841, buyer: Corporation) -> None:
@@ -204,6 +225,11 @@ class Bankrupt1841(Bankrupt):
     def offered(self, corp: Any) -> bool:
         from stellwerk.titles.g1841.trains import BuyTrain1841
 
+        game = self.game
+        target = token_emr.pending(game)
+        if target is not None:
+            chain = emergency.issuable_bundles(game, target, REQUIRED_TOKEN_PRICE)
+            return corp is target and not chain and may_go_bankrupt(game, corp)
         step = self.round.active_step()
         if not isinstance(step, BuyTrain1841) or step.current_entity() is not corp:
             return False

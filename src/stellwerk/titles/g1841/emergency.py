@@ -46,10 +46,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, Holder, Player, chain_of_control, transfer
 from stellwerk.core.events import SharesSold, ref
+from stellwerk.core.flow.base import Action, act
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import frozen
 from stellwerk.titles.g1841.ownership import move_bundle, presidency_may_change, trial
@@ -114,6 +115,18 @@ def half_total(game: Game1841, bundle: Bundle) -> int:
     if game.settings.emr_half_price_rounding == "down":
         return math.floor(exact)
     return math.ceil(exact)
+
+
+def sale_action(entity: Any, bundle: Bundle) -> Action:
+    """A ``sell_shares`` action as 18xx.games records an emergency sale: the certificates,
+    the percentage and the half price per share as ``share_price``."""
+    return act(
+        entity,
+        "sell_shares",
+        shares=[s.id for s in bundle.shares],
+        percent=bundle.percent,
+        share_price=share_price_field(bundle),
+    )
 
 
 def share_price_field(bundle: Bundle) -> int | float:

@@ -124,14 +124,19 @@ class BuyTrain1841(BuyTrain):
         if isinstance(entity, Player):
             if not self.president_may_contribute(corp):
                 return []
-            return [sale(entity, b) for b in emergency.player_bundles(game, entity, corp)]
+            return [
+                emergency.sale_action(entity, b)
+                for b in emergency.player_bundles(game, entity, corp)
+            ]
         out: list[Action] = []
         if "pass" in kinds:
             out.append(act(entity, "pass"))
         if "buy_train" in kinds and self.room(corp):
             out += self.train_choices(corp)
         if "sell_shares" in kinds:
-            out += [sale(entity, b) for b in emergency.issuable_bundles(game, corp)]
+            out += [
+                emergency.sale_action(entity, b) for b in emergency.issuable_bundles(game, corp)
+            ]
         return out
 
     def train_choices(self, corp: Corporation) -> list[Action]:
@@ -207,14 +212,3 @@ class BuyTrain1841(BuyTrain):
         emergency.sell(game, bundle)
         self.emr_triggered = True
         emergency.sweep(game, current, seller, emergency.needed_price(game, current))
-
-
-def sale(entity: Any, bundle: Any) -> Action:
-    """A ``sell_shares`` action as 18xx.games records an emergency sale (half price)."""
-    return act(
-        entity,
-        "sell_shares",
-        shares=[s.id for s in bundle.shares],
-        percent=bundle.percent,
-        share_price=emergency.share_price_field(bundle),
-    )

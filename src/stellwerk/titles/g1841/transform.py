@@ -8,9 +8,9 @@ becomes the target's president's certificate and every 20 % share one 10 % share
 offer rounds (``choose`` yes/no): the holders (players from the president, each followed by the
 corporations he controls), then every player.  Then tokens: with one token the target must buy
 a second for L.50 and may buy more for L.100 each (``choose`` N), up to five; a target that
-cannot pay the L.50 raises it by token emergency money (the ``emr`` engineer's
-``emergency.py``; see :func:`token_money`).  In the Tuscan merge the target gets a free second
-token instead.  The minor restarts or closes; both are done for this operating round.
+cannot pay the L.50 raises it by token emergency money (:mod:`.token_emr`: sales at half
+price; :func:`token_money`: the sweep of the purchase).  In the Tuscan merge the target gets
+a free second token instead.  The minor restarts or closes; both are done for this operating round.
 """
 
 from __future__ import annotations
