@@ -323,8 +323,12 @@ def controller_of(buyer: Corporation) -> Player | None:
 def sell(game: Game1841, bundle: Bundle) -> None:
     """An emergency sale: the seller gets the half-price total from the bank, the bundle goes
     to the pool, the price drops a row per share; a president's certificate nobody can take
-    leaves the corporation presided by the pool (frozen); before phase 4 a historical
-    corporation's presidency stays (rules/1841.md 2.3.7, 2.2.1)."""
+    leaves the corporation presided by the pool, frozen at once (18xx.games' ``update_frozen!``
+    after the sale: a frozen corporation after the buyer in the order has its frozen turn);
+    before phase 4 a historical corporation's presidency stays (rules/1841.md 2.3.7, 2.2.1).
+    With seed 000 item 3.5 (``emr_sales_block_corporate_rebuy``) a corporation's emergency
+    sale is recorded among the round's sales (``RoundState.players_sold``) for corporate share
+    trading to find; by default (18xx.games) it is not."""
     corp = bundle.corporation
     seller = bundle.owner
     amount = half_total(game, bundle)
@@ -339,6 +343,10 @@ def sell(game: Game1841, bundle: Bundle) -> None:
             game.handle_partial(bundle, game.pool, seller)
     game.move_price(corp, "down", -(-bundle.percent // corp.share_unit))
     frozen.update(game)
+    if game.settings.emr_sales_block_corporate_rebuy and isinstance(seller, Corporation):
+        state = getattr(game.round, "state", None)
+        if state is not None:
+            state.players_sold.setdefault(seller, {})[corp.sym] = "now"
     reorder = getattr(game.round, "recalculate_order", None)
     if callable(reorder):
         reorder()
