@@ -4,6 +4,7 @@ chain raise a share it does not need, and ends the train step with a train or a 
 
 from __future__ import annotations
 
+import pickle
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -29,6 +30,18 @@ POSITIONS = [
 ]
 
 
+BUILT: dict[int, bytes] = {}
+
+
+def fresh(which: int) -> Game1841:
+    """The position (built once, then copied through a pickle as checkpoints are)."""
+    if which not in BUILT:
+        name, first, operator = POSITIONS[which]
+        BUILT[which] = pickle.dumps(position(name, first, operator)[0])
+    game: Game1841 = pickle.loads(BUILT[which])
+    return game
+
+
 def money(game: Game1841) -> int:
     return (
         game.bank.cash
@@ -46,7 +59,7 @@ def certificates_whole(game: Game1841) -> bool:
 
 @needs_fixtures
 @settings(
-    max_examples=12,
+    max_examples=20,
     deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow],
@@ -56,8 +69,8 @@ def test_offered_emr_actions_keep_money_and_certificates(which: int, data: st.Da
     """rules/1841.md 2.3.7: whatever offered EMR actions are taken, the total of money and
     every corporation's 100 % stay, no sale of the chain raises an unneeded share, and the
     buyer's turn ends with a train (or a bankruptcy, 2.6) within the actions offered."""
-    name, first, operator = POSITIONS[which]
-    game, _ = position(name, first, operator)
+    operator = POSITIONS[which][2]
+    game = fresh(which)
     buyer = game.corporation(operator)
     total = money(game)
     for _ in range(30):
