@@ -80,6 +80,20 @@ def test_2_3_7_no_overselling_of_the_corporations_bundles() -> None:
 
 
 @needs_fixtures
+def test_2_3_7_live_gate_takes_the_listed_sale_and_refuses_an_oversale() -> None:
+    """rules/1841.md 2.3.7 "No overselling", live: with L.100 missing SB's 20 % of its IPO
+    passes the gate (as 18xx.games writes it, ``share_price`` 50), its 30 % is refused."""
+    game, _ = position(BANK, 247, "SB")
+    game.corporation("SB").cash = 700
+    game.changing()
+    ipo = [s.id for s in game.corporation("SB").shares_of("SB")]
+    sale = {"type": "sell_shares", "entity": "SB", "entity_type": "corporation"}
+    check_live(game, {**sale, "shares": ipo[:2], "percent": 20, "share_price": 50})
+    with pytest.raises(IllegalAction):
+        check_live(game, {**sale, "shares": ipo[:3], "percent": 30, "share_price": 50})
+
+
+@needs_fixtures
 def test_seed_000_1_13_president_keeps_the_buyers_presidency_but_may_sell_others() -> None:
     """seed 000 item 1.13 / rules/1841.md 2.3.7 (emr_can_sell?): Player 4, president of
     SB (the buyer), keeps his president's certificate and as much as the next holder; but
