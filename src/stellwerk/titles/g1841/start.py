@@ -29,6 +29,7 @@ from stellwerk.core.map.geometry import opposite
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
+from stellwerk.titles.g1841.emergency import half_total
 from stellwerk.titles.g1841.ownership import historical, major, phase_number
 from stellwerk.titles.g1841.rules.borders import borders_in_force
 
@@ -223,8 +224,10 @@ def token_choices(game: Game1841, corp: Corporation) -> list[int]:
 
 def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
     """The shortfall for the minimum is raised by selling just enough of the corporation's
-    own IPO shares to the pool at half price (the total rounded up), the price dropping a row
-    per share (rules/1841.md 2.2.3; seed 000 item 2.5)."""
+    own IPO shares to the pool at half price (``ceil(2 * short / price)`` shares as
+    18xx.games; the total rounded as :func:`.emergency.half_total`, which never matters at the
+    start's whole half prices), the price dropping a row per share (rules/1841.md 2.2.3; seed
+    000 item 2.5)."""
     short = total - corp.cash
     if short <= 0:
         return
@@ -235,7 +238,7 @@ def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
     if count > len(ipo):
         raise IllegalAction(f"{corp.sym} cannot raise L.{short} for its tokens", RULE)
     bundle = Bundle.of(list(ipo[:count]), corp)
-    amount = math.ceil(cell.price / 2 * bundle.num_shares())
+    amount = half_total(game, bundle)
     transfer(game.bank, corp, amount, RULE)
     game.journal.append(SharesSold(ref(corp), corp.sym, bundle.percent, amount))
     game.transfer_shares(bundle, game.pool)
