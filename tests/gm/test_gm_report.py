@@ -11,7 +11,7 @@ import email
 import email.policy
 import json
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ FIXTURE_1849 = (
     / "1849_game_end_bank.json"
 )
 NAMES = [(501, "Alice"), (502, "Bob"), (503, "Jürgen")]
-DEADLINE = datetime(2026, 12, 3, 20, 0, tzinfo=timezone.utc)
+DEADLINE = datetime(2026, 12, 3, 20, 0, tzinfo=UTC)
 ORDERS = [
     ReportOrder("bid 120 on SCE", "Alice bids L.120 for SCE", None, False, False),
     ReportOrder("kaufe zug 9H", None, "no 9H train in this game", False, False),
