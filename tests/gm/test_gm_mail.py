@@ -451,3 +451,20 @@ def test_outbox_one_eml_per_report(tmp_path: Path, config: GMConfig) -> None:
     assert len(files) == 3 and all(f.suffix == ".eml" for f in files)
     assert [parse_mail(f.read_bytes()).subject for f in first] == [SUBJECT, "zwei"]
     assert parse_mail(first[0].read_bytes()).body == BODY
+
+
+def test_own_text_leaves_out_quotes_and_signature() -> None:
+    """A reply to a report quotes it: the quoted lines and the signature are no orders."""
+    body = "passe\n> > pass\n>Report for Alice\nATA: fahre optimal\n-- \nJürgen\npass\n"
+    assert mail_of("jm@example.de", body).own_text == "passe\nATA: fahre optimal\n"
+    assert mail_of("jm@example.de", "> nur Zitat\n").own_text == ""
+    assert mail_of("jm@example.de", BODY).own_text == BODY
+
+
+def test_example_configuration_loads() -> None:
+    """The documented example configuration is valid (docs/gm.example.toml)."""
+    path = Path(__file__).resolve().parents[2] / "docs" / "gm.example.toml"
+    config = GMConfig.load(path)
+    assert config.incoming.kind == "maildir" and config.outgoing.kind == "outbox"
+    assert config.address_of("demo", "Jürgen") == "juergen@example.de"
+    assert config.lang_of("demo", "Alice") == "en" and config.lang_of("demo", "Bob") == "de"

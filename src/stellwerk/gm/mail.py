@@ -92,6 +92,18 @@ class IncomingMail:
     body: str
     message_id: str
 
+    @property
+    def own_text(self) -> str:
+        """The body as the player wrote it: without quoted lines (``>``, a reply quoting
+        the report) and without the signature (after a ``-- `` line)."""
+        lines = []
+        for line in self.body.splitlines():
+            if line.rstrip() == "--":
+                break
+            if not line.lstrip().startswith(">"):
+                lines.append(line)
+        return "\n".join(lines).strip("\n") + "\n" if any(s.strip() for s in lines) else ""
+
 
 @dataclass(frozen=True)
 class PlayerAddress:
