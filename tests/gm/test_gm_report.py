@@ -302,6 +302,17 @@ def test_real_1849_game_mid_play(fixture_data: dict[str, Any], lang: str) -> Non
     assert section(built.text, words["corporations"])
     assert any(who in section(built.text, words["next"])[0] for who in acting_names(game))
     assert built.html.count("<svg") == 4
+    assert [n.rsplit("_", 1)[-1] for n, _, _ in built.attachments][:4] == [
+        "map.png",
+        "market.png",
+        "charters.png",
+        "players.png",
+    ]
+    orders = section(built.text, words["orders"])
+    assert sum(f"[{words['default']}]" in line for line in orders) == 1
+    assert section(built.text, words["next"])[-1] == words["deadline"].format(
+        when=DEADLINE.strftime(words["date"]) + " UTC"
+    )
     attached = json.loads(built.attachments[-1][2])
     assert Game.from_file(attached).snapshot() == game.snapshot()
 
@@ -321,3 +332,10 @@ def test_real_1849_game_over(fixture_data: dict[str, Any]) -> None:
         for pid, value in game.result.items():
             name = dict((str(p), n) for p, n in game.players)[pid]
             assert f"{name}: {money('1849', value, lang)}" in lines[1]
+
+
+def test_game_key_in_subject(game: Game) -> None:
+    """The GM's key of the game names it in the subject and the attachments."""
+    built = report(game, game_key="ZAT-7")
+    assert built.subject.startswith("[1849 #ZAT-7] ")
+    assert all(name.startswith("1849_ZAT-7_") for name, _, _ in built.attachments)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -222,12 +223,15 @@ def build_report(
     orders: list[ReportOrder],
     deadline: datetime | None,
     corrections: list[str] | tuple[str, ...] = (),
+    game_key: str | None = None,
 ) -> Report:
     """The report to ``player`` (name or id) in ``lang`` ("en" or "de") after a processing.
 
     The log holds the actions with an id above ``since_action`` (0: the whole game) and their
     consequences.  ``deadline`` is shown as given (a naive time without a zone, an aware one
-    with its zone's name)."""
+    with its zone's name).  ``game_key`` names the game in the subject and the attachments'
+    names (the GM's key of it in the store; default the game file's id), so that a reply
+    can be told apart from mails about the GM's other games."""
     if lang not in LANGUAGES:
         raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
     name = player_name(game, player)
@@ -236,7 +240,8 @@ def build_report(
     view = player_view(game, lang, log=0)
     narrator = Narrator(engine, lang)
     title = str(view["title"])
-    game_key = str(game.game_id if game.game_id is not None else game.seed)
+    if game_key is None:
+        game_key = str(game.game_id if game.game_id is not None else game.seed)
     last_action = int(game.actions[-1]["id"]) if game.actions else 0
 
     def cash(amount: int | None) -> str:
@@ -261,7 +266,7 @@ def build_report(
         or (line.action_id is not None and line.action_id > since_action)
     ]
     pictures = _pictures(game)
-    stem = f"{title}_{game_key}_{last_action}"
+    stem = re.sub(r"[^\w.-]+", "-", f"{title}_{game_key}_{last_action}")
     attachments: list[tuple[str, str, bytes]] = []
     for kind, svg in pictures.items():
         png = _png(svg)
