@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stellwerk.api import Game
 from stellwerk.gm.report import LABELS, Report, ReportOrder, build_report, to_email
@@ -339,3 +341,22 @@ def test_game_key_in_subject(game: Game) -> None:
     built = report(game, game_key="ZAT-7")
     assert built.subject.startswith("[1849 #ZAT-7] ")
     assert all(name.startswith("1849_ZAT-7_") for name, _, _ in built.attachments)
+
+
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_log_since_is_a_tail_of_the_whole_log(game: Game, data: st.DataObject) -> None:
+    """Property (issue 10 item 4): the log since any action is the tail of the whole game's
+    log, and a later ``since_action`` never tells more."""
+    last = int(game.actions[-1]["id"])
+    first, second = sorted(data.draw(st.integers(1, last)) for _ in range(2))
+    whole = section(report(game, since=0).text, LABELS["en"]["since_start"])
+
+    def told(since: int) -> list[str]:
+        lines = section(report(game, since=since).text, LABELS["en"]["since"])
+        return [] if lines == [LABELS["en"]["nothing"]] else lines
+
+    early, late = told(first), told(second)
+    assert len(late) <= len(early) < len(whole)
+    for part in (early, late):
+        assert part == (whole[-len(part) :] if part else [])
