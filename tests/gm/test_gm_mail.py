@@ -7,11 +7,16 @@ in a temporary folder, a tiny IMAP server on localhost that speaks what ``imapli
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import logging
+import shutil
+import smtplib
 import socket
 import socketserver
+import ssl
+import subprocess
 import threading
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -306,10 +311,13 @@ class FakeImap(socketserver.StreamRequestHandler):
             self.send(f"{tag} OK {command} completed")
 
 
-@pytest.fixture
-def imap_server() -> Iterator[tuple[int, type[FakeImap]]]:
+@contextlib.contextmanager
+def running_imap(context: ssl.SSLContext | None = None) -> Iterator[tuple[int, type[FakeImap]]]:
+    """The fake IMAP server on a free localhost port (over TLS with ``context``)."""
     handler = type("Handler", (FakeImap,), {"store": [], "logins": []})
     server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+    if context is not None:
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -318,6 +326,12 @@ def imap_server() -> Iterator[tuple[int, type[FakeImap]]]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def imap_server() -> Iterator[tuple[int, type[FakeImap]]]:
+    with running_imap() as running:
+        yield running
 
 
 def test_read_imap_fetches_unseen_mails_once(
@@ -428,8 +442,6 @@ def test_starttls_is_required_when_configured(
 ) -> None:
     """``security = "starttls"`` never falls back to plain text: a server without STARTTLS
     is an error and nothing is sent."""
-    import smtplib
-
     port, handler = smtp_server
     config = write_config(
         tmp_path,
@@ -468,3 +480,93 @@ def test_example_configuration_loads() -> None:
     assert config.incoming.kind == "maildir" and config.outgoing.kind == "outbox"
     assert config.address_of("demo", "Jürgen") == "juergen@example.de"
     assert config.lang_of("demo", "Alice") == "en" and config.lang_of("demo", "Bob") == "de"
+
+
+# -- TLS with a certificate of the group's own authority --------------------------------------
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ssl.SSLContext]:
+    """A self-signed certificate for 127.0.0.1 (made with openssl) and a server context."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make a test certificate")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True,
+        capture_output=True,
+    )
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return cert, context
+
+
+def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> Any:
+    from aiosmtpd.smtp import AuthResult
+
+    return AuthResult(success=(data.login, data.password) == (b"gm", b"geheim"))
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+@pytest.mark.parametrize("security", ["starttls", "ssl"])
+def test_smtp_over_tls_with_login(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    certificate: tuple[Path, ssl.SSLContext],
+    security: str,
+) -> None:
+    """Issue 10 item 5: SMTP with STARTTLS or TLS from the start, logging in with the
+    password from the environment; the server's certificate is checked against the
+    configured authority (``ca_file``), and without it nothing is sent."""
+    cert, context = certificate
+    shutil.copy(cert, tmp_path / "ca.pem")
+    monkeypatch.setenv("STELLWERK_TEST_SMTP_PASSWORD", "geheim")
+    handler = Collect()
+    port = free_port()
+    tls: dict[str, Any] = {"tls_context": context, "require_starttls": True}
+    if security == "ssl":  # TLS from the start: aiosmtpd does not know it, AUTH is safe
+        tls = {"ssl_context": context, "auth_require_tls": False}
+    controller = Controller(
+        handler,
+        hostname="127.0.0.1",
+        port=port,
+        auth_required=True,
+        authenticator=authenticator,
+        **tls,
+    )
+    controller.start()
+    try:
+        outgoing = (
+            f'kind = "smtp"\nhost = "127.0.0.1"\nport = {port}\nsecurity = "{security}"\n'
+            'user = "gm"\npassword_env = "STELLWERK_TEST_SMTP_PASSWORD"'
+        )
+        untrusted = write_config(tmp_path, 'kind = "maildir"\npath = "in"', outgoing)
+        with pytest.raises(ssl.SSLCertVerificationError):
+            send(untrusted, [order_mail("gm@example.org")])
+        assert handler.received == []
+        trusted = write_config(
+            tmp_path, 'kind = "maildir"\npath = "in"', outgoing + '\nca_file = "ca.pem"'
+        )
+        send(trusted, [order_mail("gm@example.org")])
+        assert len(handler.received) == 1
+        assert parse_mail(handler.received[0][1]).subject == SUBJECT
+    finally:
+        controller.stop()
+
+
+def test_imap_over_tls(tmp_path: Path, certificate: tuple[Path, ssl.SSLContext]) -> None:
+    """IMAP over TLS (the default, port 993 style), the certificate checked against
+    ``ca_file``: without it nothing is read."""
+    cert, context = certificate
+    shutil.copy(cert, tmp_path / "ca.pem")
+    with running_imap(context) as (port, handler):
+        handler.store.append([order_mail("jm@example.de").as_bytes(), False])
+        incoming = f'kind = "imap"\nhost = "127.0.0.1"\nport = {port}\nuser = "gm"'
+        untrusted = write_config(tmp_path, incoming, 'kind = "outbox"\nfolder = "o"')
+        with pytest.raises(ssl.SSLCertVerificationError):
+            read_imap(untrusted)
+        trusted = write_config(
+            tmp_path, incoming + '\nca_file = "ca.pem"', 'kind = "outbox"\nfolder = "o"'
+        )
+        assert [m.body for m in read_imap(trusted)] == [BODY]

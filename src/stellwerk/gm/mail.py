@@ -21,13 +21,14 @@ The configuration::
     path = "mail/in"            # maildir: relative to the configuration file
     # host, port (993 with ssl, else 143), user, password or password_env (the name of an
     # environment variable holding it), folder = "INBOX", security = "ssl" | "starttls" |
-    # "plain" (default "ssl")
+    # "plain" (default "ssl"), ca_file (the certificate authority of a server with its own
+    # certificate, relative to the configuration file; default: the system's)
 
     [outgoing]                  # where reports go
     kind = "smtp"               # or "outbox"
     host = "localhost"          # smtp: host, port (465 with ssl, 587 with starttls, else 25),
     security = "plain"          # "ssl" | "starttls" | "plain" (default "starttls"),
-                                # user, password or password_env
+                                # user, password or password_env, ca_file
     # folder = "out"            # outbox: relative to the configuration file
 
     [games.G1.players]          # per game key: player name -> address(es)
@@ -126,6 +127,12 @@ class Server:
     password: str | None = None
     folder: str = "INBOX"
     path: Path | None = None
+    ca_file: Path | None = None
+
+    def tls(self) -> ssl.SSLContext:
+        """The TLS context: the system's certificate authorities, or only ``ca_file``'s
+        (a server with a certificate of the group's own authority); names are checked."""
+        return ssl.create_default_context(cafile=self.ca_file)
 
 
 @dataclass(frozen=True)
@@ -232,9 +239,17 @@ def _server(table: Mapping[str, Any], where: str, kinds: tuple[str, str], base: 
         password = os.environ[env]
     user = table.get("user")
     folder = table.get("folder", "INBOX")
-    for key, value in (("user", user), ("password", password), ("folder", folder)):
+    ca_file = table.get("ca_file")
+    for key, value in (
+        ("user", user),
+        ("password", password),
+        ("folder", folder),
+        ("ca_file", ca_file),
+    ):
         if value is not None and not isinstance(value, str):
             raise ConfigError(f"{where}.{key}: must be a string")
+    if ca_file is not None and not (base / ca_file).is_file():
+        raise ConfigError(f"{where}.ca_file: no file {base / ca_file}")
     return Server(
         kind,
         host=_string(table, "host", where),
@@ -243,6 +258,7 @@ def _server(table: Mapping[str, Any], where: str, kinds: tuple[str, str], base: 
         user=user,
         password=password,
         folder=str(folder),
+        ca_file=base / ca_file if ca_file is not None else None,
     )
 
 
@@ -421,11 +437,13 @@ def read_imap(config: GMConfig) -> list[IncomingMail]:
         raise ConfigError(f"incoming.kind is {server.kind!r}, not imap")
     connection: imaplib.IMAP4
     if server.security == "ssl":
-        connection = imaplib.IMAP4_SSL(server.host, server.port, timeout=60)
+        connection = imaplib.IMAP4_SSL(
+            server.host, server.port, ssl_context=server.tls(), timeout=60
+        )
     else:
         connection = imaplib.IMAP4(server.host, server.port, timeout=60)
         if server.security == "starttls":
-            connection.starttls(ssl.create_default_context())
+            connection.starttls(server.tls())
     try:
         return fetch_unseen(connection, server)
     finally:
@@ -467,14 +485,12 @@ def send(config: GMConfig, messages: list[EmailMessage]) -> list[Path]:
         return write_outbox(server.path, messages)
     smtp: smtplib.SMTP
     if server.security == "ssl":
-        smtp = smtplib.SMTP_SSL(
-            server.host, server.port, timeout=60, context=ssl.create_default_context()
-        )
+        smtp = smtplib.SMTP_SSL(server.host, server.port, timeout=60, context=server.tls())
     else:
         smtp = smtplib.SMTP(server.host, server.port, timeout=60)
     with smtp:
         if server.security == "starttls":
-            smtp.starttls(context=ssl.create_default_context())
+            smtp.starttls(context=server.tls())
         if server.user is not None:
             smtp.login(server.user, server.password or "")
         for message in messages:
