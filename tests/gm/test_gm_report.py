@@ -224,6 +224,16 @@ def test_corrections_shown(game: Game) -> None:
     assert LABELS["en"]["corrections"] not in report(game).text
 
 
+def test_gm_log_shown(game: Game) -> None:
+    """Issue 10 item 2: the report logs each firing and cancellation of a standing order."""
+    gm_log = ["Alice: pass for the rest of the round cancelled: Bob sold ATA"]
+    for lang in ("en", "de"):
+        built = report(game, lang, gm_log=gm_log)
+        assert section(built.text, LABELS[lang]["gm_log"]) == [f"* {gm_log[0]}"]
+        assert gm_log[0] in built.html
+    assert LABELS["en"]["gm_log"] not in report(game).text
+
+
 def test_player_by_name_or_id_and_bad_arguments(game: Game) -> None:
     """``player`` is a name or an id; an unknown player or language is a clear error."""
     by_name = report(game, "de", player="Jürgen")
@@ -338,7 +348,7 @@ def test_real_1849_game_over(fixture_data: dict[str, Any]) -> None:
 
 def test_game_key_in_subject(game: Game) -> None:
     """The GM's key of the game names it in the subject and the attachments."""
-    built = report(game, game_key="ZAT-7")
+    built = report(game, key="ZAT-7")
     assert built.subject.startswith("[1849 #ZAT-7] ")
     assert all(name.startswith("1849_ZAT-7_") for name, _, _ in built.attachments)
 

@@ -6,7 +6,8 @@ language (English or German):
 * what happened since the player's last report: the log (``stellwerk.words.story``) of the
   actions after ``since_action`` and their consequences; the steps skipped automatically are
   left out, they are noise in a mail;
-* corrections the GM made by hand (``gm correct``), which every report shows;
+* corrections the GM made by hand (``gm correct``), which every report shows, and the GM's
+  own log since the last report (standing orders fired or cancelled, draws);
 * the player's orders as the GM understood them: "understood as ...", "refused: ..." or
   "kept for a later decision", with default orders (missed deadline) and standing orders
   marked;
@@ -63,6 +64,7 @@ LABELS: dict[str, dict[str, str]] = {
         "since_start": "What happened since the start of the game",
         "nothing": "Nothing happened.",
         "corrections": "Corrections by the game master",
+        "gm_log": "Game master's log",
         "orders": "Your orders",
         "no_orders": "No orders from you were processed.",
         "understood": "understood as {what}",
@@ -118,6 +120,7 @@ LABELS: dict[str, dict[str, str]] = {
         "since_start": "Was seit Spielbeginn geschah",
         "nothing": "Nichts geschah.",
         "corrections": "Korrekturen der Spielleitung",
+        "gm_log": "Protokoll der Spielleitung",
         "orders": "Deine Befehle",
         "no_orders": "Von dir wurden keine Befehle verarbeitet.",
         "understood": "verstanden als {what}",
@@ -223,15 +226,18 @@ def build_report(
     orders: list[ReportOrder],
     deadline: datetime | None,
     corrections: list[str] | tuple[str, ...] = (),
-    game_key: str | None = None,
+    gm_log: list[str] | None = None,
+    key: str | None = None,
 ) -> Report:
     """The report to ``player`` (name or id) in ``lang`` ("en" or "de") after a processing.
 
     The log holds the actions with an id above ``since_action`` (0: the whole game) and their
     consequences.  ``deadline`` is shown as given (a naive time without a zone, an aware one
-    with its zone's name).  ``game_key`` names the game in the subject and the attachments'
-    names (the GM's key of it in the store; default the game file's id), so that a reply
-    can be told apart from mails about the GM's other games."""
+    with its zone's name).  ``corrections`` are the GM's corrections of the state (every
+    report shows them); ``gm_log`` the GM's own log since the last report (standing orders
+    fired or cancelled and why, the draws deciding defaults).  ``key`` names the game in the
+    subject and the attachments' names (the GM's key of it in the store; default the game
+    file's id), so that a reply can be told apart from mails about the GM's other games."""
     if lang not in LANGUAGES:
         raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
     name = player_name(game, player)
@@ -240,8 +246,7 @@ def build_report(
     view = player_view(game, lang, log=0)
     narrator = Narrator(engine, lang)
     title = str(view["title"])
-    if game_key is None:
-        game_key = str(game.game_id if game.game_id is not None else game.seed)
+    game_key = key if key is not None else str(game.game_id or game.seed)
     last_action = int(game.actions[-1]["id"]) if game.actions else 0
 
     def cash(amount: int | None) -> str:
@@ -294,6 +299,7 @@ def build_report(
         "log": [(line.text, line.auto) for line in lines],
         "log_text": render(lines),
         "corrections": list(corrections),
+        "gm_log": list(gm_log or ()),
         "orders": [_order(order, words) for order in orders],
         "acting": acting,
         "your_turn": your_turn,
