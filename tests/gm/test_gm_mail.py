@@ -33,6 +33,7 @@ from stellwerk.gm.mail import (
     IncomingMail,
     MailRefused,
     deliver_maildir,
+    game_of,
     identify,
     parse_mail,
     read_imap,
@@ -570,3 +571,30 @@ def test_imap_over_tls(tmp_path: Path, certificate: tuple[Path, ssl.SSLContext])
             tmp_path, incoming + '\nca_file = "ca.pem"', 'kind = "outbox"\nfolder = "o"'
         )
         assert [m.body for m in read_imap(trusted)] == [BODY]
+
+
+def test_game_of_a_mail(tmp_path: Path) -> None:
+    """The game a mail is for: the tag of a report's subject its reply keeps, else the one
+    game of the sender; unclear or unknown: refused."""
+    text = config_text('kind = "maildir"\npath = "m"', 'kind = "outbox"\nfolder = "o"')
+    text += '\n[games.g2.players]\nAlice = "alice@example.org"\nDora = "dora@example.org"\n'
+    (tmp_path / "gm.toml").write_text(text, encoding="utf-8")
+    config = GMConfig.load(tmp_path / "gm.toml")
+    reply = "Re: [1849 #g2] Report after action 57: Stock round 3 (your turn)"
+    assert game_of(config, mail_of("alice@example.org", subject=reply)) == "g2"
+    assert game_of(config, mail_of("jm@example.de")) == "g1"
+    assert game_of(config, mail_of("dora@example.org")) == "g2"
+    with pytest.raises(MailRefused, match="plays in the games g1, g2"):
+        game_of(config, mail_of("alice@example.org"))
+    with pytest.raises(MailRefused, match="names the game g7"):
+        game_of(config, mail_of("alice@example.org", subject="[1849 #g7] Befehle"))
+    with pytest.raises(MailRefused, match="no player's in any game"):
+        game_of(config, mail_of("mallory@example.com"))
+
+
+def test_reply_to_a_report_finds_its_game(config: GMConfig, game: Game) -> None:
+    """The tag a report's subject carries leads a reply back to its game."""
+    report = build_report(
+        game, player="Bob", lang="en", since_action=0, orders=[], deadline=None, key="g1"
+    )
+    assert game_of(config, mail_of("bob@example.org", subject=f"Re: {report.subject}")) == "g1"

@@ -6,7 +6,9 @@ Servers, the GM's address and which address belongs to which player of which gam
 the GM configuration (TOML, :meth:`GMConfig.load`), never in the game file: game files are
 handed to every player.
 
-A mail is accepted from a player's own address only (:func:`identify`).  An unknown sender,
+A mail is for the game its subject's tag names (``[1849 #KEY]``, which every report's subject
+carries) or the one game its sender plays in (:func:`game_of`), and accepted from a player's
+own address only (:func:`identify`).  An unknown sender,
 or a mail whose ``player:`` (``spieler:``) line names another player than its sender, is
 refused with :class:`MailRefused`; every refusal is logged (logger ``stellwerk.gm.mail``,
 level WARNING).  A sender's address is compared without regard to case and display name.
@@ -566,6 +568,37 @@ def identify(config: GMConfig, game_key: str, mail: IncomingMail) -> str:
                 mail,
             )
     return name
+
+
+GAME_TAG = re.compile(r"\[[^\]#]*#(?P<key>[^\]\s]+)\]")
+"""The game's tag in a subject, as reports write it: ``[1849 #KEY]`` (a reply keeps it)."""
+
+
+def game_of(config: GMConfig, mail: IncomingMail) -> str:
+    """The key of the game a mail is for: the game its subject's tag names (``Re: [1849
+    #KEY] ...``), else the one game its sender plays in.  Refused (:class:`MailRefused`,
+    logged): a tag naming no configured game, a sender in no game, or in several games and
+    no tag."""
+    for match in GAME_TAG.finditer(mail.subject):
+        key = match["key"]
+        if key in config.games:
+            return key
+        _refuse(f"the subject names the game {key}, which this game master does not run", mail)
+    sender = mail.sender.lower()
+    keys = [
+        key
+        for key, players in config.games.items()
+        if any(sender in p.addresses for p in players.values())
+    ]
+    if not keys:
+        _refuse(f"the address {sender or '(none)'} is no player's in any game", mail)
+    if len(keys) > 1:
+        _refuse(
+            f"{sender} plays in the games {', '.join(keys)}: name the game in the subject "
+            f"as [#{keys[0]}]",
+            mail,
+        )
+    return keys[0]
 
 
 def _refuse(reason: str, mail: IncomingMail) -> NoReturn:
