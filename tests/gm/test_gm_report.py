@@ -234,6 +234,17 @@ def test_gm_log_shown(game: Game) -> None:
     assert LABELS["en"]["gm_log"] not in report(game).text
 
 
+def test_standing_orders_in_force_listed(game: Game) -> None:
+    """Issue 10 item 2: the player sees the standing orders still in force."""
+    standing = ["buy ATA until 60%", "ATA: run best"]
+    for lang in ("en", "de"):
+        built = report(game, lang, standing=standing)
+        assert section(built.text, LABELS[lang]["in_force"]) == [f"* {s}" for s in standing]
+        for line in standing:
+            assert f"<code>{line}</code>" in built.html
+    assert LABELS["en"]["in_force"] not in report(game).text
+
+
 def test_player_by_name_or_id_and_bad_arguments(game: Game) -> None:
     """``player`` is a name or an id; an unknown player or language is a clear error."""
     by_name = report(game, "de", player="Jürgen")

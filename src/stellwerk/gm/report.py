@@ -65,6 +65,7 @@ LABELS: dict[str, dict[str, str]] = {
         "nothing": "Nothing happened.",
         "corrections": "Corrections by the game master",
         "gm_log": "Game master's log",
+        "in_force": "Your standing orders in force",
         "orders": "Your orders",
         "no_orders": "No orders from you were processed.",
         "understood": "understood as {what}",
@@ -121,6 +122,7 @@ LABELS: dict[str, dict[str, str]] = {
         "nothing": "Nichts geschah.",
         "corrections": "Korrekturen der Spielleitung",
         "gm_log": "Protokoll der Spielleitung",
+        "in_force": "Deine gültigen Daueraufträge",
         "orders": "Deine Befehle",
         "no_orders": "Von dir wurden keine Befehle verarbeitet.",
         "understood": "verstanden als {what}",
@@ -228,6 +230,7 @@ def build_report(
     corrections: list[str] | tuple[str, ...] = (),
     gm_log: list[str] | None = None,
     key: str | None = None,
+    standing: list[str] | None = None,
 ) -> Report:
     """The report to ``player`` (name or id) in ``lang`` ("en" or "de") after a processing.
 
@@ -237,7 +240,9 @@ def build_report(
     report shows them); ``gm_log`` the GM's own log since the last report (standing orders
     fired or cancelled and why, the draws deciding defaults).  ``key`` names the game in the
     subject and the attachments' names (the GM's key of it in the store; default the game
-    file's id), so that a reply can be told apart from mails about the GM's other games."""
+    file's id), so that a reply can be told apart from mails about the GM's other games.
+    ``standing``: the player's standing orders in force, as written, listed after the
+    orders."""
     if lang not in LANGUAGES:
         raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
     name = player_name(game, player)
@@ -300,6 +305,7 @@ def build_report(
         "log_text": render(lines),
         "corrections": list(corrections),
         "gm_log": list(gm_log or ()),
+        "standing": list(standing or ()),
         "orders": [_order(order, words) for order in orders],
         "acting": acting,
         "your_turn": your_turn,
