@@ -1,0 +1,534 @@
+"""The game master's report (Auswertung) to one player after a processing (issue 10 item 4).
+
+What a GM of a play-by-mail group sends every player after each deadline, in the player's
+language (English or German):
+
+* what happened since the player's last report: the log (``stellwerk.words.story``) of the
+  actions after ``since_action`` and their consequences; the steps skipped automatically are
+  left out, they are noise in a mail;
+* corrections the GM made by hand (``gm correct``), which every report shows, and the GM's
+  own log since the last report (standing orders fired or cancelled, draws);
+* the player's orders as the GM understood them: "understood as ...", "refused: ..." or
+  "kept for a later decision", with default orders (missed deadline) and standing orders
+  marked;
+* who must act next and on what decision, with the deadline, and whether it is this player
+  (directly or as president of the corporation to act);
+* the players' table and the corporations (charters) as text tables;
+* the map, the market, the charters and the players' table as pictures
+  (``stellwerk.pictures``): SVG inline in the HTML part, PNG attached (SVG attached instead
+  when cairosvg, the ``pictures`` extra, is missing: the report still goes out, and that is
+  logged);
+* the 18xx.games game file (``Game.to_file``) attached as JSON, so any player can load the
+  game elsewhere.
+
+The text and HTML parts are Jinja2 templates (``stellwerk/gm/templates``); this module only
+gathers the facts and the words.  It reads the game through the public API and never changes
+it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid, parseaddr
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from stellwerk.api import Game
+from stellwerk.words import LANGUAGES, money, render, story
+from stellwerk.words.catalog import percent
+from stellwerk.words.narrate import Narrator
+from stellwerk.words.view import player_view
+
+LOG = logging.getLogger("stellwerk.gm.report")
+
+PNG_SCALE = 1.0
+"""PNG pictures at their natural size: the map is about 250 KB, four pictures about 400 KB."""
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "report": "Report",
+        "subject": "[{title} #{game}] Report after action {action}: {where}",
+        "your_turn": "your turn",
+        "game_over": "game over",
+        "hello": "Report for {player}",
+        "state": "{where}, step: {step}, phase {phase}, bank {bank}",
+        "since": "What happened since your last report",
+        "since_start": "What happened since the start of the game",
+        "nothing": "Nothing happened.",
+        "corrections": "Corrections by the game master",
+        "gm_log": "Game master's log",
+        "in_force": "Your standing orders in force",
+        "orders": "Your orders",
+        "no_orders": "No orders from you were processed.",
+        "understood": "understood as {what}",
+        "refused": "refused: {why}",
+        "pending": "kept for a later decision",
+        "default": "default order",
+        "standing": "standing order",
+        "next": "Next to act",
+        "acts_on": "{who}: {step}",
+        "nobody": "nobody",
+        "you_act": "It is your turn.",
+        "deadline": "Deadline: {when}",
+        "no_deadline": "No deadline is set.",
+        "finished": "The game is over ({reason}).",
+        "result": "Result",
+        "players": "Players",
+        "corporations": "Corporations",
+        "not_started": "not started: {syms}",
+        "companies": "Private companies",
+        "bank_owned": "bank",
+        "pictures": "Pictures",
+        "attached": "Attached",
+        "map": "Map",
+        "market": "Stock market",
+        "charters": "Charters",
+        "players_table": "Players' table",
+        "game_file": "the game file for 18xx.games",
+        "h_name": "Player",
+        "h_cash": "Cash",
+        "h_certs": "Certificates",
+        "h_shares": "Shares",
+        "h_companies": "Companies",
+        "h_corp": "Corporation",
+        "h_president": "President",
+        "h_treasury": "Treasury",
+        "h_par": "Par",
+        "h_price": "Price",
+        "h_ipo": "IPO",
+        "h_pool": "Pool",
+        "h_trains": "Trains",
+        "h_tokens": "Tokens",
+        "bankrupt": "bankrupt",
+        "date": "%Y-%m-%d %H:%M",
+    },
+    "de": {
+        "report": "Auswertung",
+        "subject": "[{title} #{game}] Auswertung nach Aktion {action}: {where}",
+        "your_turn": "du bist am Zug",
+        "game_over": "Spielende",
+        "hello": "Auswertung für {player}",
+        "state": "{where}, Schritt: {step}, Phase {phase}, Bank {bank}",
+        "since": "Was seit deiner letzten Auswertung geschah",
+        "since_start": "Was seit Spielbeginn geschah",
+        "nothing": "Nichts geschah.",
+        "corrections": "Korrekturen der Spielleitung",
+        "gm_log": "Protokoll der Spielleitung",
+        "in_force": "Deine gültigen Daueraufträge",
+        "orders": "Deine Befehle",
+        "no_orders": "Von dir wurden keine Befehle verarbeitet.",
+        "understood": "verstanden als {what}",
+        "refused": "abgelehnt: {why}",
+        "pending": "für eine spätere Entscheidung aufbewahrt",
+        "default": "Standardbefehl",
+        "standing": "Dauerauftrag",
+        "next": "Als Nächste am Zug",
+        "acts_on": "{who}: {step}",
+        "nobody": "niemand",
+        "you_act": "Du bist am Zug.",
+        "deadline": "Abgabetermin (ZAT): {when}",
+        "no_deadline": "Kein Abgabetermin gesetzt.",
+        "finished": "Das Spiel ist zu Ende ({reason}).",
+        "result": "Ergebnis",
+        "players": "Spieler",
+        "corporations": "Gesellschaften",
+        "not_started": "nicht gegründet: {syms}",
+        "companies": "Privatbahnen",
+        "bank_owned": "Bank",
+        "pictures": "Bilder",
+        "attached": "Anhänge",
+        "map": "Karte",
+        "market": "Kurstabelle",
+        "charters": "Gesellschaften",
+        "players_table": "Spielertafel",
+        "game_file": "die Spieldatei für 18xx.games",
+        "h_name": "Spieler",
+        "h_cash": "Geld",
+        "h_certs": "Zertifikate",
+        "h_shares": "Aktien",
+        "h_companies": "Privatbahnen",
+        "h_corp": "Gesellschaft",
+        "h_president": "Direktor",
+        "h_treasury": "Kasse",
+        "h_par": "Nennwert",
+        "h_price": "Kurs",
+        "h_ipo": "Erstausgabe",
+        "h_pool": "Pool",
+        "h_trains": "Züge",
+        "h_tokens": "Stationen",
+        "bankrupt": "bankrott",
+        "date": "%d.%m.%Y %H:%M",
+    },
+}
+"""The report's own words per language (the log's sentences are ``stellwerk.words``')."""
+
+
+@dataclass(frozen=True)
+class ReportOrder:
+    """One order line as the GM understood it.
+
+    ``text`` is the line as the player wrote it; ``understood`` what the GM made of it (the
+    action, in words) when it was applied, ``refused`` why it was not; neither: the order is
+    kept for a decision the game has not reached yet.  ``default`` marks an order the GM
+    chose for a player who missed the deadline, ``standing`` one that fired from a standing
+    order."""
+
+    text: str
+    understood: str | None = None
+    refused: str | None = None
+    default: bool = False
+    standing: bool = False
+
+
+@dataclass
+class Report:
+    """One player's report: ``subject``, the ``text`` and ``html`` parts and the
+    ``attachments`` (file name, MIME type, content).  ``player`` is the player's name,
+    ``last_action`` the id of the last action it reports: the ``since_action`` of the next
+    report."""
+
+    subject: str
+    text: str
+    html: str
+    attachments: list[tuple[str, str, bytes]] = field(default_factory=list)
+    player: str = ""
+    last_action: int = 0
+
+
+def player_name(game: Game, player: str | int) -> str:
+    """The name of ``player``, given by name or by id (the name first, then the id, then the
+    name without regard to case).  Unknown: ValueError naming the players."""
+    for _pid, name in game.players:
+        if name == player:
+            return name
+    for pid, name in game.players:
+        if str(pid) == str(player):
+            return name
+    for _pid, name in game.players:
+        if name.casefold() == str(player).casefold():
+            return name
+    names = ", ".join(name for _, name in game.players)
+    raise ValueError(f"no player {player!r} in this game (players: {names})")
+
+
+def build_report(
+    game: Game,
+    *,
+    player: str,
+    lang: str,
+    since_action: int,
+    orders: list[ReportOrder],
+    deadline: datetime | None,
+    corrections: list[str] | tuple[str, ...] = (),
+    gm_log: list[str] | None = None,
+    key: str | None = None,
+    standing: list[str] | None = None,
+) -> Report:
+    """The report to ``player`` (name or id) in ``lang`` ("en" or "de") after a processing.
+
+    The log holds the actions with an id above ``since_action`` (0: the whole game) and their
+    consequences.  ``deadline`` is shown as given (a naive time without a zone, an aware one
+    with its zone's name).  ``corrections`` are the GM's corrections of the state (every
+    report shows them); ``gm_log`` the GM's own log since the last report (standing orders
+    fired or cancelled and why, the draws deciding defaults).  ``key`` names the game in the
+    subject and the attachments' names (the GM's key of it in the store; default the game
+    file's id), so that a reply can be told apart from mails about the GM's other games.
+    ``standing``: the player's standing orders in force, as written, listed after the
+    orders."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
+    name = player_name(game, player)
+    words = LABELS[lang]
+    engine = game.engine
+    view = player_view(game, lang, log=0)
+    narrator = Narrator(engine, lang)
+    title = str(view["title"])
+    game_key = key if key is not None else str(game.game_id or game.seed)
+    last_action = int(game.actions[-1]["id"]) if game.actions else 0
+
+    def cash(amount: int | None) -> str:
+        return money(title, amount, lang) if amount is not None else "-"
+
+    where = _where(view, narrator)
+    step = narrator.step(view["step"]) if view["step"] else "-"
+    acting = _acting(view, narrator)
+    your_turn = not view["finished"] and _is_to_act(view, name)
+    subject = words["subject"].format(
+        title=title, game=game_key, action=last_action, where=where
+    )
+    if view["finished"]:
+        subject += f" ({words['game_over']})"
+    elif your_turn:
+        subject += f" ({words['your_turn']})"
+
+    lines = [
+        line
+        for line in story(engine, lang, skipped_steps=False)
+        if (line.action_id is None and since_action <= 0)
+        or (line.action_id is not None and line.action_id > since_action)
+    ]
+    pictures = _pictures(game)
+    stem = re.sub(r"[^\w.-]+", "-", f"{title}_{game_key}_{last_action}")
+    attachments: list[tuple[str, str, bytes]] = []
+    for kind, svg in pictures.items():
+        png = _png(svg)
+        if png is None:
+            attachments.append((f"{stem}_{kind}.svg", "image/svg+xml", svg.encode("utf-8")))
+        else:
+            attachments.append((f"{stem}_{kind}.png", "image/png", png))
+    game_file = json.dumps(game.to_file(), ensure_ascii=False, indent=1)
+    attachments.append((f"{stem}.json", "application/json", game_file.encode("utf-8")))
+
+    players = _player_rows(view, words, cash, lang)
+    corporations = [c for c in view["corporations"] if c["par"] is not None or c["floated"]]
+    corp_rows = _corporation_rows(corporations, cash, lang)
+    unstarted = [c["sym"] for c in view["corporations"] if c not in corporations]
+    context: dict[str, Any] = {
+        "t": words,
+        "lang": lang,
+        "title": title,
+        "game": game_key,
+        "player": name,
+        "state": words["state"].format(
+            where=where, step=step, phase=view["phase"], bank=cash(view["bank"])
+        ),
+        "since": words["since_start"] if since_action <= 0 else words["since"],
+        "log": [(line.text, line.auto) for line in lines],
+        "log_text": render(lines),
+        "corrections": list(corrections),
+        "gm_log": list(gm_log or ()),
+        "standing": list(standing or ()),
+        "orders": [_order(order, words) for order in orders],
+        "acting": acting,
+        "your_turn": your_turn,
+        "deadline": _when(deadline, words) if deadline is not None else None,
+        "finished": bool(view["finished"]),
+        "reason": _reason(view, narrator),
+        "result": _result(view, cash),
+        "player_header": PLAYER_HEADER,
+        "player_rows": players,
+        "player_table": _text_table([words[h] for h in PLAYER_HEADER], players),
+        "corp_header": CORP_HEADER,
+        "corp_rows": corp_rows,
+        "corp_table": _text_table([words[h] for h in CORP_HEADER], corp_rows),
+        "not_started": words["not_started"].format(syms=", ".join(unstarted))
+        if unstarted
+        else None,
+        "companies": [
+            f"{c['name']} ({c['owner'] or words['bank_owned']})" for c in view["companies"]
+        ],
+        "pictures": [(words[PICTURE_LABELS[k]], Markup(svg)) for k, svg in pictures.items()],
+        "attachments": [(n, _describe(n, words)) for n, _, _ in attachments],
+    }
+    text = _environment(False).get_template("report.txt.j2").render(context)
+    html = _environment(True).get_template("report.html.j2").render(context)
+    return Report(subject, text, html, attachments, name, last_action)
+
+
+PLAYER_HEADER = ("h_name", "h_cash", "h_certs", "h_shares", "h_companies")
+CORP_HEADER = (
+    "h_corp",
+    "h_president",
+    "h_treasury",
+    "h_par",
+    "h_price",
+    "h_ipo",
+    "h_pool",
+    "h_trains",
+    "h_tokens",
+)
+PICTURE_LABELS = {
+    "map": "map",
+    "market": "market",
+    "charters": "charters",
+    "players": "players_table",
+}
+
+
+def _where(view: dict[str, Any], narrator: Narrator) -> str:
+    """The round in words: "Stock round 2", "Betriebsrunde 3.1"."""
+    short = str(view["round"])
+    template = narrator.words.get(f"round:{short}", narrator.words["round:other"])
+    return template.format(name=short, turn=view["turn"], num=view["round_num"])
+
+
+def _acting(view: dict[str, Any], narrator: Narrator) -> list[str]:
+    """Who acts next and on what: a corporation with its president."""
+    if view["finished"]:
+        return []
+    presidents = {c["sym"]: c["president"] for c in view["corporations"]}
+    step = narrator.step(view["step"]) if view["step"] else "-"
+    out = []
+    for who in view["acting"]:
+        president = presidents.get(who)
+        label = f"{who} ({president})" if president else str(who)
+        out.append(LABELS[narrator.lang]["acts_on"].format(who=label, step=step))
+    return out
+
+
+def _is_to_act(view: dict[str, Any], name: str) -> bool:
+    """Is the player to act, themselves or as president of the corporation to act?"""
+    presidents = {c["sym"]: c["president"] for c in view["corporations"]}
+    return any(who == name or presidents.get(who) == name for who in view["acting"])
+
+
+def _when(deadline: datetime, words: dict[str, str]) -> str:
+    text = deadline.strftime(words["date"])
+    zone = deadline.tzname()
+    return words["deadline"].format(when=f"{text} {zone}" if zone else text)
+
+
+def _reason(view: dict[str, Any], narrator: Narrator) -> str:
+    reason = view["game_end_reason"]
+    if not reason:
+        return "-"
+    return narrator.words.get(f"reason:{reason}", str(reason))
+
+
+def _result(view: dict[str, Any], cash: Any) -> list[str]:
+    ranked = sorted(view["result"].items(), key=lambda item: -int(item[1]))
+    return [f"{name}: {cash(int(value))}" for name, value in ranked]
+
+
+def _order(order: ReportOrder, words: dict[str, str]) -> dict[str, Any]:
+    if order.refused is not None:
+        status, detail = "refused", words["refused"].format(why=order.refused)
+    elif order.understood is not None:
+        status, detail = "understood", words["understood"].format(what=order.understood)
+    else:
+        status, detail = "pending", words["pending"]
+    marks = [words[k] for k, on in (("default", order.default), ("standing", order.standing)) if on]
+    return {"text": order.text, "status": status, "detail": detail, "marks": marks}
+
+
+def _player_rows(
+    view: dict[str, Any], words: dict[str, str], cash: Any, lang: str
+) -> list[list[str]]:
+    rows = []
+    for p in view["players"]:
+        shares = ", ".join(f"{sym} {percent(pct, lang)}" for sym, pct in p["shares"].items())
+        shares = shares or "-"
+        name = f"{p['name']} ({words['bankrupt']})" if p["bankrupt"] else p["name"]
+        rows.append(
+            [
+                name,
+                cash(p["cash"]),
+                f"{p['certificates']}/{p['certificate_limit']}",
+                shares,
+                ", ".join(p["companies"]) or "-",
+            ]
+        )
+    return rows
+
+
+def _corporation_rows(
+    corporations: list[dict[str, Any]], cash: Any, lang: str
+) -> list[list[str]]:
+    return [
+        [
+            c["sym"],
+            c["president"] or "-",
+            cash(c["cash"]),
+            cash(c["par"]),
+            cash(c["price"]),
+            percent(c["ipo_percent"], lang),
+            percent(c["pool_percent"], lang),
+            ", ".join(c["trains"]) or "-",
+            ", ".join(c["tokens"]) or "-",
+        ]
+        for c in corporations
+    ]
+
+
+def _text_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Rows as aligned text columns under a header and a rule."""
+    if not rows:
+        return []
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True))
+
+    rule = "  ".join("-" * width for width in widths)
+    return [line(header).rstrip(), rule, *(line(r).rstrip() for r in rows)]
+
+
+def _describe(filename: str, words: dict[str, str]) -> str:
+    if filename.endswith(".json"):
+        return words["game_file"]
+    kind = filename.rsplit("_", 1)[-1].split(".")[0]
+    return words[PICTURE_LABELS.get(kind, "map")]
+
+
+def _pictures(game: Game) -> dict[str, str]:
+    """The map, market, charters and players' table of the game now, as SVG."""
+    from stellwerk.pictures.charters import render_charters, render_players
+    from stellwerk.pictures.mapview import render_map
+    from stellwerk.pictures.market import render_market
+    from stellwerk.pictures.scene import map_scene
+
+    engine = game.engine
+    return {
+        "map": render_map(map_scene(engine, [], None, False)),
+        "market": render_market(engine),
+        "charters": render_charters(engine, game.actions),
+        "players": render_players(engine),
+    }
+
+
+@lru_cache(maxsize=16)
+def _png(svg: str) -> bytes | None:
+    """The picture as PNG; None without cairosvg (logged).  Cached by the SVG text: every
+    player's report of one processing shows the same pictures."""
+    from stellwerk.pictures.svg import to_png
+
+    try:
+        return to_png(svg, PNG_SCALE)
+    except RuntimeError as error:
+        LOG.warning("pictures attached as SVG: %s", error)
+        return None
+
+
+@lru_cache(maxsize=2)
+def _environment(html: bool) -> Environment:
+    """The Jinja2 environment of the text (no escaping) or the HTML templates."""
+    return Environment(
+        loader=PackageLoader("stellwerk.gm", "templates"),
+        autoescape=html,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def to_email(
+    report: Report, sender: str, recipient: str, *, in_reply_to: str | None = None
+) -> EmailMessage:
+    """The report as a mail: a multipart/alternative of the text and the HTML part, in a
+    multipart/mixed with the attachments.  ``in_reply_to``: the Message-ID of the player's
+    order mail, to keep the thread."""
+    message = EmailMessage()
+    message["Subject"] = report.subject
+    message["From"] = sender
+    message["To"] = recipient
+    message["Date"] = formatdate(localtime=False, usegmt=True)
+    domain = parseaddr(sender)[1].rpartition("@")[2] or "stellwerk.invalid"
+    message["Message-ID"] = make_msgid("stellwerk", domain=domain)
+    if in_reply_to:
+        message["In-Reply-To"] = in_reply_to
+        message["References"] = in_reply_to
+    message.set_content(report.text)
+    message.add_alternative(report.html, subtype="html")
+    for filename, mime, content in report.attachments:
+        maintype, _, subtype = mime.partition("/")
+        message.add_attachment(content, maintype=maintype, subtype=subtype, filename=filename)
+    return message
