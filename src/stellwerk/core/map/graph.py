@@ -23,6 +23,9 @@ from dataclasses import dataclass, field
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.geometry import opposite
+from stellwerk.core.map.tiles import Gauge
+
+DUAL = Gauge.DUAL
 
 NodeKey = tuple[str, int]
 PathKey = tuple[str, int]
@@ -165,6 +168,7 @@ class _Walker:
                     continue
                 self.node(nxt, node_conv or converging)
         gauge = path.gauge
+        any_gauge = gauge is DUAL  # Gauge.connects, inlined: the walk's innermost test
         links = self.links
         for e in edges:
             if e == skip:
@@ -179,7 +183,8 @@ class _Walker:
             conv = converging or len(placed.paths_at_edge[e]) > 1
             nb_paths = nb_tile.paths
             for q in nb_tile.paths_at_edge[back]:
-                if gauge.connects(nb_paths[q].gauge):
+                other = nb_paths[q].gauge
+                if any_gauge or other is gauge or other is DUAL:
                     self.path(nb, q, back, origin, conv, node_conv)
             counter[crossing] -= 1
         if converging:
