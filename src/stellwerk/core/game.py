@@ -871,7 +871,10 @@ class Game(ABC):
             return bool(self.crowded_corps())
         if type(self).train_limit is Game.train_limit:  # one limit for all
             limit = self.phases.current.train_limit
-            return any(len(c.trains) > limit for c in self.corporations)
+            for corp in self.corporations:  # noqa: SIM110 (a plain loop: asked very often)
+                if len(corp.trains) > limit:
+                    return True
+            return False
         return any(c.trains and len(c.trains) > self.train_limit(c) for c in self.corporations)
 
     def buy_train(self, corp: Corporation, train: Train, price: int) -> None:

@@ -44,7 +44,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Bundle:
     """Certificates of one corporation from one owner; ``percent`` may be less than the
     certificates' sum when half of a president's certificate is sold."""
