@@ -21,13 +21,20 @@ from typing import Any, Protocol
 
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.engine import EngineGame
-from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask
+from stellwerk.io.undo import (
+    MESSAGE,
+    REDO,
+    RULE_IDS,
+    RULE_UNDO,
+    UNDO,
+    controlled_mask,
+    live_mask,
+    next_id,
+)
 
 Action = dict[str, Any]
 GameData = dict[str, Any]
 
-RULE_IDS = "common rules §3.2"
-RULE_UNDO = "common rules §3.4"
 CONTROL_KEYS = ("type", "entity", "entity_type", "action_id", "id")
 
 
@@ -49,12 +56,6 @@ def actions_of(data: GameData) -> list[Action]:
 def action_count(data: GameData) -> int:
     """The action count: raw entries, undo/redo/message included (see the module docstring)."""
     return len(actions_of(data))
-
-
-def next_id(actions: list[Action]) -> int:
-    """``max(existing ids) + 1``, or 1 for an empty log (ids ascend, may have gaps)."""
-    ids = [a.get("id") for a in actions if isinstance(a, dict)]
-    return max((i for i in ids if isinstance(i, int) and not isinstance(i, bool)), default=0) + 1
 
 
 def check_given_id(action: Action, expected: int) -> None:
@@ -175,7 +176,6 @@ def controlled(
     ``action_id`` names no earlier action, or when the result would not load.
     """
     actions = actions_of(data)
-    before = live_mask(actions)
     now = game
     if entity is None:
         now = now if now is not None else engine.from_file(data)
@@ -189,14 +189,8 @@ def controlled(
         control["action_id"] = action_id
     control.update(extra or {})
     control["id"] = next_id(actions)
-    new_actions = [*actions, control]
-    try:
-        after = live_mask(new_actions)
-    except GameFileError as error:
-        raise IllegalAction(f"cannot {kind}: {error.reason}", RULE_UNDO) from error
-    if after[: len(before)] == before:
-        raise IllegalAction(f"nothing to {kind}", RULE_UNDO)
-    new = with_actions(data, new_actions)
+    controlled_mask(actions, control)  # refuses an undo/redo that cannot be made now
+    new = with_actions(data, [*actions, control])
     try:
         game = engine.from_file(new)
     except GameFileError as error:
