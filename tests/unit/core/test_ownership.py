@@ -410,3 +410,35 @@ def test_the_controlling_player_pays_for_a_train_of_a_corporation_he_controls() 
     b.cash, x.cash = 100, 0
     step.president_adds(x, Train.__new__(Train), 60)
     assert (b.cash, x.cash, y.cash) == (40, 60, 0)
+
+
+def test_set_president_is_the_one_way_a_title_changes_a_presidency() -> None:
+    """common rules §6.6: outside a share transfer a title changes a president only through
+    ``Game.set_president``, which tells it in the journal; no title module sets a
+    corporation's owner itself (1835's dump, bankruptcy and Prussian director included; 1841
+    is being built on the core meanwhile and is not held to it yet)."""
+    import re
+    from pathlib import Path
+
+    from stellwerk.core.events import PresidentChanged
+
+    game = new_game()
+    a, b = game.players[0], game.players[1]
+    x = game.corporation("X")
+    take(game, x, a, 20)
+    before = len(game.journal)
+    game.set_president(x, b)
+    assert x.owner is b
+    assert game.journal[before:] == [PresidentChanged("X", ("player", a.id), ("player", b.id))]
+    game.set_president(x, b)
+    assert len(game.journal) == before + 1  # no change, nothing told
+    titles = Path(__file__).resolve().parents[3] / "src" / "stellwerk" / "titles"
+    pattern = re.compile(r"\b(corp|corporation|major|minor|pr|target|parent)\.owner = ")
+    found = [
+        f"{path.name}:{n}"
+        for title in ("g1835", "g1849")
+        for path in (titles / title).rglob("*.py")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []
