@@ -145,11 +145,12 @@ class Game:
         ``undo`` and ``redo`` are resolved as 18xx.games resolves them (common rules §3.4).
         """
         action = dict(action)
-        if not isinstance(action.get("id"), int) or isinstance(action.get("id"), bool):
-            action["id"] = self.next_id()
-        elif action["id"] < self.next_id():  # ids ascend in the record, in replay too
+        given, expected = action.get("id"), self.next_id()
+        if not isinstance(given, int) or isinstance(given, bool):
+            action["id"] = expected
+        elif given < expected:  # ids ascend in the record, in replay too
             raise IllegalAction(
-                f"action id {action['id']} must be at least {self.next_id()}", "common rules §3.2"
+                f"action id {given} must be at least {expected}", "common rules §3.2"
             )
         if action.get("type") in ("undo", "redo"):
             self._undo_redo(action, replay)
