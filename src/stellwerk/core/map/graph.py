@@ -298,21 +298,24 @@ def compute_network(
         walker = _Walker(board, corp, others, links=links, blocked=blocked, uncrossable=uncrossable)
         walker.node(start)
         local: set[NodeKey] = set()
+        net_nodes, net_paths, hexes = net.nodes, net.paths, board.hexes
         for key in walker.order:
             if key in seen_paths:
                 continue
             seen_paths.add(key)
-            net.paths.add(key)
+            net_paths.add(key)
             hid = key[0]
-            path = board.hexes[hid].placed.paths[key[1]]
+            path = hexes[hid].placed.paths[key[1]]
             for n in path.nodes:
-                net.nodes.add((hid, n))
-                local.add((hid, n))
+                node = (hid, n)
+                net_nodes.add(node)
+                local.add(node)
             hex_edges = net_hexes.setdefault(hid, set())
             for e in path.edges:
                 hex_edges.add(e)
-                nb = walker.link(hid, e)
-                if nb is not None and not (uncrossable and (hid, e) in uncrossable):
+                crossing = (hid, e)
+                nb = links[crossing] if crossing in links else walker.link(hid, e)
+                if nb is not None and not (uncrossable and crossing in uncrossable):
                     net_hexes.setdefault(nb, set()).add(opposite(e))
         if net.route_train_purchase:
             continue
