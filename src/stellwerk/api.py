@@ -145,14 +145,15 @@ class Game:
         ``undo`` and ``redo`` are resolved as 18xx.games resolves them (common rules §3.4).
         """
         action = dict(action)
-        if not isinstance(action.get("id"), int) or isinstance(action.get("id"), bool):
-            action["id"] = self.next_id()
-        elif action["id"] < self.next_id():  # ids ascend in the record, in replay too
+        given, expected = action.get("id"), self.next_id()
+        if not isinstance(given, int) or isinstance(given, bool):
+            action["id"] = expected
+        elif given < expected:  # ids ascend in the record, in replay too
             raise IllegalAction(
-                f"action id {action['id']} must be at least {self.next_id()}", "common rules §3.2"
+                f"action id {given} must be at least {expected}", "common rules §3.2"
             )
         if action.get("type") in ("undo", "redo"):
-            self._undo_redo(action)
+            self._undo_redo(action, replay)
             return
         if not replay:
             action.pop("auto_actions", None)
@@ -176,15 +177,15 @@ class Game:
             self._checkpoint()
 
     def next_id(self) -> int:
-        """The id a new action gets: one more than the highest in the record."""
+        """The id a new action gets: one more than the highest in the record
+        (``stellwerk.io.undo.next_id``, found incrementally: the record only grows)."""
+        from stellwerk.io.undo import highest_id
+
         seen, highest = self._ids_seen
         raw = self.raw_actions
         if seen > len(raw):  # the record was replaced by a shorter one
             seen, highest = 0, 0
-        for action in raw[seen:]:  # the record only grows: look at the new entries
-            action_id = action.get("id")
-            if isinstance(action_id, int) and action_id > highest:
-                highest = action_id
+        highest = highest_id(raw[seen:], highest)  # look at the new entries only
         self._ids_seen = (len(raw), highest)
         return highest + 1
 
@@ -200,15 +201,19 @@ class Game:
         except Exception as error:
             raise _defect(error, action) from error
 
-    def _undo_redo(self, action: dict[str, Any]) -> None:
+    def _undo_redo(self, action: dict[str, Any], replay: bool = False) -> None:
         """Append ``undo``/``redo`` to the record and make the engine follow the live actions
         it leaves (common rules §3.4).  A redo with nothing to redo, or an undo naming an
-        action that is not in the record, is refused."""
-        from stellwerk.io.undo import live_actions
+        action that is not in the record, is refused; in live play an undo/redo that would
+        change nothing is refused too (``stellwerk.io.undo.controlled_mask``, the check the
+        store makes), while a recorded one is taken as 18xx.games took it."""
+        from stellwerk.io.undo import controlled_mask, live_actions
 
         if action.get("entity") is None:
             raise IllegalAction(f"{action['type']} needs an entity", "common rules §3.2")
         raw = [*self.raw_actions, action]
+        if not replay:
+            controlled_mask(self.raw_actions, action)
         try:
             live = live_actions(raw)
         except GameFileError as error:

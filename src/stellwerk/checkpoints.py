@@ -23,6 +23,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from stellwerk.core.events import Event
 from stellwerk.core.game import Game as CoreGame
 
 EVERY = 16
@@ -68,7 +69,11 @@ class _Pickler(pickle.Pickler):
         self.known = known
 
     def reducer_override(self, obj: Any) -> Any:
-        if _is_shared(type(obj), self.known):
+        kind = type(obj)
+        shared = self.known.get(kind)  # asked for every object: the lookup inlined
+        if shared is None:
+            shared = _is_shared(kind, self.known)
+        if shared:
             key = id(obj)
             self.table[key] = obj
             return _shared, (self.table_id, key)
@@ -95,7 +100,11 @@ class Checkpoints:
     def __init__(self, every: int = EVERY, keep: int = KEEP) -> None:
         self.every = every
         self.keep = keep
-        self.saved: dict[int, tuple[int, bytes]] = {}
+        self.saved: dict[int, tuple[int, bytes, tuple[Event, ...]]] = {}
+        """count -> (prefix key, pickled engine, its journal).  The journal (``Game.journal``)
+        is the longest part of the state and only grows, by immutable events: it is kept as a
+        tuple of the very event objects rather than pickled (pickling it cost as much as the
+        rest of the engine, and grew with the game)."""
         self.table = _Table()
         self.table_id = next(_NEXT_TABLE)
         _TABLES[self.table_id] = self.table
@@ -105,13 +114,17 @@ class Checkpoints:
         """Save ``engine`` as the state after ``actions``; forget the oldest beyond ``keep``."""
         count = len(actions)
         out = io.BytesIO()
+        journal = engine.journal
+        engine.journal = []  # kept beside the pickle (see ``saved``), not in it
         try:
             _Pickler(out, self.table_id, self.known).dump(engine)
         except (pickle.PicklingError, TypeError, AttributeError) as error:
             # an engine holding an unpicklable object (a lambda): restores replay further back
             logging.getLogger(__name__).warning("no checkpoint after %d actions: %s", count, error)
             return
-        self.saved[count] = (prefix_key(actions), out.getvalue())
+        finally:
+            engine.journal = journal
+        self.saved[count] = (prefix_key(actions), out.getvalue(), tuple(journal))
         while len(self.saved) > self.keep:
             del self.saved[min(self.saved)]
 
@@ -135,7 +148,12 @@ class Checkpoints:
                 start = count
                 break
             del self.saved[count]  # taken after other actions: stale for this log
-        engine = pickle.loads(self.saved[start][1]) if start else fresh()
+        if start:
+            _, data, journal = self.saved[start]
+            engine: CoreGame = pickle.loads(data)
+            engine.journal = list(journal)
+        else:
+            engine = fresh()
         engine.loading = True
         for action in actions[start:]:
             engine.resume()  # nothing but actions changes the state here

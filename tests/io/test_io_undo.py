@@ -134,3 +134,32 @@ def test_fixture_live_ids_match_trace_lines(fixtures_18xx: Path) -> None:
         lines = [json.loads(text) for text in trace.read_text(encoding="utf-8").splitlines()]
         traced = [line["action_id"] for line in lines[2:-1]]
         assert [action["id"] for action in live_actions(actions)] == traced, trace.name
+
+
+def test_controlled_mask_is_the_one_check_of_a_live_undo() -> None:
+    """Common rules §3.4: an undo/redo a player sends is refused when it changes nothing or
+    names no earlier action; the engine and the store refuse the same ones (both call
+    ``controlled_mask``), and ids come from the one ``next_id``."""
+    from stellwerk.api import Game
+    from stellwerk.core.errors import IllegalAction
+    from stellwerk.io.undo import controlled_mask, next_id
+    from stellwerk.store import log
+
+    assert log.next_id is next_id
+    log_ = [{"type": "pass", "entity": 1, "id": 4}, {"type": "message", "id": 7}]
+    assert next_id(log_) == 8 and next_id([]) == 1 and next_id([{"id": True}]) == 1
+    assert controlled_mask(log_, {"type": "undo", "id": 8}) == [False, True, False]
+    for control, reason in (
+        ({"type": "redo", "id": 8}, "nothing to redo"),
+        ({"type": "undo", "action_id": 99, "id": 8}, "not earlier"),
+        ({"type": "undo", "action_id": 7, "id": 8}, "nothing to undo"),
+    ):
+        with pytest.raises(IllegalAction, match=reason):
+            controlled_mask(log_, control)
+    game = Game.create("1849", [(n, f"P{n}") for n in range(1, 5)], [], 1)
+    undo = {"type": "undo", "entity": 1, "entity_type": "player"}
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        game.process(undo)
+    assert game.raw_actions == []
+    game.process(undo, replay=True)  # a recorded one is taken as 18xx.games took it
+    assert len(game.raw_actions) == 1

@@ -618,8 +618,22 @@ class Game(ABC):
             self.handle_partial,
             allow_president_change,
         )
-        if corp.owner is not president and corp.owner is not None:
-            old = None if president is None else ref(president)
+        self._told_president(corp, president)
+
+    def set_president(self, corp: Corporation, holder: Holder | None) -> None:
+        """Make ``holder`` the president of ``corp`` (common rules §6.6): the one way a
+        title's own directorship rules (a director's certificate dumped, a bankruptcy, a
+        formation, a start packet) change the presidency outside :meth:`transfer_shares`,
+        which settles it by itself.  The title moves the certificates by its rule; this sets
+        the president and tells it (``PresidentChanged``)."""
+        before = corp.owner
+        corp.owner = holder
+        self._told_president(corp, before)
+
+    def _told_president(self, corp: Corporation, before: Holder | None) -> None:
+        """Tell a change of ``corp``'s president from ``before`` (nothing if none)."""
+        if corp.owner is not before and corp.owner is not None:
+            old = None if before is None else ref(before)
             self.journal.append(PresidentChanged(corp.sym, old, ref(corp.owner)))
 
     def change_president_for(self, corp: Corporation) -> Any:
@@ -871,7 +885,10 @@ class Game(ABC):
             return bool(self.crowded_corps())
         if type(self).train_limit is Game.train_limit:  # one limit for all
             limit = self.phases.current.train_limit
-            return any(len(c.trains) > limit for c in self.corporations)
+            for corp in self.corporations:  # noqa: SIM110 (a plain loop: asked very often)
+                if len(corp.trains) > limit:
+                    return True
+            return False
         return any(c.trains and len(c.trains) > self.train_limit(c) for c in self.corporations)
 
     def buy_train(self, corp: Corporation, train: Train, price: int) -> None:

@@ -44,7 +44,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Bundle:
     """Certificates of one corporation from one owner; ``percent`` may be less than the
     certificates' sum when half of a president's certificate is sold."""
@@ -295,9 +295,17 @@ def all_bundles(holder: Holder, corp: Corporation) -> list[Bundle]:
     return sorted(bundles, key=lambda b: b.percent)
 
 
-def can_dump(bundle: Bundle, seller: Holder) -> bool:
-    """A president's certificate may only go to the pool if another holder has at least
-    its percentage (ShareBundle#can_dump?)."""
+def _may_preside(corp: Corporation, holder: Holder, rules: ControlRules | None) -> bool:
+    """``rules.may_preside``; without rules, players and other corporations."""
+    if rules is not None:
+        return rules.may_preside(corp, holder)
+    return isinstance(holder, Player) or (isinstance(holder, Corporation) and holder is not corp)
+
+
+def can_dump(bundle: Bundle, seller: Holder, rules: ControlRules | None = None) -> bool:
+    """A president's certificate may only go to the pool if another holder who may preside
+    (the title's ``may_preside``; ShareBundle#can_dump?) has at least its percentage
+    (common rules §6.6)."""
     ps = bundle.presidents_share
     if ps is None:
         return True
@@ -305,22 +313,19 @@ def can_dump(bundle: Bundle, seller: Holder) -> bool:
     others = [
         pct
         for h, pct in corp.share_holders.items()
-        if h is not seller
-        and (isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp))
+        if h is not seller and _may_preside(corp, h, rules)
     ]
     return max(others, default=0) >= ps.percent
 
 
-def keeps_presidency(bundle: Bundle, seller: Holder) -> bool:
+def keeps_presidency(bundle: Bundle, seller: Holder, rules: ControlRules | None = None) -> bool:
     """Whether ``seller`` still holds at least as much of the corporation as any other holder
-    (players and other corporations; not the corporation's own treasury) after selling
-    ``bundle``: an emergency sale may not give the presidency away (common rules §6, emergency
-    money raising)."""
+    who may preside (the title's ``may_preside``; never the corporation's own treasury) after
+    selling ``bundle``: an emergency sale may not give the presidency away (common rules §6,
+    emergency money raising)."""
     corp = bundle.corporation
     holders: dict[Holder, int] = {
-        h: p
-        for h, p in corp.share_holders.items()
-        if isinstance(h, Player) or (isinstance(h, Corporation) and h is not corp)
+        h: p for h, p in corp.share_holders.items() if _may_preside(corp, h, rules)
     }
     remaining = holders.get(seller, 0) - bundle.percent
     return remaining >= max((p for h, p in holders.items() if h is not seller), default=0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from stellwerk.core.errors import GameFileError
+from stellwerk.core.errors import GameFileError, IllegalAction
 
 Action = dict[str, Any]
 
@@ -80,3 +80,42 @@ def live_mask(actions: list[Action]) -> list[bool]:
 def live_actions(actions: list[Action]) -> list[Action]:
     """The live actions in file order, each with its ``auto_actions`` still attached."""
     return [action for action, is_live in zip(actions, live_mask(actions), strict=True) if is_live]
+
+
+RULE_IDS = "common rules §3.2"
+RULE_UNDO = "common rules §3.4"
+
+
+def highest_id(actions: list[Action], highest: int = 0) -> int:
+    """The highest integer ``id`` among ``actions`` (booleans are not ids), at least
+    ``highest`` (so a caller that saw the start of a growing log looks at the rest only)."""
+    for action in actions:
+        action_id = action.get("id") if isinstance(action, dict) else None
+        if isinstance(action_id, int) and not isinstance(action_id, bool) and action_id > highest:
+            highest = action_id
+    return highest
+
+
+def next_id(actions: list[Action]) -> int:
+    """The id of a new action: ``max(existing ids) + 1``, or 1 for an empty log (ids ascend
+    and may have gaps, common rules §3.2).  The one rule for it: the engine
+    (``stellwerk.api.Game.next_id``) and the store (``stellwerk.store.log``) both use it."""
+    return highest_id(actions) + 1
+
+
+def controlled_mask(actions: list[Action], control: Action) -> list[bool]:
+    """The live mask of ``actions`` with the ``undo`` or ``redo`` ``control`` appended, as a
+    player may send it now: refused with ``IllegalAction`` (common rules §3.4) when it names
+    no earlier action, when a redo has nothing to redo, or when it would change nothing (an
+    undo with nothing to undo).  The one check of a live undo/redo: the engine
+    (``stellwerk.api.Game.process``) and the store (``stellwerk.store.log.controlled``) both
+    use it."""
+    kind = control.get("type")
+    before = live_mask(actions)
+    try:
+        after = live_mask([*actions, control])
+    except GameFileError as error:
+        raise IllegalAction(f"cannot {kind}: {error.reason}", RULE_UNDO) from error
+    if after[: len(before)] == before:
+        raise IllegalAction(f"nothing to {kind}", RULE_UNDO)
+    return after

@@ -5,15 +5,29 @@ Optimistic concurrency: every write names the action count it is *based on* (see
 stored count; if they differ the write is refused with ``GameMovedOn`` and nothing is written.
 So two writers at once never lose an action silently: one wins, the other is told the game
 moved on and may look again.  A refused action (``IllegalAction``) writes nothing either.
+
+**Live engines.**  A store keeps, per key, the engine it last built or moved on (``LiveGame``)
+together with a fingerprint of the game file it is at (``fingerprint``: action count, title,
+players, settings and the last action).  A write checks, under the lock, that the stored game
+still has that fingerprint; then the action is processed on the kept engine (one
+``process``, no rebuild from the log), else the engine is rebuilt from the file just read
+(another process wrote meanwhile, or the game was replaced).  A refused action leaves the kept
+engine as it was (``Game.process`` restores it), any other failure drops it.  The game of a
+``StoredGame`` is the store's engine while nobody moved it on; once the store processed a later
+action on it, the ``StoredGame`` builds its own from its file.  Look at it, do not change it:
+change a game through the store.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from stellwerk.core.errors import IllegalAction
 from stellwerk.io.engine import EngineGame
 from stellwerk.store.errors import GameMovedOn
 from stellwerk.store.log import (
@@ -21,12 +35,44 @@ from stellwerk.store.log import (
     EngineClass,
     GameData,
     action_count,
+    actions_of,
     appended,
     controlled,
 )
 
 Change = Callable[[GameData], tuple[GameData, EngineGame]]
+"""What a write does to the game file read under the lock: the new file and the game after
+it (``GameStore._change`` wraps the store's own changes into this shape)."""
+LiveChange = Callable[[GameData, EngineGame | None], tuple[GameData, EngineGame]]
+"""A change that may use the engine already at the file read (``None``: build one)."""
 View = dict[str, Any]
+
+
+def fingerprint(data: GameData) -> str:
+    """What names the state of a stored game cheaply: the action count, the title, players
+    and settings, and the last action, as JSON (so a file read back compares equal to the dict
+    written).  The log only grows, so of two files of one game the count tells them apart;
+    the rest tells a game replaced under the same key (``create(force=True)``) apart."""
+    actions = actions_of(data)
+    parts = [
+        len(actions),
+        data.get("title"),
+        data.get("players"),
+        data.get("settings"),
+        actions[-1] if actions else None,
+    ]
+    return json.dumps(parts, sort_keys=True, default=str)
+
+
+@dataclass
+class LiveGame:
+    """The engine a store keeps for one key, at the game file with ``mark``
+    (:func:`fingerprint`).  ``moves`` counts the times the store changed it: a
+    ``StoredGame`` handed the engine at one count knows it moved on."""
+
+    mark: str
+    game: EngineGame
+    moves: int = 0
 
 
 def api_engine() -> EngineClass:
@@ -64,11 +110,14 @@ class StoredGame:
         *,
         cached_view: View | None = None,
         remember_view: Callable[[View], None] | None = None,
+        live: LiveGame | None = None,
     ) -> None:
         self.key = key
         self.data = data
         self._engine = engine
-        self._game = game
+        self._live = live
+        self._moves = live.moves if live is not None else 0
+        self._game = live.game if live is not None and game is None else game
         self._view = cached_view
         self._remember_view = remember_view
 
@@ -79,7 +128,13 @@ class StoredGame:
 
     @property
     def game(self) -> EngineGame:
-        """The live game, rebuilt from the file on first use."""
+        """The game at this file: the store's live engine while the store has not moved it
+        on, else rebuilt from the file (on first use)."""
+        live = self._live
+        if live is not None and live.moves != self._moves:
+            self._live = None
+            if self._game is live.game:
+                self._game = None  # the store moved it on: build our own
         if self._game is None:
             self._game = self._engine.from_file(self.data)
         return self._game
@@ -103,6 +158,8 @@ class GameStore(ABC):
 
     def __init__(self, engine: EngineClass | None = None) -> None:
         self._engine = engine
+        self._live: dict[str, LiveGame] = {}
+        """The kept engine per key (module docstring, "Live engines")."""
 
     @property
     def engine(self) -> EngineClass:
@@ -133,11 +190,64 @@ class GameStore(ABC):
         """Under the exclusive lock: read the game, raise ``GameMovedOn`` unless its count is
         ``base``, apply ``change`` and write its result; on any error write nothing."""
 
+    # -- live engines -----------------------------------------------------------------------
+    def live_game(self, key: str, data: GameData) -> LiveGame | None:
+        """The kept engine of ``key`` if it is at ``data`` (same :func:`fingerprint`); a kept
+        engine at another state is dropped (it is rebuilt when next needed)."""
+        live = self._live.get(key)
+        if live is None:
+            return None
+        if live.mark != fingerprint(data):
+            del self._live[key]
+            return None
+        return live
+
+    def keep_live(self, key: str, data: GameData, game: EngineGame) -> LiveGame:
+        """Keep ``game`` as the engine of ``key`` at ``data`` (call once ``data`` is stored)."""
+        live = self._live.get(key)
+        mark = fingerprint(data)
+        if live is not None and live.game is game:
+            live.mark = mark
+        else:
+            live = self._live[key] = LiveGame(mark, game)
+        return live
+
+    def forget_live(self, key: str) -> None:
+        """Drop the kept engine of ``key``."""
+        self._live.pop(key, None)
+
+    def _change(self, key: str, change: LiveChange) -> Change:
+        """``change`` as a backend's :data:`Change`, given the kept engine when it is at the
+        file read under the lock.  The engine is marked as moved before the change; a refused
+        action (``IllegalAction``) leaves it as it was, so it stays kept; any other failure
+        drops it."""
+
+        def run(data: GameData) -> tuple[GameData, EngineGame]:
+            live = self.live_game(key, data)
+            if live is None:
+                return change(data, None)
+            live.moves += 1
+            try:
+                return change(data, live.game)
+            except IllegalAction:
+                live.moves -= 1  # refused: the engine is as it was
+                raise
+            except BaseException:
+                self.forget_live(key)
+                raise
+
+        return run
+
     # -- shared -----------------------------------------------------------------------------
     def append(self, key: str, action: Action, base: int) -> StoredGame:
         """Append ``action``, based on ``base`` actions; ``IllegalAction`` if refused,
-        ``GameMovedOn`` if the game holds another count."""
-        return self._update(key, base, lambda data: appended(self.engine, data, action))
+        ``GameMovedOn`` if the game holds another count.  The action is processed on the kept
+        engine when it is at the stored game (module docstring)."""
+        return self._update(
+            key,
+            base,
+            self._change(key, lambda data, game: appended(self.engine, data, action, game)),
+        )
 
     def undo(
         self,
@@ -152,10 +262,10 @@ class GameStore(ABC):
         return self._update(
             key,
             base,
-            lambda data: controlled(
+            self._change(key, lambda data, game: controlled(
                 self.engine, data, "undo", entity=entity, entity_type=entity_type,
-                action_id=action_id,
-            ),
+                action_id=action_id, game=game,
+            )),
         )  # fmt: skip
 
     def redo(
@@ -165,10 +275,10 @@ class GameStore(ABC):
         return self._update(
             key,
             base,
-            lambda data: controlled(
-                self.engine, data, "redo", entity=entity, entity_type=entity_type
-            ),
-        )
+            self._change(key, lambda data, game: controlled(
+                self.engine, data, "redo", entity=entity, entity_type=entity_type, game=game
+            )),
+        )  # fmt: skip
 
     def export(self, key: str) -> GameData:
         """The game as an 18xx.games game file dict."""

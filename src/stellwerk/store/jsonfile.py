@@ -90,12 +90,16 @@ class JsonFileStore(GameStore):
         with file_lock(real):
             if real.exists() and not force:
                 raise GameExists(key)
+            self.forget_live(key)
             self._write(real, data)
-        return StoredGame(key, data, self.engine, game)
+            live = self.keep_live(key, data, game)
+        return StoredGame(key, data, self.engine, live=live)
 
     def load(self, key: str) -> StoredGame:
-        """Read the game file (no lock: files are only ever replaced whole)."""
-        return StoredGame(key, self._read(key), self.engine)
+        """Read the game file (no lock: files are only ever replaced whole); the kept engine
+        comes with it when it is at this file."""
+        data = self._read(key)
+        return StoredGame(key, data, self.engine, live=self.live_game(key, data))
 
     def count(self, key: str) -> int:
         """The action count of the file as it is now."""
@@ -115,8 +119,10 @@ class JsonFileStore(GameStore):
             data = self._read(key)
             check_base(key, base, action_count(data))
             new, game = change(data)
+            self.forget_live(key)  # kept again only once the new file is written
             self._write(real, new)
-        return StoredGame(key, new, self.engine, game)
+            live = self.keep_live(key, new, game)
+        return StoredGame(key, new, self.engine, live=live)
 
     def close(self) -> None:
         """Nothing is held open between calls."""

@@ -21,13 +21,20 @@ from typing import Any, Protocol
 
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.engine import EngineGame
-from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask
+from stellwerk.io.undo import (
+    MESSAGE,
+    REDO,
+    RULE_IDS,
+    RULE_UNDO,
+    UNDO,
+    controlled_mask,
+    live_mask,
+    next_id,
+)
 
 Action = dict[str, Any]
 GameData = dict[str, Any]
 
-RULE_IDS = "common rules §3.2"
-RULE_UNDO = "common rules §3.4"
 CONTROL_KEYS = ("type", "entity", "entity_type", "action_id", "id")
 
 
@@ -49,12 +56,6 @@ def actions_of(data: GameData) -> list[Action]:
 def action_count(data: GameData) -> int:
     """The action count: raw entries, undo/redo/message included (see the module docstring)."""
     return len(actions_of(data))
-
-
-def next_id(actions: list[Action]) -> int:
-    """``max(existing ids) + 1``, or 1 for an empty log (ids ascend, may have gaps)."""
-    ids = [a.get("id") for a in actions if isinstance(a, dict)]
-    return max((i for i in ids if isinstance(i, int) and not isinstance(i, bool)), default=0) + 1
 
 
 def check_given_id(action: Action, expected: int) -> None:
@@ -95,13 +96,16 @@ def record_outcome(data: GameData, game: EngineGame) -> None:
             data["game_end_reason"] = None
 
 
-def appended(engine: EngineClass, data: GameData, action: Action) -> tuple[GameData, EngineGame]:
+def appended(
+    engine: EngineClass, data: GameData, action: Action, game: EngineGame | None = None
+) -> tuple[GameData, EngineGame]:
     """The game file with ``action`` appended and the game after it.
 
-    The game is rebuilt from the file and the action processed in live mode
-    (``Game.process``), which refuses an illegal action with ``IllegalAction``; the stored
-    action is the processed one (with its derived ``auto_actions``).  An ``undo`` or ``redo``
-    action goes to ``controlled``.
+    ``game`` is the engine at ``data`` if the caller has one (it is moved on, not copied),
+    else the game is rebuilt from the file.  The action is processed in live mode
+    (``Game.process``), which refuses an illegal action with ``IllegalAction`` and leaves the
+    game as it was; the stored action is the processed one (with its derived
+    ``auto_actions``).  An ``undo`` or ``redo`` action goes to ``controlled``.
     """
     actions = actions_of(data)
     expected = next_id(actions)
@@ -115,8 +119,10 @@ def appended(engine: EngineClass, data: GameData, action: Action) -> tuple[GameD
             entity_type=action.get("entity_type"),
             action_id=action.get("action_id"),
             extra={k: v for k, v in action.items() if k not in CONTROL_KEYS},
+            game=game,
         )
-    game = engine.from_file(data)
+    if game is None:
+        game = engine.from_file(data)
     game.process({**copy.deepcopy(action), "id": expected})
     recorded = game.to_file()["actions"][-1]  # to_file hands out a copy
     new = with_actions(data, [*actions, recorded])
@@ -157,34 +163,34 @@ def controlled(
     entity_type: str | None = None,
     action_id: int | None = None,
     extra: dict[str, Any] | None = None,
+    game: EngineGame | None = None,
 ) -> tuple[GameData, EngineGame]:
     """The game file with an ``undo`` or ``redo`` (``kind``) appended, and the game after it.
 
     ``extra`` fields (e.g. ``user``, ``created_at`` of an undo sent as an action) are kept.
+    ``game``, the engine at ``data`` if the caller has one, only answers who acts now; the
+    game after the undo is built from the new file (the engine protocol needs no undo of its
+    own), so ``game`` itself is not changed.
 
     Refused with ``IllegalAction`` when it would change nothing (nothing to undo or redo), when
     ``action_id`` names no earlier action, or when the result would not load.
     """
     actions = actions_of(data)
-    before = live_mask(actions)
+    now = game
     if entity is None:
-        entity, found_type = _acting_entity(engine.from_file(data), data)
+        now = now if now is not None else engine.from_file(data)
+        entity, found_type = _acting_entity(now, data)
         entity_type = entity_type or found_type
     elif entity_type is None:
-        entity_type = _entity_type(engine.from_file(data), data, entity)
+        now = now if now is not None else engine.from_file(data)
+        entity_type = _entity_type(now, data, entity)
     control: Action = {"type": kind, "entity": entity, "entity_type": entity_type or "player"}
     if action_id is not None:
         control["action_id"] = action_id
     control.update(extra or {})
     control["id"] = next_id(actions)
-    new_actions = [*actions, control]
-    try:
-        after = live_mask(new_actions)
-    except GameFileError as error:
-        raise IllegalAction(f"cannot {kind}: {error.reason}", RULE_UNDO) from error
-    if after[: len(before)] == before:
-        raise IllegalAction(f"nothing to {kind}", RULE_UNDO)
-    new = with_actions(data, new_actions)
+    controlled_mask(actions, control)  # refuses an undo/redo that cannot be made now
+    new = with_actions(data, [*actions, control])
     try:
         game = engine.from_file(new)
     except GameFileError as error:

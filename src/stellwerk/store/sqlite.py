@@ -119,6 +119,7 @@ class SqliteStore(GameStore):
             self.engine,
             cached_view=cached,
             remember_view=lambda view: self._remember(key, view),
+            live=self.live_game(key, data),
         )
 
     def count(self, key: str) -> int:
@@ -170,9 +171,11 @@ class SqliteStore(GameStore):
             exists = self._db.execute("SELECT 1 FROM games WHERE key = ?", (key,)).fetchone()
             if exists and not force:
                 raise GameExists(key)
+            self.forget_live(key)
             self._db.execute("DELETE FROM games WHERE key = ?", (key,))
             self._insert_game(key, data)
-        return StoredGame(key, data, self.engine, game)
+        live = self.keep_live(key, data, game)  # committed
+        return StoredGame(key, data, self.engine, live=live)
 
     def _update(self, key: str, base: int, change: Change) -> StoredGame:
         with self._transaction():
@@ -184,7 +187,9 @@ class SqliteStore(GameStore):
                 "UPDATE games SET metadata = ?, key_order = ? WHERE key = ?",
                 (_dump(metadata), _dump(list(new)), key),
             )
+            self.forget_live(key)  # kept again only once the transaction committed
             self._insert_actions(key, actions_of(new)[count:], count)
+        live = self.keep_live(key, new, game)
         return StoredGame(
-            key, new, self.engine, game, remember_view=lambda v: self._remember(key, v)
+            key, new, self.engine, remember_view=lambda v: self._remember(key, v), live=live
         )

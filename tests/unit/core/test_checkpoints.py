@@ -115,3 +115,22 @@ def test_redo_before_a_later_message_does_not_use_a_stale_checkpoint() -> None:
     assert [a["type"] for a in game.actions][-1] == "message"
     assert game.snapshot() == snapshots[4]
     assert Game.from_file(game.to_file()).snapshot() == game.snapshot()
+
+
+def test_undo_restores_the_journal_of_the_earlier_state() -> None:
+    """The journal is kept beside a checkpoint, not in its pickle: after an undo the
+    journal is the one a fresh load of the shorter log builds (same events, same order),
+    and acting again does not change the journal a checkpoint holds."""
+    game, _ = played("1849", 4, 9, 2 * EVERY + 5)
+    undone = dict(game.actions[-1])
+    game.undo()
+    fresh = Game.from_file(game.to_file())
+    assert game.engine.journal == fresh.engine.journal
+    kept = {count: entry[2] for count, entry in game.checkpoints.saved.items()}
+    assert kept, "no checkpoint was used"
+    game.process({k: v for k, v in undone.items() if k != "id"}, replay=True)
+    game.undo()
+    assert game.engine.journal == fresh.engine.journal
+    for count, entry in game.checkpoints.saved.items():
+        if count in kept:
+            assert entry[2] == kept[count]

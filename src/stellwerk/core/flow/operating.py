@@ -381,12 +381,19 @@ class BuyTrain(Step):
         cheapest = self.game.min_depot_train(corp)
         return cheapest is None or train.name == cheapest.name
 
+    def paying_player(self, corp: Corporation) -> Player | None:
+        """The player who adds money and sells shares when ``corp`` must buy a train: the
+        player who controls it (its president, or the player at the end of its chain of
+        control when a corporation presides, ``Game.controller``; common rules §6,
+        emergency train purchase).  None for a corporation nobody controls."""
+        return self.game.controller(corp)
+
     def actions(self, entity: Any) -> list[str]:
         current = self.current_entity()
         if current is None:
             return []
         if isinstance(entity, Player):
-            return ["sell_shares"] if entity is current.owner else []
+            return ["sell_shares"] if entity is self.paying_player(current) else []
         if entity is not current:
             return []
         if self.must_buy(entity):
@@ -433,14 +440,16 @@ class BuyTrain(Step):
                 if owner is game.depot:
                     cheapest = game.min_depot_train(corp)
                     helped = must and cheapest is not None and train.name == cheapest.name
-                    budget = corp.cash + (corp.owner.cash if helped and corp.owner else 0)
+                    payer = self.paying_player(corp) if helped else None
+                    budget = corp.cash + (payer.cash if payer is not None else 0)
                     if train.price <= budget:
                         out.append(act(entity, "buy_train", train=train.id, price=train.price))
                 elif corp.cash >= 1:
                     for price in sorted({1, min(train.price, self.budget(corp))}):
                         out.append(act(entity, "buy_train", train=train.id, price=price))
-        if "sell_shares" in kinds and corp.owner is not None:
-            out += self.choices(corp.owner)
+        payer = self.paying_player(corp)
+        if "sell_shares" in kinds and payer is not None:
+            out += self.choices(payer)
         return out
 
     def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
@@ -488,8 +497,8 @@ class BuyTrain(Step):
             raise IllegalAction(f"{corp.sym} cannot afford {amount + corp.cash}", rule)
         if not self.president_may_help(corp, train):
             raise IllegalAction(f"the president does not help to buy {train.name}", rule)
-        president = corp.owner
-        if not isinstance(president, Player) or president.cash < amount:
+        president = self.paying_player(corp)
+        if president is None or president.cash < amount:
             name = president.name if president is not None else "nobody"
             raise IllegalAction(f"{name} cannot contribute {amount}", rule)
         transfer(president, corp, amount, rule)
@@ -519,10 +528,10 @@ class BuyTrain(Step):
             return False
         if not game.emergency_sale_timing_ok(self.round, corp):
             return False
-        if not can_dump(bundle, player) or not game.fits_in_pool(bundle):
+        if not can_dump(bundle, player, game) or not game.fits_in_pool(bundle):
             return False
         president_of_buyer = corp.owner is player and corp is self.current_entity()
-        if president_of_buyer and not keeps_presidency(bundle, player):
+        if president_of_buyer and not keeps_presidency(bundle, player, game):
             return False
         buyer: Corporation = self.current_entity()
         needed = self.needed_cash() - (player.cash + buyer.cash)

@@ -85,7 +85,7 @@ class BuySellParShares(Step):
             self.game.check_sale_timing(bundle.corporation)
             and not self.bought()
             and self.game.fits_in_pool(bundle)
-            and can_dump(bundle, player)
+            and can_dump(bundle, player, self.game)
         )
 
     def can_sell_any(self, player: Player) -> bool:

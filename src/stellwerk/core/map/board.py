@@ -177,9 +177,20 @@ class Board:
         state.placed = new
         state.cities = cities
         self._tile_hex[tile_id] = state.spec.id
-        self._links = {}
+        self._links = self._links_without(state)
         self.version += 1
         return tuple(moved)
+
+    def _links_without(self, state: HexState) -> dict[tuple[str, int], str | None]:
+        """A copy of the link table without the answers a new tile on ``state``'s hex may
+        change.  ``neighbor(h, e)`` reads the static map and the tile of the hex across
+        ``e`` only (its colour and exits), so only the links *into* this hex depend on its
+        tile; the copy keeps the old table intact for a trial lay to give back."""
+        links = dict(self._links)
+        for edge, other in enumerate(state.spec.neighbors):
+            if other is not None:
+                links.pop((other, opposite(edge)), None)
+        return links
 
     @contextmanager
     def trial_lay(self, hex_id: str, tile_id: str, rotation: int) -> Iterator[None]:

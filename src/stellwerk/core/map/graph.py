@@ -23,6 +23,9 @@ from dataclasses import dataclass, field
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.geometry import opposite
+from stellwerk.core.map.tiles import Gauge
+
+DUAL = Gauge.DUAL
 
 NodeKey = tuple[str, int]
 PathKey = tuple[str, int]
@@ -165,6 +168,7 @@ class _Walker:
                     continue
                 self.node(nxt, node_conv or converging)
         gauge = path.gauge
+        any_gauge = gauge is DUAL  # Gauge.connects, inlined: the walk's innermost test
         links = self.links
         for e in edges:
             if e == skip:
@@ -179,7 +183,8 @@ class _Walker:
             conv = converging or len(placed.paths_at_edge[e]) > 1
             nb_paths = nb_tile.paths
             for q in nb_tile.paths_at_edge[back]:
-                if gauge.connects(nb_paths[q].gauge):
+                other = nb_paths[q].gauge
+                if any_gauge or other is gauge or other is DUAL:
                     self.path(nb, q, back, origin, conv, node_conv)
             counter[crossing] -= 1
         if converging:
@@ -293,21 +298,24 @@ def compute_network(
         walker = _Walker(board, corp, others, links=links, blocked=blocked, uncrossable=uncrossable)
         walker.node(start)
         local: set[NodeKey] = set()
+        net_nodes, net_paths, hexes = net.nodes, net.paths, board.hexes
         for key in walker.order:
             if key in seen_paths:
                 continue
             seen_paths.add(key)
-            net.paths.add(key)
+            net_paths.add(key)
             hid = key[0]
-            path = board.hexes[hid].placed.paths[key[1]]
+            path = hexes[hid].placed.paths[key[1]]
             for n in path.nodes:
-                net.nodes.add((hid, n))
-                local.add((hid, n))
+                node = (hid, n)
+                net_nodes.add(node)
+                local.add(node)
             hex_edges = net_hexes.setdefault(hid, set())
             for e in path.edges:
                 hex_edges.add(e)
-                nb = walker.link(hid, e)
-                if nb is not None and not (uncrossable and (hid, e) in uncrossable):
+                crossing = (hid, e)
+                nb = links[crossing] if crossing in links else walker.link(hid, e)
+                if nb is not None and not (uncrossable and crossing in uncrossable):
                     net_hexes.setdefault(nb, set()).add(opposite(e))
         if net.route_train_purchase:
             continue

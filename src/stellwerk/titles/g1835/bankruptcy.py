@@ -125,7 +125,7 @@ def declare(game: Game1835, corp: Corporation) -> Train | None:
     for minor in [m for m in game.minors() if m.owner is player and not m.closed]:
         for share in list(player.shares_of(minor.sym)):
             move_share(share, game.priority)
-        minor.owner = game.priority
+        game.set_president(minor, game.priority)
         game.note("president", corp=minor.sym, player=game.priority.name)
     for company in list(player.companies):
         game.close_company(company)
@@ -133,8 +133,9 @@ def declare(game: Game1835, corp: Corporation) -> Train | None:
         move_share(share, game.pool)
     for major in game.majors():
         if major.sym in new_directors:
-            major.owner = new_directors[major.sym]
-            game.note("president", corp=major.sym, player=major.owner.name)
+            director = new_directors[major.sym]
+            game.set_president(major, director)
+            game.note("president", corp=major.sym, player=director.name)
     game.players = [p for p in game.players if p is not player]
     if corp.sym not in forced:
         return None

@@ -123,7 +123,7 @@ def form_prussia(game: Game1835) -> None:
     m2 = director_minor(game)
     owner = paper_owner(m2)
     game.pr_starting_player = owner
-    pr.owner = owner
+    game.set_president(pr, owner)
     exchange(game, m2)
 
 
@@ -192,7 +192,7 @@ def check_pr_director(game: Game1835) -> None:
     for share in game.fewest_certificates(challenger, pr, pres.percent):
         move_share(share, director)
     move_share(pres, challenger)
-    pr.owner = challenger
+    game.set_president(pr, challenger)
     game.note("president", corp=pr.sym, player=challenger.name)
 
 

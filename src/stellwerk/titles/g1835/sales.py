@@ -88,7 +88,7 @@ def dump(game: Game1835, seller: Player, bundle: Bundle) -> None:
         move_share(share, game.pool)
     for share in bundle.shares:
         move_share(share, heir if share is pres else game.pool)
-    corp.owner = heir
+    game.set_president(corp, heir)
     game.note("president", corp=corp.sym, player=heir.name)
 
 

@@ -167,7 +167,7 @@ class BuyStartItem(Step):
     def float_minor(self, player: Player, minor: Minor) -> None:
         game = self.game
         share = minor.shares_of(minor.sym)[0]
-        minor.owner = player
+        game.set_president(minor, player)
         game.transfer_certificates(Bundle.of([share], minor), player, False)
         minor.ipoed = minor.floated = True
         transfer(game.bank, minor, minor.price, "1835 rules §3.1")
@@ -190,7 +190,7 @@ class BuyStartItem(Step):
         if share.president:
             game.start_company(corp)
             if corp.owner is None:
-                corp.owner = player
+                game.set_president(corp, player)
         was_floated = corp.floated
         game.transfer_certificates(Bundle.of([share], corp), player, corp.owner is not None)
         if was_floated and corp.par_price is not None:

@@ -190,7 +190,7 @@ class ClosingRules(Game):
         self.journal.append(CorporationClosed(corp.sym))
         corp.floated = False
         corp.ipoed = False
-        corp.owner = None
+        self.set_president(corp, None)  # nobody presides over a closed one
         idx = self.corporations.index(corp)
         self.corporations.pop(idx)
         if corp in self.closing_queue:

@@ -256,10 +256,10 @@ class EmergencyMoneyRaising(Step):
         debtor = self.crisis()
         if bundle.owner is not player or not corp.operated or debtor is None:
             return False
-        if not can_dump(bundle, player) or not self.game.fits_in_pool(bundle):
+        if not can_dump(bundle, player, self.game) or not self.game.fits_in_pool(bundle):
             return False
         president_of_debtor = corp is debtor and corp.owner is player
-        if president_of_debtor and not keeps_presidency(bundle, player):
+        if president_of_debtor and not keeps_presidency(bundle, player, self.game):
             return False
         if self.game.sale_strands_debt(bundle):
             return False
