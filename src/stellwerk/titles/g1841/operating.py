@@ -5,9 +5,7 @@ Bankrupt, Track, Destinate, Token, Route, Dividend, BuyToken, DiscardTrain, Deci
 pending questions of mergers, the secession, token counts: 18xx.games' RemoveTokens,
 ChooseOption, BuyNewTokens), BuyTrain, StartCorporation (home token and token purchase of a
 corporation started by another: HomeToken, and TokenEmergencyMoney's place), corporate share
-trading, Merge, Transform.
-
-Corporate share trading is a placeholder here (:mod:`.placeholders`) until its module is wired.
+trading (:mod:`.corporate`), Merge, Transform.
 """
 
 from __future__ import annotations
@@ -27,9 +25,9 @@ from stellwerk.core.flow.operating import (
 )
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import frozen, tokens, track
+from stellwerk.titles.g1841.corporate import CorporateShares
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
-from stellwerk.titles.g1841.placeholders import CorporateShares
 from stellwerk.titles.g1841.stock import StartCorporation
 from stellwerk.titles.g1841.trains import BuyTrain1841
 

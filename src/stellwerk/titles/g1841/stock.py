@@ -126,14 +126,16 @@ def buy_bundle(
         corp.floated = True
 
 
-def sell_bundle(game: Game1841, bundle: Bundle) -> None:
+def sell_bundle(game: Game1841, bundle: Bundle, drop: bool = True) -> None:
     """Sell ``bundle`` to the pool at the current price; the price drops a row per share
-    (minor and major president certificates count 2); before phase 4 a historical
-    corporation's presidency stays (rules/1841.md 2.2.1)."""
+    (minor and major president certificates count 2) unless ``drop`` is off (a corporation's
+    sale of others' shares under seed 003 H2); before phase 4 a historical corporation's
+    presidency stays (rules/1841.md 2.2.1, 2.3.8)."""
     corp = bundle.corporation
     transfer(game.bank, bundle.owner, bundle.price, RULE)
     move_bundle(game, bundle, game.pool, presidency_may_change(game, corp))
-    game.move_price(corp, "down", _rows(bundle))
+    if drop:
+        game.move_price(corp, "down", _rows(bundle))
 
 
 def _rows(bundle: Bundle) -> int:
