@@ -25,8 +25,8 @@ What it may do, decided here (the sources: rules/1841.md 2.3.8-2.3.9, seed 000 i
   pay for the president's certificate; after a major's par more IPO shares of it while it
   holds less than 40 % (as for players, 2.2.1).  When its buying is over the new corporation
   starts (:func:`.start.begin_start`: home token(s) and token purchase from its own
-  treasury).  18xx.games lists ``par`` whenever some corporation may be started and the
-  treasury holds twice the lowest par price (L.68), which is what we list too.
+  treasury).  18xx.games lists ``par`` by a rougher test (:meth:`CorporateShares.par_listed`),
+  which we follow so that the same turns ask; the started corporation must pass the full one.
 * **Forced sales** (only ``sell_shares`` is offered, while something can be sold): over the
   corporate certificate limit, its controlling player over 60 % of a corporation whose
   shares it can sell, or it holds shares of a corporation in its chain of control (seed 000
@@ -63,6 +63,7 @@ from stellwerk.titles.g1841.start import CorporationStart, begin_start
 from stellwerk.titles.g1841.stock import (
     CONCESSIONS_UNTIL_PHASE,
     EXTRA_BUYS_BELOW,
+    NON_HISTORICAL_FROM_PHASE,
     buy_bundle,
     can_par,
     par_cells,
@@ -199,16 +200,43 @@ class CorporateShares(Step):
 
     # -- starting a corporation -------------------------------------------------------------
     def may_par(self, corp: Corporation, target: Corporation) -> bool:
-        """``target`` may be started by ``corp`` now (18xx.games' listing: the treasury holds
-        twice the lowest par price; the price actually paid is checked at the par)."""
+        """``corp`` may start ``target`` now: it may be started (:func:`may_start`), its
+        president's certificate is in its treasury, the limits allow it and some par price
+        is affordable (rules/1841.md 2.2.1, 2.3.8)."""
         pres = target.presidents_share
-        if pres is None or pres.owner is not target:
+        if pres is None or pres.owner is not target or target.closed:
             return False
         return (
             may_start(self.game, target)
-            and corp.cash >= LOWEST_PAR * pres.percent // target.share_unit
             and not self.sold(corp).get(target.sym)
             and self.can_gain(corp, Bundle.of([pres], target))
+            and bool(self.par_choices(corp, target))
+        )
+
+    def par_listed(self, corp: Corporation, target: Corporation) -> bool:
+        """Whether 18xx.games lists ``par`` for ``target``: a corporation not started that
+        may be started in this phase (historical: startable, from phase 4; non-historical:
+        from phase 3 -- closed ones are not excluded there), whose first certificate in its
+        treasury the corporation could buy at the lowest par price (L.68 a share) within the
+        limits.  Its first certificate is the president's unless the corporation was started
+        before; what may really be started is :meth:`may_par`."""
+        game = self.game
+        spec = game.specs[target.sym]
+        if target.ipoed or target is corp:
+            return False
+        phase = phase_number(game)
+        if spec.historical:
+            if not spec.startable or phase < CONCESSIONS_UNTIL_PHASE:
+                return False
+        elif phase < NON_HISTORICAL_FROM_PHASE:
+            return False
+        own = target.shares_of(target.sym)
+        if not own:
+            return False
+        first = Bundle.of([own[0]], target)
+        cost = LOWEST_PAR * first.percent // target.share_unit
+        return (
+            corp.cash >= cost and not self.sold(corp).get(target.sym) and self.can_gain(corp, first)
         )
 
     def can_par_any(self, corp: Corporation) -> bool:
@@ -216,7 +244,7 @@ class CorporateShares(Step):
             return False
         if grandchild(corp) and not self.game.settings.grandchildren_may_par:
             return False
-        return any(self.may_par(corp, t) for t in self.game.corporations if t is not corp)
+        return any(self.par_listed(corp, t) for t in self.game.corporations)
 
     def par_choices(self, corp: Corporation, target: Corporation) -> list[Cell]:
         """The par prices whose president's certificate the treasury can pay."""
