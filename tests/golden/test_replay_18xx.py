@@ -26,9 +26,9 @@ FIXTURES_1841 = SHARED / "fixtures" / "18xx.games" / "1841"
 GAME_FILES_1841 = sorted(FIXTURES_1841.glob("*.json")) if FIXTURES_1841.is_dir() else []
 
 REACHED_1841 = {
-    "1841_game_end_bank": 102,
-    "1841_game_end_bankrupt": 108,
-    "1841_game_end_offboards": 67,
+    "1841_game_end_bank": 194,
+    "1841_game_end_bankrupt": 188,
+    "1841_game_end_offboards": 216,
 }
 """Live actions of each 1841 file that match their trace lines (raise as the flow grows)."""
 
