@@ -78,6 +78,7 @@ RULE_CHAIN = "rules/1841.md 2.3.8 (no shares of a controller; seed 003 H13)"
 RULE_LIMIT = "rules/1841.md 1.2, 2.3.8 (corporate certificate limit 5, 60 % per player)"
 RULE_BORDERS = "seed 000 item 4.3 (no purchase across an existing border)"
 RULE_GRANDCHILD = "seed 003 H10 (grandchildren may not start corporations)"
+RULE_FORCED = "rules/1841.md 2.3.8 (forced sales first; seed 003 H13)"
 
 LOWEST_PAR = 68
 """The lowest par price: 18xx.games offers ``par`` when the treasury holds twice it
@@ -353,8 +354,14 @@ class CorporateShares(Step):
         return out
 
     def check_offered(self, entity: Any, kind: str) -> None:
-        if kind not in self.actions(entity):
-            raise IllegalAction(f"{getattr(entity, 'name', entity)} may not {kind} now", RULE)
+        """The entity is the operating corporation at its share step, and ``kind`` is not
+        barred by a forced sale (rules/1841.md 2.3.8)."""
+        if not self.acting(entity):
+            raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
+        if kind != "sell_shares" and self.must_sell(entity):
+            raise IllegalAction(f"{entity.sym} must sell shares first", RULE_FORCED)
+        if kind == "pass" and "pass" not in self.actions(entity):
+            raise IllegalAction(f"{entity.sym} has nothing to pass", RULE)
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:
         self.check_offered(entity, "sell_shares")
@@ -374,13 +381,15 @@ class CorporateShares(Step):
         self.turn.append(action)
 
     def process_buy_shares(self, action: Action, entity: Any) -> None:
-        self.check_offered(entity, "buy_shares")
+        if not self.acting(entity):
+            raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
         bundle = bundle_from_action(self.game, action)
         target = bundle.corporation
         if not self.can_buy(entity, bundle):
             raise IllegalAction(
                 f"{entity.sym} may not buy {target.sym} now", self.refusal(entity, bundle)
             )
+        self.check_offered(entity, "buy_shares")
         if creates_circle(self.game, bundle, entity, presidency_may_change(self.game, target)):
             raise IllegalAction(f"buying {target.sym} makes a circle of control", RULE_CIRCLE)
         buy_bundle(self.game, entity, bundle)
@@ -401,11 +410,17 @@ class CorporateShares(Step):
         return RULE
 
     def process_par(self, action: Action, entity: Any) -> None:
-        self.check_offered(entity, "par")
+        if not self.acting(entity):
+            raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
         game = self.game
         target = game.corporation(str(action["corporation"]))
+        if self.bought():
+            raise IllegalAction("one purchase per turn, a start included", RULE)
+        if grandchild(entity) and not game.settings.grandchildren_may_par:
+            raise IllegalAction(f"{entity.sym} may not start a corporation", RULE_GRANDCHILD)
         if target is entity or not self.may_par(entity, target):
             raise IllegalAction(f"{entity.sym} may not start {target.sym} now", RULE)
+        self.check_offered(entity, "par")
         cell = game.market.cell_by_id(str(action["share_price"]))
         if cell is None or cell not in self.par_choices(entity, target):
             raise IllegalAction(
