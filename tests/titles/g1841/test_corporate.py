@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from setup_helpers import new_game, players, start
 
 from stellwerk.core.entities import Corporation, move_share
 from stellwerk.core.errors import IllegalAction
@@ -15,7 +16,6 @@ from stellwerk.titles.g1841.corporate import CorporateShares, record_emergency_s
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.start import CorporationStart
-from tests.titles.g1841.setup_helpers import new_game, players, start
 
 
 def set_phase(game: Game1841, name: str) -> None:
@@ -134,7 +134,7 @@ def test_seed_003_h13_no_purchase_of_a_controller_and_forced_sale_of_its_shares(
     """seed 003 H13 / rules/1841.md 2.3.8: a corporation may not buy shares of a corporation
     in its chain of control, and must sell those it holds."""
     game, sftg, sftc = position()
-    p1, p2, _ = players(game)
+    _, p2, _ = players(game)
     # SFTG becomes SFTC's president: SFTC is controlled by p1 through SFTG
     pres = sftc.presidents_share
     assert pres is not None
