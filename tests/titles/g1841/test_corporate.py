@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from setup_helpers import new_game, players, start
+from tests.titles.g1841.setup_helpers import new_game, players, start
 
 from stellwerk.core.entities import Corporation, move_share
 from stellwerk.core.errors import IllegalAction
