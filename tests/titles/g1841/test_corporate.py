@@ -329,3 +329,40 @@ def test_2_3_8_every_offered_action_is_accepted() -> None:
         trial_corp = trial.corporation("SFTG")
         trial_step = trial.round.step_of(CorporateShares)
         trial_step.process(action, trial_corp)
+
+
+def _stacked(options: list[str]) -> tuple[Game1841, Corporation, Corporation, Corporation]:
+    """SFTC and SFTN in one market cell (SFTC on top), SFTG holding a share of each."""
+    game = _with_options(options)
+    p1, p2, p3 = players(game)
+    set_phase(game, "3")
+    sftg = start(game, "SFTG", "100,3,5", p1, {p1: 20}, cash=500)
+    sftc = start(game, "SFTC", "144,2,8", p2, {p2: 20}, cash=100)
+    sftn = start(game, "SFTN", "144,2,8", p3, {p3: 20}, cash=100)
+    game.operated_corps |= {"SFTG", "SFTC", "SFTN"}
+    for corp in (sftc, sftn):
+        move_share(next(s for s in corp.treasury_shares() if not s.president), sftg)
+    return game, sftg, sftc, sftn
+
+
+def test_seed_000_2_2_option_drops_after_the_sales_in_reverse_operating_order() -> None:
+    """seed 000 item 2.2 (``sale_drops_reverse_order``): the prices of the shares sold move
+    down after the sales, in reverse operating order, so two markers of one stack swap;
+    by default (18xx.games) each price moves at its sale and the stack keeps its order."""
+    for options, expected in (
+        ([], ["SFTC", "SFTN"]),
+        (["sale_drops_reverse_order"], ["SFTN", "SFTC"]),
+    ):
+        game, sftg, sftc, sftn = _stacked(options)
+        cell = sftc.share_price
+        assert cell is not None and cell.corporations == ["SFTC", "SFTN"]
+        step = turn_of(game, sftg)
+        for corp in (sftc, sftn):
+            share = sftg.shares_of(corp.sym)[0]
+            step.process(share_action(sftg, "sell_shares", [share.id], 10), sftg)
+        waiting = bool(options)
+        assert (sftc.share_price is cell) is waiting
+        step.process({"type": "pass", "entity": "SFTG"}, sftg)
+        below = sftc.share_price
+        assert below is not None and below is sftn.share_price and below is not cell
+        assert below.corporations == expected

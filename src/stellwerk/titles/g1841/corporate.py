@@ -37,7 +37,9 @@ The options that change this step (read from ``game.settings``): seed 003 H2
 price), seed 003 H10 (``grandchildren_may_par``: a corporation owned by a corporation may not
 start one), seed 000 item 4.3 (``corporate_buys_within_borders``: no purchase across an
 existing border), seed 000 item 3.5 (``emr_sales_block_corporate_rebuy``: emergency sales
-recorded with :func:`record_emergency_sale` block a rebuy too).
+recorded with :func:`record_emergency_sale` block a rebuy too), seed 000 item 2.2
+(``sale_drop_order``: the price drops of the sales wait until the selling is over and then
+happen in reverse operating order, :func:`.stock.settle_drops`).
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ from stellwerk.titles.g1841.stock import (
     buy_bundle,
     can_par,
     par_cells,
-    sell_bundle,
+    sell_dropping,
+    settle_drops,
 )
 
 if TYPE_CHECKING:
@@ -123,6 +126,19 @@ class CorporateShares(Step):
         self.turn: list[Action] = []
         """This turn's share actions."""
         self.released = False
+        self.pending_drops: list[tuple[str, int]] = []
+        """Price drops waiting for the end of the sales (seed 000 item 2.2)."""
+
+    def settle(self) -> None:
+        """The sales are over: waiting price drops happen, the order of the corporations
+        still to operate follows (seed 000 item 2.2; rules/1841.md 2.3.1)."""
+        if settle_drops(self.game, self.pending_drops):
+            self.reorder()
+
+    def reorder(self) -> None:
+        recalculate = getattr(self.round, "recalculate_order", None)
+        if recalculate is not None:
+            recalculate()
 
     # -- the record -----------------------------------------------------------------------
     def sold(self, corp: Corporation) -> dict[str, str]:
@@ -376,8 +392,8 @@ class CorporateShares(Step):
             )
         self.sold(entity)[target.sym] = "now"
         drop = target is entity or self.game.settings.corporate_sales_of_others_drop_price
-        sell_bundle(self.game, bundle, drop=drop)
-        self.round.recalculate_order()  # type: ignore[attr-defined]
+        sell_dropping(self.game, bundle, self.pending_drops, drop=drop)
+        self.reorder()
         self.turn.append(action)
 
     def process_buy_shares(self, action: Action, entity: Any) -> None:
@@ -392,6 +408,7 @@ class CorporateShares(Step):
         self.check_offered(entity, "buy_shares")
         if creates_circle(self.game, bundle, entity, presidency_may_change(self.game, target)):
             raise IllegalAction(f"buying {target.sym} makes a circle of control", RULE_CIRCLE)
+        self.settle()
         buy_bundle(self.game, entity, bundle)
         self.turn.append(action)
         self.release_if_done(entity)
@@ -429,6 +446,7 @@ class CorporateShares(Step):
             )
         pres = target.presidents_share
         assert pres is not None
+        self.settle()
         game.set_par(target, cell)
         game.buy_shares(entity, Bundle.of([pres], target))
         game.after_par(target)
@@ -442,6 +460,7 @@ class CorporateShares(Step):
     def pass_(self) -> None:
         """The turn's trading is over (passed, skipped or nothing left): a corporation
         started in it starts now (rules/1841.md 2.2.3, 2.3.8)."""
+        self.settle()
         super().pass_()
         self.release()
 

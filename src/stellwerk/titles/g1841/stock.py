@@ -138,6 +138,34 @@ def sell_bundle(game: Game1841, bundle: Bundle, drop: bool = True) -> None:
         game.move_price(corp, "down", _rows(bundle))
 
 
+def sell_dropping(
+    game: Game1841, bundle: Bundle, pending: list[tuple[str, int]], drop: bool = True
+) -> None:
+    """Sell ``bundle`` (:func:`sell_bundle`); with seed 000 item 2.2
+    (``sale_drop_order`` reverse operating order) its price drop waits in ``pending`` until
+    the seller's sales are over (:func:`settle_drops`)."""
+    if game.settings.sale_drop_order != "reverse_operating_order":
+        sell_bundle(game, bundle, drop)
+        return
+    sell_bundle(game, bundle, drop=False)
+    if drop:
+        pending.append((bundle.corporation.sym, _rows(bundle)))
+
+
+def settle_drops(game: Game1841, pending: list[tuple[str, int]]) -> bool:
+    """The waiting price drops of a seller's sales, in reverse operating order: lowest value
+    first, the top marker of a stack last, so that markers sold together in one stack swap
+    their order (seed 000 item 2.2).  Returns whether a price moved."""
+    rows: dict[str, int] = {}
+    for sym, count in pending:
+        rows[sym] = rows.get(sym, 0) + count
+    pending.clear()
+    order = sorted((game.corporation(sym) for sym in rows), key=lambda c: c.sort_key())
+    for corp in reversed(order):
+        game.move_price(corp, "down", rows[corp.sym])
+    return bool(rows)
+
+
 def _rows(bundle: Bundle) -> int:
     unit = bundle.corporation.share_unit
     return -(-bundle.percent // unit)
@@ -164,6 +192,12 @@ class Shares1841(BuySellParShares):
     def setup(self) -> None:
         super().setup()
         self.released = False
+        self.pending_drops: list[tuple[str, int]] = []
+        """Price drops waiting for the end of the sales (seed 000 item 2.2)."""
+
+    def settle(self) -> None:
+        """The turn's sales are over: waiting price drops happen (seed 000 item 2.2)."""
+        settle_drops(self.game, getattr(self, "pending_drops", []))
 
     # -- purchases ---------------------------------------------------------------------------
     def started(self) -> Corporation | None:
@@ -302,6 +336,7 @@ class Shares1841(BuySellParShares):
         if entity.cash < price + extra:
             raise IllegalAction(f"{entity.name} cannot pay for {company.sym}", RULE)
         pres = company_president_share(self.game, company)
+        self.settle()
         transfer(entity, owner if isinstance(owner, Player) else self.game.bank, price, RULE)
         if isinstance(owner, Player):
             owner.companies.remove(company)
@@ -417,6 +452,7 @@ class Shares1841(BuySellParShares):
             raise IllegalAction(
                 f"{corp.sym} cannot start at {action['share_price']}", "rules/1841.md 1.2"
             )
+        self.settle()
         super().process_par(action, entity)
         self.release_if_done(entity)
 
@@ -428,6 +464,7 @@ class Shares1841(BuySellParShares):
         else:
             if not self.can_buy(entity, bundle):
                 raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
+            self.settle()
             buy_bundle(self.game, entity, bundle)
             self.track(action, entity)
         self.release_if_done(entity)
@@ -445,6 +482,7 @@ class Shares1841(BuySellParShares):
             raise IllegalAction(f"{entity.name} cannot pay L.{price}", rule)
         if not self.can_buy_from_player(entity, bundle):
             raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", rule)
+        self.settle()
         buy_bundle(self.game, entity, bundle, price)
         self.track(action, entity)
 
@@ -457,9 +495,13 @@ class Shares1841(BuySellParShares):
         corp = bundle.corporation
         self.sold(entity)[corp.sym] = "now"
         before = corp.share_price
-        sell_bundle(self.game, bundle)
+        sell_dropping(self.game, bundle, self.pending_drops)
         self.game.after_player_sale(corp, before)
         self.track(action, entity)
+
+    def pass_(self) -> None:
+        self.settle()
+        super().pass_()
 
     def process_pass(self, action: Action, entity: Any) -> None:
         super().process_pass(action, entity)
