@@ -366,3 +366,14 @@ def test_seed_000_2_2_option_drops_after_the_sales_in_reverse_operating_order() 
         below = sftc.share_price
         assert below is not None and below is sftn.share_price and below is not cell
         assert below.corporations == expected
+
+
+def test_trace_names_the_pool_president_share_pool() -> None:
+    """fixtures README: a corporation presided over by the pool (rules/1841.md 2.3.9, frozen)
+    shows ``SharePool`` as its president in the trace format."""
+    from stellwerk.io.snapshot import snapshot
+
+    game, sftg, _ = position()
+    sftg.owner = game.pool
+    record = next(c for c in snapshot(game, with_tiles=False)["corporations"] if c["id"] == "SFTG")
+    assert record["president"] == "SharePool"
