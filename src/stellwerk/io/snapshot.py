@@ -7,7 +7,6 @@ from typing import Any
 from stellwerk.core.entities import Corporation, Player, SharePool
 from stellwerk.core.game import Game
 
-
 POOL_ID = "SharePool"
 """How the trace names the pool as a president (18xx.games' class name; fixtures README)."""
 
