@@ -172,14 +172,16 @@ def test_yellow_milano_only_once_per_run() -> None:
 
 
 def test_2_3_5_faq_1_11_a_port_never_makes_a_route() -> None:
-    """rules/1841.md 2.3.5 (FAQ 1.11): a port is no stop that makes a route; a corporation
-    whose token reaches only a port has no route (18xx.games route:never, so its Route step
-    is skipped and the price moves left)."""
+    """rules/1841.md 2.3.5 (FAQ 1.11): ports and passes are no stops that make a route; a
+    corporation whose token reaches only a port has no route (18xx.games route:never, so its
+    Route step is skipped and the price moves left)."""
     from tests.titles.g1841.setup_helpers import new_game
 
     game = new_game()
     board = game.map.board
     assert all(node.never for node in board.hexes["O7"].tile.nodes)
+    assert all(node.never for node in board.supply_tile("613-0").nodes)  # a pass tile
+    assert all(node.never for node in board.hexes["K7"].tile.nodes)  # a printed pass
     board.lay_tile("M7", "612-0", 0)
     board.place_token_at("M7", 0, "AFI")
     game.map.clear_graphs()
