@@ -1,9 +1,9 @@
 """Golden replays: every real 18xx.games 1849 game file, compared with its trace after every
 action, must reach the recorded result and game-end reason (style guide §10).  The 1841 game
-files replay as far as 1841's game flow goes (through the operating rounds up to the first
-corporate share action, whose step is not written yet): every action up to there matches its
-trace line, no engine error, and the number of matching actions never falls below the floor
-reached so far.
+files replay as far as 1841's game flow goes (through the operating rounds and corporate share
+trading up to the first emergency sale, whose procedure is not on this branch): every action up
+to there matches its trace line, no engine error, and the number of matching actions never
+falls below the floor reached so far.
 
 The files live in ../shared/fixtures (never copied into this repository); the tests skip when
 that folder or the engine API is missing.
