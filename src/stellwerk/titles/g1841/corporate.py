@@ -179,7 +179,9 @@ class CorporateShares(Step):
         game = self.game
         target = bundle.corporation
         owner = bundle.owner
-        if target is corp or not (owner is target or owner is game.pool):
+        if target is corp or not target.ipoed or target.closed:
+            return False  # its own, or a corporation not started (that is a par)
+        if not (owner is target or owner is game.pool):
             return False
         if bundle.presidents_share is not None and (
             owner is target or not pool_president_buyable(game, target) or bundle.partial
