@@ -12,6 +12,7 @@ from stellwerk.core.entities import Corporation, move_share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841.corporate import CorporateShares, record_emergency_sale
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.game import Game1841
@@ -377,3 +378,39 @@ def test_trace_names_the_pool_president_share_pool() -> None:
     sftg.owner = game.pool
     record = next(c for c in snapshot(game, with_tiles=False)["corporations"] if c["id"] == "SFTG")
     assert record["president"] == "SharePool"
+
+
+def test_seed_000_1_18_no_purchase_from_another_corporations_treasury() -> None:
+    """seed 000 item 1.18: a corporation buys only from an IPO or the pool -- not a share
+    that another corporation holds."""
+    game, sftg, sftc = position()
+    p3 = players(game)[2]
+    sftn = start(game, "SFTN", "100,3,5", p3, {p3: 20}, cash=0)
+    held = next(s for s in sftn.treasury_shares() if not s.president)
+    move_share(held, sftc)
+    step = turn_of(game, sftg)
+    assert not step.can_buy(sftg, Bundle.of([held], sftn))
+    before = snapshot(game)
+    with pytest.raises(IllegalAction):
+        step.process(share_action(sftg, "buy_shares", [held.id], 10), sftg)
+    assert snapshot(game) == before
+
+
+def test_seed_000_1_7_and_2_11_forced_sale_of_a_corporation_its_player_holds_over_60() -> None:
+    """seed 000 items 1.7, 2.11: a player controlling more than 60 % of SFTC, acting for
+    SFTG that holds SFTC directly, must sell SFTC at SFTG's share step (only sales offered);
+    once SFTC has not operated nothing can be sold and nothing is forced."""
+    game, sftg, sftc = position()
+    p1, p2, _ = players(game)
+    for share in list(p2.shares_of("SFTC")):
+        if not share.president:
+            move_share(share, p1)  # p1: 40 %
+    for share in [s for s in sftc.treasury_shares() if not s.president][:3]:
+        move_share(share, sftg)  # SFTG (p1's): 30 % -> p1 controls 70 %
+    step = turn_of(game, sftg)
+    assert step.actions(sftg) == ["sell_shares"]
+    offered = step.choices(sftg)
+    assert {a["type"] for a in offered} == {"sell_shares"}  # any sale (as 18xx.games)
+    assert "SFTC" in {game.share_by_id(a["shares"][0]).corporation for a in offered}
+    game.operated_corps.discard("SFTC")
+    assert step.actions(sftg) != ["sell_shares"]
