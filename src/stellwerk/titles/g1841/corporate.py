@@ -67,10 +67,12 @@ from stellwerk.titles.g1841.stock import (
     EXTRA_BUYS_BELOW,
     NON_HISTORICAL_FROM_PHASE,
     buy_bundle,
+    buy_candidates,
     can_par,
     par_cells,
     sell_dropping,
     settle_drops,
+    share_action,
 )
 
 if TYPE_CHECKING:
@@ -198,21 +200,7 @@ class CorporateShares(Step):
         return self.can_gain(corp, bundle)
 
     def buy_candidates(self) -> list[Bundle]:
-        """One certificate per corporation, source and size (the pool's president's
-        certificate on its own)."""
-        out: list[Bundle] = []
-        game = self.game
-        for target in game.corporations:
-            if not target.ipoed or target.closed:
-                continue
-            for source in (target, game.pool):
-                seen: set[tuple[int, bool]] = set()
-                for share in source.shares_of(target.sym):
-                    key = (share.percent, share.president)
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(Bundle.of([share], target))
-        return out
+        return buy_candidates(self.game)
 
     def can_buy_any(self, corp: Corporation) -> bool:
         return any(self.can_buy(corp, b) for b in self.buy_candidates())
@@ -356,11 +344,11 @@ class CorporateShares(Step):
                     continue
                 for bundle in self.sale_bundles(entity, target):
                     if self.can_sell(entity, bundle):
-                        out.append(_share_action(entity, "sell_shares", bundle))
+                        out.append(share_action(entity, "sell_shares", bundle))
         if "buy_shares" in kinds:
             for bundle in self.buy_candidates():
                 if self.can_buy(entity, bundle):
-                    out.append(_share_action(entity, "buy_shares", bundle))
+                    out.append(share_action(entity, "buy_shares", bundle))
         if "par" in kinds:
             for target in game.corporations:
                 if target is entity or not self.may_par(entity, target):
@@ -482,7 +470,3 @@ class CorporateShares(Step):
             return
         self.released = True
         begin_start(self.game, target)
-
-
-def _share_action(entity: Any, kind: str, bundle: Bundle) -> Action:
-    return act(entity, kind, shares=[s.id for s in bundle.shares], percent=bundle.percent)

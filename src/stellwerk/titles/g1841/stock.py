@@ -171,6 +171,25 @@ def _rows(bundle: Bundle) -> int:
     return -(-bundle.percent // unit)
 
 
+def buy_candidates(game: Game1841) -> list[Bundle]:
+    """One certificate per started corporation, source (its IPO, the pool) and certificate
+    size -- the pool's president's certificate on its own, never the IPO's -- for the buyers
+    of a stock round and of corporate share trading to test (rules/1841.md 2.2.1, 2.3.8)."""
+    out: list[Bundle] = []
+    for corp in game.corporations:
+        if not corp.ipoed:
+            continue
+        for source in (corp, game.pool):
+            seen: set[tuple[int, bool]] = set()
+            for share in source.shares_of(corp.sym):
+                key = (share.percent, share.president)
+                if key in seen or (share.president and source is corp):
+                    continue
+                seen.add(key)
+                out.append(Bundle.of([share], corp))
+    return out
+
+
 def company_president_share(game: Game1841, company: Company) -> Any:
     """The president's certificate that goes with a concession: in the pool for a concession
     bought from the bank, the seller's for one bought from a player (rules/1841.md 2.2.1,
@@ -236,21 +255,7 @@ class Shares1841(BuySellParShares):
         return super().can_buy(player, bundle)
 
     def buy_candidates(self, player: Player) -> list[Bundle]:
-        """One bundle per corporation, source and certificate size (the pool's president's
-        certificate on its own)."""
-        out: list[Bundle] = []
-        for corp in self.game.corporations:
-            if not corp.ipoed:
-                continue
-            for source in (corp, self.game.pool):
-                seen: set[tuple[int, bool]] = set()
-                for share in source.shares_of(corp.sym):
-                    key = (share.percent, share.president)
-                    if key in seen or (share.president and source is corp):
-                        continue
-                    seen.add(key)
-                    out.append(Bundle.of([share], corp))
-        return out
+        return buy_candidates(self.game)
 
     def can_buy_any(self, player: Player) -> bool:
         if any(self.can_buy(player, b) for b in self.buy_candidates(player)):
@@ -423,9 +428,9 @@ class Shares1841(BuySellParShares):
         if "buy_shares" in kinds:
             for bundle in self.buy_candidates(entity):
                 if self.can_buy(entity, bundle):
-                    out.append(_share_action(entity, "buy_shares", bundle))
+                    out.append(share_action(entity, "buy_shares", bundle))
             for bundle in self.p2p_share_bundles(entity):
-                action = _share_action(entity, "buy_shares", bundle)
+                action = share_action(entity, "buy_shares", bundle)
                 action["total_price"] = bundle.price
                 out.append(action)
         if "par" in kinds:
@@ -526,7 +531,8 @@ class Shares1841(BuySellParShares):
         begin_start(self.game, corp)
 
 
-def _share_action(entity: Any, kind: str, bundle: Bundle) -> Action:
+def share_action(entity: Any, kind: str, bundle: Bundle) -> Action:
+    """A ``buy_shares``/``sell_shares`` action of ``entity`` naming ``bundle``."""
     return act(entity, kind, shares=[s.id for s in bundle.shares], percent=bundle.percent)
 
 
