@@ -4,7 +4,8 @@ Usage: PYTHONPATH=src python bench/pictures.py [REPEAT]
 
 Renders the final map (and market, charters, tiles) of the 1849 fixture, of every Rails 1835
 report and of 1841 positions rebuilt from a fixture trace (when ../shared is present), and of
-selfplay games of 1849 and 1835; prints the best and worst wall time of each over REPEAT runs.
+selfplay games of 1849 and 1835; prints the CPU seconds of the first run and the best and
+worst of REPEAT more, and the worst wall time.
 The geometry of each tile is cached per process: the first picture of a game pays for it,
 so the first run is reported separately.
 """
@@ -44,8 +45,7 @@ def games() -> list[tuple[str, Any]]:
         imported = import_report(report)
         if imported.game is not None:
             out.append((report.stem, imported.game.engine))
-    g1841 = SHARED / "18xx.games" / "1841" / "1841_game_end_bankrupt.json"
-    if g1841.is_file():
+    for g1841 in sorted((SHARED / "18xx.games" / "1841").glob("*.json")):
         from stellwerk.titles.g1841.positions import positions
 
         port = None
@@ -63,22 +63,27 @@ def _map(engine: Any) -> str:
     return render_map(map_scene(engine))
 
 
-def timed(function: Callable[[], str], repeat: int) -> tuple[float, float, float]:
-    start = time.perf_counter()
+def timed(function: Callable[[], str], repeat: int) -> tuple[float, float, float, float]:
+    """CPU seconds of the first run, the best and the worst of ``repeat`` more, and the worst
+    wall time (CPU time is what the limit is judged on: the machine is shared, and wall time
+    counts the other processes' turns)."""
+    start, wall = time.process_time(), time.perf_counter()
     function()
-    first = time.perf_counter() - start
+    first = time.process_time() - start
+    walls = [time.perf_counter() - wall]
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, wall = time.process_time(), time.perf_counter()
         function()
-        times.append(time.perf_counter() - start)
-    return first, min(times), max(times)
+        times.append(time.process_time() - start)
+        walls.append(time.perf_counter() - wall)
+    return first, min(times), max(times), max(walls)
 
 
 def main() -> None:
     repeat = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    worst = 0.0
-    print(f"{'game':44} {'picture':8} {'first':>8} {'best':>8} {'worst':>8}")
+    worst = worst_wall = 0.0
+    print(f"{'game':44} {'picture':8} {'first':>8} {'best':>8} {'worst':>8} {'wall':>8}")
     for name, engine in games():
         clear_layouts()
         kinds: list[tuple[str, Callable[[], str]]] = [("map", partial(_map, engine))]
@@ -89,11 +94,13 @@ def main() -> None:
             ]
         kinds.append(("tiles", partial(render_tiles, engine)))
         for kind, function in kinds:
-            first, best, most = timed(function, repeat)
+            first, best, most, wall = timed(function, repeat)
             if kind == "map":
                 worst = max(worst, first, most)
-            print(f"{name[:44]:44} {kind:8} {first:8.4f} {best:8.4f} {most:8.4f}")
-    print(f"slowest map (any run): {worst:.4f} s (limit 0.2 s)")
+                worst_wall = max(worst_wall, wall)
+            row = f"{first:8.4f} {best:8.4f} {most:8.4f} {wall:8.4f}"
+            print(f"{name[:44]:44} {kind:8} {row}")
+    print(f"slowest map (any run): {worst:.4f} CPU s (limit 0.2 s); wall {worst_wall:.4f} s")
 
 
 if __name__ == "__main__":

@@ -1,86 +1,101 @@
 """``stellwerk map|market|charters|players|tiles``: pictures of a game as SVG or PNG.
 
-The game (an 18xx.games-format game file, or a Rails 1835 ``.report``) is replayed up to, not
-including, ``--before-action`` (all live actions when absent).  ``map --routes CORP`` draws the
-routes of CORP's last run before that point, one colour per train; ``--best`` draws the best
-routes the optimiser finds for CORP's trains instead.  The output format follows the file
-name: ``.png`` is PNG (scaled by ``--scale``), anything else SVG.
+The game (an 18xx.games-format game file, a Rails 1835 ``.report``, or with ``--db`` a key of
+the game store) is replayed up to, not including, ``--before-action`` (all live actions when
+absent; ``cli/game_source.py`` says what happens when the engine cannot replay that far).
+``map --routes CORP`` draws the routes of CORP's last run before that point, one colour per
+train; ``--best`` draws the best routes the optimiser finds for CORP's trains instead.  The
+output format follows the file name: ``.png`` is PNG (scaled by ``--scale``), anything else
+SVG.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
-from stellwerk.cli.common import check_output, describe_illegal, engine_class, fail
-from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
+from stellwerk.cli.common import check_output, describe_illegal, fail
+from stellwerk.cli.game_source import game_data, replay
+from stellwerk.cli.store_access import db_option
+from stellwerk.core.errors import EngineError, IllegalAction
 
 
-def _game_data(path: Path) -> dict[str, Any]:
-    """The game file's data; a Rails report is imported first."""
-    if path.suffix == ".report":
-        from stellwerk.io.from_rails_report import import_report
+@dataclass
+class Picture:
+    """What a picture is drawn from: a title game, or (1841 positions) a map port with the
+    trains the trace records per corporation; the live actions before the pictured point."""
 
-        report = import_report(path)
-        if report.game is None:
-            fail(f"{path}: the report could not be imported")
-        data: dict[str, Any] = report.game.to_file()
-        return data
-    from stellwerk.io.gamefile import read_game_file
-
-    try:
-        return read_game_file(path)
-    except GameFileError as error:
-        fail(f"{path}: {error}")
+    engine: Any
+    actions: list[dict[str, Any]]
+    trains: dict[str, list[str]] | None = None
 
 
 def load(
-    path: Path, before_action: int | None, board_only: bool = False
+    game: str, before_action: int | None, board_only: bool = False, db: str | None = None
 ) -> tuple[Any, list[dict[str, Any]]]:
-    """The title game before ``before_action`` and the live actions it applied.
+    """The title game before ``before_action`` and the live actions it applied."""
+    picture = load_picture(game, before_action, board_only, db)
+    return picture.engine, picture.actions
 
-    With ``board_only`` (the map), an 1841 game the engine cannot replay that far yet (its
-    operating rounds are being built) is drawn from the board rebuilt from the state trace
-    beside the file (``titles/g1841/positions.py``), when there is one."""
-    from stellwerk.io.gamefile import load_game_file
 
-    data = _game_data(path)
-    try:
-        live = load_game_file(data).live
-    except GameFileError as error:
-        fail(f"{path}: {error}")
-    actions = [a for a in live if before_action is None or int(a.get("id", 0)) < before_action]
-    try:
-        game = engine_class().from_file({**data, "actions": actions})
-    except GameFileError as error:
-        if board_only and data.get("title") == "1841":
-            port = _positions_1841(path, before_action)
-            if port is not None:
-                return port, actions
-        fail(f"{path}: {error}")
-    except IllegalAction as error:
-        fail(f"{path}: cannot set up this game: {describe_illegal(error)}")
-    return game.engine, actions
+def load_picture(
+    game: str, before_action: int | None, board_only: bool = False, db: str | None = None
+) -> Picture:
+    """The game GAME (a file, a Rails report or a store key) before ``before_action``.
+
+    When the engine cannot replay that far (1841's game flow is being built) the state before
+    the first refused action is drawn, with a note on stderr.  For the map (``board_only``) of
+    an 1841 game file with its state trace beside it, the board rebuilt from the trace
+    (``titles/g1841/positions.py``) is drawn instead: it has every tile and token."""
+    data, path = game_data(game, db)
+    loaded = replay(data, path, before_action)
+    if loaded.stopped is not None and board_only and data.get("title") == "1841" and path:
+        position = _positions_1841(path, before_action)
+        if position is not None:
+            click.echo(
+                f"note: drawn from the board rebuilt from {trace_name(path)} (the engine "
+                f"replays this game only up to action {loaded.stopped.action_id})",
+                err=True,
+            )
+            from stellwerk.io.gamefile import load_game_file
+
+            actions = [a for a in load_game_file(data).live if _before(a, before_action)]
+            return Picture(position.port, actions, dict(position.trains))
+    note = loaded.note()
+    if note is not None:
+        click.echo(note, err=True)
+    return Picture(loaded.game.engine, loaded.actions)
+
+
+def _before(action: dict[str, Any], before_action: int | None) -> bool:
+    return before_action is None or int(action.get("id", 0)) < before_action
+
+
+def trace_name(path: Path) -> str:
+    from stellwerk.titles.g1841.positions import trace_path
+
+    return trace_path(path).name
 
 
 def _positions_1841(path: Path, before_action: int | None) -> Any:
-    """The 1841 board before ``before_action`` rebuilt from the file's trace, or None."""
+    """The 1841 position before ``before_action`` rebuilt from the file's trace, or None."""
     from stellwerk.titles.g1841.positions import positions, trace_path
 
     if not trace_path(path).is_file():
         return None
-    port = None
-    try:  # the port is updated in place; when the loop ends every action is applied
+    last = None
+    try:  # the position is updated in place; when the loop ends every action is applied
         for action, position in positions(path):
             if before_action is not None and int(action["id"]) >= before_action:
-                return position.port
-            port = position.port
+                return position
+            last = position
     except ValueError:
         return None
-    return port
+    return last
 
 
 def _write(svg_text: str, output: Path, scale: float) -> None:
@@ -95,22 +110,17 @@ def _write(svg_text: str, output: Path, scale: float) -> None:
     click.echo(f"wrote {output}")
 
 
-def _map_svg(engine: Any, actions: list[dict[str, Any]], routes: str | None, best: bool) -> str:
+def _map_svg(picture: Picture, routes: str | None, best: bool) -> str:
     from stellwerk.pictures.mapview import render_map
     from stellwerk.pictures.scene import board_of, last_run, map_scene, route_lines
 
+    engine, actions = picture.engine, picture.actions
     lines: list[Any] = []
     if routes is not None:
-        try:
-            engine.corporation(routes)
-        except IllegalAction as error:
-            fail(describe_illegal(error))
+        _check_corporation(picture, routes)
         board = board_of(engine)
         if best:
-            from stellwerk.cli.routes_cmd import find_best
-
-            result, _ = find_best(engine, routes, None)
-            recorded: list[Any] | None = list(result.routes)
+            recorded: list[Any] | None = _best(picture, routes)
         else:
             recorded = last_run(actions, routes)
             if recorded is None:
@@ -118,15 +128,39 @@ def _map_svg(engine: Any, actions: list[dict[str, Any]], routes: str | None, bes
             if not recorded and _ran_for_revenue(actions, routes):
                 # a run without its routes (an imported Rails report records only revenue)
                 click.echo(f"{routes}'s last run records no routes: drawing its best routes")
-                from stellwerk.cli.routes_cmd import find_best
-
                 best = True
-                recorded = list(find_best(engine, routes, None)[0].routes)
+                recorded = _best(picture, routes)
         try:
             lines = route_lines(board, routes, recorded or [])
         except (IllegalAction, EngineError) as error:
             fail(f"--routes: the routes of {routes} do not fit the board now: {error}")
     return render_map(map_scene(engine, lines, routes, best))
+
+
+def _check_corporation(picture: Picture, symbol: str) -> None:
+    """Refuse a symbol that names no corporation of the game (or of the 1841 positions)."""
+    if picture.trains is None:
+        try:
+            picture.engine.corporation(symbol)
+        except IllegalAction as error:
+            fail(describe_illegal(error))
+        return
+    known = sorted(str(c.sym) for c in picture.engine.data.corporations)
+    if symbol not in known:
+        fail(f"--routes: no corporation {symbol} (one of {', '.join(known)})")
+
+
+def _best(picture: Picture, symbol: str) -> list[Any]:
+    """The optimiser's best routes of ``symbol``'s trains (common rules §6.1)."""
+    if picture.trains is None:
+        from stellwerk.cli.routes_cmd import find_best
+
+        return list(find_best(picture.engine, symbol, None)[0].routes)
+    from stellwerk.titles.g1841.positions import owner_of
+
+    port = picture.engine
+    specs = port.train_specs(owner_of(picture.trains.get(symbol, [])))
+    return list(port.best_run(symbol, specs).routes)
 
 
 def _ran_for_revenue(actions: list[dict[str, Any]], corp: str) -> bool:
@@ -151,9 +185,8 @@ def _common(function: Callable[..., None]) -> Callable[..., None]:
         required=True,
         help="Output file: .svg or .png.",
     )(function)
-    return click.argument(
-        "game_file", type=click.Path(exists=True, dir_okay=False, path_type=Path)
-    )(function)
+    function = db_option(function)
+    return click.argument("game_file", metavar="GAME")(function)
 
 
 @click.command("map")
@@ -161,77 +194,84 @@ def _common(function: Callable[..., None]) -> Callable[..., None]:
 @click.option("--routes", "routes", metavar="CORP", help="Draw CORP's routes of its last run.")
 @click.option("--best", is_flag=True, help="With --routes: CORP's best routes instead.")
 def map_command(
-    game_file: Path,
+    game_file: str,
     output: Path,
     before_action: int | None,
     scale: float,
+    db: str | None,
     routes: str | None,
     best: bool,
 ) -> None:
-    """Draw the map of GAME_FILE (tiles, tokens, borders; routes on request).
+    """Draw the map of GAME (tiles, tokens, borders; routes on request).
 
     Example: stellwerk map game.json -o map.png --routes SFA --before-action 300
     """
     check_output(output)
-    engine, actions = load(game_file, before_action, board_only=True)
-    _write(_map_svg(engine, actions, routes, best), output, scale)
+    picture = load_picture(game_file, before_action, board_only=True, db=db)
+    _write(_map_svg(picture, routes, best), output, scale)
 
 
 @click.command("market")
 @_common
-def market_command(game_file: Path, output: Path, before_action: int | None, scale: float) -> None:
-    """Draw the stock market of GAME_FILE with every corporation's marker.
+def market_command(
+    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None
+) -> None:
+    """Draw the stock market of GAME with every corporation's marker.
 
     Example: stellwerk market game.json -o market.svg
     """
     from stellwerk.pictures.market import render_market
 
     check_output(output)
-    engine, _ = load(game_file, before_action)
+    engine, _ = load(game_file, before_action, db=db)
     _write(render_market(engine), output, scale)
 
 
 @click.command("charters")
 @_common
 def charters_command(
-    game_file: Path, output: Path, before_action: int | None, scale: float
+    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None
 ) -> None:
-    """Draw a charter per corporation of GAME_FILE (treasury, trains, tokens, shares).
+    """Draw a charter per corporation of GAME (treasury, trains, tokens, shares).
 
     Example: stellwerk charters game.json -o charters.png
     """
     from stellwerk.pictures.charters import render_charters
 
     check_output(output)
-    engine, actions = load(game_file, before_action)
+    engine, actions = load(game_file, before_action, db=db)
     _write(render_charters(engine, actions), output, scale)
 
 
 @click.command("players")
 @_common
-def players_command(game_file: Path, output: Path, before_action: int | None, scale: float) -> None:
-    """Draw the players' table of GAME_FILE (cash, certificates, shares, worth).
+def players_command(
+    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None
+) -> None:
+    """Draw the players' table of GAME (cash, certificates, shares, worth).
 
     Example: stellwerk players game.json -o players.png
     """
     from stellwerk.pictures.charters import render_players
 
     check_output(output)
-    engine, _ = load(game_file, before_action)
+    engine, _ = load(game_file, before_action, db=db)
     _write(render_players(engine), output, scale)
 
 
 @click.command("tiles")
 @_common
-def tiles_command(game_file: Path, output: Path, before_action: int | None, scale: float) -> None:
-    """Draw every tile of GAME_FILE's supply with the copies left.
+def tiles_command(
+    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None
+) -> None:
+    """Draw every tile of GAME's supply with the copies left.
 
     Example: stellwerk tiles game.json -o tiles.svg
     """
     from stellwerk.pictures.tilesheet import render_tiles
 
     check_output(output)
-    engine, _ = load(game_file, before_action)
+    engine, _ = load(game_file, before_action, db=db)
     _write(render_tiles(engine), output, scale)
 
 

@@ -113,15 +113,22 @@ def show(game: str, as_json: bool, log_lines: int, lang: str, db: str | None) ->
 @db_option
 def log(game: str, lang: str, no_skips: bool, db: str | None) -> None:
     """Tell GAME in sentences: every action and what it caused (prices, presidents, phases,
-    rusting, closings, dividends, skipped steps, bankruptcies, the end).
+    rusting, closings, dividends, skipped steps, bankruptcies, the end).  GAME is a game file,
+    a Rails 1835 .report or (with --db) a stored game's key; a game the engine cannot replay
+    to the end yet (1841) is told up to the first action it refuses, with a note on stderr.
 
     \b
     Example:  stellwerk log game.json --lang de
     """
-    with opened(db) as store, store_outcomes():
-        engine_game = store.load(game).game
-        if not _real(engine_game):
-            raise click.ClickException("this engine keeps no log")
-        lines = story(engine_game.engine, lang, skipped_steps=not no_skips)  # type: ignore[attr-defined]
+    from stellwerk.cli.game_source import game_data, replay
+
+    data, path = game_data(game, db)
+    loaded = replay(data, path, None)
+    if not _real(loaded.game):
+        raise click.ClickException("this engine keeps no log")
+    lines = story(loaded.game.engine, lang, skipped_steps=not no_skips)
     for line in render_lines(lines):
         click.echo(line)
+    note = loaded.note()
+    if note is not None:
+        click.echo(note.replace("shown is the state before it", "the log stops there"), err=True)

@@ -183,6 +183,17 @@ class StepSkipped(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CompanyBought(Event):
+    """``buyer`` won ``company`` in an auction for ``price`` (common rules §5: the start
+    auction; a purchase by action is told by its action)."""
+
+    kind: ClassVar[str] = "company_bought"
+    buyer: Ref
+    company: str
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
 class CompanyClosed(Event):
     kind: ClassVar[str] = "company_closed"
     company: str

@@ -18,12 +18,13 @@ from stellwerk.core.game import Game
 
 def candidates(game: Game) -> list[Any]:
     """Entities that may act now: the active ones, and in an operating turn the operator's
-    president and the companies it owns."""
+    president, its controlling player (the end of its chain of control, who raises emergency
+    money for it) and the companies it owns."""
     rnd = game.round
     out: list[Any] = list(rnd.active_entities())
     operator = getattr(rnd, "current_operator", None)
     if operator is not None:
-        for extra in [operator, operator.owner, *operator.companies]:
+        for extra in [operator, operator.owner, game.controller(operator), *operator.companies]:
             if extra is not None and extra not in out:
                 out.append(extra)
     return out

@@ -211,6 +211,7 @@ class HexMarks:
     hex_id: str
     location: str | None = None
     terrain_cost: int = 0
+    terrain: str = ""
     port: bool = False
     show_coordinate: bool = True
     tile_name: str | None = None
@@ -346,9 +347,17 @@ def draw_hex(
         else:
             spots.add(p, radius * 0.2)
 
+    if marks.show_coordinate:  # keep the coordinate's corner free of revenue badges
+        spots.add(coordinate_spot(layout, radius), radius * 0.12)
     _draw_revenues(g, placed, lay, layout, radius, spots, active_column)
     _draw_marks(g, placed, layout, radius, spots, marks)
     return lay
+
+
+def coordinate_spot(layout: Layout, radius: float) -> Point:
+    """Where a hex's coordinate is written: the left corner of a flat hex, the top of a
+    pointy one (as printed boards do)."""
+    return (-0.74 * radius, 0.0) if layout is Layout.FLAT else (0.0, -0.8 * radius)
 
 
 _UNKNOWN = CorpColors("#cccccc", "#000")
@@ -435,9 +444,8 @@ def _draw_marks(
     tile = placed.tile
     flat = layout is Layout.FLAT
     if marks.show_coordinate:
-        p = (-0.74 * radius, 0.0) if flat else (0.0, -0.8 * radius)
+        p = coordinate_spot(layout, radius)
         text(g, p[0], p[1], marks.hex_id, radius * 0.14, fill="#666", class_="coordinate")
-        spots.add(p, radius * 0.12)
     if marks.location:
         name = marks.location
         size = min(radius * 0.17, radius * 1.5 / (0.58 * max(len(name), 1)))
@@ -454,19 +462,7 @@ def _draw_marks(
     cost = marks.terrain_cost
     if cost:
         p = spots.take(ring(layout, radius, 0.56, True), radius * 0.2)
-        s = radius * 0.2
-        sub(
-            g,
-            "polygon",
-            points=polygon_points(
-                [(p[0] - s, p[1] + s * 0.55), (p[0] + s, p[1] + s * 0.55), (p[0], p[1] - s * 0.9)]
-            ),
-            fill="#8b6b3e",
-            stroke="#000",
-            stroke_width=radius * 0.015,
-            class_="terrain",
-        )
-        text(g, p[0], p[1] + s * 0.12, str(cost), s * 0.72, fill="#fff", weight="bold")
+        terrain_mark(g, p, cost, marks.terrain, radius)
     if marks.port:
         p = spots.take(ring(layout, radius, 0.55, True), radius * 0.16)
         text(g, p[0], p[1], "\u2693", radius * 0.32, fill="#0b3d91", class_="port")
@@ -475,9 +471,50 @@ def _draw_marks(
         text(g, p[0], p[1], marks.tile_name, radius * 0.12, fill="#333", class_="tile-name")
 
 
+TERRAIN_STYLE: Mapping[str, tuple[str, str]] = {
+    "mountain": ("#8b6b3e", "#fff"),
+    "water": ("#2f7fd1", "#fff"),
+    "swamp": ("#5a8f3c", "#fff"),
+}
+"""Fill and figure colour of a terrain cost by kind, as printed boards show them: a brown
+triangle for mountains, a blue wave-topped shield for rivers, a green one for swamps."""
+
+
+def terrain_mark(g: ET.Element, p: Point, cost: int, kind: str, radius: float) -> None:
+    """The terrain cost ``cost`` at ``p``: a mountain triangle, a water or swamp badge by
+    ``kind``, or a plain box when the data does not say what it is for (a pass upgrade)."""
+    s = radius * 0.2
+    x, y = p
+    if kind == "mountain" or (kind and kind not in TERRAIN_STYLE):
+        points = [(x - s, y + s * 0.55), (x + s, y + s * 0.55), (x, y - s * 0.9)]
+        fill, ink = TERRAIN_STYLE["mountain"]
+        sub(g, "polygon", points=polygon_points(points), fill=fill, stroke="#000",
+            stroke_width=radius * 0.015, class_="terrain mountain")  # fmt: skip
+        text(g, x, y + s * 0.12, str(cost), s * 0.72, fill=ink, weight="bold")
+        return
+    if kind in TERRAIN_STYLE:
+        fill, ink = TERRAIN_STYLE[kind]
+        w, h = s * 1.1, s * 0.7
+        wave = (
+            f"M {num(x - w)} {num(y - h)} q {num(w / 2)} {num(-h * 0.6)} {num(w)} 0 "
+            f"t {num(w)} 0 L {num(x + w)} {num(y + h)} L {num(x - w)} {num(y + h)} Z"
+        )
+        sub(g, "path", d=wave, fill=fill, stroke="#000", stroke_width=radius * 0.015,
+            class_=f"terrain {kind}")  # fmt: skip
+        text(g, x, y + h * 0.15, str(cost), s * 0.72, fill=ink, weight="bold")
+        return
+    w, h = s * 0.95, s * 0.6
+    sub(g, "rect", x=x - w, y=y - h, width=2 * w, height=2 * h, fill="#fff", stroke="#000",
+        stroke_width=radius * 0.015, class_="terrain")  # fmt: skip
+    text(g, x, y, str(cost), s * 0.72, weight="bold")
+
+
 def _halo_text(g: ET.Element, p: Point, content: str, size: float, cls: str) -> None:
-    text(g, p[0], p[1], content, size, fill="#fff", stroke="#fff", stroke_width=size * 0.3)
-    text(g, p[0], p[1], content, size, class_=cls)
+    """A text on a white halo, both in one ``<g class="CLS-label">`` (the map lifts these
+    above every hex, so a long name is not hidden under the next hex)."""
+    label = sub(g, "g", class_=f"{cls}-label")
+    text(label, p[0], p[1], content, size, fill="#fff", stroke="#fff", stroke_width=size * 0.3)
+    text(label, p[0], p[1], content, size, class_=cls)
 
 
 def edge_line(

@@ -80,6 +80,7 @@ def render_map(scene: MapScene, radius: float = RADIUS) -> str:
             hex_id=hid,
             location=spec.location,
             terrain_cost=spec.terrain_cost if state.is_preprinted else 0,
+            terrain=spec.terrain,
             port=spec.port,
             tile_name=None if state.is_preprinted else state.tile.name,
         )
@@ -98,11 +99,26 @@ def render_map(scene: MapScene, radius: float = RADIUS) -> str:
             homes=homes,
         )
     _borders(root, board, centers, radius, scene.political)
+    _lift_labels(root, hexes_g)
     _coordinates(root, board, centers, radius)
     if scene.routes:
         _routes(root, scene, centers, layouts, radius)
     _legend(root, scene, height, radius)
     return to_string(root)
+
+
+def _lift_labels(root: ET.Element, hexes_g: ET.Element) -> None:
+    """Move each hex's city-name label into a layer above all hexes and borders, placed as in
+    its hex: a name longer than its hex stays readable over the neighbouring hexes."""
+    layer = sub(root, "g", id="labels")
+    for g in hexes_g:
+        labels = [child for child in g if child.get("class") == "location-label"]
+        if not labels:
+            continue
+        placed = sub(layer, "g", transform=g.get("transform", ""), data_hex=g.get("id", ""))
+        for label in labels:
+            g.remove(label)
+            placed.append(label)
 
 
 def _borders(

@@ -29,6 +29,27 @@ ZONES: Mapping[str, tuple[str, str]] = {
 }
 """Cell colour and legend text per market type letter (common rules §6.5)."""
 
+TITLE_LABELS: Mapping[str, Mapping[str, str]] = {
+    "1849": {
+        "p": "par 68 / 100",
+        "x": "par 144 (from the first 6H)",
+        "z": "par 216 (from the first 10H)",
+        "u": "entered only from phase 16H",
+        "e": "game ends",
+    },
+    "1841": {
+        "p": "par (majors and minors)",
+        "x": "par (majors only)",
+        "m": "minors' maximum",
+        "n": "maximum before phase 8",
+        "e": "game ends",
+    },
+    "1835": {"p": "start price"},
+}
+"""What the letters mean in each title's market (rules/1849.md 1.x and 6, rules/1841.md 1.2,
+rules/1835.md 8.6): the same letter means different things in different titles, so the legend
+says it in the title's words; letters not listed keep the generic text of :data:`ZONES`."""
+
 CELL_W = 58.0
 CELL_H = 46.0
 
@@ -83,7 +104,8 @@ def render_market(game: Any) -> str:
             )
             text(g, x + 4, y + 9, str(cell.price), 11, anchor="start", fill=ink, weight="bold")
             _markers(g, x, y, cell.corporations, colors)
-    _legend(root, margin, margin + 30 + len(rows) * CELL_H + 16, used)
+    labels = {**{k: v[1] for k, v in ZONES.items()}, **TITLE_LABELS.get(title, {})}
+    _legend(root, margin, margin + 30 + len(rows) * CELL_H + 16, used, labels)
     return to_string(root)
 
 
@@ -102,10 +124,10 @@ def _markers(
         token(g, (cx, cy), r, sym, colors.get(sym, CorpColors("#ccc", "#000")))
 
 
-def _legend(root: Any, x: float, y: float, used: set[str]) -> None:
+def _legend(root: Any, x: float, y: float, used: set[str], labels: Mapping[str, str]) -> None:
     g = sub(root, "g", id="market-legend")
     for zone in sorted(used):
-        fill, label = ZONES[zone]
+        fill, label = ZONES[zone][0], labels[zone]
         sub(g, "rect", x=x, y=y - 7, width=14, height=14, fill=fill, stroke="#555")
         text(g, x + 18, y, label, 11, anchor="start")
         x += 24 + 6.5 * len(label)

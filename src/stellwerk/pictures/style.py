@@ -102,8 +102,6 @@ _CYCLE: tuple[tuple[str, str], ...] = (
 )
 """Colours handed out in data order to corporations of titles without a fixed palette."""
 
-CURRENCY: Mapping[str, str] = {"1849": "L.%d", "1835": "%dM", "1841": "L.%d"}
-
 
 def corporation_colors(
     title: str, symbols: Iterable[str], data: Mapping[str, Any] | None = None
@@ -133,6 +131,13 @@ def corporation_colors(
 
 
 def money(title: str, amount: int, fmt: str | None = None) -> str:
-    """An amount in the title's currency format (``L.100``, ``100M``)."""
-    pattern = fmt or CURRENCY.get(title, "%d")
-    return pattern % amount if "%d" in pattern else f"{amount}"
+    """An amount in the title's currency format, exactly as the log writes it
+    (``stellwerk.words.money``: ``L.5,432``, ``1,000 M``, ``-L.750``), so a picture and the
+    log sent with it agree.  ``fmt`` (a title data's ``currency``) is used only for a title
+    the words do not know."""
+    from stellwerk.words.catalog import CURRENCY as WORDS_CURRENCY
+    from stellwerk.words.catalog import money as words_money
+
+    if title in WORDS_CURRENCY or not fmt:
+        return words_money(title, amount, "en")
+    return fmt % amount if "%d" in fmt else f"{amount}"

@@ -10,6 +10,8 @@ them), private companies by name; money is in the title's currency.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +82,35 @@ class Narrator:
         kind = action.get("entity_type", "player")
         return self.name(("company" if kind == "company" else kind, action.get("entity")))
 
+    def listing(self, names: list[str]) -> str:
+        """``A``, ``A and B``, ``A, B and C`` (``und`` in German)."""
+        if len(names) < 2:
+            return "".join(names)
+        return f"{', '.join(names[:-1])} {self.words['and']} {names[-1]}"
+
+    def shares(self, action: dict[str, Any]) -> str:
+        """The certificates of a share action by corporation and percent (``10% of SFTN``),
+        never by certificate id: the id's corporation part (``SFTN_2``), the action's
+        ``percent`` when it names one corporation."""
+        corps: list[str] = []
+        for share in action.get("shares", []):
+            corp = str(share).rpartition("_")[0] or str(share)
+            if corp not in corps:
+                corps.append(corp)
+        amount = action.get("percent")
+        if len(corps) == 1 and isinstance(amount, int):
+            return self.words["percent_of"].format(
+                percent=percent(amount, self.lang), corp=corps[0]
+            )
+        return self.listing(corps)
+
+    def named(self, text: str) -> str:
+        """``text`` with every private company symbol replaced by the company's name."""
+        for sym, name in self.companies.items():
+            if sym != name and sym in text:
+                text = re.sub(rf"(?<![\w-]){re.escape(sym)}(?![\w-])", name, text)
+        return text
+
     def money(self, amount: int) -> str:
         return money(self.game.title, amount, self.lang)
 
@@ -111,7 +142,7 @@ class Narrator:
     def action(self, action: dict[str, Any], spent: int) -> str:
         """The sentence of one action (its cost ``spent`` by the acting entity)."""
         kind = str(action.get("type"))
-        key = "program" if kind.startswith("program_") else kind
+        key = kind if kind in self.actions or not kind.startswith("program_") else "program"
         template = self.actions.get(key, self.actions["other"])
         fields: dict[str, Any] = {k: v for k, v in action.items() if isinstance(v, (str, int))}
         fields["entity"] = self.entity(action)
@@ -126,7 +157,7 @@ class Narrator:
             price = str(action.get("share_price", "")).split(",")[0]
             fields["price"] = self.money(int(price)) if price.isdigit() else price
         if kind in ("buy_shares", "sell_shares"):
-            fields["shares"] = ", ".join(str(s) for s in action.get("shares", []))
+            fields["shares"] = self.shares(action)
         if kind == "lay_tile":
             self.tile_hex[str(action["tile"])] = str(action["hex"])
             fields["hex"] = self.hex(str(action["hex"]))
@@ -137,6 +168,8 @@ class Narrator:
             fields["cost"] = (
                 self.actions["cost"].format(amount=self.money(spent)) if spent > 0 else ""
             )
+        if kind == "choose":  # a title's choice label may name a private by its symbol
+            fields["choice"] = self.named(str(action.get("choice", "")))
         if kind == "discard_train":
             fields["train_name"] = str(action.get("train", "")).split("-")[0]
         if kind == "dividend":
@@ -153,15 +186,19 @@ class Narrator:
         if isinstance(event, (ev.Acted, ev.Spent)):
             return None
         fields: dict[str, Any] = {}
+        words = self.words
         for field in dataclasses.fields(event):
             value = getattr(event, field.name)
             if field.name in MONEY_FIELDS and isinstance(value, int):
                 value = self.money(value)
             elif _is_ref(value):
                 value = self.name(value)
+            elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+                value = self.listing(list(value))
+            elif isinstance(value, bool):
+                value = words.get(field.name, "") if value else ""
             fields[field.name] = value
         key = event.kind
-        words = self.words
         if isinstance(event, ev.RoundStarted):
             fields["round"] = self.round(event)
         elif isinstance(event, ev.SharesBought):
@@ -178,7 +215,8 @@ class Narrator:
         elif isinstance(event, ev.TrainBought):
             fields["source"] = self.source(event.source, event.corp)
         elif isinstance(event, ev.TrainsRusted):
-            owners = [self.name(o) for o in event.owners if o[0] not in ("depot", "bank")]
+            counted = Counter(self.name(o) for o in event.owners if o[0] not in ("depot", "bank"))
+            owners = [f"{n} ×{c}" if c > 1 else n for n, c in counted.items()]
             fields["owners"] = words["owners"].format(names=", ".join(owners)) if owners else ""
         elif isinstance(event, ev.DividendPaid):
             key = {"payout": "dividend_paid", "withhold": "dividend_withheld"}.get(
@@ -197,7 +235,7 @@ class Narrator:
                 fields["trains"] = words["trains"].format(count=len(names), names=", ".join(names))
         elif isinstance(event, ev.StepSkipped):
             fields["step"] = ", ".join(self.step(step) for step in event.step.split("\x00"))
-        elif isinstance(event, ev.CompanyClosed):
+        elif isinstance(event, (ev.CompanyClosed, ev.CompanyBought)):
             fields["company"] = self.companies.get(event.company, event.company)
         elif isinstance(event, ev.GameEnded):
             fields["reason"] = words.get(f"reason:{event.reason}", event.reason)

@@ -13,6 +13,7 @@ from typing import Any
 from stellwerk.api import Game
 from stellwerk.core.entities import Company, Corporation, Player
 from stellwerk.core.game import Game as CoreGame
+from stellwerk.core.map.board import Board
 from stellwerk.words.catalog import money
 from stellwerk.words.narrate import render, story
 
@@ -58,6 +59,15 @@ def _priority(engine: CoreGame) -> str | None:
     return active[0].name if active else None
 
 
+def _tokens(engine: CoreGame, corp: Corporation) -> list[str]:
+    """The hexes of ``corp``'s placed tokens, read from the board (every title has one; the
+    engine's ``token_hexes`` hook is bound only where a trace format needs it)."""
+    board = getattr(getattr(engine, "map", None), "board", None)
+    if isinstance(board, Board):
+        return board.token_hexes(corp.sym)
+    return engine.token_hexes(corp)
+
+
 def _corporation(engine: CoreGame, corp: Corporation) -> dict[str, Any]:
     cell = corp.share_price
     par = corp.par_price
@@ -73,7 +83,7 @@ def _corporation(engine: CoreGame, corp: Corporation) -> dict[str, Any]:
         "ipo_percent": corp.percent_of(corp.sym),
         "pool_percent": engine.pool.percent_of(corp.sym),
         "trains": [t.name for t in corp.trains],
-        "tokens": engine.token_hexes(corp),
+        "tokens": _tokens(engine, corp),
         "companies": [c.name for c in corp.companies],
     }
 

@@ -13,7 +13,8 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.shares import Bundle
-from stellwerk.titles.g1841.corporate import CorporateShares, record_emergency_sale
+from stellwerk.titles.g1841 import emergency
+from stellwerk.titles.g1841.corporate import CorporateShares
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.start import CorporationStart
@@ -301,8 +302,10 @@ def test_seed_000_3_5_option_emergency_sales_block_a_rebuy() -> None:
         sftg = start(game, "SFTG", "100,3,5", p1, {p1: 20}, cash=500)
         sftc = start(game, "SFTC", "144,2,8", p2, {p2: 40}, cash=100)
         game.operated_corps |= {"SFTG", "SFTC"}
+        held = next(s for s in sftc.treasury_shares() if not s.president)
+        move_share(held, sftg)
         step = turn_of(game, sftg)
-        record_emergency_sale(game, sftg, sftc)
+        emergency.sell(game, Bundle.of([held], sftc))  # an emergency sale this round (2.3.7)
         bundle = next(b for b in step.buy_candidates() if b.corporation is sftc)
         assert step.can_buy(sftg, bundle) is may
 

@@ -43,9 +43,11 @@ def trace_lines(path: Path) -> dict[int, dict[str, Any]]:
     }
 
 
-def state_before(path: Path, action_id: int) -> tuple[Game1841, dict[str, Any]]:
+def state_before(
+    path: Path, action_id: int, operator_sym: str | None = None
+) -> tuple[Game1841, dict[str, Any]]:
     """The game as the trace has it just before live action ``action_id`` (an operating
-    round with the action's corporation operating), and that action."""
+    round with the action's corporation, or ``operator_sym``, operating), and that action."""
     data = read_game_file(path)
     options = list(data.get("settings", {}).get("optional_rules") or [])
     players = [(p["id"], p["name"]) for p in data["players"]]
@@ -56,7 +58,7 @@ def state_before(path: Path, action_id: int) -> tuple[Game1841, dict[str, Any]]:
     state = lines[index - 1]
     game.map.board = position.port.board
     apply_state(game, state, live_actions(path), int(action["id"]))
-    operator = game.corporation(str(action["entity"]))
+    operator = game.corporation(operator_sym or str(action["entity"]))
     rnd = OperatingRound(game, [Decisions], int(state["round_num"]))
     rnd.entity_index = rnd.entities.index(operator)
     rnd.current_operator = operator

@@ -7,6 +7,7 @@ from typing import Any
 
 from stellwerk.core.entities import Company, Player, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import CompanyBought, ref
 from stellwerk.core.flow.base import Action, Step, act
 
 RULE = "common rules: waterfall private auction (as 1830)"
@@ -157,6 +158,7 @@ class WaterfallAuction(Step):
         if price > 0:
             transfer(player, self.game.bank, price, RULE)
         self.companies.remove(company)
+        self.game.journal.append(CompanyBought(ref(player), company.sym, price))
         self.game.after_buy_company(player, company, price)
 
     def resolve_bids(self) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from stellwerk.core.entities import Company, Player, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import CompanyBought, ref
 from stellwerk.core.flow.base import Action, Step, act
 
 
@@ -66,6 +67,7 @@ class ItemAuction(Step):
         player.companies.append(item)
         if price > 0:
             transfer(player, self.game.bank, price, self.rule)
+        self.game.journal.append(CompanyBought(ref(player), item.sym, price))
         self.game.after_buy_company(player, item, price)
 
     def new_player_order(self) -> list[Player] | None:

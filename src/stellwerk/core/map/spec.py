@@ -26,6 +26,9 @@ class HexSpec:
     location: str | None
     port: bool
     neighbors: tuple[str | None, ...]
+    terrain: str = ""
+    """What the terrain cost is for (``mountain``, ``water``, ``swamp``; empty: not given, e.g.
+    a pass's upgrade cost) -- for pictures only; the rules read ``terrain_cost``."""
 
     @property
     def preprinted_id(self) -> str:
@@ -74,6 +77,7 @@ def load_map(data: Mapping[str, Any]) -> MapSpec:
             location=h.get("location"),
             port=bool(h.get("port", False)),
             neighbors=tuple(neighbors),
+            terrain=str(h.get("terrain", "")),
         )
     return MapSpec(layout=layout, letter_is_row=letter_is_row, hexes=hexes)
 

@@ -36,8 +36,9 @@ The options that change this step (read from ``game.settings``): seed 003 H2
 (``corporate_sales_of_others_drop_price``: a sale of other corporations' shares moves no
 price), seed 003 H10 (``grandchildren_may_par``: a corporation owned by a corporation may not
 start one), seed 000 item 4.3 (``corporate_buys_within_borders``: no purchase across an
-existing border), seed 000 item 3.5 (``emr_sales_block_corporate_rebuy``: emergency sales
-recorded with :func:`record_emergency_sale` block a rebuy too), seed 000 item 2.2
+existing border), seed 000 item 3.5 (``emr_sales_block_corporate_rebuy``: emergency sales,
+which :func:`.emergency.sell` then records in the round's sale record, block a rebuy too),
+seed 000 item 2.2
 (``sale_drop_order``: the price drops of the sales wait until the selling is over and then
 happen in reverse operating order, :func:`.stock.settle_drops`).
 """
@@ -99,14 +100,6 @@ def grandchild(corp: Corporation) -> bool:
     """A corporation whose president is a corporation (two or more levels below a player;
     seed 003 H10)."""
     return isinstance(corp.owner, Corporation)
-
-
-def record_emergency_sale(game: Game1841, seller: Any, corp: Corporation) -> None:
-    """An emergency sale of ``corp`` by ``seller`` in this operating round: with seed 000
-    item 3.5 (``emr_sales_block_corporate_rebuy``) it counts as a sale for the rebuy rule of
-    corporate share trading; without, 18xx.games does not record it (rules/1841.md 2.3.8)."""
-    if game.settings.emr_sales_block_corporate_rebuy:
-        game.round.state.players_sold.setdefault(seller, {})[corp.sym] = "now"
 
 
 def may_start(game: Game1841, corp: Corporation) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Player, Train
+from stellwerk.core.events import PhaseChanged
 from stellwerk.titles.g1841 import secession, tuscan
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ def first_train_of(game: Game1841, train: Train) -> None:
     type's events in data order, once per type (rules/1841.md 2.4)."""
     while game.phases.next_on(train.name):
         game.phases.advance()
+        game.journal.append(PhaseChanged(game.phases.name))
     game.map.set_phase(game.phases.current.name)
     game.rust_trains(train)
     events, train.events = train.events, []

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, chain_of_control, controller
 from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import journal
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -75,6 +76,9 @@ def update(game: Game1841) -> bool:
             st.circular = False
             st.chain = []
         changed = changed or before != (st.frozen, st.circular, st.chain)
+        if st.frozen != before[0]:
+            told = journal.Frozen(corp.sym, st.circular) if frozen else journal.Thawed(corp.sym)
+            game.journal.append(told)
     return changed
 
 

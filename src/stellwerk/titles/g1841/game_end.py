@@ -70,11 +70,14 @@ def all_offboards_connected(game: Game1841) -> bool:
 def after_operating_turn(game: Game1841) -> bool:
     """At the end of a corporation's operating turn: a price at L.516 or all off-boards
     connected end the game now (rules/1841.md 1.4, "end of the current operating turn").
+    "All but one bankrupt" (immediate) is left to the check after the action, which comes
+    once the frozen corporations after the turn have had theirs (18xx.games'
+    ``done_operating!`` ends only ``current_turn`` triggers; 1841_game_end_bankrupt 597).
     Returns True if the game ended."""
     if game.finished:
         return True
     reason, timing = game.check_game_end()
-    if reason is not None and timing in ("immediate", "current_turn"):
+    if reason is not None and timing == "current_turn":
         game.end_game(reason)
         return True
     return False

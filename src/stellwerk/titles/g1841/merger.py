@@ -45,6 +45,7 @@ from stellwerk.core.entities import (
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.market import Cell
+from stellwerk.titles.g1841 import journal
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question
 
@@ -839,6 +840,8 @@ class Merger(Procedure):
         restart_corporation(game, b)
         for corp in (a, b, target):
             mark_done(game, corp)
+        price = target.share_price.price if target.share_price is not None else 0
+        game.journal.append(journal.Merged(a.sym, b.sym, target.sym, price))
         self.stage = "done"
 
 

@@ -1,11 +1,12 @@
 """1841's operating round (rules/1841.md 2.3): the order, the frozen corporations' turn, the
 "operated" mark, and the steps in 18xx.games' order (2.3.2):
 
-Bankrupt, Track, Destinate, Token, Route, Dividend, BuyToken, DiscardTrain, Decisions (the
-pending questions of mergers, the secession, token counts: 18xx.games' RemoveTokens,
-ChooseOption, BuyNewTokens), BuyTrain, StartCorporation (home token and token purchase of a
-corporation started by another: HomeToken, and TokenEmergencyMoney's place), corporate share
-trading (:mod:`.corporate`), Merge, Transform.
+Bankrupt, Track, Destinate, Token, Route, Dividend, BuyToken, DiscardTrain, token emergency
+money (18xx.games' TokenEmergencyMoney; non-blocking and before Decisions, so that its sales
+are routed while the token question is open), Decisions (the pending questions of mergers,
+the secession, token counts: 18xx.games' RemoveTokens, ChooseOption, BuyNewTokens), BuyTrain,
+StartCorporation (home token and token purchase of a corporation started by another:
+HomeToken), corporate share trading (:mod:`.corporate`), Merge, Transform.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from stellwerk.core.entities import Corporation
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round, Step, act, announces_changes
 from stellwerk.core.flow.operating import (
-    Bankrupt,
     DiscardTrain,
     Dividend,
     Route,
@@ -25,10 +25,12 @@ from stellwerk.core.flow.operating import (
 )
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import frozen, tokens, track
+from stellwerk.titles.g1841.bankruptcy import Bankrupt1841
 from stellwerk.titles.g1841.corporate import CorporateShares
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.stock import StartCorporation
+from stellwerk.titles.g1841.token_emr import TokenEmergencyMoney
 from stellwerk.titles.g1841.trains import BuyTrain1841
 
 if TYPE_CHECKING:
@@ -42,7 +44,7 @@ def new_operating_round(game: Game1841, round_num: int) -> Round:
     return OperatingRound1841(
         game,
         [
-            Bankrupt,
+            Bankrupt1841,
             Track1841,
             Destinate,
             Token1841,
@@ -50,6 +52,7 @@ def new_operating_round(game: Game1841, round_num: int) -> Round:
             Dividend,
             BuyToken,
             DiscardTrain,
+            TokenEmergencyMoney,
             Decisions,
             BuyTrain1841,
             StartCorporation,

@@ -40,7 +40,7 @@ from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.map.graph import compute_network, token_nodes
 from stellwerk.core.shares import Bundle, transfer_bundle
-from stellwerk.titles.g1841 import frozen
+from stellwerk.titles.g1841 import frozen, journal
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
 
@@ -207,6 +207,7 @@ def start(game: Game1841) -> None:
     procedure = Secession(old=old.sym, a=a.sym, b=b.sym, decider=key_of(decider))
     assert old.share_price is not None
     procedure.price = old.share_price.price
+    game.journal.append(journal.Seceded(old.sym, a.sym, b.sym))
     set_prices(game, old, a, b)
     split_tokens(game, old, a, b)
     split_trains(old, a, b)
@@ -625,6 +626,8 @@ class Secession(Procedure):
             raise IllegalAction(f"{corp.sym} cannot buy {count} tokens", RULE)
         transfer(corp, game.bank, count * OPTIONAL_TOKEN_PRICE, RULE)
         corp.num_tokens += count
+        if count:
+            game.journal.append(journal.TokensBought(corp.sym, count, count * OPTIONAL_TOKEN_PRICE))
         self.tokens_corp = self.b if self.tokens_corp == self.a else ""
         self.next_tokens(game)
 

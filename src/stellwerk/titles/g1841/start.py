@@ -23,10 +23,13 @@ from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import SharesSold, ref
 from stellwerk.core.flow.base import Action
 from stellwerk.core.map.geometry import opposite
 from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import journal
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
+from stellwerk.titles.g1841.emergency import half_total
 from stellwerk.titles.g1841.ownership import historical, major, phase_number
 from stellwerk.titles.g1841.rules.borders import borders_in_force
 
@@ -221,8 +224,10 @@ def token_choices(game: Game1841, corp: Corporation) -> list[int]:
 
 def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
     """The shortfall for the minimum is raised by selling just enough of the corporation's
-    own IPO shares to the pool at half price (the total rounded up), the price dropping a row
-    per share (rules/1841.md 2.2.3; seed 000 item 2.5)."""
+    own IPO shares to the pool at half price (``ceil(2 * short / price)`` shares as
+    18xx.games; the total rounded as :func:`.emergency.half_total`, which never matters at the
+    start's whole half prices), the price dropping a row per share (rules/1841.md 2.2.3; seed
+    000 item 2.5)."""
     short = total - corp.cash
     if short <= 0:
         return
@@ -233,8 +238,9 @@ def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
     if count > len(ipo):
         raise IllegalAction(f"{corp.sym} cannot raise L.{short} for its tokens", RULE)
     bundle = Bundle.of(list(ipo[:count]), corp)
-    amount = math.ceil(cell.price / 2 * bundle.num_shares())
+    amount = half_total(game, bundle)
     transfer(game.bank, corp, amount, RULE)
+    game.journal.append(SharesSold(ref(corp), corp.sym, bundle.percent, amount))
     game.transfer_shares(bundle, game.pool)
     game.move_price(corp, "down", math.ceil(bundle.num_shares()))
     reorder = getattr(game.round, "recalculate_order", None)
@@ -252,6 +258,7 @@ def buy_tokens(game: Game1841, corp: Corporation, count: int) -> None:
     transfer(corp, game.bank, total, RULE)
     corp.num_tokens = count
     game.token_count[corp.sym] = count
+    game.journal.append(journal.TokensBought(corp.sym, count, total))
 
 
 # -- the procedure ---------------------------------------------------------------------------

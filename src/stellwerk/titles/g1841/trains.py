@@ -4,21 +4,30 @@
 * A corporation buys from the depot (its cheapest type only) or from another corporation at any
   price from L.1.  It must buy one when it has none, the depot has trains and its full graph
   holds a route (18xx.games MUST_BUY_TRAIN = route); it is then offered no ``pass``.
-* When the corporation cannot pay the cheapest depot train it must buy, the emergency money
-  procedure raises the rest: :meth:`BuyTrain1841.emergency_actions` (the share sales offered)
-  and :meth:`BuyTrain1841.raise_money` (the cash moved in) are where it plugs in.  Without it,
-  the cash of the chain of control above the corporation is swept in, nearest owner first
-  (rules/1841.md 2.3.7, "automatic cash sweeps").
+* When the corporation cannot pay the cheapest depot train it must buy, emergency money
+  (:mod:`.emergency`, rules/1841.md 2.3.7) raises the rest: the chain's corporations sell
+  (``sell_shares`` by the buyer), then the controlling player (``sell_shares`` by him), the
+  owners' cash is swept in; once a sale or sweep happened only the cheapest depot train may
+  be bought (seed 003 H11), after it further trains normally (FAQ 2.22).  If even that cannot
+  pay, the president may declare bankruptcy (:mod:`.bankruptcy`).
+
+What is offered is what 18xx.games offers: the corporation ``buy_train`` and ``sell_shares``
+while its chain has a legal sale, ``buy_train`` alone when it must buy otherwise; the
+controlling player his emergency sales only once the chain has none and its cash is short.
+Files replay as the site accepted them: a sale by the controlling player is taken whenever the
+corporation must buy.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Corporation, Player, Train, chain_of_control, transfer
+from stellwerk.core.entities import Corporation, Player, Train
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
+from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import BuyTrain
+from stellwerk.core.flow.stock import bundle_from_action
+from stellwerk.titles.g1841 import emergency
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -43,74 +52,163 @@ def must_buy(game: Game1841, corp: Corporation) -> bool:
 
 
 class BuyTrain1841(BuyTrain):
-    """Train purchase (rules/1841.md 2.3.7): ``buy_train`` (and ``pass`` unless the
-    corporation must buy); nothing for a corporation done this round."""
+    """Train purchase with emergency money (rules/1841.md 2.3.7): ``buy_train``, ``pass``
+    unless the corporation must buy, ``sell_shares`` for EMR; nothing for a corporation done
+    this round."""
 
     game: Game1841
 
+    def setup(self) -> None:
+        super().setup()
+        self.emr_triggered = False
+        """A sale or sweep happened: the next train is the cheapest depot train (H11)."""
+
+    # -- what is offered -------------------------------------------------------------------
     def actions(self, entity: Any) -> list[str]:
         current = self.current_entity()
         if current is None or current.sym in self.game.done_this_round:
             return []
         if isinstance(entity, Player):
-            return self.emergency_actions(entity, current)
+            if entity is emergency.controller_of(current) and self.must_buy(current):
+                return ["sell_shares"]
+            return []
         if entity is not current:
             return []
         if self.must_buy(entity):
-            return ["buy_train", *self.emergency_actions(entity, current)]
+            if self.chain_must_sell(entity):
+                return ["buy_train", "sell_shares"]
+            return ["buy_train"]
         if self.can_buy_train(entity):
             return ["buy_train", "pass"]
         return []
 
-    # -- emergency money: where rules/1841.md 2.3.7 EMR plugs in ----------------------------
-    def emergency_actions(self, entity: Any, buyer: Corporation) -> list[str]:
-        """Hook: the share sales ``entity`` (the buyer, a corporation of its chain, or its
-        controlling player) is offered to raise the money for the train the buyer must buy
-        (``["sell_shares"]``); none here."""
-        return []
+    def short(self, corp: Corporation) -> bool:
+        """The chain's cash up to its first seller does not pay the cheapest depot train."""
+        return emergency.cash_before_issuing(self.game, corp) < emergency.needed_price(
+            self.game, corp
+        )
 
-    def raise_money(self, corp: Corporation, train: Train, price: int) -> None:
-        """Hook: ``corp`` must buy ``train`` for ``price`` and lacks cash: the money comes in.
-        Here the owners up its chain of control give what is missing, nearest first
-        (rules/1841.md 2.3.7 "automatic cash sweeps")."""
-        for owner in chain_of_control(corp):
-            needed = price - corp.cash
-            if needed <= 0 or not isinstance(owner, (Player, Corporation)):
-                break
-            amount = min(needed, owner.cash)
-            if amount > 0:
-                transfer(owner, corp, amount, RULE)
-            if isinstance(owner, Player):
-                break
+    def chain_must_sell(self, corp: Corporation) -> bool:
+        """A corporation of the chain must sell before the president helps (18xx.games
+        MUST_EMERGENCY_ISSUE_BEFORE_EBUY; rules/1841.md 2.3.7)."""
+        return self.short(corp) and bool(emergency.issuable_bundles(self.game, corp))
 
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        """The controlling player's turn to sell: the corporation must buy, is short, and no
+        corporation of its chain has a legal sale (rules/1841.md 2.3.7)."""
+        return (
+            self.must_buy(corp)
+            and self.short(corp)
+            and not emergency.issuable_bundles(self.game, corp)
+        )
+
+    def buyable_trains(self, corp: Corporation) -> list[Any]:
+        """After an EMR sale or sweep only the cheapest depot train (seed 003 H11); short of
+        cash the cheapest depot train and other corporations' trains; else all (2.3.7)."""
+        game = self.game
+        cheapest = game.min_depot_train(corp)
+        if self.emr_triggered:
+            return [cheapest] if cheapest is not None else []
+        depot = game.depot_trains_for(corp)
+        if corp.cash < game.min_depot_price(corp):
+            depot = [cheapest] if cheapest is not None else []
+        others = list(game.other_trains(corp)) if corp.cash > 0 else []
+        return depot + others
+
+    def choices(self, entity: Any) -> list[Action]:
+        kinds = self.actions(entity)
+        if not kinds:
+            return []
+        game = self.game
+        corp: Corporation = self.current_entity()
+        if isinstance(entity, Player):
+            if not self.president_may_contribute(corp):
+                return []
+            return [
+                emergency.sale_action(entity, b)
+                for b in emergency.player_bundles(game, entity, corp)
+            ]
+        out: list[Action] = []
+        if "pass" in kinds:
+            out.append(act(entity, "pass"))
+        if "buy_train" in kinds and self.room(corp):
+            out += self.train_choices(corp)
+        if "sell_shares" in kinds:
+            out += [
+                emergency.sale_action(entity, b) for b in emergency.issuable_bundles(game, corp)
+            ]
+        return out
+
+    def train_choices(self, corp: Corporation) -> list[Action]:
+        game = self.game
+        out: list[Action] = []
+        seen: set[tuple[str, int]] = set()
+        helped = self.must_buy(corp) and not emergency.issuable_bundles(game, corp)
+        cheapest = game.min_depot_train(corp)
+        for train in self.buyable_trains(corp):
+            key = (train.name, id(train.owner))
+            if key in seen:
+                continue
+            seen.add(key)
+            if train.owner is game.depot:
+                budget = corp.cash
+                if helped and cheapest is not None and train.name == cheapest.name:
+                    budget = emergency.available(corp)
+                if train.price <= budget:
+                    out.append(act(corp, "buy_train", train=train.id, price=train.price))
+            elif corp.cash >= 1:
+                for price in sorted({1, min(train.price, self.budget(corp))}):
+                    out.append(act(corp, "buy_train", train=train.id, price=price))
+        return out
+
+    # -- processing ------------------------------------------------------------------------
     def process_buy_train(self, action: Action, entity: Any) -> None:
         game = self.game
         train = game.train_by_id(action["train"])
         price = int(action.get("price", train.price))
         from_depot = train.owner is game.depot
+        if entity.cash < price and not from_depot:
+            raise IllegalAction(f"{entity.sym} has not the cash for this train", RULE)
+        if self.emr_triggered and not from_depot:
+            raise IllegalAction(
+                "after emergency money the first train comes from the depot",
+                "rules/1841.md 2.3.7; seed 003 H11",
+            )
         if entity.cash < price:
-            if not from_depot:
-                raise IllegalAction(f"{entity.sym} has not the cash for this train", RULE)
             if not self.must_buy(entity):
                 raise IllegalAction(f"{entity.sym} cannot afford {train.name}", RULE)
             if price > game.min_depot_price(entity):
                 raise IllegalAction(f"{entity.sym} must buy the cheapest train", RULE)
+            if emergency.issuable_bundles(game, entity):
+                raise IllegalAction(f"{entity.sym} must sell shares before buying", RULE)
+            if emergency.available(entity) < price:
+                raise IllegalAction(f"{entity.sym} cannot afford {train.name}", RULE)
         super().process_buy_train(action, entity)
+        self.emr_triggered = False
 
     def president_adds(self, corp: Corporation, train: Train, amount: int) -> None:
-        price = amount + corp.cash
-        if self.available_cash(corp) < price:
-            raise IllegalAction(f"{corp.sym} cannot afford {train.name}", RULE)
-        self.raise_money(corp, train, price)
+        """Short of cash for the cheapest depot train it must buy: the owners up the chain
+        give the rest, the controlling player last (rules/1841.md 2.3.7, sweeps)."""
+        self.emr_triggered = True
+        emergency.sweep(self.game, corp, None, amount + corp.cash)
 
-    def available_cash(self, corp: Corporation) -> int:
-        """Hook: what ``corp`` can have for a train it must buy: its cash and its owners' up
-        the chain of control to the controlling player."""
-        total = corp.cash
-        for owner in chain_of_control(corp):
-            if not isinstance(owner, (Player, Corporation)):
-                break
-            total += owner.cash
-            if isinstance(owner, Player):
-                break
-        return total
+    def process_sell_shares(self, action: Action, entity: Any) -> None:
+        """An emergency sale (rules/1841.md 2.3.7): by the buyer for a corporation of its
+        chain, or by the controlling player for himself; half price; then the sweep."""
+        game = self.game
+        current: Corporation = self.current_entity()
+        bundle = bundle_from_action(game, action)
+        seller = bundle.owner
+        if not self.must_buy(current):
+            raise IllegalAction(f"{current.sym} need not buy a train: no emergency sale", RULE)
+        if isinstance(entity, Player):
+            own = entity is seller and entity is emergency.controller_of(current)
+        else:
+            own = entity is current and seller in emergency.chain_of_corps(current)
+        if not own or not emergency.may_sell(game, current, bundle):
+            raise IllegalAction(
+                f"{getattr(seller, 'name', seller)} may not sell these shares now", RULE
+            )
+        emergency.sell(game, bundle)
+        self.emr_triggered = True
+        emergency.sweep(game, current, seller, emergency.needed_price(game, current))

@@ -8,9 +8,9 @@ becomes the target's president's certificate and every 20 % share one 10 % share
 offer rounds (``choose`` yes/no): the holders (players from the president, each followed by the
 corporations he controls), then every player.  Then tokens: with one token the target must buy
 a second for L.50 and may buy more for L.100 each (``choose`` N), up to five; a target that
-cannot pay the L.50 raises it by token emergency money (the ``emr`` engineer's
-``emergency.py``; see :func:`token_money`).  In the Tuscan merge the target gets a free second
-token instead.  The minor restarts or closes; both are done for this operating round.
+cannot pay the L.50 raises it by token emergency money (:mod:`.token_emr`: sales at half
+price; :func:`token_money`: the sweep of the purchase).  In the Tuscan merge the target gets
+a free second token instead.  The minor restarts or closes; both are done for this operating round.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from stellwerk.core.entities import (
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
-from stellwerk.titles.g1841 import merger
+from stellwerk.titles.g1841 import emergency, journal, merger
 from stellwerk.titles.g1841.decisions import Procedure, Question
 
 if TYPE_CHECKING:
@@ -80,31 +80,10 @@ def offer_holders(game: Game1841, priority: Player | None, corp: Corporation) ->
     return out
 
 
-def sweep_cash(game: Game1841, corp: Corporation, amount: int) -> None:
-    """The owners up the chain of control give ``corp`` what it lacks of ``amount`` (token
-    emergency money: the president helps, rules/1841.md 2.3.12, seed 000 item 2.5).  Stand-in
-    for the ``emr`` engineer's sweep, which replaces it."""
-    for owner in chain_of_control(corp):
-        if corp.cash >= amount or owner is None or owner is corp:
-            break
-        give = min(owner.cash, amount - corp.cash)
-        if give > 0:
-            transfer(owner, corp, give, RULE)
-
-
 def token_money(game: Game1841, corp: Corporation, amount: int) -> None:
     """Raise ``amount`` for the transformation's required token (Token EMR, rules/1841.md
-    2.3.12): the ``emr`` engineer's ``emergency.token_emergency_money`` when it exists, else
-    the president's cash only."""
-    try:
-        from stellwerk.titles.g1841 import emergency  # type: ignore[attr-defined]
-    except ImportError:
-        emergency = None
-    hook = getattr(emergency, "token_emergency_money", None)
-    if hook is not None:
-        hook(game, corp, amount)
-        return
-    sweep_cash(game, corp, amount)
+    2.3.12; seed 000 item 2.5): :func:`.emergency.token_emergency_money`."""
+    emergency.token_emergency_money(game, corp, amount)
 
 
 @dataclass
@@ -159,6 +138,7 @@ class Transform(Procedure):
         if count:
             target.num_tokens += count
             transfer(target, game.bank, total, RULE)
+            game.journal.append(journal.TokensBought(target.sym, count, total))
         self.finish(game)
 
     # -- start
@@ -263,6 +243,7 @@ class Transform(Procedure):
         merger.restart_corporation(game, corp)
         merger.mark_done(game, corp)
         merger.mark_done(game, target)
+        game.journal.append(journal.Transformed(corp.sym, target.sym))
         self.stage = "done"
 
 

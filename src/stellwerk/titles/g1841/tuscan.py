@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core.entities import Corporation, Player, controller
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
-from stellwerk.titles.g1841 import merger
+from stellwerk.titles.g1841 import journal, merger
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
 from stellwerk.titles.g1841.transform import Transform
 
@@ -166,6 +166,7 @@ class Tuscan(Procedure):
                 rnd.recalculate_order()
         else:
             merger.mark_done(game, sfli)
+        game.journal.append(journal.TuscanMerged(sfli.sym))
         self.done = True
 
 
@@ -194,6 +195,7 @@ def start(game: Game1841) -> Tuscan | None:
     else:
         steps = [f"merge:SFLP:SFMA:{FORMED}"]
     procedure = Tuscan(decider, holding.sym, will_run, steps)
+    game.journal.append(journal.TuscanMergeStarted(tuple(sorted(up)), FORMED))
     procedure.advance(game)
     queue(game, procedure)
     return procedure

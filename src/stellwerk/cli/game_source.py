@@ -1,0 +1,89 @@
+"""Where the picture and log commands find a game: a game file, a Rails 1835 ``.report`` or a
+key in the game store (``--db``), replayed as far as the engine can (issue 9 item 4).
+
+A title still being built (1841: its game files replay only up to the first operating round)
+must still be drawn and told: when a recorded action is refused, the game is rebuilt from the
+live actions before it and :class:`Loaded` says where it stopped and why, so the command can
+say so on stderr instead of failing.  A game that cannot be set up at all still fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from stellwerk.cli.common import describe_illegal, engine_class, fail
+from stellwerk.cli.store_access import opened, store_outcomes
+from stellwerk.core.errors import GameFileError, IllegalAction
+
+
+@dataclass
+class Loaded:
+    """A replayed game: the API game, the live actions it applied and, when the engine could
+    not go on, the first refused action's id and the reason (``stopped``)."""
+
+    game: Any
+    actions: list[dict[str, Any]]
+    data: dict[str, Any]
+    path: Path | None
+    stopped: GameFileError | None = None
+
+    def note(self) -> str | None:
+        """One line for stderr when the replay stopped early."""
+        if self.stopped is None:
+            return None
+        return (
+            f"note: the engine replays this game only up to action {self.stopped.action_id} "
+            f"({self.stopped.reason}); shown is the state before it"
+        )
+
+
+def game_data(game: str, db: str | None) -> tuple[dict[str, Any], Path | None]:
+    """The game file dict of GAME (a path, or a key of the store ``db``) and its path."""
+    if db is not None:
+        with opened(db) as store, store_outcomes():
+            return dict(store.load(game).data), None
+    path = Path(game)
+    if not path.is_file():
+        fail(f"{path}: no such file" if not path.exists() else f"{path}: is not a file")
+    if path.suffix == ".report":
+        from stellwerk.io.from_rails_report import import_report
+
+        report = import_report(path)
+        if report.game is None:
+            fail(f"{path}: the report could not be imported")
+        data: dict[str, Any] = report.game.to_file()
+        return data, path
+    from stellwerk.io.gamefile import read_game_file
+
+    try:
+        return read_game_file(path), path
+    except GameFileError as error:
+        fail(f"{path}: {error}")
+
+
+def replay(data: dict[str, Any], path: Path | None, before_action: int | None) -> Loaded:
+    """The game before ``before_action`` (all live actions when None); when the engine refuses
+    a recorded action, the game before that action, with ``stopped`` set."""
+    from stellwerk.io.gamefile import load_game_file
+
+    where = f"{path}: " if path is not None else ""
+    try:
+        live = load_game_file(data).live
+    except GameFileError as error:
+        fail(f"{where}{error}")
+    actions = [a for a in live if before_action is None or int(a.get("id", 0)) < before_action]
+    stopped: GameFileError | None = None
+    while True:
+        try:
+            game = engine_class().from_file({**data, "actions": actions})
+        except GameFileError as error:
+            if error.action_id is None or stopped is not None:
+                fail(f"{where}{error}")
+            stopped = error
+            actions = [a for a in actions if int(a.get("id", 0)) < int(error.action_id)]
+            continue
+        except IllegalAction as error:
+            fail(f"{where}cannot set up this game: {describe_illegal(error)}")
+        return Loaded(game, actions, data, path, stopped)

@@ -1,0 +1,239 @@
+"""1841's bankruptcy (rules/1841.md 2.6; seed 003 H9).
+
+**When.**  A corporation that must buy a train may declare its controlling player bankrupt
+(``bankrupt``, entity = the corporation, ``option`` 0 or 1) only if the whole emergency buying
+power is below the cheapest depot train (18xx.games ``can_go_bankrupt?``): the player's cash,
+plus for every operated corporation he holds half the value of his largest bundle that an
+emergency sale allows (rounded down per corporation), plus the buyer's cash and what its chain
+could still raise (:func:`buying_power`).  It is offered where the site offers it: in the
+train step, once no corporation of the chain has a legal sale left and the chain is short.
+
+**The sell-out** (``bankruptcy_procedure == "sell_out"``, 18xx.games): the player sells, per
+corporation in operating order, the largest bundle an emergency sale allows, at half price
+with the usual price drop; then everything he still holds at half price, ignoring all
+restrictions, without further price changes (a historical corporation's president's
+certificate before phase 4 goes to the pool and the corporation is presided by the pool,
+frozen).  His cash goes to the corporation, his concessions to the bank.  ``option`` 0: he is
+out of the game (it counts for "all but one bankrupt", rules/1841.md 1.4); 1: he borrows
+L.500 from the bank and stays (:func:`.game_end.take_bankruptcy_loan`).  The corporation's
+turn ends without a train: it has operated and is done this round.
+
+**Zugzwang** (``"dissolve"``, seed 003 H9): every corporation the bankrupt controls, directly
+or through others, leaves the game -- its certificates (whoever holds them) are retired, its
+cash goes to the bank, its trains to the bank's depot, its shares of other corporations to the
+pool, its tokens leave the map -- and its concession leaves the game; the player's cash goes to
+the bank and he goes on with exactly L.500 lent by the bank.  Our reading: his shares of
+corporations he does not control stay his.  The unpaid train was never bought, so no phase
+changes (H9's last sentence).
+
+**Transform token.**  A bankruptcy declared while a transformed major cannot raise its
+required L.50 token (:mod:`.token_emr`) gives the major the token free, its cash to the bank,
+and ends the transformation (18xx.games' special case).  As on the site, whether it may be
+declared is still measured against the cheapest depot train.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import Corporation, Player, controlled_corporations, transfer
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action, act
+from stellwerk.core.flow.operating import Bankrupt
+from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import emergency, frozen, game_end, merger, stock, token_emr
+from stellwerk.titles.g1841.decisions import prune
+from stellwerk.titles.g1841.ownership import move_bundle, presidency_may_change
+from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE, Transform
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+RULE = "rules/1841.md 2.6"
+
+OPTIONS = (0, 1)
+"""``option`` 0: resign; 1: take the L.500 loan and stay (rules/1841.md 2.6)."""
+
+
+# -- when ----------------------------------------------------------------------------------
+
+
+def liquidity(game: Game1841, player: Player, buyer: Corporation) -> int:
+    """The player's cash and, per operated corporation he holds, half his largest legal
+    emergency bundle at full price, rounded down (18xx.games ``liquidity(emergency: true)``)."""
+    total = player.cash
+    for corp in game.corporations:
+        if not player.shares_of(corp.sym) or corp.sym not in game.operated_corps:
+            continue
+        bundles = [
+            b
+            for b in game.bundles_for_corporation(player, corp)
+            if emergency.may_sell(game, buyer, b)
+        ]
+        if bundles:
+            total += max(b.price for b in bundles) // 2
+    return total
+
+
+def buying_power(game: Game1841, player: Player, buyer: Corporation) -> int:
+    """Everything the player and the buyer's chain could raise (18xx.games
+    ``total_emr_buying_power``)."""
+    return liquidity(game, player, buyer) + buyer.cash + emergency.issuable_cash(game, buyer)
+
+
+def may_go_bankrupt(game: Game1841, buyer: Corporation) -> bool:
+    """The buying power is below the cheapest depot train (rules/1841.md 2.6)."""
+    player = emergency.controller_of(buyer)
+    if player is None:
+        return False
+    return buying_power(game, player, buyer) < emergency.needed_price(game, buyer)
+
+
+# -- the procedures -------------------------------------------------------------------------
+
+
+def declare(game: Game1841, buyer: Corporation, option: int) -> None:
+    """``buyer``'s controlling player goes bankrupt (rules/1841.md 2.6; seed 003 H9)."""
+    player = emergency.controller_of(buyer)
+    if player is None or player.bankrupt:
+        raise IllegalAction(f"{buyer.sym} has no player who could go bankrupt", RULE)
+    if option not in OPTIONS:
+        raise IllegalAction(f"bankruptcy option must be 0 or 1, not {option}", RULE)
+    if not may_go_bankrupt(game, buyer):
+        power = buying_power(game, player, buyer)
+        price = emergency.needed_price(game, buyer)
+        raise IllegalAction(
+            f"{player.name} cannot go bankrupt: {buyer.sym} and {player.name} can raise "
+            f"L.{power} and the cheapest depot train costs L.{price}",
+            RULE,
+        )
+    token = token_emr.pending(game) is buyer
+    if game.settings.bankruptcy_procedure == "dissolve":
+        dissolve(game, player)
+    else:
+        sell_out(game, player, buyer)
+        if option == 0:
+            player.bankrupt = True
+        else:
+            game_end.take_bankruptcy_loan(game, player)
+    if token:
+        free_token(game, buyer)
+    elif not buyer.closed:
+        end_turn(game, buyer)
+
+
+def free_token(game: Game1841, buyer: Corporation) -> None:
+    """Bankrupt over the transformation's required token: the major gets it free, its cash
+    goes to the bank, the transformation ends (18xx.games' special case, "rules limbo")."""
+    if not buyer.closed:
+        buyer.num_tokens += 1
+        if buyer.cash > 0:
+            transfer(buyer, game.bank, buyer.cash, RULE)
+    for procedure in game.procedures:
+        if not isinstance(procedure, Transform) or procedure.target != buyer.sym:
+            continue
+        if procedure.stage == "tokens":
+            procedure.finish(game)
+    prune(game)
+
+
+def end_turn(game: Game1841, buyer: Corporation) -> None:
+    """The corporation's turn ends without a train: it has operated and is done this round
+    (18xx.games ``done_operating!``; rules/1841.md 2.6)."""
+    game.after_operating_turn(buyer)
+    game.done_this_round.add(buyer.sym)
+
+
+def _in_order(game: Game1841, player: Player) -> list[Corporation]:
+    held = [c for c in game.corporations if player.shares_of(c.sym) and c.share_price]
+    return sorted(held, key=lambda c: c.sort_key())
+
+
+def sell_out(game: Game1841, player: Player, buyer: Corporation) -> None:
+    """The player's sell-out at half price (rules/1841.md 2.6 "Process")."""
+    for corp in _in_order(game, player):
+        bundles = [
+            b
+            for b in game.bundles_for_corporation(player, corp)
+            if emergency.may_sell(game, buyer, b)
+        ]
+        if bundles:
+            emergency.sell(game, max(bundles, key=lambda b: b.price))
+    for corp in _in_order(game, player):
+        shares = list(player.shares_of(corp.sym))
+        bundle = Bundle.of(shares, corp)
+        transfer(game.bank, player, emergency.half_total(game, bundle), RULE)
+        change = presidency_may_change(game, corp)
+        move_bundle(game, bundle, game.pool, change)
+        ps = corp.presidents_share
+        if ps is not None and ps.owner is game.pool:
+            corp.owner = game.pool
+        frozen.update(game)
+    if player.cash > 0:
+        transfer(player, buyer, player.cash, RULE)
+    for company in list(player.companies):
+        player.companies.remove(company)
+        company.owner = None
+
+
+def dissolve(game: Game1841, player: Player) -> None:
+    """Seed 003 H9: the bankrupt's corporations leave the game, he goes on with L.500."""
+    for corp in controlled_corporations(player, game.corporations):
+        remove_corporation(game, corp)
+    for company in list(player.companies):
+        company.close()
+    if player.cash > 0:
+        transfer(player, game.bank, player.cash, RULE)
+    game_end.take_bankruptcy_loan(game, player)
+
+
+def remove_corporation(game: Game1841, corp: Corporation) -> None:
+    """A corporation leaves the game with all it has (seed 003 H9)."""
+    for sym in list(corp.shares):
+        if sym != corp.sym:
+            for share in list(corp.shares_of(sym)):
+                merger.transfer_certificates(game, [share], game.pool)
+    for share in list(corp.certificates):
+        if share.owner is not corp:
+            merger.return_to_ipo(share, game)
+    if corp.cash > 0:
+        transfer(corp, game.bank, corp.cash, RULE)
+    for train in list(corp.trains):
+        game.reclaim_train(train)
+    company = stock.concession_of(game, corp)
+    if company is not None:
+        company.close()
+    merger.restart_corporation(game, corp)
+    corp.closed = True
+    game.done_this_round.add(corp.sym)
+
+
+# -- the step ---------------------------------------------------------------------------------
+
+
+class Bankrupt1841(Bankrupt):
+    """``bankrupt`` with ``option`` 0 or 1 by the corporation that must buy a train
+    (rules/1841.md 2.6); offered where 18xx.games offers it."""
+
+    game: Game1841
+
+    def choices(self, entity: Any) -> list[Action]:
+        if not self.actions(entity) or not self.offered(entity):
+            return []
+        return [act(entity, "bankrupt", option=o) for o in OPTIONS]
+
+    def offered(self, corp: Any) -> bool:
+        from stellwerk.titles.g1841.trains import BuyTrain1841
+
+        game = self.game
+        target = token_emr.pending(game)
+        if target is not None:
+            chain = emergency.issuable_bundles(game, target, REQUIRED_TOKEN_PRICE)
+            return corp is target and not chain and may_go_bankrupt(game, corp)
+        step = self.round.active_step()
+        if not isinstance(step, BuyTrain1841) or step.current_entity() is not corp:
+            return False
+        return step.president_may_contribute(corp) and may_go_bankrupt(self.game, corp)
+
+    def process_bankrupt(self, action: Action, entity: Any) -> None:
+        declare(self.game, entity, int(action.get("option") or 0))

@@ -1,0 +1,381 @@
+"""1841's emergency money (EMR, rules/1841.md 2.3.7; seed 000 items 1.13, 2.21, 2.22, 5.6;
+seed 003 H8, H11).
+
+A corporation that must buy a train (no train, a route, trains in the depot) and cannot pay
+the cheapest depot train raises the money in this order:
+
+1. **The chain of corporations** (the buyer, then the corporation presiding over it, and so
+   on): at the first one that, counting the cash of the chain so far, still needs money and
+   has a legal bundle, that corporation sells -- shares of *other* corporations it holds if it
+   has a legal bundle of them, otherwise its own IPO shares (:func:`issuable_bundles`).  The
+   action is ``sell_shares`` with ``entity`` = the buyer (18xx.games routes every action of
+   the train step through the operating corporation).
+2. **The controlling player** (only when no corporation of the chain has a legal bundle):
+   any bundle :func:`may_sell` allows (the site shows them all; it does not stop him from
+   raising more than needed).
+3. **Automatic sweeps** (no action in the file): after a sale by anyone but the buyer, the
+   owners up the buyer's chain give it what is still missing of the cheapest depot price,
+   the immediate owner first, up to and including the seller (:func:`sweep`); when the buyer
+   then buys the train short of cash, the sweep runs up to the controlling player.
+
+Every sale is at **half** the market price, the bundle's total rounded up as 18xx.games does
+(``ceil(price / 2 * shares)``; seed 000 item 2.21 rounds it down: setting
+``emr_half_price_rounding``), and moves the price down like a normal sale.
+
+**No overselling** for the chain's sales: a bundle is legal only if its half-price total is
+below what is still needed plus the half price of one share (no share in it is unneeded).
+
+**Which shares may go** (18xx.games ``emr_can_sell?``, seed 000 item 1.13): any amount --
+even the president's certificate, even beyond 50 % in the pool, even of corporations that
+have not operated -- if the seller is the corporation itself (its IPO), or the seller is not
+the president of that corporation, or that corporation is outside the buyer's own chain and
+is non-historical or the phase is 4 or later.  Otherwise the seller keeps at least as much as
+the next-largest player holder and keeps the president's certificate.  Half a president's
+certificate is sold only if another player holds more than 10 % or the pool holds a share.
+Options narrow this: ``emr_sales_need_operated`` (seed 000 item 5.6: never shares of a
+corporation in its first operating round) and ``emr_president_cert_to_pool`` False (seed 003
+H8: no director certificate may land in the pool).
+
+Once a sale or a sweep has happened (*EMR triggered*), the train bought must be the cheapest
+depot train (seed 003 H11); after it the corporation may buy further trains normally (FAQ
+2.22).  That flag lives in the train step (:mod:`.trains`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from stellwerk.core.entities import Corporation, Holder, Player, chain_of_control, transfer
+from stellwerk.core.events import SharesSold, ref
+from stellwerk.core.flow.base import Action, act
+from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import frozen
+from stellwerk.titles.g1841.ownership import move_bundle, presidency_may_change, trial
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+RULE = "rules/1841.md 2.3.7"
+
+Seller = Corporation | Player
+
+
+# -- the chain ------------------------------------------------------------------------------
+
+
+def chain_of_corps(buyer: Corporation) -> list[Corporation]:
+    """The buyer and the corporations presiding over it, upwards, up to (not including) the
+    player, the pool or a repeat (rules/1841.md 2.3.9)."""
+    out = [buyer]
+    for owner in chain_of_control(buyer):
+        if not isinstance(owner, Corporation) or owner in out:
+            break
+        out.append(owner)
+    return out
+
+
+def owners(buyer: Corporation) -> list[Seller]:
+    """Who gives cash in a sweep: the buyer's chain of control upwards, the controlling
+    player last (rules/1841.md 2.3.7, automatic cash sweeps)."""
+    out: list[Seller] = []
+    for owner in chain_of_control(buyer):
+        if not isinstance(owner, (Corporation, Player)) or owner is buyer or owner in out:
+            break
+        out.append(owner)
+        if isinstance(owner, Player):
+            break
+    return out
+
+
+def in_full_chain(buyer: Corporation, corp: Corporation) -> bool:
+    """``corp`` is the buyer or presides over it, directly or through corporations."""
+    return corp is buyer or corp in chain_of_control(buyer)
+
+
+def needed_price(game: Game1841, buyer: Corporation) -> int:
+    """What EMR raises: the cheapest depot train's price (rules/1841.md 2.3.7)."""
+    return game.min_depot_price(buyer)
+
+
+# -- prices -------------------------------------------------------------------------------------
+
+
+def half_share_price(bundle: Bundle) -> Fraction:
+    """Half the market price of one share (rules/1841.md 2.3.7)."""
+    return Fraction(bundle.price_per_share(), 2)
+
+
+def half_total(game: Game1841, bundle: Bundle) -> int:
+    """The half-price total of a bundle: rounded up (18xx.games), or down (seed 000 item
+    2.21, ``emr_half_price_rounding``)."""
+    exact = half_share_price(bundle) * Fraction(bundle.percent, bundle.corporation.share_unit)
+    if game.settings.emr_half_price_rounding == "down":
+        return math.floor(exact)
+    return math.ceil(exact)
+
+
+def sale_action(entity: Any, bundle: Bundle) -> Action:
+    """A ``sell_shares`` action as 18xx.games records an emergency sale: the certificates,
+    the percentage and the half price per share as ``share_price``."""
+    return act(
+        entity,
+        "sell_shares",
+        shares=[s.id for s in bundle.shares],
+        percent=bundle.percent,
+        share_price=share_price_field(bundle),
+    )
+
+
+def share_price_field(bundle: Bundle) -> int | float:
+    """The ``share_price`` a game file records for a half-price sale (18xx.games writes the
+    half price, e.g. 34.5)."""
+    half = half_share_price(bundle)
+    return int(half) if half.denominator == 1 else float(half)
+
+
+# -- which bundles (emr_can_sell?) --------------------------------------------------------------
+
+
+def _player_percents(corp: Corporation, without: Holder) -> list[int]:
+    return [p for h, p in corp.share_holders.items() if isinstance(h, Player) and h is not without]
+
+
+def may_sell_any_amount(
+    game: Game1841, owner: Holder, corp: Corporation, buyer: Corporation
+) -> bool:
+    """The seller is the corporation itself, or not its president, or the corporation is
+    outside the buyer's chain and its presidency may change (non-historical or phase 4+)
+    (rules/1841.md 2.3.7, seed 000 item 1.13)."""
+    return (
+        owner is corp
+        or owner is not corp.owner
+        or (not in_full_chain(buyer, corp) and presidency_may_change(game, corp))
+    )
+
+
+def may_sell_partial(game: Game1841, owner: Holder, corp: Corporation) -> bool:
+    """Half a president's certificate only if another player holds more than 10 % or the
+    pool holds a share (18xx.games ``can_sell_partial?``)."""
+    return max(_player_percents(corp, owner), default=0) > 10 or bool(game.pool.shares_of(corp.sym))
+
+
+def minimum_to_retain(game: Game1841, owner: Holder, corp: Corporation, buyer: Corporation) -> int:
+    """What a restricted seller keeps: as much as the next-largest player holder."""
+    if may_sell_any_amount(game, owner, corp, buyer):
+        return 0
+    return max(_player_percents(corp, owner), default=0)
+
+
+def _option_allows(game: Game1841, bundle: Bundle) -> bool:
+    """The options' limits: seed 000 item 5.6 (only operated corporations) and seed 003 H8
+    (no director certificate lands in the pool)."""
+    corp = bundle.corporation
+    settings = game.settings
+    if settings.emr_sales_need_operated and corp.sym not in game.operated_corps:
+        return False
+    if not settings.emr_president_cert_to_pool and bundle.presidents_share is not None:
+        return not president_to_pool(game, bundle)
+    return True
+
+
+def president_to_pool(game: Game1841, bundle: Bundle) -> bool:
+    """Whether selling ``bundle`` would leave the president's certificate in the pool (tried
+    and put back)."""
+    corp = bundle.corporation
+    with trial(game, corp):
+        move_bundle(game, bundle, game.pool, presidency_may_change(game, corp))
+        ps = corp.presidents_share
+        return ps is not None and ps.owner is game.pool
+
+
+def valid_bundles(
+    game: Game1841, owner: Holder, corp: Corporation, buyer: Corporation
+) -> list[Bundle]:
+    """``owner``'s bundles of ``corp`` an emergency sale for ``buyer`` may contain
+    (18xx.games ``emr_valid_bundles``, plus the options' limits)."""
+    if not owner.shares_of(corp.sym):
+        return []
+    bundles = game.bundles_for_corporation(owner, corp)
+    most = owner.percent_of(corp.sym) - minimum_to_retain(game, owner, corp, buyer)
+    if not may_sell_any_amount(game, owner, corp, buyer):
+        bundles = [b for b in bundles if b.presidents_share is None]
+    return [b for b in bundles if b.percent <= most and _option_allows(game, b)]
+
+
+def may_sell(game: Game1841, buyer: Corporation, bundle: Bundle) -> bool:
+    """Whether ``bundle`` may be sold in an emergency for ``buyer`` (18xx.games
+    ``emr_can_sell?``, plus the options' limits)."""
+    owner = bundle.owner
+    corp = bundle.corporation
+    if not corp.ipoed or not _option_allows(game, bundle):
+        return False
+    if bundle.partial and not may_sell_partial(game, owner, corp):
+        return False
+    if may_sell_any_amount(game, owner, corp, buyer):
+        return True
+    return (
+        minimum_to_retain(game, owner, corp, buyer) <= owner.percent_of(corp.sym) - bundle.percent
+        and bundle.presidents_share is None
+    )
+
+
+def _held(holder: Holder, game: Game1841) -> Iterator[Corporation]:
+    for corp in game.corporations:
+        if holder.shares_of(corp.sym):
+            yield corp
+
+
+def sale_value(game: Game1841, owner: Holder, buyer: Corporation) -> int:
+    """What ``owner`` could raise: per corporation its legal bundle with the most shares."""
+    total = 0
+    for corp in _held(owner, game):
+        bundles = valid_bundles(game, owner, corp, buyer)
+        if bundles:
+            total += half_total(game, max(bundles, key=lambda b: b.percent))
+    return total
+
+
+def next_bundles(game: Game1841, owner: Seller, buyer: Corporation, needed: int) -> list[Bundle]:
+    """The legal sales of one seller of the chain: no share more than needed; a corporation's
+    shares of other corporations first, its own IPO shares only when it has none of those
+    (18xx.games ``emr_shares_next``)."""
+    if needed <= 0:
+        return []
+    fitting = [
+        b
+        for corp in _held(owner, game)
+        for b in valid_bundles(game, owner, corp, buyer)
+        if half_total(game, b) < needed + half_share_price(b)
+    ]
+    others = [b for b in fitting if b.corporation is not owner]
+    return others or [b for b in fitting if b.corporation is owner]
+
+
+def issuable_bundles(game: Game1841, buyer: Corporation, needed: int | None = None) -> list[Bundle]:
+    """The bundles of the first corporation of the chain that still needs money and has a
+    legal sale; empty when none has (18xx.games ``emergency_issuable_bundles``)."""
+    left = needed_price(game, buyer) if needed is None else needed
+    for corp in chain_of_corps(buyer):
+        left -= corp.cash
+        if left <= 0:
+            return []
+        found = next_bundles(game, corp, buyer, left)
+        if found:
+            return found
+    return []
+
+
+def cash_before_issuing(game: Game1841, buyer: Corporation, needed: int | None = None) -> int:
+    """The chain's cash up to the first corporation with a legal sale (18xx.games
+    ``emergency_cash_before_issuing``)."""
+    left = needed_price(game, buyer) if needed is None else needed
+    total = 0
+    for corp in chain_of_corps(buyer):
+        total += corp.cash
+        left -= corp.cash
+        if next_bundles(game, corp, buyer, left):
+            return total
+    return total
+
+
+def cash_before_selling(game: Game1841, buyer: Corporation, needed: int) -> int:
+    """As :func:`cash_before_issuing`, the controlling player's cash included (18xx.games
+    ``emergency_cash_before_selling``)."""
+    left = needed
+    total = 0
+    for entity in [buyer, *owners(buyer)]:
+        total += entity.cash
+        left -= entity.cash
+        if next_bundles(game, entity, buyer, left):
+            return total
+    return total
+
+
+def issuable_cash(game: Game1841, buyer: Corporation) -> int:
+    """What the chain could still raise beyond the cash already counted (18xx.games
+    ``emergency_issuable_cash``)."""
+    total = sum(c.cash + sale_value(game, c, buyer) for c in chain_of_corps(buyer))
+    return total - cash_before_issuing(game, buyer)
+
+
+def player_bundles(game: Game1841, player: Player, buyer: Corporation) -> list[Bundle]:
+    """Every bundle the controlling player may sell for ``buyer`` (the site lists them all)."""
+    return [
+        b
+        for corp in _held(player, game)
+        for b in game.bundles_for_corporation(player, corp)
+        if may_sell(game, buyer, b)
+    ]
+
+
+def controller_of(buyer: Corporation) -> Player | None:
+    chain = owners(buyer)
+    last = chain[-1] if chain else None
+    return last if isinstance(last, Player) else None
+
+
+# -- moving money and certificates -------------------------------------------------------------
+
+
+def sell(game: Game1841, bundle: Bundle) -> None:
+    """An emergency sale: the seller gets the half-price total from the bank, the bundle goes
+    to the pool, the price drops a row per share; a president's certificate nobody can take
+    leaves the corporation presided by the pool, frozen at once (18xx.games' ``update_frozen!``
+    after the sale: a frozen corporation after the buyer in the order has its frozen turn);
+    before phase 4 a historical corporation's presidency stays (rules/1841.md 2.3.7, 2.2.1).
+    With seed 000 item 3.5 (``emr_sales_block_corporate_rebuy``) a corporation's emergency
+    sale is recorded among the round's sales (``RoundState.players_sold``) for corporate share
+    trading to find; by default (18xx.games) it is not."""
+    corp = bundle.corporation
+    seller = bundle.owner
+    amount = half_total(game, bundle)
+    transfer(game.bank, seller, amount, RULE)
+    game.journal.append(SharesSold(ref(seller), corp.sym, bundle.percent, amount))
+    change = presidency_may_change(game, corp)
+    move_bundle(game, bundle, game.pool, change)
+    ps = corp.presidents_share
+    if change and ps is not None and ps.owner is game.pool and corp.owner is not game.pool:
+        corp.owner = game.pool
+        if bundle.partial:
+            game.handle_partial(bundle, game.pool, seller)
+    game.move_price(corp, "down", -(-bundle.percent // corp.share_unit))
+    frozen.update(game)
+    if game.settings.emr_sales_block_corporate_rebuy and isinstance(seller, Corporation):
+        state = getattr(game.round, "state", None)
+        if state is not None:
+            state.players_sold.setdefault(seller, {})[corp.sym] = "now"
+    reorder = getattr(game.round, "recalculate_order", None)
+    if callable(reorder):
+        reorder()
+
+
+def sweep(game: Game1841, buyer: Corporation, seller: Holder | None, cost: int) -> None:
+    """The owners up ``buyer``'s chain give it what it lacks of ``cost``, the immediate owner
+    first, up to and including ``seller`` (``None``: up to the controlling player); nothing
+    if the buyer sold itself (rules/1841.md 2.3.7, automatic cash sweeps)."""
+    if seller is buyer:
+        return
+    for owner in owners(buyer):
+        give = min(max(cost - buyer.cash, 0), owner.cash)
+        if give > 0:
+            transfer(owner, buyer, give, RULE)
+        if owner is seller:
+            break
+
+
+def available(buyer: Corporation) -> int:
+    """The buyer's cash and its owners' up to the controlling player: what a purchase short of
+    cash can sweep together."""
+    return buyer.cash + sum(o.cash for o in owners(buyer))
+
+
+def token_emergency_money(game: Game1841, corp: Corporation, amount: int) -> None:
+    """The transformed major lacks ``amount`` for its required L.50 token (rules/1841.md
+    2.3.12 "Token EMR", seed 000 item 2.5): the owners up its chain give what is missing, the
+    controlling player last, as 18xx.games' token purchase sweeps.  (The interactive share
+    sales of 18xx.games' TokenEmergencyMoney step, when even that is short, are not built;
+    the purchase is then refused.)"""
+    sweep(game, corp, None, amount)

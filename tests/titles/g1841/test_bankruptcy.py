@@ -1,0 +1,121 @@
+"""Bankruptcy (rules/1841.md 2.6, 1.4; seed 003 H9): the three bankruptcies of the
+18xx.games games replayed from their traced positions (same state after each action, the
+game's end and result), when it is offered, and both options and the zugzwang variant."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from emr_position import play, position
+from trace_state import FIXTURES, fixture, read_game_file, snapshot
+
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.legal import legal_actions
+from stellwerk.titles.g1841 import bankruptcy
+from stellwerk.titles.g1841.bankruptcy import Bankrupt1841
+
+needs_fixtures = pytest.mark.skipif(not FIXTURES.exists(), reason="../shared fixtures absent")
+
+BANK = "1841_game_end_bank"
+BANKRUPT = "1841_game_end_bankrupt"
+OFFBOARDS = "1841_game_end_offboards"
+BANKRUPT_CGTF = {"type": "bankrupt", "entity": "CGTF", "entity_type": "corporation"}
+
+
+def bankrupt_offers(game: object) -> list[object]:
+    return [a.get("option") for a in legal_actions(game) if a["type"] == "bankrupt"]  # type: ignore[arg-type]
+
+
+@needs_fixtures
+def test_fixture_first_bankruptcy_player_resigns() -> None:
+    """rules/1841.md 2.6 (option 0): SFLi sells its last SFTC share, then its president
+    Player 3464 goes bankrupt: his shares sold at half price, SFTC's presidency to the pool
+    (frozen: it operates next, as in the trace), he is out."""
+    game, path = position(BANKRUPT, 579, "SFLi")
+    assert play(game, path, 579, 580) == []
+    assert game.player_by_id(3464).bankrupt
+
+
+@needs_fixtures
+def test_fixture_second_bankruptcy_ends_the_game() -> None:
+    """rules/1841.md 2.6, 1.4: Player 17475 sells what he may for SFL, goes bankrupt, and
+    with two of three players out the game ends at once, after the frozen AFI's turn, with
+    the site's result.  (Position: Player 3464 resigned at action 580, CTS was formed this
+    round, the frozen SFTC has had its turn.)"""
+    game, path = position(BANKRUPT, 591, "SFL", done=("CTS",), operated_before=("SFTC",))
+    game.player_by_id(3464).bankrupt = True
+    assert play(game, path, 591, 597) == []
+    data = read_game_file(fixture(BANKRUPT))
+    assert game.finished and game.game_end_reason == "bankrupt"
+    assert game.result() == {str(k): v for k, v in data["result"].items()}
+
+
+@needs_fixtures
+def test_fixture_offboards_bankruptcy() -> None:
+    """rules/1841.md 2.6: CGTF's EMR (its ATFA share, its IPO, Player 873's sales) and the
+    bankruptcy that follows, as the trace has it; the next corporation operates."""
+    game, path = position(OFFBOARDS, 400, "CGTF")
+    assert play(game, path, 400, 407) == []
+
+
+@needs_fixtures
+def test_2_6_offered_only_once_the_chain_has_nothing_to_sell() -> None:
+    """rules/1841.md 2.6: CGTF cannot be saved, but while it still has shares to sell the
+    site offers no bankruptcy; after its sales, both options."""
+    game, path = position(OFFBOARDS, 400, "CGTF")
+    assert bankruptcy.may_go_bankrupt(game, game.corporation("CGTF"))
+    assert bankrupt_offers(game) == []
+    play(game, path, 400, 401)
+    assert bankrupt_offers(game) == [0, 1]
+
+
+@needs_fixtures
+def test_2_6_refused_while_the_buying_power_suffices() -> None:
+    """rules/1841.md 2.6: SB and Player 4 can raise the L.800: no bankruptcy offered, and one
+    sent is refused without changing anything."""
+    game, _ = position(BANK, 248, "SB")
+    assert bankrupt_offers(game) == []
+    before = snapshot(game)
+    step = game.round.step_of(Bankrupt1841)
+    with pytest.raises(IllegalAction, match=r"2\.6"):
+        step.process({"type": "bankrupt", "entity": "SB", "option": 0}, game.corporation("SB"))
+    assert snapshot(game) == before
+
+
+@needs_fixtures
+def test_2_6_option_1_loan_keeps_the_player_in() -> None:
+    """rules/1841.md 2.6 option 1 (1.4): Player 873 sells out, his cash goes to CGTF, he
+    borrows L.500 (subtracted from his value) and stays; CGTF's turn ends without a train."""
+    game, path = position(OFFBOARDS, 400, "CGTF")
+    play(game, path, 400, 406)
+    player = game.player_by_id(873)
+    game.process_action(BANKRUPT_CGTF | {"option": 1})
+    assert not player.bankrupt
+    assert player.cash == 500 and player.penalty == 500
+    assert not any(player.shares_of(c.sym) for c in game.corporations)
+    assert not player.companies
+    assert "CGTF" in game.done_this_round and not game.corporation("CGTF").trains
+    assert game.round.current_operator is not game.corporation("CGTF")
+
+
+@needs_fixtures
+def test_seed_003_h9_zugzwang_removes_the_bankrupts_corporations() -> None:
+    """seed 003 H9 (``bankruptcy_zugzwang``): every corporation Player 873 controls leaves
+    the game with its cash and trains; he goes on with exactly L.500 lent by the bank and
+    keeps his other shares; no train is bought, so no phase changes."""
+    game, path = position(OFFBOARDS, 400, "CGTF", options=("bankruptcy_zugzwang",))
+    play(game, path, 400, 406)
+    player = game.player_by_id(873)
+    controlled = [c for c in game.corporations if game.controller(c) is player]
+    assert game.corporation("CGTF") in controlled
+    phase = game.phases.name
+    game.process_action(BANKRUPT_CGTF | {"option": 0})
+    assert all(c.closed and not c.trains and c.cash == 0 for c in controlled)
+    others = [h for h in game.holders() if h not in controlled]
+    assert not any(h.shares_of(c.sym) for c in controlled for h in others)
+    assert player.cash == 500 and player.penalty == 500 and not player.bankrupt
+    assert game.phases.name == phase
