@@ -1,6 +1,6 @@
 """Issue 9's checks over every game we hold: the final map of every 18xx.games file (1849 by
-replay; 1841 from the board rebuilt from its trace, since the engine replays 1841 only up to
-stock round 2 for now) and of every Rails 1835 report is valid SVG with one element per hex
+replay; 1841 by replay too, checked against the board rebuilt from its trace) and of every
+Rails 1835 report is valid SVG with one element per hex
 (common rules §1.1), every token in its city (§6.4), and the routes of the last operating
 round drawn when asked (§6.1: one path group per train of the corporation's last run; a Rails
 report records revenues only, so its best routes).  And ``map`` / ``log`` work from the game
@@ -79,7 +79,8 @@ def test_1841_final_maps_tokens_and_last_routes(path: Path, tmp_path: Path) -> N
     out = tmp_path / "map.svg"
     result = _run("map", str(path), "-o", str(out), "--routes", corp)
     assert result.exit_code == 0, result.stderr  # type: ignore[attr-defined]
-    assert "rebuilt from" in result.stderr  # type: ignore[attr-defined]
+    # the engine replays the whole game now: the map is the replay's, not a rebuilt board
+    assert "rebuilt from" not in result.stderr  # type: ignore[attr-defined]
     hexes, tokens, routes = _hexes_and_tokens(out.read_text(encoding="utf-8"))
     board = board_of(port)
     assert hexes == set(board.hexes)
@@ -113,16 +114,16 @@ def test_rails_report_routes_of_the_last_run(report: Path, tmp_path: Path) -> No
     assert routes and all(list(g.iter(f"{NS}path")) for g in routes)
 
 
-def test_1841_log_stops_where_the_engine_stops_with_a_note() -> None:
-    """``stellwerk log`` of an 1841 game file tells the game as far as the engine replays it
-    and says on stderr where it stopped (exit 0: the log is usable)."""
+def test_1841_log_tells_the_whole_game() -> None:
+    """``stellwerk log`` of an 1841 game file tells the game; the engine replays the real 1841
+    games to their end, so no note says the log stops early (exit 0)."""
     if not GAMES_1841:
         pytest.skip("../shared fixtures absent")
     for lang, word in (("en", "wins"), ("de", "ersteigert")):
         result = _run("log", str(GAMES_1841[0]), "--lang", lang)
         assert result.exit_code == 0, result.stderr  # type: ignore[attr-defined]
         assert word in result.stdout  # type: ignore[attr-defined]
-        assert "the log stops there" in result.stderr  # type: ignore[attr-defined]
+        assert "the log stops there" not in result.stderr  # type: ignore[attr-defined]
 
 
 def _store_case(title: str, tmp_path: Path) -> Path:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from stellwerk.core.entities import Corporation, Player
+from stellwerk.core.entities import Corporation, Player, SharePool
 from stellwerk.core.game import Game
+
+POOL_ID = "SharePool"
+"""How the trace names the pool as a president (18xx.games' class name; fixtures README)."""
 
 
 def _id(entity: Any) -> Any:
     if isinstance(entity, Player):
         return entity.id
+    if isinstance(entity, SharePool):
+        return POOL_ID
     return getattr(entity, "sym", None) or getattr(entity, "name", None)
 
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from stellwerk.api import Game
 from stellwerk.core import events as ev
 from stellwerk.core.entities import move_share, transfer
-from stellwerk.core.errors import GameFileError
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.titles.g1841 import frozen as frozen_state
 from stellwerk.titles.g1841 import journal, merger, transform, tuscan
@@ -54,12 +53,15 @@ def test_concession_auction_and_token_purchases_are_told() -> None:
     operating round's end."""
     path = fixture("1841_game_end_bank")
     data = json.loads(path.read_text(encoding="utf-8"))
-    try:  # the engine replays 1841 games up to a first refusal in stock round 2 (for now)
-        game = Game.from_file(data)
-    except GameFileError as error:
-        assert error.action_id is not None
-        kept = [a for a in data["actions"] if a["id"] < error.action_id]
-        game = Game.from_file({**data, "actions": kept})
+    # up to the first start of a corporation by a corporation (rules/1841.md 2.3.8): the
+    # corporations started until then are the players' starts, each with its token purchase
+    first = min(
+        a["id"]
+        for a in data["actions"]
+        if a["type"] == "par" and a.get("entity_type") == "corporation"
+    )
+    kept = [a for a in data["actions"] if a["id"] < first]
+    game = Game.from_file({**data, "actions": kept})
     engine = game.engine
     won = [e for e in engine.journal if isinstance(e, ev.CompanyBought)]
     assert len(won) == len(engine.companies) == len({e.company for e in won})

@@ -169,3 +169,21 @@ def test_yellow_milano_only_once_per_run() -> None:
     best = port.best_run("X", trains("2", "2"))
     assert best.revenue == 250
     assert sorted(check_run(ctx, best.walks, trains("2", "2"), port.route_rules)) == [120, 130]
+
+
+def test_2_3_5_faq_1_11_a_port_never_makes_a_route() -> None:
+    """rules/1841.md 2.3.5 (FAQ 1.11): ports and passes are no stops that make a route; a
+    corporation whose token reaches only a port has no route (18xx.games route:never, so its
+    Route step is skipped and the price moves left)."""
+    from tests.titles.g1841.setup_helpers import new_game
+
+    game = new_game()
+    board = game.map.board
+    assert all(node.never for node in board.hexes["O7"].tile.nodes)
+    assert all(node.never for node in board.supply_tile("613-0").nodes)  # a pass tile
+    assert all(node.never for node in board.hexes["K7"].tile.nodes)  # a printed pass
+    board.lay_tile("M7", "612-0", 0)
+    board.place_token_at("M7", 0, "AFI")
+    game.map.clear_graphs()
+    assert {hid for hid, _ in game.map.graph.network("AFI").nodes} == {"M7", "O7"}
+    assert game.map.graph.route_flags("AFI") == (False, False)

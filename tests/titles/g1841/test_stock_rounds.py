@@ -699,3 +699,31 @@ def test_start_ipo_sales_do_not_reopen_the_turn(monkeypatch: pytest.MonkeyPatch)
     assert afi.share_price is not None and afi.share_price.price == 20
     assert afi.cash == 204 + 6 * 34 - 400
     assert game.round.current_entity() is not first
+
+
+def test_seed_000_2_2_option_player_sales_drop_after_the_sales_in_reverse_order() -> None:
+    """seed 000 item 2.2 (``sale_drops_reverse_order``): a player's sales of two
+    corporations of one stack drop their prices after his sales, in reverse operating order
+    (the stack swaps); by default each price drops at its sale (the stack keeps its order)."""
+    for options, expected in (
+        ([], ["SFTC", "SFTN"]),
+        (["sale_drops_reverse_order"], ["SFTN", "SFTC"]),
+    ):
+        game = game_in_sr(options=options)
+        p1, p2, p3 = game.players
+        sftc = par(game, p2, "SFTC", "144,2,8")
+        sftn = par(game, p3, "SFTN", "144,2,8")
+        for corp in (sftc, sftn):
+            give(game, corp, p1, 1)
+            game.operated_corps.add(corp.sym)
+        cell = sftc.share_price
+        assert cell is not None and cell.corporations == ["SFTC", "SFTN"]
+        game.round.entity_index = game.round.entities.index(p1)
+        for corp in (sftc, sftn):
+            share = p1.shares_of(corp.sym)[0]
+            send(game, p1, "sell_shares", shares=[share.id], percent=10)
+        assert (sftc.share_price is cell) is bool(options)
+        send(game, p1, "pass")
+        below = sftc.share_price
+        assert below is not None and below is sftn.share_price and below is not cell
+        assert below.corporations == expected

@@ -321,7 +321,10 @@ def compute_network(
             continue
         mandatory = optional = 0
         for h, n in local:
-            if board.hexes[h].tile.nodes[n].optional:
+            node = board.hexes[h].tile.nodes[n]
+            if node.never:
+                continue
+            if node.optional:
                 optional += 1
             else:
                 mandatory += 1

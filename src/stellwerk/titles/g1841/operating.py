@@ -6,9 +6,7 @@ money (18xx.games' TokenEmergencyMoney; non-blocking and before Decisions, so th
 are routed while the token question is open), Decisions (the pending questions of mergers,
 the secession, token counts: 18xx.games' RemoveTokens, ChooseOption, BuyNewTokens), BuyTrain,
 StartCorporation (home token and token purchase of a corporation started by another:
-HomeToken), corporate share trading, Merge, Transform.
-
-Corporate share trading is a placeholder here (:mod:`.placeholders`) until its module is wired.
+HomeToken), corporate share trading (:mod:`.corporate`), Merge, Transform.
 """
 
 from __future__ import annotations
@@ -28,9 +26,9 @@ from stellwerk.core.flow.operating import (
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import frozen, tokens, track
 from stellwerk.titles.g1841.bankruptcy import Bankrupt1841
+from stellwerk.titles.g1841.corporate import CorporateShares
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
-from stellwerk.titles.g1841.placeholders import CorporateShares
 from stellwerk.titles.g1841.stock import StartCorporation
 from stellwerk.titles.g1841.token_emr import TokenEmergencyMoney
 from stellwerk.titles.g1841.trains import BuyTrain1841

@@ -126,19 +126,68 @@ def buy_bundle(
         corp.floated = True
 
 
-def sell_bundle(game: Game1841, bundle: Bundle) -> None:
+def sell_bundle(game: Game1841, bundle: Bundle, drop: bool = True) -> None:
     """Sell ``bundle`` to the pool at the current price; the price drops a row per share
-    (minor and major president certificates count 2); before phase 4 a historical
-    corporation's presidency stays (rules/1841.md 2.2.1)."""
+    (minor and major president certificates count 2) unless ``drop`` is off (a corporation's
+    sale of others' shares under seed 003 H2); before phase 4 a historical corporation's
+    presidency stays (rules/1841.md 2.2.1, 2.3.8)."""
     corp = bundle.corporation
     transfer(game.bank, bundle.owner, bundle.price, RULE)
     move_bundle(game, bundle, game.pool, presidency_may_change(game, corp))
-    game.move_price(corp, "down", _rows(bundle))
+    if drop:
+        game.move_price(corp, "down", _rows(bundle))
+
+
+def sell_dropping(
+    game: Game1841, bundle: Bundle, pending: list[tuple[str, int]], drop: bool = True
+) -> None:
+    """Sell ``bundle`` (:func:`sell_bundle`); with seed 000 item 2.2
+    (``sale_drop_order`` reverse operating order) its price drop waits in ``pending`` until
+    the seller's sales are over (:func:`settle_drops`)."""
+    if game.settings.sale_drop_order != "reverse_operating_order":
+        sell_bundle(game, bundle, drop)
+        return
+    sell_bundle(game, bundle, drop=False)
+    if drop:
+        pending.append((bundle.corporation.sym, _rows(bundle)))
+
+
+def settle_drops(game: Game1841, pending: list[tuple[str, int]]) -> bool:
+    """The waiting price drops of a seller's sales, in reverse operating order: lowest value
+    first, the top marker of a stack last, so that markers sold together in one stack swap
+    their order (seed 000 item 2.2).  Returns whether a price moved."""
+    rows: dict[str, int] = {}
+    for sym, count in pending:
+        rows[sym] = rows.get(sym, 0) + count
+    pending.clear()
+    order = sorted((game.corporation(sym) for sym in rows), key=lambda c: c.sort_key())
+    for corp in reversed(order):
+        game.move_price(corp, "down", rows[corp.sym])
+    return bool(rows)
 
 
 def _rows(bundle: Bundle) -> int:
     unit = bundle.corporation.share_unit
     return -(-bundle.percent // unit)
+
+
+def buy_candidates(game: Game1841) -> list[Bundle]:
+    """One certificate per started corporation, source (its IPO, the pool) and certificate
+    size -- the pool's president's certificate on its own, never the IPO's -- for the buyers
+    of a stock round and of corporate share trading to test (rules/1841.md 2.2.1, 2.3.8)."""
+    out: list[Bundle] = []
+    for corp in game.corporations:
+        if not corp.ipoed:
+            continue
+        for source in (corp, game.pool):
+            seen: set[tuple[int, bool]] = set()
+            for share in source.shares_of(corp.sym):
+                key = (share.percent, share.president)
+                if key in seen or (share.president and source is corp):
+                    continue
+                seen.add(key)
+                out.append(Bundle.of([share], corp))
+    return out
 
 
 def company_president_share(game: Game1841, company: Company) -> Any:
@@ -162,6 +211,12 @@ class Shares1841(BuySellParShares):
     def setup(self) -> None:
         super().setup()
         self.released = False
+        self.pending_drops: list[tuple[str, int]] = []
+        """Price drops waiting for the end of the sales (seed 000 item 2.2)."""
+
+    def settle(self) -> None:
+        """The turn's sales are over: waiting price drops happen (seed 000 item 2.2)."""
+        settle_drops(self.game, getattr(self, "pending_drops", []))
 
     # -- purchases ---------------------------------------------------------------------------
     def started(self) -> Corporation | None:
@@ -200,21 +255,7 @@ class Shares1841(BuySellParShares):
         return super().can_buy(player, bundle)
 
     def buy_candidates(self, player: Player) -> list[Bundle]:
-        """One bundle per corporation, source and certificate size (the pool's president's
-        certificate on its own)."""
-        out: list[Bundle] = []
-        for corp in self.game.corporations:
-            if not corp.ipoed:
-                continue
-            for source in (corp, self.game.pool):
-                seen: set[tuple[int, bool]] = set()
-                for share in source.shares_of(corp.sym):
-                    key = (share.percent, share.president)
-                    if key in seen or (share.president and source is corp):
-                        continue
-                    seen.add(key)
-                    out.append(Bundle.of([share], corp))
-        return out
+        return buy_candidates(self.game)
 
     def can_buy_any(self, player: Player) -> bool:
         if any(self.can_buy(player, b) for b in self.buy_candidates(player)):
@@ -300,6 +341,7 @@ class Shares1841(BuySellParShares):
         if entity.cash < price + extra:
             raise IllegalAction(f"{entity.name} cannot pay for {company.sym}", RULE)
         pres = company_president_share(self.game, company)
+        self.settle()
         transfer(entity, owner if isinstance(owner, Player) else self.game.bank, price, RULE)
         if isinstance(owner, Player):
             owner.companies.remove(company)
@@ -386,9 +428,9 @@ class Shares1841(BuySellParShares):
         if "buy_shares" in kinds:
             for bundle in self.buy_candidates(entity):
                 if self.can_buy(entity, bundle):
-                    out.append(_share_action(entity, "buy_shares", bundle))
+                    out.append(share_action(entity, "buy_shares", bundle))
             for bundle in self.p2p_share_bundles(entity):
-                action = _share_action(entity, "buy_shares", bundle)
+                action = share_action(entity, "buy_shares", bundle)
                 action["total_price"] = bundle.price
                 out.append(action)
         if "par" in kinds:
@@ -415,6 +457,7 @@ class Shares1841(BuySellParShares):
             raise IllegalAction(
                 f"{corp.sym} cannot start at {action['share_price']}", "rules/1841.md 1.2"
             )
+        self.settle()
         super().process_par(action, entity)
         self.release_if_done(entity)
 
@@ -426,6 +469,7 @@ class Shares1841(BuySellParShares):
         else:
             if not self.can_buy(entity, bundle):
                 raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
+            self.settle()
             buy_bundle(self.game, entity, bundle)
             self.track(action, entity)
         self.release_if_done(entity)
@@ -443,6 +487,7 @@ class Shares1841(BuySellParShares):
             raise IllegalAction(f"{entity.name} cannot pay L.{price}", rule)
         if not self.can_buy_from_player(entity, bundle):
             raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", rule)
+        self.settle()
         buy_bundle(self.game, entity, bundle, price)
         self.track(action, entity)
 
@@ -455,9 +500,13 @@ class Shares1841(BuySellParShares):
         corp = bundle.corporation
         self.sold(entity)[corp.sym] = "now"
         before = corp.share_price
-        sell_bundle(self.game, bundle)
+        sell_dropping(self.game, bundle, self.pending_drops)
         self.game.after_player_sale(corp, before)
         self.track(action, entity)
+
+    def pass_(self) -> None:
+        self.settle()
+        super().pass_()
 
     def process_pass(self, action: Action, entity: Any) -> None:
         super().process_pass(action, entity)
@@ -482,7 +531,8 @@ class Shares1841(BuySellParShares):
         begin_start(self.game, corp)
 
 
-def _share_action(entity: Any, kind: str, bundle: Bundle) -> Action:
+def share_action(entity: Any, kind: str, bundle: Bundle) -> Action:
+    """A ``buy_shares``/``sell_shares`` action of ``entity`` naming ``bundle``."""
     return act(entity, kind, shares=[s.id for s in bundle.shares], percent=bundle.percent)
 
 
