@@ -117,6 +117,31 @@ def half_total(game: Game1841, bundle: Bundle) -> int:
     return math.ceil(exact)
 
 
+def unhalved_total(bundle: Bundle) -> int:
+    """A bundle's total at the full market price, rounded up -- what 18xx.games pays a sale
+    that names no ``share_price``, a corporation's own treasury shares included (its random
+    games: ATFA's two treasury shares at market 57 bring 114, not its par price)."""
+    corp = bundle.corporation
+    return math.ceil(
+        Fraction(bundle.price_per_share()) * Fraction(bundle.percent, corp.share_unit)
+    )
+
+
+def sale_amount(game: Game1841, bundle: Bundle, action: Action | None) -> int:
+    """What an emergency sale pays (rules/1841.md 2.3.7: half price, :func:`half_total`).
+
+    Replay of 18xx.games' files: that site pays a sale the ``share_price`` the action
+    carries, and a ``sell_shares`` *without* one at the full market price --
+    its random and scripted players send such sales.  The file's later state follows that
+    payment, so a recorded sale without ``share_price`` is paid :func:`unhalved_total`.
+    Live play never reaches this: every listed emergency sale carries ``share_price``
+    (:func:`sale_action`) and the live gate refuses a sale that leaves it out (it is not
+    among the fields a sender may omit), so a live sale is always at half price."""
+    if action is not None and action.get("share_price") is None:
+        return unhalved_total(bundle)
+    return half_total(game, bundle)
+
+
 def sale_action(entity: Any, bundle: Bundle) -> Action:
     """A ``sell_shares`` action as 18xx.games records an emergency sale: the certificates,
     the percentage and the half price per share as ``share_price``."""
@@ -320,8 +345,9 @@ def controller_of(buyer: Corporation) -> Player | None:
 # -- moving money and certificates -------------------------------------------------------------
 
 
-def sell(game: Game1841, bundle: Bundle) -> None:
-    """An emergency sale: the seller gets the half-price total from the bank, the bundle goes
+def sell(game: Game1841, bundle: Bundle, action: Action | None = None) -> None:
+    """An emergency sale: the seller gets the half-price total from the bank (for a recorded
+    ``action`` without ``share_price``, see :func:`sale_amount`), the bundle goes
     to the pool, the price drops a row per share; a president's certificate nobody can take
     leaves the corporation presided by the pool, frozen at once (18xx.games' ``update_frozen!``
     after the sale: a frozen corporation after the buyer in the order has its frozen turn);
@@ -331,7 +357,7 @@ def sell(game: Game1841, bundle: Bundle) -> None:
     trading to find; by default (18xx.games) it is not."""
     corp = bundle.corporation
     seller = bundle.owner
-    amount = half_total(game, bundle)
+    amount = sale_amount(game, bundle, action)
     transfer(game.bank, seller, amount, RULE)
     game.journal.append(SharesSold(ref(seller), corp.sym, bundle.percent, amount))
     change = presidency_may_change(game, corp)

@@ -106,5 +106,5 @@ class TokenEmergencyMoney(Step):
             raise IllegalAction(
                 f"{getattr(seller, 'name', seller)} may not sell these shares now", RULE
             )
-        emergency.sell(game, bundle)
+        emergency.sell(game, bundle, action)
         emergency.sweep(game, target, seller, REQUIRED_TOKEN_PRICE)

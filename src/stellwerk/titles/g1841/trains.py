@@ -209,6 +209,6 @@ class BuyTrain1841(BuyTrain):
             raise IllegalAction(
                 f"{getattr(seller, 'name', seller)} may not sell these shares now", RULE
             )
-        emergency.sell(game, bundle)
+        emergency.sell(game, bundle, action)
         self.emr_triggered = True
         emergency.sweep(game, current, seller, emergency.needed_price(game, current))
