@@ -176,6 +176,29 @@ def test_seed_000_2_21_half_price_total_rounded_down() -> None:
 
 
 @needs_fixtures
+def test_2_3_7_recorded_sale_without_share_price_pays_the_market_price() -> None:
+    """rules/1841.md 2.3.7 (half price) as 18xx.games replays it: a recorded sale naming
+    its ``share_price`` (34.5) pays SB L.35 for its SFTC share at L.69; the same sale
+    recorded without ``share_price`` is paid the full L.69 (18xx.games' bundle price falls
+    back to the market price); live, that sale is refused (the field is missing) and changes
+    nothing."""
+    for extra, paid in (({"share_price": 34.5}, 35), ({}, 69)):
+        game, _ = position(BANK, 246, "SB")
+        sb = game.corporation("SB")
+        cash, bank = sb.cash, game.bank.cash
+        share = next(s for s in sb.shares_of("SFTC"))
+        sale = {"type": "sell_shares", "entity": "SB", "entity_type": "corporation"}
+        action = {**sale, "shares": [share.id], "percent": 10, **extra}
+        if not extra:
+            before = snapshot(game)
+            with pytest.raises(IllegalAction):
+                check_live(game, action)
+            assert snapshot(game) == before
+        game.process_action(action)
+        assert (sb.cash - cash, bank - game.bank.cash) == (paid, paid)
+
+
+@needs_fixtures
 def test_seed_000_5_6_no_emr_sales_in_a_corporations_first_or() -> None:
     """seed 000 item 5.6 (``emr_respect_first_or``): SB in its first operating round may not
     sell its own IPO shares; 18xx.games (default) lets it."""

@@ -122,9 +122,7 @@ def unhalved_total(bundle: Bundle) -> int:
     that names no ``share_price``, a corporation's own treasury shares included (its random
     games: ATFA's two treasury shares at market 57 bring 114, not its par price)."""
     corp = bundle.corporation
-    return math.ceil(
-        Fraction(bundle.price_per_share()) * Fraction(bundle.percent, corp.share_unit)
-    )
+    return math.ceil(Fraction(bundle.price_per_share()) * Fraction(bundle.percent, corp.share_unit))
 
 
 def sale_amount(game: Game1841, bundle: Bundle, action: Action | None) -> int:
