@@ -321,10 +321,10 @@ def compute_network(
             continue
         mandatory = optional = 0
         for h, n in local:
-            node = board.hexes[h].tile.nodes[n]
-            if node.never:
+            node_def = board.hexes[h].tile.nodes[n]
+            if node_def.never:
                 continue
-            if node.optional:
+            if node_def.optional:
                 optional += 1
             else:
                 mandatory += 1
