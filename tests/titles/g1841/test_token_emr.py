@@ -38,11 +38,15 @@ def at_the_token(broke_president: bool = True) -> tuple[Game1841, OperatingRound
 
 
 def strip(game: Game1841, holder: object, keep: str | None = None) -> None:
-    """``holder``'s certificates (but of ``keep``) go to the pool."""
+    """``holder``'s certificates (but of ``keep``) go to the pool; the token EMR duty is
+    decided again, as if the position had been so when the tokens were asked."""
     for corp in game.corporations:
         if corp.sym != keep:
             for share in list(holder.shares_of(corp.sym)):  # type: ignore[attr-defined]
                 move_share(share, game.pool)
+    for procedure in game.procedures:
+        if isinstance(procedure, transform.Transform) and procedure.stage == "tokens":
+            procedure.decide_token_emr(game)
     game.changing()
 
 

@@ -124,7 +124,8 @@ def declare(game: Game1841, buyer: Corporation, option: int) -> None:
 
 def free_token(game: Game1841, buyer: Corporation) -> None:
     """Bankrupt over the transformation's required token: the major gets it free, its cash
-    goes to the bank, the transformation ends (18xx.games' special case, "rules limbo")."""
+    goes to the bank, the transformation ends and so does the token EMR duty (18xx.games'
+    special case, "rules limbo")."""
     if not buyer.closed:
         buyer.num_tokens += 1
         if buyer.cash > 0:
@@ -134,6 +135,7 @@ def free_token(game: Game1841, buyer: Corporation) -> None:
             continue
         if procedure.stage == "tokens":
             procedure.finish(game)
+    game.token_emr_due = None
     prune(game)
 
 

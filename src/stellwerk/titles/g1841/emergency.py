@@ -152,6 +152,35 @@ def sale_action(entity: Any, bundle: Bundle) -> Action:
     )
 
 
+def issue_actions(
+    game: Game1841, buyer: Corporation, entity: Any, bundles: list[Bundle]
+) -> list[Action]:
+    """The ``sell_shares`` actions of a corporation's emergency sales, as 18xx.games sends
+    them: its corporation-sale buttons (``IssueShares``) send the certificates and the half
+    price but no percentage, so each sale is of its certificates *whole* -- the button of
+    half a president's certificate (:func:`may_sell_partial`) sells the whole certificate at
+    that half price per share (the offboards game, action 385: CTS's 10 % button of AFI's
+    20 % president's certificate sells all 20 % for L.230); a button whose whole sale
+    :func:`may_sell` refuses is not listed.  Duplicates are listed once."""
+    out: list[Action] = []
+    for bundle in bundles:
+        whole = sum(s.percent for s in bundle.shares)
+        if whole != bundle.percent and not may_sell(
+            game, buyer, Bundle.of(list(bundle.shares), bundle.corporation, whole)
+        ):
+            continue
+        action = act(
+            entity,
+            "sell_shares",
+            shares=[s.id for s in bundle.shares],
+            percent=whole,
+            share_price=share_price_field(bundle),
+        )
+        if action not in out:
+            out.append(action)
+    return out
+
+
 def share_price_field(bundle: Bundle) -> int | float:
     """The ``share_price`` a game file records for a half-price sale (18xx.games writes the
     half price, e.g. 34.5)."""

@@ -99,6 +99,9 @@ class Game1841(Game):
         """The most a player controls of one corporation (rules/1841.md 1.2)."""
         self.procedures: list[Procedure] = []
         """Long procedures under way that ask questions (:mod:`.decisions`), first first."""
+        self.token_emr_due: tuple[str, int] | None = None
+        """The transformed major that must raise its required token's price by token
+        emergency money, and that price (rules/1841.md 2.3.12, :mod:`.token_emr`)."""
         self.done_this_round: set[str] = set()
         """Corporations that do not operate (again) in this operating round: merged,
         transformed, newly formed (rules/1841.md 2.3.1)."""

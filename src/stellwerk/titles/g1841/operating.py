@@ -6,7 +6,9 @@ money (18xx.games' TokenEmergencyMoney; non-blocking and before Decisions, so th
 are routed while the token question is open), Decisions (the pending questions of mergers,
 the secession, token counts: 18xx.games' RemoveTokens, ChooseOption, BuyNewTokens), BuyTrain,
 StartCorporation (home token and token purchase of a corporation started by another:
-HomeToken), corporate share trading (:mod:`.corporate`), Merge, Transform.
+HomeToken), token emergency money again, blocking, for a duty outlasting the token question
+(:class:`.token_emr.TokenEmergencyMoneyAfterPurchase`), corporate share trading
+(:mod:`.corporate`), Merge, Transform.
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ from stellwerk.titles.g1841.corporate import CorporateShares
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.stock import StartCorporation
-from stellwerk.titles.g1841.token_emr import TokenEmergencyMoney
+from stellwerk.titles.g1841.token_emr import (
+    TokenEmergencyMoney,
+    TokenEmergencyMoneyAfterPurchase,
+)
 from stellwerk.titles.g1841.trains import BuyTrain1841
 
 if TYPE_CHECKING:
@@ -56,6 +61,7 @@ def new_operating_round(game: Game1841, round_num: int) -> Round:
             Decisions,
             BuyTrain1841,
             StartCorporation,
+            TokenEmergencyMoneyAfterPurchase,
             CorporateShares,
             MergeStep,
             TransformStep,

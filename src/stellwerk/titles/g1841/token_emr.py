@@ -33,16 +33,23 @@ RULE = "rules/1841.md 2.3.12 (Token EMR)"
 
 
 def pending(game: Game1841) -> Corporation | None:
-    """The transformed major that must raise its required token's L.50 now, if any."""
-    for procedure in game.procedures:
-        if not isinstance(procedure, Transform) or procedure.stage != "tokens":
-            continue
-        if procedure.tuscan or procedure.token_min != 1 or procedure.token_max != 1:
-            continue
-        target = game.corporation(procedure.target)
-        if emergency.cash_before_selling(game, target, REQUIRED_TOKEN_PRICE) < REQUIRED_TOKEN_PRICE:
-            return target
-    return None
+    """The transformed major that must still raise its required token's L.50, if any.
+
+    Whether it must is decided once, when the transformation reaches its tokens
+    (:meth:`.transform.Transform.tokens` sets ``game.token_emr_due``: it must buy exactly
+    one token and the cash of its chain up to the first seller, the controlling player's
+    included, is below L.50).  The duty then lasts until a sale brings that cash to L.50 or
+    the next corporation operates -- even after the token was bought with the sweep's money
+    (18xx.games keeps its TokenEmergencyMoney step active so; its random game s14: CFCC
+    buys the token, then sells a share)."""
+    due = game.token_emr_due
+    return game.corporation(due[0]) if due is not None else None
+
+
+def amount_due(game: Game1841) -> int:
+    """The price the pending major must raise (L.50, rules/1841.md 2.3.12)."""
+    due = game.token_emr_due
+    return due[1] if due is not None else REQUIRED_TOKEN_PRICE
 
 
 class TokenEmergencyMoney(Step):
@@ -59,6 +66,11 @@ class TokenEmergencyMoney(Step):
         target = pending(self.game)
         return [target] if target is not None else []
 
+    def setup(self) -> None:
+        """A new operator: an unfulfilled token EMR duty ends (18xx.games' step setup)."""
+        super().setup()
+        self.game.token_emr_due = None
+
     def skip(self) -> None:
         """Never passed: it is active exactly while the money is missing."""
 
@@ -67,10 +79,10 @@ class TokenEmergencyMoney(Step):
         if target is None:
             return []
         if entity is target:
-            chain = emergency.issuable_bundles(self.game, target, REQUIRED_TOKEN_PRICE)
+            chain = emergency.issuable_bundles(self.game, target, amount_due(self.game))
             return ["sell_shares"] if chain else []
         player = emergency.controller_of(target)
-        if entity is player and player is not None and player.cash < REQUIRED_TOKEN_PRICE:
+        if entity is player and player is not None and player.cash < amount_due(self.game):
             return ["sell_shares"]
         return []
 
@@ -80,16 +92,15 @@ class TokenEmergencyMoney(Step):
             return []
         game = self.game
         if isinstance(entity, Player):
-            if emergency.issuable_bundles(game, target, REQUIRED_TOKEN_PRICE):
+            if emergency.issuable_bundles(game, target, amount_due(game)):
                 return []
             return [
                 emergency.sale_action(entity, b)
                 for b in emergency.player_bundles(game, entity, target)
             ]
-        return [
-            emergency.sale_action(entity, b)
-            for b in emergency.issuable_bundles(game, target, REQUIRED_TOKEN_PRICE)
-        ]
+        return emergency.issue_actions(
+            game, target, entity, emergency.issuable_bundles(game, target, amount_due(game))
+        )
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:
         game = self.game
@@ -107,4 +118,28 @@ class TokenEmergencyMoney(Step):
                 f"{getattr(seller, 'name', seller)} may not sell these shares now", RULE
             )
         emergency.sell(game, bundle, action)
-        emergency.sweep(game, target, seller, REQUIRED_TOKEN_PRICE)
+        amount = amount_due(game)
+        emergency.sweep(game, target, seller, amount)
+        if emergency.cash_before_selling(game, target, amount) >= amount:
+            game.token_emr_due = None
+
+
+def question_open(game: Game1841) -> bool:
+    """A transformation's token question is still to be answered."""
+    return any(isinstance(p, Transform) and p.stage == "tokens" for p in game.procedures)
+
+
+class TokenEmergencyMoneyAfterPurchase(TokenEmergencyMoney):
+    """The duty once the token question is answered (the token bought with the sweep's
+    money): now the step blocks the turn until the sale is made, as 18xx.games'
+    TokenEmergencyMoney does after its token purchase step (rules/1841.md 2.3.12).  While the
+    question is open, :class:`TokenEmergencyMoney` (non-blocking, before the Decisions step)
+    takes the sales instead."""
+
+    blocks = True
+
+    def active(self) -> bool:
+        return super().active() and not question_open(self.game)
+
+    def setup(self) -> None:
+        """The duty is ended by :class:`TokenEmergencyMoney`'s setup."""

@@ -134,9 +134,9 @@ class BuyTrain1841(BuyTrain):
         if "buy_train" in kinds and self.room(corp):
             out += self.train_choices(corp)
         if "sell_shares" in kinds:
-            out += [
-                emergency.sale_action(entity, b) for b in emergency.issuable_bundles(game, corp)
-            ]
+            out += emergency.issue_actions(
+                game, corp, entity, emergency.issuable_bundles(game, corp)
+            )
         return out
 
     def train_choices(self, corp: Corporation) -> list[Action]:

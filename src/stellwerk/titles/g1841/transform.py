@@ -224,6 +224,22 @@ class Transform(Procedure):
             self.finish(game)
             return
         self.stage = "tokens"
+        self.decide_token_emr(game)
+
+    def decide_token_emr(self, game: Game1841) -> None:
+        """Token EMR is due (rules/1841.md 2.3.12, seed 000 item 2.5) when the target must
+        buy exactly one token and the cash of its chain up to the first seller, the
+        controlling player's included, is below L.50; decided here, once, as the tokens are
+        asked (18xx.games' ``transform_tokens``), and kept in ``game.token_emr_due``
+        (:mod:`.token_emr`)."""
+        target = game.corporation(self.target)
+        due = (
+            self.token_min == 1
+            and self.token_max == 1
+            and emergency.cash_before_selling(game, target, REQUIRED_TOKEN_PRICE)
+            < REQUIRED_TOKEN_PRICE
+        )
+        game.token_emr_due = (target.sym, REQUIRED_TOKEN_PRICE) if due else None
 
     def price(self, count: int) -> int:
         if count == 0:
