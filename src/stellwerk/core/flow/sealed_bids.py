@@ -15,7 +15,9 @@ Rule (as the step implements it):
   bidders only: the bidder with the lowest standing bid acts (equal bids: the one earlier in
   the new order), raising by at least the increment or passing (out of this item).  His
   maximum is his cash less his other still pending bids plus his current bid on this item.
-  The last bidder left buys the item at his bid.
+  The last bidder left buys the item at his bid.  With the step option ``advance_raises``
+  the bidder to act may instead raise his standing bid on a later tied item
+  (:meth:`SealedBids.advance_raise`).
 
 No recorded game in ../shared uses this auction; the action type ``blind_bid`` and its field
 ``bids`` (a list of whole numbers, one per item) are those of 18xx.games'
@@ -128,12 +130,25 @@ class SealedBids(ItemAuction):
     # -- tie auctions -----------------------------------------------------------------------
     def process_bid(self, action: Action, entity: Any) -> None:
         item = self.item_of(action)
-        if item is not self.auctioning:
+        if item is not self.auctioning and not self.advance_raise(entity, item):
             what = self.auctioning.sym if self.auctioning is not None else "nothing"
             raise IllegalAction(f"{what} is up for auction, not {item.sym}", self.rule)
         price = self.check_bid(entity, item, action.get("price"))
         entity.passed = False
         self.bids[item][entity] = price
+
+    def advance_raise(self, entity: Any, item: Any) -> bool:
+        """Option ``advance_raises`` (default off): the bidder to act in the running tie
+        auction may instead raise his standing bid on a *later* tied item (the same minimum
+        and maximum as there); the running auction and its turn stay as they were.
+        18xx.games' blind auction takes such a bid (its random game 1841 s17, action 4)."""
+        return (
+            bool(self.opts.get("advance_raises", False))
+            and self.auctioning is not None
+            and entity is self.next_bidder()
+            and item in self.bids
+            and entity in self.bids[item]
+        )
 
     def process_pass(self, action: Action, entity: Any) -> None:
         item = self.auctioning

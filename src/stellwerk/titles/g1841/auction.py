@@ -5,7 +5,10 @@ the concessions in their fixed order, opening bid L.20, raises of at least L.5.
 Both are the core's generic auctions; their default new player orders are 1841's (2.1.1:
 least cash first, then the lowest concession owned, then the old seat; 2.1.2: descending
 bid totals, then the bid lists, then the later seat).  18xx.games never resolves a nominated
-auction nobody else can join: the nominator stays to act (``alone_buys`` off)."""
+auction nobody else can join: the nominator stays to act (``alone_buys`` off).  In the
+sealed auction 18xx.games takes a raise on a later tied concession from the bidder to act
+in the running tie auction (``advance_raises`` on): rules/1841.md 2.1.2 auctions the ties
+one after another and does not forbid raising early a bid one stands by anyway."""
 
 from __future__ import annotations
 
@@ -25,7 +28,12 @@ INCREMENT = 5
 def auction_step(settings: Settings1841) -> tuple[type[Any], dict[str, Any]]:
     """The step of the concession auction in play, with 1841's numbers."""
     if settings.auction == "sealed":
-        opts = {"opening_bid": OPENING_BID, "increment": INCREMENT, "rule": "rules/1841.md 2.1.2"}
+        opts = {
+            "opening_bid": OPENING_BID,
+            "increment": INCREMENT,
+            "advance_raises": True,
+            "rule": "rules/1841.md 2.1.2",
+        }
         return SealedBids, opts
     opts = {
         "opening_bid": OPENING_BID,
