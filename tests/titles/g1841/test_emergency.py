@@ -240,3 +240,23 @@ def test_2_3_12_token_emr_sweeps_the_chain() -> None:
     cash = player.cash
     emergency.token_emergency_money(game, sb, 50)
     assert sb.cash == 50 and player.cash == cash - 30
+
+
+@needs_fixtures
+def test_2_3_7_corporation_sells_a_whole_presidents_certificate_as_issued() -> None:
+    """rules/1841.md 2.3.7 with 18xx.games' corporate sale buttons (no percentage sent):
+    CTS (L.60 short) is offered AFI's 20 % president's certificate whole at half price
+    L.115 a share -- the button of its 10 % half sells the whole certificate -- and the live
+    gate takes the file's action 385; the sale pays L.230 and the certificate goes to the
+    pool."""
+    game, _ = position("1841_game_end_offboards", 385, "CTS")
+    assert ("AFI", 20, 115) in sales(game, "CTS")
+    assert ("AFI", 10, 115) not in sales(game, "CTS")
+    sale = {"type": "sell_shares", "entity": "CTS", "entity_type": "corporation"}
+    action = {**sale, "shares": ["AFI_0"], "percent": 20, "share_price": 115}
+    check_live(game, action)
+    cts = game.corporation("CTS")
+    cash = cts.cash
+    game.process_action(action)
+    assert cts.cash - cash == 230
+    assert game.share_by_id("AFI_0").owner is game.pool

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from stellwerk.core.entities import move_share
 from stellwerk.core.flow.rounds import OperatingRound
-from stellwerk.titles.g1841 import token_emr, transform
+from stellwerk.titles.g1841 import emergency, token_emr, transform
 from stellwerk.titles.g1841.bankruptcy import Bankrupt1841
 from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.game import Game1841
@@ -112,3 +112,34 @@ def test_2_6_bankruptcy_over_the_token_gives_it_free() -> None:
     assert president.bankrupt and atfa.num_tokens == tokens + 1 and atfa.cash == 0
     assert game.corporation("SFMA").closed and {"SFMA", "ATFA"} <= game.done_this_round
     assert token_emr.pending(game) is None and not game.procedures
+
+
+def test_2_3_12_token_emr_duty_outlasts_the_swept_token_purchase() -> None:
+    """rules/1841.md 2.3.12 (Token EMR) as 18xx.games plays it: the duty is fixed when the
+    tokens are asked (ATFA short, with a share to sell); if the token is bought with the
+    sweep's money first, ATFA must still sell (the blocking step after the purchase), and
+    the first sale that covers the L.50 ends the duty; the next operator ends it too."""
+    game, rnd = at_the_token(broke_president=False)
+    atfa = game.corporation("ATFA")
+    after = token_emr.TokenEmergencyMoneyAfterPurchase(game, rnd)
+    rnd.steps.append(after)
+    assert token_emr.pending(game) is atfa and not after.active()  # the question is open
+    decisions = rnd.steps[2]
+    asked = decisions.asked()
+    assert asked is not None and asked.topic == "buy_tokens"
+    tokens = atfa.num_tokens
+    decisions.process({"type": "choose", "choice": 1}, asked.entity)
+    assert atfa.num_tokens == tokens + 1
+    assert token_emr.pending(game) is atfa and after.active() and after.blocking()
+    offers = after.choices(atfa)
+    assert offers and all(a["shares"][0].startswith("SFTC_") for a in offers)
+    sales = 0
+    while token_emr.pending(game) is atfa:
+        assert emergency.cash_before_selling(game, atfa, 50) < 50
+        after.process(after.choices(atfa)[0], atfa)
+        sales += 1
+    assert sales >= 1 and not after.active()
+    assert emergency.cash_before_selling(game, atfa, 50) >= 50
+    game.token_emr_due = ("ATFA", transform.REQUIRED_TOKEN_PRICE)
+    rnd.steps[1].setup()
+    assert token_emr.pending(game) is None

@@ -136,3 +136,34 @@ def test_no_bids_at_all(auction_game: Any) -> None:
     assert not g.in_auction()
     assert g.owners() == {"A": None, "B": None, "C": None, "D": None}
     assert g.order() == [3, 2, 1]  # all equal: the later seat first
+
+
+@pytest.mark.parametrize("advance", [False, True])
+def test_advance_raise_on_a_later_tied_item(auction_game: Any, advance: bool) -> None:
+    """Option ``advance_raises`` (18xx.games' blind auction, 1841 rules 2.1.2): while A is
+    up, P1 (to act, tied on C too) may raise his C bid; the A auction and its turn stay; off,
+    the raise is refused and nothing changes.  Never on an item he does not stand on (B),
+    nor by a bidder not to act (P3), nor below the minimum."""
+    g = new(auction_game, [200, 200, 200, 200], advance_raises=advance)
+    seal(g, [50, 0, 30, 0], [50, 20, 0, 0], [40, 0, 30, 0], [0, 0, 0, 0])
+    c = g.company("C")
+    with pytest.raises(IllegalAction):
+        g.do(3, "bid", company="C", price=40)  # P3 is not to act
+    with pytest.raises(IllegalAction):
+        g.do(1, "bid", company="B", price=25)  # sold, no standing bid
+    with pytest.raises(IllegalAction):
+        g.do(1, "bid", company="C", price=30)  # below 30 + 5
+    if not advance:
+        with pytest.raises(IllegalAction):
+            g.do(1, "bid", company="C", price=40)
+        assert g.step.bids[c] == {g.p(1): 30, g.p(3): 30}
+        return
+    g.do(1, "bid", company="C", price=40)
+    assert g.step.auctioning.sym == "A" and g.active() == [1]
+    assert g.step.bids[c][g.p(1)] == 40
+    assert g.step.max_bid(g.p(1), g.company("A")) == 200 - 90 + 50
+    g.do(1, "pass")  # out of A: P2 buys A at 50
+    assert g.owners()["A"] == 2
+    assert g.step.auctioning.sym == "C" and g.active() == [3]  # P3's 30 is the lower bid
+    g.do(3, "pass")
+    assert g.owners()["C"] == 1 and g.p(1).cash == 160
