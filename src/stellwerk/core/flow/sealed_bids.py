@@ -141,7 +141,7 @@ class SealedBids(ItemAuction):
         """Option ``advance_raises`` (default off): the bidder to act in the running tie
         auction may instead raise his standing bid on a *later* tied item (the same minimum
         and maximum as there); the running auction and its turn stay as they were.
-        18xx.games' blind auction takes such a bid (its random game 1841 s17, action 4)."""
+        18xx.games' blind auction takes such a bid."""
         return (
             bool(self.opts.get("advance_raises", False))
             and self.auctioning is not None
