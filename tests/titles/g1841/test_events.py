@@ -38,6 +38,26 @@ def test_concessions_close_presidency_moves_and_unstarted_corporations_close() -
     assert game.corporation("SFTN").closed and game.corporation("SFMA").closed
 
 
+def test_concessions_close_a_corporation_holding_most_takes_the_presidency() -> None:
+    """rules/1841.md 2.4 item 1 with 2.3.9 (corporations preside too; seed 000 on {3.2}: "a
+    player or a corporation" may take the directorship): SSFL holding 30 % of SFTG against
+    its president's 20 % becomes SFTG's president when the concessions close (the
+    certificates swap); SFLP, holding nothing of it, stays out."""
+    game = new_game(3)
+    p1, p2, p3 = players(game)
+    for player, sym in ((p1, "SFTG"), (p2, "SSFL"), (p3, "SFLP")):
+        company = game.company(sym)
+        company.owner = player
+        player.companies.append(company)
+    ssfl = start(game, "SSFL", "100,3,5", p2)
+    sflp = start(game, "SFLP", "100,3,5", p3)
+    sftg = start(game, "SFTG", "100,3,5", p1, {ssfl: 30, p3: 10})
+    events.close_concessions(game)
+    assert sftg.owner is ssfl and sftg.presidents_share in ssfl.shares_of("SFTG")
+    assert p1.percent_of("SFTG") == 20 and ssfl.percent_of("SFTG") == 30
+    assert sflp.percent_of("SFTG") == 0 and ssfl.owner is p2
+
+
 def test_borders_of_phases_4_and_5() -> None:
     """rules/1841.md 1.2 "Borders by phase", 2.4: from the first 4 the phase-4 borders, from
     the first 5 the phase-5 borders (only Lugano)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player, Train
+from stellwerk.core.entities import Corporation, Train
 from stellwerk.core.events import PhaseChanged
 from stellwerk.titles.g1841 import secession, tuscan
 
@@ -81,9 +81,13 @@ def close_concessions(game: Game1841) -> None:
 def reevaluate_president(game: Game1841, corp: Corporation) -> None:
     """The player holding most becomes president; the old president keeps it on a tie; among
     new candidates the nearest in seat order after the old president; he needs at least the
-    president's certificate's percentage (rules/1841.md 2.4 item 1).  Only players count."""
+    president's certificate's percentage (rules/1841.md 2.4 item 1).  Every holder that may
+    preside counts -- players and other corporations (rules/1841.md 2.3.9; seed 000 on
+    {3.2}: "another player or a corporation" may take the directorship), as in 18xx.games,
+    whose holders for this count include corporations (its random game s11: SSFL's 30 % of
+    IRSFF takes the presidency from Player 1's 20 % when the concessions close)."""
     previous = corp.owner
-    holders = {h: p for h, p in corp.share_holders.items() if isinstance(h, Player)}
+    holders = {h: p for h, p in corp.share_holders.items() if game.may_preside(corp, h)}
     if not holders:
         return
     top = max(holders.values())
