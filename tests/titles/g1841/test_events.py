@@ -98,3 +98,19 @@ def test_no_tuscan_merge_in_the_lite_game() -> None:
     """rules/1841.md 4.2: the lite game's first 4 has no Tuscan merge event."""
     assert "tuscan_merge" not in new_game(3, ["lite"]).data.train("4").events
     assert new_game(3).data.train("4").events[-1] == "tuscan_merge"
+
+
+def test_2_3_9_equal_corporate_candidates_in_operating_order() -> None:
+    """rules/1841.md 2.3.9 (ties for a presidency go to the nearest candidate): players
+    first (clockwise from a player president, seat order after a corporation), then the
+    corporations in operating order -- SFTG at L.144 before SSFL at L.100, though SSFL comes
+    first in the data."""
+    game = new_game(3)
+    p1, p2, p3 = players(game)
+    ssfl = start(game, "SSFL", "100,3,5", p2)
+    sftg = start(game, "SFTG", "144,2,8", p1)
+    assert game.corporations.index(ssfl) < game.corporations.index(sftg)
+    distance = game.president_distance
+    assert distance(p1, sftg) < distance(p1, ssfl)
+    assert distance(p2, p3) < distance(p2, p1) < distance(p2, sftg)
+    assert distance(ssfl, p1) < distance(ssfl, p2) < distance(ssfl, p3)

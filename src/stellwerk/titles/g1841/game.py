@@ -253,6 +253,22 @@ class Game1841(Game):
             isinstance(holder, Corporation) and holder is not corp
         )
 
+    def president_distance(self, previous: Holder | None, candidate: Holder) -> int:
+        """Among equal candidates (rules/1841.md 2.3.9): the players first -- clockwise from
+        a player president, in seat order otherwise -- then the open corporations in
+        operating order (price, column, row, arrival), as 18xx.games orders them; its random
+        game s22: CTS and RSFS tie for CFCC and RSFS, first in operating order, takes it."""
+        if isinstance(candidate, Player) and not isinstance(previous, Player):
+            return self.players.index(candidate) if candidate in self.players else 0
+        if isinstance(candidate, Corporation) and candidate.share_price is not None:
+            ranked = sorted(
+                (c for c in self.corporations if not c.closed and c.share_price is not None),
+                key=lambda c: c.sort_key(),
+            )
+            if candidate in ranked:
+                return len(self.players) + ranked.index(candidate)
+        return super().president_distance(previous, candidate)
+
     privates_count_in_cert_limit = False
     """Concessions do not count against a player's limit (rules/1841.md 1.2)."""
 
