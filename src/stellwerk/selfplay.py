@@ -340,10 +340,18 @@ def cases(titles: list[str]) -> list[tuple[str, tuple[str, ...], int]]:
 
 
 def reproducer(
-    title: str, players: int, seed: int, options: tuple[str, ...] | list[str], max_actions: int
+    title: str,
+    players: int,
+    seed: int,
+    options: tuple[str, ...] | list[str],
+    max_actions: int,
+    allow_in_progress: bool = False,
 ) -> str:
-    """The ``stellwerk selfplay`` command line that plays the same game again."""
+    """The ``stellwerk selfplay`` command line that plays the same game again (with the
+    developers' ``--allow-in-progress`` when it was given)."""
     words = ["stellwerk", "selfplay", title, "--players", str(players), "--seed", str(seed)]
+    if allow_in_progress:
+        words.append("--allow-in-progress")
     for option in options:
         words += ["--option", option]
     words += ["--max-actions", str(max_actions), "-o", "game.json"]

@@ -80,6 +80,11 @@ class Procedure:
         Checks first: an illegal answer raises ``IllegalAction`` and changes nothing."""
         raise NotImplementedError
 
+    def allows(self, game: Game1841, action: Action) -> bool:
+        """Whether a listed answer is allowed by its consequences (the listing leaves out
+        those :meth:`answer` would refuse); every listed answer unless a procedure says."""
+        return True
+
 
 def queue(game: Game1841, procedure: Procedure) -> None:
     """Put a procedure under way after those already waiting (one that asks nothing is done
@@ -144,10 +149,11 @@ class Decisions(Step):
         return list(asked.kinds)
 
     def choices(self, entity: Any) -> list[Action]:
-        asked = self.asked()
-        if asked is None or entity is not asked.entity:
+        found = current(self.game)
+        if found is None or entity is not found[1].entity:
             return []
-        return asked.listed()
+        procedure, asked = found
+        return [a for a in asked.listed() if procedure.allows(self.game, a)]
 
     def _answer(self, action: Action, entity: Any) -> None:
         found = current(self.game)

@@ -499,6 +499,19 @@ class Merger(Procedure):
             self.check_on_copy(game, action)
         self.apply(game, action)
 
+    def allows(self, game: Game1841, action: Action) -> bool:
+        """Whether an answer of the price or exchange stage lets the merger complete (tried
+        on a copy, as :meth:`answer` checks it): an answer that leaves the new corporation
+        without a president or makes a circular chain is not allowed (rules/1841.md 2.3.11,
+        seed 000 items 3.1, 3.6), so :class:`~.decisions.Decisions` does not list it."""
+        if self.stage not in ("price", "pass1", "pass2") or self.tuscan:
+            return True
+        try:
+            self.check_on_copy(game, action)
+        except IllegalAction:
+            return False
+        return True
+
     # -- start
     def begin(self, game: Game1841) -> None:
         """Start the merger (checked first on a copy: an illegal merger changes nothing)."""
@@ -857,6 +870,21 @@ def start_merger(game: Game1841, a: Corporation, b: Corporation, target: Corpora
     merger = Merger(a.sym, b.sym, target.sym, ref(decider))
     merger.begin(game)
     return merger
+
+
+def can_begin(game: Game1841, a: Corporation, b: Corporation, target: Corporation) -> bool:
+    """Whether ``a`` and ``b`` may begin a merger into ``target`` (:func:`start_merger` on a
+    copy of the game does not refuse it): a minor merger that leaves nobody president is
+    refused at once (rules/1841.md 2.3.11, seed 000 item 3.6); a merger of majors is decided
+    later, by the exchange answers."""
+    trial = copy.deepcopy(game)
+    try:
+        start_merger(
+            trial, trial.corporation(a.sym), trial.corporation(b.sym), trial.corporation(target.sym)
+        )
+    except IllegalAction:
+        return False
+    return True
 
 
 def describe(holder: Any) -> str:
