@@ -45,6 +45,7 @@ from stellwerk.core.entities import (
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.market import Cell
+from stellwerk.titles.g1841 import token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question
 
@@ -344,6 +345,7 @@ def restart_corporation(game: Game1841, corp: Corporation) -> None:
     corp.owner = None
     corp.trains.clear()
     game.map.board.remove_all_tokens(corp.sym)
+    token_order.clear(game, corp)
     if is_historical(game, corp):
         corp.closed = True
         return
@@ -842,6 +844,7 @@ class Merger(Procedure):
         board = game.map.board
         if self.token_count > 2:
             target.num_tokens = max(target.num_tokens, 2) + self.token_count - 2
+        token_order.adopt(game, target, [a, b])
         for state in board.hexes.values():
             for city in state.cities:
                 for i, sym in enumerate(city.tokens):

@@ -40,7 +40,7 @@ from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.map.graph import compute_network, token_nodes
 from stellwerk.core.shares import Bundle, transfer_bundle
-from stellwerk.titles.g1841 import frozen
+from stellwerk.titles.g1841 import frozen, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
 
@@ -257,8 +257,9 @@ def split_tokens(game: Game1841, old: Corporation, a: Corporation, b: Corporatio
     capped = game.settings.edition == 1
     count = {a.sym: 0, b.sym: 0}
     placed = 0
-    for hid, state in board.hexes.items():
-        for city in state.cities:
+    # in IRSFF's charter order: the first edition's cap keeps the first tokens (as 18xx.games)
+    for hid in token_order.ordered_hexes(game, old.sym):
+        for city in board.hexes[hid].cities:
             for slot, holder in enumerate(city.tokens):
                 if holder != old.sym:
                     continue
@@ -270,6 +271,7 @@ def split_tokens(game: Game1841, old: Corporation, a: Corporation, b: Corporatio
                     city.tokens[slot] = new
                     count[new] += 1
     board.version += 1
+    token_order.split(game, old, [a, b])
     for i in range(max(old.num_tokens - placed, 0)):
         new = a.sym if i % 2 == 0 else b.sym
         if not capped or count[new] < MIN_TOKENS:

@@ -34,6 +34,7 @@ from stellwerk.core.map.lay import (
 from stellwerk.core.map.state import HexState, city_map
 from stellwerk.core.map.tiles import RotatedTile, TileDef
 from stellwerk.core.map.upgrades import path_kept_by
+from stellwerk.titles.g1841 import token_order
 from stellwerk.titles.g1841.data_load import Variant, map_data, tiles_data
 
 if TYPE_CHECKING:
@@ -88,7 +89,8 @@ class TurnLays:
 
 def railheads(game: Game1841, corp: Corporation) -> list[NodeKey]:
     """(hex, node) of the corporation's placed tokens in cities that are not passes
-    (rules/1841.md 2.3.3: tokens on passes are no bases)."""
+    (rules/1841.md 2.3.3: tokens on passes are no bases), in charter order: a new track that
+    two unused bases reach uses the first (:mod:`.token_order`)."""
     board = game.map.board
     out = []
     for hid, state in board.hexes.items():
@@ -97,7 +99,7 @@ def railheads(game: Game1841, corp: Corporation) -> list[NodeKey]:
         for index, city in enumerate(state.cities):
             if corp.sym in city.tokens:
                 out.append((hid, state.tile.city_nodes[index]))
-    return out
+    return token_order.ordered(game, corp.sym, out)
 
 
 def lays_allowed(game: Game1841, corp: Corporation) -> int:
