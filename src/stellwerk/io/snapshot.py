@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from stellwerk.core.entities import Corporation, Player
+from stellwerk.core.entities import Corporation, Player, SharePool
 from stellwerk.core.game import Game
 
 
@@ -12,6 +12,17 @@ def _id(entity: Any) -> Any:
     if isinstance(entity, Player):
         return entity.id
     return getattr(entity, "sym", None) or getattr(entity, "name", None)
+
+
+def _president(owner: Any) -> Any:
+    """The president as the trace format names it: a player id, a corporation symbol, or
+    ``SharePool`` when the president's certificate lies in the pool (1841's frozen
+    corporations; 18xx.games' traces name the pool by its class)."""
+    if owner is None:
+        return None
+    if isinstance(owner, SharePool):
+        return "SharePool"
+    return _id(owner)
 
 
 def _shares(holder: Any) -> dict[str, int]:
@@ -35,7 +46,7 @@ def _corporation(game: Game, corp: Corporation) -> dict[str, Any] | None:
         "ipoed": corp.ipoed,
         "price": cell.price if cell else None,
         "price_cell": [cell.row, cell.column] if cell else None,
-        "president": _id(owner) if owner is not None else None,
+        "president": _president(owner),
         "trains": [t.name for t in corp.trains],
         "tokens": game.token_hexes(corp),
         "companies": [c.sym for c in corp.companies],
