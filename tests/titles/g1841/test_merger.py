@@ -321,3 +321,28 @@ def test_seed_000_item_2_25_frozen_holder_exchanges_after_the_pool() -> None:
         decisions.process({"type": "choose", "choice": "cash"}, asked.entity)
     assert sfl.cash == cash + 127 // 2
     assert not sfl.shares_of("SFTG") and not sfl.shares_of("CFCC")
+
+
+def test_seed_000_item_3_6_merger_without_president_is_not_listed() -> None:
+    """seed 000 item 3.6 (rules/1841.md 2.3.11): a merger that would leave the new
+    corporation without a president is not allowed, so once the partner is named no target
+    is listed (18xx.games lists them and then asks to undo); with the president's shares
+    back, every target is listed again."""
+    game = game_before("1841_game_end_bank", 496)
+    sftg, ifai = game.corporation("SFTG"), game.corporation("IFAI")
+    president = sftg.owner
+    assert isinstance(president, Player)
+    other = next(p for p in game.players if p is not president and not p.shares_of("SFTG"))
+    moved = [s for s in president.shares_of("SFTG") if not s.president]
+    step = MergeStep(game, fake_round(game, sftg))
+    step.setup()
+    step.process({"type": "merge", "corporation": "IFAI"}, sftg)
+    listed = {a["corporation"] for a in step.choices(sftg)}
+    assert listed == {c.sym for c in merger.targets(game)}
+    for share in moved:
+        move_share(share, other)
+    for player in game.players:
+        player.cash = 0
+    game.changing()
+    assert step.choices(sftg) == []
+    assert not merger.can_begin(game, sftg, ifai, merger.targets(game)[0])

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, Step, act, remembered
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -153,7 +153,12 @@ class Decisions(Step):
         if found is None or entity is not found[1].entity:
             return []
         procedure, asked = found
-        return [a for a in asked.listed() if procedure.allows(self.game, a)]
+        allowed: list[Action] = remembered(
+            self,
+            "answers",
+            lambda: [a for a in asked.listed() if procedure.allows(self.game, a)],
+        )
+        return allowed
 
     def _answer(self, action: Action, entity: Any) -> None:
         found = current(self.game)

@@ -880,11 +880,18 @@ def can_begin(game: Game1841, a: Corporation, b: Corporation, target: Corporatio
     copy of the game does not refuse it): a minor merger that leaves nobody president is
     refused at once (rules/1841.md 2.3.11, seed 000 item 3.6); a merger of majors is decided
     later, by the exchange answers."""
+    decider = controller(a)
+    if decider is None:
+        return False
     trial = copy.deepcopy(game)
     try:
-        start_merger(
-            trial, trial.corporation(a.sym), trial.corporation(b.sym), trial.corporation(target.sym)
-        )
+        # start_merger's checks and begin, on one copy (begin would copy it again)
+        ta, tb, tt = (trial.corporation(s) for s in (a.sym, b.sym, target.sym))
+        if game.specs[a.sym].type != game.specs[b.sym].type:
+            return False
+        if not (mergeable(trial, ta) and mergeable(trial, tb) and merge_target(trial, tt)):
+            return False
+        Merger(a.sym, b.sym, target.sym, ref(decider)).run_begin(trial)
     except IllegalAction:
         return False
     return True

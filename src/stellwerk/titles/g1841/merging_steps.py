@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, Step, act, remembered
 from stellwerk.titles.g1841 import merger, transform
 from stellwerk.titles.g1841.decisions import queue
 
@@ -73,6 +73,12 @@ class MergeStep(Step):
         kinds = self.actions(entity)
         if not kinds:
             return []
+        listed: list[Action] = remembered(
+            self, f"merge_choices {entity.sym}", lambda: self.listed(entity, kinds)
+        )
+        return listed
+
+    def listed(self, entity: Corporation, kinds: list[str]) -> list[Action]:
         game = self.game
         partner = getattr(self, "partner", None)
         targets = merger.targets(game)
