@@ -12,7 +12,8 @@ Results (cached per board version):
 * ``hexes``: hex -> edges from which the corporation can build (token hexes: every linked edge);
 * ``route_available`` / ``route_train_purchase``: the reference engine's test whether a route
   exists (some token's network holds two stops, or one stop and an optional stop such as a
-  port) and whether a train must be bought (two non-optional stops).  It does not depend on the
+  port; ``never`` stops do not count) and whether a train must be bought (two non-optional
+  stops).  It does not depend on the
   train, as in 18xx.games (Graph#compute).
 """
 
@@ -313,7 +314,10 @@ def compute_network(
             continue
         mandatory = optional = 0
         for h, n in local:
-            if board.hexes[h].tile.nodes[n].optional:
+            stop = board.hexes[h].tile.nodes[n]
+            if stop.never:
+                continue
+            if stop.optional:
                 optional += 1
             else:
                 mandatory += 1

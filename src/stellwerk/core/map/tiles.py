@@ -54,7 +54,8 @@ class NodeDef:
 
     ``revenue`` is the fixed value; ``phase_revenue`` maps tile colours (``white``/``gray``/…) to a
     value for phase-dependent stops.  ``optional`` marks stops that do not make a route on their
-    own (18xx.games ``route:optional``).
+    own (18xx.games ``route:optional``); ``never`` stops that never count towards a route's
+    existence (18xx.games ``route:never``, e.g. some ports).
     """
 
     kind: NodeKind
@@ -64,6 +65,7 @@ class NodeDef:
     slots: int = 0
     optional: bool = False
     groups: tuple[str, ...] = ()
+    never: bool = False
 
     @property
     def max_revenue(self) -> int:
@@ -227,6 +229,7 @@ def tile_from_dict(name: str, data: Mapping[str, Any], color: str | None = None)
                 slots=int(item.get("slots", 1 if kind is NodeKind.CITY else 0)),
                 optional=bool(item.get("optional", False)),
                 groups=tuple(item.get("groups", ())),
+                never=bool(item.get("never", False)),
             )
             refs[f"{prefix}{number}"] = len(nodes)
             nodes.append(node)
