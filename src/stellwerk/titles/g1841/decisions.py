@@ -44,7 +44,8 @@ class Question:
     (18xx.games' choice names: ``share_offer``, ``offer_again``, ``pick_exchange_corp``,
     ``upgrade``, ``buy_tokens``, ``remove_tokens``, ``home_token``, ``price`` ...);
     ``rule`` is cited when an answer is refused; ``cities`` lists the legal ``city`` ids for
-    ``remove_token``/``place_token``."""
+    ``remove_token``/``place_token``, ``slots`` the slot of each (0 when not given): a
+    removal names the slot of the token that goes, as 18xx.games reads it."""
 
     entity: Any
     kinds: tuple[str, ...]
@@ -52,6 +53,7 @@ class Question:
     rule: str
     choices: list[Any] = field(default_factory=list)
     cities: list[str] = field(default_factory=list)
+    slots: list[int] = field(default_factory=list)
 
     def listed(self) -> list[Action]:
         """The concrete actions the answering entity may send."""
@@ -60,7 +62,11 @@ class Question:
             if kind == "choose":
                 out.extend(act(self.entity, "choose", choice=c) for c in self.choices)
             elif kind in ("remove_token", "place_token"):
-                out.extend(act(self.entity, kind, city=c, slot=0) for c in self.cities)
+                slots = self.slots or [0] * len(self.cities)
+                out.extend(
+                    act(self.entity, kind, city=c, slot=s)
+                    for c, s in zip(self.cities, slots, strict=True)
+                )
             else:
                 out.append(act(self.entity, kind))
         return out

@@ -492,7 +492,8 @@ class Merger(Procedure):
                 kinds,
                 "remove_tokens",
                 RULE,
-                cities=self.removable_cities(game),
+                cities=[city for city, _ in self.removable(game)],
+                slots=[slot for _, slot in self.removable(game)],
             )
         return None
 
@@ -554,7 +555,8 @@ class Merger(Procedure):
             self.exchange(game, str(action["choice"]))
             self.run_exchanges(game)
         elif kind == "remove_token":
-            self.remove_token(game, str(action["city"]), int(action.get("slot", 0)))
+            slot = action.get("slot")
+            self.remove_token(game, str(action["city"]), None if slot is None else int(slot))
         elif kind == "pass":
             self.finish_removals(game)
 
@@ -793,24 +795,30 @@ class Merger(Procedure):
             return
         self.finish(game)
 
-    def removable_cities(self, game: Game1841) -> list[str]:
+    def removable(self, game: Game1841) -> list[tuple[str, int]]:
+        """(city id, slot) of each token of the two merging corporations that may go."""
         board = game.map.board
         out = []
         for hid in self.removal_hexes:
             for index, city in enumerate(board.hexes[hid].cities):
-                if self.a in city.tokens or self.b in city.tokens:
-                    out.append(board.city_id(hid, index))
+                for slot, sym in enumerate(city.tokens):
+                    if sym in (self.a, self.b):
+                        out.append((board.city_id(hid, index), slot))
         return out
 
-    def remove_token(self, game: Game1841, city_id: str, slot: int) -> None:
+    def remove_token(self, game: Game1841, city_id: str, slot: int | None) -> None:
         """One token leaves the map; never the last non-pass one (2.3.11; seed 000 item
-        2.19)."""
+        2.19).  ``slot`` names the token (it must be one of the two corporations', as
+        18xx.games checks); without one, theirs in the city."""
         board = game.map.board
         hid, index = board.resolve_city(city_id)
         city = board.hexes[hid].cities[index]
-        sym = city.tokens[slot] if slot < len(city.tokens) else None
-        if sym not in (self.a, self.b):
+        if slot is None:
             sym = self.a if self.a in city.tokens else self.b if self.b in city.tokens else None
+        else:
+            sym = city.tokens[slot] if 0 <= slot < len(city.tokens) else None
+            if sym is not None and sym not in (self.a, self.b):
+                raise IllegalAction(f"the token in slot {slot} of {city_id} is {sym}'s", RULE)
         if sym is None or hid not in self.removal_hexes:
             raise IllegalAction(f"no token of {self.a} or {self.b} to remove in {city_id}", RULE)
         railheads = [
