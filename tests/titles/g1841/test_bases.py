@@ -79,19 +79,22 @@ def test_rules_2_3_3_first_of_two_reaching_bases_is_used() -> None:
     assert charged == {"H4": "H4", "J6": "J6"}
 
 
-def test_faq_1_11_a_port_never_makes_a_route() -> None:
+def test_faq_1_11_a_port_or_a_pass_never_makes_a_route() -> None:
     """rules/1841.md 2.3.5, FAQ 1.11 (common mistake 5.2): a route needs two stops that are
-    not ports; Genova (M7) joined only to its port (O7) has no route, so the route step is
-    skipped and no train must be bought (18xx.games ``route:never``).  A second stop on the
+    neither passes nor ports; Genova (M7) joined only to its port (O7) and a pass (L6) has no
+    route, so the route step is skipped and no train must be bought (18xx.games
+    ``route:never``, its passes' default).  A second stop on the
     track (Savona, a town) makes one."""
     game = new_game()
     afi = start(game, "AFI", "100,3,5", game.players[0])  # no printed home: Genova
     at_phase(game, "3")
     board = game.map.board
     board.place_token_at("M7", 0, "AFI")
-    board.lay_tile("M7", "612-0", 5)
+    board.lay_tile("M7", "612-0", 0)
+    board.lay_tile("L6", "610-0", 2)  # a pass tile joined to Genova
     game.map.clear_graphs()
-    assert ("O7", 0) in game.map.selected.network("AFI").nodes
+    reached = game.map.selected.network("AFI").nodes
+    assert ("O7", 0) in reached and ("L6", 0) in reached and game.map.is_pass("L6")
     assert game.route_info(afi) == (False, False)
     board.lay_tile("N6", "4-0", 1)  # Savona, a town, joined to Genova
     game.map.clear_graphs()
