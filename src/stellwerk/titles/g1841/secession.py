@@ -250,8 +250,9 @@ def set_prices(game: Game1841, old: Corporation, a: Corporation, b: Corporation)
 
 def split_tokens(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
     """IRSFF's tokens in Veneto hexes become SB's, the others SFL's (first edition: at most 2
-    each, further ones leave the map); its unplaced tokens go alternately to SB and SFL (first
-    edition: up to 2 each); each ends with at least 2 (rules/1841.md 2.4.1)."""
+    each, in IRSFF's charter order; further ones stay IRSFF's until it closes at the end of
+    the secession, then leave the map, as in 18xx.games); its unplaced tokens go alternately
+    to SB and SFL (first edition: up to 2 each); each ends with at least 2 (rules/1841.md 2.4.1)."""
     board = game.map.board
     veneto = set(game.data.zones["secession_veneto"])
     capped = game.settings.edition == 1
@@ -266,7 +267,7 @@ def split_tokens(game: Game1841, old: Corporation, a: Corporation, b: Corporatio
                 placed += 1
                 new = a.sym if hid in veneto else b.sym
                 if capped and count[new] >= MIN_TOKENS:
-                    city.tokens[slot] = None
+                    continue  # stays IRSFF's until IRSFF closes at the end (18xx.games)
                 else:
                     city.tokens[slot] = new
                     count[new] += 1
@@ -650,6 +651,7 @@ class Secession(Procedure):
                 game.done_this_round.discard(corp.sym)
             else:
                 game.done_this_round.add(corp.sym)
+        game.map.board.remove_all_tokens(old.sym)  # first edition: tokens beyond 2 each
         events.close_corporation(game, old)
         frozen.update(game)
         self.stage = "done"
