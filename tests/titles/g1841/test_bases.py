@@ -4,7 +4,7 @@ and the charter order of the tokens that decides which of two bases a new track 
 
 from __future__ import annotations
 
-from stellwerk.titles.g1841 import token_order, track
+from stellwerk.titles.g1841 import merger, token_order, track
 from stellwerk.titles.g1841.game import Game1841
 
 from .setup_helpers import new_game, start
@@ -99,3 +99,26 @@ def test_faq_1_11_a_port_or_a_pass_never_makes_a_route() -> None:
     board.lay_tile("N6", "4-0", 1)  # Savona, a town, joined to Genova
     game.map.clear_graphs()
     assert game.route_info(afi) == (True, True)
+
+
+def test_rules_2_3_11_restarted_corporation_forgets_its_routes() -> None:
+    """rules/1841.md 2.3.11-2.3.12: a corporation restarted after a merger or transformation
+    starts afresh; the graph's kept "a train must be bought" flag of its former life goes
+    with it (18xx.games clears the graph for it), so a new start joined only to a port has no
+    route."""
+    game = new_game()
+    afi = start(game, "AFI", "100,3,5", game.players[0])
+    at_phase(game, "3")
+    game.map.select_graph(game.phases.current.status)  # the full graph, as from phase 3
+    board = game.map.board
+    board.place_token_at("M7", 0, "AFI")
+    board.lay_tile("M7", "612-0", 0)
+    board.lay_tile("N6", "4-0", 1)
+    game.map.clear_graphs()
+    assert game.route_info(afi) == (True, True)
+    merger.restart_corporation(game, afi)
+    board.reset_hex("N6", return_tile=True)
+    afi = start(game, "AFI", "100,3,5", game.players[1])
+    board.place_token_at("M7", 0, "AFI")
+    game.map.clear_graphs()
+    assert game.route_info(afi) == (False, False)

@@ -346,6 +346,9 @@ def restart_corporation(game: Game1841, corp: Corporation) -> None:
     corp.trains.clear()
     game.map.board.remove_all_tokens(corp.sym)
     token_order.clear(game, corp)
+    # its routes are forgotten: the full graph's kept "must buy a train" flag goes too (as
+    # 18xx.games clears the graph for a restarted corporation; the region graph keeps it)
+    game.map.graph.clear_for(corp.sym)
     if is_historical(game, corp):
         corp.closed = True
         return
