@@ -17,7 +17,7 @@ Forms (English / German; ``[...]`` optional):
 * ``bids SFTG=60 SB=20`` / ``gebote SFTG=60 SB=20`` (sealed bids, 1841 first edition)
 * ``par ATA at 100`` / ``gründe ATA zu 100``
 * ``buy ATA [from ipo|pool|CORP|PLAYER]`` / ``kaufe ATA [aus ipo|pool|...]``
-* ``sell 2 ATA`` / ``verkaufe 2 ATA``
+* ``sell 2 ATA [30%]`` / ``verkaufe 2 ATA [30%]`` (the percent tells bundles apart)
 * ``lay 57 on H12 rotation 2`` / ``lege 57 auf H12 drehung 2``
 * ``token H12 [city 2]`` / ``marke H12 [stadt 2]``
 * ``run best`` / ``fahre optimal``; ``run H12-J10-L12 with 4H[; K7-L8 with 2H]`` /
@@ -102,8 +102,11 @@ class Buy(Order):
 
 @dataclass(frozen=True)
 class Sell(Order):
+    """Sell ``count`` certificates of ``target`` (``percent``, if given, in all)."""
+
     count: int
     target: str
+    percent: int | None = None
 
 
 @dataclass(frozen=True)
@@ -295,11 +298,15 @@ def _parse(words: list[str], text: str, corp: str | None) -> Order:
             return Par(_sym(rest[0]), _number(rest[2], "par price"), corp=corp)
         raise OrderError("write: par ATA at 100 / gründe ATA zu 100")
     if head in SELL:
+        percent: int | None = None
+        if rest and rest[-1].endswith("%") and len(rest) >= 2:
+            percent, rest = _number(rest[-1][:-1], "percent"), rest[:-1]
         if len(rest) == 2:
-            return Sell(_number(rest[0], "number of certificates"), _sym(rest[1]), corp=corp)
+            count = _number(rest[0], "number of certificates")
+            return Sell(count, _sym(rest[1]), percent, corp=corp)
         if len(rest) == 1:
-            return Sell(1, _sym(rest[0]), corp=corp)
-        raise OrderError("write: sell 2 ATA / verkaufe 2 ATA")
+            return Sell(1, _sym(rest[0]), percent, corp=corp)
+        raise OrderError("write: sell 2 ATA [20%] / verkaufe 2 ATA [20%]")
     if head in BUY:
         return _buy(rest, corp)
     if head in LAY:

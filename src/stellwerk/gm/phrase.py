@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.gm.understand import blind_items, city_hex, share_source, tile_name, train_owner
+from stellwerk.gm.understand import blind_items, city_place, share_source, tile_name, train_owner
 
 Action = dict[str, Any]
 
@@ -66,15 +66,18 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
         )
     elif kind == "sell_shares":
         shares = action.get("shares") or [""]
-        text = words["sell"].format(count=len(shares), target=str(shares[0]).rpartition("_")[0])
+        target = str(shares[0]).rpartition("_")[0]
+        text = words["sell"].format(count=len(shares), target=target)
+        if _sales_differ(game, action, target):
+            text += f" {action.get('percent')}%"
     elif kind == "lay_tile":
         text = words["lay"].format(
             tile=tile_name(str(action.get("tile"))), hex=action.get("hex"),
             rotation=action.get("rotation"),
         )  # fmt: skip
     elif kind == "place_token":
-        city = str(action.get("city"))
-        text = words["token"].format(hex=city_hex(game, city), city=city.rpartition("-")[2])
+        hex_id, index = city_place(game, str(action.get("city")))
+        text = words["token"].format(hex=hex_id, city=index)
     elif kind == "run_routes":
         text = words["best"] if best else _routes(action, words)
     elif kind == "dividend":
@@ -97,6 +100,17 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
     else:
         text = str(kind)
     return corp_prefix + text
+
+
+def _sales_differ(game: Game, action: Action, target: str) -> bool:
+    """Whether sales of as many certificates of ``target`` differ in percent now."""
+    count = len(action.get("shares") or [])
+    percents = {
+        a.get("percent") for a in game.legal_actions()
+        if a.get("type") == "sell_shares" and len(a.get("shares") or []) == count
+        and str(a["shares"][0]).rpartition("_")[0] == target
+    }  # fmt: skip
+    return len(percents) > 1
 
 
 def _routes(action: Action, words: dict[str, str]) -> str:

@@ -133,6 +133,8 @@ def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
         return is_player
     if type(order) in CORP_KINDS:
         return not is_player
+    if isinstance(order, o.Pass):
+        return is_player  # a corporation's pass is written "ATA: pass"
     return True
 
 
@@ -248,7 +250,7 @@ def share_source(game: Game, share_id: str) -> str:
     kind = getattr(owner, "kind", "")
     if kind == "pool":
         return "pool"
-    if kind == "corporation":
+    if hasattr(owner, "sym"):
         sym = str(getattr(owner, "sym", ""))
         return "ipo" if sym == share.corporation else sym
     if kind == "player":
@@ -306,6 +308,10 @@ def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
         counts = sorted({len(a["shares"]) for a in sales})
         raise Refused(f"{order.count} of {order.target} cannot be sold now (possible: "
                       f"{', '.join(map(str, counts))} certificates)")
+    if order.percent is not None:
+        fitting = [a for a in fitting if a.get("percent") == order.percent]
+        if not fitting:
+            raise Refused(f"{order.count} of {order.target} make no {order.percent}% now")
     by_percent = {a.get("percent"): a for a in fitting}
     return _one(list(by_percent.values()), "", lambda a: f"{a.get('percent')}%")
 
@@ -339,13 +345,15 @@ def _lay(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 
 def city_hex(game: Game, city: str) -> str:
-    """The hex of a city id (``<tile id>-<city index>``) on the board now."""
-    tiles = game.snapshot().get("tiles") or {}
-    tile_id = city.rpartition("-")[0]
-    for hex_id, placed in tiles.items():
-        if placed == tile_id:
-            return str(hex_id)
-    return tile_id
+    """The hex of a city id (``<tile id>-<part>``) on the board now."""
+    return str(city_place(game, city)[0])
+
+
+def city_place(game: Game, city: str) -> tuple[str, int]:
+    """(hex, city index on that hex) of a city id on the board now."""
+    board = game.engine.map.board
+    hex_id, index = board.resolve_city(city)
+    return str(hex_id), int(index)
 
 
 def _token(game: Game, order: o.Order, listed: list[Action]) -> Action:
@@ -358,11 +366,13 @@ def _token(game: Game, order: o.Order, listed: list[Action]) -> Action:
         hexes = sorted({city_hex(game, str(a["city"])) for a in tokens})
         raise Refused(f"no token can be placed on {order.hex} (possible: {', '.join(hexes)})")
     if order.city is not None:
-        here = [a for a in here if str(a["city"]).rpartition("-")[2] == str(order.city)]
+        here = [a for a in here if city_place(game, str(a["city"]))[1] == order.city]
         if not here:
             raise Refused(f"no token can be placed in city {order.city} of {order.hex}")
     by_city = {a["city"]: a for a in here}
-    return _one(list(by_city.values()), "", lambda a: f"city {str(a['city']).rpartition('-')[2]}")
+    return _one(
+        list(by_city.values()), "", lambda a: f"city {city_place(game, str(a['city']))[1]}"
+    )
 
 
 def _run(game: Game, order: o.Order, listed: list[Action]) -> Action:
@@ -421,7 +431,7 @@ def train_owner(game: Game, train_id: str) -> str:
     """``depot`` or the owning corporation's symbol."""
     owner = game.engine.train_by_id(train_id).owner
     sym = getattr(owner, "sym", None)
-    return str(sym) if sym is not None and getattr(owner, "kind", "") == "corporation" else "depot"
+    return "depot" if sym is None else str(sym)
 
 
 def _buy_company(game: Game, order: o.Order, listed: list[Action]) -> Action:
