@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.gm.understand import CASH_CHOICES, train_owner
 from stellwerk.gm.orders import normalise
+from stellwerk.gm.understand import CASH_CHOICES, train_owner
 
 Action = dict[str, Any]
 

@@ -242,7 +242,8 @@ SHARES = {"shares", "share", "aktien", "aktie", "anteile", "anteil"}
 FLOATED = {"floated", "float", "floats", "gegruendet", "fahrbereit", "flott"}
 ROUND_END = {"end of round", "end of the round", "rundenende", "ende der runde", "round end"}
 DIVIDENDS = {
-    "payout": "payout", "pay": "payout", "pay out": "payout", "ausschuetten": "payout", "ausschuettung": "payout",
+    "payout": "payout", "pay": "payout", "pay out": "payout", "ausschuetten": "payout",
+    "ausschuettung": "payout",
     "withhold": "withhold", "einbehalten": "withhold", "behalten": "withhold",
     "half": "half", "halb": "half", "haelfte": "half",
 }  # fmt: skip

@@ -23,7 +23,7 @@ from stellwerk.gm.understand import Refused, tile_name
 
 def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> list[dict[str, Any]]:
     """The run_routes ``routes`` of ``corp_sym`` for routes named by stop hexes and train."""
-    engine = game.engine
+    engine: Any = game.engine
     corp = engine.corporation(corp_sym)
     port: Any = engine.map
     ctx = port.run_context(corp)

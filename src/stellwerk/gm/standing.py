@@ -147,7 +147,7 @@ def shenanigans(game: Game, standing: Standing) -> str | None:
         who = action.get("entity")
         if who == standing.player or action.get("entity_type") != "player":
             continue
-        name = names.get(who, str(who))
+        name = str(dict((str(k), v) for k, v in names.items()).get(str(who), who))
         kind = action.get("type")
         if kind == "sell_shares":
             return f"{name} sold shares"
@@ -206,5 +206,6 @@ def _bid(game: Game, standing: Standing, entity: Any, mine: list[Action]) -> Fir
         return None
     price = min(int(a.get("price") or 0) for a in bids)
     if price > int(standing.amount or 0):
-        return Firing(standing, cancel=f"the price of {target} ({price}) is above {standing.amount}")
+        reason = f"the price of {target} ({price}) is above {standing.amount}"
+        return Firing(standing, cancel=reason)
     return Firing(standing, action=next(a for a in bids if int(a.get("price") or 0) == price))

@@ -126,7 +126,7 @@ def deciding(game: Game, player: Any) -> list[Any]:
 
 def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
     """Whether ``order`` is meant for a decision of ``entity`` (one of the player's)."""
-    is_player = entity == player
+    is_player = bool(entity == player)
     if order.corp is not None:
         return not is_player and str(entity) == order.corp
     if type(order) in PLAYER_KINDS:
@@ -351,7 +351,8 @@ def city_hex(game: Game, city: str) -> str:
 
 def city_place(game: Game, city: str) -> tuple[str, int]:
     """(hex, city index on that hex) of a city id on the board now."""
-    board = game.engine.map.board
+    engine: Any = game.engine
+    board = engine.map.board
     hex_id, index = board.resolve_city(city)
     return str(hex_id), int(index)
 
