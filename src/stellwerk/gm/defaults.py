@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from stellwerk.api import Game
+from stellwerk.gm.look import legal
 from stellwerk.gm.orders import normalise
 from stellwerk.gm.understand import CASH_CHOICES, train_owner
 
@@ -55,7 +56,7 @@ def draw(game: Game, options: list[Action]) -> tuple[Action, str]:
 
 def default_action(game: Game, entity: Any) -> Default | None:
     """The default for the decision ``entity`` faces now, or None when it has none listed."""
-    mine = [a for a in game.legal_actions() if a.get("entity") == entity]
+    mine = [a for a in legal(game) if a.get("entity") == entity]
     if not mine:
         return None
     by_type: dict[str, list[Action]] = {}

@@ -40,13 +40,16 @@ def parse_mail(raw: bytes) -> InMail:
     )  # fmt: skip
 
 
-def read_maildir(path: Path, *, move: bool = True) -> list[InMail]:
-    """The mails of a Maildir's ``new`` and ``cur`` folders in the order received (by file
-    name, which Maildir delivery makes time-ordered); with ``move`` new mails go to ``cur``."""
+def read_maildir(path: Path, *, move: bool = True, seen: bool = False) -> list[InMail]:
+    """The unread mails of a Maildir (its ``new`` folder; with ``seen`` those in ``cur``
+    too) in the order received (by file name, which Maildir delivery makes time-ordered);
+    with ``move`` the new mails go to ``cur`` (read)."""
     box = mailbox.Maildir(str(path), factory=None, create=False)
     out: list[tuple[str, InMail]] = []
     for key in box.iterkeys():
         message = box.get_message(key)
+        if message.get_subdir() != "new" and not seen:
+            continue
         out.append((key, parse_mail(message.as_bytes())))
         if move and message.get_subdir() == "new":
             message.set_subdir("cur")

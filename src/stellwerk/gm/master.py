@@ -32,6 +32,7 @@ from stellwerk.gm.standing import Standing
 from stellwerk.store import SqliteStore
 from stellwerk.store.errors import StoreError
 
+READ_BEFORE = "this mail was read before"
 PLAYER_LINE = re.compile(r"^\s*(player|spieler)\s*:\s*(.+?)\s*$", re.IGNORECASE)
 
 
@@ -53,6 +54,9 @@ class GameMaster:
         self.path = Path(db_path)
         self.store = SqliteStore(self.path)
         self.tables = GMTables(self.path)
+        self._kept: dict[str, tuple[Session, int]] = {}
+        """The session of each game as last saved, with its action count: the next
+        processing starts from it instead of replaying the game (while the count holds)."""
         self.advanced: dict[str, list[Outcome]] = {}
         """The answers of the last ``take_mails`` processing per game (orders applied)."""
 
@@ -88,9 +92,21 @@ class GameMaster:
         return game
 
     # -- loading and saving a processing --------------------------------------------------------
-    def session(self, key: str) -> tuple[Session, int]:
-        """The GM state of ``key`` with its game, and the action count it is based on."""
+    def session(self, key: str, change: bool = False) -> tuple[Session, int]:
+        """The GM state of ``key`` with its game, and the action count it is based on.
+        ``change``: the caller will change it (and save it, or drop it on failure)."""
+        kept = self._kept.pop(key, None) if change else self._kept.get(key)
+        if kept is not None and kept[1] == self.store.count(key) == self.tables.part(
+            key, "count", None
+        ):
+            return kept
         stored = self.store.load(key)
+        saved = self.tables.part(key, "count", None)
+        if saved is not None and saved != stored.count:
+            raise StoreError(
+                f"{key}: the game has {stored.count} actions but the GM state belongs to "
+                f"{saved}: it was changed outside the GM, or a processing broke off"
+            )
         game: Game = stored.game  # type: ignore[assignment]
         players = self.tables.players(key)
         session = Session(game, langs={p["player"]: p["lang"] for p in players})
@@ -108,10 +124,14 @@ class GameMaster:
         return session, stored.count
 
     def save(self, key: str, session: Session, base: int) -> None:
-        """Write the game's new actions (based on ``base``) and the GM state."""
+        """Write the game's new actions (based on ``base``), then the GM state with the
+        action count it belongs to.  Two connections cannot share one SQLite transaction, so
+        the game goes first: should the second write fail, the next load finds the GM state
+        behind the game and refuses to go on (``session``) rather than apply orders twice."""
+        stored = self.store.extend(key, session.game, base)
         self.tables.begin()
         try:
-            self.store.extend(key, session.game, base)
+            self.tables.set_part(key, "count", stored.count)
             pending = [
                 {"id": p.id, "player": p.player, "text": p.text, "mail": p.mail}
                 for p in session.pending
@@ -125,6 +145,7 @@ class GameMaster:
             self.tables.rollback()
             raise
         self.tables.commit()
+        self._kept[key] = (session, stored.count)
 
     # -- orders -----------------------------------------------------------------------------------
     def take_mails(self, mails: list[InMail], key: str | None = None) -> list[MailResult]:
@@ -135,10 +156,11 @@ class GameMaster:
             result = self._route(mail, key)
             results.append(result)
             if result.refused is not None or result.key is None:
-                self._log_refusal(result)
+                if result.refused != READ_BEFORE:
+                    self._log_refusal(result)
                 continue
             if result.key not in sessions:
-                sessions[result.key] = self.session(result.key)
+                sessions[result.key] = self.session(result.key, change=True)
             session = sessions[result.key][0]
             correction = o.is_correction(mail.subject, mail.body)
             result.answers = session.receive(
@@ -166,7 +188,7 @@ class GameMaster:
             return MailResult(mail, refused="the subject must name the game (its key)")
         game_key, player = chosen[0]
         if mail.message_id and self.tables.seen(game_key, mail.message_id):
-            return MailResult(mail, key=game_key, refused="this mail was read before")
+            return MailResult(mail, key=game_key, refused=READ_BEFORE)
         for line in mail.body.splitlines():
             match = PLAYER_LINE.match(line)
             if match and match.group(2).casefold() != str(player["name"]).casefold():
@@ -179,7 +201,7 @@ class GameMaster:
     def _log_refusal(self, result: MailResult) -> None:
         if result.key is None:
             return
-        session, base = self.session(result.key)
+        session, base = self.session(result.key, change=True)
         session.events.append(
             Event(len(session.game.raw_actions), None, "mail",
                   f"mail from {result.mail.sender} refused: {result.refused}")
@@ -189,7 +211,7 @@ class GameMaster:
     def deadline(self, key: str, next_deadline: datetime | None = None) -> list[Outcome]:
         """The deadline has passed: apply the orders, then the defaults for everyone who
         missed it, until the round ends (``Session.advance(defaults=True)``)."""
-        session, base = self.session(key)
+        session, base = self.session(key, change=True)
         answers = session.advance()
         answers += session.advance(defaults=True)
         self.save(key, session, base)
@@ -202,7 +224,7 @@ class GameMaster:
     ) -> str:
         """A logged correction by the GM: take back the actions after ``undo_to`` and/or
         apply ``action`` on the GM's authority; every report shows it."""
-        session, base = self.session(key)
+        session, base = self.session(key, change=True)
         game = session.game
         done = []
         if undo_to is not None:

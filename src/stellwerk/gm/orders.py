@@ -519,7 +519,7 @@ def parse_text(body: str) -> list[ParsedLine]:
             break
         if raw.lstrip().startswith(">"):
             continue
-        text = raw.strip()
+        text = raw.split("#", 1)[0].strip()
         norm = normalise(text)
         if not norm or norm.rstrip(":!.") in CORRECTION_WORDS:
             continue

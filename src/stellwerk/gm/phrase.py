@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from stellwerk.api import Game
+from stellwerk.gm.look import legal
 from stellwerk.gm.understand import blind_items, city_place, share_source, tile_name, train_owner
 
 Action = dict[str, Any]
@@ -106,7 +107,7 @@ def _sales_differ(game: Game, action: Action, target: str) -> bool:
     """Whether sales of as many certificates of ``target`` differ in percent now."""
     count = len(action.get("shares") or [])
     percents = {
-        a.get("percent") for a in game.legal_actions()
+        a.get("percent") for a in legal(game)
         if a.get("type") == "sell_shares" and len(a.get("shares") or []) == count
         and str(a["shares"][0]).rpartition("_")[0] == target
     }  # fmt: skip

@@ -101,14 +101,8 @@ def build_report(
         if deadline is not None:
             lines.append(f"{words['deadline']}: {deadline.isoformat(timespec='minutes')}")
     text = "\n".join(lines) + "\n"
-    attachments: list[tuple[str, str, bytes]] = []
-    svgs = pictures(game)
-    for name, svg in svgs.items():
-        png = _png(svg)
-        if png is not None:
-            attachments.append((f"{name}.png", "image/png", png))
-        else:
-            attachments.append((f"{name}.svg", "image/svg+xml", svg.encode()))
+    svgs, attachments = _pictures_once(game)
+    attachments = list(attachments)
     game_file = json.dumps(game.to_file(), ensure_ascii=False, indent=1).encode()
     attachments.append((f"{key or 'game'}.json", "application/json", game_file))
     inline = "".join(f"<div class='{n}'>{svg}</div>" for n, svg in svgs.items())
@@ -123,6 +117,27 @@ def _order_line(order: ReportOrder, words: dict[str, str]) -> str:
     if order.refused is not None:
         return f"{mark}{order.text} -> {words['refused']}: {order.refused}"
     return f"{mark}{order.text} -> {words['understood']}: {order.understood}"
+
+
+_DRAWN: list[tuple[Game, int, dict[str, str], list[tuple[str, str, bytes]]]] = []
+
+
+def _pictures_once(game: Game) -> tuple[dict[str, str], list[tuple[str, str, bytes]]]:
+    """The pictures and their PNG attachments, drawn once per position (every player's
+    report of one processing shows the same map)."""
+    for drawn_game, length, svgs, files in _DRAWN:
+        if drawn_game is game and length == len(game.raw_actions):
+            return svgs, files
+    svgs = pictures(game)
+    files: list[tuple[str, str, bytes]] = []
+    for name, svg in svgs.items():
+        png = _png(svg)
+        if png is not None:
+            files.append((f"{name}.png", "image/png", png))
+        else:
+            files.append((f"{name}.svg", "image/svg+xml", svg.encode()))
+    _DRAWN[:] = [(game, len(game.raw_actions), svgs, files)]
+    return svgs, files
 
 
 def pictures(game: Game) -> dict[str, str]:

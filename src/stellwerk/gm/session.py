@@ -34,6 +34,7 @@ from typing import Any
 from stellwerk.api import Game, IllegalAction
 from stellwerk.gm import orders as o
 from stellwerk.gm.defaults import default_action
+from stellwerk.gm.look import legal
 from stellwerk.gm.phrase import order_text, run_note
 from stellwerk.gm.standing import (
     Firing,
@@ -202,7 +203,7 @@ class Session:
         active = list(self.game.active_entities())
         out = [(e, player_of(self.game, e)) for e in active]
         players = {p for _, p in out}
-        for action in self.game.legal_actions():
+        for action in legal(self.game):
             entity = action.get("entity")
             if entity not in active and all(entity != e for e, _ in out):
                 player = player_of(self.game, entity)
@@ -277,7 +278,7 @@ class Session:
         if not later:
             return False
         passes = [
-            a for a in self.game.legal_actions()
+            a for a in legal(self.game)
             if a.get("entity") == entity and a.get("type") == "pass"
         ]  # fmt: skip
         if not passes:
@@ -294,7 +295,7 @@ class Session:
         return True
 
     def _standing(self, entity: Any, player: Any) -> bool:
-        listed = self.game.legal_actions()
+        listed = legal(self.game)
         for standing in self.standing:
             if not standing.active or standing.player != player:
                 continue

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stellwerk.api import Game
+from stellwerk.gm.look import snap
 from stellwerk.gm.understand import CASH_CHOICES, Refused, _choose_by, player_of, share_source
 
 Action = dict[str, Any]
@@ -57,12 +58,12 @@ class Standing:
 
 def round_key(game: Game) -> str:
     """The round now: its kind and number (a standing pass ends with its stock round)."""
-    snap = game.snapshot()
-    return f"{snap.get('round')}#{snap.get('round_num')}#{snap.get('turn')}"
+    now = snap(game)
+    return f"{now.get('round')}#{now.get('round_num')}#{now.get('turn')}"
 
 
 def is_stock_round(game: Game) -> bool:
-    return "stock" in str(game.snapshot().get("round", "")).lower()
+    return "stock" in str(snap(game).get("round", "")).lower()
 
 
 def program_action(standing: Standing) -> Action | None:
@@ -166,9 +167,9 @@ def _buy(
     if entity != standing.player or not is_stock_round(game):
         return None
     corp_sym = str(standing.target)
-    snap = game.snapshot()
-    corp = next((c for c in snap["corporations"] if c["id"] == corp_sym), None)
-    me = next((p for p in snap["players"] if p["id"] == standing.player), None)
+    now = snap(game)
+    corp = next((c for c in now["corporations"] if c["id"] == corp_sym), None)
+    me = next((p for p in now["players"] if p["id"] == standing.player), None)
     held = int((me or {}).get("shares", {}).get(corp_sym, 0))
     if standing.amount is None and corp is not None and corp.get("floated"):
         return Firing(standing, cancel=f"{corp_sym} has floated")

@@ -20,6 +20,7 @@ from typing import Any
 
 from stellwerk.api import Game
 from stellwerk.gm import orders as o
+from stellwerk.gm.look import hexes, legal
 from stellwerk.gm.orders import normalise
 
 Action = dict[str, Any]
@@ -114,12 +115,12 @@ def player_of(game: Game, entity: Any) -> Any:
 def deciding(game: Game, player: Any) -> list[Any]:
     """The entities the player decides for that have something listed now."""
     out: list[Any] = []
-    for action in game.legal_actions():
+    for action in legal(game):
         entity = action.get("entity")
         if entity not in out and player_of(game, entity) == player:
             out.append(entity)
     for entity in game.active_entities():
-        if entity not in out and player_of(game, entity) == player and game.lay_hexes():
+        if entity not in out and player_of(game, entity) == player and hexes(game):
             out.append(entity)
     return out
 
@@ -144,8 +145,8 @@ def fits(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
     if not addresses(game, player, order, entity):
         return False
     kinds = set(kinds_of(order))
-    listed = {a["type"] for a in game.legal_actions() if a.get("entity") == entity}
-    if "lay_tile" in kinds and game.lay_hexes() and _operating(game) == entity:
+    listed = {a["type"] for a in legal(game) if a.get("entity") == entity}
+    if "lay_tile" in kinds and hexes(game) and _operating(game) == entity:
         return True
     return bool(kinds & listed)
 
@@ -160,7 +161,7 @@ def understand(game: Game, player: Any, order: o.Order, entity: Any) -> Understo
     several."""
     if order.corp is not None and player_of(game, order.corp) != player:
         raise Refused(f"you do not preside {order.corp}")
-    listed = [a for a in game.legal_actions() if a.get("entity") == entity]
+    listed = [a for a in legal(game) if a.get("entity") == entity]
     handler = HANDLERS.get(type(order))
     if handler is None:
         raise Refused("this is a standing order, not an order for a decision")
@@ -278,6 +279,8 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not buys:
+        if game.engine.corporation_or_none(order.target) is None:
+            raise Refused(f"there is no corporation {order.target}")
         raise Refused(f"no certificate of {order.target} can be bought now")
     sourced = [(share_source(game, str(a["shares"][0])), a) for a in buys]
     if order.source is not None:
@@ -302,6 +305,8 @@ def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not sales:
+        if game.engine.corporation_or_none(order.target) is None:
+            raise Refused(f"there is no corporation {order.target}")
         raise Refused(f"no certificate of {order.target} can be sold now")
     fitting = [a for a in sales if len(a["shares"]) == order.count]
     if not fitting:
