@@ -214,17 +214,14 @@ class Session:
     def _step(self, defaults: bool) -> bool:
         """Make one move (or use up one order); False when nothing can be done now."""
         decisions = self._decisions()
-        for entity, player in decisions:
-            if player is None:
+        deciding = {player for _, player in decisions if player is not None}
+        for pending in self.pending:  # the orders in the order written
+            if pending.player not in deciding:
                 continue
-            pending = next(
-                (p for p in self.pending
-                 if p.player == player and fits(self.game, player, p.order, entity)),
-                None,
-            )  # fmt: skip
-            if pending is not None:
-                self._apply_order(pending, entity)
-                return True
+            for entity, player in decisions:
+                if player == pending.player and fits(self.game, player, pending.order, entity):
+                    self._apply_order(pending, entity)
+                    return True
         for entity, player in decisions:
             if player is None:
                 continue
