@@ -36,7 +36,7 @@ def test_the_scripts_reach_several_operating_rounds() -> None:
     from stellwerk.gm.look import snap
 
     for title, players, seed, actions in CASES:
-        reference, lines = script(title, players, seed, actions)
+        reference, _ = script(title, players, seed, actions)
         game = Game.create(title, [(i, f"P{i}") for i in range(1, players + 1)], [], seed)
         seen = set()
         for action in reference.actions:

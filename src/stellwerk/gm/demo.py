@@ -32,7 +32,7 @@ PLAYERS = [("Anna", "anna@example.org", "de"), ("Ben", "ben@example.org", "en"),
            ("Clara", "clara@example.org", "de")]  # fmt: skip
 KEY = "demo1849"
 MISSING = ("Clara", 4)
-"""Clara sends nothing in the fourth period (stock round 2): her decisions are settled by defaults."""
+"""Clara sends nothing in the fourth period (stock round 2): defaults settle her decisions."""
 
 
 def deliver(maildir: Path, sender: str, subject: str, body: str, number: int) -> None:
