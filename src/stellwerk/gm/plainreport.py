@@ -125,9 +125,9 @@ _DRAWN: list[tuple[Game, int, dict[str, str], list[tuple[str, str, bytes]]]] = [
 def _pictures_once(game: Game) -> tuple[dict[str, str], list[tuple[str, str, bytes]]]:
     """The pictures and their PNG attachments, drawn once per position (every player's
     report of one processing shows the same map)."""
-    for drawn_game, length, svgs, files in _DRAWN:
+    for drawn_game, length, drawn, drawn_files in _DRAWN:
         if drawn_game is game and length == len(game.raw_actions):
-            return svgs, files
+            return drawn, drawn_files
     svgs = pictures(game)
     files: list[tuple[str, str, bytes]] = []
     for name, svg in svgs.items():
