@@ -31,7 +31,7 @@ def script(title: str, players: int, seed: int, actions: int, options: list[str]
             break
         action = choose_action(legal, rng, lay_picker(game, rng, number))
         lang = "de" if number % 2 else "en"
-        best = action["type"] == "run_routes"
+        best = action["type"] == "run_routes" and number % 4 != 1
         text = order_text(game, action, lang, best=best)
         lines.append((player_of(game, action["entity"]), text))
         game.process(action)

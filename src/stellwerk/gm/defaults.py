@@ -10,8 +10,8 @@ documented default per decision kind (the issue's list), chosen among the legal 
   sale), the smallest sale listed (fewest percent, then fewest certificates);
 * operating round: no tile, no token (``pass``); the best routes (the listed run, which is
   the optimiser's); pay out (``payout`` when listed, else the first kind listed); trains only
-  when compulsory, and then the cheapest depot train; failing that, the smallest forced sale,
-  then bankruptcy when that is all that is left;
+  when compulsory, and then the cheapest depot train; failing that, the president's smallest
+  forced sale, then the cheapest train another corporation offers, then bankruptcy;
 * choices (``choose``): the cash answer when there is one (``take cash``), else "no tokens"
   (``0``), else a declining answer (``decline``, ``no``); the house rule applies to every game,
   since a GM of these groups would default so in any title;
@@ -30,7 +30,7 @@ from typing import Any
 from stellwerk.api import Game
 from stellwerk.gm.look import legal
 from stellwerk.gm.orders import normalise
-from stellwerk.gm.understand import CASH_CHOICES, train_owner
+from stellwerk.gm.understand import CASH_CHOICES, player_of, train_owner
 
 Action = dict[str, Any]
 
@@ -80,13 +80,19 @@ def default_action(game: Game, entity: Any) -> Default | None:
         if depot:
             cheapest = min(depot, key=lambda a: int(a.get("price") or 0))
             return Default(dict(cheapest), "compulsory train, the cheapest")
-    if "sell_shares" in by_type:
+    sales = [
+        a for a in legal(game)
+        if a["type"] == "sell_shares" and a.get("entity") in (entity, player_of(game, entity))
+    ]  # fmt: skip
+    if sales and "pass" not in by_type:
         smallest = min(
-            by_type["sell_shares"],
-            key=lambda a: (int(a.get("percent") or 0), len(a.get("shares") or [])),
+            sales, key=lambda a: (int(a.get("percent") or 0), len(a.get("shares") or []))
         )
         return Default(dict(smallest), "the smallest forced sale")
-    if "bankrupt" in by_type and len(by_type) == 1:
+    if "buy_train" in by_type:
+        cheapest = min(by_type["buy_train"], key=lambda a: int(a.get("price") or 0))
+        return Default(dict(cheapest), "compulsory train, the cheapest")
+    if "bankrupt" in by_type:
         return Default(dict(by_type["bankrupt"][0]), "bankrupt: nothing else is possible")
     action, note = draw(game, [a for a in mine if a["type"] != "bankrupt"] or mine)
     return Default(action, note)

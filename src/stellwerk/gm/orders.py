@@ -53,12 +53,16 @@ def normalise(line: str) -> str:
     """The line without its comment, lower case, umlauts as ``ae``/``oe``/``ue``, ``ß`` as
     ``ss``, other accents dropped, blanks collapsed."""
     text = line.split("#", 1)[0]
-    text = unicodedata.normalize("NFC", text).casefold()
-    for char, plain in UMLAUTS.items():
-        text = text.replace(char, plain)
-    text = "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    )
+    for _ in range(3):  # until stable: a decomposition may bring new upper case letters
+        before = text
+        text = unicodedata.normalize("NFC", text).casefold()
+        for char, plain in UMLAUTS.items():
+            text = text.replace(char, plain)
+        text = "".join(
+            c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+        )
+        if text == before:
+            break
     return " ".join(text.split())
 
 

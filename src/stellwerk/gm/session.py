@@ -18,7 +18,9 @@ game is advanced as far as the orders reach (:meth:`Session.advance`):
 * Otherwise the game waits for that player -- unless the deadline has passed
   (``defaults=True``): then the default order of the decision is applied, marked
   (``stellwerk.gm.defaults``), until the round in which the deadline processing began ends;
-  the next round is left for the next deadline.
+  the next round is left for the next deadline.  Defaults that bring back a position seen in
+  this processing (everybody passing in an auction that the rules let go round) stop there,
+  logged: the game waits for orders or the GM.
 
 Everything that happens is recorded as :class:`Outcome` (one per order line or standing
 firing or default) and :class:`Event` (the GM log: firings, cancellations, draws), which the
@@ -28,13 +30,14 @@ orders (:meth:`Session.receive`).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from stellwerk.api import Game, IllegalAction
 from stellwerk.gm import orders as o
 from stellwerk.gm.defaults import default_action
-from stellwerk.gm.look import legal
+from stellwerk.gm.look import legal, snap
 from stellwerk.gm.phrase import order_text, run_note
 from stellwerk.gm.standing import (
     Firing,
@@ -178,11 +181,19 @@ class Session:
         they reach (module docstring).  Returns the answers of this processing."""
         start = len(self.outcomes)
         start_round = round_key(self.game).split("#")[:2]
+        seen: set[str] = set()
         for _ in range(MAX_STEPS):
             if self.game.finished:
                 break
             if defaults and round_key(self.game).split("#")[:2] != start_round:
                 break
+            if defaults:
+                position = json.dumps(snap(self.game), sort_keys=True, default=str)
+                if position in seen:  # defaults go round in a circle (all pass forever)
+                    self._event(None, "default", "the defaults repeat a position: everybody "
+                                "passes; the game waits for orders or the GM")  # fmt: skip
+                    break
+                seen.add(position)
             if not self._step(defaults):
                 break
         return self.outcomes[start:]

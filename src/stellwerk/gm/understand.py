@@ -112,19 +112,6 @@ def player_of(game: Game, entity: Any) -> Any:
     return None
 
 
-def deciding(game: Game, player: Any) -> list[Any]:
-    """The entities the player decides for that have something listed now."""
-    out: list[Any] = []
-    for action in legal(game):
-        entity = action.get("entity")
-        if entity not in out and player_of(game, entity) == player:
-            out.append(entity)
-    for entity in game.active_entities():
-        if entity not in out and player_of(game, entity) == player and hexes(game):
-            out.append(entity)
-    return out
-
-
 def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
     """Whether ``order`` is meant for a decision of ``entity`` (one of the player's)."""
     is_player = bool(entity == player)
