@@ -162,3 +162,23 @@ def test_issue10_item7_the_demonstration_game(tmp_path: Path) -> None:
     ben = (tmp_path / "gm" / "outbox" / "demo1849-002-Ben.txt").read_text(encoding="utf-8")
     assert "understood as" in ben and "refused" in ben
     assert list((tmp_path / "gm" / "outbox").glob("*.map.*"))
+
+
+def test_issue10_item6_gm_orders_reads_a_mail_file_and_refuses_a_stranger(tmp_path: Path) -> None:
+    db = str(tmp_path / "gm.db")
+    master = GameMaster(db)
+    master.new("k", "1849", PLAYERS, seed=3)
+    waiting = master.session("k")[0].waiting_for()[0]
+    master.close()
+    name, address, _ = PLAYERS[waiting - 1]
+    for sender, number in ((f"{name} <{address}>", 1), ("eve@example.org", 2)):
+        message = EmailMessage()
+        message["From"] = sender
+        message["Subject"] = "k: Züge"
+        message["Message-ID"] = f"<{number}@example.org>"
+        message.set_content("passe\n")
+        (tmp_path / f"{number}.eml").write_bytes(bytes(message))
+    code, text = run(["gm", "orders", "k", str(tmp_path / "1.eml"), "--db", db])
+    assert code == 0 and "'passe' understood as: passe" in text, text
+    code, text = run(["gm", "orders", "k", str(tmp_path / "2.eml"), "--db", db])
+    assert code == 0 and "refused: unknown sender 'eve@example.org'" in text, text

@@ -62,9 +62,27 @@ def compose(gm: GameMaster, rng: random.Random, name: str, lang: str, number: in
     lines = [f"# Zug {number}" if lang == "de" else f"# move {number}", line]
     if number == 5:
         lines.insert(1, "kaufe Aktien von allen" if lang == "de" else "buy everything")
-    if number == 9:
-        lines.insert(1, "biete 5 auf SCE" if lang == "de" else "bid 5 on SCE")
+    if number >= 9 and not _illegal_sent:
+        wrong = _illegal(legal, lang)
+        if wrong:
+            lines.insert(1, wrong)
+            _illegal_sent.append(number)
     return "\n".join(lines) + "\n"
+
+
+_illegal_sent: list[int] = []
+
+
+def _illegal(legal: list[dict[str, Any]], lang: str) -> str | None:
+    """An order the rules refuse at this decision: a bid below the minimum, or a certificate
+    of a corporation that does not exist."""
+    bids = [a for a in legal if a["type"] == "bid"]
+    if bids:
+        company = bids[0]["company"]
+        return f"biete 1 auf {company}" if lang == "de" else f"bid 1 on {company}"
+    if any(a["type"] == "buy_shares" for a in legal):
+        return "kaufe ZZZ aus ipo" if lang == "de" else "buy ZZZ from ipo"
+    return None
 
 
 def run(out: Path, periods: int = 6, seed: int = 7) -> list[Path]:
@@ -77,6 +95,7 @@ def run(out: Path, periods: int = 6, seed: int = 7) -> list[Path]:
     gm = GameMaster(out / "gm.db")
     gm.new(KEY, "1849", PLAYERS, seed=seed)
     rng = random.Random(seed)
+    _illegal_sent.clear()
     reports: list[Path] = []
     number = 0
     langs = {name: lang for name, _, lang in PLAYERS}
