@@ -182,3 +182,28 @@ def test_issue10_item6_gm_orders_reads_a_mail_file_and_refuses_a_stranger(tmp_pa
     assert code == 0 and "'passe' understood as: passe" in text, text
     code, text = run(["gm", "orders", "k", str(tmp_path / "2.eml"), "--db", db])
     assert code == 0 and "refused: unknown sender 'eve@example.org'" in text, text
+
+
+def test_issue10_item6_gm_fetch_reads_the_mailbox_and_writes_reports(tmp_path: Path) -> None:
+    db = str(tmp_path / "gm.db")
+    master = GameMaster(db)
+    master.new("k", "1849", PLAYERS, seed=3)
+    waiting = master.session("k")[0].waiting_for()[0]
+    master.close()
+    box = tmp_path / "box"
+    for sub in ("new", "cur", "tmp"):
+        (box / sub).mkdir(parents=True)
+    name, address, _ = PLAYERS[waiting - 1]
+    message = EmailMessage()
+    message["From"] = f"{name} <{address}>"
+    message["Subject"] = "k"
+    message["Message-ID"] = "<f1@example.org>"
+    message.set_content("pass\n")
+    (box / "new" / "1.mail").write_bytes(bytes(message))
+    out = tmp_path / "out"
+    code, text = run(["gm", "fetch", "--db", db, "--maildir", str(box), "--out", str(out)])
+    assert code == 0, text
+    assert "understood as: pass" in text
+    assert len(list(out.glob("k-001-*.eml"))) == 3
+    code, text = run(["gm", "fetch", "--db", db, "--maildir", str(box), "--out", str(out)])
+    assert code == 0 and "understood" not in text  # the mail was read before
