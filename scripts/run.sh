@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets up .venv, plays a whole 1849 game with the seeded random driver, replays it and prints
-# the result and draws its map and market; replays the real 1849 fixture too when ../shared/fixtures exists.
+# the result and draws its map and market; replays the real 1849 fixture too when ../shared/fixtures exists;
+# then plays a demonstration game of 1849 by mail (Maildir in, reports out in $OUT/gm/outbox; no mail
+# server, no ../shared needed) and shows its state with `stellwerk gm status`.
 # Environment: SEED (default 1), PLAYERS (default 3), OUT (default out/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +29,12 @@ fixture=../shared/fixtures/18xx.games/1849/1849_game_end_bank
 if [ -d ../shared/fixtures ] && [ -f "$fixture.json" ]; then
     echo "== replay $fixture.json against its trace"
     .venv/bin/stellwerk replay "$fixture.json" --trace "$fixture.trace.jsonl" --json || status=1
+fi
+
+echo "== game master: a demonstration game of 1849 by mail into $OUT/gm"
+.venv/bin/python -m stellwerk.gm.demo "$OUT/gm" || status=1
+if [ -f "$OUT/gm/gm.db" ]; then
+    .venv/bin/stellwerk gm status demo1849 --db "$OUT/gm/gm.db" || status=1
 fi
 
 if [ "$status" -ne 0 ]; then

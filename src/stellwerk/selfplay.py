@@ -278,8 +278,16 @@ def play(
 
 # -- what the fuzz explores (scripts/fuzz_selfplay.py, tests/properties/test_selfplay_fuzz.py) ---
 
-PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"1849": (3, 4, 5), "1835": (3, 4, 5, 6, 7)}
-"""Player counts of each title (rules/1849.md §1.1, rules/1835.md §1)."""
+PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
+    "1849": (3, 4, 5),
+    "1835": (3, 4, 5, 6, 7),
+    "1841": (3, 4, 5, 6, 7, 8),
+}
+"""Player counts of each title (rules/1849.md §1.1, rules/1835.md §1, rules/1841.md §1.2)."""
+
+OPTIONS_1841 = ("lite", "version_1", "p2p_purchases", "sfli_run_variant")
+"""18xx.games' four optional rules of 1841 (rules/1841.md §4), which its engine replays; the
+seed options (§6) have no counterpart there."""
 
 
 def option_sets_1849() -> list[tuple[str, ...]]:
@@ -318,9 +326,34 @@ def option_sets_1835() -> list[tuple[str, ...]]:
     return sets
 
 
+def option_sets_1841() -> list[tuple[str, ...]]:
+    """No options, each of 18xx.games' four alone, the pairs with ``version_1`` or ``lite``
+    and all four (18xx.games checks no combination of them, rules/1841.md §4)."""
+    sets: list[tuple[str, ...]] = [()]
+    sets += [(oid,) for oid in OPTIONS_1841]
+    sets += [
+        ("lite", "version_1"),
+        ("p2p_purchases", "version_1"),
+        ("sfli_run_variant", "version_1"),
+        ("lite", "p2p_purchases"),
+        ("lite", "sfli_run_variant"),
+        tuple(sorted(OPTIONS_1841)),
+    ]
+    return sets
+
+
+OPTION_SETS: dict[str, Callable[[], list[tuple[str, ...]]]] = {
+    "1849": option_sets_1849,
+    "1835": option_sets_1835,
+    "1841": option_sets_1841,
+}
+
+
 def allowed_players(title: str, options: tuple[str, ...]) -> list[int]:
     """Player counts the title and every chosen option allow."""
-    declared: Any = options_1849.DECLARED if title == "1849" else options_1835.DECLARED
+    from stellwerk.titles.registry import declared as declared_of
+
+    declared: Any = declared_of(title)
     return [
         n
         for n in PLAYER_COUNTS[title]
@@ -332,18 +365,28 @@ def cases(titles: list[str]) -> list[tuple[str, tuple[str, ...], int]]:
     """Every (title, option set, player count) the fuzz covers."""
     found: list[tuple[str, tuple[str, ...], int]] = []
     for title in titles:
-        sets = option_sets_1849() if title == "1849" else option_sets_1835()
-        for options in sets:
+        for options in OPTION_SETS[title]():
             for players in allowed_players(title, options):
                 found.append((title, options, players))
     return found
 
 
 def reproducer(
-    title: str, players: int, seed: int, options: tuple[str, ...] | list[str], max_actions: int
+    title: str,
+    players: int,
+    seed: int,
+    options: tuple[str, ...] | list[str],
+    max_actions: int,
+    allow_in_progress: bool = False,
 ) -> str:
-    """The ``stellwerk selfplay`` command line that plays the same game again."""
+    """The ``stellwerk selfplay`` command line that plays the same game again (with the
+    developers' ``--allow-in-progress`` when it was given or the title is still being built,
+    registry ``IN_PROGRESS``)."""
+    from stellwerk.titles.registry import IN_PROGRESS
+
     words = ["stellwerk", "selfplay", title, "--players", str(players), "--seed", str(seed)]
+    if allow_in_progress or title in IN_PROGRESS:
+        words.append("--allow-in-progress")
     for option in options:
         words += ["--option", option]
     words += ["--max-actions", str(max_actions), "-o", "game.json"]

@@ -36,13 +36,19 @@ def engine_class() -> Any:
 
 
 def create_game(
-    title: str, players: list[tuple[int | str, str]], options: list[str], seed: int
+    title: str,
+    players: list[tuple[int | str, str]],
+    options: list[str],
+    seed: int,
+    allow_in_progress: bool = False,
 ) -> EngineGame:
     """A new game to play through ``Game.create``; refused (``IllegalAction``) for a title
-    still being built (``registry.check_playable``)."""
+    still being built (``registry.check_playable``) unless ``allow_in_progress`` (developers'
+    selfplay of a title being built, never offered to users)."""
     from stellwerk.titles.registry import check_playable
 
-    check_playable(title)
+    if not allow_in_progress:
+        check_playable(title)
     return _build(title, players, options, seed)
 
 

@@ -8,6 +8,7 @@ import click
 
 from stellwerk import __version__
 from stellwerk.cli.common import EXIT_INTERNAL
+from stellwerk.cli.gm_cmds import gm
 from stellwerk.cli.info_cmds import options, titles
 from stellwerk.cli.pictures_cmd import PICTURE_COMMANDS
 from stellwerk.cli.play_cmds import act, export_command, import_command, new, redo, undo
@@ -47,5 +48,5 @@ def main() -> None:
 
 
 COMMANDS = (titles, options, new, show, log, act, undo, redo, selfplay, replay_command, routes)
-for command in (*COMMANDS, import_command, export_command, *PICTURE_COMMANDS):
+for command in (*COMMANDS, import_command, export_command, *PICTURE_COMMANDS, gm):
     main.add_command(command)

@@ -19,6 +19,17 @@ def _id(entity: Any) -> Any:
     return getattr(entity, "sym", None) or getattr(entity, "name", None)
 
 
+def _president(owner: Any) -> Any:
+    """The president as the trace format names it: a player id, a corporation symbol, or
+    ``SharePool`` when the president's certificate lies in the pool (1841's frozen
+    corporations; 18xx.games' traces name the pool by its class)."""
+    if owner is None:
+        return None
+    if isinstance(owner, SharePool):
+        return "SharePool"
+    return _id(owner)
+
+
 def _shares(holder: Any) -> dict[str, int]:
     out: dict[str, int] = {}
     for corp, shares in holder.shares.items():
@@ -40,7 +51,7 @@ def _corporation(game: Game, corp: Corporation) -> dict[str, Any] | None:
         "ipoed": corp.ipoed,
         "price": cell.price if cell else None,
         "price_cell": [cell.row, cell.column] if cell else None,
-        "president": _id(owner) if owner is not None else None,
+        "president": _president(owner),
         "trains": [t.name for t in corp.trains],
         "tokens": game.token_hexes(corp),
         "companies": [c.sym for c in corp.companies],

@@ -29,7 +29,7 @@ from typing import Any
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.io.engine import EngineGame
-from stellwerk.store.errors import GameMovedOn
+from stellwerk.store.errors import GameMovedOn, StoreError
 from stellwerk.store.log import (
     Action,
     EngineClass,
@@ -38,6 +38,8 @@ from stellwerk.store.log import (
     actions_of,
     appended,
     controlled,
+    record_outcome,
+    with_actions,
 )
 
 Change = Callable[[GameData], tuple[GameData, EngineGame]]
@@ -279,6 +281,23 @@ class GameStore(ABC):
                 self.engine, data, "redo", entity=entity, entity_type=entity_type, game=game
             )),
         )  # fmt: skip
+
+    def extend(self, key: str, game: EngineGame, base: int) -> StoredGame:
+        """Write the actions ``game`` holds beyond the stored ones, based on ``base`` actions
+        (``GameMovedOn`` otherwise): for a front end that applied many actions to a game in
+        memory (the game master's processing), one write instead of one per action.  The
+        stored record must be the start of the game's record (``StoreError`` otherwise)."""
+
+        def change(data: GameData) -> tuple[GameData, EngineGame]:
+            old = actions_of(data)
+            new = game.to_file()["actions"]
+            if new[: len(old)] != old:
+                raise StoreError(f"{key}: the game's record does not continue the stored one")
+            out = with_actions(data, new)
+            record_outcome(out, game)
+            return out, game
+
+        return self._update(key, base, change)
 
     def export(self, key: str) -> GameData:
         """The game as an 18xx.games game file dict."""

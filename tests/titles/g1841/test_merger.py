@@ -321,3 +321,56 @@ def test_seed_000_item_2_25_frozen_holder_exchanges_after_the_pool() -> None:
         decisions.process({"type": "choose", "choice": "cash"}, asked.entity)
     assert sfl.cash == cash + 127 // 2
     assert not sfl.shares_of("SFTG") and not sfl.shares_of("CFCC")
+
+
+def test_seed_000_item_3_6_merger_without_president_is_not_listed() -> None:
+    """seed 000 item 3.6 (rules/1841.md 2.3.11): a merger that would leave the new
+    corporation without a president is not allowed, so once the partner is named no target
+    is listed (18xx.games lists them and then asks to undo); with the president's shares
+    back, every target is listed again."""
+    game = game_before("1841_game_end_bank", 496)
+    sftg, ifai = game.corporation("SFTG"), game.corporation("IFAI")
+    president = sftg.owner
+    assert isinstance(president, Player)
+    other = next(p for p in game.players if p is not president and not p.shares_of("SFTG"))
+    moved = [s for s in president.shares_of("SFTG") if not s.president]
+    step = MergeStep(game, fake_round(game, sftg))
+    step.setup()
+    step.process({"type": "merge", "corporation": "IFAI"}, sftg)
+    listed = {a["corporation"] for a in step.choices(sftg)}
+    assert listed == {c.sym for c in merger.targets(game)}
+    for share in moved:
+        move_share(share, other)
+    for player in game.players:
+        player.cash = 0
+    game.changing()
+    assert step.choices(sftg) == []
+    assert not merger.can_begin(game, sftg, ifai, merger.targets(game)[0])
+
+
+def test_rules_2_3_11_removal_names_the_slot_of_the_merging_token() -> None:
+    """rules/1841.md 2.3.11 (tokens leave the map): in a city shared with another
+    corporation the removal is listed with the slot of the merging corporation's token, and
+    a removal naming the other corporation's slot is refused and changes nothing (as
+    18xx.games reads the slot)."""
+    game = Game1841([(i, f"p{i}") for i in range(1, 4)], [], 1)
+    board = game.map.board
+    board.lay_tile("E9", "14-0", 0)  # a green city with two slots
+    board.place_token_at("E9", 0, "IRSFF")
+    board.place_token_at("E9", 0, "SSFL")
+    board.place_token_at("E11", 0, "SFLP")  # not the last token of the two
+    city_id = board.city_id("E9", 0)
+    assert board.hexes["E9"].cities[0].tokens == ["IRSFF", "SSFL"]
+    procedure = merger.Merger(
+        "SSFL", "SFLP", "AFI", merger.ref(game.players[0]), stage="remove",
+        removal_hexes=["E9"], removal_min=0, removal_max=3,
+    )  # fmt: skip
+    asked = procedure.question(game)
+    assert asked is not None
+    removals = [a for a in asked.listed() if a["type"] == "remove_token"]
+    assert [(a["city"], a["slot"]) for a in removals] == [(city_id, 1)]
+    with pytest.raises(IllegalAction, match="IRSFF"):
+        procedure.answer(game, {"type": "remove_token", "city": city_id, "slot": 0})
+    assert board.hexes["E9"].cities[0].tokens == ["IRSFF", "SSFL"]
+    procedure.answer(game, {"type": "remove_token", "city": city_id, "slot": 1})
+    assert board.hexes["E9"].cities[0].tokens == ["IRSFF", None]

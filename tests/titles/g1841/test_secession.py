@@ -357,3 +357,23 @@ def test_faq_2_24_sb_and_sfl_operate_if_irsff_had_not() -> None:
         answer(game, question[0], DECLINE[question[1]])
     assert [c.sym for c in game.round.entities] == ["SFTG", "IRSFF"]
     assert game.corporation("IRSFF").closed
+
+
+def test_first_edition_token_cap_keeps_the_first_tokens_in_charter_order() -> None:
+    """rules/1841.md 2.4.1 (first edition): SFV and SFL take at most 2 of IRSFF's map tokens
+    each, in IRSFF's charter order (18xx.games walks its tokens); a token beyond the cap stays
+    IRSFF's until IRSFF closes, then leaves the map.  Milano, Venezia, then E9, D16, D8: SFL
+    keeps F8 and E9, not D8 (which comes first on the board)."""
+    game = new_game(4, ["version_1"])
+    irsff = start(game, "IRSFF", "100,3,5", game.players[0])
+    board = game.map.board
+    for hid in ("E9", "D16", "D8"):
+        board.place_token_at(hid, 0, "IRSFF")
+    irsff.num_tokens = 5
+    game.token_order["IRSFF"] = ["F8", "F16", "E9", "D16", "D8"]
+    sfv, sfl = game.corporation("SFV"), game.corporation("SFL")
+    secession.split_tokens(game, irsff, sfv, sfl)
+    assert board.token_hexes("SFL") == ["E9", "F8"]
+    assert board.token_hexes("SFV") == ["D16", "F16"]
+    assert board.token_hexes("IRSFF") == ["D8"]
+    assert game.token_order["SFL"] == ["F8", "E9"]

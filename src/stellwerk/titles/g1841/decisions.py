@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, Step, act, remembered
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -44,7 +44,8 @@ class Question:
     (18xx.games' choice names: ``share_offer``, ``offer_again``, ``pick_exchange_corp``,
     ``upgrade``, ``buy_tokens``, ``remove_tokens``, ``home_token``, ``price`` ...);
     ``rule`` is cited when an answer is refused; ``cities`` lists the legal ``city`` ids for
-    ``remove_token``/``place_token``."""
+    ``remove_token``/``place_token``, ``slots`` the slot of each (0 when not given): a
+    removal names the slot of the token that goes, as 18xx.games reads it."""
 
     entity: Any
     kinds: tuple[str, ...]
@@ -52,6 +53,7 @@ class Question:
     rule: str
     choices: list[Any] = field(default_factory=list)
     cities: list[str] = field(default_factory=list)
+    slots: list[int] = field(default_factory=list)
 
     def listed(self) -> list[Action]:
         """The concrete actions the answering entity may send."""
@@ -60,7 +62,11 @@ class Question:
             if kind == "choose":
                 out.extend(act(self.entity, "choose", choice=c) for c in self.choices)
             elif kind in ("remove_token", "place_token"):
-                out.extend(act(self.entity, kind, city=c, slot=0) for c in self.cities)
+                slots = self.slots or [0] * len(self.cities)
+                out.extend(
+                    act(self.entity, kind, city=c, slot=s)
+                    for c, s in zip(self.cities, slots, strict=True)
+                )
             else:
                 out.append(act(self.entity, kind))
         return out
@@ -79,6 +85,11 @@ class Procedure:
         """Apply the answer to :meth:`question` and run on to the next question (or the end).
         Checks first: an illegal answer raises ``IllegalAction`` and changes nothing."""
         raise NotImplementedError
+
+    def allows(self, game: Game1841, action: Action) -> bool:
+        """Whether a listed answer is allowed by its consequences (the listing leaves out
+        those :meth:`answer` would refuse); every listed answer unless a procedure says."""
+        return True
 
 
 def queue(game: Game1841, procedure: Procedure) -> None:
@@ -144,10 +155,16 @@ class Decisions(Step):
         return list(asked.kinds)
 
     def choices(self, entity: Any) -> list[Action]:
-        asked = self.asked()
-        if asked is None or entity is not asked.entity:
+        found = current(self.game)
+        if found is None or entity is not found[1].entity:
             return []
-        return asked.listed()
+        procedure, asked = found
+        allowed: list[Action] = remembered(
+            self,
+            "answers",
+            lambda: [a for a in asked.listed() if procedure.allows(self.game, a)],
+        )
+        return allowed
 
     def _answer(self, action: Action, entity: Any) -> None:
         found = current(self.game)

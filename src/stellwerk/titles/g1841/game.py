@@ -24,6 +24,7 @@ from stellwerk.titles.g1841 import (
     game_end,
     operating,
     stock,
+    token_order,
     tokens,
     track,
     trains,
@@ -113,6 +114,9 @@ class Game1841(Game):
         """Train types of which one has left the depot (their events are over, 2.4)."""
         self.offboards_connected: set[str] = set()
         """Off-board hexes some corporation's graph has reached after its lays (1.4)."""
+        self.token_order: dict[str, list[str | None]] = {}
+        """Each corporation's tokens in charter order (hexes, ``None`` a free place), which
+        railhead a lay uses (:mod:`.token_order`, rules/1841.md 2.3.3)."""
         self.memo_cache = GraphStamps(self.map)
         set_table(self, self.data)
         tokens.reserve_homes(self)
@@ -162,7 +166,12 @@ class Game1841(Game):
 
     @announces_changes
     def action_processed(self, action: Action) -> None:
-        """After every action the frozen corporations are brought up to date (2.3.10)."""
+        """After every action the frozen corporations (2.3.10) and the order of the tokens
+        (:mod:`.token_order`) are brought up to date."""
+        order = token_order.updated(self)
+        if order != self.token_order:
+            self.changing()
+            self.token_order = order
         if self._frozen_changes():
             self.changing()
             frozen.update(self)

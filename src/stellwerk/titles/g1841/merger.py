@@ -45,7 +45,7 @@ from stellwerk.core.entities import (
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.market import Cell
-from stellwerk.titles.g1841 import journal
+from stellwerk.titles.g1841 import journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question
 
@@ -345,6 +345,10 @@ def restart_corporation(game: Game1841, corp: Corporation) -> None:
     corp.owner = None
     corp.trains.clear()
     game.map.board.remove_all_tokens(corp.sym)
+    token_order.clear(game, corp)
+    # its routes are forgotten: the full graph's kept "must buy a train" flag goes too (as
+    # 18xx.games clears the graph for a restarted corporation; the region graph keeps it)
+    game.map.graph.clear_for(corp.sym)
     if is_historical(game, corp):
         corp.closed = True
         return
@@ -491,7 +495,8 @@ class Merger(Procedure):
                 kinds,
                 "remove_tokens",
                 RULE,
-                cities=self.removable_cities(game),
+                cities=[city for city, _ in self.removable(game)],
+                slots=[slot for _, slot in self.removable(game)],
             )
         return None
 
@@ -499,6 +504,19 @@ class Merger(Procedure):
         if self.stage in ("price", "pass1", "pass2") and not self.tuscan:
             self.check_on_copy(game, action)
         self.apply(game, action)
+
+    def allows(self, game: Game1841, action: Action) -> bool:
+        """Whether an answer of the price or exchange stage lets the merger complete (tried
+        on a copy, as :meth:`answer` checks it): an answer that leaves the new corporation
+        without a president or makes a circular chain is not allowed (rules/1841.md 2.3.11,
+        seed 000 items 3.1, 3.6), so :class:`~.decisions.Decisions` does not list it."""
+        if self.stage not in ("price", "pass1", "pass2") or self.tuscan:
+            return True
+        try:
+            self.check_on_copy(game, action)
+        except IllegalAction:
+            return False
+        return True
 
     # -- start
     def begin(self, game: Game1841) -> None:
@@ -540,7 +558,8 @@ class Merger(Procedure):
             self.exchange(game, str(action["choice"]))
             self.run_exchanges(game)
         elif kind == "remove_token":
-            self.remove_token(game, str(action["city"]), int(action.get("slot", 0)))
+            slot = action.get("slot")
+            self.remove_token(game, str(action["city"]), None if slot is None else int(slot))
         elif kind == "pass":
             self.finish_removals(game)
 
@@ -779,24 +798,30 @@ class Merger(Procedure):
             return
         self.finish(game)
 
-    def removable_cities(self, game: Game1841) -> list[str]:
+    def removable(self, game: Game1841) -> list[tuple[str, int]]:
+        """(city id, slot) of each token of the two merging corporations that may go."""
         board = game.map.board
         out = []
         for hid in self.removal_hexes:
             for index, city in enumerate(board.hexes[hid].cities):
-                if self.a in city.tokens or self.b in city.tokens:
-                    out.append(board.city_id(hid, index))
+                for slot, sym in enumerate(city.tokens):
+                    if sym in (self.a, self.b):
+                        out.append((board.city_id(hid, index), slot))
         return out
 
-    def remove_token(self, game: Game1841, city_id: str, slot: int) -> None:
+    def remove_token(self, game: Game1841, city_id: str, slot: int | None) -> None:
         """One token leaves the map; never the last non-pass one (2.3.11; seed 000 item
-        2.19)."""
+        2.19).  ``slot`` names the token (it must be one of the two corporations', as
+        18xx.games checks); without one, theirs in the city."""
         board = game.map.board
         hid, index = board.resolve_city(city_id)
         city = board.hexes[hid].cities[index]
-        sym = city.tokens[slot] if slot < len(city.tokens) else None
-        if sym not in (self.a, self.b):
+        if slot is None:
             sym = self.a if self.a in city.tokens else self.b if self.b in city.tokens else None
+        else:
+            sym = city.tokens[slot] if 0 <= slot < len(city.tokens) else None
+            if sym is not None and sym not in (self.a, self.b):
+                raise IllegalAction(f"the token in slot {slot} of {city_id} is {sym}'s", RULE)
         if sym is None or hid not in self.removal_hexes:
             raise IllegalAction(f"no token of {self.a} or {self.b} to remove in {city_id}", RULE)
         railheads = [
@@ -830,6 +855,7 @@ class Merger(Procedure):
         board = game.map.board
         if self.token_count > 2:
             target.num_tokens = max(target.num_tokens, 2) + self.token_count - 2
+        token_order.adopt(game, target, [a, b])
         for state in board.hexes.values():
             for city in state.cities:
                 for i, sym in enumerate(city.tokens):
@@ -860,6 +886,28 @@ def start_merger(game: Game1841, a: Corporation, b: Corporation, target: Corpora
     merger = Merger(a.sym, b.sym, target.sym, ref(decider))
     merger.begin(game)
     return merger
+
+
+def can_begin(game: Game1841, a: Corporation, b: Corporation, target: Corporation) -> bool:
+    """Whether ``a`` and ``b`` may begin a merger into ``target`` (:func:`start_merger` on a
+    copy of the game does not refuse it): a minor merger that leaves nobody president is
+    refused at once (rules/1841.md 2.3.11, seed 000 item 3.6); a merger of majors is decided
+    later, by the exchange answers."""
+    decider = controller(a)
+    if decider is None:
+        return False
+    trial = copy.deepcopy(game)
+    try:
+        # start_merger's checks and begin, on one copy (begin would copy it again)
+        ta, tb, tt = (trial.corporation(s) for s in (a.sym, b.sym, target.sym))
+        if game.specs[a.sym].type != game.specs[b.sym].type:
+            return False
+        if not (mergeable(trial, ta) and mergeable(trial, tb) and merge_target(trial, tt)):
+            return False
+        Merger(a.sym, b.sym, target.sym, ref(decider)).run_begin(trial)
+    except IllegalAction:
+        return False
+    return True
 
 
 def describe(holder: Any) -> str:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, Step, act, remembered
 from stellwerk.titles.g1841 import merger, transform
 from stellwerk.titles.g1841.decisions import queue
 
@@ -64,13 +64,33 @@ class MergeStep(Step):
         return None
 
     def choices(self, entity: Any) -> list[Action]:
+        """The partners (then the targets) of a merger that can begin: one that would leave
+        the new corporation without a president or make a circular chain of control is not
+        allowed (rules/1841.md 2.3.11, seed 000 items 3.1, 3.6), so it is not listed; for a
+        minor pair that is known at once and tried on a copy (18xx.games lists it and then
+        asks to undo).  A partner is tried with the first target: who becomes president does
+        not depend on which new corporation is formed."""
         kinds = self.actions(entity)
         if not kinds:
             return []
-        if getattr(self, "partner", None):
-            listed = merger.targets(self.game)
+        listed: list[Action] = remembered(
+            self, f"merge_choices {entity.sym}", lambda: self.listed(entity, kinds)
+        )
+        return listed
+
+    def listed(self, entity: Corporation, kinds: list[str]) -> list[Action]:
+        game = self.game
+        partner = getattr(self, "partner", None)
+        targets = merger.targets(game)
+        if partner:
+            other = game.corporation(partner)
+            listed = [t for t in targets if merger.can_begin(game, entity, other, t)]
         else:
-            listed = merger.partners(self.game, entity)
+            listed = [
+                p
+                for p in merger.partners(game, entity)
+                if not targets or merger.can_begin(game, entity, p, targets[0])
+            ]
         out = [act(entity, "merge", corporation=c.sym) for c in listed]
         if "pass" in kinds:
             out.append(act(entity, "pass"))

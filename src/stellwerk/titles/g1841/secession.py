@@ -40,7 +40,7 @@ from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.map.graph import compute_network, token_nodes
 from stellwerk.core.shares import Bundle, transfer_bundle
-from stellwerk.titles.g1841 import frozen, journal
+from stellwerk.titles.g1841 import frozen, journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
 
@@ -251,26 +251,29 @@ def set_prices(game: Game1841, old: Corporation, a: Corporation, b: Corporation)
 
 def split_tokens(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
     """IRSFF's tokens in Veneto hexes become SB's, the others SFL's (first edition: at most 2
-    each, further ones leave the map); its unplaced tokens go alternately to SB and SFL (first
-    edition: up to 2 each); each ends with at least 2 (rules/1841.md 2.4.1)."""
+    each, in IRSFF's charter order; further ones stay IRSFF's until it closes at the end of
+    the secession, then leave the map, as in 18xx.games); its unplaced tokens go alternately
+    to SB and SFL (first edition: up to 2 each); each ends with at least 2 (rules/1841.md 2.4.1)."""
     board = game.map.board
     veneto = set(game.data.zones["secession_veneto"])
     capped = game.settings.edition == 1
     count = {a.sym: 0, b.sym: 0}
     placed = 0
-    for hid, state in board.hexes.items():
-        for city in state.cities:
+    # in IRSFF's charter order: the first edition's cap keeps the first tokens (as 18xx.games)
+    for hid in token_order.ordered_hexes(game, old.sym):
+        for city in board.hexes[hid].cities:
             for slot, holder in enumerate(city.tokens):
                 if holder != old.sym:
                     continue
                 placed += 1
                 new = a.sym if hid in veneto else b.sym
                 if capped and count[new] >= MIN_TOKENS:
-                    city.tokens[slot] = None
+                    continue  # stays IRSFF's until IRSFF closes at the end (18xx.games)
                 else:
                     city.tokens[slot] = new
                     count[new] += 1
     board.version += 1
+    token_order.split(game, old, [a, b])
     for i in range(max(old.num_tokens - placed, 0)):
         new = a.sym if i % 2 == 0 else b.sym
         if not capped or count[new] < MIN_TOKENS:
@@ -651,6 +654,7 @@ class Secession(Procedure):
                 game.done_this_round.discard(corp.sym)
             else:
                 game.done_this_round.add(corp.sym)
+        game.map.board.remove_all_tokens(old.sym)  # first edition: tokens beyond 2 each
         events.close_corporation(game, old)
         frozen.update(game)
         self.stage = "done"

@@ -429,7 +429,7 @@ class Shares1841(BuySellParShares):
             for bundle in self.buy_candidates(entity):
                 if self.can_buy(entity, bundle):
                     out.append(share_action(entity, "buy_shares", bundle))
-            for bundle in self.p2p_share_bundles(entity):
+            for bundle in [b for b in self.p2p_share_bundles(entity) if b.price <= entity.cash]:
                 action = share_action(entity, "buy_shares", bundle)
                 action["total_price"] = bundle.price
                 out.append(action)

@@ -31,9 +31,10 @@ from stellwerk.core.map.lay import (
     costed_lays,
     shape_rule,
 )
-from stellwerk.core.map.state import HexState
+from stellwerk.core.map.state import HexState, city_map
 from stellwerk.core.map.tiles import RotatedTile, TileDef
 from stellwerk.core.map.upgrades import path_kept_by
+from stellwerk.titles.g1841 import token_order
 from stellwerk.titles.g1841.data_load import Variant, map_data, tiles_data
 
 if TYPE_CHECKING:
@@ -88,7 +89,8 @@ class TurnLays:
 
 def railheads(game: Game1841, corp: Corporation) -> list[NodeKey]:
     """(hex, node) of the corporation's placed tokens in cities that are not passes
-    (rules/1841.md 2.3.3: tokens on passes are no bases)."""
+    (rules/1841.md 2.3.3: tokens on passes are no bases), in charter order: a new track that
+    two unused bases reach uses the first (:mod:`.token_order`)."""
     board = game.map.board
     out = []
     for hid, state in board.hexes.items():
@@ -97,7 +99,7 @@ def railheads(game: Game1841, corp: Corporation) -> list[NodeKey]:
         for index, city in enumerate(state.cities):
             if corp.sym in city.tokens:
                 out.append((hid, state.tile.city_nodes[index]))
-    return out
+    return token_order.ordered(game, corp.sym, out)
 
 
 def lays_allowed(game: Game1841, corp: Corporation) -> int:
@@ -129,17 +131,27 @@ def token_network(game: Game1841, corp: Corporation, base: NodeKey, graph: Graph
 
 
 def base_used(
-    game: Game1841, corp: Corporation, bases: list[NodeKey], hex_id: str, old: RotatedTile
+    game: Game1841,
+    corp: Corporation,
+    bases: list[NodeKey],
+    hex_id: str,
+    old: RotatedTile,
+    bases_before_lay: bool = True,
 ) -> NodeKey | None:
     """The base a lay on ``hex_id`` (which had ``old``) connects to, on the full graph: one
     that reaches a new path of the tile, else one that reaches a city or town of it (an
-    upgraded city, rules/1841.md 2.3.3 and seed 000 rule change 3.2)."""
+    upgraded city, rules/1841.md 2.3.3 and seed 000 rule change 3.2).  ``bases`` name nodes of
+    the board before the lay (``bases_before_lay``, a trial lay) or after it (an earlier lay
+    of this turn); the base returned is one of ``bases`` as given."""
     if not bases:
         return None
     board = game.map.board
     full = game.map.graph
     new = board.hexes[hex_id].placed
-    nets = {base: token_network(game, corp, base, full) for base in bases}
+    moved = {
+        base: moved_base(base, hex_id, old, new) if bases_before_lay else base for base in bases
+    }
+    nets = {base: token_network(game, corp, moved[base], full) for base in bases}
     reached = compute_network(board, corp.sym, limits=full.limits).paths if old.paths else None
     for np in new.paths:
         if reached is not None and (hex_id, np.index) not in reached:
@@ -156,11 +168,26 @@ def base_used(
     return None
 
 
+def moved_base(base: NodeKey, hex_id: str, old: RotatedTile, new: RotatedTile) -> NodeKey:
+    """Where a base on ``hex_id`` stands once ``old`` is replaced by ``new``: its token moves
+    to the new city that takes the old city's exits (a two-city tile upgraded to one city,
+    Torino's yellow to green; core ``city_map``), so its node index may change; bases
+    elsewhere stay."""
+    base_hex, node = base
+    if base_hex != hex_id or old.tile is new.tile:
+        return base
+    old_cities = old.tile.city_nodes
+    if node not in old_cities:
+        return base
+    target = city_map(old, new)[old_cities.index(node)]
+    return base if target is None else (hex_id, new.tile.city_nodes[target])
+
+
 def unused_bases(game: Game1841, corp: Corporation, lays: TurnLays) -> list[NodeKey]:
     """The railheads no earlier lay of this turn used."""
     bases = railheads(game, corp)
     for hex_id, old in zip(lays.hexes, lays.old_tiles, strict=True):
-        used = base_used(game, corp, bases, hex_id, old)
+        used = base_used(game, corp, bases, hex_id, old, bases_before_lay=False)
         if used is not None:
             bases.remove(used)
     return bases

@@ -29,7 +29,7 @@ from stellwerk.core.entities import (
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
-from stellwerk.titles.g1841 import emergency, journal, merger
+from stellwerk.titles.g1841 import emergency, journal, merger, token_order
 from stellwerk.titles.g1841.decisions import Procedure, Question
 
 if TYPE_CHECKING:
@@ -148,6 +148,7 @@ class Transform(Procedure):
         assert cell is not None
         merger.move_assets(game, corp, None, target)
         target.num_tokens = corp.num_tokens
+        token_order.adopt(game, target, [corp])
         board = game.map.board
         for state in board.hexes.values():
             for city in state.cities:

@@ -1,0 +1,112 @@
+"""Default orders for a player who missed the deadline (issue 10 item 3).
+
+The house rule of seed 003 (H15, rules/1841.md 6.7; the 1841 ``zugzwang`` preset): in mergers
+and transformations take the cash, not the share; buy no tokens; keep as many tokens as
+possible on the map, the GM's seeded, logged draw deciding which.  Where it is silent, one
+documented default per decision kind (the issue's list), chosen among the legal actions:
+
+* sealed bids: no bids (every bid 0); auctions: drop out (``pass``);
+* stock round: ``pass``; when passing is not allowed (over the certificate limit, a forced
+  sale), the smallest sale listed (fewest percent, then fewest certificates);
+* operating round: no tile, no token (``pass``); the best routes (the listed run, which is
+  the optimiser's); pay out (``payout`` when listed, else the first kind listed); trains only
+  when compulsory, and then the cheapest depot train; failing that, the president's smallest
+  forced sale, then the cheapest train another corporation offers, then bankruptcy;
+* choices (``choose``): the cash answer when there is one (``take cash``), else "no tokens"
+  (``0``), else a declining answer (``decline``, ``no``); the house rule applies to every game,
+  since a GM of these groups would default so in any title;
+* anything else with ``pass`` listed: pass;
+* otherwise (a choice among equals the rules leave to the player, e.g. which token to keep
+  or where a home token goes): the GM's draw, seeded by the game's seed and the action count
+  and written to the log with what was drawn from.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from stellwerk.api import Game
+from stellwerk.gm.look import legal
+from stellwerk.gm.orders import normalise
+from stellwerk.gm.understand import CASH_CHOICES, player_of, train_owner
+
+Action = dict[str, Any]
+
+DECLINE_CHOICES = ("decline", "no", "n", "none", "keine", "nein", "lower_price")
+NO_TOKENS = ("0",)
+
+
+@dataclass(frozen=True)
+class Default:
+    """A default action and the note the report shows (e.g. the draw)."""
+
+    action: Action
+    note: str
+
+
+def draw(game: Game, options: list[Action]) -> tuple[Action, str]:
+    """The GM's seeded draw among equal choices: ``random.Random`` seeded with the game's
+    seed and action count, so the same game draws the same; the note names the pool."""
+    rng = random.Random(f"{game.seed}:{len(game.raw_actions)}")
+    index = rng.randrange(len(options))
+    return dict(options[index]), f"drawn {index + 1} of {len(options)} (seed {game.seed})"
+
+
+def default_action(game: Game, entity: Any) -> Default | None:
+    """The default for the decision ``entity`` faces now, or None when it has none listed."""
+    mine = [a for a in legal(game) if a.get("entity") == entity]
+    if not mine:
+        return None
+    by_type: dict[str, list[Action]] = {}
+    for action in mine:
+        by_type.setdefault(str(action["type"]), []).append(action)
+    if "blind_bid" in by_type:
+        offered = by_type["blind_bid"][0]
+        return Default({**offered, "bids": [0] * len(offered["bids"])}, "no bids")
+    if "choose" in by_type:
+        return _choose(game, by_type["choose"])
+    if "run_routes" in by_type:
+        return Default(dict(by_type["run_routes"][0]), "best routes")
+    if "dividend" in by_type:
+        kinds = by_type["dividend"]
+        payout = [a for a in kinds if a.get("kind") == "payout"]
+        return Default(dict((payout or kinds)[0]), "pay out")
+    if "pass" in by_type:
+        return Default(dict(by_type["pass"][0]), "pass")
+    if "buy_train" in by_type:
+        depot = [a for a in by_type["buy_train"] if train_owner(game, str(a["train"])) == "depot"]
+        if depot:
+            cheapest = min(depot, key=lambda a: int(a.get("price") or 0))
+            return Default(dict(cheapest), "compulsory train, the cheapest")
+    sales = [
+        a for a in legal(game)
+        if a["type"] == "sell_shares" and a.get("entity") in (entity, player_of(game, entity))
+    ]  # fmt: skip
+    if sales and "pass" not in by_type:
+        smallest = min(
+            sales, key=lambda a: (int(a.get("percent") or 0), len(a.get("shares") or []))
+        )
+        return Default(dict(smallest), "the smallest forced sale")
+    if "buy_train" in by_type:
+        cheapest = min(by_type["buy_train"], key=lambda a: int(a.get("price") or 0))
+        return Default(dict(cheapest), "compulsory train, the cheapest")
+    if "bankrupt" in by_type:
+        return Default(dict(by_type["bankrupt"][0]), "bankrupt: nothing else is possible")
+    action, note = draw(game, [a for a in mine if a["type"] != "bankrupt"] or mine)
+    return Default(action, note)
+
+
+def _choose(game: Game, chooses: list[Action]) -> Default:
+    for words, note in (
+        (CASH_CHOICES, "take the cash (house rule)"),
+        (NO_TOKENS, "buy no tokens (house rule)"),
+        (DECLINE_CHOICES, "decline"),
+    ):
+        for word in words:
+            for action in chooses:
+                if normalise(str(action.get("choice"))) == word:
+                    return Default(dict(action), note)
+    action, note = draw(game, chooses)
+    return Default(action, note)

@@ -1,0 +1,178 @@
+"""The GM's own tables, in the same SQLite database as the games (issue 10 item 6).
+
+The game's record stays the store's (``stellwerk.store.SqliteStore``: tables ``games`` and
+``actions``; programmed standing orders are actions there).  What is not part of an
+18xx.games game file lives here: the players' addresses and languages and the action count of
+their last report, the deadline, the pending orders, our own standing orders, the answers,
+the GM log (firings, cancellations, draws, corrections) and the mails seen.
+
+A separate schema with its own version table (``gm_schema_version``), migrated like
+``stellwerk.store.schema``: numbered steps, each in the transaction of its version bump.
+Structured values are JSON text; player ids are stored as JSON (they may be numbers or text).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from stellwerk.store.errors import StoreError
+
+MIGRATIONS: list[tuple[int, list[str]]] = [
+    (
+        1,
+        [
+            """CREATE TABLE gm_games (
+                key TEXT PRIMARY KEY,
+                deadline TEXT,
+                settings TEXT NOT NULL
+            )""",
+            """CREATE TABLE gm_players (
+                game_key TEXT NOT NULL REFERENCES gm_games (key) ON DELETE CASCADE,
+                player TEXT NOT NULL,
+                name TEXT NOT NULL,
+                address TEXT NOT NULL,
+                lang TEXT NOT NULL,
+                reported INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (game_key, player)
+            )""",
+            """CREATE TABLE gm_state (
+                game_key TEXT NOT NULL REFERENCES gm_games (key) ON DELETE CASCADE,
+                part TEXT NOT NULL,
+                data TEXT NOT NULL,
+                PRIMARY KEY (game_key, part)
+            )""",
+            """CREATE TABLE gm_mails (
+                game_key TEXT NOT NULL,
+                message_id TEXT NOT NULL,
+                sender TEXT NOT NULL,
+                status TEXT NOT NULL,
+                PRIMARY KEY (game_key, message_id)
+            )""",
+        ],
+    ),
+]
+LATEST = MIGRATIONS[-1][0]
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring the GM tables up to ``LATEST`` in one transaction; a newer schema is refused."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute("CREATE TABLE IF NOT EXISTS gm_schema_version (version INTEGER NOT NULL)")
+        found = db.execute("SELECT MAX(version) FROM gm_schema_version").fetchone()
+        version = int(found[0] or 0)
+        if version > LATEST:
+            raise StoreError(f"the GM tables have version {version}; this knows up to {LATEST}")
+        for number, statements in MIGRATIONS:
+            if number <= version:
+                continue
+            for statement in statements:
+                db.execute(statement)
+            db.execute("DELETE FROM gm_schema_version")
+            db.execute("INSERT INTO gm_schema_version (version) VALUES (?)", (number,))
+            version = number
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return version
+
+
+class GMTables:
+    """Reading and writing the GM tables of one database file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.db = sqlite3.connect(str(path), timeout=60.0, isolation_level=None)
+        self.db.execute("PRAGMA foreign_keys = ON")
+        migrate(self.db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def begin(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def commit(self) -> None:
+        self.db.execute("COMMIT")
+
+    def rollback(self) -> None:
+        self.db.execute("ROLLBACK")
+
+    # -- games and players ----------------------------------------------------------------
+    def add_game(self, key: str, settings: dict[str, Any], deadline: str | None) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO gm_games (key, deadline, settings) VALUES (?, ?, ?)",
+            (key, deadline, json.dumps(settings)),
+        )
+
+    def has_game(self, key: str) -> bool:
+        found = self.db.execute("SELECT 1 FROM gm_games WHERE key = ?", (key,)).fetchone()
+        return found is not None
+
+    def games(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT key FROM gm_games ORDER BY key")]
+
+    def game(self, key: str) -> tuple[str | None, dict[str, Any]]:
+        row = self.db.execute(
+            "SELECT deadline, settings FROM gm_games WHERE key = ?", (key,)
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no GM game {key!r}")
+        return row[0], json.loads(row[1])
+
+    def set_deadline(self, key: str, deadline: str | None) -> None:
+        self.db.execute("UPDATE gm_games SET deadline = ? WHERE key = ?", (deadline, key))
+
+    def add_player(self, key: str, player: Any, name: str, address: str, lang: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO gm_players (game_key, player, name, address, lang, reported)"
+            " VALUES (?, ?, ?, ?, ?, 0)",
+            (key, json.dumps(player), name, address, lang),
+        )
+
+    def players(self, key: str) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT player, name, address, lang, reported FROM gm_players WHERE game_key = ?"
+            " ORDER BY rowid",
+            (key,),
+        )
+        return [
+            {"player": json.loads(r[0]), "name": r[1], "address": r[2], "lang": r[3],
+             "reported": r[4]}
+            for r in rows
+        ]  # fmt: skip
+
+    def set_reported(self, key: str, player: Any, count: int) -> None:
+        self.db.execute(
+            "UPDATE gm_players SET reported = ? WHERE game_key = ? AND player = ?",
+            (count, key, json.dumps(player)),
+        )
+
+    # -- state parts (pending orders, standing orders, answers, GM log) --------------------
+    def part(self, key: str, part: str, default: Any) -> Any:
+        row = self.db.execute(
+            "SELECT data FROM gm_state WHERE game_key = ? AND part = ?", (key, part)
+        ).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def set_part(self, key: str, part: str, data: Any) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO gm_state (game_key, part, data) VALUES (?, ?, ?)",
+            (key, part, json.dumps(data, ensure_ascii=False)),
+        )
+
+    # -- mails --------------------------------------------------------------------------------
+    def seen(self, key: str, message_id: str) -> bool:
+        return self.db.execute(
+            "SELECT 1 FROM gm_mails WHERE game_key = ? AND message_id = ?", (key, message_id)
+        ).fetchone() is not None
+
+    def mark_mail(self, key: str, message_id: str, sender: str, status: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO gm_mails (game_key, message_id, sender, status)"
+            " VALUES (?, ?, ?, ?)",
+            (key, message_id, sender, status),
+        )

@@ -1,0 +1,313 @@
+"""The game master: games in the SQLite store, mails in, orders applied, reports out.
+
+``GameMaster(db_path)`` opens the store (``stellwerk.store.SqliteStore``, the game's record)
+and the GM tables beside it (``stellwerk.gm.gmstore``).  Each processing loads the game and
+the GM state, runs a :class:`stellwerk.gm.session.Session`, and writes both back: the game's
+new actions in one store write based on the action count read (``GameStore.extend``; a game
+that moved on meanwhile is refused with ``GameMovedOn`` and nothing is written), the GM state
+in the same go.
+
+Mails: a mail is taken for the player whose address sent it (the player-to-address map of
+``gm new``); a mail from an unknown address, or one whose ``player:``/``spieler:`` line names
+another player, is refused and logged, and changes nothing.  A mail is read once (by its
+Message-ID).  The game a mail is for is the one whose key its subject names, else the only
+game the sender plays.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from stellwerk.api import Game
+from stellwerk.gm import orders as o
+from stellwerk.gm.gmstore import GMTables
+from stellwerk.gm.inbox import InMail
+from stellwerk.gm.plainreport import Report, build_report, report_order
+from stellwerk.gm.session import Event, Outcome, Pending, Session
+from stellwerk.gm.standing import Standing
+from stellwerk.store import SqliteStore
+from stellwerk.store.errors import StoreError
+
+READ_BEFORE = "this mail was read before"
+PLAYER_LINE = re.compile(r"^\s*(player|spieler)\s*:\s*(.+?)\s*$", re.IGNORECASE)
+
+
+@dataclass
+class MailResult:
+    """What became of one mail: the game and player it was taken for, or why not."""
+
+    mail: InMail
+    key: str | None = None
+    player: Any = None
+    refused: str | None = None
+    answers: list[Outcome] = field(default_factory=list)
+
+
+class GameMaster:
+    """The GM's games in one database file."""
+
+    def __init__(self, db_path: str | Path) -> None:
+        self.path = Path(db_path)
+        self.store = SqliteStore(self.path)
+        self.tables = GMTables(self.path)
+        self._kept: dict[str, tuple[Session, int]] = {}
+        """The session of each game as last saved, with its action count: the next
+        processing starts from it instead of replaying the game (while the count holds)."""
+        self.advanced: dict[str, list[Outcome]] = {}
+        """The answers of the last ``take_mails`` processing per game (orders applied)."""
+
+    def close(self) -> None:
+        self.store.close()
+        self.tables.close()
+
+    # -- setting up ---------------------------------------------------------------------------
+    def new(
+        self,
+        key: str,
+        title: str,
+        players: list[tuple[str, str, str]],
+        *,
+        options: list[str] | None = None,
+        seed: int = 0,
+        deadline: datetime | None = None,
+    ) -> Game:
+        """A new game ``key`` for players (name, address, language), seats in this order."""
+        from stellwerk.titles.registry import check_playable
+
+        check_playable(title)
+        ids: list[tuple[int | str, str]] = [
+            (number, name) for number, (name, _, _) in enumerate(players, start=1)
+        ]
+        game = Game.create(title, ids, options or [], seed)
+        data = game.to_file()
+        data["id"] = key
+        self.store.create(key, data)
+        self.tables.add_game(key, {"title": title}, _iso(deadline))
+        for (number, _), (name, address, lang) in zip(ids, players, strict=True):
+            self.tables.add_player(key, number, name, address.lower(), lang)
+        return game
+
+    # -- loading and saving a processing --------------------------------------------------------
+    def session(self, key: str, change: bool = False) -> tuple[Session, int]:
+        """The GM state of ``key`` with its game, and the action count it is based on.
+        ``change``: the caller will change it (and save it, or drop it on failure)."""
+        kept = self._kept.pop(key, None) if change else self._kept.get(key)
+        if kept is not None and kept[1] == self.store.count(key) == self.tables.part(
+            key, "count", None
+        ):
+            return kept
+        stored = self.store.load(key)
+        saved = self.tables.part(key, "count", None)
+        if saved is not None and saved != stored.count:
+            raise StoreError(
+                f"{key}: the game has {stored.count} actions but the GM state belongs to "
+                f"{saved}: it was changed outside the GM, or a processing broke off"
+            )
+        game: Game = stored.game  # type: ignore[assignment]
+        players = self.tables.players(key)
+        session = Session(game, langs={p["player"]: p["lang"] for p in players})
+        pending = self.tables.part(key, "pending", [])
+        for item in pending:
+            order = o.parse_order(item["text"])
+            if order is not None:
+                session.pending.append(
+                    Pending(item["id"], item["player"], item["text"], order, item.get("mail", ""))
+                )
+        session.next_order_id = int(self.tables.part(key, "next_order_id", 1))
+        session.standing = [Standing(**s) for s in self.tables.part(key, "standing", [])]
+        session.outcomes = [Outcome(**x) for x in self.tables.part(key, "outcomes", [])]
+        session.events = [Event(**x) for x in self.tables.part(key, "events", [])]
+        return session, stored.count
+
+    def save(self, key: str, session: Session, base: int) -> None:
+        """Write the game's new actions (based on ``base``), then the GM state with the
+        action count it belongs to.  Two connections cannot share one SQLite transaction, so
+        the game goes first: should the second write fail, the next load finds the GM state
+        behind the game and refuses to go on (``session``) rather than apply orders twice."""
+        stored = self.store.extend(key, session.game, base)
+        self.tables.begin()
+        try:
+            self.tables.set_part(key, "count", stored.count)
+            pending = [
+                {"id": p.id, "player": p.player, "text": p.text, "mail": p.mail}
+                for p in session.pending
+            ]
+            self.tables.set_part(key, "pending", pending)
+            self.tables.set_part(key, "next_order_id", session.next_order_id)
+            self.tables.set_part(key, "standing", [asdict(s) for s in session.standing])
+            self.tables.set_part(key, "outcomes", [asdict(x) for x in session.outcomes])
+            self.tables.set_part(key, "events", [asdict(x) for x in session.events])
+        except BaseException:
+            self.tables.rollback()
+            raise
+        self.tables.commit()
+        self._kept[key] = (session, stored.count)
+
+    # -- orders -----------------------------------------------------------------------------------
+    def take_mails(self, mails: list[InMail], key: str | None = None) -> list[MailResult]:
+        """Read order mails (for ``key``, or the game each names) and advance the games."""
+        results: list[MailResult] = []
+        sessions: dict[str, tuple[Session, int]] = {}
+        for mail in mails:
+            result = self._route(mail, key)
+            results.append(result)
+            if result.refused is not None or result.key is None:
+                if result.refused != READ_BEFORE:
+                    self._log_refusal(result)
+                continue
+            if result.key not in sessions:
+                sessions[result.key] = self.session(result.key, change=True)
+            session = sessions[result.key][0]
+            correction = o.is_correction(mail.subject, mail.body)
+            result.answers = session.receive(
+                result.player, mail.body, correction=correction, mail=mail.message_id
+            )
+            if mail.message_id:
+                self.tables.mark_mail(result.key, mail.message_id, mail.sender, "read")
+        self.advanced = {}
+        for game_key, (session, base) in sessions.items():
+            self.advanced[game_key] = session.advance()
+            self.save(game_key, session, base)
+        return results
+
+    def _route(self, mail: InMail, key: str | None) -> MailResult:
+        sender = _address(mail.sender)
+        games = [key] if key is not None else self.tables.games()
+        playing = [
+            (k, p) for k in games for p in self.tables.players(k) if p["address"] == sender
+        ]
+        if not playing:
+            return MailResult(mail, refused=f"unknown sender {sender!r}")
+        named = [(k, p) for k, p in playing if re.search(rf"\b{re.escape(k)}\b", mail.subject)]
+        chosen = named or playing
+        if len({k for k, _ in chosen}) > 1:
+            return MailResult(mail, refused="the subject must name the game (its key)")
+        game_key, player = chosen[0]
+        if mail.message_id and self.tables.seen(game_key, mail.message_id):
+            return MailResult(mail, key=game_key, refused=READ_BEFORE)
+        for line in mail.body.splitlines():
+            match = PLAYER_LINE.match(line)
+            if match and match.group(2).casefold() != str(player["name"]).casefold():
+                return MailResult(
+                    mail, key=game_key,
+                    refused=f"mail from {sender} for another player ({match.group(2)})",
+                )  # fmt: skip
+        return MailResult(mail, key=game_key, player=player["player"])
+
+    def _log_refusal(self, result: MailResult) -> None:
+        if result.key is None:
+            return
+        session, base = self.session(result.key, change=True)
+        session.events.append(
+            Event(len(session.game.raw_actions), None, "mail",
+                  f"mail from {result.mail.sender} refused: {result.refused}")
+        )  # fmt: skip
+        self.save(result.key, session, base)
+
+    def deadline(self, key: str, next_deadline: datetime | None = None) -> list[Outcome]:
+        """The deadline has passed: apply the orders, then the defaults for everyone who
+        missed it, until the round ends (``Session.advance(defaults=True)``)."""
+        session, base = self.session(key, change=True)
+        answers = session.advance()
+        answers += session.advance(defaults=True)
+        self.save(key, session, base)
+        self.tables.set_deadline(key, _iso(next_deadline))
+        return answers
+
+    def correct(
+        self, key: str, reason: str, *, undo_to: int | None = None,
+        action: dict[str, Any] | None = None,
+    ) -> str:
+        """A logged correction by the GM: take back the actions after ``undo_to`` and/or
+        apply ``action`` on the GM's authority; every report shows it."""
+        session, base = self.session(key, change=True)
+        game = session.game
+        done = []
+        if undo_to is not None:
+            stored = self.store.undo(key, base, action_id=undo_to)
+            base = stored.count
+            session.game = stored.game  # type: ignore[assignment]
+            done.append(f"actions after {undo_to} taken back")
+            game = session.game
+        if action is not None:
+            game.process(action)
+            done.append(f"action applied: {action.get('type')}")
+        text = f"GM correction: {reason}" + (f" ({'; '.join(done)})" if done else "")
+        session.events.append(Event(len(game.raw_actions), None, "correction", text))
+        corrections = self.tables.part(key, "corrections", [])
+        corrections.append(text)
+        self.tables.set_part(key, "corrections", corrections)
+        self.save(key, session, base)
+        return text
+
+    # -- reports --------------------------------------------------------------------------------
+    def reports(self, key: str, player: str | None = None) -> dict[str, Report]:
+        """The report of each player (or of one, by name) since his last report; marks them
+        reported."""
+        session, _ = self.session(key)
+        deadline, _ = self.tables.game(key)
+        seen = self.tables.part(key, "reported_outcomes", {})
+        corrections = self.tables.part(key, "corrections", [])
+        out: dict[str, Report] = {}
+        for info in self.tables.players(key):
+            if player is not None and info["name"] != player:
+                continue
+            pid = info["player"]
+            start = int(seen.get(str(pid), 0))
+            mine = [x for x in session.outcomes[start:] if x.player == pid]
+            gm_log = [e.text for e in session.events if e.action_count > info["reported"]
+                      and (e.player in (None, pid))]  # fmt: skip
+            gm_log += [c for c in corrections if c not in gm_log]
+            out[info["name"]] = build_report(
+                session.game, player=info["name"], lang=info["lang"],
+                since_action=info["reported"], orders=[report_order(x) for x in mine],
+                deadline=datetime.fromisoformat(deadline) if deadline else None,
+                gm_log=gm_log, key=key,
+            )  # fmt: skip
+            seen[str(pid)] = len(session.outcomes)
+            self.tables.set_reported(key, pid, session.game.next_id() - 1)
+        self.tables.set_part(key, "reported_outcomes", seen)
+        return out
+
+    def addresses(self, key: str) -> dict[str, str]:
+        return {p["name"]: p["address"] for p in self.tables.players(key)}
+
+    def status(self, key: str) -> dict[str, Any]:
+        """Where the game stands: round, who must act, pending and standing orders."""
+        session, count = self.session(key)
+        deadline, _ = self.tables.game(key)
+        names = {p["player"]: p["name"] for p in self.tables.players(key)}
+        snap = session.game.snapshot()
+        return {
+            "key": key,
+            "title": session.game.title,
+            "actions": count,
+            "round": snap.get("round"),
+            "turn": snap.get("turn"),
+            "round_num": snap.get("round_num"),
+            "finished": session.game.finished,
+            "waiting_for": [names.get(p, p) for p in session.waiting_for()],
+            "deadline": deadline,
+            "pending": [f"{names.get(p.player, p.player)}: {p.text}" for p in session.pending],
+            "standing": [f"{names.get(s.player, s.player)}: {s.text}"
+                         for s in session.standing if s.active],
+        }
+
+    def has(self, key: str) -> bool:
+        return self.tables.has_game(key)
+
+
+def _address(sender: str) -> str:
+    match = re.search(r"<([^>]+)>", sender)
+    return (match.group(1) if match else sender).strip().lower()
+
+
+def _iso(when: datetime | None) -> str | None:
+    return when.isoformat(timespec="minutes") if when is not None else None
+
+
+__all__ = ["GameMaster", "MailResult", "StoreError"]

@@ -1,0 +1,63 @@
+"""Routes a player names by their stops (``run H12-J10-L12 with 4H``) as ``run_routes`` routes.
+
+A player names the stops, not the track between them.  The route of each named train is looked
+up among *every legal route of that train* as the engine's own route enumerator lists them
+(``stellwerk.core.routes.candidates.train_candidates``, the search the optimiser uses, so the
+title's route rules apply): the route whose stop hexes are the named ones, in this order or
+reversed.  Two different legal routes through the same stops (two ways between two cities)
+are refused as ambiguous; several routes of one run must not share track, which the engine
+checks when the run is processed (common rules §6.1).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from stellwerk.api import Game
+from stellwerk.core.routes.candidates import TrackIndex, train_candidates
+from stellwerk.core.routes.optimize import action_route, board_legs
+from stellwerk.gm.orders import RunRoute
+from stellwerk.gm.understand import Refused, tile_name
+
+
+def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> list[dict[str, Any]]:
+    """The run_routes ``routes`` of ``corp_sym`` for routes named by stop hexes and train."""
+    engine: Any = game.engine
+    corp = engine.corporation(corp_sym)
+    port: Any = engine.map
+    ctx = port.run_context(corp)
+    specs = port.train_specs(corp)
+    legs = board_legs(ctx.board)
+    index = TrackIndex()
+    used: set[str] = set()
+    out: list[dict[str, Any]] = []
+    for route in routes:
+        spec = next(
+            (s for tid, s in specs.items()
+             if tile_name(tid).upper() == route.train and tid not in used),
+            None,
+        )  # fmt: skip
+        if spec is None:
+            owned = ", ".join(sorted(tile_name(t) for t in specs)) or "none"
+            raise Refused(f"{corp_sym} has no (further) {route.train} train (trains: {owned})")
+        used.add(spec.id)
+        wanted = list(route.hexes)
+        found = []
+        for cand in train_candidates(ctx, legs, spec, engine.route_rules, index):
+            stops = [h for h, _ in cand.walk.stops]
+            if stops in (wanted, wanted[::-1]) and cand.legal is not False:
+                found.append(cand)
+        if not found:
+            raise Refused(
+                f"{'-'.join(wanted)} is not a legal route for {corp_sym}'s {route.train}"
+            )
+        distinct = {tuple(leg.hexes for leg in c.walk.legs) for c in found}
+        if len(distinct) > 1:
+            raise Refused(
+                f"ambiguous: {'-'.join(wanted)} can run {len(distinct)} ways; the GM cannot "
+                "choose (run best, or name other stops)"
+            )
+        walk = dataclasses.replace(found[0].walk, train=spec.id)
+        out.append(action_route(ctx.board, walk, found[0].revenue))
+    return out

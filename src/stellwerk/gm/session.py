@@ -1,0 +1,379 @@
+"""One processing of a game by the GM: orders in, actions applied, answers out.
+
+The GM keeps, per player, a queue of *pending* orders (from mails, in the order written).  The
+game is advanced as far as the orders reach (:meth:`Session.advance`):
+
+* For each decision of the game (an entity that must act, and the player who decides for it,
+  ``understand.player_of``), the player's first pending order that answers this decision is
+  taken (``understand.fits``: addressed to this entity, and its action type is listed now), so
+  a mail may hold orders for several decisions ahead -- stock round and operating round
+  orders mixed -- each used when the game reaches its decision, in the order written.
+* The order is understood (``understand.understand``) and processed by the engine in live
+  mode.  A refused order (not understood, ambiguous, or refused by the engine, whose
+  ``IllegalAction`` names the rule) changes nothing; its answer says why, and it is used up.
+* A corporation's turn step the orders say nothing about is passed when the same
+  corporation has an order for a later step pending (``ATA: token ...`` without a lay means
+  "no tile"), since a GM reads such a mail so; the answer marks it.
+* Without an order, the player's standing orders are asked (``stellwerk.gm.standing``).
+* Otherwise the game waits for that player -- unless the deadline has passed
+  (``defaults=True``): then the default order of the decision is applied, marked
+  (``stellwerk.gm.defaults``), until the round in which the deadline processing began ends;
+  the next round is left for the next deadline.  Defaults that bring back a position seen in
+  this processing (everybody passing in an auction that the rules let go round) stop there,
+  logged: the game waits for orders or the GM.
+
+Everything that happens is recorded as :class:`Outcome` (one per order line or standing
+firing or default) and :class:`Event` (the GM log: firings, cancellations, draws), which the
+reports show.  A mail marked ``Änderung``/``correction`` first drops the player's pending
+orders (:meth:`Session.receive`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from stellwerk.api import Game, IllegalAction
+from stellwerk.gm import orders as o
+from stellwerk.gm.defaults import default_action
+from stellwerk.gm.look import legal, snap
+from stellwerk.gm.phrase import order_text, run_note
+from stellwerk.gm.standing import (
+    Firing,
+    Standing,
+    disable_action,
+    fire,
+    program_action,
+    round_key,
+)
+from stellwerk.gm.understand import (
+    Refused,
+    addresses,
+    fits,
+    is_corp_order,
+    player_of,
+    understand,
+)
+
+Action = dict[str, Any]
+MAX_STEPS = 5000
+"""A bound on actions per processing (a game has a few thousand at most)."""
+
+
+@dataclass
+class Pending:
+    """An order waiting for its decision."""
+
+    id: int
+    player: Any
+    text: str
+    order: o.Order
+    mail: str = ""
+
+
+@dataclass
+class Outcome:
+    """The answer to one order line, standing firing or default."""
+
+    player: Any
+    text: str
+    understood: str | None = None
+    refused: str | None = None
+    default: bool = False
+    standing: bool = False
+    action_id: int | None = None
+    mail: str = ""
+
+
+@dataclass
+class Event:
+    """A line of the GM log (standing orders fired or cancelled, defaults, draws,
+    corrections)."""
+
+    action_count: int
+    player: Any
+    kind: str
+    text: str
+
+
+@dataclass
+class Session:
+    """The GM's working state of one game (the store keeps it between processings)."""
+
+    game: Game
+    langs: dict[Any, str] = field(default_factory=dict)
+    pending: list[Pending] = field(default_factory=list)
+    standing: list[Standing] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    next_order_id: int = 1
+
+    def lang(self, player: Any) -> str:
+        return self.langs.get(player, "en")
+
+    def name(self, player: Any) -> str:
+        return dict(self.game.players).get(player, str(player))
+
+    # -- receiving ------------------------------------------------------------------------
+    def receive(
+        self, player: Any, body: str, *, correction: bool = False, mail: str = ""
+    ) -> list[Outcome]:
+        """Take a mail's orders for ``player``: standing orders are given at once, the others
+        queued; lines that are not orders are answered at once.  A correction first drops
+        the player's pending orders.  Returns the answers given now."""
+        answers: list[Outcome] = []
+        if correction:
+            dropped = [p for p in self.pending if p.player == player]
+            self.pending = [p for p in self.pending if p.player != player]
+            if dropped:
+                self._event(player, "correction", f"{len(dropped)} earlier orders replaced")
+        for line in o.parse_text(body):
+            if line.order is None:
+                answers.append(Outcome(player, line.text, refused=line.error, mail=mail))
+                continue
+            if isinstance(line.order, o.STANDING):
+                answers.append(self._give_standing(player, line.text, line.order, mail))
+                continue
+            self.pending.append(Pending(self.next_order_id, player, line.text, line.order, mail))
+            self.next_order_id += 1
+        self.outcomes.extend(answers)
+        return answers
+
+    def _give_standing(self, player: Any, text: str, order: o.Order, mail: str) -> Outcome:
+        if isinstance(order, o.CancelStanding):
+            ended = [s for s in self.standing if s.player == player and s.active]
+            for standing in ended:
+                self._cancel(standing, "cancelled by the player")
+            note = f"{len(ended)} standing orders cancelled"
+            return Outcome(player, text, understood=note, standing=True, mail=mail)
+        kind, target, amount, source = _standing_fields(order)
+        if kind == "run_best" and target is None:
+            return Outcome(player, text, mail=mail,
+                           refused="name the corporation: ATA: always run best and pay out")
+        if target is not None and kind in ("buy_shares", "run_best"):
+            corp = self.game.engine.corporation_or_none(target)
+            if corp is None:
+                return Outcome(player, text, refused=f"there is no corporation {target}")
+            if kind == "run_best" and player_of(self.game, target) != player:
+                return Outcome(player, text, refused=f"you do not preside {target}", mail=mail)
+        standing = Standing(
+            id=len(self.standing) + 1, player=player, kind=kind, target=target, amount=amount,
+            source=source, since=self.game.next_id() - 1, round_key=round_key(self.game),
+            text=text,
+        )  # fmt: skip
+        program = program_action(standing)
+        if program is not None:
+            try:
+                self.game.process(program)
+            except IllegalAction as error:
+                return Outcome(player, text, refused=_reason(error), mail=mail)
+            standing.program_id = int(self.game.raw_actions[-1]["id"])
+            standing.since = standing.program_id
+        self.standing.append(standing)
+        self._event(player, "standing", f"standing order given: {text}")
+        return Outcome(player, text, understood=f"standing order: {text}", standing=True,
+                       action_id=standing.program_id, mail=mail)  # fmt: skip
+
+    # -- advancing ------------------------------------------------------------------------
+    def advance(self, *, defaults: bool = False) -> list[Outcome]:
+        """Apply pending orders, standing orders and (``defaults``) default orders as far as
+        they reach (module docstring).  Returns the answers of this processing."""
+        start = len(self.outcomes)
+        start_round = round_key(self.game).split("#")[:2]
+        seen: set[str] = set()
+        for _ in range(MAX_STEPS):
+            if self.game.finished:
+                break
+            if defaults and round_key(self.game).split("#")[:2] != start_round:
+                break
+            if defaults:
+                position = json.dumps(snap(self.game), sort_keys=True, default=str)
+                if position in seen:  # defaults go round in a circle (all pass forever)
+                    self._event(None, "default", "the defaults repeat a position: everybody "
+                                "passes; the game waits for orders or the GM")  # fmt: skip
+                    break
+                seen.add(position)
+            if not self._step(defaults):
+                break
+        return self.outcomes[start:]
+
+    def waiting_for(self) -> list[Any]:
+        """The players the game waits for now (who decide for an active entity)."""
+        out: list[Any] = []
+        for entity in self.game.active_entities():
+            player = player_of(self.game, entity)
+            if player is not None and player not in out:
+                out.append(player)
+        return out
+
+    def _decisions(self) -> list[tuple[Any, Any]]:
+        """(entity, player) of every decision now: the active entities, and other entities
+        with listed actions that a deciding player answers for (a president's sale in an
+        operating turn)."""
+        active = list(self.game.active_entities())
+        out = [(e, player_of(self.game, e)) for e in active]
+        players = {p for _, p in out}
+        for action in legal(self.game):
+            entity = action.get("entity")
+            if entity not in active and all(entity != e for e, _ in out):
+                player = player_of(self.game, entity)
+                if player in players:
+                    out.append((entity, player))
+        return out
+
+    def _step(self, defaults: bool) -> bool:
+        """Make one move (or use up one order); False when nothing can be done now."""
+        decisions = self._decisions()
+        deciding = {player for _, player in decisions if player is not None}
+        for pending in self.pending:  # the orders in the order written
+            if pending.player not in deciding:
+                continue
+            for entity, player in decisions:
+                if player == pending.player and fits(self.game, player, pending.order, entity):
+                    self._apply_order(pending, entity)
+                    return True
+        for entity, player in decisions:
+            if player is None:
+                continue
+            if self._skip_step(entity, player):
+                return True
+            if self._standing(entity, player):
+                return True
+        if defaults:
+            for entity in self.game.active_entities():
+                player = player_of(self.game, entity)
+                if player is not None and self._default(entity, player):
+                    return True
+        return False
+
+    def _apply_order(self, pending: Pending, entity: Any) -> None:
+        self.pending.remove(pending)
+        game = self.game
+        outcome = Outcome(pending.player, pending.text, mail=pending.mail)
+        try:
+            understood = understand(game, pending.player, pending.order, entity)
+            phrase = self._phrase(understood.action, pending.player, pending.order)
+            game.process(understood.action)
+        except Refused as error:
+            outcome.refused = error.reason
+        except IllegalAction as error:
+            outcome.refused = _reason(error)
+        else:
+            outcome.understood = phrase
+            outcome.action_id = int(game.raw_actions[-1]["id"])
+        self.outcomes.append(outcome)
+
+    def _phrase(self, action: Action, player: Any, order: o.Order | None = None) -> str:
+        lang = self.lang(player)
+        best = isinstance(order, o.Run) and order.best
+        text = order_text(self.game, action, lang, best=False)
+        if action.get("type") == "run_routes":
+            text = f"{text} ({run_note(action, lang)})" if not best else (
+                f"{order_text(self.game, action, lang, best=True)}: {run_note(action, lang)}"
+            )
+        return text
+
+    def _skip_step(self, entity: Any, player: Any) -> bool:
+        """Pass a corporation's step when its orders are for a later step (module docs)."""
+        if entity == player:
+            return False
+        later = [
+            p for p in self.pending
+            if p.player == player and is_corp_order(p.order)
+            and addresses(self.game, player, p.order, entity)
+        ]  # fmt: skip
+        if not later:
+            return False
+        passes = [
+            a for a in legal(self.game)
+            if a.get("entity") == entity and a.get("type") == "pass"
+        ]  # fmt: skip
+        if not passes:
+            return False
+        text = order_text(self.game, passes[0], self.lang(player))
+        try:
+            self.game.process(passes[0])
+        except IllegalAction:
+            return False
+        note = "kein Auftrag für diesen Schritt" if self.lang(player) == "de" else (
+            "no order for this step")
+        self.outcomes.append(Outcome(player, f"({note})", understood=text,
+                                     action_id=int(self.game.raw_actions[-1]["id"])))
+        return True
+
+    def _standing(self, entity: Any, player: Any) -> bool:
+        listed = legal(self.game)
+        for standing in self.standing:
+            if not standing.active or standing.player != player:
+                continue
+            firing = fire(self.game, standing, entity, listed)
+            if firing is None:
+                continue
+            if firing.cancel is not None:
+                self._cancel(standing, firing.cancel)
+                return True
+            if self._fire(firing, player):
+                return True
+        return False
+
+    def _fire(self, firing: Firing, player: Any) -> bool:
+        assert firing.action is not None
+        text = self._phrase(firing.action, player)
+        try:
+            self.game.process(firing.action)
+        except IllegalAction as error:
+            self._cancel(firing.standing, _reason(error))
+            return True
+        action_id = int(self.game.raw_actions[-1]["id"])
+        self._event(player, "fired", f"standing order '{firing.standing.text}' fired: {text}")
+        self.outcomes.append(Outcome(player, firing.standing.text, understood=text,
+                                     standing=True, action_id=action_id))  # fmt: skip
+        return True
+
+    def _cancel(self, standing: Standing, reason: str) -> None:
+        standing.active = False
+        disable = disable_action(standing, reason)
+        if disable is not None:
+            self.game.process(disable)
+        self._event(standing.player, "cancelled",
+                    f"standing order '{standing.text}' cancelled: {reason}")  # fmt: skip
+
+    def _default(self, entity: Any, player: Any) -> bool:
+        found = default_action(self.game, entity)
+        if found is None:
+            return False
+        text = self._phrase(found.action, player)
+        try:
+            self.game.process(found.action)
+        except IllegalAction as error:  # a default the engine refuses: an engine defect
+            self._event(player, "default", f"default refused: {_reason(error)}")
+            return False
+        label = "Vorgabe" if self.lang(player) == "de" else "default"
+        self.outcomes.append(Outcome(player, f"({label}: {found.note})", understood=text,
+                                     default=True,
+                                     action_id=int(self.game.raw_actions[-1]["id"])))
+        if found.note.startswith("drawn"):
+            self._event(player, "draw", f"GM's draw for {entity}: {text}, {found.note}")
+        return True
+
+    def _event(self, player: Any, kind: str, text: str) -> None:
+        self.events.append(Event(len(self.game.raw_actions), player, kind, text))
+
+
+def _standing_fields(order: o.Order) -> tuple[str, str | None, int | None, str | None]:
+    if isinstance(order, o.StandingPass):
+        return "share_pass", None, None, None
+    if isinstance(order, o.StandingBuy):
+        return "buy_shares", order.target, order.percent, order.source
+    if isinstance(order, o.StandingBid):
+        return "auction_bid", order.target, order.maximum, None
+    if isinstance(order, o.StandingCash):
+        return "take_cash", None, None, None
+    if isinstance(order, o.StandingRun):
+        return "run_best", order.corp, None, None
+    raise ValueError(f"not a standing order: {order}")
+
+
+def _reason(error: IllegalAction) -> str:
+    return f"{error.reason} ({error.rule})" if error.rule else error.reason

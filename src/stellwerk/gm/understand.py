@@ -1,0 +1,495 @@
+"""Understanding an order: which engine action it means now (issue 10 item 1).
+
+The rules are never re-implemented here: every order is matched against what
+``stellwerk.api.Game.legal_actions()`` lists for the sender now (tile lays asked hex by hex,
+``legal_actions(hex_id=...)``), or, where the list describes a space (a bid's amount, a price),
+the named value is put into the listed action and the engine's live gate checks it when the
+action is processed.  An order that matches nothing is refused with the reason; an order that
+matches several different actions (two tiles fit, two rotations, two sources) is refused naming
+the choices, since the GM must not guess.
+
+Who may order what: a player orders for himself and for the corporations he presides
+(``SYM:`` prefix, or none in an operating turn: the operating corporation of his).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from stellwerk.api import Game
+from stellwerk.gm import orders as o
+from stellwerk.gm.look import hexes, legal
+from stellwerk.gm.orders import normalise
+
+Action = dict[str, Any]
+
+PLAYER_KINDS: dict[type[o.Order], tuple[str, ...]] = {
+    o.Bid: ("bid",),
+    o.SealedBids: ("blind_bid",),
+    o.Par: ("par",),
+    o.Buy: ("buy_shares",),
+    o.Sell: ("sell_shares",),
+}
+"""Orders a player gives for himself, and the action types they become."""
+
+CORP_KINDS: dict[type[o.Order], tuple[str, ...]] = {
+    o.Lay: ("lay_tile",),
+    o.Token: ("place_token",),
+    o.Run: ("run_routes",),
+    o.Dividend: ("dividend",),
+    o.BuyTrain: ("buy_train",),
+    o.BuyCompany: ("buy_company",),
+}
+"""Orders for a corporation's operating turn, and the action types they become."""
+
+EITHER_KINDS: dict[type[o.Order], tuple[str, ...]] = {
+    o.Pass: ("pass",),
+    o.Take: ("choose",),
+    o.Choose: ("choose",),
+    o.Bankrupt: ("bankrupt",),
+}
+"""Orders for whoever of the sender's entities decides now."""
+
+CASH_CHOICES = ("cash", "no", "n", "decline", "money", "geld", "0")
+"""``choose`` answers that mean "take the cash, not the share" (merger, exchange, swap)."""
+SHARE_CHOICES = ("shares", "share", "yes", "y", "exchange", "form", "fold_in")
+"""``choose`` answers that mean "take the share"."""
+
+
+class Refused(Exception):
+    """An order that cannot be carried out now; ``reason`` says why (naming the rule or the
+    choices)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Understood:
+    """An order turned into the action to send."""
+
+    action: Action
+    entity: Any
+
+
+def kinds_of(order: o.Order) -> tuple[str, ...]:
+    """The action types an order may become."""
+    for table in (PLAYER_KINDS, CORP_KINDS, EITHER_KINDS):
+        if type(order) in table:
+            return table[type(order)]
+    return ()
+
+
+def is_corp_order(order: o.Order) -> bool:
+    return type(order) in CORP_KINDS
+
+
+def player_of(game: Game, entity: Any) -> Any:
+    """The player who decides for ``entity`` (a player id, a corporation or company symbol):
+    the player himself, a corporation's president, a company's owner (or its owner's
+    president); None when nobody does (a corporation in receivership)."""
+    if any(pid == entity for pid, _ in game.players):
+        return entity
+    eng = game.engine
+    holder: Any = None
+    corp = eng.corporation_or_none(str(entity))
+    if corp is not None:
+        holder = corp.owner
+    else:
+        try:
+            holder = eng.company(str(entity)).owner
+        except Exception:
+            return None
+    for _ in range(5):
+        if holder is None:
+            return None
+        if getattr(holder, "kind", "") == "player":
+            return holder.id
+        holder = getattr(holder, "owner", None)
+    return None
+
+
+def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
+    """Whether ``order`` is meant for a decision of ``entity`` (one of the player's)."""
+    is_player = bool(entity == player)
+    if order.corp is not None:
+        return not is_player and str(entity) == order.corp
+    if type(order) in PLAYER_KINDS:
+        return is_player
+    if type(order) in CORP_KINDS:
+        return not is_player
+    if isinstance(order, o.Pass):
+        return is_player  # a corporation's pass is written "ATA: pass"
+    return True
+
+
+def fits(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
+    """Whether ``order`` answers the decision ``entity`` faces now: it is addressed to it and
+    its action type is listed for it (a lay: some hex may take a tile)."""
+    if not addresses(game, player, order, entity):
+        return False
+    kinds = set(kinds_of(order))
+    listed = {a["type"] for a in legal(game) if a.get("entity") == entity}
+    if "lay_tile" in kinds and hexes(game) and _operating(game) == entity:
+        return True
+    return bool(kinds & listed)
+
+
+def _operating(game: Game) -> Any:
+    operator = getattr(game.engine.round, "current_operator", None)
+    return getattr(operator, "sym", None)
+
+
+def understand(game: Game, player: Any, order: o.Order, entity: Any) -> Understood:
+    """The action ``order`` means for ``entity`` now; ``Refused`` when it means none or
+    several."""
+    if order.corp is not None and player_of(game, order.corp) != player:
+        raise Refused(f"you do not preside {order.corp}")
+    listed = [a for a in legal(game) if a.get("entity") == entity]
+    handler = HANDLERS.get(type(order))
+    if handler is None:
+        raise Refused("this is a standing order, not an order for a decision")
+    action = handler(game, order, listed)
+    return Understood(action, entity)
+
+
+def _one(found: list[Action], what: str, label: Any = None) -> Action:
+    """The single action of ``found`` (duplicates removed); refused when none or several."""
+    unique: list[Action] = []
+    for action in found:
+        if action not in unique:
+            unique.append(action)
+    if not unique:
+        raise Refused(what)
+    if len(unique) > 1:
+        names = ", ".join(str(label(a)) if label else str(a) for a in unique)
+        raise Refused(f"ambiguous: it fits {len(unique)} choices ({names}); name one")
+    return dict(unique[0])
+
+
+def _of_type(listed: Iterable[Action], kind: str) -> list[Action]:
+    return [a for a in listed if a.get("type") == kind]
+
+
+def _pass(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    return _one(_of_type(listed, "pass"), "there is nothing to pass now")
+
+
+def _bid(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Bid)
+    bids = [
+        a for a in _of_type(listed, "bid")
+        if str(a.get("company") or a.get("corporation") or "").upper() == order.target
+    ]  # fmt: skip
+    if not bids:
+        open_ = sorted({str(a.get("company") or a.get("corporation")) for a in listed
+                        if a.get("type") == "bid"})
+        where = f" (open: {', '.join(open_)})" if open_ else ""
+        raise Refused(f"no bid on {order.target} is possible now{where}")
+    action = dict(bids[0])
+    action["price"] = order.amount
+    return action
+
+
+def blind_items(game: Game) -> list[str]:
+    """The items of a sealed-bid auction in the order of the ``bids`` list."""
+    for step in game.engine.round.steps:
+        items = getattr(step, "all_items", None)
+        if items and step.active():
+            return [str(getattr(item, "sym", item)).upper() for item in items]
+    return []
+
+
+def _sealed(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.SealedBids)
+    offered = _of_type(listed, "blind_bid")
+    if not offered:
+        raise Refused("no sealed bids are asked for now")
+    items = blind_items(game)
+    bids = [0] * len(offered[0]["bids"])
+    for name, amount in order.bids:
+        if name not in items:
+            raise Refused(f"{name} is not for sale here (items: {', '.join(items)})")
+        bids[items.index(name)] = amount
+    return {**offered[0], "bids": bids}
+
+
+def _par(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Par)
+    pars = [a for a in _of_type(listed, "par") if str(a.get("corporation")) == order.target]
+    if not pars:
+        raise Refused(f"{order.target} cannot be started now")
+    at = [a for a in pars if str(a.get("share_price", "")).split(",")[0] == str(order.price)]
+    prices = sorted({int(str(a["share_price"]).split(",")[0]) for a in pars})
+    if not at:
+        raise Refused(f"{order.target} cannot be started at {order.price} (possible: "
+                      f"{', '.join(map(str, prices))})")
+    return _one(at, "", lambda a: a["share_price"])
+
+
+def share_source(game: Game, share_id: str) -> str:
+    """Where a certificate is: ``ipo`` (its own treasury), ``pool``, a corporation symbol or
+    a player name."""
+    share = game.engine.share_by_id(share_id)
+    owner = share.owner
+    kind = getattr(owner, "kind", "")
+    if kind == "pool":
+        return "pool"
+    if hasattr(owner, "sym"):
+        sym = str(getattr(owner, "sym", ""))
+        return "ipo" if sym == share.corporation else sym
+    if kind == "player":
+        return str(getattr(owner, "name", ""))
+    return str(kind)
+
+
+IPO_WORDS = {"ipo", "bank", "treasury", "erstausgabe", "emission", "start", "kasse"}
+POOL_WORDS = {"pool", "market", "markt", "bankpool", "bank pool"}
+
+
+def _source_matches(game: Game, source: str, wanted: str) -> bool:
+    wanted = normalise(wanted)
+    if wanted in IPO_WORDS:
+        return source == "ipo"
+    if wanted in POOL_WORDS:
+        return source == "pool"
+    return normalise(source) == wanted
+
+
+def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Buy)
+    buys = [
+        a for a in _of_type(listed, "buy_shares")
+        if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
+    ]  # fmt: skip
+    if not buys:
+        if game.engine.corporation_or_none(order.target) is None:
+            raise Refused(f"there is no corporation {order.target}")
+        raise Refused(f"no certificate of {order.target} can be bought now")
+    sourced = [(share_source(game, str(a["shares"][0])), a) for a in buys]
+    if order.source is not None:
+        chosen = [a for s, a in sourced if _source_matches(game, s, order.source)]
+        if not chosen:
+            names = ", ".join(sorted({s for s, _ in sourced}))
+            raise Refused(f"no certificate of {order.target} from {order.source} (from: {names})")
+    else:
+        ipo = [a for s, a in sourced if s == "ipo"]
+        chosen = ipo or [a for _, a in sourced]
+    by_source = {share_source(game, str(a["shares"][0])): a for a in chosen}
+    if len(by_source) > 1:
+        raise Refused(f"ambiguous: {order.target} is for sale from {', '.join(by_source)}; "
+                      "write from ...")
+    return _one(chosen[:1], "")
+
+
+def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Sell)
+    sales = [
+        a for a in _of_type(listed, "sell_shares")
+        if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
+    ]  # fmt: skip
+    if not sales:
+        if game.engine.corporation_or_none(order.target) is None:
+            raise Refused(f"there is no corporation {order.target}")
+        raise Refused(f"no certificate of {order.target} can be sold now")
+    fitting = [a for a in sales if len(a["shares"]) == order.count]
+    if not fitting:
+        counts = sorted({len(a["shares"]) for a in sales})
+        raise Refused(f"{order.count} of {order.target} cannot be sold now (possible: "
+                      f"{', '.join(map(str, counts))} certificates)")
+    if order.percent is not None:
+        fitting = [a for a in fitting if a.get("percent") == order.percent]
+        if not fitting:
+            raise Refused(f"{order.count} of {order.target} make no {order.percent}% now")
+    by_percent = {a.get("percent"): a for a in fitting}
+    return _one(list(by_percent.values()), "", lambda a: f"{a.get('percent')}%")
+
+
+def tile_name(tile_id: str) -> str:
+    """A tile's name from its id (``57-0`` is a copy of tile ``57``)."""
+    name, sep, copy = tile_id.rpartition("-")
+    return name if sep and copy.isdigit() else tile_id
+
+
+def _lay(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Lay)
+    entity = listed[0]["entity"] if listed else _operating(game)
+    lays = [
+        a for a in game.legal_actions(hex_id=order.hex)
+        if a.get("type") == "lay_tile" and a.get("entity") == entity
+    ]  # fmt: skip
+    if not lays:
+        raise Refused(f"no tile can be laid on {order.hex} now")
+    named = [a for a in lays if tile_name(str(a["tile"])).upper() == order.tile.upper()]
+    if not named:
+        tiles = sorted({tile_name(str(a["tile"])) for a in lays})
+        raise Refused(f"tile {order.tile} does not fit on {order.hex} (fits: {', '.join(tiles)})")
+    if order.rotation is not None:
+        named = [a for a in named if a.get("rotation") == order.rotation]
+        if not named:
+            raise Refused(f"tile {order.tile} cannot be laid on {order.hex} in rotation "
+                          f"{order.rotation}")
+    by_rotation = {a["rotation"]: a for a in named}
+    return _one(list(by_rotation.values()), "", lambda a: f"rotation {a['rotation']}")
+
+
+def city_hex(game: Game, city: str) -> str:
+    """The hex of a city id (``<tile id>-<part>``) on the board now."""
+    return str(city_place(game, city)[0])
+
+
+def city_place(game: Game, city: str) -> tuple[str, int]:
+    """(hex, city index on that hex) of a city id on the board now."""
+    engine: Any = game.engine
+    board = engine.map.board
+    hex_id, index = board.resolve_city(city)
+    return str(hex_id), int(index)
+
+
+def _token(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Token)
+    tokens = _of_type(listed, "place_token")
+    if not tokens:
+        raise Refused("no token can be placed now")
+    here = [a for a in tokens if city_hex(game, str(a["city"])) == order.hex]
+    if not here:
+        hexes = sorted({city_hex(game, str(a["city"])) for a in tokens})
+        raise Refused(f"no token can be placed on {order.hex} (possible: {', '.join(hexes)})")
+    if order.city is not None:
+        here = [a for a in here if city_place(game, str(a["city"]))[1] == order.city]
+        if not here:
+            raise Refused(f"no token can be placed in city {order.city} of {order.hex}")
+    by_city = {a["city"]: a for a in here}
+    return _one(
+        list(by_city.values()), "", lambda a: f"city {city_place(game, str(a['city']))[1]}"
+    )
+
+
+def _run(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Run)
+    runs = _of_type(listed, "run_routes")
+    if not runs:
+        raise Refused("no train can run now")
+    if order.best:
+        return dict(runs[0])
+    from stellwerk.gm.routefind import named_routes
+
+    return {**runs[0], "routes": named_routes(game, str(runs[0]["entity"]), order.routes)}
+
+
+def _dividend(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Dividend)
+    kinds = _of_type(listed, "dividend")
+    if not kinds:
+        raise Refused("no dividend is to be decided now")
+    found = [a for a in kinds if a.get("kind") == order.kind]
+    if not found:
+        offered = ", ".join(str(a.get("kind")) for a in kinds)
+        raise Refused(f"{order.kind} is not allowed now (allowed: {offered})")
+    return dict(found[0])
+
+
+def _buy_train(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.BuyTrain)
+    offers = _of_type(listed, "buy_train")
+    named = [a for a in offers if tile_name(str(a["train"])).upper() == order.train.upper()]
+    if not named:
+        names = sorted({tile_name(str(a["train"])) for a in offers})
+        raise Refused(f"no {order.train} train can be bought now"
+                      + (f" (offered: {', '.join(names)})" if names else ""))
+    owners = {a["train"]: train_owner(game, str(a["train"])) for a in named}
+    if order.source is not None and normalise(order.source) not in {"depot", "bank", "ipo"}:
+        named = [a for a in named if owners[a["train"]].upper() == order.source.upper()]
+        if not named:
+            raise Refused(f"{order.source} has no {order.train} train for sale")
+    else:
+        depot = [a for a in named if owners[a["train"]] == "depot"]
+        if order.source is not None or depot:
+            named = depot
+        if not named:
+            raise Refused(f"the depot has no {order.train} train for sale")
+    by_owner = {owners[a["train"]]: a for a in named}
+    action = _one(list(by_owner.values()), "", lambda a: owners[a["train"]])
+    if order.price is not None:
+        action["price"] = order.price
+    elif owners[action["train"]] != "depot":
+        raise Refused(f"name the price for {owners[action['train']]}'s train: for 200")
+    return action
+
+
+def train_owner(game: Game, train_id: str) -> str:
+    """``depot`` or the owning corporation's symbol."""
+    owner = game.engine.train_by_id(train_id).owner
+    sym = getattr(owner, "sym", None)
+    return "depot" if sym is None else str(sym)
+
+
+def _buy_company(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.BuyCompany)
+    found = [a for a in _of_type(listed, "buy_company") if str(a.get("company")) == order.target]
+    if not found:
+        raise Refused(f"{order.target} cannot be bought now")
+    action = dict(found[0])
+    if order.price is not None:
+        action["price"] = order.price
+    return action
+
+
+def _take(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Take)
+    words = CASH_CHOICES if order.what == "cash" else SHARE_CHOICES
+    return _choose_by(listed, words, f"take {order.what}")
+
+
+def _choose_by(listed: list[Action], words: Iterable[str], what: str) -> Action:
+    chooses = _of_type(listed, "choose")
+    if not chooses:
+        raise Refused("there is no choice to make now")
+    for word in words:
+        for action in chooses:
+            text = normalise(str(action.get("choice")))
+            if text == word or text.startswith(word + " ") or text.endswith(" " + word):
+                return dict(action)
+    offered = ", ".join(str(a.get("choice")) for a in chooses)
+    raise Refused(f"{what} is not one of the choices ({offered})")
+
+
+def _choose(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Choose)
+    chooses = _of_type(listed, "choose")
+    if not chooses:
+        raise Refused("there is no choice to make now")
+    exact = [a for a in chooses if normalise(str(a.get("choice"))) == order.choice]
+    if exact:
+        return dict(exact[0])
+    starts = [a for a in chooses if normalise(str(a.get("choice"))).startswith(order.choice)]
+    offered = ", ".join(str(a.get("choice")) for a in chooses)
+    if not starts:
+        raise Refused(f"{order.choice!r} is not one of the choices ({offered})")
+    return _one(starts, "", lambda a: a.get("choice"))
+
+
+def _bankrupt(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    return _one(_of_type(listed, "bankrupt"), "bankruptcy is not offered now")
+
+
+HANDLERS: dict[type[o.Order], Any] = {
+    o.Pass: _pass,
+    o.Bid: _bid,
+    o.SealedBids: _sealed,
+    o.Par: _par,
+    o.Buy: _buy,
+    o.Sell: _sell,
+    o.Lay: _lay,
+    o.Token: _token,
+    o.Run: _run,
+    o.Dividend: _dividend,
+    o.BuyTrain: _buy_train,
+    o.BuyCompany: _buy_company,
+    o.Take: _take,
+    o.Choose: _choose,
+    o.Bankrupt: _bankrupt,
+}

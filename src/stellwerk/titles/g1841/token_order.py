@@ -1,0 +1,112 @@
+"""The order of a corporation's tokens (which railhead a tile lay is charged to, rules/1841.md
+2.3.3).
+
+A major lays one tile per railhead and each lay must come from a railhead no earlier lay of the
+turn used.  When one new track reaches two unused railheads, the rules do not say which is
+used up; 18xx.games takes the first of the corporation's tokens in its charter order, and that
+choice decides whether a second lay is still legal (a later lay may reach only the other one).
+We keep the same order so that the same lays are legal:
+
+* a token placed takes the first free place of the charter (a place freed by a token that left
+  the map, e.g. one bought by another corporation, else a new one at the end);
+* a transformed minor's tokens keep their order in the new major; a merger's target has the
+  acting corporation's tokens, then its partner's; the secession's corporations IRSFF's in its
+  order; a restarted corporation starts with an empty charter.
+
+The order is kept per corporation as a list of hexes (``None`` a free place) and brought up to
+date after every action (:func:`updated`): tokens gone leave their place free, new ones fill
+free places in hex order (a single action places at most one token outside the procedures,
+which set the order themselves with :func:`adopt`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stellwerk.core.entities import Corporation
+from stellwerk.core.map.graph import NodeKey
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+
+def token_hexes(game: Game1841, sym: str) -> list[str]:
+    """Hexes where ``sym`` has a token now, in board order (at most one token per hex)."""
+    return [
+        hid
+        for hid, state in game.map.board.hexes.items()
+        if any(sym in city.tokens for city in state.cities)
+    ]
+
+
+def updated(game: Game1841) -> dict[str, list[str | None]]:
+    """Every corporation's order brought up to date with the board (changes nothing)."""
+    on_map: dict[str, list[str]] = {}
+    for hid, state in game.map.board.hexes.items():
+        for city in state.cities:
+            for sym in city.tokens:
+                if sym is not None and hid not in on_map.setdefault(sym, []):
+                    on_map[sym].append(hid)
+    out: dict[str, list[str | None]] = {}
+    for sym in sorted(set(game.token_order) | set(on_map)):
+        slots = placed(game.token_order.get(sym, []), on_map.get(sym, []))
+        if any(h is not None for h in slots):
+            out[sym] = slots
+    return out
+
+
+def placed(slots: list[str | None], hexes: list[str]) -> list[str | None]:
+    """The order ``slots`` for the tokens now on ``hexes``: the places of tokens gone are
+    freed, new tokens fill the first free places (then the end), in the order given."""
+    here = set(hexes)
+    out = [h if h in here else None for h in slots]
+    for hid in hexes:
+        if hid in out:
+            continue
+        if None in out:
+            out[out.index(None)] = hid
+        else:
+            out.append(hid)
+    return out
+
+
+def adopt(game: Game1841, target: Corporation, sources: list[Corporation]) -> None:
+    """``target`` takes the tokens ``sources`` have on the map, in their order one after the
+    other (a transformation, a merger); call it before the tokens change hands."""
+    order: list[str | None] = []
+    for src in sources:
+        here = set(token_hexes(game, src.sym))
+        order += [h for h in game.token_order.get(src.sym, []) if h is not None and h in here]
+        order += [h for h in token_hexes(game, src.sym) if h not in order]
+    game.token_order[target.sym] = order
+
+
+def split(game: Game1841, old: Corporation, parts: list[Corporation]) -> None:
+    """Each of ``parts`` takes the tokens of ``old`` it now has, in ``old``'s order (the
+    secession; :func:`updated` then adds any it did not have in that order)."""
+    order = [h for h in game.token_order.get(old.sym, []) if h is not None]
+    for part in parts:
+        mine = set(token_hexes(game, part.sym))
+        game.token_order[part.sym] = [h for h in order if h in mine]
+
+
+def clear(game: Game1841, corp: Corporation) -> None:
+    """A restarted or closed corporation has no tokens and an empty charter."""
+    game.token_order.pop(corp.sym, None)
+
+
+def ordered_hexes(game: Game1841, sym: str) -> list[str]:
+    """The hexes of ``sym``'s tokens on the map in charter order (any not yet in it after,
+    in board order)."""
+    slots = game.token_order.get(sym, [])
+    here = token_hexes(game, sym)
+    first = [h for h in slots if h is not None and h in here]
+    return first + [h for h in here if h not in first]
+
+
+def ordered(game: Game1841, sym: str, nodes: list[NodeKey]) -> list[NodeKey]:
+    """``nodes`` (railheads of ``sym``) in charter order; any not yet in it (a token placed
+    during the current action) after those, in the order given."""
+    slots = game.token_order.get(sym, [])
+    rank = {hid: i for i, hid in enumerate(slots) if hid is not None}
+    return sorted(nodes, key=lambda node: rank.get(node[0], len(slots)))
