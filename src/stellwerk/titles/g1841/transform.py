@@ -248,11 +248,16 @@ class Transform(Procedure):
         return self.first_price + (count - 1) * OPTIONAL_TOKEN_PRICE
 
     def token_choices(self, game: Game1841) -> list[int]:
+        """The counts on offer: the required one while its price can be paid -- from the
+        treasury or by the sweep up the chain (:func:`token_money`); until then the token
+        emergency sales come first (:mod:`.token_emr`) -- and more only from the treasury
+        (rules/1841.md 2.3.12)."""
         target = game.corporation(self.target)
         return [
             n
             for n in range(self.token_min, self.token_max + 1)
-            if n == self.token_min or self.price(n) <= target.cash
+            if self.price(n) <= target.cash
+            or (n == self.token_min and self.price(n) <= emergency.available(target))
         ]
 
     def finish(self, game: Game1841) -> None:
