@@ -143,3 +143,20 @@ def test_2_3_12_token_emr_duty_outlasts_the_swept_token_purchase() -> None:
     game.token_emr_due = ("ATFA", transform.REQUIRED_TOKEN_PRICE)
     rnd.steps[1].setup()
     assert token_emr.pending(game) is None
+
+
+def test_2_3_12_required_token_not_offered_before_the_money_is_there() -> None:
+    """rules/1841.md 2.3.12 (Token EMR): with the president broke the sweep cannot pay the
+    L.50, so the token count is not offered (the sales come first); once the sales raised
+    it, the required token is offered."""
+    game, rnd = at_the_token()
+    atfa = game.corporation("ATFA")
+    decisions = rnd.steps[2]
+    asked = decisions.asked()
+    assert asked is not None and asked.topic == "buy_tokens"
+    assert asked.choices == []
+    step = rnd.steps[1]
+    while token_emr.pending(game) is atfa:
+        step.process(step.choices(atfa)[0], atfa)
+    asked = decisions.asked()
+    assert asked is not None and 1 in asked.choices
