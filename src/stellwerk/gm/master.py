@@ -180,13 +180,17 @@ class GameMaster:
         for mail in mails:
             result = self._route(mail, key)
             results.append(result)
-            if result.refused is not None or result.key is None:
-                if result.refused != READ_BEFORE:
-                    self._log_refusal(result)
+            if result.key is None or result.refused == READ_BEFORE:
                 continue
             if result.key not in sessions:
                 sessions[result.key] = self.session(result.key, change=True)
             session = sessions[result.key][0]
+            if result.refused is not None:  # logged in the game's GM log, saved below
+                session.events.append(
+                    Event(len(session.game.raw_actions), None, "mail",
+                          f"mail from {mail.sender} refused: {result.refused}")
+                )  # fmt: skip
+                continue
             correction = o.is_correction(mail.subject, mail.body)
             result.answers = session.receive(
                 result.player, mail.own_text, correction=correction, mail=mail.message_id
@@ -222,16 +226,6 @@ class GameMaster:
         if mail.message_id and self.tables.seen(game_key, mail.message_id):
             return MailResult(mail, key=game_key, refused=READ_BEFORE)
         return MailResult(mail, key=game_key, player=player["player"])
-
-    def _log_refusal(self, result: MailResult) -> None:
-        if result.key is None:
-            return
-        session, base = self.session(result.key, change=True)
-        session.events.append(
-            Event(len(session.game.raw_actions), None, "mail",
-                  f"mail from {result.mail.sender} refused: {result.refused}")
-        )  # fmt: skip
-        self.save(result.key, session, base)
 
     def deadline(self, key: str, next_deadline: datetime | None = None) -> list[Outcome]:
         """The deadline has passed: apply the orders, then the defaults for everyone who
