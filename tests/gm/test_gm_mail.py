@@ -598,3 +598,42 @@ def test_reply_to_a_report_finds_its_game(config: GMConfig, game: Game) -> None:
         game, player="Bob", lang="en", since_action=0, orders=[], deadline=None, key="g1"
     )
     assert game_of(config, mail_of("bob@example.org", subject=f"Re: {report.subject}")) == "g1"
+
+
+def test_gm_fetch_reads_imap_and_writes_the_outbox(
+    tmp_path: Path, imap_server: tuple[int, type[FakeImap]]
+) -> None:
+    """Issue 10 items 5, 6: ``gm fetch`` reads the mailbox the configuration names (here
+    IMAP), applies the orders and sends every player a report (here into the outbox)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from stellwerk.cli.main import main
+
+    port, handler = imap_server
+    write_config(
+        tmp_path,
+        f'kind = "imap"\nhost = "127.0.0.1"\nport = {port}\nsecurity = "plain"\n'
+        'user = "gm"\npassword = "pw"',
+        'kind = "outbox"\nfolder = "o"',
+    )
+    args = ["--db", str(tmp_path / "gm.db"), "--config", str(tmp_path / "gm.toml")]
+    runner = CliRunner()
+    result = runner.invoke(main, ["gm", "new", "g1", *args, "--title", "1849", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    status = runner.invoke(main, ["gm", "status", "g1", "--db", str(tmp_path / "gm.db"), "--json"])
+    first = json.loads(status.output)["waiting_for"][0]
+    handler.store.append([order_mail(ADDRESSES[first], "[1849 #g1] Züge", "passe\n").as_bytes(),
+                          False])  # fmt: skip
+    result = runner.invoke(main, ["gm", "fetch", *args])
+    assert result.exit_code == 0, result.output
+    assert f"{first}: 'passe' understood as: pass" in result.output
+    assert handler.logins == [("gm", "pw")]
+    sent = sorted((tmp_path / "o").glob("*.eml"))
+    assert all(parse_mail(p.read_bytes()).sender == "gm@example.org" for p in sent)
+    recipients = sorted(
+        str(email.message_from_bytes(p.read_bytes(), policy=email.policy.default)["To"])
+        for p in sent
+    )
+    assert recipients == sorted(ADDRESSES.values())

@@ -1,10 +1,13 @@
 """``stellwerk gm ...``: the game master for play by mail (issue 10 item 6).
 
 Every command works on the SQLite database ``--db`` (games in the store, GM data beside them,
-``stellwerk.gm.gmstore``).  Reports are written as files to ``--out`` (``.eml`` plus text,
-HTML, map and market pictures and the game file).  Exit statuses as ``cli/common.py``: a
-refused order is answered in the output and is not an error; a bad file or argument is 2; a
-game that moved on while processing is 3.
+``stellwerk.gm.gmstore``).  The GM configuration ``--config`` (TOML, ``stellwerk.gm.mail``,
+docs/gm.md) holds the GM's address, the mailbox the orders come from (Maildir or IMAP), where
+reports go (SMTP or an outbox folder of ``.eml`` files) and each game's players with their
+addresses and languages; the game file never holds an address.  Exit statuses as
+``cli/common.py``: a refused order is answered in the output and is not an error; a bad file,
+argument or configuration is 2; a game that moved on while processing is 3; a mail server
+that cannot be reached or refuses is 2 (the processing itself is saved).
 """
 
 from __future__ import annotations
@@ -21,17 +24,20 @@ from stellwerk.core.errors import GameFileError, IllegalAction
 
 DB = click.option("--db", "db", required=True, type=click.Path(dir_okay=False, path_type=Path),
                   help="The GM's SQLite database (created when missing).")  # fmt: skip
-OUT = click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
-                   help="Write the reports to this folder.")  # fmt: skip
+CONFIG = click.option("--config", "config", required=True,
+                      type=click.Path(dir_okay=False, path_type=Path),
+                      help="The GM configuration (TOML): addresses, mailboxes.")  # fmt: skip
 
 
-def _master(db: Path) -> Any:
+def _master(db: Path, config: Path | None = None) -> Any:
+    from stellwerk.gm.mail import ConfigError, GMConfig
     from stellwerk.gm.master import GameMaster
     from stellwerk.store.errors import StoreError
 
     try:
-        return GameMaster(db)
-    except StoreError as error:
+        loaded = GMConfig.load(config) if config is not None else None
+        return GameMaster(db, loaded)
+    except (StoreError, ConfigError) as error:
         fail(str(error))
 
 
@@ -63,20 +69,27 @@ def _names(gm: Any, key: str) -> dict[Any, str]:
     return {p["player"]: p["name"] for p in gm.tables.players(key)}
 
 
-def _write_reports(gm: Any, key: str, out: Path | None) -> None:
-    if out is None:
-        return
-    from stellwerk.gm.inbox import write_outbox
+def _send_reports(gm: Any, key: str, replies: dict[str, str] | None = None) -> None:
+    """Every player's report since his last, sent as the configuration says."""
+    import smtplib
 
-    number = int(gm.tables.part(key, "report_number", 0)) + 1
-    reports = gm.reports(key)
-    written = write_outbox(out, key, reports, gm.addresses(key), number)
-    gm.tables.set_part(key, "report_number", number)
+    from stellwerk.gm.mail import ConfigError
+
+    try:
+        reports, written = gm.send_reports(key, replies=replies)
+    except ConfigError as error:
+        fail(str(error))
+    except (smtplib.SMTPException, OSError) as error:
+        fail(f"{key}: the reports could not be sent: {error}")
     for path in written:
         click.echo(f"report: {path}")
+    if not written:
+        for name in reports:
+            click.echo(f"report to {name}: {gm.config.address_of(key, name)}")
 
 
 def _moved_on(run: Any) -> Any:
+    from stellwerk.gm.mail import ConfigError
     from stellwerk.store.errors import GameMovedOn
 
     try:
@@ -86,6 +99,8 @@ def _moved_on(run: Any) -> Any:
     except IllegalAction as error:
         fail(describe_illegal(error), 1)
     except GameFileError as error:
+        fail(str(error))
+    except ConfigError as error:
         fail(str(error))
 
 
@@ -97,61 +112,66 @@ def gm() -> None:
 @gm.command("new")
 @click.argument("key")
 @DB
+@CONFIG
 @click.option("--title", required=True, help="1849 or 1835.")
-@click.option("--player", "players", multiple=True, required=True,
-              help="NAME:ADDRESS[:LANG] per player in seat order (LANG en or de).")
 @click.option("--option", "options", multiple=True, help="An option id (repeatable).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--deadline", help="The first deadline, e.g. 2026-12-01T20:00.")
-@OUT
-def new_command(key: str, db: Path, title: str, players: tuple[str, ...],
-                options: tuple[str, ...], seed: int, deadline: str | None,
-                out: Path | None) -> None:  # fmt: skip
-    """Start game KEY with its players' addresses and languages."""
+@click.option("--send", is_flag=True, help="Send every player the first report.")
+def new_command(key: str, db: Path, config: Path, title: str, options: tuple[str, ...],
+                seed: int, deadline: str | None, send: bool) -> None:  # fmt: skip
+    """Start game KEY for the players the configuration lists for it (seats in its order)."""
+    from stellwerk.gm.mail import ConfigError
     from stellwerk.store.errors import GameExists
 
-    parsed = []
-    for spec in players:
-        parts = spec.split(":")
-        if len(parts) not in (2, 3) or not parts[0] or "@" not in parts[1]:
-            fail(f"--player {spec!r}: write NAME:ADDRESS[:LANG]")
-        lang = parts[2] if len(parts) == 3 else "en"
-        if lang not in ("en", "de"):
-            fail(f"--player {spec!r}: the language is en or de")
-        parsed.append((parts[0], parts[1], lang))
-    gm_ = _master(db)
+    gm_ = _master(db, config)
     try:
-        gm_.new(key, title, parsed, options=list(options), seed=seed, deadline=_when(deadline))
+        gm_.new_from_config(key, title, options=list(options), seed=seed, deadline=_when(deadline))
     except GameExists:
         fail(f"a game {key!r} exists in {db}")
     except IllegalAction as error:
         fail(describe_illegal(error))
-    click.echo(f"{key}: {title} for {', '.join(p[0] for p in parsed)} in {db}")
-    _write_reports(gm_, key, out)
+    except ConfigError as error:
+        fail(str(error))
+    names = [p["name"] for p in gm_.tables.players(key)]
+    click.echo(f"{key}: {title} for {', '.join(names)} in {db}")
+    if send:
+        _send_reports(gm_, key)
+
+
+def _read_source(gm: Any, key: str, source: Path, player: str | None) -> list[Any]:
+    """The mails in SOURCE: a Maildir, a mail file, or a plain order file of ``player``."""
+    from stellwerk.gm.mail import ConfigError, IncomingMail, parse_mail, read_maildir
+
+    if source.is_dir():
+        return list(read_maildir(source))
+    raw = source.read_bytes()
+    if player is None:
+        return [parse_mail(raw)]
+    try:
+        sender = gm.config.address_of(key, player)
+    except ConfigError as error:
+        fail(f"--player {player!r}: {error}")
+    return [IncomingMail(sender, source.name, raw.decode("utf-8"), "")]
 
 
 @gm.command("orders")
 @click.argument("key")
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
 @DB
-@click.option("--player", help="The sender of a plain order file (name or address).")
-@OUT
-def orders_command(key: str, source: Path, db: Path, player: str | None,
-                   out: Path | None) -> None:  # fmt: skip
+@CONFIG
+@click.option("--player", help="The player (by name) whose plain order file SOURCE is.")
+@click.option("--send", is_flag=True, help="Send every player the report afterwards.")
+def orders_command(key: str, source: Path, db: Path, config: Path, player: str | None,
+                   send: bool) -> None:  # fmt: skip
     """Read orders for KEY from SOURCE (a mail file, a Maildir or a plain order file)."""
-    from stellwerk.gm.inbox import read_orders
+    from stellwerk.gm.mail import ConfigError
 
-    gm_ = _master(db)
+    gm_ = _master(db, config)
     _known(gm_, key)
-    sender = None
-    if player is not None:
-        sender = next((p["address"] for p in gm_.tables.players(key)
-                       if player in (p["name"], p["address"])), None)  # fmt: skip
-        if sender is None:
-            fail(f"--player {player!r} does not play {key}")
     try:
-        mails = read_orders(source, sender)
-    except (ValueError, OSError) as error:
+        mails = _read_source(gm_, key, source, player)
+    except (ValueError, OSError, ConfigError) as error:
         fail(str(error))
     results = _moved_on(lambda: gm_.take_mails(mails, key))
     names = _names(gm_, key)
@@ -160,61 +180,71 @@ def orders_command(key: str, source: Path, db: Path, player: str | None,
             click.echo(f"mail from {result.mail.sender} refused: {result.refused}")
         _echo_answers(result.answers, names)
     _echo_answers(gm_.advanced.get(key, []), names)
-    _write_reports(gm_, key, out)
+    if send:
+        _send_reports(gm_, key)
 
 
 @gm.command("fetch")
 @DB
-@click.option("--maildir", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="The mailbox (Maildir) to read.")
-@OUT
-def fetch_command(db: Path, maildir: Path, out: Path | None) -> None:
-    """Read the mailbox, apply every game's orders, write the reports."""
-    from stellwerk.gm.inbox import read_maildir
+@CONFIG
+def fetch_command(db: Path, config: Path) -> None:
+    """Read the configured mailbox (Maildir or IMAP), apply every game's orders, and send
+    the reports of each game that had mail as configured (SMTP or the outbox)."""
+    import imaplib
 
-    gm_ = _master(db)
+    from stellwerk.gm.mail import ConfigError, read_imap, read_maildir
+
+    gm_ = _master(db, config)
+    incoming = gm_.config.incoming
     try:
-        mails = read_maildir(maildir)
-    except (OSError, Exception) as error:  # a folder that is no Maildir
-        fail(f"{maildir}: cannot read the Maildir: {error}")
+        mails = read_imap(gm_.config) if incoming.kind == "imap" else read_maildir(incoming.path)
+    except ConfigError as error:
+        fail(str(error))
+    except (imaplib.IMAP4.error, OSError) as error:
+        fail(f"the mailbox cannot be read: {error}")
     results = _moved_on(lambda: gm_.take_mails(mails))
-    keys = []
+    keys: list[str] = []
+    replies: dict[str, dict[str, str]] = {}
+    names_of: dict[str, dict[Any, str]] = {}
     for result in results:
         if result.refused is not None:
             click.echo(f"mail from {result.mail.sender} refused: {result.refused}")
-        if result.key is not None:
-            _echo_answers(result.answers, _names(gm_, result.key))
-            if result.key not in keys and result.refused is None:
+        if result.key is not None and result.refused is None:
+            names = names_of.setdefault(result.key, _names(gm_, result.key))
+            _echo_answers(result.answers, names)
+            if result.key not in keys:
                 keys.append(result.key)
+            replies.setdefault(result.key, {})[names[result.player]] = result.mail.message_id
     for key in keys:
-        _echo_answers(gm_.advanced.get(key, []), _names(gm_, key))
+        _echo_answers(gm_.advanced.get(key, []), names_of[key])
     for key in keys:
-        _write_reports(gm_, key, out)
+        _send_reports(gm_, key, replies.get(key))
 
 
 @gm.command("deadline")
 @click.argument("key")
 @DB
+@CONFIG
 @click.option("--next", "next_deadline", help="The next deadline, e.g. 2026-12-08T20:00.")
-@OUT
-def deadline_command(key: str, db: Path, next_deadline: str | None, out: Path | None) -> None:
-    """The deadline of KEY has passed: default orders for all who missed it, then reports."""
-    gm_ = _master(db)
+def deadline_command(key: str, db: Path, config: Path, next_deadline: str | None) -> None:
+    """The deadline of KEY has passed: default orders for all who missed it, then the
+    reports, sent as configured."""
+    gm_ = _master(db, config)
     _known(gm_, key)
     answers = _moved_on(lambda: gm_.deadline(key, _when(next_deadline)))
     _echo_answers(answers, _names(gm_, key))
-    _write_reports(gm_, key, out)
+    _send_reports(gm_, key)
 
 
 @gm.command("report")
 @click.argument("key")
 @DB
-@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path))
-def report_command(key: str, db: Path, out: Path) -> None:
-    """Write every player's report of KEY (what happened since his last one)."""
-    gm_ = _master(db)
+@CONFIG
+def report_command(key: str, db: Path, config: Path) -> None:
+    """Send every player's report of KEY (what happened since his last one) as configured."""
+    gm_ = _master(db, config)
     _known(gm_, key)
-    _write_reports(gm_, key, out)
+    _send_reports(gm_, key)
 
 
 @gm.command("correct")

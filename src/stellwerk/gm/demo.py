@@ -4,14 +4,18 @@ Three players play 1849 by mail with the GM: Anna and Clara write German, Ben En
 mails are written by a seeded driver standing in for the people -- for each decision the game
 waits for, one of the legal actions (``stellwerk.selfplay.choose_action``), written as an order
 in the player's language (``stellwerk.gm.phrase``), with comments, ``ue`` spellings, one
-standing order, one malformed and one illegal line -- and delivered into a Maildir.  The GM
-reads the Maildir (what ``stellwerk gm fetch`` does), applies the orders, and at the end of each
-period (a round of the game, the "ZAT") writes every player's report to ``out/``.  In one
-period Clara sends nothing: the deadline is settled by default orders (``stellwerk gm
-deadline``), marked in the reports.
+standing order, one malformed and one illegal line -- and delivered into a Maildir
+(``mail.deliver_maildir``, as a mail server would).  The GM reads the Maildir (what ``stellwerk
+gm fetch`` does, ``mail.read_maildir``), applies the orders, and at the end of each period (a
+round of the game, the "ZAT") sends every player's report (``stellwerk.gm.report``) into the
+outbox folder (``mail.send`` with ``outgoing.kind = "outbox"``).  In one period Clara sends
+nothing: the deadline is settled by default orders (``stellwerk gm deadline``), marked in the
+reports.
 
-Everything is in ``OUT``: ``gm.db`` (the store and the GM tables), ``maildir/``, ``outbox/``
-(one ``.eml`` per player and period, with its text, HTML, map and market and the game file).
+Everything is in ``OUT``: ``gm.toml`` (the GM configuration: addresses, Maildir, outbox),
+``gm.db`` (the store and the GM tables), ``maildir/``, ``outbox/`` (one ``.eml`` per player
+and period: text and HTML with the pictures inline as SVG, the map, market, charters and
+players' table attached as PNG, and the game file).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from stellwerk.gm.inbox import read_maildir, write_outbox
+from stellwerk.gm.mail import GMConfig, deliver_maildir, read_maildir
 from stellwerk.gm.master import GameMaster
 from stellwerk.gm.phrase import order_text
 from stellwerk.gm.understand import player_of
@@ -35,15 +39,34 @@ MISSING = ("Clara", 4)
 """Clara sends nothing in the fourth period (stock round 2): defaults settle her decisions."""
 
 
+GM_ADDRESS = "Spielleitung <gm@example.org>"
+
+
+def write_config(out: Path) -> GMConfig:
+    """The demo's GM configuration ``OUT/gm.toml``: orders from ``maildir/``, reports into
+    ``outbox/``, the three players' addresses and languages; loaded as ``gm fetch`` would."""
+    lines = [
+        "[gm]", f'address = "{GM_ADDRESS}"', "",
+        "[incoming]", 'kind = "maildir"', 'path = "maildir"', "",
+        "[outgoing]", 'kind = "outbox"', 'folder = "outbox"', "",
+        f"[games.{KEY}.players]",
+        *(f'{name} = {{ address = "{address}", lang = "{lang}" }}'
+          for name, address, lang in PLAYERS),
+    ]  # fmt: skip
+    path = out / "gm.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return GMConfig.load(path)
+
+
 def deliver(maildir: Path, sender: str, subject: str, body: str, number: int) -> None:
-    """Put a mail into the Maildir's ``new`` folder (as a mail server would)."""
+    """Deliver a player's order mail into the Maildir (as a mail server would)."""
     message = EmailMessage()
     message["From"] = sender
-    message["To"] = "gm@example.org"
+    message["To"] = GM_ADDRESS
     message["Subject"] = subject
     message["Message-ID"] = f"<{number}.{KEY}@example.org>"
     message.set_content(body)
-    (maildir / "new" / f"{number:06d}.demo").write_bytes(bytes(message))
+    deliver_maildir(maildir, [message])
 
 
 def compose(gm: GameMaster, rng: random.Random, name: str, lang: str, number: int) -> str:
@@ -89,11 +112,13 @@ def run(out: Path, periods: int = 6, seed: int = 7) -> list[Path]:
     """Play ``periods`` periods of the demo game into ``out``; returns the reports written."""
     if out.exists():
         shutil.rmtree(out)
+    out.mkdir(parents=True)
+    config = write_config(out)
     maildir = out / "maildir"
     for sub in ("new", "cur", "tmp"):
         (maildir / sub).mkdir(parents=True)
-    gm = GameMaster(out / "gm.db")
-    gm.new(KEY, "1849", PLAYERS, seed=seed)
+    gm = GameMaster(out / "gm.db", config)
+    gm.new_from_config(KEY, "1849", seed=seed)
     rng = random.Random(seed)
     _illegal_sent.clear()
     reports: list[Path] = []
@@ -123,16 +148,16 @@ def run(out: Path, periods: int = 6, seed: int = 7) -> list[Path]:
                     if number == 12:
                         body = _standing(gm, name, langs[name]) + body
                     if body:
-                        deliver(maildir, addresses[name], f"{KEY} Züge", body, number)
+                        subject = f"[1849 #{KEY}] " + ("Züge" if langs[name] == "de" else "orders")
+                        deliver(maildir, addresses[name], subject, body, number)
                         sent += 1
                 if not sent:
                     break
                 gm.take_mails(read_maildir(maildir))
             if missed:
                 gm.deadline(KEY)
-            written = write_outbox(out / "outbox", KEY, gm.reports(KEY), gm.addresses(KEY), period)
+            _, written = gm.send_reports(KEY)
             reports.extend(written)
-            gm.tables.set_part(KEY, "report_number", period)
     finally:
         gm.close()
     return reports

@@ -7,40 +7,46 @@ new actions in one store write based on the action count read (``GameStore.exten
 that moved on meanwhile is refused with ``GameMovedOn`` and nothing is written), the GM state
 in the same go.
 
-Mails: a mail is taken for the player whose address sent it (the player-to-address map of
-``gm new``); a mail from an unknown address, or one whose ``player:``/``spieler:`` line names
-another player, is refused and logged, and changes nothing.  A mail is read once (by its
-Message-ID).  The game a mail is for is the one whose key its subject names, else the only
-game the sender plays.
+Mails: the GM's address and the player-to-address map come from the GM configuration
+(``stellwerk.gm.mail.GMConfig``, a TOML file), never from the game file.  The game a mail is
+for is the one its subject's tag names (``[1849 #KEY]``), else the only game its sender plays
+(``mail.game_of``); the player is the one whose address sent it (``mail.identify``).  A mail
+from an unknown address, or one whose ``player:``/``spieler:`` line names another player, is
+refused and logged (the mail module's logger, and the game's GM log when the game is known),
+and changes nothing.  A mail is read once (by its Message-ID).  The orders are the mail's own
+text (``IncomingMail.own_text``: no quoted report lines, no signature).
+
+Reports: ``reports`` builds each player's report (``stellwerk.gm.report``), ``send_reports``
+turns them into mails (``report.to_email``) and sends them as configured (``mail.send``: by
+SMTP or into the outbox folder).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from stellwerk.api import Game
+from stellwerk.gm import mail as m
 from stellwerk.gm import orders as o
 from stellwerk.gm.gmstore import GMTables
-from stellwerk.gm.inbox import InMail
-from stellwerk.gm.plainreport import Report, build_report, report_order
+from stellwerk.gm.mail import GMConfig, IncomingMail, MailRefused
+from stellwerk.gm.report import Report, ReportOrder, build_report, to_email
 from stellwerk.gm.session import Event, Outcome, Pending, Session
 from stellwerk.gm.standing import Standing
 from stellwerk.store import SqliteStore
 from stellwerk.store.errors import StoreError
 
 READ_BEFORE = "this mail was read before"
-PLAYER_LINE = re.compile(r"^\s*(player|spieler)\s*:\s*(.+?)\s*$", re.IGNORECASE)
 
 
 @dataclass
 class MailResult:
     """What became of one mail: the game and player it was taken for, or why not."""
 
-    mail: InMail
+    mail: IncomingMail
     key: str | None = None
     player: Any = None
     refused: str | None = None
@@ -50,8 +56,11 @@ class MailResult:
 class GameMaster:
     """The GM's games in one database file."""
 
-    def __init__(self, db_path: str | Path) -> None:
+    def __init__(self, db_path: str | Path, config: GMConfig | None = None) -> None:
+        """``config``: the GM configuration (addresses, servers); needed to take mails and
+        to send reports, not to look at a game."""
         self.path = Path(db_path)
+        self.config = config
         self.store = SqliteStore(self.path)
         self.tables = GMTables(self.path)
         self._kept: dict[str, tuple[Session, int]] = {}
@@ -148,23 +157,43 @@ class GameMaster:
         self._kept[key] = (session, stored.count)
 
     # -- orders -----------------------------------------------------------------------------------
-    def take_mails(self, mails: list[InMail], key: str | None = None) -> list[MailResult]:
+    def needs_config(self) -> GMConfig:
+        """The GM configuration, or a ConfigError saying that it is needed."""
+        if self.config is None:
+            raise m.ConfigError("the GM configuration (--config) is needed to read or send mail")
+        return self.config
+
+    def new_from_config(
+        self, key: str, title: str, *, options: list[str] | None = None, seed: int = 0,
+        deadline: datetime | None = None,
+    ) -> Game:
+        """A new game ``key`` for the players the configuration lists for it, seated in the
+        configuration's order, each with their first address and language."""
+        players = self.needs_config().players(key)
+        listed = [(p.name, p.addresses[0], p.lang) for p in players.values()]
+        return self.new(key, title, listed, options=options, seed=seed, deadline=deadline)
+
+    def take_mails(self, mails: list[IncomingMail], key: str | None = None) -> list[MailResult]:
         """Read order mails (for ``key``, or the game each names) and advance the games."""
         results: list[MailResult] = []
         sessions: dict[str, tuple[Session, int]] = {}
         for mail in mails:
             result = self._route(mail, key)
             results.append(result)
-            if result.refused is not None or result.key is None:
-                if result.refused != READ_BEFORE:
-                    self._log_refusal(result)
+            if result.key is None or result.refused == READ_BEFORE:
                 continue
             if result.key not in sessions:
                 sessions[result.key] = self.session(result.key, change=True)
             session = sessions[result.key][0]
+            if result.refused is not None:  # logged in the game's GM log, saved below
+                session.events.append(
+                    Event(len(session.game.raw_actions), None, "mail",
+                          f"mail from {mail.sender} refused: {result.refused}")
+                )  # fmt: skip
+                continue
             correction = o.is_correction(mail.subject, mail.body)
             result.answers = session.receive(
-                result.player, mail.body, correction=correction, mail=mail.message_id
+                result.player, mail.own_text, correction=correction, mail=mail.message_id
             )
             if mail.message_id:
                 self.tables.mark_mail(result.key, mail.message_id, mail.sender, "read")
@@ -174,39 +203,29 @@ class GameMaster:
             self.save(game_key, session, base)
         return results
 
-    def _route(self, mail: InMail, key: str | None) -> MailResult:
-        sender = _address(mail.sender)
-        games = [key] if key is not None else self.tables.games()
-        playing = [
-            (k, p) for k in games for p in self.tables.players(k) if p["address"] == sender
-        ]
-        if not playing:
-            return MailResult(mail, refused=f"unknown sender {sender!r}")
-        named = [(k, p) for k, p in playing if re.search(rf"\b{re.escape(k)}\b", mail.subject)]
-        chosen = named or playing
-        if len({k for k, _ in chosen}) > 1:
-            return MailResult(mail, refused="the subject must name the game (its key)")
-        game_key, player = chosen[0]
+    def _route(self, mail: IncomingMail, key: str | None) -> MailResult:
+        """The game and player of ``mail`` by the configuration, or why it is refused."""
+        config = self.needs_config()
+        try:
+            game_key = key if key is not None else m.game_of(config, mail)
+        except MailRefused as error:
+            return MailResult(mail, refused=error.reason)
+        if not self.tables.has_game(game_key):
+            return MailResult(mail, refused=f"the game {game_key} is not in {self.path}")
+        try:
+            name = m.identify(config, game_key, mail)
+        except MailRefused as error:
+            return MailResult(mail, key=game_key, refused=error.reason)
+        player = next(
+            (p for p in self.tables.players(game_key) if m.fold(p["name"]) == m.fold(name)), None
+        )
+        if player is None:
+            return MailResult(
+                mail, key=game_key, refused=f"{name} does not play in the game {game_key}"
+            )
         if mail.message_id and self.tables.seen(game_key, mail.message_id):
             return MailResult(mail, key=game_key, refused=READ_BEFORE)
-        for line in mail.body.splitlines():
-            match = PLAYER_LINE.match(line)
-            if match and match.group(2).casefold() != str(player["name"]).casefold():
-                return MailResult(
-                    mail, key=game_key,
-                    refused=f"mail from {sender} for another player ({match.group(2)})",
-                )  # fmt: skip
         return MailResult(mail, key=game_key, player=player["player"])
-
-    def _log_refusal(self, result: MailResult) -> None:
-        if result.key is None:
-            return
-        session, base = self.session(result.key, change=True)
-        session.events.append(
-            Event(len(session.game.raw_actions), None, "mail",
-                  f"mail from {result.mail.sender} refused: {result.refused}")
-        )  # fmt: skip
-        self.save(result.key, session, base)
 
     def deadline(self, key: str, next_deadline: datetime | None = None) -> list[Outcome]:
         """The deadline has passed: apply the orders, then the defaults for everyone who
@@ -261,20 +280,34 @@ class GameMaster:
             mine = [x for x in session.outcomes[start:] if x.player == pid]
             gm_log = [e.text for e in session.events if e.action_count > info["reported"]
                       and (e.player in (None, pid))]  # fmt: skip
-            gm_log += [c for c in corrections if c not in gm_log]
+            gm_log = [t for t in gm_log if t not in corrections]
+            standing = [s.text for s in session.standing if s.active and s.player == pid]
             out[info["name"]] = build_report(
                 session.game, player=info["name"], lang=info["lang"],
                 since_action=info["reported"], orders=[report_order(x) for x in mine],
                 deadline=datetime.fromisoformat(deadline) if deadline else None,
-                gm_log=gm_log, key=key,
+                corrections=corrections, gm_log=gm_log, key=key, standing=standing,
             )  # fmt: skip
             seen[str(pid)] = len(session.outcomes)
             self.tables.set_reported(key, pid, session.game.next_id() - 1)
         self.tables.set_part(key, "reported_outcomes", seen)
         return out
 
-    def addresses(self, key: str) -> dict[str, str]:
-        return {p["name"]: p["address"] for p in self.tables.players(key)}
+    def send_reports(
+        self, key: str, player: str | None = None, replies: dict[str, str] | None = None
+    ) -> tuple[dict[str, Report], list[Path]]:
+        """Build every player's report (or one's) and send them as the configuration says
+        (SMTP or the outbox folder), each to the player's first configured address;
+        ``replies``: per player the Message-ID of the mail the report answers.  Returns the
+        reports and the outbox files written (none by SMTP)."""
+        config = self.needs_config()
+        reports = self.reports(key, player)
+        messages = [
+            to_email(report, config.address, config.address_of(key, name),
+                     in_reply_to=(replies or {}).get(name))
+            for name, report in reports.items()
+        ]  # fmt: skip
+        return reports, m.send(config, messages)
 
     def status(self, key: str) -> dict[str, Any]:
         """Where the game stands: round, who must act, pending and standing orders."""
@@ -301,9 +334,10 @@ class GameMaster:
         return self.tables.has_game(key)
 
 
-def _address(sender: str) -> str:
-    match = re.search(r"<([^>]+)>", sender)
-    return (match.group(1) if match else sender).strip().lower()
+def report_order(outcome: Outcome) -> ReportOrder:
+    """The report's line of a session ``Outcome``."""
+    return ReportOrder(outcome.text, outcome.understood, outcome.refused, outcome.default,
+                       outcome.standing)  # fmt: skip
 
 
 def _iso(when: datetime | None) -> str | None:

@@ -42,6 +42,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from stellwerk.gm.mail import PLAYER_LINE
+
 UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
 
 
@@ -515,8 +517,9 @@ def is_correction(subject: str, body: str) -> bool:
 
 def parse_text(body: str) -> list[ParsedLine]:
     """Every line of a mail body that holds an order or fails to, in order; blank and
-    comment-only lines, a correction marker line, quoted lines (``>``) and the signature
-    (after ``-- ``) are left out."""
+    comment-only lines, a correction marker line, a ``player:``/``spieler:`` line (which
+    names the mail's player, ``stellwerk.gm.mail.PLAYER_LINE``; the GM checks it against the
+    sender), quoted lines (``>``) and the signature (after ``-- ``) are left out."""
     out: list[ParsedLine] = []
     for number, raw in enumerate(body.splitlines(), start=1):
         if raw.rstrip() == "--":
@@ -525,7 +528,7 @@ def parse_text(body: str) -> list[ParsedLine]:
             continue
         text = raw.split("#", 1)[0].strip()
         norm = normalise(text)
-        if not norm or norm.rstrip(":!.") in CORRECTION_WORDS:
+        if not norm or norm.rstrip(":!.") in CORRECTION_WORDS or PLAYER_LINE.match(text):
             continue
         try:
             order = parse_order(text)

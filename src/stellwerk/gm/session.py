@@ -39,6 +39,7 @@ from stellwerk.gm import orders as o
 from stellwerk.gm.defaults import default_action
 from stellwerk.gm.look import legal, snap
 from stellwerk.gm.phrase import order_text, run_note
+from stellwerk.gm.refusals import in_language
 from stellwerk.gm.standing import (
     Firing,
     Standing,
@@ -130,7 +131,8 @@ class Session:
                 self._event(player, "correction", f"{len(dropped)} earlier orders replaced")
         for line in o.parse_text(body):
             if line.order is None:
-                answers.append(Outcome(player, line.text, refused=line.error, mail=mail))
+                reason = in_language(line.error or "", self.lang(player))
+                answers.append(Outcome(player, line.text, refused=reason, mail=mail))
                 continue
             if isinstance(line.order, o.STANDING):
                 answers.append(self._give_standing(player, line.text, line.order, mail))
@@ -149,14 +151,16 @@ class Session:
             return Outcome(player, text, understood=note, standing=True, mail=mail)
         kind, target, amount, source = _standing_fields(order)
         if kind == "run_best" and target is None:
-            return Outcome(player, text, mail=mail,
-                           refused="name the corporation: ATA: always run best and pay out")
+            return Outcome(player, text, mail=mail, refused=in_language(
+                "name the corporation: ATA: always run best and pay out", self.lang(player)))
         if target is not None and kind in ("buy_shares", "run_best"):
             corp = self.game.engine.corporation_or_none(target)
             if corp is None:
-                return Outcome(player, text, refused=f"there is no corporation {target}")
+                return Outcome(player, text, mail=mail, refused=in_language(
+                    f"there is no corporation {target}", self.lang(player)))
             if kind == "run_best" and player_of(self.game, target) != player:
-                return Outcome(player, text, refused=f"you do not preside {target}", mail=mail)
+                return Outcome(player, text, mail=mail, refused=in_language(
+                    f"you do not preside {target}", self.lang(player)))
         standing = Standing(
             id=len(self.standing) + 1, player=player, kind=kind, target=target, amount=amount,
             source=source, since=self.game.next_id() - 1, round_key=round_key(self.game),
@@ -256,7 +260,7 @@ class Session:
             phrase = self._phrase(understood.action, pending.player, pending.order)
             game.process(understood.action)
         except Refused as error:
-            outcome.refused = error.reason
+            outcome.refused = in_language(error.reason, self.lang(pending.player))
         except IllegalAction as error:
             outcome.refused = _reason(error)
         else:
