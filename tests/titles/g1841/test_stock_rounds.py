@@ -163,6 +163,37 @@ def test_home_hexes_by_phase_for_the_second_token() -> None:
     assert "C7" not in start.home_hexes(late, late.corporation("ATFA"))
 
 
+def _fill_cities(game: Game1841, hexes: list[str], fillers: list[str]) -> None:
+    """Fill every slot of every city of ``hexes`` with tokens of ``fillers`` (one a hex each)."""
+    board = game.map.board
+    for hid in hexes:
+        for index in range(len(board.hexes[hid].cities)):
+            for sym in fillers:
+                if board.can_place_token(hid, index, sym):
+                    board.place_token_at(hid, index, sym)
+
+
+def test_no_start_without_a_free_city_for_the_home_token() -> None:
+    """rules/1841.md 2.2.3: a non-historical corporation starts by placing its home token in
+    a city of the zones; when every such city is full it cannot be started (listed nor
+    accepted), instead of a par that waits for a token nobody can place (selfplay seed 2)."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    afi = game.corporation("AFI")
+    assert can_par(game, afi, player)
+    _fill_cities(game, start.home_hexes(game, afi), ["SFTG", "SFTN", "SSFL", "SFLP", "SFTC"])
+    assert start.home_hexes(game, afi)  # the hexes are there, their cities are full
+    assert not start.home_cities(game, afi, start.home_hexes(game, afi))
+    assert not can_par(game, afi, player)
+    cash = player.cash
+    listed = {a["corporation"] for a in step(game).choices(player) if a["type"] == "par"}
+    assert "AFI" not in listed
+    assert "SFTG" not in listed  # a historical one still needs its concession
+    with pytest.raises(IllegalAction, match=r"AFI|par is not allowed"):
+        send(game, player, "par", corporation="AFI", share_price="100,3,5")
+    assert not afi.ipoed and not game.procedures and player.cash == cash
+
+
 def test_minor_home_avoids_major_cities_and_tokened_hexes() -> None:
     """rules/1841.md 2.2.3: a non-historical minor's home is no major city, not excluded,
     and has no token on its hex."""

@@ -27,7 +27,7 @@ from stellwerk.titles.g1841.ownership import (
     pool_president_buyable,
     presidency_may_change,
 )
-from stellwerk.titles.g1841.start import CorporationStart, begin_start
+from stellwerk.titles.g1841.start import CorporationStart, begin_start, has_home_city
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -73,14 +73,16 @@ def corporation_of(game: Game1841, company: Company) -> Corporation | None:
 
 def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:
     """Historical corporations start only by the owner of their concession before phase 4;
-    non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1).  Without ``player``:
+    non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1), and only while some city
+    could take their home token (2.2.3: a corporation starts by placing it; 18xx.games lets
+    the par through and then waits for a token nobody can place).  Without ``player``:
     whether someone may start it."""
     if corp.ipoed or corp.closed:
         return False
     spec = game.specs[corp.sym]
     phase = phase_number(game)
     if not spec.historical:
-        return phase >= NON_HISTORICAL_FROM_PHASE
+        return phase >= NON_HISTORICAL_FROM_PHASE and has_home_city(game, corp)
     if not spec.startable:
         return False
     if phase >= CONCESSIONS_UNTIL_PHASE:
