@@ -194,6 +194,35 @@ def test_no_start_without_a_free_city_for_the_home_token() -> None:
     assert not afi.ipoed and not game.procedures and player.cash == cash
 
 
+def _held_elsewhere(cash: int) -> tuple[Game1841, Any]:
+    """AFI holds the only ATFA share not held by a player; neither has IPO shares left; the
+    player to act has ``cash`` and nothing to sell (first stock round: no concessions)."""
+    game = game_in_sr(phase="3", turn=1)
+    player = game.round.current_entity()
+    other = next(p for p in game.players if p is not player)
+    afi = par(game, other, "AFI", "68,4,2")
+    atfa = par(game, other, "ATFA", "68,4,2")
+    move_share(atfa.treasury_shares()[-1], afi)
+    give(game, afi, other, len(afi.treasury_shares()))
+    give(game, atfa, other, len(atfa.treasury_shares()))
+    assert not afi.treasury_shares() and not atfa.treasury_shares()
+    assert afi.percent_of("ATFA") == 10
+    player.cash = cash
+    return game, player
+
+
+def test_a_share_held_by_another_corporation_keeps_the_turn_open() -> None:
+    """rules/1841.md 2.2.1, 5.1: a player never buys a share a corporation holds of another,
+    but 18xx.games counts such a share when it asks whether a purchase is left, so the turn
+    stays open until the player passes (selfplay seed 2, action 400); without the cash for
+    it the player has nothing left and is skipped."""
+    game, player = _held_elsewhere(68)
+    assert step(game).actions(player) == ["buy_shares", "pass"]
+    assert [a["type"] for a in step(game).choices(player)] == ["pass"]
+    poor, player = _held_elsewhere(67)
+    assert step(poor).actions(player) == []
+
+
 def test_minor_home_avoids_major_cities_and_tokened_hexes() -> None:
     """rules/1841.md 2.2.3: a non-historical minor's home is no major city, not excluded,
     and has no token on its hex."""

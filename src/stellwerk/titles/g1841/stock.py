@@ -262,7 +262,39 @@ class Shares1841(BuySellParShares):
     def can_buy_any(self, player: Player) -> bool:
         if any(self.can_buy(player, b) for b in self.buy_candidates(player)):
             return True
+        if self.treasury_keeps_turn(player):
+            return True
         return bool(self.p2p_share_bundles(player))
+
+    def treasury_keeps_turn(self, player: Player) -> bool:
+        """Whether 18xx.games counts a purchase as still possible because of what a
+        corporation's treasury holds: it asks of each started corporation's certificates
+        (its own IPO and the shares it holds of others) whether the smallest could be gained
+        and paid, though a player may never buy a share a corporation holds of another
+        (rules/1841.md 2.2.1).  While it does, the turn does not end by itself: the player
+        still passes (an explicit ``pass``; rules/1841.md 5.1 skips only a player with
+        nothing listed), so a game file here has the pass 18xx.games needs.  18xx.games
+        applies the sold-this-round test to the corporation of the first certificate in its
+        own holding order, which follows its internal look-ups; here any corporation held
+        that the player has not sold passes the test (the nearest reproducible reading)."""
+        for corp in self.game.corporations:
+            if not corp.ipoed:
+                continue
+            held = corp.all_shares()
+            if not held:
+                continue
+            samples = {s.corporation for s in held}
+            if not any(
+                not self.sold(player).get(sym)
+                and (not self.bought() or self.can_buy_multiple(player, self.game.corporation(sym)))
+                for sym in samples
+            ):
+                continue
+            smallest = min(held, key=lambda s: s.percent)
+            bundle = Bundle.of([smallest], self.game.corporation(smallest.corporation))
+            if player.cash >= bundle.price and self.can_gain(player, bundle):
+                return True
+        return False
 
     def can_par_any(self, player: Player) -> bool:
         if self.bought():
