@@ -273,22 +273,20 @@ class Shares1841(BuySellParShares):
         and paid, though a player may never buy a share a corporation holds of another
         (rules/1841.md 2.2.1).  While it does, the turn does not end by itself: the player
         still passes (an explicit ``pass``; rules/1841.md 5.1 skips only a player with
-        nothing listed), so a game file here has the pass 18xx.games needs.  18xx.games
-        applies the sold-this-round test to the corporation of the first certificate in its
-        own holding order, which follows its internal look-ups; here any corporation held
-        that the player has not sold passes the test (the nearest reproducible reading)."""
+        nothing listed), so a game file here has the pass 18xx.games needs.  Like it, the
+        corporation of the first certificate held decides the sold-this-round test; its order
+        is the order received here, while 18xx.games also files a corporation on merely
+        looking its holding up, so the two orders can differ (a known, rare difference)."""
         for corp in self.game.corporations:
             if not corp.ipoed:
                 continue
             held = corp.all_shares()
             if not held:
                 continue
-            samples = {s.corporation for s in held}
-            if not any(
-                not self.sold(player).get(sym)
-                and (not self.bought() or self.can_buy_multiple(player, self.game.corporation(sym)))
-                for sym in samples
-            ):
+            first = self.game.corporation(held[0].corporation)
+            if self.sold(player).get(first.sym):
+                continue
+            if self.bought() and not self.can_buy_multiple(player, first):
                 continue
             smallest = min(held, key=lambda s: s.percent)
             bundle = Bundle.of([smallest], self.game.corporation(smallest.corporation))
