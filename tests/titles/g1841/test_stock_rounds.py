@@ -223,6 +223,31 @@ def test_a_share_held_by_another_corporation_keeps_the_turn_open() -> None:
     assert step(poor).actions(player) == []
 
 
+def test_a_cheaper_percent_share_held_by_a_minor_hides_its_ipo_share() -> None:
+    """rules/1841.md 2.2.1, 5.1 as 18xx.games asks it: a treasury counts by its smallest
+    certificate, so a minor's 20 % IPO share the player could pay is hidden behind a 10 %
+    share of a dearer major that the minor holds, and the turn ends (selfplay seed 13 with
+    ``sfli_run_variant``, action 283); with the cash for the major's price it is listed."""
+
+    def position(cash: int) -> tuple[Game1841, Any, Corporation]:
+        game = game_in_sr(phase="3", turn=1)
+        player = game.round.current_entity()
+        other = next(p for p in game.players if p is not player)
+        ctlp = par(game, other, "CTLP", "68,4,2")
+        afi = par(game, other, "AFI", "100,3,5")
+        give(game, afi, other, len(afi.treasury_shares()) - 1)
+        move_share(afi.treasury_shares()[0], ctlp)
+        player.cash = cash
+        return game, player, ctlp
+
+    game, player, ctlp = position(90)
+    assert step(game).can_buy(player, Bundle.of([ctlp.treasury_shares()[0]], ctlp))
+    assert step(game).actions(player) == []
+    rich, player, ctlp = position(100)
+    bought = [a["shares"] for a in step(rich).choices(player) if a["type"] == "buy_shares"]
+    assert [ctlp.treasury_shares()[0].id] in bought
+
+
 def test_minor_home_avoids_major_cities_and_tokened_hexes() -> None:
     """rules/1841.md 2.2.3: a non-historical minor's home is no major city, not excluded,
     and has no token on its hex."""

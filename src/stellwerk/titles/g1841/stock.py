@@ -260,20 +260,25 @@ class Shares1841(BuySellParShares):
         return buy_candidates(self.game)
 
     def can_buy_any(self, player: Player) -> bool:
-        if any(self.can_buy(player, b) for b in self.buy_candidates(player)):
+        """Whether a purchase is left, the turn's test (rules/1841.md 2.2.1, 5.1: a player
+        with nothing listed is skipped): a pool certificate he may buy, a treasury that
+        counts (:meth:`treasury_counts`), a share of another player (``p2p_purchases``)."""
+        pool = self.game.pool
+        candidates = self.buy_candidates(player)
+        if any(self.can_buy(player, b) for b in candidates if b.owner is pool):
             return True
-        if self.treasury_keeps_turn(player):
+        if self.treasury_counts(player):
             return True
         return bool(self.p2p_share_bundles(player))
 
-    def treasury_keeps_turn(self, player: Player) -> bool:
-        """Whether 18xx.games counts a purchase as still possible because of what a
-        corporation's treasury holds: it asks of each started corporation's certificates
-        (its own IPO and the shares it holds of others) whether the smallest could be gained
-        and paid, though a player may never buy a share a corporation holds of another
-        (rules/1841.md 2.2.1).  While it does, the turn does not end by itself: the player
-        still passes (an explicit ``pass``; rules/1841.md 5.1 skips only a player with
-        nothing listed), so a game file here has the pass 18xx.games needs.  Like it, the
+    def treasury_counts(self, player: Player) -> bool:
+        """Whether a treasury counts as a purchase left, as 18xx.games asks it: of each
+        started corporation's certificates together (its own IPO and the shares it holds of
+        others) it takes the smallest and asks whether the player could gain and pay it.  So
+        a share a corporation holds of another keeps the turn open though a player never
+        buys one (rules/1841.md 2.2.1), and a cheaper-percent one of those can hide an IPO
+        share he could buy (a minor's 20 % behind a major's 10 %): then the turn ends.  Turn
+        ends decide whose action is next, so they follow 18xx.games here.  Like it, the
         corporation of the first certificate held decides the sold-this-round test; its order
         is the order received here, while 18xx.games also files a corporation on merely
         looking its holding up, so the two orders can differ (a known, rare difference)."""
