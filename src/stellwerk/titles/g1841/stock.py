@@ -262,7 +262,8 @@ class Shares1841(BuySellParShares):
     def can_buy_any(self, player: Player) -> bool:
         """Whether a purchase is left, the turn's test (rules/1841.md 2.2.1, 5.1: a player
         with nothing listed is skipped): a pool certificate he may buy, a treasury that
-        counts (:meth:`treasury_counts`), a share of another player (``p2p_purchases``)."""
+        counts (:meth:`treasury_counts`), a share of another player (player-to-player
+        purchases)."""
         pool = self.game.pool
         candidates = self.buy_candidates(player)
         if any(self.can_buy(player, b) for b in candidates if b.owner is pool):
