@@ -3,6 +3,7 @@ table (6.6), on positions recorded in the fixtures (tests/titles/g1841/traced.py
 
 from __future__ import annotations
 
+import copy
 import types
 from typing import Any
 
@@ -374,3 +375,35 @@ def test_rules_2_3_11_removal_names_the_slot_of_the_merging_token() -> None:
     assert board.hexes["E9"].cities[0].tokens == ["IRSFF", "SSFL"]
     procedure.answer(game, {"type": "remove_token", "city": city_id, "slot": 1})
     assert board.hexes["E9"].cities[0].tokens == ["IRSFF", None]
+
+
+def test_seed_000_item_3_6_merger_whose_answers_cannot_give_a_president_is_not_listed() -> None:
+    """seed 000 item 3.6 (rules/1841.md 2.3.11): when the exchange still asks a holder (a
+    corporation may buy in or cash out) but no answer lets anyone take the president's
+    certificate, the merger is not allowed either: it is not listed, where 18xx.games lets it
+    start and then can only be undone (selfplay seed 31 stalled so)."""
+    game = game_before("1841_game_end_bank", 496)
+    sftg, ifai = game.corporation("SFTG"), game.corporation("IFAI")
+    president = sftg.owner
+    assert isinstance(president, Player)
+    other = next(p for p in game.players if p is not president and not p.shares_of("SFTG"))
+    moved = [s for s in president.shares_of("SFTG") if not s.president]
+    for share in moved:
+        move_share(share, other)
+    asked = next(
+        c
+        for c in game.corporations
+        if c.ipoed and c not in (sftg, ifai) and merger.controller(c) is not None
+    )
+    move_share(other.shares_of("SFTG")[0], asked)
+    for player in game.players:
+        player.cash = 0
+    asked.cash = 1000
+    game.changing()
+    target = merger.targets(game)[0]
+    trial = copy.deepcopy(game)
+    started = merger.Merger("SFTG", "IFAI", target.sym, merger.ref(president))
+    started.run_begin(trial)
+    assert started.stage == "pass2" and started.question(trial) is not None  # a real question
+    assert not started.can_finish(trial)
+    assert not merger.can_begin(game, sftg, ifai, target)

@@ -163,6 +163,91 @@ def test_home_hexes_by_phase_for_the_second_token() -> None:
     assert "C7" not in start.home_hexes(late, late.corporation("ATFA"))
 
 
+def _fill_cities(game: Game1841, hexes: list[str], fillers: list[str]) -> None:
+    """Fill every slot of every city of ``hexes`` with tokens of ``fillers`` (one a hex each)."""
+    board = game.map.board
+    for hid in hexes:
+        for index in range(len(board.hexes[hid].cities)):
+            for sym in fillers:
+                if board.can_place_token(hid, index, sym):
+                    board.place_token_at(hid, index, sym)
+
+
+def test_no_start_without_a_free_city_for_the_home_token() -> None:
+    """rules/1841.md 2.2.3: a non-historical corporation starts by placing its home token in
+    a city of the zones; when every such city is full it cannot be started (listed nor
+    accepted), instead of a par that waits for a token nobody can place (selfplay seed 2)."""
+    game = game_in_sr(phase="3")
+    player = game.round.current_entity()
+    afi = game.corporation("AFI")
+    assert can_par(game, afi, player)
+    _fill_cities(game, start.home_hexes(game, afi), ["SFTG", "SFTN", "SSFL", "SFLP", "SFTC"])
+    assert start.home_hexes(game, afi)  # the hexes are there, their cities are full
+    assert not start.home_cities(game, afi, start.home_hexes(game, afi))
+    assert not can_par(game, afi, player)
+    cash = player.cash
+    listed = {a["corporation"] for a in step(game).choices(player) if a["type"] == "par"}
+    assert "AFI" not in listed
+    assert "SFTG" not in listed  # a historical one still needs its concession
+    with pytest.raises(IllegalAction, match=r"AFI|par is not allowed"):
+        send(game, player, "par", corporation="AFI", share_price="100,3,5")
+    assert not afi.ipoed and not game.procedures and player.cash == cash
+
+
+def _held_elsewhere(cash: int) -> tuple[Game1841, Any]:
+    """AFI holds the only ATFA share not held by a player; neither has IPO shares left; the
+    player to act has ``cash`` and nothing to sell (first stock round: no concessions)."""
+    game = game_in_sr(phase="3", turn=1)
+    player = game.round.current_entity()
+    other = next(p for p in game.players if p is not player)
+    afi = par(game, other, "AFI", "68,4,2")
+    atfa = par(game, other, "ATFA", "68,4,2")
+    move_share(atfa.treasury_shares()[-1], afi)
+    give(game, afi, other, len(afi.treasury_shares()))
+    give(game, atfa, other, len(atfa.treasury_shares()))
+    assert not afi.treasury_shares() and not atfa.treasury_shares()
+    assert afi.percent_of("ATFA") == 10
+    player.cash = cash
+    return game, player
+
+
+def test_a_share_held_by_another_corporation_keeps_the_turn_open() -> None:
+    """rules/1841.md 2.2.1, 5.1: a player never buys a share a corporation holds of another,
+    but 18xx.games counts such a share when it asks whether a purchase is left, so the turn
+    stays open until the player passes (selfplay seed 2, action 400); without the cash for
+    it the player has nothing left and is skipped."""
+    game, player = _held_elsewhere(68)
+    assert step(game).actions(player) == ["buy_shares", "pass"]
+    assert [a["type"] for a in step(game).choices(player)] == ["pass"]
+    poor, player = _held_elsewhere(67)
+    assert step(poor).actions(player) == []
+
+
+def test_a_cheaper_percent_share_held_by_a_minor_hides_its_ipo_share() -> None:
+    """rules/1841.md 2.2.1, 5.1 as 18xx.games asks it: a treasury counts by its smallest
+    certificate, so a minor's 20 % IPO share the player could pay is hidden behind a 10 %
+    share of a dearer major that the minor holds, and the turn ends (selfplay seed 13 with
+    ``sfli_run_variant``, action 283); with the cash for the major's price it is listed."""
+
+    def position(cash: int) -> tuple[Game1841, Any, Corporation]:
+        game = game_in_sr(phase="3", turn=1)
+        player = game.round.current_entity()
+        other = next(p for p in game.players if p is not player)
+        ctlp = par(game, other, "CTLP", "68,4,2")
+        afi = par(game, other, "AFI", "100,3,5")
+        give(game, afi, other, len(afi.treasury_shares()) - 1)
+        move_share(afi.treasury_shares()[0], ctlp)
+        player.cash = cash
+        return game, player, ctlp
+
+    game, player, ctlp = position(90)
+    assert step(game).can_buy(player, Bundle.of([ctlp.treasury_shares()[0]], ctlp))
+    assert step(game).actions(player) == []
+    rich, player, ctlp = position(100)
+    bought = [a["shares"] for a in step(rich).choices(player) if a["type"] == "buy_shares"]
+    assert [ctlp.treasury_shares()[0].id] in bought
+
+
 def test_minor_home_avoids_major_cities_and_tokened_hexes() -> None:
     """rules/1841.md 2.2.3: a non-historical minor's home is no major city, not excluded,
     and has no token on its hex."""

@@ -421,6 +421,22 @@ def old_shares(holder: Holder, a: str, b: str) -> list[Share]:
 
 
 # -- the procedure -------------------------------------------------------------------------------
+ANSWER_ORDERS: tuple[tuple[str, ...], ...] = (
+    ("first", "pres", "full", "cash", "no"),
+    ("last", "full", "pres", "cash", "no"),
+    ("first", "cash", "no", "pres", "full"),
+)
+"""Ways of answering a merger's questions that :meth:`Merger.can_finish` tries, each a
+preference order over the choices (price ``first``/``last``, exchange ``pres``/``full``/
+``cash``/``no``)."""
+
+
+def _copy_with(game: Game1841, merger: Merger) -> tuple[Game1841, Merger]:
+    """A copy of ``game`` and the copy of ``merger`` in it (queued or not)."""
+    trial, twin = copy.deepcopy((game, merger))
+    return trial, twin
+
+
 @dataclass
 class Merger(Procedure):
     """A merger under way (rules/1841.md 2.3.11); plain data, names instead of objects.
@@ -512,8 +528,40 @@ class Merger(Procedure):
         seed 000 items 3.1, 3.6), so :class:`~.decisions.Decisions` does not list it."""
         if self.stage not in ("price", "pass1", "pass2") or self.tuscan:
             return True
+        trial = copy.deepcopy(game)
+        index = next(i for i, p in enumerate(game.procedures) if p is self)
+        twin = trial.procedures[index]
+        assert isinstance(twin, Merger)
         try:
-            self.check_on_copy(game, action)
+            twin.apply(trial, action)
+        except IllegalAction:
+            return False
+        return twin.can_finish(trial)
+
+    def can_finish(self, game: Game1841) -> bool:
+        """Whether some answers to the rest of the price and exchange questions let the
+        merger complete (rules/1841.md 2.3.11, seed 000 item 3.6: without a president it is
+        not allowed, and 18xx.games then can only be undone).  Tries a few ways of answering
+        (:data:`ANSWER_ORDERS`), each on its own copy; ``game`` itself may be used up by the
+        last try.  A way missed by all of them is not listed (a rare, safe omission)."""
+        for number, order in enumerate(ANSWER_ORDERS):
+            if self.stage not in ("price", "pass1", "pass2"):
+                return True
+            last = number == len(ANSWER_ORDERS) - 1
+            trial, twin = (game, self) if last else _copy_with(game, self)
+            if twin.answer_through(trial, order):
+                return True
+        return False
+
+    def answer_through(self, game: Game1841, order: tuple[str, ...]) -> bool:
+        """Answer every price and exchange question by the first of ``order`` offered;
+        whether the merger gets past them without a refusal."""
+        try:
+            while self.stage in ("price", "pass1", "pass2"):
+                asked = self.question(game)
+                assert asked is not None
+                choice = next((c for c in order if c in asked.choices), asked.choices[0])
+                self.apply(game, {"type": "choose", "choice": choice})
         except IllegalAction:
             return False
         return True
@@ -891,8 +939,8 @@ def start_merger(game: Game1841, a: Corporation, b: Corporation, target: Corpora
 def can_begin(game: Game1841, a: Corporation, b: Corporation, target: Corporation) -> bool:
     """Whether ``a`` and ``b`` may begin a merger into ``target`` (:func:`start_merger` on a
     copy of the game does not refuse it): a minor merger that leaves nobody president is
-    refused at once (rules/1841.md 2.3.11, seed 000 item 3.6); a merger of majors is decided
-    later, by the exchange answers."""
+    refused at once (rules/1841.md 2.3.11, seed 000 item 3.6); a merger of majors only if
+    some exchange answers let it complete (:meth:`Merger.can_finish`)."""
     decider = controller(a)
     if decider is None:
         return False
@@ -904,10 +952,11 @@ def can_begin(game: Game1841, a: Corporation, b: Corporation, target: Corporatio
             return False
         if not (mergeable(trial, ta) and mergeable(trial, tb) and merge_target(trial, tt)):
             return False
-        Merger(a.sym, b.sym, target.sym, ref(decider)).run_begin(trial)
+        started = Merger(a.sym, b.sym, target.sym, ref(decider))
+        started.run_begin(trial)
     except IllegalAction:
         return False
-    return True
+    return started.can_finish(trial)
 
 
 def describe(holder: Any) -> str:

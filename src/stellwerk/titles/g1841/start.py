@@ -133,6 +133,12 @@ def home_cities(game: Game1841, corp: Corporation, hexes: list[str]) -> list[str
     return out
 
 
+def has_home_city(game: Game1841, corp: Corporation) -> bool:
+    """Whether a non-historical ``corp`` has a city with a free slot for its first home token
+    now (rules/1841.md 2.2.3); without one it cannot start."""
+    return bool(home_cities(game, corp, home_hexes(game, corp)))
+
+
 # -- what a token costs ----------------------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from stellwerk.titles.g1841.ownership import (
     pool_president_buyable,
     presidency_may_change,
 )
-from stellwerk.titles.g1841.start import CorporationStart, begin_start
+from stellwerk.titles.g1841.start import CorporationStart, begin_start, has_home_city
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -73,14 +73,16 @@ def corporation_of(game: Game1841, company: Company) -> Corporation | None:
 
 def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:
     """Historical corporations start only by the owner of their concession before phase 4;
-    non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1).  Without ``player``:
+    non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1), and only while some city
+    could take their home token (2.2.3: a corporation starts by placing it; 18xx.games lets
+    the par through and then waits for a token nobody can place).  Without ``player``:
     whether someone may start it."""
     if corp.ipoed or corp.closed:
         return False
     spec = game.specs[corp.sym]
     phase = phase_number(game)
     if not spec.historical:
-        return phase >= NON_HISTORICAL_FROM_PHASE
+        return phase >= NON_HISTORICAL_FROM_PHASE and has_home_city(game, corp)
     if not spec.startable:
         return False
     if phase >= CONCESSIONS_UNTIL_PHASE:
@@ -258,9 +260,45 @@ class Shares1841(BuySellParShares):
         return buy_candidates(self.game)
 
     def can_buy_any(self, player: Player) -> bool:
-        if any(self.can_buy(player, b) for b in self.buy_candidates(player)):
+        """Whether a purchase is left, the turn's test (rules/1841.md 2.2.1, 5.1: a player
+        with nothing listed is skipped): a pool certificate he may buy, a treasury that
+        counts (:meth:`treasury_counts`), a share of another player (player-to-player
+        purchases)."""
+        pool = self.game.pool
+        candidates = self.buy_candidates(player)
+        if any(self.can_buy(player, b) for b in candidates if b.owner is pool):
+            return True
+        if self.treasury_counts(player):
             return True
         return bool(self.p2p_share_bundles(player))
+
+    def treasury_counts(self, player: Player) -> bool:
+        """Whether a treasury counts as a purchase left, as 18xx.games asks it: of each
+        started corporation's certificates together (its own IPO and the shares it holds of
+        others) it takes the smallest and asks whether the player could gain and pay it.  So
+        a share a corporation holds of another keeps the turn open though a player never
+        buys one (rules/1841.md 2.2.1), and a cheaper-percent one of those can hide an IPO
+        share he could buy (a minor's 20 % behind a major's 10 %): then the turn ends.  Turn
+        ends decide whose action is next, so they follow 18xx.games here.  Like it, the
+        corporation of the first certificate held decides the sold-this-round test; its order
+        is the order received here, while 18xx.games also files a corporation on merely
+        looking its holding up, so the two orders can differ (a known, rare difference)."""
+        for corp in self.game.corporations:
+            if not corp.ipoed:
+                continue
+            held = corp.all_shares()
+            if not held:
+                continue
+            first = self.game.corporation(held[0].corporation)
+            if self.sold(player).get(first.sym):
+                continue
+            if self.bought() and not self.can_buy_multiple(player, first):
+                continue
+            smallest = min(held, key=lambda s: s.percent)
+            bundle = Bundle.of([smallest], self.game.corporation(smallest.corporation))
+            if player.cash >= bundle.price and self.can_gain(player, bundle):
+                return True
+        return False
 
     def can_par_any(self, player: Player) -> bool:
         if self.bought():
