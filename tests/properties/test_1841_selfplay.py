@@ -109,15 +109,8 @@ def play_checked(options: tuple[str, ...], players: int, seed: int, cap: int) ->
 )
 def test_short_1841_games_have_no_engine_failure(options: tuple[str, ...], players: int) -> None:
     """300 actions of each option set (rules/1841.md §4) play without an engine failure, keep
-    the books and replay from their file (the fixed seed reaches no part still missing).
-    The one part still missing that a seed may reach is the corporation's token purchase
-    after a transformation when its treasury is short (18xx.games has the president pay;
-    rules/1841.md 2.3.12), being built on branch fix41: that is an expected failure, to be
-    made strict again when it lands."""
-    gap = play_checked(options, players, 1, SHORT_CAP)
-    if gap is not None and gap.startswith("token emergency money"):
-        pytest.xfail(gap)
-    assert gap is None
+    the books and replay from their file (the fixed seed reaches no part still missing)."""
+    assert play_checked(options, players, 1, SHORT_CAP) is None
 
 
 @pytest.mark.slow
