@@ -71,6 +71,7 @@ from stellwerk.titles.g1841.stock import (
     buy_candidates,
     can_par,
     par_cells,
+    reopen_on_replay,
     sell_dropping,
     settle_drops,
     share_action,
@@ -203,6 +204,8 @@ class CorporateShares(Step):
         """``corp`` may start ``target`` now: it may be started (:func:`may_start`), its
         president's certificate is in its treasury, the limits allow it and some par price
         is affordable (rules/1841.md 2.2.1, 2.3.8)."""
+        if target.closed and self.game.loading and not target.ipoed:
+            return may_start(self.game, target) and not self.sold(corp).get(target.sym)
         pres = target.presidents_share
         if pres is None or pres.owner is not target or target.closed:
             return False
@@ -427,6 +430,11 @@ class CorporateShares(Step):
                 f"{entity.sym} cannot start {target.sym} at {action['share_price']}",
                 "rules/1841.md 1.2, 2.3.8",
             )
+        if target.closed:  # only in a replay (may_par)
+            self.settle()
+            self.turn.append(reopen_on_replay(game, entity, target, cell))
+            self.release_if_done(entity)
+            return
         pres = target.presidents_share
         assert pres is not None
         self.settle()

@@ -74,8 +74,14 @@ def corporation_of(game: Game1841, company: Company) -> Corporation | None:
 def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:
     """Historical corporations start only by the owner of their concession before phase 4;
     non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1).  Without ``player``:
-    whether someone may start it."""
-    if corp.ipoed or corp.closed:
+    whether someone may start it.
+
+    A closed historical corporation may not be started (2.2.1, 2.4 item 1) -- except in a
+    replay: 18xx.games' ``can_par?`` never looks at ``closed`` and its interface offers such
+    starts, so real files contain them.  This is a reference-engine deviation kept only so
+    that those files replay faithfully (see :func:`reopen_on_replay` and ``stellwerk.api``);
+    live play refuses it."""
+    if corp.ipoed or (corp.closed and not game.loading):
         return False
     spec = game.specs[corp.sym]
     phase = phase_number(game)
@@ -89,6 +95,24 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     if concession is None or not isinstance(concession.owner, Player):
         return False
     return player is None or concession.owner is player
+
+
+def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation, cell: Cell) -> Action:
+    """A replayed start of a closed corporation, as 18xx.games has it (a reference-engine
+    deviation kept for faithful replays; live play refuses it, rules/1841.md 2.2.1, 2.4
+    item 1).  18xx.games' par of a closed corporation buys the first certificate in its
+    treasury at the par price, paid to the corporation; the corporation stays closed, so it
+    shows no price and does not start (it is ipoed only if that certificate is the
+    president's).  Returns the action as the turn records it: a purchase, not a start."""
+    share = corp.treasury_shares()[0]
+    bundle = Bundle.of([share], corp)
+    price = cell.price * share.percent // corp.share_unit
+    if buyer.cash < price:
+        raise IllegalAction(f"{buyer.name} cannot pay L.{price}", RULE)
+    buy_bundle(game, buyer, bundle, price)
+    corp.share_price = None
+    corp.par_price = None
+    return {"type": "buy_shares", "corporation": corp.sym, "reopened": True}
 
 
 def par_cells(game: Game1841, corp: Corporation | None = None) -> list[Cell]:
@@ -457,6 +481,13 @@ class Shares1841(BuySellParShares):
             raise IllegalAction(
                 f"{corp.sym} cannot start at {action['share_price']}", "rules/1841.md 1.2"
             )
+        if corp.closed:  # only in a replay (can_par)
+            if self.bought():
+                raise IllegalAction("only one purchase per turn", RULE)
+            self.settle()
+            self.track(reopen_on_replay(self.game, entity, corp, cell), entity)
+            self.release_if_done(entity)
+            return
         self.settle()
         super().process_par(action, entity)
         self.release_if_done(entity)
