@@ -75,6 +75,7 @@ from stellwerk.titles.g1841.stock import (
     sell_dropping,
     settle_drops,
     share_action,
+    startable,
 )
 
 if TYPE_CHECKING:
@@ -229,7 +230,7 @@ class CorporateShares(Step):
             return False
         phase = phase_number(game)
         if spec.historical:
-            if not spec.startable or phase < CONCESSIONS_UNTIL_PHASE:
+            if not startable(game, target) or phase < CONCESSIONS_UNTIL_PHASE:
                 return False
         elif phase < NON_HISTORICAL_FROM_PHASE:
             return False

@@ -17,6 +17,7 @@ from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import journal
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.ownership import (
     RULE_CIRCLE,
@@ -71,6 +72,21 @@ def corporation_of(game: Game1841, company: Company) -> Corporation | None:
     return game.corporation_or_none(sym) if sym is not None else None
 
 
+def startable(game: Game1841, corp: Corporation) -> bool:
+    """A historical corporation that a concession or a par may start: those the data marks
+    startable, and those formed in the game -- SB/SFV and SFL once the secession has begun,
+    SFLi once the Tuscan merge has begun (rules/1841.md 2.4.1, 2.4.2; 18xx.games marks them
+    startable then).  It matters only for a closed one, which only a replay may start."""
+    if game.specs[corp.sym].startable:
+        return True
+    for event in game.journal:
+        if isinstance(event, journal.Seceded) and corp.sym in (event.a, event.b):
+            return True
+        if isinstance(event, journal.TuscanMergeStarted) and event.formed == corp.sym:
+            return True
+    return False
+
+
 def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:
     """Historical corporations start only by the owner of their concession before phase 4;
     non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1).  Without ``player``:
@@ -87,7 +103,7 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     phase = phase_number(game)
     if not spec.historical:
         return phase >= NON_HISTORICAL_FROM_PHASE
-    if not spec.startable:
+    if not startable(game, corp):
         return False
     if phase >= CONCESSIONS_UNTIL_PHASE:
         return True
@@ -101,12 +117,15 @@ def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation, cell: Cel
     """A replayed start of a closed corporation, as 18xx.games has it (a reference-engine
     deviation kept for faithful replays; live play refuses it, rules/1841.md 2.2.1, 2.4
     item 1).  18xx.games' par of a closed corporation buys the first certificate in its
-    treasury at the par price, paid to the corporation; the corporation stays closed, so it
-    shows no price and does not start (it is ipoed only if that certificate is the
+    treasury, paid to the corporation; the corporation stays closed, so it has no price and
+    the certificate costs the lowest par price a share whatever par was named (18xx.games
+    prices a share without a par price at the market's least par price), and it does not
+    start (it becomes ipoed, with a president, only if that certificate is the
     president's).  Returns the action as the turn records it: a purchase, not a start."""
     share = corp.treasury_shares()[0]
     bundle = Bundle.of([share], corp)
-    price = cell.price * share.percent // corp.share_unit
+    lowest = min(c.price for c in par_cells(game))
+    price = lowest * share.percent // corp.share_unit
     if buyer.cash < price:
         raise IllegalAction(f"{buyer.name} cannot pay L.{price}", RULE)
     buy_bundle(game, buyer, bundle, price)
