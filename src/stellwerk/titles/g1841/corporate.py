@@ -72,6 +72,8 @@ from stellwerk.titles.g1841.stock import (
     can_par,
     par_cells,
     reopen_on_replay,
+    reopened_homes,
+    reopened_price,
     sell_dropping,
     settle_drops,
     share_action,
@@ -176,6 +178,10 @@ class CorporateShares(Step):
         game = self.game
         target = bundle.corporation
         owner = bundle.owner
+        if target.closed and target is self.started() and owner is target:
+            # more of a corporation reopened this turn (replay only, see reopen_on_replay)
+            price = reopened_price(game, bundle)
+            return corp.cash >= price and self.can_buy_multiple(corp, target)
         if target is corp or not target.ipoed or target.closed:
             return False  # its own, or a corporation not started (that is a par)
         if not (owner is target or owner is game.pool):
@@ -396,7 +402,8 @@ class CorporateShares(Step):
         if creates_circle(self.game, bundle, entity, presidency_may_change(self.game, target)):
             raise IllegalAction(f"buying {target.sym} makes a circle of control", RULE_CIRCLE)
         self.settle()
-        buy_bundle(self.game, entity, bundle)
+        price = reopened_price(self.game, bundle) if target.closed else None
+        buy_bundle(self.game, entity, bundle, price)
         self.turn.append(action)
         self.release_if_done(entity)
 
@@ -433,7 +440,8 @@ class CorporateShares(Step):
             )
         if target.closed:  # only in a replay (may_par)
             self.settle()
-            self.turn.append(reopen_on_replay(game, entity, target, cell))
+            reopen_on_replay(game, entity, target)
+            self.turn.append(action)
             self.release_if_done(entity)
             return
         pres = target.presidents_share
@@ -471,4 +479,7 @@ class CorporateShares(Step):
         ):
             return
         self.released = True
+        if target.closed:
+            reopened_homes(self.game, target)
+            return
         begin_start(self.game, target)

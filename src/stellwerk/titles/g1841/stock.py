@@ -113,25 +113,38 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     return player is None or concession.owner is player
 
 
-def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation, cell: Cell) -> Action:
+def reopened_price(game: Game1841, bundle: Bundle) -> int:
+    """What a certificate of a closed corporation costs in 18xx.games: a corporation without a
+    price sells at the market's least par price a share, whatever par was named."""
+    lowest = min(c.price for c in par_cells(game))
+    return lowest * bundle.percent // bundle.corporation.share_unit
+
+
+def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
     """A replayed start of a closed corporation, as 18xx.games has it (a reference-engine
     deviation kept for faithful replays; live play refuses it, rules/1841.md 2.2.1, 2.4
     item 1).  18xx.games' par of a closed corporation buys the first certificate in its
-    treasury, paid to the corporation; the corporation stays closed, so it has no price and
-    the certificate costs the lowest par price a share whatever par was named (18xx.games
-    prices a share without a par price at the market's least par price), and it does not
-    start (it becomes ipoed, with a president, only if that certificate is the
-    president's).  Returns the action as the turn records it: a purchase, not a start."""
-    share = corp.treasury_shares()[0]
-    bundle = Bundle.of([share], corp)
-    lowest = min(c.price for c in par_cells(game))
-    price = lowest * share.percent // corp.share_unit
+    treasury (:func:`reopened_price`), paid to the corporation, which stays closed and
+    without a price (it becomes ipoed, with a president, only if that certificate is the
+    president's).  The turn counts it as a start: the buyer may buy more of its treasury
+    certificates while below 40 %, and when the buying is over its printed home tokens are
+    placed, without a token purchase (:func:`reopened_homes`)."""
+    bundle = Bundle.of([corp.treasury_shares()[0]], corp)
+    price = reopened_price(game, bundle)
     if buyer.cash < price:
         raise IllegalAction(f"{buyer.name} cannot pay L.{price}", RULE)
     buy_bundle(game, buyer, bundle, price)
     corp.share_price = None
     corp.par_price = None
-    return {"type": "buy_shares", "corporation": corp.sym, "reopened": True}
+
+
+def reopened_homes(game: Game1841, corp: Corporation) -> None:
+    """The end of a turn that reopened ``corp`` (:func:`reopen_on_replay`): its printed home
+    tokens go on the map where there is room (18xx.games places a historical corporation's
+    home tokens after its start; a closed one is offered no token purchase)."""
+    from stellwerk.titles.g1841.start import place_printed_homes
+
+    place_printed_homes(game, corp)
 
 
 def par_cells(game: Game1841, corp: Corporation | None = None) -> list[Cell]:
@@ -271,6 +284,8 @@ class Shares1841(BuySellParShares):
 
     def can_buy_multiple(self, player: Player, corp: Corporation) -> bool:
         started = self.started()
+        if started is corp and corp.closed:  # a replayed reopening: minors too (18xx.games)
+            return player.percent_of(corp.sym) < EXTRA_BUYS_BELOW
         return (
             started is corp
             and self.game.specs[corp.sym].type == "major"
@@ -504,7 +519,8 @@ class Shares1841(BuySellParShares):
             if self.bought():
                 raise IllegalAction("only one purchase per turn", RULE)
             self.settle()
-            self.track(reopen_on_replay(self.game, entity, corp, cell), entity)
+            reopen_on_replay(self.game, entity, corp)
+            self.track(action, entity)
             self.release_if_done(entity)
             return
         self.settle()
@@ -520,7 +536,10 @@ class Shares1841(BuySellParShares):
             if not self.can_buy(entity, bundle):
                 raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
             self.settle()
-            buy_bundle(self.game, entity, bundle)
+            closed = bundle.corporation.closed  # reopened this turn, replay only
+            buy_bundle(
+                self.game, entity, bundle, reopened_price(self.game, bundle) if closed else None
+            )
             self.track(action, entity)
         self.release_if_done(entity)
 
@@ -578,6 +597,9 @@ class Shares1841(BuySellParShares):
         if any(isinstance(p, CorporationStart) and p.corp == corp.sym for p in procedures):
             return
         self.released = True
+        if corp.closed:
+            reopened_homes(self.game, corp)
+            return
         begin_start(self.game, corp)
 
 
