@@ -78,3 +78,28 @@ def test_replay_accepts_a_start_of_a_closed_corporation_as_18xx_games_does() -> 
     assert sftn.closed and sftn.share_price is None
     assert sftn.ipoed is first.president
     assert sftn not in game.operating_order()
+
+
+def test_a_replayed_reopening_is_the_turns_start_more_buys_then_printed_homes() -> None:
+    """Replay only, as 18xx.games has it: after reopening SFTN the buyer may buy more of its
+    treasury certificates (L.68 a share) while below 40 % (minors too); when the turn's
+    buying is over SFTN's printed home token is on the map and no token purchase is asked."""
+    game = closed_sftn_in_phase_4()
+    player = game.round.current_entity()
+    sftn = game.corporation("SFTN")
+    game.loading = True
+    game.process_action(act(player, "par", corporation="SFTN", share_price="68,4,2"))
+    assert game.round.current_entity() is player
+    more = sftn.treasury_shares()[0]
+    cash, corp_cash = player.cash, sftn.cash
+    game.process_action(act(player, "buy_shares", shares=[more.id], percent=more.percent))
+    assert more.owner is player
+    assert player.cash == cash - 68 * more.percent // sftn.share_unit
+    assert sftn.cash == corp_cash + 68 * more.percent // sftn.share_unit
+    homes = {hid for hid, _ in game.specs["SFTN"].homes}
+    assert not homes & set(game.token_hexes(sftn))
+    game.process_action(act(player, "pass"))
+    game.loading = False
+    assert homes <= set(game.token_hexes(sftn))
+    assert game.round.current_entity() is not player
+    assert sftn.closed
