@@ -141,10 +141,16 @@ def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
 def reopened_homes(game: Game1841, corp: Corporation) -> None:
     """The end of a turn that reopened ``corp`` (:func:`reopen_on_replay`): its printed home
     tokens go on the map where there is room (18xx.games places a historical corporation's
-    home tokens after its start; a closed one is offered no token purchase)."""
-    from stellwerk.titles.g1841.start import place_printed_homes
-
-    place_printed_homes(game, corp)
+    home tokens after its start; a closed one is offered no token purchase).  The printed
+    homes' city index may be gone with an upgrade, so as 18xx.games the token goes into the
+    city reserved for it, else the hex's first city.  (18xx.games lets SFMA of the second
+    edition choose its city instead; no file we have reaches that choice, so it is not
+    modelled here: the first city is taken.)"""
+    board = game.map.board
+    for hid, _ in game.specs[corp.sym].homes:
+        cities = board.hex(hid).cities
+        index = next((i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None), 0)
+        board.place_token_at(hid, index, corp.sym)
 
 
 def par_cells(game: Game1841, corp: Corporation | None = None) -> list[Cell]:
