@@ -142,14 +142,17 @@ def reopened_homes(game: Game1841, corp: Corporation) -> None:
     """The end of a turn that reopened ``corp`` (:func:`reopen_on_replay`): its printed home
     tokens go on the map where there is room (18xx.games places a historical corporation's
     home tokens after its start; a closed one is offered no token purchase).  The printed
-    homes' city index may be gone with an upgrade, so as 18xx.games the token goes into the
-    city reserved for it, else the hex's first city.  (18xx.games lets SFMA of the second
-    edition choose its city instead; no file we have reaches that choice, so it is not
-    modelled here: the first city is taken.)"""
+    homes' city index may be gone with an upgrade (a two-city hex upgraded to one city), so
+    the token goes into the city reserved for it, else the printed city if it is still there
+    and has room, else the first city with room (18xx.games: the reserved city, else the
+    first).  (18xx.games lets SFMA of the second edition choose its city instead; no file we
+    have reaches that choice, so it is not modelled.)  No room at all: a clear refusal."""
     board = game.map.board
-    for hid, _ in game.specs[corp.sym].homes:
+    for hid, printed in game.specs[corp.sym].homes:
         cities = board.hex(hid).cities
-        index = next((i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None), 0)
+        reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
+        tried = [*reserved, *([printed] if 0 <= printed < len(cities) else []), *range(len(cities))]
+        index = next((i for i in tried if board.can_place_token(hid, i, corp.sym)), tried[0])
         board.place_token_at(hid, index, corp.sym)
 
 
