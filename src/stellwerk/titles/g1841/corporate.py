@@ -178,10 +178,15 @@ class CorporateShares(Step):
         game = self.game
         target = bundle.corporation
         owner = bundle.owner
-        if target.closed and target is self.started() and owner is target:
-            # more of a corporation reopened this turn (replay only, see reopen_on_replay)
-            price = reopened_price(game, bundle)
-            return corp.cash >= price and self.can_buy_multiple(corp, target)
+        reopened = target.closed and game.loading and (target.ipoed or target is self.started())
+        if reopened and owner is target and target is not corp:
+            # a closed corporation a replayed par reopened: its treasury certificates sell at
+            # the least par price, as 18xx.games has it (replay only, see reopen_on_replay)
+            if corp.cash < reopened_price(game, bundle) or self.sold(corp).get(target.sym):
+                return False
+            if self.bought() and not self.can_buy_multiple(corp, target):
+                return False
+            return self.can_gain(corp, bundle)
         if target is corp or not target.ipoed or target.closed:
             return False  # its own, or a corporation not started (that is a par)
         if not (owner is target or owner is game.pool):
