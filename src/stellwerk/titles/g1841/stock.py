@@ -145,10 +145,13 @@ def reopened_homes(game: Game1841, corp: Corporation) -> None:
     homes' city index may be gone with an upgrade (a two-city hex upgraded to one city), so
     the token goes into the city reserved for it, else the printed city if it is still there
     and has room, else the first city with room (18xx.games: the reserved city, else the
-    first).  (18xx.games lets SFMA of the second edition choose its city instead; no file we
-    have reaches that choice, so it is not modelled.)  No room at all: a clear refusal."""
+    first).  A home whose city the corporation chooses (SFMA of the second edition) is left
+    unplaced: 18xx.games then asks for the city, which is not modelled for a reopened
+    corporation (no file we have goes past that question).  No room: a clear refusal."""
     board = game.map.board
     for hid, printed in game.specs[corp.sym].homes:
+        if printed < 0:
+            continue
         cities = board.hex(hid).cities
         reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
         tried = [*reserved, *([printed] if 0 <= printed < len(cities) else []), *range(len(cities))]
