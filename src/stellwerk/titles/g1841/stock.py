@@ -76,9 +76,13 @@ def startable(game: Game1841, corp: Corporation) -> bool:
     """A historical corporation that a concession or a par may start: those the data marks
     startable, and those formed in the game -- SB/SFV and SFL once the secession has begun,
     SFLi once the Tuscan merge has begun (rules/1841.md 2.4.1, 2.4.2; 18xx.games marks them
-    startable then).  It matters only for a closed one, which only a replay may start."""
+    startable then).  Live play keeps to the data (rules/1841.md 2.2.1: these corporations
+    are formed by the events, never started by a par); the formed ones count only in a
+    replay, where a closed one may be started (:func:`reopen_on_replay`)."""
     if game.specs[corp.sym].startable:
         return True
+    if not game.loading:
+        return False
     for event in game.journal:
         if isinstance(event, journal.Seceded) and corp.sym in (event.a, event.b):
             return True
