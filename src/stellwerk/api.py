@@ -25,7 +25,11 @@ play, replay accepts:
   reference engine skips while loading (common rules §3.6);
 * fields we do not read (``share_price`` overrides, ``exchange``, ...), and any ``program_*``
   standing order type (as a no-op; its effects are the recorded ``auto_actions``);
-* recorded ``auto_actions`` as given instead of derived ones (common rules §3.5).
+* recorded ``auto_actions`` as given instead of derived ones (common rules §3.5);
+* 1841: a par of a closed historical corporation (18xx.games' ``can_par?`` does not look at
+  ``closed``; rules/1841.md 2.2.1 and 2.4 item 1 forbid it): it buys the first treasury
+  certificate at the least par price and the corporation stays closed, as 18xx.games has it
+  (``stellwerk.titles.g1841.stock.reopen_on_replay``).
 """
 
 from __future__ import annotations

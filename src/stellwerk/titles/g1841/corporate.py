@@ -71,9 +71,13 @@ from stellwerk.titles.g1841.stock import (
     buy_candidates,
     can_par,
     par_cells,
+    reopen_on_replay,
+    reopened_homes,
+    reopened_price,
     sell_dropping,
     settle_drops,
     share_action,
+    startable,
 )
 
 if TYPE_CHECKING:
@@ -174,6 +178,15 @@ class CorporateShares(Step):
         game = self.game
         target = bundle.corporation
         owner = bundle.owner
+        reopened = target.closed and game.loading and (target.ipoed or target is self.started())
+        if reopened and owner is target and target is not corp:
+            # a closed corporation a replayed par reopened: its treasury certificates sell at
+            # the least par price, as 18xx.games has it (replay only, see reopen_on_replay)
+            if corp.cash < reopened_price(game, bundle) or self.sold(corp).get(target.sym):
+                return False
+            if self.bought() and not self.can_buy_multiple(corp, target):
+                return False
+            return self.can_gain(corp, bundle)
         if target is corp or not target.ipoed or target.closed:
             return False  # its own, or a corporation not started (that is a par)
         if not (owner is target or owner is game.pool):
@@ -203,6 +216,8 @@ class CorporateShares(Step):
         """``corp`` may start ``target`` now: it may be started (:func:`may_start`), its
         president's certificate is in its treasury, the limits allow it and some par price
         is affordable (rules/1841.md 2.2.1, 2.3.8)."""
+        if target.closed and self.game.loading and not target.ipoed:
+            return may_start(self.game, target) and not self.sold(corp).get(target.sym)
         pres = target.presidents_share
         if pres is None or pres.owner is not target or target.closed:
             return False
@@ -226,7 +241,7 @@ class CorporateShares(Step):
             return False
         phase = phase_number(game)
         if spec.historical:
-            if not spec.startable or phase < CONCESSIONS_UNTIL_PHASE:
+            if not startable(game, target) or phase < CONCESSIONS_UNTIL_PHASE:
                 return False
         elif phase < NON_HISTORICAL_FROM_PHASE:
             return False
@@ -392,7 +407,8 @@ class CorporateShares(Step):
         if creates_circle(self.game, bundle, entity, presidency_may_change(self.game, target)):
             raise IllegalAction(f"buying {target.sym} makes a circle of control", RULE_CIRCLE)
         self.settle()
-        buy_bundle(self.game, entity, bundle)
+        price = reopened_price(self.game, bundle) if target.closed else None
+        buy_bundle(self.game, entity, bundle, price)
         self.turn.append(action)
         self.release_if_done(entity)
 
@@ -427,6 +443,12 @@ class CorporateShares(Step):
                 f"{entity.sym} cannot start {target.sym} at {action['share_price']}",
                 "rules/1841.md 1.2, 2.3.8",
             )
+        if target.closed:  # only in a replay (may_par)
+            self.settle()
+            reopen_on_replay(game, entity, target)
+            self.turn.append(action)
+            self.release_if_done(entity)
+            return
         pres = target.presidents_share
         assert pres is not None
         self.settle()
@@ -462,4 +484,7 @@ class CorporateShares(Step):
         ):
             return
         self.released = True
+        if target.closed:
+            reopened_homes(self.game, target)
+            return
         begin_start(self.game, target)

@@ -282,6 +282,16 @@ class Game1841(Game):
     """Concessions do not count against a player's limit (rules/1841.md 1.2)."""
 
     # -- stock round hooks (rules/1841.md 2.2) ----------------------------------------------
+    def operating_order(self) -> list[Corporation]:
+        """Floated corporations by price (common rules §6.2), closed ones left out: a closed
+        corporation never operates.  Only a replayed start of a closed corporation (see
+        :func:`stellwerk.titles.g1841.stock.reopen_on_replay`) leaves one floated and
+        without a price; 18xx.games skips it in the operating round."""
+        return sorted(
+            (c for c in self.corporations if c.floated and not c.closed),
+            key=lambda c: c.sort_key(),
+        )
+
     def can_par(self, corp: Corporation) -> bool:
         """Started only with its concession before phase 4 (rules/1841.md 2.2.1)."""
         return stock.can_par(self, corp)

@@ -17,6 +17,7 @@ from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import journal
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.ownership import (
     RULE_CIRCLE,
@@ -71,19 +72,44 @@ def corporation_of(game: Game1841, company: Company) -> Corporation | None:
     return game.corporation_or_none(sym) if sym is not None else None
 
 
+def startable(game: Game1841, corp: Corporation) -> bool:
+    """A historical corporation that a concession or a par may start: those the data marks
+    startable, and those formed in the game -- SB/SFV and SFL once the secession has begun,
+    SFLi once the Tuscan merge has begun (rules/1841.md 2.4.1, 2.4.2; 18xx.games marks them
+    startable then).  Live play keeps to the data (rules/1841.md 2.2.1: these corporations
+    are formed by the events, never started by a par); the formed ones count only in a
+    replay, where a closed one may be started (:func:`reopen_on_replay`)."""
+    if game.specs[corp.sym].startable:
+        return True
+    if not game.loading:
+        return False
+    for event in game.journal:
+        if isinstance(event, journal.Seceded) and corp.sym in (event.a, event.b):
+            return True
+        if isinstance(event, journal.TuscanMergeStarted) and event.formed == corp.sym:
+            return True
+    return False
+
+
 def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:
     """Historical corporations start only by the owner of their concession before phase 4;
     non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1), and only while some city
     could take their home token (2.2.3: a corporation starts by placing it; 18xx.games lets
     the par through and then waits for a token nobody can place).  Without ``player``:
-    whether someone may start it."""
-    if corp.ipoed or corp.closed:
+    whether someone may start it.
+
+    A closed historical corporation may not be started (2.2.1, 2.4 item 1) -- except in a
+    replay: 18xx.games' ``can_par?`` never looks at ``closed`` and its interface offers such
+    starts, so real files contain them.  This is a reference-engine deviation kept only so
+    that those files replay faithfully (see :func:`reopen_on_replay` and ``stellwerk.api``);
+    live play refuses it."""
+    if corp.ipoed or (corp.closed and not game.loading):
         return False
     spec = game.specs[corp.sym]
     phase = phase_number(game)
     if not spec.historical:
         return phase >= NON_HISTORICAL_FROM_PHASE and has_home_city(game, corp)
-    if not spec.startable:
+    if not startable(game, corp):
         return False
     if phase >= CONCESSIONS_UNTIL_PHASE:
         return True
@@ -91,6 +117,52 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     if concession is None or not isinstance(concession.owner, Player):
         return False
     return player is None or concession.owner is player
+
+
+def reopened_price(game: Game1841, bundle: Bundle) -> int:
+    """What a certificate of a closed corporation costs in 18xx.games: a corporation without a
+    price sells at the market's least par price a share, whatever par was named."""
+    lowest = min(c.price for c in par_cells(game))
+    return lowest * bundle.percent // bundle.corporation.share_unit
+
+
+def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
+    """A replayed start of a closed corporation, as 18xx.games has it (a reference-engine
+    deviation kept for faithful replays; live play refuses it, rules/1841.md 2.2.1, 2.4
+    item 1).  18xx.games' par of a closed corporation buys the first certificate in its
+    treasury (:func:`reopened_price`), paid to the corporation, which stays closed and
+    without a price (it becomes ipoed, with a president, only if that certificate is the
+    president's).  The turn counts it as a start: the buyer may buy more of its treasury
+    certificates while below 40 %, and when the buying is over its printed home tokens are
+    placed, without a token purchase (:func:`reopened_homes`)."""
+    bundle = Bundle.of([corp.treasury_shares()[0]], corp)
+    price = reopened_price(game, bundle)
+    if buyer.cash < price:
+        raise IllegalAction(f"{buyer.name} cannot pay L.{price}", RULE)
+    buy_bundle(game, buyer, bundle, price)
+    corp.share_price = None
+    corp.par_price = None
+
+
+def reopened_homes(game: Game1841, corp: Corporation) -> None:
+    """The end of a turn that reopened ``corp`` (:func:`reopen_on_replay`): its printed home
+    tokens go on the map where there is room (18xx.games places a historical corporation's
+    home tokens after its start; a closed one is offered no token purchase).  The printed
+    homes' city index may be gone with an upgrade (a two-city hex upgraded to one city), so
+    the token goes into the city reserved for it, else the printed city if it is still there
+    and has room, else the first city with room (18xx.games: the reserved city, else the
+    first).  A home whose city the corporation chooses (SFMA of the second edition) is left
+    unplaced: 18xx.games then asks for the city, which is not modelled for a reopened
+    corporation (no file we have goes past that question).  No room: a clear refusal."""
+    board = game.map.board
+    for hid, printed in game.specs[corp.sym].homes:
+        if printed < 0:
+            continue
+        cities = board.hex(hid).cities
+        reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
+        tried = [*reserved, *([printed] if 0 <= printed < len(cities) else []), *range(len(cities))]
+        index = next((i for i in tried if board.can_place_token(hid, i, corp.sym)), tried[0])
+        board.place_token_at(hid, index, corp.sym)
 
 
 def par_cells(game: Game1841, corp: Corporation | None = None) -> list[Cell]:
@@ -230,6 +302,8 @@ class Shares1841(BuySellParShares):
 
     def can_buy_multiple(self, player: Player, corp: Corporation) -> bool:
         started = self.started()
+        if started is corp and corp.closed:  # a replayed reopening: minors too (18xx.games)
+            return player.percent_of(corp.sym) < EXTRA_BUYS_BELOW
         return (
             started is corp
             and self.game.specs[corp.sym].type == "major"
@@ -495,6 +569,14 @@ class Shares1841(BuySellParShares):
             raise IllegalAction(
                 f"{corp.sym} cannot start at {action['share_price']}", "rules/1841.md 1.2"
             )
+        if corp.closed:  # only in a replay (can_par)
+            if self.bought():
+                raise IllegalAction("only one purchase per turn", RULE)
+            self.settle()
+            reopen_on_replay(self.game, entity, corp)
+            self.track(action, entity)
+            self.release_if_done(entity)
+            return
         self.settle()
         super().process_par(action, entity)
         self.release_if_done(entity)
@@ -508,7 +590,10 @@ class Shares1841(BuySellParShares):
             if not self.can_buy(entity, bundle):
                 raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
             self.settle()
-            buy_bundle(self.game, entity, bundle)
+            closed = bundle.corporation.closed  # reopened this turn, replay only
+            buy_bundle(
+                self.game, entity, bundle, reopened_price(self.game, bundle) if closed else None
+            )
             self.track(action, entity)
         self.release_if_done(entity)
 
@@ -566,6 +651,9 @@ class Shares1841(BuySellParShares):
         if any(isinstance(p, CorporationStart) and p.corp == corp.sym for p in procedures):
             return
         self.released = True
+        if corp.closed:
+            reopened_homes(self.game, corp)
+            return
         begin_start(self.game, corp)
 
 

@@ -1,0 +1,105 @@
+"""Replaying 18xx.games' starts of closed 1841 corporations (rules/1841.md 2.2.1, 2.4 item 1).
+
+Live play follows the rules: a historical corporation that closed (unstarted at the first
+4-train, or by a merger, the secession or the Tuscan merge) may not be started.  18xx.games'
+``can_par?`` does not look at ``closed`` and real files contain such pars, so a replay
+(``game.loading``) accepts one as 18xx.games then has it: the buyer takes the first treasury
+certificate at the least par price a share, and the corporation stays closed without a price.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import act
+from stellwerk.titles.g1841.events import close_unstarted
+from stellwerk.titles.g1841.game import Game1841
+from stellwerk.titles.g1841.stock import can_par
+
+
+def closed_sftn_in_phase_4() -> Game1841:
+    """A phase-4 stock round in which SFTN closed unstarted (rules/1841.md 2.4 item 1)."""
+    game = Game1841([(i, f"p{i}") for i in range(1, 4)], [], 1)
+    while game.phases.current.name != "4":
+        game.phases.advance()
+    game.map.phase = "4"
+    game.turn = 3
+    game.round = game.new_stock_round()
+    game.round.setup()
+    close_unstarted(game, game.corporation("SFTN"))
+    return game
+
+
+def snapshot(game: Game1841) -> tuple[object, ...]:
+    sftn = game.corporation("SFTN")
+    return (
+        [p.cash for p in game.players],
+        sftn.cash,
+        sftn.closed,
+        sftn.ipoed,
+        sftn.share_price,
+        sorted((s.index, type(s.owner).__name__) for s in sftn.certificates),
+        game.round.current_entity(),
+    )
+
+
+def test_live_play_refuses_to_start_a_closed_corporation_2_2_1() -> None:
+    """rules/1841.md 2.2.1, 2.4 item 1: a closed historical corporation is not offered, and
+    a par of it is refused naming 2.2.1, with the state exactly as before."""
+    game = closed_sftn_in_phase_4()
+    player = game.round.current_entity()
+    sftn = game.corporation("SFTN")
+    assert not can_par(game, sftn, player)
+    before = snapshot(game)
+    with pytest.raises(IllegalAction) as refused:
+        game.process_action(act(player, "par", corporation="SFTN", share_price="100,3,5"))
+    assert "2.2.1" in refused.value.rule
+    assert snapshot(game) == before
+
+
+def test_replay_accepts_a_start_of_a_closed_corporation_as_18xx_games_does() -> None:
+    """Replay only (a reference-engine deviation): the par buys SFTN's first treasury
+    certificate at the least par price (L.68 a share, whatever par is named) into SFTN's
+    treasury; SFTN stays closed, without a price, and does not operate."""
+    game = closed_sftn_in_phase_4()
+    player = game.round.current_entity()
+    sftn = game.corporation("SFTN")
+    first = sftn.treasury_shares()[0]
+    cash = player.cash
+    game.loading = True
+    assert can_par(game, sftn, player)
+    game.process_action(act(player, "par", corporation="SFTN", share_price="100,3,5"))
+    game.loading = False
+    paid = 68 * first.percent // sftn.share_unit
+    assert first.owner is player
+    assert player.cash == cash - paid
+    assert sftn.cash == paid
+    assert sftn.closed and sftn.share_price is None
+    assert sftn.ipoed is first.president
+    assert sftn not in game.operating_order()
+
+
+def test_a_replayed_reopening_is_the_turns_start_more_buys_then_printed_homes() -> None:
+    """Replay only, as 18xx.games has it: after reopening SFTN the buyer may buy more of its
+    treasury certificates (L.68 a share) while below 40 % (minors too); when the turn's
+    buying is over SFTN's printed home token is on the map and no token purchase is asked."""
+    game = closed_sftn_in_phase_4()
+    player = game.round.current_entity()
+    sftn = game.corporation("SFTN")
+    game.loading = True
+    game.process_action(act(player, "par", corporation="SFTN", share_price="68,4,2"))
+    assert game.round.current_entity() is player
+    more = sftn.treasury_shares()[0]
+    cash, corp_cash = player.cash, sftn.cash
+    game.process_action(act(player, "buy_shares", shares=[more.id], percent=more.percent))
+    assert more.owner is player
+    assert player.cash == cash - 68 * more.percent // sftn.share_unit
+    assert sftn.cash == corp_cash + 68 * more.percent // sftn.share_unit
+    homes = {hid for hid, _ in game.specs["SFTN"].homes}
+    assert not homes & set(game.token_hexes(sftn))
+    game.process_action(act(player, "pass"))
+    game.loading = False
+    assert homes <= set(game.token_hexes(sftn))
+    assert game.round.current_entity() is not player
+    assert sftn.closed
