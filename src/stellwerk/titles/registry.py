@@ -26,8 +26,8 @@ _DESCRIPTIONS = {
     "1841": "1841 - Northern Italy (18xx.games rules, first and second edition, 1841lite)",
 }
 IN_PROGRESS = {
-    "1841": "its operating rounds are not built yet (rules/1841.md §2.3): game files replay "
-    "through the concession auction and stock round 1, new games cannot be played",
+    "1841": "its whole games are not yet checked for every option set (random games of the "
+    "first edition still end in refusals): game files replay, new games cannot be played yet",
 }
 """Titles still being built: listed and loadable, but refused for new games (``check_playable``)
 so that nobody starts a game the engine cannot finish."""
