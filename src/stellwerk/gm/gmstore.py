@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from stellwerk.store.errors import StoreError
+from stellwerk.store.schema import run_migrations
 
 MIGRATIONS: list[tuple[int, list[str]]] = [
     (
@@ -59,26 +60,7 @@ LATEST = MIGRATIONS[-1][0]
 
 def migrate(db: sqlite3.Connection) -> int:
     """Bring the GM tables up to ``LATEST`` in one transaction; a newer schema is refused."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        db.execute("CREATE TABLE IF NOT EXISTS gm_schema_version (version INTEGER NOT NULL)")
-        found = db.execute("SELECT MAX(version) FROM gm_schema_version").fetchone()
-        version = int(found[0] or 0)
-        if version > LATEST:
-            raise StoreError(f"the GM tables have version {version}; this knows up to {LATEST}")
-        for number, statements in MIGRATIONS:
-            if number <= version:
-                continue
-            for statement in statements:
-                db.execute(statement)
-            db.execute("DELETE FROM gm_schema_version")
-            db.execute("INSERT INTO gm_schema_version (version) VALUES (?)", (number,))
-            version = number
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    return version
+    return run_migrations(db, "gm_schema_version", MIGRATIONS, "the GM tables")
 
 
 class GMTables:

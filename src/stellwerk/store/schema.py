@@ -62,21 +62,38 @@ def schema_version(connection: sqlite3.Connection) -> int:
 def migrate(connection: sqlite3.Connection) -> int:
     """Bring the schema up to ``LATEST`` (in one ``BEGIN IMMEDIATE`` transaction per call);
     a database from a newer stellwerk is refused.  Returns the version now in place."""
+    return run_migrations(connection, "schema_version", MIGRATIONS, "the database")
+
+
+def run_migrations(
+    connection: sqlite3.Connection,
+    version_table: str,
+    migrations: list[tuple[int, list[str]]],
+    what: str,
+) -> int:
+    """Apply the numbered ``migrations`` newer than the version in ``version_table`` (one row),
+    all in one ``BEGIN IMMEDIATE`` transaction; a newer version than the last step is refused
+    (``what`` names the schema in that error).  Returns the version now in place.  The store's
+    schema and the GM's tables (``stellwerk.gm.gmstore``) are migrated by this one runner."""
+    latest = migrations[-1][0]
     connection.execute("BEGIN IMMEDIATE")
     try:
-        connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        version = schema_version(connection)
-        if version > LATEST:
+        connection.execute(
+            f"CREATE TABLE IF NOT EXISTS {version_table} (version INTEGER NOT NULL)"
+        )
+        found = connection.execute(f"SELECT MAX(version) FROM {version_table}").fetchone()
+        version = int(found[0] or 0)
+        if version > latest:
             raise StoreError(
-                f"the database has schema version {version}; this stellwerk knows up to {LATEST}"
+                f"{what} has schema version {version}; this stellwerk knows up to {latest}"
             )
-        for number, statements in MIGRATIONS:
+        for number, statements in migrations:
             if number <= version:
                 continue
             for statement in statements:
                 connection.execute(statement)
-            connection.execute("DELETE FROM schema_version")
-            connection.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+            connection.execute(f"DELETE FROM {version_table}")
+            connection.execute(f"INSERT INTO {version_table} (version) VALUES (?)", (number,))
             version = number
         connection.execute("COMMIT")
     except BaseException:
