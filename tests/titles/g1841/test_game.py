@@ -59,7 +59,7 @@ def test_new_1841_games_are_refused_while_the_title_is_in_progress() -> None:
     from stellwerk.cli.common import create_game
     from stellwerk.core.errors import IllegalAction
 
-    assert "operating rounds" in registry.title_info("1841").in_progress
+    assert "every option set" in registry.title_info("1841").in_progress
     with pytest.raises(IllegalAction, match="1841 cannot be played yet"):
         create_game("1841", [(1, "A"), (2, "B"), (3, "C")], [], 1)
     assert registry.title_info("1849").in_progress == ""
