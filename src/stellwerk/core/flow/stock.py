@@ -30,6 +30,31 @@ def bundle_from_action(game: Any, action: Action) -> Bundle:
     return Bundle.of(shares, corp, int(percent) if percent is not None else None)
 
 
+def turn_menu(
+    must_sell: bool,
+    can_sell: bool,
+    can_buy: Callable[[], bool],
+    can_par: Callable[[], bool],
+    extras: Callable[[], list[str]] = lambda: [],
+) -> list[str]:
+    """The action types of a share turn (common rules §6): a forced sale alone; otherwise buys,
+    pars, a title's further purchases (``extras``), sales, and ``pass`` when anything is
+    offered.  The stock step and a title's corporate share step list their turns with it."""
+    if must_sell:
+        return ["sell_shares"]
+    out: list[str] = []
+    if can_buy():
+        out.append("buy_shares")
+    if can_par():
+        out.append("par")
+    out.extend(extras())
+    if can_sell:
+        out.append("sell_shares")
+    if out:
+        out.append("pass")
+    return out
+
+
 class BuySellParShares(Step):
     """One player turn of the stock round."""
 
@@ -170,18 +195,12 @@ class BuySellParShares(Step):
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         can_sell = self.can_sell_any(entity)
-        if self.must_sell(entity, can_sell):
-            return ["sell_shares"]
-        out: list[str] = []
-        if self.can_buy_any(entity):
-            out.append("buy_shares")
-        if self.can_par_any(entity):
-            out.append("par")
-        if can_sell:
-            out.append("sell_shares")
-        if out:
-            out.append("pass")
-        return out
+        return turn_menu(
+            self.must_sell(entity, can_sell),
+            can_sell,
+            lambda: self.can_buy_any(entity),
+            lambda: self.can_par_any(entity),
+        )
 
     def choices(self, entity: Any) -> list[Action]:
         """Every distinct sale, one purchase per source and corporation, every par, pass."""

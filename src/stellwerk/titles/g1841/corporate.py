@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 from stellwerk.core.entities import Corporation, chain_of_control
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
-from stellwerk.core.flow.stock import bundle_from_action
+from stellwerk.core.flow.stock import bundle_from_action, turn_menu
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle, can_dump
 from stellwerk.titles.g1841 import countries
@@ -329,18 +329,12 @@ class CorporateShares(Step):
         if not self.acting(entity):
             return []
         can_sell = self.can_sell_any(entity)
-        if can_sell and self.must_sell(entity):
-            return ["sell_shares"]
-        out: list[str] = []
-        if self.can_buy_any(entity):
-            out.append("buy_shares")
-        if self.can_par_any(entity):
-            out.append("par")
-        if can_sell:
-            out.append("sell_shares")
-        if out:
-            out.append("pass")
-        return out
+        return turn_menu(
+            can_sell and self.must_sell(entity),
+            can_sell,
+            lambda: self.can_buy_any(entity),
+            lambda: self.can_par_any(entity),
+        )
 
     def choices(self, entity: Any) -> list[Action]:
         kinds = self.actions(entity)

@@ -14,7 +14,7 @@ from stellwerk.core.entities import Company, Corporation, Holder, Player, transf
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round, act
 from stellwerk.core.flow.rounds import StockRound
-from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action
+from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, turn_menu
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
@@ -515,20 +515,13 @@ class Shares1841(BuySellParShares):
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         can_sell = self.can_sell_any(entity)
-        if self.must_sell(entity, can_sell):
-            return ["sell_shares"]
-        out: list[str] = []
-        if self.can_buy_any(entity):
-            out.append("buy_shares")
-        if self.can_par_any(entity):
-            out.append("par")
-        if self.buyable_companies(entity):
-            out.append("buy_company")
-        if can_sell:
-            out.append("sell_shares")
-        if out:
-            out.append("pass")
-        return out
+        return turn_menu(
+            self.must_sell(entity, can_sell),
+            can_sell,
+            lambda: self.can_buy_any(entity),
+            lambda: self.can_par_any(entity),
+            lambda: ["buy_company"] if self.buyable_companies(entity) else [],
+        )
 
     def choices(self, entity: Any) -> list[Action]:
         kinds = self.actions(entity)
