@@ -192,6 +192,17 @@ class GameStore(ABC):
         """Under the exclusive lock: read the game, raise ``GameMovedOn`` unless its count is
         ``base``, apply ``change`` and write its result; on any error write nothing."""
 
+    def annex_get(self, key: str, name: str) -> Any:
+        """What a front end stored about game ``key`` under ``name`` (JSON-like), or ``None``;
+        ``GameNotFound`` if there is no such game.  Never part of the game file."""
+        raise StoreError(f"{type(self).__name__} keeps no data beside the game file")
+
+    def annex_put(self, key: str, name: str, value: Any) -> None:
+        """Store ``value`` (JSON-serialisable) about game ``key`` under ``name``, replacing
+        what was there; ``GameNotFound`` if there is no such game.  Not checked against the
+        action count: annex data is the front end's, not the game's."""
+        raise StoreError(f"{type(self).__name__} keeps no data beside the game file")
+
     # -- live engines -----------------------------------------------------------------------
     def live_game(self, key: str, data: GameData) -> LiveGame | None:
         """The kept engine of ``key`` if it is at ``data`` (same :func:`fingerprint`); a kept

@@ -6,7 +6,8 @@ game file says: ``title``, ``players`` and ``settings`` as columns (JSON text wh
 structured), every other top-level key in ``metadata`` (JSON object) and the file's key order
 in ``key_order`` so an export gives back the same file.  ``state_cache`` holds a computed view
 (snapshot, who acts, legal actions) *for one action count*; it is an optimisation only, ignored
-whenever its count is not the game's count.
+whenever its count is not the game's count.  ``annex`` holds what a front end keeps about a
+game besides its file (JSON text under a name per game; dropped with the game).
 
 Plain SQL types (TEXT, INTEGER) so a later PostgreSQL backend can use the same schema.
 ``schema_version`` holds one row; ``migrate`` brings any older database up to ``LATEST``, one
@@ -41,6 +42,19 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
                 game_key TEXT PRIMARY KEY REFERENCES games (key) ON DELETE CASCADE,
                 action_count INTEGER NOT NULL,
                 view TEXT NOT NULL
+            )""",
+        ],
+    ),
+    (
+        2,
+        [
+            # a front end's own data about a game (the web app's seats and their secret links,
+            # ...): JSON text under a name, never part of the game file (``GameStore.annex_*``)
+            """CREATE TABLE annex (
+                game_key TEXT NOT NULL REFERENCES games (key) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                value TEXT NOT NULL,
+                PRIMARY KEY (game_key, name)
             )""",
         ],
     ),

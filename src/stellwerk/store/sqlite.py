@@ -141,6 +141,25 @@ class SqliteStore(GameStore):
                     (key, view["count"], _dump(view)),
                 )
 
+    def annex_get(self, key: str, name: str) -> Any:
+        """The annex value of ``key`` under ``name`` (``GameStore.annex_get``)."""
+        with self._transaction(write=False):
+            self._count(key)
+            row = self._db.execute(
+                "SELECT value FROM annex WHERE game_key = ? AND name = ?", (key, name)
+            ).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def annex_put(self, key: str, name: str, value: Any) -> None:
+        """Store an annex value (``GameStore.annex_put``), in one write transaction."""
+        with self._transaction():
+            self._count(key)
+            self._db.execute(
+                "INSERT INTO annex (game_key, name, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_key, name) DO UPDATE SET value = excluded.value",
+                (key, name, _dump(value)),
+            )
+
     # -- writing ----------------------------------------------------------------------------
     def _insert_game(self, key: str, data: GameData) -> None:
         metadata = {k: v for k, v in data.items() if k not in (*COLUMNS, "actions")}
