@@ -134,12 +134,42 @@ def player_names(value: Any) -> list[str]:
     return names
 
 
+class Desk:
+    """The store thread's own state: the store, the seats of each game read so far (they never
+    change once dealt) and the last ``StoredGame`` seen of each game.  That one is reused
+    while the stored action count is the same (the log only grows, so an equal count is the
+    same game): reading a game then costs one count query, not the whole log, and its view
+    is computed once per count."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.seats: dict[str, Any] = {}
+        self.games: dict[str, StoredGame] = {}
+
+    def stored(self, key: str) -> StoredGame:
+        """The stored game ``key`` at its current count (``GameNotFound``)."""
+        kept = self.games.get(key)
+        if kept is not None and kept.count == self.store.count(key):
+            return kept
+        stored = self.games[key] = self.store.load(key)
+        return stored
+
+    def seats_of(self, key: str) -> Any:
+        if key not in self.seats:
+            record = self.store.annex_get(key, ANNEX)
+            if record is None:
+                return None
+            self.seats[key] = record
+        return self.seats[key]
+
+
 class GameService:
     """Games in a store, seats and tokens, acting on behalf of a token (module docstring)."""
 
     def __init__(self, store_spec: str | None = None, engine: EngineClass | None = None) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stellwerk-store")
         self._store: GameStore = self._pool.submit(_open, store_spec, engine).result()
+        self._desk = Desk(self._store)
         self.store_spec = store_spec
         self.notifier = Notifier()
 
@@ -147,6 +177,11 @@ class GameService:
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(store, *args)`` on the store's thread."""
         future = self._pool.submit(function, self._store, *args)
+        return await asyncio.wrap_future(future)
+
+    async def _work(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(desk, *args)`` on the store's thread."""
+        future = self._pool.submit(function, self._desk, *args)
         return await asyncio.wrap_future(future)
 
     def close(self) -> None:
@@ -161,23 +196,23 @@ class GameService:
         """A new game of ``title`` (refused for titles still being built, like ``stellwerk
         new``) with a seat per name; ``IllegalAction`` for a wrong title, player count or
         option."""
-        return await self.run(_create, title, names, options, seed)
+        return await self._work(_create, title, names, options, seed)
 
     async def import_file(self, data: dict[str, Any]) -> Created:
         """Store an 18xx.games game file (it must load) with a seat per player of the file."""
-        return await self.run(_import_file, data)
+        return await self._work(_import_file, data)
 
     async def import_rails(self, text: str) -> Created:
         """Store the game of a Rails 1835 report (up to its first divergence, if any)."""
-        return await self.run(_import_rails, text)
+        return await self._work(_import_rails, text)
 
     async def access(self, key: str, token: str | None) -> Access:
         """Whose ``token`` is for game ``key``: ``GameNotFound``, ``NoToken``, ``Forbidden``."""
-        return await self.run(_access, key, token)
+        return await self._work(_access, key, token)
 
     async def read(self, key: str, token: str | None, hex_id: str | None = None) -> dict[str, Any]:
         """The game as the API shows it (docs/web.md); ``hex_id`` adds that hex's tile lays."""
-        return await self.run(_read, key, token, hex_id)
+        return await self._work(_read, key, token, hex_id)
 
     async def act(self, key: str, token: str | None, action: Any, base: Any) -> int:
         """Apply ``action`` for the token's player, based on ``base`` actions; the new count.
@@ -187,21 +222,21 @@ class GameService:
             raise BadRequest("'action' must be an object with a 'type'")
         if not isinstance(base, int) or isinstance(base, bool) or base < 0:
             raise BadRequest("'base' must be the action count the action is based on")
-        count = await self.run(_act, key, token, action, base)
+        count = await self._work(_act, key, token, action, base)
         self.notifier.notify(key)
         return count
 
     async def export(self, key: str, token: str | None) -> dict[str, Any]:
         """The 18xx.games game file (any token of the game)."""
-        return await self.run(_export, key, token)
+        return await self._work(_export, key, token)
 
     async def count(self, key: str) -> int:
         """The stored action count (``GameNotFound``)."""
-        return await self.run(_count, key)
+        return await self._work(_count, key)
 
     async def games(self) -> list[dict[str, Any]]:
         """Every game of the web app: id, title, player names, action count, finished."""
-        return await self.run(_games)
+        return await self._work(_games)
 
     async def wait_for_change(self, key: str, seen: int, timeout: float) -> int:
         """The action count once it differs from ``seen``, or after ``timeout`` seconds
@@ -227,15 +262,16 @@ def _new_key(store: GameStore) -> str:
             return key
 
 
-def _seat(store: GameStore, key: str, data: dict[str, Any]) -> Created:
+def _seat(desk: Desk, key: str, data: dict[str, Any]) -> Created:
     players = [(p.get("id"), str(p.get("name"))) for p in data.get("players", [])]
     dealt = deal(players)
-    store.annex_put(key, ANNEX, dealt.record)
+    desk.store.annex_put(key, ANNEX, dealt.record)
+    desk.seats[key] = dealt.record
     return Created(key, str(data.get("title")), dealt.players, dealt.spectator)
 
 
 def _create(
-    store: GameStore, title: str, names: list[str], options: list[str], seed: int | None
+    desk: Desk, title: str, names: list[str], options: list[str], seed: int | None
 ) -> Created:
     from stellwerk.api import Game
     from stellwerk.titles.registry import check_playable
@@ -244,20 +280,20 @@ def _create(
     chosen = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
     players: list[tuple[int | str, str]] = [(i, n) for i, n in enumerate(names, start=1)]
     game = Game.create(title, players=players, options=options, seed=chosen)
-    key = _new_key(store)
+    key = _new_key(desk.store)
     data = game.to_file()
     data["id"] = key
-    store.create(key, data)
-    return _seat(store, key, data)
+    desk.games[key] = desk.store.create(key, data)
+    return _seat(desk, key, data)
 
 
-def _import_file(store: GameStore, data: dict[str, Any]) -> Created:
-    key = _new_key(store)
-    stored = store.create(key, data)  # GameFileError when it does not load
-    return _seat(store, key, stored.data)
+def _import_file(desk: Desk, data: dict[str, Any]) -> Created:
+    key = _new_key(desk.store)
+    stored = desk.games[key] = desk.store.create(key, data)  # GameFileError: does not load
+    return _seat(desk, key, stored.data)
 
 
-def _import_rails(store: GameStore, text: str) -> Created:
+def _import_rails(desk: Desk, text: str) -> Created:
     from stellwerk.io.from_rails_report import import_report
     from stellwerk.io.rails_report import ReportError, parse_text
 
@@ -273,14 +309,14 @@ def _import_rails(store: GameStore, text: str) -> Created:
         report = import_report(path)
     if report.game is None:
         raise BadRequest("the report could not be replayed")
-    return _import_file(store, report.game.to_file())
+    return _import_file(desk, report.game.to_file())
 
 
-def _access(store: GameStore, key: str, token: str | None) -> Access:
-    store.count(key)  # GameNotFound first: an unknown game is 404 whatever the token
+def _access(desk: Desk, key: str, token: str | None) -> Access:
+    desk.store.count(key)  # GameNotFound first: an unknown game is 404 whatever the token
     if not token:
         raise NoToken("this needs the game's link (a token)")
-    found = lookup(store.annex_get(key, ANNEX), token)
+    found = lookup(desk.seats_of(key), token)
     if found is None:
         raise Forbidden("this token is not for this game")
     return found
@@ -296,9 +332,9 @@ def decider(game: Any, entity: Any) -> Any:
     return entity  # a stand-in engine of the tests: players act for themselves
 
 
-def _read(store: GameStore, key: str, token: str | None, hex_id: str | None) -> dict[str, Any]:
-    access = _access(store, key, token)
-    stored = store.load(key)
+def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[str, Any]:
+    access = _access(desk, key, token)
+    stored = desk.stored(key)
     view = stored.view()
     game = stored.game
     out: dict[str, Any] = {
@@ -324,11 +360,11 @@ def _read(store: GameStore, key: str, token: str | None, hex_id: str | None) -> 
     return out
 
 
-def _act(store: GameStore, key: str, token: str | None, action: dict[str, Any], base: int) -> int:
-    access = _access(store, key, token)
+def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: int) -> int:
+    access = _access(desk, key, token)
     if not access.is_player:
         raise Forbidden("spectators cannot act")
-    stored = store.load(key)
+    stored = desk.stored(key)
     if stored.count != base:
         raise GameMovedOn(key, base, stored.count)
     _check_playable(stored)
@@ -337,7 +373,7 @@ def _act(store: GameStore, key: str, token: str | None, action: dict[str, Any], 
         raise Forbidden(f"{access.name} may not act for {entity!r}")
     if "user" in action and action["user"] != access.player:
         action = {k: v for k, v in action.items() if k != "user"}
-    after: StoredGame = store.append(key, action, base)
+    after = desk.games[key] = desk.store.append(key, action, base)
     return after.count
 
 
@@ -351,23 +387,24 @@ def _check_playable(stored: StoredGame) -> None:
         check_playable(title)
 
 
-def _export(store: GameStore, key: str, token: str | None) -> dict[str, Any]:
-    _access(store, key, token)
-    return store.export(key)
+def _export(desk: Desk, key: str, token: str | None) -> dict[str, Any]:
+    _access(desk, key, token)
+    return desk.store.export(key)
 
 
-def _count(store: GameStore, key: str) -> int:
-    return store.count(key)
+def _count(desk: Desk, key: str) -> int:
+    return desk.store.count(key)
 
 
-def _games(store: GameStore) -> list[dict[str, Any]]:
+def _games(desk: Desk) -> list[dict[str, Any]]:
+    store = desk.store
     out = []
     keys = store.keys()
     for key in keys:
         try:
-            if store.annex_get(key, ANNEX) is None:
+            if desk.seats_of(key) is None:
                 continue  # stored by another front end: not the web app's
-            data = store.load(key).data
+            data = desk.stored(key).data
         except (GameFileError, IllegalAction):
             continue
         out.append(
