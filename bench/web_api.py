@@ -8,12 +8,15 @@ thread per game, each action chosen from the legal actions as the selfplay drive
 lays asked for hex by hex with ``?hex=``).  Timed is each ``POST /api/games/{id}/actions``,
 from sending to the 200 answer, on the client's wall clock (it includes the commit with
 ``synchronous=FULL``); the ``GET`` that shows the game before it is timed apart.  Prints
-count, median, p95 and worst of both, and the share of actions over 50 ms.
+count, median, p95 and worst of both, the share of actions over 50 ms, and the server's CPU
+time per request with the machine's load average (wall times on a shared machine grow with
+its load; the CPU time tells what the server itself spends).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -47,6 +50,15 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
         process.kill()
         raise SystemExit(f"the server did not start: {line!r}")
     return process, "http://" + line.split("http://", 1)[1].split("/", 1)[0]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pick(client: httpx.Client, key: str, token: str, view: dict[str, Any],
@@ -133,17 +145,22 @@ def main() -> None:
                 for n in range(args.games)
             ]
             start = time.perf_counter()
+            cpu = cpu_seconds(process.pid)
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
             wall = time.perf_counter() - start
+            cpu = cpu_seconds(process.pid) - cpu
         finally:
             process.terminate()
             process.wait(10)
     print(f"{args.games} games of 1849 at once, {len(posts)} actions in {wall:.1f} s ({url})")
     print(describe("POST action", posts))
     print(describe("GET game", gets))
+    requests = len(posts) + len(gets)
+    print(f"server CPU {cpu:.2f} s = {1000 * cpu / max(1, requests):.1f} ms per request "
+          f"(every request; load average {os.getloadavg()[0]:.1f})")  # fmt: skip
 
 
 if __name__ == "__main__":
