@@ -189,3 +189,26 @@ def test_security_headers_on_every_answer_issue11_5() -> None:
             assert answer.headers["referrer-policy"] == "no-referrer"
             assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
         assert client.get("/api/games").headers["cache-control"] == "no-store"
+
+
+def test_undo_and_redo_only_of_ones_own_moves_common_rules_3_4() -> None:
+    with app_client() as client:
+        created = new_game(client)
+        action, token, count = first_action(client, created)
+        seats = tokens(created)
+        url = f"/api/games/{created['id']}/actions"
+
+        def send(pid: int, kind: str, base: int) -> Any:
+            body = {"action": {"type": kind, "entity": pid, "entity_type": "player"}, "base": base}
+            return client.post(url, json=body, headers=bearer(seats[pid]))
+
+        assert client.post(url, json={"action": action, "base": count}, headers=bearer(token))
+        assert send(2, "undo", count + 1).status_code == 403  # Ann's bid is not Bob's
+        assert send(1, "undo", count + 1).json() == {"action_count": count + 2}
+        assert send(2, "redo", count + 2).status_code == 403
+        assert send(1, "redo", count + 2).json() == {"action_count": count + 3}
+        refused = send(1, "redo", count + 3)  # nothing to redo
+        assert refused.status_code == 422 and refused.json()["rule"] == "common rules §3.4"
+        file = client.get(f"/api/games/{created['id']}/file", headers=bearer(token)).json()
+        assert [a["type"] for a in file["actions"]] == ["bid", "undo", "redo"]
+        assert {a["user"] for a in file["actions"]} == {1}  # who sent each

@@ -39,8 +39,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask, next_id
 from stellwerk.store import GameMovedOn, GameStore, SqliteStore, StoredGame, StoreError, open_store
-from stellwerk.store.log import EngineClass
+from stellwerk.store.log import EngineClass, actions_of
 from stellwerk.web.errors import BadRequest, Forbidden, NoToken
 from stellwerk.web.seats import ANNEX, Access, deal, lookup
 
@@ -371,10 +372,33 @@ def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: 
     entity = action.get("entity")
     if entity is None or decider(stored.game, entity) != access.player:
         raise Forbidden(f"{access.name} may not act for {entity!r}")
-    if "user" in action and action["user"] != access.player:
-        action = {k: v for k, v in action.items() if k != "user"}
+    if action["type"] in (UNDO, REDO):
+        check_own_moves(stored, action, access)
+    action = {**action, "user": access.player}
     after = desk.games[key] = desk.store.append(key, action, base)
     return after.count
+
+
+def check_own_moves(stored: StoredGame, control: dict[str, Any], access: Access) -> None:
+    """An ``undo`` or ``redo`` takes back or restores only the player's own moves: every
+    action whose liveness it changes (common rules §3.4) must have been sent by him (its
+    ``user``, which the web app records on every action; for an action without one, e.g.
+    of an imported file, the player deciding for its entity now).  Otherwise 403: taking
+    back another player's move is acting for him.  Whether there is anything to undo or
+    redo is the engine's to say (422)."""
+    actions = actions_of(stored.data)
+    before = live_mask(actions)
+    try:
+        after = live_mask([*actions, {**control, "id": next_id(actions)}])
+    except GameFileError:
+        return  # not a valid undo/redo at all: the engine refuses it with the rule
+    for action, was, now in zip(actions, before, after, strict=False):
+        if was == now or action.get("type") == MESSAGE:
+            continue
+        user = action.get("user")
+        mover = user if user is not None else decider(stored.game, action.get("entity"))
+        if mover != access.player:
+            raise Forbidden(f"{access.name} may not {control['type']} another player's move")
 
 
 def _check_playable(stored: StoredGame) -> None:
