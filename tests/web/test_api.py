@@ -212,3 +212,24 @@ def test_undo_and_redo_only_of_ones_own_moves_common_rules_3_4() -> None:
         file = client.get(f"/api/games/{created['id']}/file", headers=bearer(token)).json()
         assert [a["type"] for a in file["actions"]] == ["bid", "undo", "redo"]
         assert {a["user"] for a in file["actions"]} == {1}  # who sent each
+
+
+def test_with_game_hands_the_pages_the_game_after_the_token_check() -> None:
+    import asyncio
+
+    import pytest
+
+    from stellwerk.web.errors import Forbidden
+
+    with app_client() as client:
+        created = new_game(client)
+        service = client.app.state.service  # type: ignore[attr-defined]
+        token = tokens(created)[2]
+
+        def look(stored: Any, access: Any, extra: str) -> tuple[Any, ...]:
+            return stored.count, stored.game.active_entities(), access.name, extra
+
+        got = asyncio.run(service.with_game(created["id"], token, look, "x"))
+        assert got == (0, [1], "Bob", "x")
+        with pytest.raises(Forbidden):
+            asyncio.run(service.with_game(created["id"], "wrong", look, "x"))

@@ -180,6 +180,16 @@ class GameService:
         future = self._pool.submit(function, self._store, *args)
         return await asyncio.wrap_future(future)
 
+    async def with_game(
+        self, key: str, token: str | None, function: Callable[..., T], *args: Any
+    ) -> T:
+        """``function(stored, access, *args)`` on the store's thread, after checking the
+        token for game ``key`` (``GameNotFound``, ``NoToken``, ``Forbidden``): ``stored`` is
+        the ``StoredGame`` at the current count (``stored.game`` the engine, ``stored.view()``
+        the view), ``access`` whose token it is.  For the pages' pictures and words: look,
+        never change (change a game with ``act``)."""
+        return await self._work(_with_game, key, token, function, *args)
+
     async def _work(self, function: Callable[..., T], *args: Any) -> T:
         """``function(desk, *args)`` on the store's thread."""
         future = self._pool.submit(function, self._desk, *args)
@@ -321,6 +331,13 @@ def _access(desk: Desk, key: str, token: str | None) -> Access:
     if found is None:
         raise Forbidden("this token is not for this game")
     return found
+
+
+def _with_game(
+    desk: Desk, key: str, token: str | None, function: Callable[..., T], *args: Any
+) -> T:
+    access = _access(desk, key, token)
+    return function(desk.stored(key), access, *args)
 
 
 def decider(game: Any, entity: Any) -> Any:
