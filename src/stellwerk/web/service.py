@@ -32,6 +32,7 @@ import logging
 import random
 import secrets
 import tempfile
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -42,6 +43,8 @@ from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask, next_id
 from stellwerk.store import GameMovedOn, GameStore, SqliteStore, StoredGame, StoreError, open_store
 from stellwerk.store.log import EngineClass, actions_of
+from stellwerk.web.deadlines import USER as DEADLINE_USER
+from stellwerk.web.deadlines import Settled, default_for, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NoToken
 from stellwerk.web.seats import ANNEX, Access, deal, lookup
 
@@ -142,8 +145,9 @@ class Desk:
     same game): reading a game then costs one count query, not the whole log, and its view
     is computed once per count."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.clock = clock
         self.seats: dict[str, Any] = {}
         self.games: dict[str, StoredGame] = {}
 
@@ -167,10 +171,17 @@ class Desk:
 class GameService:
     """Games in a store, seats and tokens, acting on behalf of a token (module docstring)."""
 
-    def __init__(self, store_spec: str | None = None, engine: EngineClass | None = None) -> None:
+    def __init__(
+        self,
+        store_spec: str | None = None,
+        engine: EngineClass | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.clock = clock
+        """Seconds since the epoch: the ``created_at`` of actions and deadlines."""
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stellwerk-store")
         self._store: GameStore = self._pool.submit(_open, store_spec, engine).result()
-        self._desk = Desk(self._store)
+        self._desk = Desk(self._store, clock)
         self.store_spec = store_spec
         self.notifier = Notifier()
 
@@ -202,12 +213,32 @@ class GameService:
 
     # -- the public, asynchronous part ------------------------------------------------------
     async def create(
-        self, title: str, names: list[str], options: list[str], seed: int | None
+        self,
+        title: str,
+        names: list[str],
+        options: list[str],
+        seed: int | None,
+        deadline: int | None = None,
     ) -> Created:
         """A new game of ``title`` (refused for titles still being built, like ``stellwerk
         new``) with a seat per name; ``IllegalAction`` for a wrong title, player count or
-        option."""
-        return await self._work(_create, title, names, options, seed)
+        option.  ``deadline``: seconds per decision (``web.deadlines``)."""
+        return await self._work(_create, title, names, options, seed, deadline)
+
+    async def settle(self, key: str, token: str | None) -> dict[str, Any]:
+        """The open decision's default order once its deadline passed (``web.deadlines``),
+        triggered by a player of the game."""
+        settled = await self._work(_settle, key, token)
+        self.notifier.notify(key)
+        return settled.to_json()
+
+    async def settle_due(self) -> list[str]:
+        """Settle every decision whose deadline passed, in every game (the server's ticker);
+        the keys of the games that moved."""
+        moved = await self._work(_settle_due)
+        for key in moved:
+            self.notifier.notify(key)
+        return moved
 
     async def import_file(self, data: dict[str, Any]) -> Created:
         """Store an 18xx.games game file (it must load) with a seat per player of the file."""
@@ -273,16 +304,24 @@ def _new_key(store: GameStore) -> str:
             return key
 
 
-def _seat(desk: Desk, key: str, data: dict[str, Any]) -> Created:
+def _seat(desk: Desk, key: str, data: dict[str, Any], deadline: int | None = None) -> Created:
     players = [(p.get("id"), str(p.get("name"))) for p in data.get("players", [])]
     dealt = deal(players)
+    dealt.record["created_at"] = int(desk.clock())
+    if deadline is not None:
+        dealt.record["deadline_seconds"] = deadline
     desk.store.annex_put(key, ANNEX, dealt.record)
     desk.seats[key] = dealt.record
     return Created(key, str(data.get("title")), dealt.players, dealt.spectator)
 
 
 def _create(
-    desk: Desk, title: str, names: list[str], options: list[str], seed: int | None
+    desk: Desk,
+    title: str,
+    names: list[str],
+    options: list[str],
+    seed: int | None,
+    deadline: int | None,
 ) -> Created:
     from stellwerk.api import Game
     from stellwerk.titles.registry import check_playable
@@ -295,7 +334,7 @@ def _create(
     data = game.to_file()
     data["id"] = key
     desk.games[key] = desk.store.create(key, data)
-    return _seat(desk, key, data)
+    return _seat(desk, key, data, deadline)
 
 
 def _import_file(desk: Desk, data: dict[str, Any]) -> Created:
@@ -367,6 +406,9 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[s
         "game_end_reason": view["game_end_reason"],
         "you": access.to_json(),
     }
+    due = due_at(stored, desk.seats_of(key))
+    if due is not None and not view["finished"]:
+        out["deadline"] = {"due": due, "seconds": desk.seats_of(key)["deadline_seconds"]}
     if access.is_player:
         out["yours"] = [e for e in view["active"] if decider(game, e) == access.player]
     lay_hexes = getattr(game, "lay_hexes", None)
@@ -391,7 +433,7 @@ def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: 
         raise Forbidden(f"{access.name} may not act for {entity!r}")
     if action["type"] in (UNDO, REDO):
         check_own_moves(stored, action, access)
-    action = {**action, "user": access.player}
+    action = {**action, "user": access.player, "created_at": int(desk.clock())}
     after = desk.games[key] = desk.store.append(key, action, base)
     return after.count
 
@@ -458,3 +500,56 @@ def _games(desk: Desk) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _settle(desk: Desk, key: str, token: str | None) -> Settled:
+    access = _access(desk, key, token)
+    if not access.is_player:
+        raise Forbidden("spectators cannot trigger a deadline")
+    return settle_one(desk, key)
+
+
+def settle_one(desk: Desk, key: str) -> Settled:
+    """Apply the default order of game ``key``'s open decision if it is due (``IllegalAction``
+    with rule ``deadline`` otherwise), then the message that tells of it."""
+    stored = desk.stored(key)
+    _check_playable(stored)
+    entity, player, found = default_for(stored, desk.seats_of(key), desk.clock())
+    now = int(desk.clock())
+    action = {**found.action, "user": DEADLINE_USER, "created_at": now}
+    base = stored.count
+    after = desk.games[key] = desk.store.append(key, action, base)
+    name = next((p.get("name") for p in after.data["players"] if p.get("id") == player), player)
+    message = {
+        "type": "message",
+        "entity": player,
+        "entity_type": "player",
+        "message": f"deadline passed: default order for {name} ({entity}): {found.note}",
+        "user": DEADLINE_USER,
+        "created_at": now,
+    }
+    try:
+        after = desk.games[key] = desk.store.append(key, message, after.count)
+    except (GameMovedOn, IllegalAction):  # someone moved meanwhile: the default stands
+        LOG.warning("%s: the deadline message was not stored", key)
+    return Settled(after.count, entity, player, action, found.note)
+
+
+def _settle_due(desk: Desk) -> list[str]:
+    moved = []
+    now = desk.clock()
+    keys = desk.store.keys()
+    for key in keys:
+        try:
+            record = desk.seats_of(key)
+            if not isinstance(record, dict) or not record.get("deadline_seconds"):
+                continue
+            stored = desk.stored(key)
+            due = due_at(stored, record)
+            if due is None or due > now or stored.game.finished:
+                continue
+            settle_one(desk, key)
+            moved.append(key)
+        except (IllegalAction, GameMovedOn, GameFileError) as error:
+            LOG.info("%s: no default order now: %s", key, error)
+    return moved
