@@ -41,7 +41,15 @@ from typing import Any, TypeVar
 
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask, next_id
-from stellwerk.store import GameMovedOn, GameStore, SqliteStore, StoredGame, StoreError, open_store
+from stellwerk.store import (
+    GameMovedOn,
+    GameNotFound,
+    GameStore,
+    SqliteStore,
+    StoredGame,
+    StoreError,
+    open_store,
+)
 from stellwerk.store.log import EngineClass, actions_of
 from stellwerk.web.deadlines import USER as DEADLINE_USER
 from stellwerk.web.deadlines import Settled, default_for, due_at
@@ -300,7 +308,7 @@ def _new_key(store: GameStore) -> str:
         key = secrets.token_urlsafe(9)
         try:
             store.count(key)
-        except Exception:
+        except GameNotFound:
             return key
 
 
