@@ -48,8 +48,10 @@ from stellwerk.store import (
     SqliteStore,
     StoredGame,
     StoreError,
+    game_view,
     open_store,
 )
+from stellwerk.store.base import View
 from stellwerk.store.log import EngineClass, actions_of
 from stellwerk.web.deadlines import USER as DEADLINE_USER
 from stellwerk.web.deadlines import Settled, default_for, due_at
@@ -158,6 +160,7 @@ class Desk:
         self.clock = clock
         self.seats: dict[str, Any] = {}
         self.games: dict[str, StoredGame] = {}
+        self.views: dict[str, View] = {}
 
     def stored(self, key: str) -> StoredGame:
         """The stored game ``key`` at its current count (``GameNotFound``)."""
@@ -166,6 +169,16 @@ class Desk:
             return kept
         stored = self.games[key] = self.store.load(key)
         return stored
+
+    def view(self, key: str, stored: StoredGame) -> View:
+        """``game_view`` of ``stored``, computed once per count.  Not through
+        ``StoredGame.view``: that also writes the view to the store's cache (one more
+        committed write per action), which the web app never reads back — it needs the
+        engine itself for the players' choices anyway."""
+        kept = self.views.get(key)
+        if kept is None or kept.get("count") != stored.count:
+            kept = self.views[key] = game_view(stored.game, stored.count)
+        return kept
 
     def seats_of(self, key: str) -> Any:
         if key not in self.seats:
@@ -204,9 +217,9 @@ class GameService:
     ) -> T:
         """``function(stored, access, *args)`` on the store's thread, after checking the
         token for game ``key`` (``GameNotFound``, ``NoToken``, ``Forbidden``): ``stored`` is
-        the ``StoredGame`` at the current count (``stored.game`` the engine, ``stored.view()``
-        the view), ``access`` whose token it is.  For the pages' pictures and words: look,
-        never change (change a game with ``act``)."""
+        the ``StoredGame`` at the current count (``stored.game`` the engine), ``access``
+        whose token it is.  For the pages' pictures and words: look, never change (change a
+        game with ``act``)."""
         return await self._work(_with_game, key, token, function, *args)
 
     async def _work(self, function: Callable[..., T], *args: Any) -> T:
@@ -400,7 +413,7 @@ def decider(game: Any, entity: Any) -> Any:
 def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[str, Any]:
     access = _access(desk, key, token)
     stored = desk.stored(key)
-    view = stored.view()
+    view = desk.view(key, stored)
     game = stored.game
     out: dict[str, Any] = {
         "id": key,
