@@ -39,7 +39,7 @@ def play(client: Any, created: dict[str, Any], rng: random.Random, count: int) -
                 headers=bearer(seats[pid]),
             )
             assert answer.status_code == 200, (answer.status_code, answer.text, action)
-            acked.append((answer.json()["action_count"], action))
+            acked.append((answer.json()["position"], action))
             moved = True
             break
         assert moved, f"nobody could act: {view['active']}"

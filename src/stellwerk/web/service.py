@@ -53,6 +53,7 @@ from stellwerk.store import (
 )
 from stellwerk.store.base import View
 from stellwerk.store.log import EngineClass, actions_of
+from stellwerk.web import standing
 from stellwerk.web.deadlines import USER as DEADLINE_USER
 from stellwerk.web.deadlines import Settled, default_for, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NoToken
@@ -277,17 +278,19 @@ class GameService:
         """The game as the API shows it (docs/web.md); ``hex_id`` adds that hex's tile lays."""
         return await self._work(_read, key, token, hex_id)
 
-    async def act(self, key: str, token: str | None, action: Any, base: Any) -> int:
-        """Apply ``action`` for the token's player, based on ``base`` actions; the new count.
+    async def act(self, key: str, token: str | None, action: Any, base: Any) -> tuple[int, int]:
+        """Apply ``action`` for the token's player, based on ``base`` actions: the count
+        right after it (its position) and the count after the standing orders it woke
+        (``web.standing``; the same when none acted).
         ``Forbidden`` (not his), ``GameMovedOn``, ``IllegalAction`` (refused: nothing
         written), ``GameNotFound``, ``BadRequest``."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise BadRequest("'action' must be an object with a 'type'")
         if not isinstance(base, int) or isinstance(base, bool) or base < 0:
             raise BadRequest("'base' must be the action count the action is based on")
-        count = await self._work(_act, key, token, action, base)
+        counts = await self._work(_act, key, token, action, base)
         self.notifier.notify(key)
-        return count
+        return counts
 
     async def export(self, key: str, token: str | None) -> dict[str, Any]:
         """The 18xx.games game file (any token of the game)."""
@@ -441,7 +444,9 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[s
     return out
 
 
-def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: int) -> int:
+def _act(
+    desk: Desk, key: str, token: str | None, action: dict[str, Any], base: int
+) -> tuple[int, int]:
     access = _access(desk, key, token)
     if not access.is_player:
         raise Forbidden("spectators cannot act")
@@ -456,7 +461,7 @@ def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: 
         check_own_moves(stored, action, access)
     action = {**action, "user": access.player, "created_at": int(desk.clock())}
     after = desk.games[key] = desk.store.append(key, action, base)
-    return after.count
+    return after.count, standing.after_action(desk, key, action, after.count)
 
 
 def check_own_moves(stored: StoredGame, control: dict[str, Any], access: Access) -> None:
@@ -553,7 +558,8 @@ def settle_one(desk: Desk, key: str) -> Settled:
         after = desk.games[key] = desk.store.append(key, message, after.count)
     except (GameMovedOn, IllegalAction):  # someone moved meanwhile: the default stands
         LOG.warning("%s: the deadline message was not stored", key)
-    return Settled(after.count, entity, player, action, found.note)
+    count = standing.after_action(desk, key, message, after.count)
+    return Settled(count, entity, player, action, found.note)
 
 
 def _settle_due(desk: Desk) -> list[str]:
