@@ -93,6 +93,10 @@ def test_missing_token_401_wrong_token_403_unknown_game_404() -> None:
         assert client.get(f"/api/games/{key}", headers=bearer("x" * 32)).status_code == 403
         assert client.get(f"/api/games/{key}?token=" + "y" * 32).status_code == 403
         assert client.get("/api/games/nope", headers=bearer("x")).status_code == 404
+        assert client.get(f"/api/games/{key}/events").status_code == 401
+        assert client.get(f"/api/games/{key}/file").status_code == 401
+        assert client.get("/api/games/nope/events", headers=bearer("x")).status_code == 404
+        assert client.post("/api/games/nope/deadline", headers=bearer("x")).status_code == 404
         post = client.post("/api/games/nope/actions", json={"action": {}, "base": 0})
         assert post.status_code == 404 and post.json() == {"error": "no such game"}
 
