@@ -20,14 +20,16 @@ Whether it is that entity's turn and whether the action is legal is the engine's
 be moved by anyone here.
 
 Live updates: ``wait_for_change`` returns when the game's action count differs from a given
-one.  It is woken at once by an action of this process (``Notifier``) and otherwise polls the
-store's count every ``POLL_SECONDS``, which sees other processes' writes too.
+one.  The feeds of one game share one ``Watch``, whose poller reads the store's count every
+``POLL_SECONDS`` (which sees other processes' writes too) and at once after an action of this
+process (``Notifier``): one count query per game and interval however many watch.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
@@ -115,6 +117,19 @@ class Notifier:
         event = self._events.setdefault(key, asyncio.Event())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
+
+
+@dataclass
+class Watch:
+    """The action count of a game some live feeds watch; ``changed`` is set (and replaced)
+    whenever it changes."""
+
+    count: int = -1
+    """-1 until ``ready``."""
+    users: int = 0
+    ready: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    changed: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
 
 
 def _open(spec: str | None, engine: EngineClass | None) -> GameStore:
@@ -206,6 +221,7 @@ class GameService:
         self._desk = Desk(self._store, clock)
         self.store_spec = store_spec
         self.notifier = Notifier()
+        self._watches: dict[str, Watch] = {}
 
     # -- plumbing ---------------------------------------------------------------------------
     async def run(self, function: Callable[..., T], *args: Any) -> T:
@@ -306,15 +322,44 @@ class GameService:
 
     async def wait_for_change(self, key: str, seen: int, timeout: float) -> int:
         """The action count once it differs from ``seen``, or after ``timeout`` seconds
-        whatever it is (module docstring, "Live updates")."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
+        whatever it is (module docstring, "Live updates").  All the waiters of one game
+        share one ``Watch``: one count query per ``POLL_SECONDS`` however many watch."""
+        watch = self._watches.get(key)
+        if watch is None:
+            watch = self._watches[key] = Watch()
+            watch.task = asyncio.create_task(self._poll(key, watch))
+        watch.users += 1
+        try:
+            await watch.ready.wait()
+            loop = asyncio.get_running_loop()
+            end = loop.time() + timeout
+            while watch.count == seen and (left := end - loop.time()) > 0:
+                changed = watch.changed
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), left)
+            return watch.count
+        finally:
+            watch.users -= 1
+            if watch.users == 0 and self._watches.get(key) is watch:
+                del self._watches[key]
+                if watch.task is not None:
+                    watch.task.cancel()
+
+    async def _poll(self, key: str, watch: Watch) -> None:
+        """A watched game's count: looked at every ``POLL_SECONDS`` and at once after an
+        action of this process."""
         while True:
-            count = await self.count(key)
-            left = end - loop.time()
-            if count != seen or left <= 0:
-                return count
-            await self.notifier.wait(key, min(POLL_SECONDS, left))
+            try:
+                count = await self.count(key)
+            except Exception:
+                LOG.exception("%s: the live feed cannot read the action count", key)
+                count = watch.count
+            if count != watch.count:
+                watch.count = count
+                watch.changed.set()
+                watch.changed = asyncio.Event()
+            watch.ready.set()
+            await self.notifier.wait(key, POLL_SECONDS)
 
 
 # -- the store thread's work ----------------------------------------------------------------
