@@ -240,3 +240,17 @@ def test_with_game_hands_the_pages_the_game_after_the_token_check() -> None:
         assert got == (0, [1], "Bob", "x")
         with pytest.raises(Forbidden):
             asyncio.run(service.with_game(created["id"], "wrong", look, "x"))
+
+
+def test_one_player_cannot_end_the_game_for_all() -> None:
+    with app_client() as client:
+        created = new_game(client)
+        end = {"type": "end_game", "entity": 1, "entity_type": "player"}
+        answer = client.post(
+            f"/api/games/{created['id']}/actions",
+            json={"action": end, "base": 0},
+            headers=bearer(tokens(created)[1]),
+        )
+        assert answer.status_code == 403
+        view = client.get(f"/api/games/{created['id']}", headers=bearer(tokens(created)[1]))
+        assert view.json()["action_count"] == 0 and view.json()["finished"] is False

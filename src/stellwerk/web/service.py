@@ -71,6 +71,11 @@ MAX_NAME = 40
 
 MAX_PLAYERS = 8
 
+NOT_OVER_THE_WEB = {
+    "end_game": "one player cannot end the game for all: end_game is not taken over the web",
+}
+"""Site actions a single player's link may not send (403), with the reason."""
+
 T = TypeVar("T")
 
 
@@ -499,6 +504,8 @@ def _act(
     if stored.count != base:
         raise GameMovedOn(key, base, stored.count)
     _check_playable(stored)
+    if action["type"] in NOT_OVER_THE_WEB:
+        raise Forbidden(NOT_OVER_THE_WEB[action["type"]])
     entity = action.get("entity")
     if entity is None or decider(stored.game, entity) != access.player:
         raise Forbidden(f"{access.name} may not act for {entity!r}")
