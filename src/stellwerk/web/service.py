@@ -73,6 +73,7 @@ MAX_PLAYERS = 8
 
 NOT_OVER_THE_WEB = {
     "end_game": "one player cannot end the game for all: end_game is not taken over the web",
+    "log": "log lines are the game's own; players write messages",
 }
 """Site actions a single player's link may not send (403), with the reason."""
 
