@@ -27,7 +27,7 @@ def play(client: Any, created: dict[str, Any], rng: random.Random, count: int) -
         view = client.get(f"/api/games/{key}", headers=bearer(seats[1])).json()
         if view["finished"]:
             break
-        movers = [pid for pid, token in seats.items() if view["active"]]
+        movers = list(seats)  # each asks for his own choices ("yours")
         moved = False
         for pid in movers:
             mine = client.get(f"/api/games/{key}", headers=bearer(seats[pid])).json()
