@@ -35,7 +35,7 @@ ON_BY_DEFAULT = {"forbid_circular_control"}
 _REF = r"(?:\d+\.\d+|H\d+)"
 _JOIN = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*|\s*[-\u2013]\s*)"
 CITATION = re.compile(
-    rf"(?:seed\s+(?P<seed>\d+)|(?P<faq>FAQ))\s+(?:items?\s+)?(?P<refs>{_REF}(?:{_JOIN}{_REF})*)",
+    rf"(?:seed\s*(?P<seed>\d+)|(?P<faq>FAQ))\s+(?:items?\s+)?(?P<refs>{_REF}(?:{_JOIN}{_REF})*)",
     re.IGNORECASE,
 )
 
@@ -74,7 +74,7 @@ def expand(refs: str) -> set[str]:
     found: set[str] = set()
     parts = re.split(r"(\s*[-\u2013]\s*)", refs)
     items = [re.findall(_REF, p) for p in parts]
-    for index, part in enumerate(parts):
+    for index in range(len(parts)):
         if index % 2 == 0:
             found.update(items[index])
             continue
@@ -129,7 +129,11 @@ def test_the_citation_reader() -> None:
         ("000", i) for i in ("1.15", "1.16", "2.12", "2.24", "2.25", "3.3")
     }
     assert cited("seed 003 H6 and H7, seed 000 item 2.14-2.16") == {
-        ("003", "H6"), ("003", "H7"), ("000", "2.14"), ("000", "2.15"), ("000", "2.16"),
+        ("003", "H6"),
+        ("003", "H7"),
+        ("000", "2.14"),
+        ("000", "2.15"),
+        ("000", "2.16"),
     }
     assert cited("rules/1841.md 2.3.5; FAQ 1.11 and common mistake 5.2") == {("000", "1.11")}
     assert cited("Torino H4 and item 2.13; rules/1841.md 2.3.4") == set()
