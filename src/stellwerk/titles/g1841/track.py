@@ -225,6 +225,10 @@ def check(game: Game1841, corp: Corporation, action: dict[str, Any], lays: TurnL
     board = game.map.board
     if game.loading:
         return check_lay(board, game.map.selected, corp.sym, hex_id, tile_id, rotation, opts)
+    if tile_id.split("-")[0] in NO_ROTATION_TILES and rotation != 0:
+        raise IllegalAction(
+            f"tile {tile_id.split('-')[0]} is laid only in rotation 0 (seed 000 item 2.15)", RULE
+        )
     bases = unused_bases(game, corp, lays)
     view = BaseView(game, corp, bases)
     cost = check_lay(board, view, corp.sym, hex_id, tile_id, rotation, opts)
