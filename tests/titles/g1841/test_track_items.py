@@ -92,7 +92,7 @@ def test_seed_000_item_1_8_a_token_on_a_pass_is_no_base_for_track() -> None:
     one of the corporation's tokens; a token on a pass does not count.  AFI with a token on
     the pass K7 only has no base and no lay; the lay beside it is refused.  A token in
     Genova (M7) gives it a base and lays."""
-    game, afi, step = with_corporation("AFI", "4", ("K7",))
+    game, afi, _ = with_corporation("AFI", "4", ("K7",))
     assert track.railheads(game, afi) == []
     assert offered(game, afi) == []
     before = board_state(game)
