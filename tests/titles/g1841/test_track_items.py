@@ -26,11 +26,11 @@ def set_phase(game: Game1841, name: str) -> None:
 
 
 def with_corporation(
-    sym: str, phase: str, tokens: tuple[str, ...] = ()
+    sym: str, phase: str, tokens: tuple[str, ...] = (), options: tuple[str, ...] = ()
 ) -> tuple[Game1841, Corporation, Track1841]:
     """``sym`` started (its printed homes placed, L.500) with extra tokens in ``tokens``
     (first city), at the Track step of an operating round in ``phase``."""
-    game = new_game()
+    game = new_game(3, list(options))
     set_phase(game, phase)
     corp = start(game, sym, "100,3,5", game.players[0], cash=500)
     for hid in tokens:
@@ -224,3 +224,35 @@ def test_seed_000_item_2_14_in_phase_2_track_never_crosses_a_border(
         assert game.map.board.hexes["I7"].placed.tile.name == "7"
     else:
         refused(game, step, sftg, action, match="SFTG cannot reach I7")
+
+
+def venezia_behind_irsff(*options: str) -> tuple[Game1841, Corporation, Track1841]:
+    """AFI in Padova (G15, yellow 57) joined to Venezia (F16, yellow 601), whose one city
+    holds IRSFF's home token, phase 3."""
+    game, afi, step = with_corporation("AFI", "3", ("G15",), options)
+    start(game, "IRSFF", "100,3,5", game.players[1])
+    board = game.map.board
+    board.lay_tile("G15", "57-0", 1)
+    board.lay_tile("F16", "601-0", 0)
+    game.map.clear_graphs()
+    step.setup()
+    assert board.hexes["F16"].cities[0].tokens == ["IRSFF"]
+    return game, afi, step
+
+
+def test_seed_000_item_3_2_option_a_reachable_city_may_be_upgraded() -> None:
+    """seed 000 rule change 3.2 (``upgrade_reachable_city``), rules/1841.md 2.3.3: AFI
+    reaches Venezia's city, full with IRSFF's token, and so no track beyond it; green 602
+    leaves the city's value as it was.  18xx.games (the default) refuses the upgrade ("Must
+    use new track or change city value", nothing changes); with the option it is offered
+    and laid -- but not when a new exit points at a political border in force."""
+    game, afi, step = venezia_behind_irsff()
+    assert offered(game, afi, "F16") == []
+    refused(game, step, afi, lay(afi, "F16", "602-0", 1), match="Must use new track")
+    game, afi, step = venezia_behind_irsff("upgrade_reachable_city")
+    assert offered(game, afi, "F16") == [("F16", "602-0", 1)]
+    game.map.political_borders = lambda: frozenset({("F16", 3)})  # type: ignore[method-assign]
+    refused(game, step, afi, lay(afi, "F16", "602-0", 1), match="Must use new track")
+    del game.map.political_borders
+    step.process(lay(afi, "F16", "602-0", 1), afi)
+    assert game.map.board.hexes["F16"].placed.tile.name == "602"
