@@ -464,7 +464,7 @@ class Shares1841(BuySellParShares):
             if extra:
                 transfer(entity, self.game.bank, extra, RULE)
             self.game.transfer_shares(Bundle.of([pres], corp), entity, allow_president_change=False)
-            corp.owner = entity
+            self.game.set_president(corp, entity)
         self.track(action, entity)
 
     # -- player to player (rules/1841.md 4.3; seed 000 items 2.3, 2.4) ------------------------
