@@ -423,9 +423,10 @@ def _routes(names: Labeller, action: Action) -> RouteOffer:
     """The listed run: its routes (the engine's best) and their total revenue."""
     routes = tuple(action.get("routes") or ())
     revenue = sum(int(r.get("revenue", 0) or 0) for r in routes)
-    label = (
-        names.word("run_routes", revenue=names.money(revenue)) if routes else names.word("no_routes")
-    )
+    if routes:
+        label = names.word("run_routes", revenue=names.money(revenue))
+    else:
+        label = names.word("no_routes")
     choice = Choice("run_routes", label, action, "routes")
     return RouteOffer(str(action.get("entity")), revenue, routes, choice)
 
