@@ -18,8 +18,9 @@ one stylesheet usable on a phone.  Pages read games only through the service
 
 Forms: every POST carries a signed token in a hidden field (``web.security.Csrf``, its scope
 the form's purpose — a game's token digest for moves — and the nonce of a ``SameSite=Strict``,
-``HttpOnly`` cookie) and must come from this site (``same_origin``); otherwise 403 and nothing
-is done.  A refused move is shown as the rule's sentence (``IllegalAction.reason`` and
+``HttpOnly`` cookie) and must come from this site (``same_origin`` on ``Origin``, and ``Sec-Fetch-Site`` where the
+browser sends it; the pages' referrer policy is ``same-origin`` so that a form post names its
+origin); otherwise 403 and nothing is done.  A refused move is shown as the rule's sentence (``IllegalAction.reason`` and
 ``rule``), never a traceback (the app's ``Guard``).
 """
 
@@ -146,11 +147,13 @@ def check_form(request: Request, form: FormData, purpose: str) -> None:
     value = form.get("csrf")
     csrf: Csrf = request.app.state.csrf
     host = request.headers.get("host", "")
+    fetched_from = request.headers.get("sec-fetch-site", "same-origin")
     if (
         not nonce
         or not isinstance(value, str)
         or not csrf.check(value, f"{purpose}|{nonce}")
         or not same_origin(request.headers, host)
+        or fetched_from not in ("same-origin", "none")
     ):
         raise Forbidden("this form has expired or did not come from this site; reload the page")
 
@@ -168,6 +171,9 @@ def render(
         **context,
     }
     response = TEMPLATES.TemplateResponse(request, name, page, status_code=status)
+    # the pages' own referrer policy: a form post then names its origin (``no-referrer``
+    # would send ``Origin: null``), while the secret links still never leave the site
+    response.headers["referrer-policy"] = "same-origin"
     if request.query_params.get("lang") in LANGS:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="strict")
     if new or nonce:
