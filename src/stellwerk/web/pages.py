@@ -17,11 +17,12 @@ one stylesheet usable on a phone.  Pages read games only through the service
 * ``?lang=de|en`` switches the language (kept in a cookie).
 
 Forms: every POST carries a signed token in a hidden field (``web.security.Csrf``, its scope
-the form's purpose — a game's token digest for moves — and the nonce of a ``SameSite=Strict``,
-``HttpOnly`` cookie) and must come from this site (``same_origin`` on ``Origin``, and ``Sec-Fetch-Site`` where the
-browser sends it; the pages' referrer policy is ``same-origin`` so that a form post names its
-origin); otherwise 403 and nothing is done.  A refused move is shown as the rule's sentence (``IllegalAction.reason`` and
-``rule``), never a traceback (the app's ``Guard``).
+the form's purpose -- a seat's token digest for moves -- and the nonce of a ``SameSite=Strict``,
+``HttpOnly`` cookie) and must come from this site (``same_origin`` on ``Origin``, and
+``Sec-Fetch-Site`` where the browser sends it; the pages' referrer policy is ``same-origin``,
+so a form post names its origin while the secret links never leave the site); otherwise 403
+and nothing is done.  A refused move is shown as the rule's sentence (``IllegalAction.reason``
+and ``rule``), never a traceback (the app's ``Guard``).
 """
 
 from __future__ import annotations
@@ -188,6 +189,13 @@ def error_page(request: Request, message: str, status: int) -> Response:
 
 
 # -- the game page's content (on the store's thread) ---------------------------------------
+PICTURES: dict[tuple[int, str, int, str | None], tuple[str, str, str]] = {}
+"""The map, market and charters of recent (store, game, action count, routes shown): every
+seat's page after a move shows the same pictures, drawn once.  Only the store's one thread
+(``GameService.run``) uses it; the oldest entries go first."""
+PICTURES_KEPT = 32
+
+
 @dataclass
 class GamePage:
     """What the game template shows."""
@@ -227,19 +235,31 @@ def game_page(store: GameStore, key: str, access: Access, lang: str) -> GamePage
         choices = build_choices(game, lang, mine)
     view = player_view(game, lang, LOG_LINES)
     view.pop("legal", None)
-    scene = map_scene(engine)
     offer = choices.routes
-    if offer is not None and offer.routes:
-        lines = route_lines(scene.board, offer.corporation, list(offer.routes))
-        scene = map_scene(engine, lines, offer.corporation, best=True)
+    shown = offer.corporation if offer is not None and offer.routes else None
+    wanted = (id(store), key, stored.count, shown)
+    pictures = PICTURES.get(wanted)
+    if pictures is None:
+        scene = map_scene(engine)
+        if offer is not None and shown is not None:
+            lines = route_lines(scene.board, shown, list(offer.routes))
+            scene = map_scene(engine, lines, shown, best=True)
+        pictures = (
+            render_map(scene),
+            render_market(engine),
+            render_charters(engine, game.actions),
+        )
+        PICTURES[wanted] = pictures
+        while len(PICTURES) > PICTURES_KEPT:
+            PICTURES.pop(next(iter(PICTURES)))
     return GamePage(
         key=key,
         title=str(stored.data.get("title")),
         count=stored.count,
         view=view,
-        map_svg=render_map(scene),
-        market_svg=render_market(engine),
-        charters_svg=render_charters(engine, game.actions),
+        map_svg=pictures[0],
+        market_svg=pictures[1],
+        charters_svg=pictures[2],
         choices=choices,
         access=access,
         names={str(p.get("id")): str(p.get("name")) for p in stored.data.get("players", [])},
