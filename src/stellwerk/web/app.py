@@ -12,6 +12,8 @@ answered with a bare 500: no traceback or exception text ever reaches a user (``
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
 import json
 import logging
@@ -29,6 +31,7 @@ from starlette.routing import BaseRoute, Route
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.store import GameMovedOn, GameNotFound, StoreError
 from stellwerk.store.log import EngineClass
+from stellwerk.web.deadlines import deadline_seconds
 from stellwerk.web.errors import BadRequest, WebError
 from stellwerk.web.security import (
     BodyLimit,
@@ -40,6 +43,9 @@ from stellwerk.web.security import (
     Send,
 )
 from stellwerk.web.service import LOG, GameService, player_names
+
+DEADLINE_INTERVAL = 60.0
+"""How often the server looks for decisions whose deadline passed."""
 
 KEEPALIVE_SECONDS = 15.0
 """A live feed sends a comment line this often when nothing happened (proxies keep it open)."""
@@ -164,7 +170,11 @@ async def new_game(request: Request) -> Response:
     seed = body.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise BadRequest("'seed' must be an integer")
-    created = await service_of(request).create(title, names, options, seed)
+    try:
+        deadline = deadline_seconds(body.get("deadline_hours"))
+    except ValueError as error:
+        raise BadRequest(str(error)) from error
+    created = await service_of(request).create(title, names, options, seed, deadline)
     return JSONResponse(created.to_json(), status_code=201)
 
 
@@ -251,6 +261,13 @@ async def events(request: Request) -> Response:
     )
 
 
+async def deadline(request: Request) -> Response:
+    """``POST /api/games/{id}/deadline`` (a player's token): the open decision's default
+    order once its deadline passed (``web.deadlines``); 422 (rule ``deadline``) before."""
+    key = request.path_params["id"]
+    return JSONResponse(await service_of(request).settle(key, bearer(request)))
+
+
 async def health(request: Request) -> Response:
     """``GET /healthz``: the server answers."""
     return JSONResponse({"ok": True})
@@ -270,6 +287,7 @@ API_ROUTES: list[BaseRoute] = [
     Route("/api/games/{id}/actions", take_action, methods=["POST"]),
     Route("/api/games/{id}/file", game_file, methods=["GET"]),
     Route("/api/games/{id}/events", events, methods=["GET"]),
+    Route("/api/games/{id}/deadline", deadline, methods=["POST"]),
 ]
 
 
@@ -285,23 +303,43 @@ def page_routes(service: GameService, state: Any) -> list[BaseRoute]:
     return routes
 
 
+async def tick(service: GameService, interval: float) -> None:
+    """The deadline ticker: settle what is due every ``interval`` seconds; an unexpected
+    error is logged and the ticker goes on."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await service.settle_due()
+        except Exception:
+            LOG.exception("the deadline ticker failed")
+
+
 def create_app(
     store_spec: str | None = None,
     *,
     engine: EngineClass | None = None,
     secret: bytes | None = None,
     service: GameService | None = None,
+    deadline_interval: float = DEADLINE_INTERVAL,
 ) -> Starlette:
     """The web app on the store ``store_spec`` (``open_store`` spec; None: an in-memory SQLite
     database).  ``secret`` signs the pages' form tokens (random per process by default; give
     one to several processes behind one address).  ``engine`` stands in an engine class
-    (tests)."""
+    (tests).  Every ``deadline_interval`` seconds (0: never) the server settles the decisions
+    whose deadline passed (``web.deadlines``)."""
     owned = service is None
     the_service = service if service is not None else GameService(store_spec, engine)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        ticker = None
+        if deadline_interval > 0:
+            ticker = asyncio.create_task(tick(the_service, deadline_interval))
         yield
+        if ticker is not None:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
         if owned:
             the_service.close()
 

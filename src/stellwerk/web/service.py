@@ -32,6 +32,7 @@ import logging
 import random
 import secrets
 import tempfile
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -39,8 +40,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask, next_id
 from stellwerk.store import GameMovedOn, GameStore, SqliteStore, StoredGame, StoreError, open_store
-from stellwerk.store.log import EngineClass
+from stellwerk.store.log import EngineClass, actions_of
+from stellwerk.web.deadlines import USER as DEADLINE_USER
+from stellwerk.web.deadlines import Settled, default_for, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NoToken
 from stellwerk.web.seats import ANNEX, Access, deal, lookup
 
@@ -134,12 +138,50 @@ def player_names(value: Any) -> list[str]:
     return names
 
 
+class Desk:
+    """The store thread's own state: the store, the seats of each game read so far (they never
+    change once dealt) and the last ``StoredGame`` seen of each game.  That one is reused
+    while the stored action count is the same (the log only grows, so an equal count is the
+    same game): reading a game then costs one count query, not the whole log, and its view
+    is computed once per count."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self.seats: dict[str, Any] = {}
+        self.games: dict[str, StoredGame] = {}
+
+    def stored(self, key: str) -> StoredGame:
+        """The stored game ``key`` at its current count (``GameNotFound``)."""
+        kept = self.games.get(key)
+        if kept is not None and kept.count == self.store.count(key):
+            return kept
+        stored = self.games[key] = self.store.load(key)
+        return stored
+
+    def seats_of(self, key: str) -> Any:
+        if key not in self.seats:
+            record = self.store.annex_get(key, ANNEX)
+            if record is None:
+                return None
+            self.seats[key] = record
+        return self.seats[key]
+
+
 class GameService:
     """Games in a store, seats and tokens, acting on behalf of a token (module docstring)."""
 
-    def __init__(self, store_spec: str | None = None, engine: EngineClass | None = None) -> None:
+    def __init__(
+        self,
+        store_spec: str | None = None,
+        engine: EngineClass | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.clock = clock
+        """Seconds since the epoch: the ``created_at`` of actions and deadlines."""
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stellwerk-store")
         self._store: GameStore = self._pool.submit(_open, store_spec, engine).result()
+        self._desk = Desk(self._store, clock)
         self.store_spec = store_spec
         self.notifier = Notifier()
 
@@ -149,6 +191,21 @@ class GameService:
         future = self._pool.submit(function, self._store, *args)
         return await asyncio.wrap_future(future)
 
+    async def with_game(
+        self, key: str, token: str | None, function: Callable[..., T], *args: Any
+    ) -> T:
+        """``function(stored, access, *args)`` on the store's thread, after checking the
+        token for game ``key`` (``GameNotFound``, ``NoToken``, ``Forbidden``): ``stored`` is
+        the ``StoredGame`` at the current count (``stored.game`` the engine, ``stored.view()``
+        the view), ``access`` whose token it is.  For the pages' pictures and words: look,
+        never change (change a game with ``act``)."""
+        return await self._work(_with_game, key, token, function, *args)
+
+    async def _work(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(desk, *args)`` on the store's thread."""
+        future = self._pool.submit(function, self._desk, *args)
+        return await asyncio.wrap_future(future)
+
     def close(self) -> None:
         """Close the store (on its thread) and stop the thread."""
         self._pool.submit(self._store.close).result()
@@ -156,28 +213,48 @@ class GameService:
 
     # -- the public, asynchronous part ------------------------------------------------------
     async def create(
-        self, title: str, names: list[str], options: list[str], seed: int | None
+        self,
+        title: str,
+        names: list[str],
+        options: list[str],
+        seed: int | None,
+        deadline: int | None = None,
     ) -> Created:
         """A new game of ``title`` (refused for titles still being built, like ``stellwerk
         new``) with a seat per name; ``IllegalAction`` for a wrong title, player count or
-        option."""
-        return await self.run(_create, title, names, options, seed)
+        option.  ``deadline``: seconds per decision (``web.deadlines``)."""
+        return await self._work(_create, title, names, options, seed, deadline)
+
+    async def settle(self, key: str, token: str | None) -> dict[str, Any]:
+        """The open decision's default order once its deadline passed (``web.deadlines``),
+        triggered by a player of the game."""
+        settled = await self._work(_settle, key, token)
+        self.notifier.notify(key)
+        return settled.to_json()
+
+    async def settle_due(self) -> list[str]:
+        """Settle every decision whose deadline passed, in every game (the server's ticker);
+        the keys of the games that moved."""
+        moved = await self._work(_settle_due)
+        for key in moved:
+            self.notifier.notify(key)
+        return moved
 
     async def import_file(self, data: dict[str, Any]) -> Created:
         """Store an 18xx.games game file (it must load) with a seat per player of the file."""
-        return await self.run(_import_file, data)
+        return await self._work(_import_file, data)
 
     async def import_rails(self, text: str) -> Created:
         """Store the game of a Rails 1835 report (up to its first divergence, if any)."""
-        return await self.run(_import_rails, text)
+        return await self._work(_import_rails, text)
 
     async def access(self, key: str, token: str | None) -> Access:
         """Whose ``token`` is for game ``key``: ``GameNotFound``, ``NoToken``, ``Forbidden``."""
-        return await self.run(_access, key, token)
+        return await self._work(_access, key, token)
 
     async def read(self, key: str, token: str | None, hex_id: str | None = None) -> dict[str, Any]:
         """The game as the API shows it (docs/web.md); ``hex_id`` adds that hex's tile lays."""
-        return await self.run(_read, key, token, hex_id)
+        return await self._work(_read, key, token, hex_id)
 
     async def act(self, key: str, token: str | None, action: Any, base: Any) -> int:
         """Apply ``action`` for the token's player, based on ``base`` actions; the new count.
@@ -187,21 +264,21 @@ class GameService:
             raise BadRequest("'action' must be an object with a 'type'")
         if not isinstance(base, int) or isinstance(base, bool) or base < 0:
             raise BadRequest("'base' must be the action count the action is based on")
-        count = await self.run(_act, key, token, action, base)
+        count = await self._work(_act, key, token, action, base)
         self.notifier.notify(key)
         return count
 
     async def export(self, key: str, token: str | None) -> dict[str, Any]:
         """The 18xx.games game file (any token of the game)."""
-        return await self.run(_export, key, token)
+        return await self._work(_export, key, token)
 
     async def count(self, key: str) -> int:
         """The stored action count (``GameNotFound``)."""
-        return await self.run(_count, key)
+        return await self._work(_count, key)
 
     async def games(self) -> list[dict[str, Any]]:
         """Every game of the web app: id, title, player names, action count, finished."""
-        return await self.run(_games)
+        return await self._work(_games)
 
     async def wait_for_change(self, key: str, seen: int, timeout: float) -> int:
         """The action count once it differs from ``seen``, or after ``timeout`` seconds
@@ -227,15 +304,24 @@ def _new_key(store: GameStore) -> str:
             return key
 
 
-def _seat(store: GameStore, key: str, data: dict[str, Any]) -> Created:
+def _seat(desk: Desk, key: str, data: dict[str, Any], deadline: int | None = None) -> Created:
     players = [(p.get("id"), str(p.get("name"))) for p in data.get("players", [])]
     dealt = deal(players)
-    store.annex_put(key, ANNEX, dealt.record)
+    dealt.record["created_at"] = int(desk.clock())
+    if deadline is not None:
+        dealt.record["deadline_seconds"] = deadline
+    desk.store.annex_put(key, ANNEX, dealt.record)
+    desk.seats[key] = dealt.record
     return Created(key, str(data.get("title")), dealt.players, dealt.spectator)
 
 
 def _create(
-    store: GameStore, title: str, names: list[str], options: list[str], seed: int | None
+    desk: Desk,
+    title: str,
+    names: list[str],
+    options: list[str],
+    seed: int | None,
+    deadline: int | None,
 ) -> Created:
     from stellwerk.api import Game
     from stellwerk.titles.registry import check_playable
@@ -244,20 +330,20 @@ def _create(
     chosen = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
     players: list[tuple[int | str, str]] = [(i, n) for i, n in enumerate(names, start=1)]
     game = Game.create(title, players=players, options=options, seed=chosen)
-    key = _new_key(store)
+    key = _new_key(desk.store)
     data = game.to_file()
     data["id"] = key
-    store.create(key, data)
-    return _seat(store, key, data)
+    desk.games[key] = desk.store.create(key, data)
+    return _seat(desk, key, data, deadline)
 
 
-def _import_file(store: GameStore, data: dict[str, Any]) -> Created:
-    key = _new_key(store)
-    stored = store.create(key, data)  # GameFileError when it does not load
-    return _seat(store, key, stored.data)
+def _import_file(desk: Desk, data: dict[str, Any]) -> Created:
+    key = _new_key(desk.store)
+    stored = desk.games[key] = desk.store.create(key, data)  # GameFileError: does not load
+    return _seat(desk, key, stored.data)
 
 
-def _import_rails(store: GameStore, text: str) -> Created:
+def _import_rails(desk: Desk, text: str) -> Created:
     from stellwerk.io.from_rails_report import import_report
     from stellwerk.io.rails_report import ReportError, parse_text
 
@@ -273,17 +359,24 @@ def _import_rails(store: GameStore, text: str) -> Created:
         report = import_report(path)
     if report.game is None:
         raise BadRequest("the report could not be replayed")
-    return _import_file(store, report.game.to_file())
+    return _import_file(desk, report.game.to_file())
 
 
-def _access(store: GameStore, key: str, token: str | None) -> Access:
-    store.count(key)  # GameNotFound first: an unknown game is 404 whatever the token
+def _access(desk: Desk, key: str, token: str | None) -> Access:
+    desk.store.count(key)  # GameNotFound first: an unknown game is 404 whatever the token
     if not token:
         raise NoToken("this needs the game's link (a token)")
-    found = lookup(store.annex_get(key, ANNEX), token)
+    found = lookup(desk.seats_of(key), token)
     if found is None:
         raise Forbidden("this token is not for this game")
     return found
+
+
+def _with_game(
+    desk: Desk, key: str, token: str | None, function: Callable[..., T], *args: Any
+) -> T:
+    access = _access(desk, key, token)
+    return function(desk.stored(key), access, *args)
 
 
 def decider(game: Any, entity: Any) -> Any:
@@ -296,9 +389,9 @@ def decider(game: Any, entity: Any) -> Any:
     return entity  # a stand-in engine of the tests: players act for themselves
 
 
-def _read(store: GameStore, key: str, token: str | None, hex_id: str | None) -> dict[str, Any]:
-    access = _access(store, key, token)
-    stored = store.load(key)
+def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[str, Any]:
+    access = _access(desk, key, token)
+    stored = desk.stored(key)
     view = stored.view()
     game = stored.game
     out: dict[str, Any] = {
@@ -313,6 +406,9 @@ def _read(store: GameStore, key: str, token: str | None, hex_id: str | None) -> 
         "game_end_reason": view["game_end_reason"],
         "you": access.to_json(),
     }
+    due = due_at(stored, desk.seats_of(key))
+    if due is not None and not view["finished"]:
+        out["deadline"] = {"due": due, "seconds": desk.seats_of(key)["deadline_seconds"]}
     if access.is_player:
         out["yours"] = [e for e in view["active"] if decider(game, e) == access.player]
     lay_hexes = getattr(game, "lay_hexes", None)
@@ -324,21 +420,44 @@ def _read(store: GameStore, key: str, token: str | None, hex_id: str | None) -> 
     return out
 
 
-def _act(store: GameStore, key: str, token: str | None, action: dict[str, Any], base: int) -> int:
-    access = _access(store, key, token)
+def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: int) -> int:
+    access = _access(desk, key, token)
     if not access.is_player:
         raise Forbidden("spectators cannot act")
-    stored = store.load(key)
+    stored = desk.stored(key)
     if stored.count != base:
         raise GameMovedOn(key, base, stored.count)
     _check_playable(stored)
     entity = action.get("entity")
     if entity is None or decider(stored.game, entity) != access.player:
         raise Forbidden(f"{access.name} may not act for {entity!r}")
-    if "user" in action and action["user"] != access.player:
-        action = {k: v for k, v in action.items() if k != "user"}
-    after: StoredGame = store.append(key, action, base)
+    if action["type"] in (UNDO, REDO):
+        check_own_moves(stored, action, access)
+    action = {**action, "user": access.player, "created_at": int(desk.clock())}
+    after = desk.games[key] = desk.store.append(key, action, base)
     return after.count
+
+
+def check_own_moves(stored: StoredGame, control: dict[str, Any], access: Access) -> None:
+    """An ``undo`` or ``redo`` takes back or restores only the player's own moves: every
+    action whose liveness it changes (common rules §3.4) must have been sent by him (its
+    ``user``, which the web app records on every action; for an action without one, e.g.
+    of an imported file, the player deciding for its entity now).  Otherwise 403: taking
+    back another player's move is acting for him.  Whether there is anything to undo or
+    redo is the engine's to say (422)."""
+    actions = actions_of(stored.data)
+    before = live_mask(actions)
+    try:
+        after = live_mask([*actions, {**control, "id": next_id(actions)}])
+    except GameFileError:
+        return  # not a valid undo/redo at all: the engine refuses it with the rule
+    for action, was, now in zip(actions, before, after, strict=False):
+        if was == now or action.get("type") == MESSAGE:
+            continue
+        user = action.get("user")
+        mover = user if user is not None else decider(stored.game, action.get("entity"))
+        if mover != access.player:
+            raise Forbidden(f"{access.name} may not {control['type']} another player's move")
 
 
 def _check_playable(stored: StoredGame) -> None:
@@ -351,23 +470,24 @@ def _check_playable(stored: StoredGame) -> None:
         check_playable(title)
 
 
-def _export(store: GameStore, key: str, token: str | None) -> dict[str, Any]:
-    _access(store, key, token)
-    return store.export(key)
+def _export(desk: Desk, key: str, token: str | None) -> dict[str, Any]:
+    _access(desk, key, token)
+    return desk.store.export(key)
 
 
-def _count(store: GameStore, key: str) -> int:
-    return store.count(key)
+def _count(desk: Desk, key: str) -> int:
+    return desk.store.count(key)
 
 
-def _games(store: GameStore) -> list[dict[str, Any]]:
+def _games(desk: Desk) -> list[dict[str, Any]]:
+    store = desk.store
     out = []
     keys = store.keys()
     for key in keys:
         try:
-            if store.annex_get(key, ANNEX) is None:
+            if desk.seats_of(key) is None:
                 continue  # stored by another front end: not the web app's
-            data = store.load(key).data
+            data = desk.stored(key).data
         except (GameFileError, IllegalAction):
             continue
         out.append(
@@ -380,3 +500,56 @@ def _games(store: GameStore) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _settle(desk: Desk, key: str, token: str | None) -> Settled:
+    access = _access(desk, key, token)
+    if not access.is_player:
+        raise Forbidden("spectators cannot trigger a deadline")
+    return settle_one(desk, key)
+
+
+def settle_one(desk: Desk, key: str) -> Settled:
+    """Apply the default order of game ``key``'s open decision if it is due (``IllegalAction``
+    with rule ``deadline`` otherwise), then the message that tells of it."""
+    stored = desk.stored(key)
+    _check_playable(stored)
+    entity, player, found = default_for(stored, desk.seats_of(key), desk.clock())
+    now = int(desk.clock())
+    action = {**found.action, "user": DEADLINE_USER, "created_at": now}
+    base = stored.count
+    after = desk.games[key] = desk.store.append(key, action, base)
+    name = next((p.get("name") for p in after.data["players"] if p.get("id") == player), player)
+    message = {
+        "type": "message",
+        "entity": player,
+        "entity_type": "player",
+        "message": f"deadline passed: default order for {name} ({entity}): {found.note}",
+        "user": DEADLINE_USER,
+        "created_at": now,
+    }
+    try:
+        after = desk.games[key] = desk.store.append(key, message, after.count)
+    except (GameMovedOn, IllegalAction):  # someone moved meanwhile: the default stands
+        LOG.warning("%s: the deadline message was not stored", key)
+    return Settled(after.count, entity, player, action, found.note)
+
+
+def _settle_due(desk: Desk) -> list[str]:
+    moved = []
+    now = desk.clock()
+    keys = desk.store.keys()
+    for key in keys:
+        try:
+            record = desk.seats_of(key)
+            if not isinstance(record, dict) or not record.get("deadline_seconds"):
+                continue
+            stored = desk.stored(key)
+            due = due_at(stored, record)
+            if due is None or due > now or stored.game.finished:
+                continue
+            settle_one(desk, key)
+            moved.append(key)
+        except (IllegalAction, GameMovedOn, GameFileError) as error:
+            LOG.info("%s: no default order now: %s", key, error)
+    return moved
