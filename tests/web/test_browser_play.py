@@ -206,9 +206,12 @@ def move(table: Table, page: Any) -> str:
         return choices.locator(f".group button[data-kind={kind}]")
 
     if page.locator("#routes button").count():
-        assert page.locator("#map g.route").count(), "the offered routes are drawn on the map"
+        listed = page.locator("#routes li").count()
+        assert page.locator("#map g.route").count() == listed, "the offered routes are drawn"
         submit(page, page.locator("#routes button"))
-        return "run_routes"
+        if listed:
+            return "run_routes"
+        return "run_nothing"
     if buttons("dividend").count():
         submit(page, buttons("dividend").first)
         return "dividend"

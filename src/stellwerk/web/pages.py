@@ -2,7 +2,8 @@
 
 Server-rendered with Jinja2 (``web/templates/``), one small script (``web/static/app.js``) and
 one stylesheet usable on a phone.  Pages read games only through the service
-(``web.service.GameService.run``, the store's thread) and show the engine's own words:
+(``web.service.GameService.with_game``, on the store's thread after the token check), change
+them only with ``GameService.act``, and show the engine's own words:
 
 * ``/`` the games, an import form; ``/new`` a new game (title, players, options with their
   labels from the title's declarations, seed); the links of a new game are shown once.
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +43,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from stellwerk.core.errors import GameFileError, IllegalAction
-from stellwerk.store import GameMovedOn, GameStore, StoreError
+from stellwerk.store import GameMovedOn, StoredGame, StoreError
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.errors import BadRequest, Forbidden, WebError
 from stellwerk.web.seats import Access, digest
@@ -189,11 +191,14 @@ def error_page(request: Request, message: str, status: int) -> Response:
 
 
 # -- the game page's content (on the store's thread) ---------------------------------------
-PICTURES: dict[tuple[int, str, int, str | None], tuple[str, str, str]] = {}
-"""The map, market and charters of recent (store, game, action count, routes shown): every
-seat's page after a move shows the same pictures, drawn once.  Only the store's one thread
-(``GameService.run``) uses it; the oldest entries go first."""
+PICTURES: dict[tuple[str, int, str | None], tuple[str, str, str]] = {}
+"""The map, market and charters of recent (game, action count, routes shown): every
+seat's page after a move shows the same pictures, drawn once (on the store's thread,
+``GameService.with_game``); the oldest entries go first.  A game's count only grows
+(undo is appended), so a key names one position."""
 PICTURES_KEPT = 32
+PICTURES_LOCK = threading.Lock()
+"""Several apps in one process (tests) have a store thread each."""
 
 
 @dataclass
@@ -212,8 +217,9 @@ class GamePage:
     names: dict[str, str]
 
 
-def game_page(store: GameStore, key: str, access: Access, lang: str) -> GamePage:
-    """Read the game and build its pictures, words and (for a player) choices."""
+def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePage:
+    """Build the game's pictures, words and (for a player) choices (on the store's thread,
+    ``GameService.with_game``)."""
     from stellwerk.api import Game
     from stellwerk.pictures.charters import render_charters
     from stellwerk.pictures.mapview import render_map
@@ -221,7 +227,6 @@ def game_page(store: GameStore, key: str, access: Access, lang: str) -> GamePage
     from stellwerk.pictures.scene import map_scene, route_lines
     from stellwerk.words.view import player_view
 
-    stored = store.load(key)
     game = stored.game
     if not isinstance(game, Game):  # a stand-in engine of the API's tests has no pages
         raise BadRequest("this game has no pages")
@@ -237,8 +242,9 @@ def game_page(store: GameStore, key: str, access: Access, lang: str) -> GamePage
     view.pop("legal", None)
     offer = choices.routes
     shown = offer.corporation if offer is not None and offer.routes else None
-    wanted = (id(store), key, stored.count, shown)
-    pictures = PICTURES.get(wanted)
+    wanted = (key, stored.count, shown)
+    with PICTURES_LOCK:
+        pictures = PICTURES.get(wanted)
     if pictures is None:
         scene = map_scene(engine)
         if offer is not None and shown is not None:
@@ -249,9 +255,10 @@ def game_page(store: GameStore, key: str, access: Access, lang: str) -> GamePage
             render_market(engine),
             render_charters(engine, game.actions),
         )
-        PICTURES[wanted] = pictures
-        while len(PICTURES) > PICTURES_KEPT:
-            PICTURES.pop(next(iter(PICTURES)))
+        with PICTURES_LOCK:
+            PICTURES[wanted] = pictures
+            while len(PICTURES) > PICTURES_KEPT:
+                PICTURES.pop(next(iter(PICTURES)))
     return GamePage(
         key=key,
         title=str(stored.data.get("title")),
@@ -374,12 +381,12 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
     key = request.path_params["id"]
     token = request.path_params["token"]
     service = service_of(request)
-    access = await service.access(key, token)
+    lang = language(request)
+    page = await service.with_game(key, token, game_page, key, lang)
+    access = page.access
     wants_player = request.url.path.startswith("/play/")
     if wants_player != access.is_player:
         raise Forbidden("this link is not for this page")
-    lang = language(request)
-    page = await service.run(game_page, key, access, lang)
     nonce, _ = nonce_of(request)
     kind = "play" if access.is_player else "watch"
     context = {
