@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -267,3 +268,30 @@ def test_import_a_rails_report(client: TestClient) -> None:
     assert "/play/" in answer.text
     listed = client.get("/").text
     assert "1835" in listed
+
+
+def test_deadline_in_the_browser_applies_the_default_order() -> None:
+    """Issue 11 item 2 (the game master's deadlines): a game made with hours per decision
+    shows when the open decision is due; once due, a player applies the default order
+    (web.deadlines) and it is in the log, marked."""
+    with TestClient(create_app(None, deadline_interval=0), raise_server_exceptions=False) as c:
+        page = c.get("/new?title=1835").text
+        answer = c.post(
+            "/new",
+            data={
+                "csrf": csrf_of(page),
+                "title": "1835",
+                "players": "Ann\nBob\nCid",
+                "deadline_hours": "0.0001",
+            },
+        )
+        assert answer.status_code == 201, answer.text
+        link = re.findall(r'href="(/play/[^"]+)" data-player="Bob"', answer.text)[0]
+        time.sleep(1.2)
+        page = c.get(link).text
+        assert 'id="due"' in page and 'id="settle"' in page
+        settled = c.post(link + "/deadline", data={"csrf": csrf_of(page)}, follow_redirects=False)
+        assert settled.status_code == 303, settled.text
+        after = c.get(link).text
+        assert count_of(after) >= 1
+        assert c.post(link + "/deadline", data={"csrf": "x"}).status_code == 403

@@ -15,6 +15,9 @@ them only with ``GameService.act``, and show the engine's own words:
   one click.  Other players' moves arrive through the live feed (``/api/games/{id}/events``):
   the script fetches the page again and replaces its parts.  ``/games/{id}?token=T`` (the
   API's link) redirects to the right one.
+* Deadlines (the game master's, ``web.deadlines``): a new game may have hours per decision;
+  the page shows when the open decision is due and, once it is, any player may have the
+  default order applied (the server's ticker does so too).
 * ``?lang=de|en`` switches the language (kept in a cookie).
 
 Forms: every POST carries a signed token in a hidden field (``web.security.Csrf``, its scope
@@ -31,6 +34,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,10 +47,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from stellwerk.core.errors import GameFileError, IllegalAction
-from stellwerk.store import GameMovedOn, StoredGame, StoreError
+from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError
 from stellwerk.web.choices import Choices, build_choices
+from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, WebError
-from stellwerk.web.seats import Access, digest
+from stellwerk.web.seats import ANNEX, Access, digest
 from stellwerk.web.security import Csrf, same_origin
 from stellwerk.web.service import Created, GameService, decider, player_names
 
@@ -83,6 +88,8 @@ UI: dict[str, dict[str, str]] = {
         "group_turn": "Turn", "group_auction": "Auction", "group_shares": "Shares",
         "group_trains": "Trains", "group_dividend": "Dividend", "group_routes": "Routes",
         "group_other": "Other", "depot": "Depot", "live": "live",
+        "deadline": "Deadline per decision (hours)", "deadline_hint": "empty: none",
+        "due": "Deadline of this decision", "settle": "Deadline passed: apply the default order",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -112,6 +119,8 @@ UI: dict[str, dict[str, str]] = {
         "group_turn": "Zug", "group_auction": "Versteigerung", "group_shares": "Aktien",
         "group_trains": "Züge", "group_dividend": "Dividende", "group_routes": "Strecken",
         "group_other": "Weiteres", "depot": "Depot", "live": "live",
+        "deadline": "Frist je Entscheidung (Stunden)", "deadline_hint": "leer: keine",
+        "due": "Frist dieser Entscheidung", "settle": "Frist abgelaufen: Standardzug ausführen",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -294,10 +303,12 @@ def titles_offered() -> list[Any]:
     return [title_info(t) for t in TITLES if not title_info(t).in_progress]
 
 
-async def new_form(request: Request, error: str = "", status: int = 200) -> Response:
-    """The new-game form for ``?title=`` (the first title by default)."""
+async def new_form(
+    request: Request, error: str = "", status: int = 200, title: str | None = None
+) -> Response:
+    """The new-game form for ``title`` or ``?title=`` (the first title by default)."""
     titles = titles_offered()
-    wanted = request.query_params.get("title")
+    wanted = title or request.query_params.get("title")
     chosen = next((t for t in titles if t.id == wanted), titles[0])
     nonce, _ = nonce_of(request)
     context = {
@@ -317,15 +328,21 @@ async def new_game(request: Request) -> Response:
     names = [n.strip() for n in str(form.get("players", "")).splitlines() if n.strip()]
     options = [str(o) for o in form.getlist("option")]
     seed_text = str(form.get("seed", "")).strip()
+    hours_text = str(form.get("deadline_hours", "")).strip().replace(",", ".")
     try:
         seed = int(seed_text) if seed_text else None
-        created = await service_of(request).create(title, player_names(names), options, seed)
-    except ValueError:
-        return await new_form(request, "seed: a whole number", 400)
+        hours = float(hours_text) if hours_text else None
+        deadline = deadline_seconds(hours)
+    except ValueError as error:
+        return await new_form(request, f"{error}", 400, title)
+    try:
+        created = await service_of(request).create(
+            title, player_names(names), options, seed, deadline
+        )
     except WebError as error:
-        return await new_form(request, error.message, error.status)
+        return await new_form(request, error.message, error.status, title)
     except IllegalAction as error:
-        return await new_form(request, f"{error.reason} ({error.rule})", 422)
+        return await new_form(request, f"{error.reason} ({error.rule})", 422, title)
     return created_page(request, created)
 
 
@@ -387,9 +404,13 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
     wants_player = request.url.path.startswith("/play/")
     if wants_player != access.is_player:
         raise Forbidden("this link is not for this page")
+    due = None if page.view["finished"] else await service.run(_due, key)
     nonce, _ = nonce_of(request)
     kind = "play" if access.is_player else "watch"
     context = {
+        "due": None if due is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(due)),
+        "overdue": due is not None and due <= time.time(),
+        "deadline_url": f"/play/{key}/{token}/deadline",
         "page": page,
         "view": page.view,
         "choices": page.choices,
@@ -403,6 +424,27 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
         "cities_json": json.dumps(sorted(page.choices.tokens)),
     }
     return render(request, "game.html", context, status, nonce=nonce)
+
+
+def _due(store: GameStore, key: str) -> float | None:
+    """When the open decision's deadline passes (``web.deadlines``; None: no deadline)."""
+    return due_at(store.load(key), store.annex_get(key, ANNEX))
+
+
+async def settle(request: Request) -> Response:
+    """The deadline passed: the open decision gets the game master's default order
+    (``web.deadlines``; any player of the game may ask, as through the API)."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    service = service_of(request)
+    await service.access(key, token)
+    form = await request.form()
+    check_form(request, form, _move_purpose(key, token))
+    try:
+        await service.settle(key, token)
+    except IllegalAction as error:
+        return await show(request, f"{error.reason} ({error.rule})", 422)
+    return RedirectResponse(f"/play/{key}/{token}", status_code=303)
 
 
 def _move_purpose(key: str, token: str) -> str:
@@ -452,6 +494,7 @@ def routes(service: GameService, state: Any) -> list[BaseRoute]:
         Route("/games/{id}", seat_redirect, methods=["GET"]),
         Route("/play/{id}/{token}", show, methods=["GET"]),
         Route("/play/{id}/{token}/act", act, methods=["POST"]),
+        Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
         Route("/watch/{id}/{token}", show, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
