@@ -258,3 +258,32 @@ def test_opening_through_the_pages(
     first = next(iter(table.pages.values()))
     actor(table, count)
     assert first.locator("#log li").count() > 0
+
+
+def test_spectator_sees_moves_live_in_german_on_a_phone(browser: Any, server: str) -> None:
+    """Issue 11 items 1 and 2: a spectator's page (German, phone width) shows a player's move
+    without a reload; the page does not scroll sideways, only the pictures do."""
+    setup = browser.new_page()
+    setup.goto(f"{server}/new?title=1849&lang=de")
+    assert setup.get_attribute("html", "lang") == "de"
+    setup.fill("textarea[name=players]", "Ann\nBob\nCid")
+    with setup.expect_navigation():
+        setup.click("#new-form button[type=submit]")
+    ann = setup.get_attribute('#seat-links a[data-player="Ann"]', "href")
+    watch = setup.get_attribute("#seat-links a[data-spectator]", "href")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    spectator = phone.new_page()
+    spectator.goto(f"{server}{watch}")
+    spectator.wait_for_selector("#live:not([hidden])")
+    assert spectator.locator("#choices").count() == 0
+    assert "Karte" in spectator.inner_text("#map h2")
+    wide = spectator.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 1, f"the page scrolls sideways by {wide} px on a phone"
+    lines = spectator.locator("#log li").count()
+    player = browser.new_context().new_page()
+    player.goto(f"{server}{ann}")
+    submit(player, player.locator("#choices button[data-kind=pass]"))
+    spectator.wait_for_function(
+        "n => document.querySelectorAll('#log li').length > n", arg=lines, timeout=15000
+    )
+    assert "passt" in spectator.inner_text("#log")
