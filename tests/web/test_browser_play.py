@@ -184,6 +184,10 @@ def lay_tile(page: Any) -> None:
     click_map(page, f'#map g.hex[data-hex="{hex_id}"] > polygon')
     panel.wait_for(state="visible")
     panel.locator("details.tile summary").first.click()
+    preview = panel.locator("details.tile[open] img.tile-preview").first
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=preview.element_handle()
+    )
     submit(page, panel.locator("details.tile[open] .rotation button").first)
 
 

@@ -295,3 +295,14 @@ def test_deadline_in_the_browser_applies_the_default_order() -> None:
         after = c.get(link).text
         assert count_of(after) >= 1
         assert c.post(link + "/deadline", data={"csrf": "x"}).status_code == 403
+
+
+def test_tile_previews_of_the_titles_tiles(client: TestClient) -> None:
+    """The lay panels show each rotation's picture: a tile of the title in a rotation is an
+    SVG; an unknown title, tile or rotation is 404."""
+    answer = client.get("/tile/1835/201/3.svg")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg")
+    assert answer.text.startswith("<svg") and "rotate" not in answer.text.split(">")[0]
+    assert client.get("/tile/1835/201/2.svg").text != answer.text
+    for wrong in ("/tile/1835/nope/0.svg", "/tile/9999/201/0.svg", "/tile/1835/201/6.svg"):
+        assert client.get(wrong).status_code == 404

@@ -31,6 +31,7 @@ and ``rule``), never a traceback (the app's ``Guard``).
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 import threading
@@ -484,6 +485,63 @@ async def act(request: Request) -> Response:
     return RedirectResponse(f"/play/{key}/{token}", status_code=303)
 
 
+TILE_RADIUS = 40.0
+
+
+class NotFound(WebError):
+    """No such page (a tile or title the preview does not know): 404."""
+
+    status = 404
+
+
+@functools.lru_cache(maxsize=8)
+def _tile_board(title: str) -> Any:
+    """A title's board as a new game has it: its tile definitions for the previews."""
+    from stellwerk.api import Game
+    from stellwerk.titles.registry import player_counts
+
+    players: list[tuple[int | str, str]] = [
+        (i, f"P{i}") for i in range(1, min(player_counts(title)) + 1)
+    ]
+    engine: Any = Game.create(title, players, [], 1).engine
+    return engine.map.board
+
+
+@functools.lru_cache(maxsize=512)
+def tile_svg(title: str, name: str, rotation: int) -> str | None:
+    """A small picture of tile ``name`` of ``title`` in ``rotation`` (None: no such tile)."""
+    from stellwerk.pictures.hexdraw import HexMarks, draw_hex
+    from stellwerk.pictures.svg import new_svg, sub, to_string
+
+    board = _tile_board(title)
+    tile = board.tile_defs.get(name)
+    if tile is None or not 0 <= rotation < 6:
+        return None
+    size = TILE_RADIUS * 2.2
+    root = new_svg(size, size, f"{name} / {rotation}")
+    g = sub(root, "g", transform=f"translate({size / 2} {size / 2})", class_="tile")
+    marks = HexMarks(hex_id=name, show_coordinate=False)
+    draw_hex(g, tile.rotated(rotation), board.spec.layout, TILE_RADIUS, marks, None, {})
+    return to_string(root)
+
+
+async def tile_picture(request: Request) -> Response:
+    """``/tile/{title}/{name}/{rotation}.svg``: the preview of a tile lay's choice."""
+    from stellwerk.titles.registry import TITLES
+
+    title = request.path_params["title"]
+    name = request.path_params["name"]
+    rotation = request.path_params["rotation"]
+    if title not in TITLES:
+        raise NotFound("no such title")
+    svg = await service_of(request).run(lambda store: tile_svg(title, name, rotation))
+    if svg is None:
+        raise NotFound("no such tile")
+    return Response(
+        svg, media_type="image/svg+xml", headers={"cache-control": "public, max-age=86400"}
+    )
+
+
 def routes(service: GameService, state: Any) -> list[BaseRoute]:
     """The pages' routes (``web.app.create_app`` adds them after the API's)."""
     return [
@@ -492,6 +550,7 @@ def routes(service: GameService, state: Any) -> list[BaseRoute]:
         Route("/new", new_game, methods=["POST"]),
         Route("/import", import_game, methods=["POST"]),
         Route("/games/{id}", seat_redirect, methods=["GET"]),
+        Route("/tile/{title}/{name}/{rotation:int}.svg", tile_picture, methods=["GET"]),
         Route("/play/{id}/{token}", show, methods=["GET"]),
         Route("/play/{id}/{token}/act", act, methods=["POST"]),
         Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
