@@ -51,11 +51,14 @@
     });
   }
 
-  var busy = false;
+  var busy = false;      // a move of ours is on its way: the page after it comes anyway
+  var fetching = false;  // one fetch at a time; a count that arrives meanwhile is looked at after
+  var latest = null;     // the newest action count the feed announced
 
   function refresh() {
     var root = document.getElementById("game");
-    if (!root || busy) { return; }
+    if (!root || busy || fetching) { return; }
+    fetching = true;
     fetch(root.dataset.page, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) {
@@ -67,6 +70,11 @@
         old.replaceWith(fresh);
         init(fresh);
         document.getElementById("live").hidden = false;
+      })
+      .finally(function () {
+        fetching = false;
+        var now = document.getElementById("game");
+        if (now && latest !== null && String(latest) !== now.dataset.count) { refresh(); }
       });
   }
 
@@ -79,8 +87,8 @@
     });
     source.addEventListener("count", function (event) {
       var now = document.getElementById("game");
-      var count = JSON.parse(event.data).action_count;
-      if (now && String(count) !== now.dataset.count) { refresh(); }
+      latest = JSON.parse(event.data).action_count;
+      if (now && String(latest) !== now.dataset.count) { refresh(); }
     });
   }
 
