@@ -45,6 +45,7 @@ CASES = [
     pytest.param("1849", ["Ann", "Bob", "Cid"], 5, set(), 60, id="1849"),
     # 1835 has no par action: buying a director's certificate starts a company (1835.md 5.2)
     pytest.param("1835", ["Ann", "Bob", "Cid", "Dan"], 7, {"par"}, 110, id="1835"),
+    pytest.param("1841", ["Ann", "Bob", "Cid"], 5, set(), 100, id="1841"),
 ]
 
 
@@ -233,7 +234,10 @@ def move(table: Table, page: Any) -> str:
             table.trained.add(action["entity"])
             submit(page, trains.first)
             return "buy_train"
+    standing = page.locator("ul.bids li").count()
     for kind in ("par", "buy_shares", "bid", "pass"):
+        if kind == "bid" and standing and buttons("pass").count():
+            continue  # someone bid already: let him have it (the auction ends sooner)
         if buttons(kind).count():
             submit(page, buttons(kind).first)
             return kind
@@ -248,6 +252,10 @@ def test_opening_through_the_pages(
     browser: Any, server: str, title: str, names: list[str], seed: int, skip: set[str], most: int
 ) -> None:
     """Issue 11: the opening of a title played by clicks, every player on his own page."""
+    from stellwerk.titles.registry import IN_PROGRESS
+
+    if title in IN_PROGRESS:
+        pytest.skip(f"{title} cannot be started yet: {IN_PROGRESS[title]}")
     table = create_game(browser, server, title, names, seed)
     wanted = OPENING - skip
     count = 0
