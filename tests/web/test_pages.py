@@ -220,6 +220,16 @@ def test_language_switch_is_kept(client: TestClient) -> None:
     assert "Pass" in english and 'lang="en"' in english
 
 
+def test_money_in_the_titles_currency_and_the_languages_digits(client: TestClient) -> None:
+    """Cash is shown as the log shows it (stellwerk.words.money): 1835 in marks, German
+    thousands with a dot."""
+    links = create(client, "1835")
+    german = client.get(links["Ann"] + "?lang=de").text
+    assert re.search(r"Bank:</strong> \d{1,3}\.\d{3} M", german)
+    english = client.get(links["Ann"] + "?lang=en").text
+    assert re.search(r"Bank:</strong> \d{1,3},\d{3} M", english)
+
+
 def test_new_game_refusals_are_shown_on_the_form(client: TestClient) -> None:
     """A wrong player count is the engine's refusal, shown with its rule."""
     page = client.get("/new?title=1849").text

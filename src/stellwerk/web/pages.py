@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jinja2 import pass_context
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -55,9 +56,24 @@ from stellwerk.web.errors import BadRequest, Forbidden, WebError
 from stellwerk.web.seats import ANNEX, Access, digest
 from stellwerk.web.security import Csrf, same_origin
 from stellwerk.web.service import Created, GameService, decider, player_names
+from stellwerk.words import money
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+@pass_context
+def _cash(context: Any, amount: Any) -> str:
+    """Money in the page's title currency and language (``stellwerk.words.money``); ``-``
+    for none."""
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        return "-" if amount is None else str(amount)
+    page = context.get("page")
+    title = str(getattr(page, "title", ""))
+    return money(title, amount, str(context.get("lang", "en")))
+
+
+TEMPLATES.env.filters["cash"] = _cash
 
 LANGS = ("en", "de")
 NONCE_COOKIE = "stellwerk_csrf"
