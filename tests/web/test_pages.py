@@ -316,3 +316,74 @@ def test_tile_previews_of_the_titles_tiles(client: TestClient) -> None:
     assert client.get("/tile/1835/201/2.svg").text != answer.text
     for wrong in ("/tile/1835/nope/0.svg", "/tile/9999/201/0.svg", "/tile/1835/201/6.svg"):
         assert client.get(wrong).status_code == 404
+
+
+def play_until(client: TestClient, links: dict[str, str], marker: str, most: int = 30) -> str:
+    """Play first-listed bids, pars and buys (else a pass) until a page shows ``marker``;
+    the name of a player not to move then."""
+    for _ in range(most):
+        pages = {name: client.get(link).text for name, link in links.items() if name != "spectator"}
+        page = next(iter(pages.values()))
+        if marker in page:
+            return next(name for name, text in pages.items() if not forms(text))
+        name, text = next((n, t) for n, t in pages.items() if forms(t))
+        found = {f["kind"]: f["action"] for f in reversed(forms(text))}
+        move = next(found[k] for k in ("par", "buy_shares", "bid", "pass") if k in found)
+        answer = post_move(client, links[name], csrf_of(text), move, count_of(text))
+        assert answer.status_code == 303
+    pytest.fail(f"{marker!r} not reached")
+
+
+def test_standing_orders_in_the_browser(client: TestClient) -> None:
+    """Issue 11 item 2 (the game master's standing orders): a player gives "pass for the
+    rest of this stock round" on his page and it acts at his turn; he can cancel an order;
+    an unknown order is refused and changes nothing."""
+    links = create(client)
+    waiting = play_until(client, links, "Round:</strong> Stock")
+    link = links[waiting]
+    page = client.get(link).text
+    assert 'id="order-share-pass"' in page and 'id="order-buy-shares"' in page
+
+    def order(fields: dict[str, str], page: str) -> Any:
+        data = {"csrf": csrf_of(page), "base": str(count_of(page)), **fields}
+        return client.post(link + "/standing", data=data, follow_redirects=False)
+
+    answer = order({"kind": "buy_shares", "corporation": "ATA", "until": "float"}, page)
+    assert answer.status_code == 303, answer.text
+    page = client.get(link).text
+    assert 'data-order="buy_shares"' in page
+    answer = order({"kind": "disable", "original": "buy_shares"}, page)
+    assert answer.status_code == 303
+    page = client.get(link).text
+    assert 'data-order="buy_shares"' not in page
+    before = count_of(page)
+    assert order({"kind": "nonsense"}, page).status_code == 400
+    forged = client.post(
+        link + "/standing",
+        data={"csrf": "1.x", "base": str(before), "kind": "share_pass"},
+        follow_redirects=False,
+    )
+    assert forged.status_code == 403
+    assert count_of(client.get(link).text) == before
+    said = f"{waiting} passes"
+    passes = html.unescape(page).count(said)
+    assert order({"kind": "share_pass"}, page).status_code == 303
+    # the order passes for him when his turn comes: he never has a move in this round
+    for _ in range(12):
+        page = client.get(link).text
+        if "Round:</strong> Stock" not in page:
+            break
+        assert not forms(page), "the standing pass acts at his turn"
+        others = {
+            n: client.get(li).text for n, li in links.items() if n not in ("spectator", waiting)
+        }
+        mover = next(((n, t) for n, t in others.items() if forms(t)), None)
+        if mover is None:
+            break
+        name, text = mover
+        found = {f["kind"]: f["action"] for f in forms(text)}
+        move = found.get("pass") or next(iter(found.values()))
+        assert (
+            post_move(client, links[name], csrf_of(text), move, count_of(text)).status_code == 303
+        )
+    assert html.unescape(client.get(link).text).count(said) > passes

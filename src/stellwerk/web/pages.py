@@ -18,6 +18,9 @@ them only with ``GameService.act``, and show the engine's own words:
 * Deadlines (the game master's, ``web.deadlines``): a new game may have hours per decision;
   the page shows when the open decision is due and, once it is, any player may have the
   default order applied (the server's ticker does so too).
+* Standing orders (the game master's, ``web.standing``): a player gives "pass for the rest of
+  this stock round" or "buy shares of X each turn until it floats / N shares" and cancels
+  them on his page; they are 18xx.games' ``program_*`` actions, sent like any move.
 * ``?lang=de|en`` switches the language (kept in a cookie).
 
 Forms: every POST carries a signed token in a hidden field (``web.security.Csrf``, its scope
@@ -76,6 +79,9 @@ def _cash(context: Any, amount: Any) -> str:
 TEMPLATES.env.filters["cash"] = _cash
 
 LANGS = ("en", "de")
+STANDING_ANNEX = "web-standing"
+"""The annex of ``web.standing``: the game master's standing orders of a game."""
+STANDING_KINDS = {"share_pass": "program_share_pass", "buy_shares": "program_buy_shares"}
 NONCE_COOKIE = "stellwerk_csrf"
 LANG_COOKIE = "stellwerk_lang"
 LOG_LINES = 40
@@ -107,6 +113,10 @@ UI: dict[str, dict[str, str]] = {
         "group_other": "Other", "depot": "Depot", "live": "live",
         "deadline": "Deadline per decision (hours)", "deadline_hint": "empty: none",
         "due": "Deadline of this decision", "settle": "Deadline passed: apply the default order",
+        "standing": "Standing orders", "share_pass": "Pass for the rest of this stock round",
+        "buy_until": "Buy shares each turn", "until": "until", "float": "it floats",
+        "from_pool": "from the pool", "give": "Give the order", "cancel": "Cancel",
+        "order_share_pass": "pass in this stock round", "order_buy_shares": "buy {target}",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -138,6 +148,10 @@ UI: dict[str, dict[str, str]] = {
         "group_other": "Weiteres", "depot": "Depot", "live": "live",
         "deadline": "Frist je Entscheidung (Stunden)", "deadline_hint": "leer: keine",
         "due": "Frist dieser Entscheidung", "settle": "Frist abgelaufen: Standardzug ausführen",
+        "standing": "Daueraufträge", "share_pass": "Für den Rest dieser Aktienrunde passen",
+        "buy_until": "Jede Runde Aktien kaufen", "until": "bis", "float": "sie schwimmt",
+        "from_pool": "aus dem Pool", "give": "Auftrag erteilen", "cancel": "Aufheben",
+        "order_share_pass": "in dieser Aktienrunde passen", "order_buy_shares": "{target} kaufen",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -422,12 +436,20 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
     if wants_player != access.is_player:
         raise Forbidden("this link is not for this page")
     due = None if page.view["finished"] else await service.run(_due, key)
+    orders: list[dict[str, Any]] = []
+    if access.is_player and not page.view["finished"]:
+        orders = await service.run(_standing_of, key, access.player)
     nonce, _ = nonce_of(request)
     kind = "play" if access.is_player else "watch"
     context = {
         "due": None if due is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(due)),
         "overdue": due is not None and due <= time.time(),
         "deadline_url": f"/play/{key}/{token}/deadline",
+        "standing_url": f"/play/{key}/{token}/standing",
+        "orders": orders,
+        "startable": [
+            c["sym"] for c in page.view["corporations"] if c["par"] is not None or c["floated"]
+        ],
         "page": page,
         "view": page.view,
         "choices": page.choices,
@@ -441,6 +463,70 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
         "cities_json": json.dumps(sorted(page.choices.tokens)),
     }
     return render(request, "game.html", context, status, nonce=nonce)
+
+
+def _standing_of(store: GameStore, key: str, player: Any) -> list[dict[str, Any]]:
+    """The player's active standing orders (``web.standing``'s annex record)."""
+    record = store.annex_get(key, STANDING_ANNEX) or []
+    return [
+        order
+        for order in record
+        if isinstance(order, dict) and order.get("active") and order.get("player") == player
+    ]
+
+
+def standing_action(form: FormData, player: Any) -> dict[str, Any]:
+    """The programmed action (18xx.games' ``program_*``) a standing-order form asks for:
+    ``share_pass`` (pass for the rest of this stock round), ``buy_shares`` (``corporation``
+    each turn until ``until``: ``float`` or a number of shares; ``pool`` from the market) or
+    ``disable`` (``original``: the order's kind)."""
+    kind = str(form.get("kind", ""))
+    base = {"entity": player, "entity_type": "player"}
+    if kind == "share_pass":
+        return {"type": "program_share_pass", **base}
+    if kind == "buy_shares":
+        corporation = str(form.get("corporation", "")).strip()
+        until_text = str(form.get("until", "float")).strip()
+        if not corporation:
+            raise BadRequest("choose a corporation")
+        until: str | int = "float"
+        if until_text != "float":
+            if not until_text.isdigit() or not 0 < int(until_text) <= 10:
+                raise BadRequest("until: 'float' or a number of shares from 1 to 10")
+            until = int(until_text)
+        return {
+            "type": "program_buy_shares", **base, "corporation": corporation,
+            "until_condition": until, "from_market": form.get("pool") == "1",
+        }  # fmt: skip
+    if kind == "disable":
+        original = str(form.get("original", ""))
+        if original not in STANDING_KINDS:
+            raise BadRequest("no such standing order")
+        return {"type": "program_disable", **base, "original_type": STANDING_KINDS[original],
+                "reason": "cancelled by the player"}  # fmt: skip
+    raise BadRequest("no such standing order")
+
+
+async def standing(request: Request) -> Response:
+    """Give or cancel a standing order (the game master's, ``web.standing``) from the page."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    service = service_of(request)
+    access = await service.access(key, token)
+    form = await request.form()
+    check_form(request, form, _move_purpose(key, token))
+    try:
+        action = standing_action(form, access.player)
+        await service.act(key, token, action, int(str(form.get("base", "-1"))))
+    except ValueError as error:
+        raise BadRequest("the order could not be read") from error
+    except WebError as error:
+        return await show(request, error.message, error.status)
+    except IllegalAction as error:
+        return await show(request, f"{error.reason} ({error.rule})", 422)
+    except GameMovedOn:
+        return await show(request, UI[language(request)]["moved_on"], 409)
+    return RedirectResponse(f"/play/{key}/{token}", status_code=303)
 
 
 def _due(store: GameStore, key: str) -> float | None:
@@ -570,6 +656,7 @@ def routes(service: GameService, state: Any) -> list[BaseRoute]:
         Route("/play/{id}/{token}", show, methods=["GET"]),
         Route("/play/{id}/{token}/act", act, methods=["POST"]),
         Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
+        Route("/play/{id}/{token}/standing", standing, methods=["POST"]),
         Route("/watch/{id}/{token}", show, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
