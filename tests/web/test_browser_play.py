@@ -91,7 +91,14 @@ def server(tmp_path: Path) -> Iterator[str]:
 
     app = create_app(f"sqlite:///{tmp_path / 'web.db'}")
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=1,  # the pages' live feeds never end by themselves
+    )
     served = uvicorn.Server(config)
     thread = threading.Thread(target=served.run, daemon=True)
     thread.start()
@@ -101,7 +108,9 @@ def server(tmp_path: Path) -> Iterator[str]:
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
     served.should_exit = True
+    served.force_exit = True
     thread.join(10)
+    assert not thread.is_alive(), "the server did not stop"
 
 
 @dataclass
