@@ -135,8 +135,14 @@ def home_cities(game: Game1841, corp: Corporation, hexes: list[str]) -> list[str
 
 def has_home_city(game: Game1841, corp: Corporation) -> bool:
     """Whether a non-historical ``corp`` has a city with a free slot for its first home token
-    now (rules/1841.md 2.2.3); without one it cannot start."""
-    return bool(home_cities(game, corp, home_hexes(game, corp)))
+    now (rules/1841.md 2.2.3); without one it cannot start.  (Stops at the first such city:
+    the stock turn asks this of every corporation after every action.)"""
+    board = game.map.board
+    return any(
+        board.can_place_token(hid, index, corp.sym)
+        for hid in home_hexes(game, corp)
+        for index in range(len(board.hexes[hid].cities))
+    )
 
 
 # -- what a token costs ----------------------------------------------------------------------
