@@ -55,6 +55,8 @@ class Board:
         goes back).  Pure results of the board may be kept by it."""
         self._next_content = 1
         self._links: dict[tuple[str, int], str | None] = {}
+        self._token_index: tuple[int, dict[str, list[str]]] | None = None
+        """(version, corporation -> sorted hexes of its tokens): :meth:`token_hexes`."""
         """Answers of :meth:`neighbor` for the tiles as they lie now (:meth:`link_table`)."""
 
     def link_table(self) -> dict[tuple[str, int], str | None]:
@@ -312,15 +314,21 @@ class Board:
         return hexes
 
     def token_hexes(self, corp: str) -> list[str]:
-        """Hexes holding a token of ``corp``, sorted (one entry per token)."""
-        out = [
-            hid
-            for hid, state in self.hexes.items()
-            for city in state.cities
-            for holder in city.tokens
-            if holder == corp
-        ]
-        return sorted(out)
+        """Hexes holding a token of ``corp``, sorted (one entry per token).  Read from an index
+        of every corporation's tokens made once per :attr:`version` (every token change
+        bumps it): stock turns and token checks ask this of many corporations."""
+        index = self._token_index
+        if index is None or index[0] != self._version:
+            found: dict[str, list[str]] = {}
+            for hid, state in self.hexes.items():
+                for city in state.cities:
+                    for holder in city.tokens:
+                        if holder is not None:
+                            found.setdefault(holder, []).append(hid)
+            for hexes in found.values():
+                hexes.sort()
+            index = self._token_index = (self._version, found)
+        return list(index[1].get(corp, ()))
 
     def reserve(self, hex_id: str, city_index: int, corp: str) -> int:
         """Reserve a slot of a city for ``corp``'s home token: the first open slot (§6.4)."""

@@ -8,6 +8,7 @@ tokens, token purchase) is :mod:`.start`'s."""
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, transfer
@@ -83,12 +84,34 @@ def startable(game: Game1841, corp: Corporation) -> bool:
         return True
     if not game.loading:
         return False
-    for event in game.journal:
-        if isinstance(event, journal.Seceded) and corp.sym in (event.a, event.b):
-            return True
-        if isinstance(event, journal.TuscanMergeStarted) and event.formed == corp.sym:
-            return True
-    return False
+    return corp.sym in formed_in_game(game)
+
+
+_FORMED: weakref.WeakKeyDictionary[Any, tuple[list[Any], int, frozenset[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per game: (the journal read, how many of its events, the corporations they formed)."""
+
+
+def formed_in_game(game: Game1841) -> frozenset[str]:
+    """The corporations formed in the game so far: SB and SFV by the secession, SFLi by the
+    Tuscan merge (rules/1841.md 2.4.1, 2.4.2), as the journal tells.  The journal only grows,
+    so only the events since the last call are read (:func:`startable` asks after every
+    stock action)."""
+    events = game.journal
+    seen, read, formed = _FORMED.get(game, (None, 0, frozenset()))
+    if seen is not events or read > len(events):  # another journal: read it all
+        read, formed = 0, frozenset()
+    new: set[str] = set()
+    for event in events[read:]:
+        if isinstance(event, journal.Seceded):
+            new.update((event.a, event.b))
+        elif isinstance(event, journal.TuscanMergeStarted):
+            new.add(event.formed)
+    if new:
+        formed = formed | new
+    _FORMED[game] = (events, len(events), formed)
+    return formed
 
 
 def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:

@@ -21,7 +21,8 @@ which set the order themselves with :func:`adopt`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation
 from stellwerk.core.map.graph import NodeKey
@@ -39,8 +40,35 @@ def token_hexes(game: Game1841, sym: str) -> list[str]:
     ]
 
 
-def updated(game: Game1841) -> dict[str, list[str | None]]:
-    """Every corporation's order brought up to date with the board (changes nothing)."""
+Order = dict[str, list[str | None]]
+
+_LAST: weakref.WeakKeyDictionary[Any, tuple[Any, int, Order, Order]] = weakref.WeakKeyDictionary()
+"""Per game: the board, its version, the order given and :func:`updated`'s answer for them."""
+
+
+def updated(game: Game1841) -> Order:
+    """Every corporation's order brought up to date with the board (changes nothing).  Asked
+    after every action; the answer is taken again while the board (its version) and the order
+    given are the same as last time."""
+    board = game.map.board
+    last = _LAST.get(game)
+    if (
+        last is not None
+        and last[0] is board
+        and last[1] == board.version
+        and last[2] == game.token_order
+    ):
+        return _copied(last[3])
+    out = _updated(game)
+    _LAST[game] = (board, board.version, _copied(game.token_order), _copied(out))
+    return out
+
+
+def _copied(order: Order) -> Order:
+    return {sym: list(slots) for sym, slots in order.items()}
+
+
+def _updated(game: Game1841) -> Order:
     on_map: dict[str, list[str]] = {}
     for hid, state in game.map.board.hexes.items():
         for city in state.cities:
