@@ -18,8 +18,9 @@ same function.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
@@ -133,16 +134,31 @@ def home_cities(game: Game1841, corp: Corporation, hexes: list[str]) -> list[str
     return out
 
 
+_HOME_CITY: weakref.WeakKeyDictionary[Any, tuple[Any, int, int, dict[str, bool]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per game: the board, its version, the phase and :func:`has_home_city`'s answers for them."""
+
+
 def has_home_city(game: Game1841, corp: Corporation) -> bool:
     """Whether a non-historical ``corp`` has a city with a free slot for its first home token
-    now (rules/1841.md 2.2.3); without one it cannot start.  (Stops at the first such city:
-    the stock turn asks this of every corporation after every action.)"""
+    now (rules/1841.md 2.2.3); without one it cannot start.  The stock turn asks this of every
+    corporation after every action: the answer depends on the board (tiles, tokens and
+    reservations: its version), the phase and the corporation only, so it is kept for them,
+    and the search stops at the first such city."""
     board = game.map.board
-    return any(
-        board.can_place_token(hid, index, corp.sym)
-        for hid in home_hexes(game, corp)
-        for index in range(len(board.hexes[hid].cities))
-    )
+    phase = phase_number(game)
+    memo = _HOME_CITY.get(game)
+    if memo is None or memo[0] is not board or memo[1] != board.version or memo[2] != phase:
+        memo = _HOME_CITY[game] = (board, board.version, phase, {})
+    found = memo[3].get(corp.sym)
+    if found is None:
+        found = memo[3][corp.sym] = any(
+            board.can_place_token(hid, index, corp.sym)
+            for hid in home_hexes(game, corp)
+            for index in range(len(board.hexes[hid].cities))
+        )
+    return found
 
 
 # -- what a token costs ----------------------------------------------------------------------
