@@ -153,12 +153,18 @@ def has_home_city(game: Game1841, corp: Corporation) -> bool:
         memo = _HOME_CITY[game] = (board, board.version, phase, {})
     found = memo[3].get(corp.sym)
     if found is None:
-        found = memo[3][corp.sym] = any(
-            board.can_place_token(hid, index, corp.sym)
-            for hid in home_hexes(game, corp)
-            for index in range(len(board.hexes[hid].cities))
-        )
+        found = memo[3][corp.sym] = home_city_exists(game, corp)
     return found
+
+
+def home_city_exists(game: Game1841, corp: Corporation) -> bool:
+    """:func:`has_home_city` computed afresh."""
+    board = game.map.board
+    return any(
+        board.can_place_token(hid, index, corp.sym)
+        for hid in home_hexes(game, corp)
+        for index in range(len(board.hexes[hid].cities))
+    )
 
 
 # -- what a token costs ----------------------------------------------------------------------
