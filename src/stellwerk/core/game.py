@@ -526,8 +526,9 @@ class Game(ABC):
     def controlled_percent(self, holder: Holder, corp: Corporation) -> int:
         """What ``holder`` has of ``corp`` for the holding limit: its own percentage, or with
         ``holding_limit_counts_controlled`` its controlling player's own percentage plus what
-        every corporation he controls (other than ``corp``) holds.  (Only corporations that
-        hold some of ``corp`` are asked who controls them: the stock turn asks this often.)"""
+        every corporation he controls (other than ``corp``) holds.  (Read from ``corp``'s
+        certificates: only corporations holding some are asked who controls them, once each;
+        the stock turn asks this often.)"""
         sym = corp.sym
         if not self.holding_limit_counts_controlled:
             return holder.percent_of(sym)
@@ -535,9 +536,17 @@ class Game(ABC):
         if player is None:
             return holder.percent_of(sym)
         total = player.percent_of(sym)
-        for other in self.corporations:
-            if other is not corp and other.shares.get(sym) and controller(other) is player:
-                total += other.percent_of(sym)
+        controls: dict[int, bool] = {}
+        for share in corp.certificates:
+            other = share.owner
+            if other is corp or not isinstance(other, Corporation):
+                continue
+            key = id(other)
+            found = controls.get(key)
+            if found is None:
+                found = controls[key] = controller(other) is player
+            if found:
+                total += share.percent
         return total
 
     def holding_ok(self, holder: Holder, corp: Corporation, extra: int = 0) -> bool:
