@@ -1,7 +1,8 @@
 """The answers 1841 keeps to replay fast (issue 8 item 7) are the answers computed afresh, at
-every position of the recorded 18xx.games games: who may act and what is listed (remembered per
-state), the board's token index, the token order, whether a corporation has a home city
-(rules/1841.md 2.2.3), the corporations formed in the game (2.4.1, 2.4.2)."""
+every position of the recorded 18xx.games games: who may act (remembered per state), the
+board's token index (token hexes, the cities a network walk starts from), the token order,
+whether a corporation has a home city (rules/1841.md 2.2.3), the corporations formed in the
+game (2.4.1, 2.4.2)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from stellwerk.api import Game
 from stellwerk.core.entities import Corporation
+from stellwerk.core.map.graph import token_nodes
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841 import journal, start, token_order
 from stellwerk.titles.g1841.game import Game1841
@@ -32,6 +34,15 @@ def _token_hexes(engine: Game1841, sym: str) -> list[str]:
     )
 
 
+def _token_nodes(engine: Game1841, sym: str) -> list[tuple[str, int]]:
+    return [
+        (hid, state.tile.city_nodes[index])
+        for hid, state in engine.map.board.hexes.items()
+        for index, city in enumerate(state.cities)
+        if sym in city.tokens
+    ]
+
+
 def _formed(engine: Game1841) -> set[str]:
     out: set[str] = set()
     for event in engine.journal:
@@ -46,6 +57,7 @@ def _check_kept(engine: Game1841) -> None:
     board = engine.map.board
     for corp in engine.corporations:
         assert board.token_hexes(corp.sym) == _token_hexes(engine, corp.sym), corp.sym
+        assert token_nodes(board, corp.sym) == _token_nodes(engine, corp.sym), corp.sym
         if not engine.specs[corp.sym].historical:
             kept = start.has_home_city(engine, corp)
             assert kept == start.home_city_exists(engine, corp), corp.sym

@@ -56,7 +56,7 @@ class Board:
         self._next_content = 1
         self._links: dict[tuple[str, int], str | None] = {}
         self._token_index: tuple[int, dict[str, list[str]]] | None = None
-        """(version, corporation -> sorted hexes of its tokens): :meth:`token_hexes`."""
+        """(version, corporation -> hexes of its tokens): :meth:`tokens_by_corporation`."""
         """Answers of :meth:`neighbor` for the tiles as they lie now (:meth:`link_table`)."""
 
     def link_table(self) -> dict[tuple[str, int], str | None]:
@@ -314,9 +314,14 @@ class Board:
         return hexes
 
     def token_hexes(self, corp: str) -> list[str]:
-        """Hexes holding a token of ``corp``, sorted (one entry per token).  Read from an index
-        of every corporation's tokens made once per :attr:`version` (every token change
-        bumps it): stock turns and token checks ask this of many corporations."""
+        """Hexes holding a token of ``corp``, sorted (one entry per token)."""
+        return sorted(self.tokens_by_corporation().get(corp, ()))
+
+    def tokens_by_corporation(self) -> dict[str, list[str]]:
+        """Corporation -> the hexes of its tokens in board order (one entry per token): an
+        index of the board made once per :attr:`version` (every token change bumps it), as
+        stock turns, token checks and network walks ask for the tokens of many corporations.
+        Do not change it."""
         index = self._token_index
         if index is None or index[0] != self._version:
             found: dict[str, list[str]] = {}
@@ -325,10 +330,8 @@ class Board:
                     for holder in city.tokens:
                         if holder is not None:
                             found.setdefault(holder, []).append(hid)
-            for hexes in found.values():
-                hexes.sort()
             index = self._token_index = (self._version, found)
-        return list(index[1].get(corp, ()))
+        return index[1]
 
     def reserve(self, hex_id: str, city_index: int, corp: str) -> int:
         """Reserve a slot of a city for ``corp``'s home token: the first open slot (§6.4)."""

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, chain_of_control
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, Step, act, remembered
 from stellwerk.core.flow.stock import bundle_from_action, turn_menu
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle, can_dump
@@ -206,7 +206,9 @@ class CorporateShares(Step):
         return self.can_gain(corp, bundle)
 
     def buy_candidates(self) -> list[Bundle]:
-        return buy_candidates(self.game)
+        """:func:`.stock.buy_candidates`, remembered for the state (do not change the list)."""
+        found: list[Bundle] = remembered(self, "buy_candidates", lambda: buy_candidates(self.game))
+        return found
 
     def can_buy_any(self, corp: Corporation) -> bool:
         return any(self.can_buy(corp, b) for b in self.buy_candidates())

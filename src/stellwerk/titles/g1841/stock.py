@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round, act
+from stellwerk.core.flow.base import Action, Round, act, remembered
 from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, turn_menu
 from stellwerk.core.market import Cell
@@ -354,7 +354,9 @@ class Shares1841(BuySellParShares):
         return super().can_buy(player, bundle)
 
     def buy_candidates(self, player: Player) -> list[Bundle]:
-        return buy_candidates(self.game)
+        """:func:`buy_candidates`, remembered for the state (do not change the list)."""
+        found: list[Bundle] = remembered(self, "buy_candidates", lambda: buy_candidates(self.game))
+        return found
 
     def can_buy_any(self, player: Player) -> bool:
         """Whether a purchase is left, the turn's test (rules/1841.md 2.2.1, 5.1: a player
