@@ -1,8 +1,8 @@
 """The answers 1841 keeps to replay fast (issue 8 item 7) are the answers computed afresh, at
 every position of the recorded 18xx.games games: who may act (remembered per state), the
 board's token index (token hexes, the cities a network walk starts from), the token order,
-whether a corporation has a home city (rules/1841.md 2.2.3), the corporations formed in the
-game (2.4.1, 2.4.2)."""
+whether a sale makes a corporation circular (rules/1841.md 2.2.1), whether a corporation has a
+home city (2.2.3), the corporations formed in the game (2.4.1, 2.4.2)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from stellwerk.api import Game
 from stellwerk.core.entities import Corporation
 from stellwerk.core.map.graph import token_nodes
 from stellwerk.io.gamefile import load_game_file, read_game_file
-from stellwerk.titles.g1841 import journal, start, token_order
+from stellwerk.titles.g1841 import journal, ownership, start, token_order
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.stock import formed_in_game
 
@@ -61,6 +61,13 @@ def _check_kept(engine: Game1841) -> None:
         if not engine.specs[corp.sym].historical:
             kept = start.has_home_city(engine, corp)
             assert kept == start.home_city_exists(engine, corp), corp.sym
+    for player in engine.players:
+        for sym in list(player.shares):
+            corp = engine.corporation(sym)
+            for bundle in engine.sale_bundles(player, corp):
+                for change in (True, False):
+                    quick = ownership.creates_circle(engine, bundle, engine.pool, change)
+                    assert quick == ownership.tried_circle(engine, bundle, engine.pool, change)
     assert token_order.updated(engine) == token_order._updated(engine)
     assert formed_in_game(engine) == _formed(engine)
 

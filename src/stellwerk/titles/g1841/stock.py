@@ -283,7 +283,7 @@ def buy_candidates(game: Game1841) -> list[Bundle]:
                 if key in seen or (share.president and source is corp):
                     continue
                 seen.add(key)
-                out.append(Bundle.of([share], corp))
+                out.append(Bundle([share], share.percent, corp))  # Bundle.of, inlined
     return out
 
 
