@@ -7,6 +7,7 @@ home city (2.2.3), the corporations formed in the game (2.4.1, 2.4.2)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,6 +73,28 @@ def _check_kept(engine: Game1841) -> None:
     assert formed_in_game(engine) == _formed(engine)
 
 
+KINDS = ("pass", "sell_shares", "buy_shares", "par", "buy_company", "choose", "lay_tile")
+
+
+def _check_menus(engine: Any) -> None:
+    """The routing's questions of each active step (``offers_current``, ``blocking``), answered
+    from what the step remembers, are the whole menu's answers computed afresh."""
+    with engine.remembering():  # the answers the last action's state left
+        assert engine.memo_key is not None
+        remembered = [
+            (step.blocking(), [step.offers_current(kind) for kind in KINDS])
+            for step in engine.round.steps
+            if step.active()
+        ]
+    engine.changing()
+    fresh = []
+    for step in engine.round.steps:
+        if step.active():
+            menu = step._current_actions()
+            fresh.append((step.blocks and bool(menu), [kind in menu for kind in KINDS]))
+    assert remembered == fresh
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_kept_answers_are_fresh_answers(name: str) -> None:
     """After every action of the recorded game: who may act, as remembered, is who may act
@@ -86,6 +109,7 @@ def test_kept_answers_are_fresh_answers(name: str) -> None:
     for action in game_file.live:
         game.process(action, replay=True)
         active = game.active_entities()
+        _check_menus(game._engine)  # its remembered answers, untouched
         engine = game.engine  # taking it forgets the remembered answers
         assert isinstance(engine, Game1841)
         assert game.active_entities() == active

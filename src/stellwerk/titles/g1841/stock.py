@@ -9,11 +9,12 @@ tokens, token purchase) is :mod:`.start`'s."""
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round, act, remembered
+from stellwerk.core.flow.base import Action, Round, act, any_action_blocks, remembered
 from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, turn_menu
 from stellwerk.core.market import Cell
@@ -536,17 +537,67 @@ class Shares1841(BuySellParShares):
         )
 
     # -- the turn -------------------------------------------------------------------------------
+    # The menu is :func:`turn_menu` of five tests of the current player; each is remembered for
+    # the state (``remembered``), and the routing and the skip test ask only those they need
+    # (``offers_current``, ``blocking``): the menu is asked after every action.
+    def _test(self, name: str, entity: Player) -> bool:
+        tests: dict[str, Callable[[], bool]] = {
+            "can_sell": lambda: self.can_sell_any(entity),
+            "can_buy": lambda: self.can_buy_any(entity),
+            "can_par": lambda: self.can_par_any(entity),
+            "companies": lambda: bool(self.buyable_companies(entity)),
+            "must_sell": lambda: self.must_sell(entity, self._test("can_sell", entity)),
+        }
+        found: bool = remembered(self, name, tests[name])
+        return found
+
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
-        can_sell = self.can_sell_any(entity)
+        can_sell = self._test("can_sell", entity)
         return turn_menu(
-            self.must_sell(entity, can_sell),
+            self._test("must_sell", entity),
             can_sell,
-            lambda: self.can_buy_any(entity),
-            lambda: self.can_par_any(entity),
-            lambda: ["buy_company"] if self.buyable_companies(entity) else [],
+            lambda: self._test("can_buy", entity),
+            lambda: self._test("can_par", entity),
+            lambda: ["buy_company"] if self._test("companies", entity) else [],
         )
+
+    @any_action_blocks
+    def blocking(self) -> bool:
+        """Whether :meth:`actions` lists anything for the current player: some purchase,
+        start or sale (a forced sale is a sale)."""
+        found: bool = remembered(self, "blocking", self._anything)
+        return found
+
+    def _anything(self) -> bool:
+        entity = self.current_entity()
+        if not self.blocks or not isinstance(entity, Player) or getattr(entity, "closed", False):
+            return False
+        return any(
+            self._test(name, entity) for name in ("can_buy", "can_sell", "can_par", "companies")
+        )
+
+    def offers_current(self, kind: str) -> bool:
+        """``kind in self.current_actions()`` from the tests it needs (:func:`turn_menu`)."""
+        entity = self.current_entity()
+        if not isinstance(entity, Player) or getattr(entity, "closed", False):
+            return False
+        if not self.blocking():
+            return False
+        if self._test("must_sell", entity):
+            return kind == "sell_shares"
+        tests = {
+            "pass": None,
+            "sell_shares": "can_sell",
+            "buy_shares": "can_buy",
+            "par": "can_par",
+            "buy_company": "companies",
+        }
+        if kind not in tests:
+            return False
+        name = tests[kind]
+        return name is None or self._test(name, entity)
 
     def choices(self, entity: Any) -> list[Action]:
         kinds = self.actions(entity)
