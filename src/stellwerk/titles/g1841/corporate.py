@@ -45,11 +45,12 @@ happen in reverse operating order, :func:`.stock.settle_drops`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, chain_of_control
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act, remembered
+from stellwerk.core.flow.base import Action, Step, act, any_action_blocks, remembered
 from stellwerk.core.flow.stock import bundle_from_action, turn_menu
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle, can_dump
@@ -327,16 +328,54 @@ class CorporateShares(Step):
             and entity.sym not in self.game.done_this_round
         )
 
+    # The menu is :func:`turn_menu` of four tests of the operating corporation; each is
+    # remembered for the state (``remembered``), and the routing and the skip test ask only
+    # those they need (``offers_current``, ``blocking``).
+    def _test(self, name: str, entity: Corporation) -> bool:
+        tests: dict[str, Callable[[], bool]] = {
+            "can_sell": lambda: self.can_sell_any(entity),
+            "can_buy": lambda: self.can_buy_any(entity),
+            "can_par": lambda: self.can_par_any(entity),
+            "must_sell": lambda: self._test("can_sell", entity) and self.must_sell(entity),
+        }
+        found: bool = remembered(self, name, tests[name])
+        return found
+
     def actions(self, entity: Any) -> list[str]:
         if not self.acting(entity):
             return []
-        can_sell = self.can_sell_any(entity)
         return turn_menu(
-            can_sell and self.must_sell(entity),
-            can_sell,
-            lambda: self.can_buy_any(entity),
-            lambda: self.can_par_any(entity),
+            self._test("must_sell", entity),
+            self._test("can_sell", entity),
+            lambda: self._test("can_buy", entity),
+            lambda: self._test("can_par", entity),
         )
+
+    @any_action_blocks
+    def blocking(self) -> bool:
+        """Whether :meth:`actions` lists anything for the operating corporation: some
+        purchase, start or sale (a forced sale is a sale)."""
+        found: bool = remembered(self, "blocking", self._anything)
+        return found
+
+    def _anything(self) -> bool:
+        entity = self.current_entity()
+        if not self.blocks or getattr(entity, "closed", False) or not self.acting(entity):
+            return False
+        return any(self._test(name, entity) for name in ("can_buy", "can_sell", "can_par"))
+
+    def offers_current(self, kind: str) -> bool:
+        """``kind in self.current_actions()`` from the tests it needs (:func:`turn_menu`)."""
+        entity = self.current_entity()
+        if getattr(entity, "closed", False) or not self.blocking():
+            return False
+        if self._test("must_sell", entity):
+            return kind == "sell_shares"
+        tests = {"pass": None, "sell_shares": "can_sell", "buy_shares": "can_buy", "par": "can_par"}
+        if kind not in tests:
+            return False
+        name = tests[kind]
+        return name is None or self._test(name, entity)
 
     def choices(self, entity: Any) -> list[Action]:
         kinds = self.actions(entity)
