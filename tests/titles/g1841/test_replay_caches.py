@@ -59,6 +59,8 @@ def _check_kept(engine: Game1841) -> None:
     for corp in engine.corporations:
         assert board.token_hexes(corp.sym) == _token_hexes(engine, corp.sym), corp.sym
         assert token_nodes(board, corp.sym) == _token_nodes(engine, corp.sym), corp.sym
+        in_board_order = [h for h, _ in _token_nodes(engine, corp.sym)]
+        assert token_order.token_hexes(engine, corp.sym) == list(dict.fromkeys(in_board_order))
         if not engine.specs[corp.sym].historical:
             kept = start.has_home_city(engine, corp)
             assert kept == start.home_city_exists(engine, corp), corp.sym

@@ -32,12 +32,8 @@ if TYPE_CHECKING:
 
 
 def token_hexes(game: Game1841, sym: str) -> list[str]:
-    """Hexes where ``sym`` has a token now, in board order (at most one token per hex)."""
-    return [
-        hid
-        for hid, state in game.map.board.hexes.items()
-        if any(sym in city.tokens for city in state.cities)
-    ]
+    """Hexes where ``sym`` has a token now, in board order (each once)."""
+    return list(dict.fromkeys(game.map.board.tokens_by_corporation().get(sym, ())))
 
 
 Order = dict[str, list[str | None]]
@@ -69,12 +65,10 @@ def _copied(order: Order) -> Order:
 
 
 def _updated(game: Game1841) -> Order:
-    on_map: dict[str, list[str]] = {}
-    for hid, state in game.map.board.hexes.items():
-        for city in state.cities:
-            for sym in city.tokens:
-                if sym is not None and hid not in on_map.setdefault(sym, []):
-                    on_map[sym].append(hid)
+    on_map = {
+        sym: list(dict.fromkeys(hexes))  # board order, each hex once
+        for sym, hexes in game.map.board.tokens_by_corporation().items()
+    }
     out: dict[str, list[str | None]] = {}
     for sym in sorted(set(game.token_order) | set(on_map)):
         slots = placed(game.token_order.get(sym, []), on_map.get(sym, []))
