@@ -2,7 +2,7 @@
 every position of the recorded 18xx.games games: who may act (remembered per state), the
 board's token index (token hexes, the cities a network walk starts from), the token order,
 whether a sale makes a corporation circular (rules/1841.md 2.2.1), whether a corporation has a
-home city (2.2.3), the corporations formed in the game (2.4.1, 2.4.2)."""
+home city and what its tokens cost (2.2.3), the corporations formed in the game (2.4.1, 2.4.2)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,8 @@ def _check_kept(engine: Game1841) -> None:
         if not engine.specs[corp.sym].historical:
             kept = start.has_home_city(engine, corp)
             assert kept == start.home_city_exists(engine, corp), corp.sym
+            for hid in board.token_hexes(corp.sym):
+                assert start.hex_price(engine, hid) == start.search_price(engine, hid), hid
     for player in engine.players:
         for sym in list(player.shares):
             corp = engine.corporation(sym)

@@ -213,7 +213,28 @@ def connected_hex(game: Game1841, hid: str) -> bool:
     return False
 
 
+_HEX_PRICE: weakref.WeakKeyDictionary[Any, tuple[Any, int, str, dict[str, int]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per game: the board, its version, the phase and :func:`hex_price`'s answers for them."""
+
+
 def hex_price(game: Game1841, home: str) -> int:
+    """The token price for a home at ``home`` (:func:`search_price`), kept while the board
+    (its version) and the phase (the borders in force) stay: a start's question is asked
+    after every action until it is answered."""
+    board = game.map.board
+    phase = game.phases.current.name
+    memo = _HEX_PRICE.get(game)
+    if memo is None or memo[0] is not board or memo[1] != board.version or memo[2] != phase:
+        memo = _HEX_PRICE[game] = (board, board.version, phase, {})
+    found = memo[3].get(home)
+    if found is None:
+        found = memo[3][home] = search_price(game, home)
+    return found
+
+
+def search_price(game: Game1841, home: str) -> int:
     """The token price for a home at ``home``: search the hexes within distance 2, not
     crossing impassable or province borders, for the nearest connected one (rules/1841.md
     2.2.3)."""
