@@ -336,10 +336,33 @@ class CorporateShares(Step):
             "can_sell": lambda: self.can_sell_any(entity),
             "can_buy": lambda: self.can_buy_any(entity),
             "can_par": lambda: self.can_par_any(entity),
-            "must_sell": lambda: self._test("can_sell", entity) and self.must_sell(entity),
+            "must_sell": lambda: (
+                self._over_a_limit(entity)
+                and self._test("can_sell", entity)
+                and self.must_sell(entity)
+            ),
         }
         found: bool = remembered(self, name, tests[name])
         return found
+
+    def _over_a_limit(self, corp: Corporation) -> bool:
+        """Over the certificate limit, its controlling player over the holding limit of a
+        corporation it holds, or it holds shares of a controller: a forced sale
+        (:meth:`must_sell`) needs one of them, and this needs no sale tested."""
+        game = self.game
+        if game.num_certs(corp) > game.cert_limit(corp):
+            return True
+        player = game.controller(corp)
+        for target in game.corporations:
+            if target is corp or not corp.shares.get(target.sym):
+                continue
+            if player is not None and (
+                game.controlled_percent(player, target) > game.max_holding_percent
+            ):
+                return True
+            if in_chain(corp, target):
+                return True
+        return False
 
     def actions(self, entity: Any) -> list[str]:
         if not self.acting(entity):

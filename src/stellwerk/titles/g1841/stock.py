@@ -546,10 +546,23 @@ class Shares1841(BuySellParShares):
             "can_buy": lambda: self.can_buy_any(entity),
             "can_par": lambda: self.can_par_any(entity),
             "companies": lambda: bool(self.buyable_companies(entity)),
-            "must_sell": lambda: self.must_sell(entity, self._test("can_sell", entity)),
+            "must_sell": lambda: (
+                self._over_a_limit(entity)
+                and self.must_sell(entity, self._test("can_sell", entity))
+            ),
         }
         found: bool = remembered(self, name, tests[name])
         return found
+
+    def _over_a_limit(self, player: Player) -> bool:
+        """Over the certificate limit or over the holding limit of some corporation held: a
+        forced sale (:meth:`must_sell`) needs one of them, and this needs no sale tested."""
+        game = self.game
+        if game.num_certs(player) > game.cert_limit(player):
+            return True
+        return any(
+            player.shares.get(c.sym) and not game.holding_ok(player, c) for c in game.corporations
+        )
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
