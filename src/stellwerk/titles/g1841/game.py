@@ -42,18 +42,21 @@ class GraphStamps:
 
     def __init__(self, port: MapPort) -> None:
         self.port = port
+        self.full = port.graph
+        self.region = port.region_graph
+        """The port's two caches (made once with it): asked for every remembered answer."""
 
     @property
     def stamp(self) -> tuple[int, int]:
-        return (self.port.graph.stamp, self.port.region_graph.stamp)
+        return (self.full.stamp, self.region.stamp)
 
     @property
     def reads(self) -> int:
-        return self.port.graph.reads + self.port.region_graph.reads
+        return self.full.reads + self.region.reads
 
     @reads.setter
     def reads(self, value: int) -> None:
-        self.port.graph.reads = value - self.port.region_graph.reads
+        self.full.reads = value - self.region.reads
 
 
 class Game1841(Game):
