@@ -430,9 +430,12 @@ class CorporateShares(Step):
         barred by a forced sale (rules/1841.md 2.3.8)."""
         if not self.acting(entity):
             raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
-        if kind != "sell_shares" and self.must_sell(entity):
+        if kind != "sell_shares" and self._over_a_limit(entity) and self.must_sell(entity):
             raise IllegalAction(f"{entity.sym} must sell shares first", RULE_FORCED)
-        if kind == "pass" and "pass" not in self.actions(entity):
+        # no forced sale: ``pass`` is listed when anything else is (:func:`turn_menu`)
+        if kind == "pass" and not (
+            self.can_buy_any(entity) or self.can_sell_any(entity) or self.can_par_any(entity)
+        ):
             raise IllegalAction(f"{entity.sym} has nothing to pass", RULE)
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:
