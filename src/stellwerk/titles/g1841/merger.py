@@ -568,10 +568,15 @@ class Merger(Procedure):
 
     # -- start
     def begin(self, game: Game1841) -> None:
-        """Start the merger (checked first on a copy: an illegal merger changes nothing)."""
-        trial = copy.deepcopy(game)
-        twin = copy.deepcopy(self)
-        twin.run_begin(trial)
+        """Start the merger (checked first on a copy: an illegal merger changes nothing).
+
+        While a file is replayed (``game.loading``) there is no copy: a refusal then ends the
+        replay and ``stellwerk.api.Game.process`` rebuilds the engine from a checkpoint, so
+        the half-changed game is never used (a copy cost most of a merger's replay time)."""
+        if not game.loading:
+            trial = copy.deepcopy(game)
+            twin = copy.deepcopy(self)
+            twin.run_begin(trial)
         self.run_begin(game)
 
     def run_begin(self, game: Game1841) -> None:
@@ -587,7 +592,9 @@ class Merger(Procedure):
     def check_on_copy(self, game: Game1841, action: Action) -> None:
         """Try the answer on a copy of the game: an exchange that ends without a president or
         with a new circular chain is refused before anything changes (2.3.11, seed 000
-        item 3.6)."""
+        item 3.6).  Not while a file is replayed: see :meth:`begin`."""
+        if game.loading:
+            return
         trial = copy.deepcopy(game)
         index = next(i for i, p in enumerate(game.procedures) if p is self)
         twin = trial.procedures[index]

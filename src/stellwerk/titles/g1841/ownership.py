@@ -94,7 +94,21 @@ def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
 
 def creates_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
     """Whether moving ``bundle`` to ``to`` (a purchase or sale, the presidency settled as the
-    trade settles it) makes a corporation circular that was not (rules/1841.md 2.2.1)."""
+    trade settles it) makes a corporation circular that was not (rules/1841.md 2.2.1).
+
+    Only the presidency of the bundle's corporation can change, so a new loop needs a
+    corporation as its new president: when ``to`` is none and no other corporation holds
+    any of it, the answer is no without trying the move (sales are asked this often)."""
+    corp = bundle.corporation
+    if not isinstance(to, Corporation) and not any(
+        isinstance(s.owner, Corporation) and s.owner is not corp for s in corp.certificates
+    ):
+        return False
+    return tried_circle(game, bundle, to, president_change)
+
+
+def tried_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
+    """:func:`creates_circle` found by trying the move."""
     before = circular_set(game)
     with trial(game, bundle.corporation):
         move_bundle(game, bundle, to, president_change)

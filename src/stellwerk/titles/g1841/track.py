@@ -124,9 +124,11 @@ def railheads(game: Game1841, corp: Corporation) -> list[NodeKey]:
     two unused bases reach uses the first (:mod:`.token_order`)."""
     board = game.map.board
     out = []
-    for hid, state in board.hexes.items():
+    placed = board.tokens_by_corporation().get(corp.sym, ())  # board order, a hex per token
+    for hid in dict.fromkeys(placed):
         if game.map.is_pass(hid):
             continue
+        state = board.hexes[hid]
         for index, city in enumerate(state.cities):
             if corp.sym in city.tokens:
                 out.append((hid, state.tile.city_nodes[index]))
