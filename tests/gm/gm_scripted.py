@@ -13,7 +13,8 @@ from stellwerk.selfplay import choose_action, lay_picker
 
 EXPRESSIBLE = {
     "pass", "bid", "blind_bid", "par", "buy_shares", "sell_shares", "lay_tile", "place_token",
-    "run_routes", "dividend", "buy_train", "buy_company", "choose", "bankrupt",
+    "run_routes", "dividend", "buy_train", "buy_company", "choose", "bankrupt", "merge",
+    "remove_token", "buy_token",
 }  # fmt: skip
 
 
