@@ -40,7 +40,6 @@ CORP_KINDS: dict[type[o.Order], tuple[str, ...]] = {
     o.Run: ("run_routes",),
     o.Dividend: ("dividend",),
     o.BuyTrain: ("buy_train",),
-    o.BuyCompany: ("buy_company",),
     o.Merge: ("merge",),
     o.BuyToken: ("buy_token",),
 }
@@ -51,6 +50,7 @@ EITHER_KINDS: dict[type[o.Order], tuple[str, ...]] = {
     o.Take: ("choose",),
     o.Choose: ("choose",),
     o.Bankrupt: ("bankrupt",),
+    o.BuyCompany: ("buy_company",),
     o.Answer: ("choose",),
     o.TokenCount: ("choose",),
     o.RemoveToken: ("remove_token",),
@@ -98,7 +98,9 @@ def kinds_of(order: o.Order) -> tuple[str, ...]:
 
 
 def is_corp_order(order: o.Order) -> bool:
-    return type(order) in CORP_KINDS
+    """An order of a corporation's operating turn (a company bought by a named corporation
+    too; a player buys one in 1841's stock round)."""
+    return type(order) in CORP_KINDS or (isinstance(order, o.BuyCompany) and order.corp is not None)
 
 
 def player_of(game: Game, entity: Any) -> Any:
