@@ -128,11 +128,21 @@ def player_of(game: Game, entity: Any) -> Any:
     return None
 
 
+def symbol(game: Game, name: str) -> str:
+    """The corporation's symbol as the game spells it (orders are read in upper case, and
+    symbols such as 1841's ``SFLi`` are not); ``name`` when no corporation has it."""
+    for corp in getattr(game.engine, "corporations", []):
+        sym = str(getattr(corp, "sym", ""))
+        if sym.upper() == name.upper():
+            return sym
+    return name
+
+
 def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
     """Whether ``order`` is meant for a decision of ``entity`` (one of the player's)."""
     is_player = bool(entity == player)
     if order.corp is not None:
-        return not is_player and str(entity) == order.corp
+        return not is_player and str(entity).upper() == order.corp
     if type(order) in PLAYER_KINDS:
         return is_player
     if type(order) in CORP_KINDS:
@@ -170,8 +180,8 @@ def _operating(game: Game) -> Any:
 def understand(game: Game, player: Any, order: o.Order, entity: Any) -> Understood:
     """The action ``order`` means for ``entity`` now; ``Refused`` when it means none or
     several."""
-    if order.corp is not None and player_of(game, order.corp) != player:
-        raise Refused(f"you do not preside {order.corp}")
+    if order.corp is not None and player_of(game, symbol(game, order.corp)) != player:
+        raise Refused(f"you do not preside {symbol(game, order.corp)}")
     listed = [a for a in legal(game) if a.get("entity") == entity]
     handler = HANDLERS.get(type(order))
     if handler is None:
@@ -243,7 +253,7 @@ def _sealed(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 def _par(game: Game, order: o.Order, listed: list[Action]) -> Action:
     assert isinstance(order, o.Par)
-    pars = [a for a in _of_type(listed, "par") if str(a.get("corporation")) == order.target]
+    pars = [a for a in _of_type(listed, "par") if str(a.get("corporation")).upper() == order.target]
     if not pars:
         raise Refused(f"{order.target} cannot be started now")
     at = [a for a in pars if str(a.get("share_price", "")).split(",")[0] == str(order.price)]
@@ -290,7 +300,7 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not buys:
-        if game.engine.corporation_or_none(order.target) is None:
+        if game.engine.corporation_or_none(symbol(game, order.target)) is None:
             raise Refused(f"there is no corporation {order.target}")
         raise Refused(f"no certificate of {order.target} can be bought now")
     sourced = [(share_source(game, str(a["shares"][0])), a) for a in buys]
@@ -321,7 +331,7 @@ def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not sales:
-        if game.engine.corporation_or_none(order.target) is None:
+        if game.engine.corporation_or_none(symbol(game, order.target)) is None:
             raise Refused(f"there is no corporation {order.target}")
         raise Refused(f"no certificate of {order.target} can be sold now")
     fitting = [a for a in sales if len(a["shares"]) == order.count]
@@ -458,7 +468,9 @@ def train_owner(game: Game, train_id: str) -> str:
 
 def _buy_company(game: Game, order: o.Order, listed: list[Action]) -> Action:
     assert isinstance(order, o.BuyCompany)
-    found = [a for a in _of_type(listed, "buy_company") if str(a.get("company")) == order.target]
+    found = [
+        a for a in _of_type(listed, "buy_company") if str(a.get("company")).upper() == order.target
+    ]
     if not found:
         raise Refused(f"{order.target} cannot be bought now")
     action = dict(found[0])
