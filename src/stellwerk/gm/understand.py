@@ -300,9 +300,11 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not buys:
-        if game.engine.corporation_or_none(symbol(game, order.target)) is None:
+        corp = game.engine.corporation_or_none(symbol(game, order.target))
+        if corp is None:
             raise Refused(f"there is no corporation {order.target}")
-        raise Refused(f"no certificate of {order.target} can be bought now")
+        why = why_not(game, listed, corp)
+        raise Refused(f"no certificate of {order.target} can be bought now{why}")
     sourced = [(share_source(game, str(a["shares"][0])), a) for a in buys]
     if order.source is not None:
         chosen = [a for s, a in sourced if _source_matches(game, s, order.source)]
@@ -322,6 +324,38 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
             raise Refused(f"no {order.percent}% certificate of {order.target} is for sale there")
     by_percent = {a.get("percent"): a for a in chosen}
     return _one(list(by_percent.values()), "", lambda a: f"{a.get('percent')}%")
+
+
+def why_not(game: Game, listed: list[Action], corp: Any) -> str:
+    """Why the deciding entity cannot buy a certificate of ``corp`` now, where the engine's
+    general limits tell (common rules: the certificate limit, the 60 % holding limit, the
+    cash for the cheapest certificate); '' when none of them is the reason."""
+    entity = listed[0]["entity"] if listed else None
+    if entity is None:
+        return ""
+    engine: Any = game.engine
+    holder = next((h for h in engine.all_players if h.id == entity), None)
+    if holder is None:
+        holder = engine.corporation_or_none(str(entity))
+    if holder is None:
+        return ""
+    name = str(getattr(holder, "name", None) or getattr(holder, "sym", entity))
+    if not _of_type(listed, "buy_shares") and not _of_type(listed, "par"):
+        return f": {name} is not to buy now"
+    try:
+        if not engine.within_cert_limit(holder):
+            return f": the certificate limit ({engine.num_certs(holder)} of " \
+                f"{engine.cert_limit(holder)} held)"
+        if not engine.holding_ok(holder, corp, extra=10):
+            return (f": {name} holds {holder.percent_of(corp.sym)}% of it, at most "
+                    f"{engine.max_holding_percent}% are allowed")
+        cell = getattr(corp, "share_price", None)
+        price = int(cell.price) if cell is not None else 0
+        if price and holder.cash < price:  # a 10 % certificate at the corporation's price
+            return f": {name} has {holder.cash}, the cheapest costs {price}"
+    except (AttributeError, TypeError):  # a title whose holders lack these figures
+        return ""
+    return ""
 
 
 def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
