@@ -132,25 +132,32 @@ def gm() -> None:
 @click.argument("key")
 @DB
 @CONFIG
-@click.option("--title", required=True, help="1849 or 1835.")
+@click.option("--title", required=True, help="1849, 1835 or 1841.")
 @click.option("--option", "options", multiple=True, help="An option id (repeatable).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--deadline", help="The first deadline, e.g. 2026-12-01T20:00.")
 @click.option("--send", is_flag=True, help="Send every player the first report.")
+@click.option("--from", "start", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Go on from this game file (same title and players, in seat order).")
 def new_command(key: str, db: Path, config: Path, title: str, options: tuple[str, ...],
-                seed: int, deadline: str | None, send: bool) -> None:  # fmt: skip
-    """Start game KEY for the players the configuration lists for it (seats in its order)."""
+                seed: int, deadline: str | None, send: bool,
+                start: Path | None) -> None:  # fmt: skip
+    """Start game KEY for the players the configuration lists for it (seats in its order);
+    with --from, go on from a game begun elsewhere (its options and seed)."""
     from stellwerk.gm.mail import ConfigError
+    from stellwerk.io.gamefile import read_game_file
     from stellwerk.store.errors import GameExists
 
     gm_ = _master(db, config)
     try:
-        gm_.new_from_config(key, title, options=list(options), seed=seed, deadline=_when(deadline))
+        data = read_game_file(start) if start is not None else None
+        gm_.new_from_config(key, title, options=list(options), seed=seed, deadline=_when(deadline),
+                            start=data)  # fmt: skip
     except GameExists:
         fail(f"a game {key!r} exists in {db}")
     except IllegalAction as error:
         fail(describe_illegal(error))
-    except ConfigError as error:
+    except (ConfigError, GameFileError) as error:
         fail(str(error))
     names = [p["name"] for p in gm_.tables.players(key)]
     click.echo(f"{key}: {title} for {', '.join(names)} in {db}")

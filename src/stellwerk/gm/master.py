@@ -100,15 +100,29 @@ class GameMaster:
         options: list[str] | None = None,
         seed: int = 0,
         deadline: datetime | None = None,
+        start: dict[str, Any] | None = None,
     ) -> Game:
-        """A new game ``key`` for players (name, address, language), seats in this order."""
+        """A new game ``key`` for players (name, address, language), seats in this order.
+        ``start``: a game file to go on from (a game begun elsewhere, or a stored position):
+        its title must be ``title`` and its players these, by name, in this order; its
+        options and seed are the game's (``options``, ``seed`` are then not used)."""
         from stellwerk.titles.registry import check_playable
 
         check_playable(title)
         ids: list[tuple[int | str, str]] = [
             (number, name) for number, (name, _, _) in enumerate(players, start=1)
         ]
-        game = Game.create(title, ids, options or [], seed)
+        if start is not None:
+            game = Game.from_file(start)
+            named = [m.fold(str(name)) for _, name in game.players]
+            if game.title != title or named != [m.fold(name) for name, _, _ in players]:
+                raise m.ConfigError(
+                    f"the game file is {game.title} for {', '.join(n for _, n in game.players)};"
+                    f" the configuration lists {title} for {', '.join(p[0] for p in players)}"
+                )
+            ids = [(pid, name) for pid, name in game.players]
+        else:
+            game = Game.create(title, ids, options or [], seed)
         data = game.to_file()
         data["id"] = key
         self.store.create(key, data)
@@ -182,13 +196,15 @@ class GameMaster:
 
     def new_from_config(
         self, key: str, title: str, *, options: list[str] | None = None, seed: int = 0,
-        deadline: datetime | None = None,
+        deadline: datetime | None = None, start: dict[str, Any] | None = None,
     ) -> Game:
         """A new game ``key`` for the players the configuration lists for it, seated in the
-        configuration's order, each with their first address and language."""
+        configuration's order, each with their first address and language (``start``: a
+        game file to go on from, see :meth:`new`)."""
         players = self.needs_config().players(key)
         listed = [(p.name, p.addresses[0], p.lang) for p in players.values()]
-        return self.new(key, title, listed, options=options, seed=seed, deadline=deadline)
+        return self.new(key, title, listed, options=options, seed=seed, deadline=deadline,
+                        start=start)  # fmt: skip
 
     def take_mails(self, mails: list[IncomingMail], key: str | None = None) -> list[MailResult]:
         """Read order mails (for ``key``, or the game each names) and advance the games."""

@@ -470,7 +470,7 @@ def _take(rest: list[str], corp: str | None) -> Order:
         return Take("president", corp=corp)
     if len(words) == 2 and words[1] in PRICE_WORDS and words[0] in LOWER | HIGHER:
         return Take("lower" if words[0] in LOWER else "higher", corp=corp)
-    if len(words) == 1 and WORD.match(words[0]):
+    if len(words) == 1 and re.fullmatch(r"[a-z][a-z0-9]{1,4}", words[0]):  # a symbol: SB, SFL
         return Take(words[0].upper(), corp=corp)
     raise OrderError("write: take cash / take shares (nimm geld / nimm aktien)")
 

@@ -610,7 +610,7 @@ def _buy_token(game: Game, order: o.Order, listed: list[Action]) -> Action:
         here = [a for a in here if city_place(game, str(a["city"]))[1] == order.city]
     if order.seller is not None:
         here = [a for a in here if token_owner(game, str(a["city"]), int(a.get("slot") or 0))
-                == order.seller]  # fmt: skip
+                .upper() == order.seller]  # fmt: skip
     if not here:
         raise Refused(f"no such token can be bought on {order.hex}")
     places = {(a["city"], a.get("slot")): a for a in here}
