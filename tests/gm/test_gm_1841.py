@@ -21,6 +21,9 @@ from stellwerk.gm.defaults import default_action
 from stellwerk.gm.look import asked, legal
 from stellwerk.gm.session import Session
 
+pytestmark = pytest.mark.slow  # the scripted game takes a minute to make; the recorded games
+# (test_gm_1841_recorded.py) check the same decisions in the normal suite
+
 SEED = 2
 DECIDING = ("choose", "remove_token", "merge", "buy_token")
 
