@@ -159,7 +159,7 @@ def test_issue10_1841_procedure_answers_read_back(made: Made, lang: str) -> None
     for data in made.files.values():
         game = Game.from_file(data)
         for action in legal(game):
-            if action["type"] not in DECIDING + ("pass",):
+            if action["type"] not in (*DECIDING, "pass"):
                 continue
             text = order_text(game, action, lang)
             order = parse_order(text)
