@@ -328,6 +328,7 @@ class GameMaster:
         session, _ = self.session(key)
         deadline, _ = self.tables.game(key)
         seen = self.tables.part(key, "reported_outcomes", {})
+        seen_events = self.tables.part(key, "reported_events", {})
         corrections = self.tables.part(key, "corrections", [])
         out: dict[str, Report] = {}
         for info in self.tables.players(key):
@@ -336,8 +337,9 @@ class GameMaster:
             pid = info["player"]
             start = int(seen.get(str(pid), 0))
             mine = [x for x in session.outcomes[start:] if x.player == pid]
-            gm_log = [e.text for e in session.events if e.action_count > info["reported"]
-                      and e.player in (None, pid) and e.kind not in GM_ONLY]  # fmt: skip
+            first = int(seen_events.get(str(pid), 0))  # the GM log since his last report
+            gm_log = [e.text for e in session.events[first:]
+                      if e.player in (None, pid) and e.kind not in GM_ONLY]  # fmt: skip
             gm_log = [t for t in gm_log if t not in corrections]
             standing = [s.text for s in session.standing if s.active and s.player == pid]
             out[info["name"]] = build_report(
@@ -355,13 +357,16 @@ class GameMaster:
         and they leave the list of unsent reports."""
         session, _ = self.session(key)
         seen = self.tables.part(key, "reported_outcomes", {})
+        seen_events = self.tables.part(key, "reported_events", {})
         unsent = self.tables.part(key, "unsent", {})
         for info in self.tables.players(key):
             if info["name"] in names:
                 seen[str(info["player"])] = len(session.outcomes)
+                seen_events[str(info["player"])] = len(session.events)
                 self.tables.set_reported(key, info["player"], session.game.next_id() - 1)
                 unsent.pop(info["name"], None)
         self.tables.set_part(key, "reported_outcomes", seen)
+        self.tables.set_part(key, "reported_events", seen_events)
         self.tables.set_part(key, "unsent", unsent)
 
     def unsent(self, key: str) -> dict[str, str]:
