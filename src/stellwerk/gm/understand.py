@@ -9,7 +9,14 @@ matches several different actions (two tiles fit, two rotations, two sources) is
 the choices, since the GM must not guess.
 
 Who may order what: a player orders for himself and for the corporations he presides
-(``SYM:`` prefix, or none in an operating turn: the operating corporation of his).
+(``SYM:`` prefix, or none in an operating turn: the operating corporation of his).  Symbols
+are read without regard to case and matched to the game's spelling (1841's ``SFLi``).
+
+1841's procedure questions (rules/1841.md 5.4) are ``choose`` actions whose values the
+question's topic explains (``look.asked``): ``take cash`` is ``cash``, ``take shares`` a
+merger's ``full`` (or an offered share's ``yes``), ``take presidency`` ``pres``, ``take lower
+price`` ``first``, ``take SB`` the secession's ``a`` when SB is its first new corporation,
+``yes``/``no`` an offer's ``yes``/``y``/``no``/``n``, ``buy 2 tokens`` the number 2.
 """
 
 from __future__ import annotations
@@ -151,11 +158,6 @@ def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
         return is_player  # a corporation's pass is written "ATA: pass"
     return True
 
-
-def _asks_removal(game: Game, entity: Any) -> bool:
-    return any(
-        a.get("type") == "remove_token" and a.get("entity") == entity for a in legal(game)
-    )
 
 
 def fits(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
