@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from stellwerk.api import Game
@@ -13,14 +14,17 @@ from stellwerk.selfplay import choose_action, lay_picker
 
 EXPRESSIBLE = {
     "pass", "bid", "blind_bid", "par", "buy_shares", "sell_shares", "lay_tile", "place_token",
-    "run_routes", "dividend", "buy_train", "buy_company", "choose", "bankrupt",
+    "run_routes", "dividend", "buy_train", "buy_company", "choose", "bankrupt", "merge",
+    "remove_token", "buy_token",
 }  # fmt: skip
 
 
-def script(title: str, players: int, seed: int, actions: int, options: list[str] | None = None
+def script(title: str, players: int, seed: int, actions: int, options: list[str] | None = None,
+           inspect: Callable[[Game, dict[str, Any]], None] | None = None,
            ) -> tuple[Game, list[tuple[Any, str]]]:
     """A seeded random game of ``actions`` actions (only actions that have an order form) and
-    the order lines that mean them, alternating English and German, with the sender."""
+    the order lines that mean them, alternating English and German, with the sender;
+    ``inspect`` is shown each position with the action about to be taken."""
     names = [(i, f"P{i}") for i in range(1, players + 1)]
     game = Game.create(title, names, options or [], seed)
     rng = random.Random(seed)
@@ -34,6 +38,8 @@ def script(title: str, players: int, seed: int, actions: int, options: list[str]
         best = action["type"] == "run_routes" and number % 4 != 1
         text = order_text(game, action, lang, best=best)
         lines.append((player_of(game, action["entity"]), text))
+        if inspect is not None:
+            inspect(game, action)
         game.process(action)
     return game, lines
 

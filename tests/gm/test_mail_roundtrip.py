@@ -6,8 +6,8 @@ Nothing leaves the machine.  A real SMTP server (aiosmtpd) on a free localhost p
 group's mail server: a mail to the GM's address is delivered into the GM's Maildir, a mail to
 a player is kept as that player's mailbox.  The players send their orders by SMTP (alternating
 English and German, several decisions ahead per mail, ``gm_scripted.script``); ``stellwerk gm
-fetch`` reads the Maildir, applies the orders and sends the reports back by SMTP.  1841 is
-left out: ``gm new`` refuses it while its rules are incomplete (``check_playable``).
+fetch`` reads the Maildir, applies the orders and sends the reports back by SMTP.  1841 is in
+``test_mail_roundtrip_1841.py`` (it takes 1841 off ``registry.IN_PROGRESS`` for its run).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from stellwerk.api import Game
+from stellwerk.gm import orders as o
 from stellwerk.gm.phrase import order_text
 from stellwerk.gm.session import Session
 from stellwerk.gm.understand import player_of
@@ -94,3 +95,49 @@ def test_1841_phrases_read_back(lang: str) -> None:
         order = parse_order(order_text(game, action, lang))
         assert order is not None
         assert understand(game, 1, order, 1).action == action
+
+
+FORMS_1841 = [
+    ("take cash", "nimm geld", o.Take("cash")),
+    ("take shares", "nimm aktien", o.Take("shares")),
+    ("take presidency", "nimm direktor", o.Take("president")),
+    ("take lower price", "nimm niedrigeren kurs", o.Take("lower")),
+    ("take higher price", "nimm höheren Kurs", o.Take("higher")),
+    ("take SB", "nimm SB", o.Take("SB")),
+    ("yes", "ja", o.Answer(True)),
+    ("no", "nein", o.Answer(False)),
+    ("CTS: buy 3 tokens", "CTS: kaufe 3 Marken", o.TokenCount(3, corp="CTS")),
+    ("SB: buy no tokens", "SB: kaufe keine Marken", o.TokenCount(0, corp="SB")),
+    ("ICSF: merge with SFTG", "ICSF: fusioniere mit SFTG", o.Merge("SFTG", corp="ICSF")),
+    ("ICSF: merge into CTS", "ICSF: fusioniere zu CTS", o.Merge("CTS", corp="ICSF")),
+    ("SFLP: transform into AFI", "SFLP: wandle in AFI um", o.Merge("AFI", corp="SFLP")),
+    ("CTS: remove token H4 city 1", "CTS: entferne Marke H4 Stadt 1",
+     o.RemoveToken("H4", 1, corp="CTS")),
+    ("CTS: keep tokens", "CTS: behalte Marken", o.KeepTokens(corp="CTS")),
+    ("ATA: buy token Q15 city 0 from SFLi for 29", "ATA: kaufe Marke Q15 Stadt 0 von SFLi für 29",
+     o.BuyToken("Q15", 0, "SFLI", 29, corp="ATA")),
+    ("SFLP: bankrupt loan", "SFLP: bankrott Kredit", o.Bankrupt(1, corp="SFLP")),
+    ("SFLP: bankrupt resign", "SFLP: bankrott aufgeben", o.Bankrupt(0, corp="SFLP")),
+    ("buy IFAI from pool 20%", "kaufe IFAI aus pool 20%", o.Buy("IFAI", "pool", 20)),
+]  # fmt: skip
+"""rules/1841.md 5.3-5.4: every decision of 1841's procedures has an order in English and
+German (mergers 2.3.11, transformations 2.3.12, the secession 2.4.1, token purchase 2.2.3
+and 2.5, bankruptcy 2.6)."""
+
+
+@pytest.mark.parametrize(("english", "german", "order"), FORMS_1841)
+def test_1841_decisions_have_english_and_german_orders(
+    english: str, german: str, order: o.Order
+) -> None:
+    assert o.parse_order(english) == order
+    assert o.parse_order(german) == order
+
+
+def test_1841_merge_with_into_is_two_orders() -> None:
+    """A merger proposal names the partner, then the new corporation (rules/1841.md 2.3.11:
+    two ``merge`` actions); one line says both."""
+    lines = o.parse_text("ICSF: fusioniere mit SFTG zu CTS\n")
+    assert [line.order for line in lines] == [
+        o.Merge("SFTG", corp="ICSF"), o.Merge("CTS", corp="ICSF"),
+    ]  # fmt: skip
+    assert [o.parse_order(line.text) for line in lines] == [line.order for line in lines]

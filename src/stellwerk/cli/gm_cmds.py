@@ -7,7 +7,8 @@ reports go (SMTP or an outbox folder of ``.eml`` files) and each game's players 
 addresses and languages; the game file never holds an address.  Exit statuses as
 ``cli/common.py``: a refused order is answered in the output and is not an error; a bad file,
 argument or configuration is 2; a game that moved on while processing is 3; a mail server
-that cannot be reached or refuses is 2 (the processing itself is saved).
+that cannot be reached or refuses is 2 (the processing itself is saved; the reports not sent
+stay unmarked, for ``gm resend``).
 """
 
 from __future__ import annotations
@@ -69,23 +70,41 @@ def _names(gm: Any, key: str) -> dict[Any, str]:
     return {p["player"]: p["name"] for p in gm.tables.players(key)}
 
 
-def _send_reports(gm: Any, key: str, replies: dict[str, str] | None = None) -> None:
-    """Every player's report since his last, sent as the configuration says."""
+def _send_reports(gm: Any, key: str, replies: dict[str, str] | None = None,
+                  player: str | None = None, resend: bool = False) -> None:  # fmt: skip
+    """Every player's report since his last (or ``player``'s), sent as the configuration
+    says; ``resend``: the reports that could not be sent before (``GameMaster.resend``).
+    Reports the server refused are not marked sent: the command names them and exits 2."""
     import smtplib
 
     from stellwerk.gm.mail import ConfigError
+    from stellwerk.gm.master import ReportsUnsent
 
+    failed: dict[str, str] = {}
     try:
-        reports, written = gm.send_reports(key, replies=replies)
+        if resend:
+            reports, written = gm.resend(key, player)
+        else:
+            reports, written = gm.send_reports(key, player, replies=replies)
     except ConfigError as error:
         fail(str(error))
+    except ReportsUnsent as error:
+        reports, written, failed = error.reports, error.written, error.failed
     except (smtplib.SMTPException, OSError) as error:
         fail(f"{key}: the reports could not be sent: {error}")
     for path in written:
         click.echo(f"report: {path}")
     if not written:
         for name in reports:
-            click.echo(f"report to {name}: {gm.config.address_of(key, name)}")
+            if name not in failed:
+                click.echo(f"report to {name}: {gm.config.address_of(key, name)}")
+    if resend and not reports:
+        click.echo(f"{key}: no unsent reports")
+    if failed:
+        for name, reason in failed.items():
+            click.echo(f"report to {name} not sent: {reason}")
+        fail(f"{key}: {len(failed)} reports not sent (marked unsent); send them with "
+             f"stellwerk gm resend {key}")
 
 
 def _moved_on(run: Any) -> Any:
@@ -113,25 +132,32 @@ def gm() -> None:
 @click.argument("key")
 @DB
 @CONFIG
-@click.option("--title", required=True, help="1849 or 1835.")
+@click.option("--title", required=True, help="1849, 1835 or 1841.")
 @click.option("--option", "options", multiple=True, help="An option id (repeatable).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--deadline", help="The first deadline, e.g. 2026-12-01T20:00.")
 @click.option("--send", is_flag=True, help="Send every player the first report.")
+@click.option("--from", "start", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Go on from this game file (same title and players, in seat order).")
 def new_command(key: str, db: Path, config: Path, title: str, options: tuple[str, ...],
-                seed: int, deadline: str | None, send: bool) -> None:  # fmt: skip
-    """Start game KEY for the players the configuration lists for it (seats in its order)."""
+                seed: int, deadline: str | None, send: bool,
+                start: Path | None) -> None:  # fmt: skip
+    """Start game KEY for the players the configuration lists for it (seats in its order);
+    with --from, go on from a game begun elsewhere (its options and seed)."""
     from stellwerk.gm.mail import ConfigError
+    from stellwerk.io.gamefile import read_game_file
     from stellwerk.store.errors import GameExists
 
     gm_ = _master(db, config)
     try:
-        gm_.new_from_config(key, title, options=list(options), seed=seed, deadline=_when(deadline))
+        data = read_game_file(start) if start is not None else None
+        gm_.new_from_config(key, title, options=list(options), seed=seed, deadline=_when(deadline),
+                            start=data)  # fmt: skip
     except GameExists:
         fail(f"a game {key!r} exists in {db}")
     except IllegalAction as error:
         fail(describe_illegal(error))
-    except ConfigError as error:
+    except (ConfigError, GameFileError) as error:
         fail(str(error))
     names = [p["name"] for p in gm_.tables.players(key)]
     click.echo(f"{key}: {title} for {', '.join(names)} in {db}")
@@ -245,6 +271,20 @@ def report_command(key: str, db: Path, config: Path) -> None:
     gm_ = _master(db, config)
     _known(gm_, key)
     _send_reports(gm_, key)
+
+
+@gm.command("resend")
+@click.argument("key")
+@DB
+@CONFIG
+@click.option("--player", help="Only this player's report (also when it was sent).")
+def resend_command(key: str, db: Path, config: Path, player: str | None) -> None:
+    """Send again the reports of KEY that could not be sent (the server refused them or
+    could not be reached), or PLAYER's; each covers everything since the player's last
+    report that was sent."""
+    gm_ = _master(db, config)
+    _known(gm_, key)
+    _send_reports(gm_, key, player=player, resend=True)
 
 
 @gm.command("correct")

@@ -12,9 +12,18 @@ documented default per decision kind (the issue's list), chosen among the legal 
   the optimiser's); pay out (``payout`` when listed, else the first kind listed); trains only
   when compulsory, and then the cheapest depot train; failing that, the president's smallest
   forced sale, then the cheapest train another corporation offers, then bankruptcy;
-* choices (``choose``): the cash answer when there is one (``take cash``), else "no tokens"
-  (``0``), else a declining answer (``decline``, ``no``); the house rule applies to every game,
-  since a GM of these groups would default so in any title;
+* choices (``choose``): the cash answer when there is one (``take cash``; in 1841's merger
+  exchanges ``cash``, rules/1841.md 2.3.11), else "no tokens" (a number of tokens to buy: the
+  fewest the rules allow, 0 or a new corporation's required 2/1, rules/1841.md 2.2.3, 2.3.12,
+  2.4.1), else a declining answer (``decline``, ``no``: no share bought in a transformation's
+  or secession's offer, no further offer round, no president's certificate bought in a
+  merger's first pass); the house rule applies to every game, since a GM of these groups
+  would default so in any title;
+* 1841's other questions: a merger or transformation is never proposed by default (the Merge
+  and Transform steps' ``pass``); tokens bought from another corporation: none (``pass``);
+  a merger's token removals: none beyond the least number the rules demand (``pass`` as soon
+  as it is offered), the tokens that must go drawn by the GM; which new corporation's share
+  an exchange gives (``a``/``b``) and a merger's price (``first``/``last``) are drawn too;
 * anything else with ``pass`` listed: pass;
 * otherwise (a choice among equals the rules leave to the player, e.g. which token to keep
   or where a home token goes): the GM's draw, seeded by the game's seed and the action count
@@ -99,6 +108,13 @@ def default_action(game: Game, entity: Any) -> Default | None:
 
 
 def _choose(game: Game, chooses: list[Action]) -> Default:
+    counts = [a for a in chooses
+              if isinstance(a.get("choice"), int) and not isinstance(a.get("choice"), bool)]
+    if counts and len(counts) == len(chooses):  # how many tokens: the fewest the rules allow
+        fewest = min(counts, key=lambda a: int(a["choice"]))
+        note = "buy no tokens (house rule)" if fewest["choice"] == 0 else (
+            f"buy no tokens beyond the {fewest['choice']} the rules require (house rule)")
+        return Default(dict(fewest), note)
     for words, note in (
         (CASH_CHOICES, "take the cash (house rule)"),
         (NO_TOKENS, "buy no tokens (house rule)"),

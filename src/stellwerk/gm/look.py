@@ -10,6 +10,7 @@ not change what they get.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from stellwerk.api import Game
@@ -48,3 +49,34 @@ def snap(game: Game) -> dict[str, Any]:
     """``game.snapshot()``."""
     value: dict[str, Any] = _remembered(game, "snap", game.snapshot)
     return value
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a title's procedure under way asks now (1841's mergers, transformations,
+    secession: ``rules/1841.md`` 5.4): its ``topic`` (18xx.games' choice names such as
+    ``upgrade``, ``share_offer``, ``buy_tokens``, ``pick_exchange_corp``, ``price``) and the
+    corporations its ``a``/``b`` answers stand for (the secession's two new corporations, a
+    merger's two old ones)."""
+
+    topic: str
+    names: dict[str, str]
+
+
+def asked(game: Game) -> Asked | None:
+    """The question of the first procedure under way that asks one, or None (a title without
+    such procedures, or none under way).  Read through the engine's ``procedures`` queue
+    and each procedure's ``question``, the documented shape of 1841's decisions
+    (``titles/g1841/decisions.py``); the GM uses it only to word and read answers."""
+    value: Asked | None = _remembered(game, "asked", lambda: _asked(game))
+    return value
+
+
+def _asked(game: Game) -> Asked | None:
+    engine: Any = game.engine
+    for procedure in list(getattr(engine, "procedures", None) or []):
+        question = procedure.question(engine)
+        if question is not None:
+            names = {k: str(getattr(procedure, k)) for k in ("a", "b") if hasattr(procedure, k)}
+            return Asked(str(question.topic), names)
+    return None

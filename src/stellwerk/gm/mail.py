@@ -477,6 +477,57 @@ def fetch_unseen(connection: _Imap, server: Server) -> list[IncomingMail]:
 
 
 # -- sending --------------------------------------------------------------------------------
+def send_each(
+    config: GMConfig, messages: list[EmailMessage]
+) -> tuple[list[Path], dict[int, str]]:
+    """Send ``messages`` as :func:`send` does, each on its own: a message the server refuses
+    (``smtplib.SMTPException``) does not stop the others.  Returns the outbox files written
+    and, by the message's index, why each one that was not sent failed (all of them when
+    the server cannot be reached or refuses the login)."""
+    server = config.outgoing
+    if server.kind == "outbox":
+        try:
+            return send(config, messages), {}
+        except OSError as error:
+            return [], {i: str(error) for i in range(len(messages))}
+    failed: dict[int, str] = {}
+    try:
+        smtp = _connect(config)
+        with smtp:
+            for index, message in enumerate(messages):
+                try:
+                    smtp.send_message(message)
+                except smtplib.SMTPServerDisconnected as error:
+                    failed.update({i: str(error) for i in range(index, len(messages))})
+                    break
+                except smtplib.SMTPException as error:
+                    failed[index] = str(error)
+    except (smtplib.SMTPException, OSError) as error:
+        reason = str(error) or type(error).__name__
+        for index in range(len(messages)):
+            failed.setdefault(index, reason)
+    return [], failed
+
+
+def _connect(config: GMConfig) -> smtplib.SMTP:
+    """The SMTP connection of the configuration, secured and logged in as configured."""
+    server = config.outgoing
+    smtp: smtplib.SMTP
+    if server.security == "ssl":
+        smtp = smtplib.SMTP_SSL(server.host, server.port, timeout=60, context=server.tls())
+    else:
+        smtp = smtplib.SMTP(server.host, server.port, timeout=60)
+    try:
+        if server.security == "starttls":
+            smtp.starttls(context=server.tls())
+        if server.user is not None:
+            smtp.login(server.user, server.password or "")
+    except BaseException:
+        smtp.close()
+        raise
+    return smtp
+
+
 def send(config: GMConfig, messages: list[EmailMessage]) -> list[Path]:
     """Send ``messages`` as configured: by SMTP (``ssl``: TLS from the start, ``starttls``,
     or ``plain``; login when a user is set), or into the outbox folder.  Returns the files
@@ -485,16 +536,7 @@ def send(config: GMConfig, messages: list[EmailMessage]) -> list[Path]:
     if server.kind == "outbox":
         assert server.path is not None
         return write_outbox(server.path, messages)
-    smtp: smtplib.SMTP
-    if server.security == "ssl":
-        smtp = smtplib.SMTP_SSL(server.host, server.port, timeout=60, context=server.tls())
-    else:
-        smtp = smtplib.SMTP(server.host, server.port, timeout=60)
-    with smtp:
-        if server.security == "starttls":
-            smtp.starttls(context=server.tls())
-        if server.user is not None:
-            smtp.login(server.user, server.password or "")
+    with _connect(config) as smtp:
         for message in messages:
             smtp.send_message(message)
     return []

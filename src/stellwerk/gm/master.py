@@ -40,6 +40,23 @@ from stellwerk.store import SqliteStore
 from stellwerk.store.errors import StoreError
 
 READ_BEFORE = "this mail was read before"
+GM_ONLY = ("mail_gm",)
+"""GM log kinds no player's report shows (a refused mail of an unknown sender)."""
+
+
+class ReportsUnsent(Exception):
+    """Some reports could not be sent (``failed``: per player name the server's reason); the
+    others were sent and marked; ``reports`` and ``written`` as ``send_reports`` returns."""
+
+    def __init__(
+        self, key: str, failed: dict[str, str], reports: dict[str, Report], written: list[Path]
+    ) -> None:
+        names = ", ".join(f"{name} ({reason})" for name, reason in failed.items())
+        super().__init__(f"{key}: reports not sent to {names}; send them with gm resend {key}")
+        self.key = key
+        self.failed = failed
+        self.reports = reports
+        self.written = written
 
 
 @dataclass
@@ -83,15 +100,29 @@ class GameMaster:
         options: list[str] | None = None,
         seed: int = 0,
         deadline: datetime | None = None,
+        start: dict[str, Any] | None = None,
     ) -> Game:
-        """A new game ``key`` for players (name, address, language), seats in this order."""
+        """A new game ``key`` for players (name, address, language), seats in this order.
+        ``start``: a game file to go on from (a game begun elsewhere, or a stored position):
+        its title must be ``title`` and its players these, by name, in this order; its
+        options and seed are the game's (``options``, ``seed`` are then not used)."""
         from stellwerk.titles.registry import check_playable
 
         check_playable(title)
         ids: list[tuple[int | str, str]] = [
             (number, name) for number, (name, _, _) in enumerate(players, start=1)
         ]
-        game = Game.create(title, ids, options or [], seed)
+        if start is not None:
+            game = Game.from_file(start)
+            named = [m.fold(str(name)) for _, name in game.players]
+            if game.title != title or named != [m.fold(name) for name, _, _ in players]:
+                raise m.ConfigError(
+                    f"the game file is {game.title} for {', '.join(n for _, n in game.players)};"
+                    f" the configuration lists {title} for {', '.join(p[0] for p in players)}"
+                )
+            ids = [(pid, name) for pid, name in game.players]
+        else:
+            game = Game.create(title, ids, options or [], seed)
         data = game.to_file()
         data["id"] = key
         self.store.create(key, data)
@@ -165,13 +196,15 @@ class GameMaster:
 
     def new_from_config(
         self, key: str, title: str, *, options: list[str] | None = None, seed: int = 0,
-        deadline: datetime | None = None,
+        deadline: datetime | None = None, start: dict[str, Any] | None = None,
     ) -> Game:
         """A new game ``key`` for the players the configuration lists for it, seated in the
-        configuration's order, each with their first address and language."""
+        configuration's order, each with their first address and language (``start``: a
+        game file to go on from, see :meth:`new`)."""
         players = self.needs_config().players(key)
         listed = [(p.name, p.addresses[0], p.lang) for p in players.values()]
-        return self.new(key, title, listed, options=options, seed=seed, deadline=deadline)
+        return self.new(key, title, listed, options=options, seed=seed, deadline=deadline,
+                        start=start)  # fmt: skip
 
     def take_mails(self, mails: list[IncomingMail], key: str | None = None) -> list[MailResult]:
         """Read order mails (for ``key``, or the game each names) and advance the games."""
@@ -186,8 +219,10 @@ class GameMaster:
                 sessions[result.key] = self.session(result.key, change=True)
             session = sessions[result.key][0]
             if result.refused is not None:  # logged in the game's GM log, saved below
+                sender = self._sender(result.key, mail)
                 session.events.append(
-                    Event(len(session.game.raw_actions), None, "mail",
+                    Event(len(session.game.raw_actions), sender,
+                          "mail" if sender is not None else "mail_gm",
                           f"mail from {mail.sender} refused: {result.refused}")
                 )  # fmt: skip
                 continue
@@ -227,6 +262,27 @@ class GameMaster:
             return MailResult(mail, key=game_key, refused=READ_BEFORE)
         return MailResult(mail, key=game_key, player=player["player"])
 
+    def _sender(self, key: str, mail: IncomingMail) -> Any:
+        """The player of ``key`` whose configured address sent ``mail``, or None (a
+        stranger): a refused mail is logged for him alone and the GM (issue 10 gap (b))."""
+        config = self.needs_config()
+        try:
+            listed = config.players(key)
+        except m.ConfigError:
+            return None
+        for name, entry in listed.items():
+            if mail.sender in {a.lower() for a in entry.addresses}:
+                found = next((p["player"] for p in self.tables.players(key)
+                              if m.fold(p["name"]) == m.fold(name)), None)  # fmt: skip
+                if found is not None:
+                    return found
+        return None
+
+    def gm_log(self, key: str) -> list[str]:
+        """The whole GM log of ``key``, with what no player's report shows (``gm status``)."""
+        session, _ = self.session(key)
+        return [e.text for e in session.events]
+
     def deadline(self, key: str, next_deadline: datetime | None = None) -> list[Outcome]:
         """The deadline has passed: apply the orders, then the defaults for everyone who
         missed it, until the round ends (``Session.advance(defaults=True)``)."""
@@ -264,12 +320,15 @@ class GameMaster:
         return text
 
     # -- reports --------------------------------------------------------------------------------
-    def reports(self, key: str, player: str | None = None) -> dict[str, Report]:
-        """The report of each player (or of one, by name) since his last report; marks them
-        reported."""
+    def reports(
+        self, key: str, player: str | None = None, *, mark: bool = True
+    ) -> dict[str, Report]:
+        """The report of each player (or of one, by name) since his last report; ``mark``:
+        mark them reported now (``send_reports`` marks only those that were sent)."""
         session, _ = self.session(key)
         deadline, _ = self.tables.game(key)
         seen = self.tables.part(key, "reported_outcomes", {})
+        seen_events = self.tables.part(key, "reported_events", {})
         corrections = self.tables.part(key, "corrections", [])
         out: dict[str, Report] = {}
         for info in self.tables.players(key):
@@ -278,8 +337,9 @@ class GameMaster:
             pid = info["player"]
             start = int(seen.get(str(pid), 0))
             mine = [x for x in session.outcomes[start:] if x.player == pid]
-            gm_log = [e.text for e in session.events if e.action_count > info["reported"]
-                      and (e.player in (None, pid))]  # fmt: skip
+            first = int(seen_events.get(str(pid), 0))  # the GM log since his last report
+            gm_log = [e.text for e in session.events[first:]
+                      if e.player in (None, pid) and e.kind not in GM_ONLY]  # fmt: skip
             gm_log = [t for t in gm_log if t not in corrections]
             standing = [s.text for s in session.standing if s.active and s.player == pid]
             out[info["name"]] = build_report(
@@ -288,10 +348,31 @@ class GameMaster:
                 deadline=datetime.fromisoformat(deadline) if deadline else None,
                 corrections=corrections, gm_log=gm_log, key=key, standing=standing,
             )  # fmt: skip
-            seen[str(pid)] = len(session.outcomes)
-            self.tables.set_reported(key, pid, session.game.next_id() - 1)
-        self.tables.set_part(key, "reported_outcomes", seen)
+        if mark:
+            self.mark_reported(key, list(out))
         return out
+
+    def mark_reported(self, key: str, names: list[str]) -> None:
+        """The players ``names`` have their reports up to now: the next report starts here,
+        and they leave the list of unsent reports."""
+        session, _ = self.session(key)
+        seen = self.tables.part(key, "reported_outcomes", {})
+        seen_events = self.tables.part(key, "reported_events", {})
+        unsent = self.tables.part(key, "unsent", {})
+        for info in self.tables.players(key):
+            if info["name"] in names:
+                seen[str(info["player"])] = len(session.outcomes)
+                seen_events[str(info["player"])] = len(session.events)
+                self.tables.set_reported(key, info["player"], session.game.next_id() - 1)
+                unsent.pop(info["name"], None)
+        self.tables.set_part(key, "reported_outcomes", seen)
+        self.tables.set_part(key, "reported_events", seen_events)
+        self.tables.set_part(key, "unsent", unsent)
+
+    def unsent(self, key: str) -> dict[str, str]:
+        """The players whose last report could not be sent, with the server's reason."""
+        found: dict[str, str] = self.tables.part(key, "unsent", {})
+        return found
 
     def send_reports(
         self, key: str, player: str | None = None, replies: dict[str, str] | None = None
@@ -299,15 +380,49 @@ class GameMaster:
         """Build every player's report (or one's) and send them as the configuration says
         (SMTP or the outbox folder), each to the player's first configured address;
         ``replies``: per player the Message-ID of the mail the report answers.  Returns the
-        reports and the outbox files written (none by SMTP)."""
+        reports and the outbox files written (none by SMTP).
+
+        Only a report that was sent is marked reported (issue 10 gap (a)); one the server
+        refused, or all when it cannot be reached, stay unmarked and are listed as unsent
+        with the reason (:meth:`unsent`): the next report of that player, or ``gm resend``,
+        covers everything since the last one he received.  Raises :class:`ReportsUnsent`
+        after marking the others."""
         config = self.needs_config()
-        reports = self.reports(key, player)
+        reports = self.reports(key, player, mark=False)
+        names = list(reports)
         messages = [
-            to_email(report, config.address, config.address_of(key, name),
+            to_email(reports[name], config.address, config.address_of(key, name),
                      in_reply_to=(replies or {}).get(name))
-            for name, report in reports.items()
+            for name in names
         ]  # fmt: skip
-        return reports, m.send(config, messages)
+        written, failed = m.send_each(config, messages)
+        sent = [name for index, name in enumerate(names) if index not in failed]
+        self.mark_reported(key, sent)
+        if failed:
+            unsent = self.tables.part(key, "unsent", {})
+            for index, reason in failed.items():
+                unsent[names[index]] = reason
+            self.tables.set_part(key, "unsent", unsent)
+            raise ReportsUnsent(key, {names[i]: r for i, r in failed.items()}, reports, written)
+        return reports, written
+
+    def resend(self, key: str, player: str | None = None) -> tuple[dict[str, Report], list[Path]]:
+        """Send again the reports that could not be sent (``gm resend``): to every player
+        listed as unsent, or to ``player`` (by name) whether listed or not; each report
+        covers everything since the last one the player received."""
+        if player is not None:
+            if player not in {p["name"] for p in self.tables.players(key)}:
+                raise m.ConfigError(f"{player} does not play in the game {key}")
+            names = [player]
+        else:
+            names = list(self.unsent(key))
+        out: dict[str, Report] = {}
+        files: list[Path] = []
+        for name in names:
+            reports, written = self.send_reports(key, name)
+            out.update(reports)
+            files.extend(written)
+        return out, files
 
     def status(self, key: str) -> dict[str, Any]:
         """Where the game stands: round, who must act, pending and standing orders."""
@@ -328,6 +443,8 @@ class GameMaster:
             "pending": [f"{names.get(p.player, p.player)}: {p.text}" for p in session.pending],
             "standing": [f"{names.get(s.player, s.player)}: {s.text}"
                          for s in session.standing if s.active],
+            "unsent": self.unsent(key),
+            "gm_log": [e.text for e in session.events if e.kind in GM_ONLY],
         }
 
     def has(self, key: str) -> bool:
@@ -344,4 +461,4 @@ def _iso(when: datetime | None) -> str | None:
     return when.isoformat(timespec="minutes") if when is not None else None
 
 
-__all__ = ["GameMaster", "MailResult", "StoreError"]
+__all__ = ["GameMaster", "MailResult", "ReportsUnsent", "StoreError"]

@@ -16,7 +16,8 @@ Forms (English / German; ``[...]`` optional):
 * ``bid 120 on SCE`` / ``biete 120 auf SCE``
 * ``bids SFTG=60 SB=20`` / ``gebote SFTG=60 SB=20`` (sealed bids, 1841 first edition)
 * ``par ATA at 100`` / ``gründe ATA zu 100``
-* ``buy ATA [from ipo|pool|CORP|PLAYER]`` / ``kaufe ATA [aus ipo|pool|...]``
+* ``buy ATA [from ipo|pool|CORP|PLAYER] [20%]`` / ``kaufe ATA [aus ipo|pool|...] [20%]``
+  (the percent tells a president's certificate in the pool from a share)
 * ``sell 2 ATA [30%]`` / ``verkaufe 2 ATA [30%]`` (the percent tells bundles apart)
 * ``lay 57 on H12 rotation 2`` / ``lege 57 auf H12 drehung 2``
 * ``token H12 [city 2]`` / ``marke H12 [stadt 2]``
@@ -25,9 +26,24 @@ Forms (English / German; ``[...]`` optional):
 * ``payout`` / ``ausschütten``, ``withhold`` / ``einbehalten``, ``half`` / ``halb``
 * ``buy train 6H [from CTL] [for 200]`` / ``kaufe zug 6H [von CTL] [für 200]``
 * ``buy private SCE [for 40]`` / ``kaufe privat SCE [für 40]`` (a corporation buys a company)
-* ``take cash`` / ``nimm geld``, ``take shares`` / ``nimm aktien``
+* ``take cash`` / ``nimm geld``, ``take shares`` / ``nimm aktien``, ``take presidency`` /
+  ``nimm direktor`` (a merger's president's certificate), ``take SB`` / ``nimm SB`` (which new
+  corporation's share an exchange gives), ``take lower price`` / ``nimm niedrigeren kurs``
+  (``higher`` / ``hoeheren``: a merger's price choice)
+* ``yes`` / ``ja``, ``no`` / ``nein`` (an offered share, another offer round, an upgrade)
+* ``buy 2 tokens`` / ``kaufe 2 marken``, ``buy no tokens`` / ``kaufe keine marken`` (how many
+  tokens a new or transformed corporation buys)
+* ``merge with SFTG [into CTS]`` / ``fusioniere mit SFTG [zu CTS]``, ``merge into CTS`` /
+  ``fusioniere zu CTS``, ``transform into CTS`` / ``wandle in CTS um`` (merger proposals and
+  transformations; ``with X into Y`` is read as the two steps ``with X`` and ``into Y``)
+* ``remove token H12 [city 1]`` / ``entferne marke H12 [stadt 1]`` (a merger's tokens),
+  ``keep tokens`` / ``behalte marken`` (keep all the others, when the rules allow)
+* ``buy token H12 [city 1] [from CORP] [for 50]`` / ``kaufe marke H12 [stadt 1] [von CORP]
+  [für 50]`` (token acquisition from another corporation)
 * ``choose TEXT`` / ``wähle TEXT`` (any other listed choice, by its text)
-* ``bankrupt`` / ``bankrott`` (when the rules offer it)
+* ``bankrupt`` / ``bankrott`` (when the rules offer it); ``bankrupt resign`` / ``bankrott
+  aufgeben`` and ``bankrupt loan`` / ``bankrott kredit`` where the rules offer both
+  (18xx.games' bankruptcy options 0 and 1, rules/1841.md 2.6)
 * standing orders: ``pass until end of round`` / ``passe bis rundenende``;
   ``buy ATA until 60%`` / ``kaufe ATA bis 60%``, ``buy ATA until floated`` /
   ``kaufe ATA bis gegründet``; ``bid up to 150 on SCE`` / ``biete bis 150 auf SCE``;
@@ -104,6 +120,7 @@ class Buy(Order):
 
     target: str
     source: str | None = None
+    percent: int | None = None
 
 
 @dataclass(frozen=True)
@@ -170,13 +187,69 @@ class Take(Order):
 
 
 @dataclass(frozen=True)
+class Answer(Order):
+    """``yes`` / ``no`` to an offer or a question the rules ask."""
+
+    yes: bool
+
+
+@dataclass(frozen=True)
+class TokenCount(Order):
+    """How many tokens a corporation buys when it starts (or transforms, or secedes)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class Merge(Order):
+    """A merger proposal's partner, its target, or a transformation's target (one
+    ``merge`` action each; the name tells which, since partners are started corporations
+    and targets are not)."""
+
+    target: str
+
+
+@dataclass(frozen=True)
+class MergeBoth(Order):
+    """``merge with X into Y``: read as the two orders ``merge with X``, ``merge into Y``
+    (:func:`parse_text` splits it)."""
+
+    partner: str
+    target: str
+
+
+@dataclass(frozen=True)
+class RemoveToken(Order):
+    hex: str
+    city: int | None = None
+
+
+@dataclass(frozen=True)
+class KeepTokens(Order):
+    """Remove no more tokens (a merger's ``pass`` once the least number has gone)."""
+
+
+@dataclass(frozen=True)
+class BuyToken(Order):
+    """Buy another corporation's token on the map (``buy_token``)."""
+
+    hex: str
+    city: int | None = None
+    seller: str | None = None
+    price: int | None = None
+
+
+@dataclass(frozen=True)
 class Choose(Order):
     choice: str
 
 
 @dataclass(frozen=True)
 class Bankrupt(Order):
-    """Declare the corporation (or the player) bankrupt when the rules offer it."""
+    """Declare the corporation (or the player) bankrupt when the rules offer it; ``option``
+    names 18xx.games' bankruptcy option where there are several (0 resign, 1 loan)."""
+
+    option: int | None = None
 
 
 @dataclass(frozen=True)
@@ -231,6 +304,23 @@ TOKEN = {"token", "marke", "station", "setze"}
 RUN = {"run", "fahre", "fahren", "fahrt"}
 TAKE = {"take", "nimm", "nehme"}
 CHOOSE = {"choose", "waehle", "wahl", "wahle"}
+YES = {"yes", "ja", "y", "j"}
+NO = {"no", "nein", "n"}
+TOKENS = {"token", "tokens", "marke", "marken", "stationen", "station"}
+NONE = {"no", "none", "keine", "kein", "0"}
+MERGE = {"merge", "fusioniere", "fusionieren", "fusion"}
+TRANSFORM = {"transform", "wandle", "umwandeln", "verwandle"}
+INTO = {"into", "zu", "in", "to", "nach"}
+REMOVE = {"remove", "entferne", "entfernen"}
+KEEP = {"keep tokens", "keep the other tokens", "keep the rest", "behalte marken",
+        "behalte die anderen marken", "behalte den rest", "keine weiteren marken entfernen"}
+PRESIDENCY = {"presidency", "president", "pres", "director", "direktor", "direktorat",
+              "direktorposten", "praesident", "praesidentschaft", "vorsitz"}
+PRICE_WORDS = {"price", "kurs", "preis"}
+LOWER = {"lower", "low", "niedrigeren", "niedrigere", "niedriger", "tieferen", "first"}
+HIGHER = {"higher", "high", "hoeheren", "hoehere", "hoeher", "last"}
+RESIGN = {"resign", "aufgeben", "ausscheiden", "0"}
+LOAN = {"loan", "kredit", "darlehen", "1"}
 ON = {"on", "auf", "for", "fuer", "fur"}
 AT = {"at", "zu", "bei", "auf", "for", "fuer", "@"}
 FROM = {"from", "aus", "von"}
@@ -324,15 +414,31 @@ def _parse(words: list[str], text: str, corp: str | None) -> Order:
         return _run(rest, corp)
     if text in DIVIDENDS:
         return Dividend(DIVIDENDS[text], corp=corp)
-    if text in {"bankrupt", "bankrott", "konkurs"}:
-        return Bankrupt(corp=corp)
+    if head in {"bankrupt", "bankrott", "konkurs"}:
+        if not rest:
+            return Bankrupt(corp=corp)
+        option = " ".join(w for w in rest if w not in {"option", "and", "und", "take", "nimm"})
+        if option in RESIGN:
+            return Bankrupt(0, corp=corp)
+        if option in LOAN or option in {"take loan", "a loan", "einen kredit"}:
+            return Bankrupt(1, corp=corp)
+        raise OrderError("write: bankrupt [resign|loan] / bankrott [aufgeben|kredit]")
+    if text in YES:
+        return Answer(True, corp=corp)
+    if text in NO:
+        return Answer(False, corp=corp)
+    if text in KEEP:
+        return KeepTokens(corp=corp)
+    if head in MERGE | TRANSFORM:
+        return _merge(head, rest, corp)
+    if head in REMOVE:
+        if rest and rest[0] in TOKENS:
+            token = _token(rest[1:], corp)
+            assert isinstance(token, Token)
+            return RemoveToken(token.hex, token.city, corp=corp)
+        raise OrderError("write: remove token H12 [city 1] / entferne marke H12 [stadt 1]")
     if head in TAKE:
-        what = " ".join(rest)
-        if what in CASH:
-            return Take("cash", corp=corp)
-        if what in SHARES:
-            return Take("shares", corp=corp)
-        raise OrderError("write: take cash / take shares (nimm geld / nimm aktien)")
+        return _take(rest, corp)
     if head in CHOOSE:
         if not rest:
             raise OrderError("choose what? write: choose TEXT / wähle TEXT")
@@ -353,11 +459,46 @@ def _always(rest: list[str], corp: str | None) -> Order:
     raise OrderError("write: always take cash / always run best and pay out")
 
 
+def _take(rest: list[str], corp: str | None) -> Order:
+    words = [w for w in rest if w not in {"the", "den", "die", "das", "a", "einen"}]
+    what = " ".join(words)
+    if what in CASH:
+        return Take("cash", corp=corp)
+    if what in SHARES:
+        return Take("shares", corp=corp)
+    if what in PRESIDENCY:
+        return Take("president", corp=corp)
+    if len(words) == 2 and words[1] in PRICE_WORDS and words[0] in LOWER | HIGHER:
+        return Take("lower" if words[0] in LOWER else "higher", corp=corp)
+    if len(words) == 1 and re.fullmatch(r"[a-z][a-z0-9]{1,4}", words[0]):  # a symbol: SB, SFL
+        return Take(words[0].upper(), corp=corp)
+    raise OrderError("write: take cash / take shares (nimm geld / nimm aktien)")
+
+
+def _merge(head: str, rest: list[str], corp: str | None) -> Order:
+    """``merge with X [into Y]``, ``merge into Y``, ``transform into Y`` / ``wandle in Y um``
+    (``um`` at the end is German word order and means nothing more)."""
+    if rest and rest[-1] == "um":
+        rest = rest[:-1]
+    if head in MERGE and len(rest) == 2 and rest[0] in WITH:
+        return Merge(_sym(rest[1]), corp=corp)
+    if head in MERGE and len(rest) == 4 and rest[0] in WITH and rest[2] in INTO:
+        return MergeBoth(_sym(rest[1]), _sym(rest[3]), corp=corp)
+    if len(rest) == 2 and rest[0] in INTO:
+        return Merge(_sym(rest[1]), corp=corp)
+    raise OrderError("write: merge with SFTG [into CTS] / fusioniere mit SFTG [zu CTS], "
+                     "transform into CTS / wandle in CTS um")
+
+
 def _buy(rest: list[str], corp: str | None) -> Order:
     if not rest:
         raise OrderError("buy what? write: buy ATA [from ipo|pool]")
     if rest[0] in TRAIN:
         return _buy_train(rest[1:], corp)
+    if len(rest) == 2 and rest[1] in TOKENS and (rest[0] in NONE or rest[0].isdigit()):
+        return TokenCount(0 if rest[0] in NONE else int(rest[0]), corp=corp)
+    if rest[0] in TOKENS:
+        return _buy_token(rest[1:], corp)
     if rest[0] in PRIVATE:
         if len(rest) == 2:
             return BuyCompany(_sym(rest[1]), corp=corp)
@@ -368,10 +509,13 @@ def _buy(rest: list[str], corp: str | None) -> Order:
     tail = rest[1:]
     if tail and tail[0] in UNTIL:
         return _standing_buy(target, tail[1:], corp)
+    percent: int | None = None
+    if tail and tail[-1].endswith("%"):
+        percent, tail = _number(tail[-1][:-1], "percent"), tail[:-1]
     if not tail:
-        return Buy(target, corp=corp)
+        return Buy(target, percent=percent, corp=corp)
     if len(tail) >= 2 and tail[0] in FROM:
-        return Buy(target, " ".join(tail[1:]), corp=corp)
+        return Buy(target, " ".join(tail[1:]), percent, corp=corp)
     raise OrderError("write: buy ATA [from ipo|pool|CORP|PLAYER]")
 
 
@@ -404,6 +548,26 @@ def _buy_train(rest: list[str], corp: str | None) -> Order:
         else:
             raise OrderError(f"cannot read {' '.join(tail)!r}: write from CTL / for 200")
     return BuyTrain(train, source, price, corp=corp)
+
+
+def _buy_token(rest: list[str], corp: str | None) -> Order:
+    form = "write: buy token H12 [city 1] [from CORP] [for 50]"
+    if not rest:
+        raise OrderError(form)
+    hex_id, tail = _hex(rest[0]), rest[1:]
+    city: int | None = None
+    seller: str | None = None
+    price: int | None = None
+    while tail:
+        if len(tail) >= 2 and tail[0] in CITY:
+            city, tail = _number(tail[1], "city"), tail[2:]
+        elif len(tail) >= 2 and tail[0] in FROM:
+            seller, tail = _sym(tail[1]), tail[2:]
+        elif len(tail) >= 2 and tail[0] in FOR:
+            price, tail = _number(tail[1], "price"), tail[2:]
+        else:
+            raise OrderError(f"cannot read {' '.join(tail)!r}: {form}")
+    return BuyToken(hex_id, city, seller, price, corp=corp)
 
 
 def _lay(rest: list[str], corp: str | None) -> Order:
@@ -535,6 +699,12 @@ def parse_text(body: str) -> list[ParsedLine]:
         except OrderError as error:
             out.append(ParsedLine(number, text, error=str(error)))
             continue
-        if order is not None:
+        if isinstance(order, MergeBoth):
+            prefix = f"{order.corp}: " if order.corp else ""
+            out.append(ParsedLine(number, f"{prefix}merge with {order.partner}",
+                                  order=Merge(order.partner, corp=order.corp)))
+            out.append(ParsedLine(number, f"{prefix}merge into {order.target}",
+                                  order=Merge(order.target, corp=order.corp)))
+        elif order is not None:
             out.append(ParsedLine(number, text, order=order))
     return out

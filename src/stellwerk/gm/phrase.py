@@ -10,8 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.gm.look import legal
-from stellwerk.gm.understand import blind_items, city_place, share_source, tile_name, train_owner
+from stellwerk.gm.look import asked, legal
+from stellwerk.gm.understand import (
+    BANKRUPT_WORDS,
+    blind_items,
+    city_place,
+    share_source,
+    tile_name,
+    token_owner,
+    train_owner,
+)
 
 Action = dict[str, Any]
 
@@ -24,7 +32,13 @@ WORDS: dict[str, dict[str, str]] = {
         "with": "with", "payout": "payout", "withhold": "withhold", "half": "half",
         "train": "buy train {train}", "train_from": "buy train {train} from {source} for {price}",
         "company": "buy private {target} for {price}", "choose": "choose {choice}",
-        "bankrupt": "bankrupt",
+        "bankrupt": "bankrupt", "resign": "bankrupt resign", "loan": "bankrupt loan",
+        "tokens": "buy {count} tokens", "no_tokens": "buy no tokens", "cash": "take cash",
+        "full": "take shares", "pres": "take presidency", "yes": "yes", "no": "no",
+        "take": "take {target}", "first": "take lower price", "last": "take higher price",
+        "merge_with": "merge with {target}", "merge_into": "merge into {target}",
+        "transform": "transform into {target}", "remove": "remove token {hex} city {city}",
+        "buy_token": "buy token {hex} city {city} from {seller} for {price}",
     },
     "de": {
         "pass": "passe", "bid": "biete {price} auf {target}", "bids": "gebote {pairs}",
@@ -34,7 +48,13 @@ WORDS: dict[str, dict[str, str]] = {
         "with": "mit", "payout": "ausschütten", "withhold": "einbehalten", "half": "halb",
         "train": "kaufe zug {train}", "train_from": "kaufe zug {train} von {source} für {price}",
         "company": "kaufe privat {target} für {price}", "choose": "wähle {choice}",
-        "bankrupt": "bankrott",
+        "bankrupt": "bankrott", "resign": "bankrott aufgeben", "loan": "bankrott kredit",
+        "tokens": "kaufe {count} marken", "no_tokens": "kaufe keine marken", "cash": "nimm geld",
+        "full": "nimm aktien", "pres": "nimm direktor", "yes": "ja", "no": "nein",
+        "take": "nimm {target}", "first": "nimm niedrigeren kurs", "last": "nimm hoeheren kurs",
+        "merge_with": "fusioniere mit {target}", "merge_into": "fusioniere zu {target}",
+        "transform": "wandle in {target} um", "remove": "entferne marke {hex} stadt {city}",
+        "buy_token": "kaufe marke {hex} stadt {city} von {seller} für {price}",
     },
 }  # fmt: skip
 
@@ -62,9 +82,16 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
         text = words["par"].format(target=action.get("corporation"), price=price)
     elif kind == "buy_shares":
         share = str((action.get("shares") or [""])[0])
-        text = words["buy"].format(
-            target=share.rpartition("_")[0], source=share_source(game, share)
-        )
+        source = share_source(game, share)
+        text = words["buy"].format(target=share.rpartition("_")[0], source=source)
+        percents = {
+            a.get("percent") for a in legal(game)
+            if a.get("type") == "buy_shares" and a.get("entity") == entity and a.get("shares")
+            and str(a["shares"][0]).rpartition("_")[0] == share.rpartition("_")[0]
+            and share_source(game, str(a["shares"][0])) == source
+        }  # fmt: skip
+        if len(percents) > 1:
+            text += f" {action.get('percent')}%"
     elif kind == "sell_shares":
         shares = action.get("shares") or [""]
         target = str(shares[0]).rpartition("_")[0]
@@ -95,12 +122,55 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
     elif kind == "buy_company":
         text = words["company"].format(target=action.get("company"), price=action.get("price"))
     elif kind == "choose":
-        text = words["choose"].format(choice=action.get("choice"))
+        text = _choice(game, action, words)
     elif kind == "bankrupt":
         text = words["bankrupt"]
+        options = {a.get("option") for a in legal(game)
+                   if a.get("type") == "bankrupt" and a.get("entity") == entity}  # fmt: skip
+        if len(options) > 1:
+            text = words.get(BANKRUPT_WORDS.get(int(action.get("option") or 0), ""), text)
+    elif kind == "merge":
+        target = str(action.get("corporation"))
+        corp = game.engine.corporation_or_none(target)
+        step = game.engine.round.active_step()
+        form = "merge_with" if corp is not None and corp.ipoed else "merge_into"
+        if form == "merge_into" and "transform" in str(getattr(step, "description", "")).lower():
+            form = "transform"
+        text = words[form].format(target=target)
+    elif kind == "remove_token":
+        hex_id, index = city_place(game, str(action.get("city")))
+        text = words["remove"].format(hex=hex_id, city=index)
+    elif kind == "buy_token":
+        city = str(action.get("city"))
+        hex_id, index = city_place(game, city)
+        seller = token_owner(game, city, int(action.get("slot") or 0))
+        text = words["buy_token"].format(hex=hex_id, city=index, seller=seller,
+                                         price=action.get("price"))  # fmt: skip
     else:
         text = str(kind)
     return corp_prefix + text
+
+
+def _choice(game: Game, action: Action, words: dict[str, str]) -> str:
+    """A ``choose`` in the words of its question (``look.asked``: 1841's procedures, rules/
+    1841.md 5.4): a number of tokens, take cash / shares / presidency, yes / no, the share
+    of a named corporation, the lower or higher price; else ``choose VALUE``."""
+    choice = action.get("choice")
+    question = asked(game)
+    if question is None:
+        return words["choose"].format(choice=choice)
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        return words["no_tokens"] if choice == 0 else words["tokens"].format(count=choice)
+    value = str(choice)
+    if value in question.names and question.topic.startswith("pick_exchange"):
+        return words["take"].format(target=question.names[value])
+    if question.topic == "price" and value in ("first", "last"):
+        return words[value]
+    named = {"cash": "cash", "full": "full", "pres": "pres", "yes": "yes", "y": "yes",
+             "no": "no", "n": "no"}  # fmt: skip
+    if value in named:
+        return words[named[value]]
+    return words["choose"].format(choice=choice)
 
 
 def _sales_differ(game: Game, action: Action, target: str) -> bool:

@@ -6,9 +6,16 @@ The order parser (``stellwerk.gm.orders``), the GM's understanding of an order
 English, where they are raised and tested.  :func:`in_language` renders such a reason in the
 language of the player it answers: a table of the GM's own reason forms, each an English
 pattern with its German wording; names, numbers and the order examples (which carry both
-languages already) are kept as written.  A reason of the engine itself (an ``IllegalAction``
-naming its rule, ``reason (rule)``) matches no form and stays English: the engine's messages
-are the rules' wording of the project, and they name the rule section to look up.
+languages already) are kept as written.
+
+The engine's own reasons (``IllegalAction(reason, rule)``, issue 10 gap (c)):
+:func:`engine_reason` renders them too, by the sentence patterns of the engine's common
+refusals (:data:`ENGINE_DE`: not one's turn, cash, bid and price limits, train and token
+limits, certificate and holding limits, tiles, routes, the live gate's wrappers) and keeps
+the rule reference as written, after ``Regel:``.  A reason of no known pattern is given in
+English with its rule, marked ``(englisch)``, so that a German player still sees the rule to
+look up.  The GM's own refusal of a purchase says why where the engine can tell (the
+certificate limit, the 60 % holding limit, the cash; ``understand``), in both languages.
 """
 
 from __future__ import annotations
@@ -92,7 +99,160 @@ FORMS_DE: list[tuple[str, str]] = [
 ]
 """The GM's reason forms: English pattern (whole reason), German wording."""
 
+FORMS_DE += [
+    (r"no certificate of (?P<x>\S+) can be bought now: the certificate limit \((?P<y>\d+) of "
+     r"(?P<z>\d+) held\)",
+     "jetzt kann kein Zertifikat von {x} gekauft werden: das Zertifikatslimit ist erreicht "
+     "({y} von {z})"),
+    (r"no certificate of (?P<x>\S+) can be bought now: (?P<y>\S+) holds (?P<z>\d+)% of it, at "
+     r"most (?P<w>\d+)% are allowed",
+     "jetzt kann kein Zertifikat von {x} gekauft werden: {y} hält {z} % davon, erlaubt sind "
+     "höchstens {w} %"),
+    (r"no certificate of (?P<x>\S+) can be bought now: (?P<y>.+?) has (?P<z>\d+), the "
+     r"cheapest costs (?P<w>\d+)",
+     "jetzt kann kein Zertifikat von {x} gekauft werden: {y} hat {z}, das billigste kostet {w}"),
+    (r"no certificate of (?P<x>\S+) can be bought now: (?P<y>.+?) is not to buy now",
+     "jetzt kann kein Zertifikat von {x} gekauft werden: {y} ist jetzt nicht am Zug zum Kaufen"),
+    (r"no tokens are to be bought now", "jetzt sind keine Marken zu kaufen"),
+    (r"(?P<x>\d+) tokens cannot be bought now" + TAIL, "{x} Marken können jetzt nicht gekauft "
+     "werden{tail}"),
+    (r"no merger or transformation can be proposed now",
+     "jetzt kann keine Fusion oder Umwandlung vorgeschlagen werden"),
+    (r"no token is to be removed now", "jetzt ist keine Marke zu entfernen"),
+    (r"no token can be removed on (?P<x>\S+)" + TAIL, "auf {x} kann keine Marke entfernt "
+     "werden{tail}"),
+    (r"no token can be removed in city (?P<x>\S+) of (?P<y>\S+)",
+     "in Stadt {x} von {y} kann keine Marke entfernt werden"),
+    (r"more tokens must be removed first", "erst müssen weitere Marken entfernt werden"),
+    (r"no token can be bought now", "jetzt kann keine Marke gekauft werden"),
+    (r"no token can be bought on (?P<x>\S+)" + TAIL, "auf {x} kann keine Marke gekauft "
+     "werden{tail}"),
+    (r"no such token can be bought on (?P<x>\S+)", "diese Marke auf {x} ist nicht zu kaufen"),
+    (r"name the price: for (?P<x>\d+) to (?P<y>\d+)", "nenne den Preis: für {x} bis {y}"),
+    (r"this bankruptcy option is not offered now",
+     "diese Art des Bankrotts ist jetzt nicht möglich"),
+    (r"bankruptcy is not offered now", "Bankrott ist jetzt nicht möglich"),
+    (r"no (?P<x>\d+)% certificate of (?P<y>\S+) is for sale there",
+     "dort ist kein {x}-%-Zertifikat von {y} zu kaufen"),
+]
+
+ENGINE_DE: list[tuple[str, str]] = [
+    # the live gate (core/live.py): turn order and the listed spaces
+    (r"the game is over", "das Spiel ist zu Ende"),
+    (r"(?P<x>.+?) may not act now", "{x} ist jetzt nicht am Zug"),
+    (r"(?P<x>.+?) has no (?P<y>\S+) to make now", "{x} hat jetzt kein {y} zu machen"),
+    (r"(?P<x>\S+) is not allowed now: the current step is '(?P<y>.*)'",
+     "{x} ist jetzt nicht erlaubt: der aktuelle Schritt ist '{y}'"),
+    (r"no step takes (?P<x>\S+) from (?P<y>.+?) now", "kein Schritt nimmt jetzt {x} von {y} an"),
+    (r"no step accepts (?P<x>\S+) now", "kein Schritt nimmt jetzt {x} an"),
+    (r"this (?P<x>\S+) is not a legal choice now \((?P<y>.*)\); offered: (?P<z>.*)",
+     "dieses {x} ist jetzt nicht erlaubt ({y}); angeboten: {z}"),
+    (r"the price for (?P<x>.+?) is (?P<y>\S+), not (?P<z>\S+)",
+     "der Preis für {x} ist {y}, nicht {z}"),
+    (r"the price for (?P<x>.+?) must be at least the minimum (?P<y>\S+) and at most (?P<z>\S+), "
+     r"not (?P<w>\S+)", "der Preis für {x} muss mindestens {y} und höchstens {z} sein, "
+     "nicht {w}"),
+    (r"price must be between (?P<x>\S+) and (?P<y>\S+)",
+     "der Preis muss zwischen {x} und {y} liegen"),
+    (r"(?P<x>\S+) (?P<y>'.*') is not offered", "{x} {y} wird nicht angeboten"),
+    (r"the field (?P<x>'.*') is missing", "das Feld {x} fehlt"),
+    (r"certificates (?P<x>.+) are not offered", "die Zertifikate {x} werden nicht angeboten"),
+    (r"(?P<x>.+) make (?P<y>\d+) %, not (?P<z>\d+) %", "{x} ergeben {y} %, nicht {z} %"),
+    (r"train (?P<x>\S+) is not offered", "Zug {x} wird nicht angeboten"),
+    (r"bids are not offered", "diese Gebote sind nicht möglich"),
+    # cash
+    (r"(?P<x>.+?) cannot afford (?P<y>.+)", "{x} kann sich {y} nicht leisten"),
+    (r"(?P<x>.+?) has (?P<y>\S+) and cannot pay (?P<z>\S+)",
+     "{x} hat {y} und kann {z} nicht bezahlen"),
+    (r"(?P<x>.+?) has not the cash for this train", "{x} hat nicht das Geld für diesen Zug"),
+    (r"(?P<x>.+?) cannot pay (?P<y>\S+)", "{x} kann {y} nicht bezahlen"),
+    (r"(?P<x>.+?) cannot spend (?P<y>\S+)", "{x} kann {y} nicht ausgeben"),
+    (r"the bids total (?P<x>\S+), more than (?P<y>.+?)'s cash (?P<z>\S+)",
+     "die Gebote ergeben zusammen {x}, mehr als das Geld von {y} ({z})"),
+    # auctions and the stock round (certificate limit and 60 % rule name their rule)
+    (r"the minimum bid for (?P<x>\S+) is (?P<y>\S+), not (?P<z>\S+)",
+     "das Mindestgebot für {x} ist {y}, nicht {z}"),
+    (r"minimum bid for (?P<x>\S+) is (?P<y>\S+)", "das Mindestgebot für {x} ist {y}"),
+    (r"no auction is running", "es läuft keine Versteigerung"),
+    (r"(?P<x>.+?) may not buy (?P<y>\S+) now", "{x} darf {y} jetzt nicht kaufen"),
+    (r"(?P<x>.+?) may not sell (?P<y>\S+) now", "{x} darf {y} jetzt nicht verkaufen"),
+    (r"(?P<x>.+?) may not start (?P<y>\S+) now", "{x} darf {y} jetzt nicht gründen"),
+    (r"(?P<x>.+?) may not start (?P<y>\S+)", "{x} darf {y} nicht gründen"),
+    (r"(?P<x>.+?) cannot start (?P<y>\S+) at (?P<z>\S+)", "{x} kann {y} nicht zu {z} gründen"),
+    (r"(?P<x>\S+) is not a par price now", "{x} ist jetzt kein Gründungskurs"),
+    (r"only one purchase per turn", "nur ein Kauf pro Zug"),
+    (r"(?P<x>.+?) must sell shares first", "{x} muss zuerst Aktien verkaufen"),
+    (r"(?P<x>.+?) need not sell now", "{x} muss jetzt nicht verkaufen"),
+    (r"(?P<x>.+?) cannot get (?P<y>\d+)% of (?P<z>\S+)", "{x} kann nicht {y} % von {z} bekommen"),
+    (r"(?P<x>\S+) is not for sale", "{x} ist nicht zu verkaufen"),
+    (r"(?P<x>\S+) cannot be bought now", "{x} kann jetzt nicht gekauft werden"),
+    # trains
+    (r"(?P<x>\S+) is at its train limit", "{x} hat sein Zuglimit erreicht"),
+    (r"(?P<x>\S+) must buy the cheapest train", "{x} muss den billigsten Zug kaufen"),
+    (r"(?P<x>\S+) must sell shares before buying", "{x} muss vor dem Kauf Aktien verkaufen"),
+    # tiles and tokens
+    (r"(?P<x>\S+) tiles are not available in this phase",
+     "Plättchen der Farbe {x} gibt es in dieser Phase nicht"),
+    (r"(?P<x>\S+) may not be upgraded now", "{x} darf jetzt nicht ausgebaut werden"),
+    (r"(?P<x>\S+) was already laid on this turn", "auf {x} wurde in diesem Zug schon gelegt"),
+    (r"(?P<x>\S+) has laid its tiles", "{x} hat seine Plättchen gelegt"),
+    (r"(?P<x>\S+) cannot reach (?P<y>\S+)", "{x} kann {y} nicht erreichen"),
+    (r"(?P<x>\S+) is blocked by a private company", "{x} ist von einer Privatbahn blockiert"),
+    (r"(?P<x>\S+) is reserved for a home", "{x} ist für eine Heimatstation reserviert"),
+    (r"Tile (?P<x>\S+) is not in the supply", "Plättchen {x} ist nicht mehr vorrätig"),
+    (r"New track must keep every old city and town",
+     "die neue Strecke muss alle alten Städte und Orte behalten"),
+    (r"Must use new track or change city value",
+     "es muss neue Strecke entstehen oder der Stadtwert sich ändern"),
+    (r"No new exit on (?P<x>\S+) is reached by (?P<y>\S+)",
+     "{y} erreicht keinen neuen Ausgang auf {x}"),
+    (r"(?P<x>\S+) cannot place a token in (?P<y>\S+)", "{x} kann in {y} keine Marke setzen"),
+    (r"(?P<x>\S+) cannot reach a free slot in (?P<y>\S+)",
+     "{x} erreicht in {y} keinen freien Platz"),
+    (r"(?P<x>\S+) has no token (?:left|to place)", "{x} hat keine Marke mehr"),
+    (r"(?P<x>\S+) cannot buy (?P<y>\d+) tokens", "{x} kann keine {y} Marken kaufen"),
+    (r"this token cannot be bought", "diese Marke kann nicht gekauft werden"),
+    # routes
+    (r"Route must contain token", "die Strecke muss eine eigene Marke enthalten"),
+    (r"Route must have at least 2 stops", "die Strecke braucht mindestens 2 Halte"),
+    (r"Route cannot reuse track on (?P<x>\S+)",
+     "die Strecke darf Gleis auf {x} nicht zweimal benutzen"),
+    (r"Route cannot pass through (?P<x>.+)", "die Strecke darf nicht durch {x} fahren"),
+    (r"Only one route may visit (?P<x>\S+)", "nur eine Strecke darf {x} besuchen"),
+    (r"(?P<x>\S+) is too long for a (?P<y>\S+) train", "{x} ist zu lang für einen {y}-Zug"),
+    (r"(?P<x>\S+) cannot run twice", "{x} kann nicht zweimal fahren"),
+    (r"(?P<x>\S+) already ran", "{x} ist schon gefahren"),
+    (r"No track of (?P<x>\S+) matches (?P<y>\S+)", "keine Strecke von {x} passt zu {y}"),
+    (r"Train (?P<x>\S+) may run only once", "Zug {x} darf nur einmal fahren"),
+]
+"""The engine's common refusal sentences (English pattern, German wording); the rule
+reference after the sentence is kept as written."""
+
 _COMPILED = [(re.compile(pattern), german) for pattern, german in FORMS_DE]
+_ENGINE = [(re.compile(pattern), german) for pattern, german in ENGINE_DE]
+
+
+def engine_reason(reason: str, rule: str, lang: str) -> str:
+    """The engine's refusal ``reason (rule)`` in ``lang``: German by :data:`ENGINE_DE` (a
+    wrapper's inner reason rendered too), else English marked ``(englisch)``; the rule is
+    kept as written."""
+    if lang != "de":
+        return f"{reason} ({rule})" if rule else reason
+    german = _engine_de(reason.replace("\x00", ""))
+    if german is None:
+        return f"{reason} (englisch; {rule})" if rule else f"{reason} (englisch)"
+    return f"{german} (Regel: {rule})" if rule else german
+
+
+def _engine_de(reason: str) -> str | None:
+    for pattern, german in _ENGINE:
+        match = pattern.fullmatch(reason)
+        if match is not None:
+            parts = match.groupdict()
+            if "y" in parts and pattern.pattern.startswith("this "):  # the wrapped reason
+                parts["y"] = _engine_de(parts["y"]) or parts["y"]
+            return german.format(**parts)
+    return None
 _LIST = re.compile(r"\((" + "|".join(LISTS) + r"): ")
 
 

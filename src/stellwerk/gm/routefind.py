@@ -27,7 +27,10 @@ def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> lis
     corp = engine.corporation(corp_sym)
     port: Any = engine.map
     ctx = port.run_context(corp)
+    if ctx.corp != corp_sym:  # a map port that takes the symbol (1841's), not the corporation
+        ctx = port.run_context(corp_sym)
     specs = port.train_specs(corp)
+    rules = getattr(engine, "route_rules", None) or port.route_rules  # a title's or its map's
     legs = board_legs(ctx.board)
     index = TrackIndex()
     used: set[str] = set()
@@ -44,7 +47,7 @@ def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> lis
         used.add(spec.id)
         wanted = list(route.hexes)
         found = []
-        for cand in train_candidates(ctx, legs, spec, engine.route_rules, index):
+        for cand in train_candidates(ctx, legs, spec, rules, index):
             stops = [h for h, _ in cand.walk.stops]
             if stops in (wanted, wanted[::-1]) and cand.legal is not False:
                 found.append(cand)

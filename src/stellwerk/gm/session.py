@@ -39,7 +39,7 @@ from stellwerk.gm import orders as o
 from stellwerk.gm.defaults import default_action
 from stellwerk.gm.look import legal, snap
 from stellwerk.gm.phrase import order_text, run_note
-from stellwerk.gm.refusals import in_language
+from stellwerk.gm.refusals import engine_reason, in_language
 from stellwerk.gm.standing import (
     Firing,
     Standing,
@@ -171,7 +171,7 @@ class Session:
             try:
                 self.game.process(program)
             except IllegalAction as error:
-                return Outcome(player, text, refused=_reason(error), mail=mail)
+                return Outcome(player, text, refused=_reason(error, self.lang(player)), mail=mail)
             standing.program_id = int(self.game.raw_actions[-1]["id"])
             standing.since = standing.program_id
         self.standing.append(standing)
@@ -262,7 +262,7 @@ class Session:
         except Refused as error:
             outcome.refused = in_language(error.reason, self.lang(pending.player))
         except IllegalAction as error:
-            outcome.refused = _reason(error)
+            outcome.refused = _reason(error, self.lang(pending.player))
         else:
             outcome.understood = phrase
             outcome.action_id = int(game.raw_actions[-1]["id"])
@@ -327,7 +327,7 @@ class Session:
         try:
             self.game.process(firing.action)
         except IllegalAction as error:
-            self._cancel(firing.standing, _reason(error))
+            self._cancel(firing.standing, _reason(error, "en"))
             return True
         action_id = int(self.game.raw_actions[-1]["id"])
         self._event(player, "fired", f"standing order '{firing.standing.text}' fired: {text}")
@@ -351,7 +351,7 @@ class Session:
         try:
             self.game.process(found.action)
         except IllegalAction as error:  # a default the engine refuses: an engine defect
-            self._event(player, "default", f"default refused: {_reason(error)}")
+            self._event(player, "default", f"default refused: {_reason(error, 'en')}")
             return False
         label = "Vorgabe" if self.lang(player) == "de" else "default"
         self.outcomes.append(Outcome(player, f"({label}: {found.note})", understood=text,
@@ -379,5 +379,6 @@ def _standing_fields(order: o.Order) -> tuple[str, str | None, int | None, str |
     raise ValueError(f"not a standing order: {order}")
 
 
-def _reason(error: IllegalAction) -> str:
-    return f"{error.reason} ({error.rule})" if error.rule else error.reason
+def _reason(error: IllegalAction, lang: str) -> str:
+    """The engine's reason with its rule, in ``lang`` (``refusals.engine_reason``)."""
+    return engine_reason(error.reason, error.rule, lang)

@@ -9,7 +9,14 @@ matches several different actions (two tiles fit, two rotations, two sources) is
 the choices, since the GM must not guess.
 
 Who may order what: a player orders for himself and for the corporations he presides
-(``SYM:`` prefix, or none in an operating turn: the operating corporation of his).
+(``SYM:`` prefix, or none in an operating turn: the operating corporation of his).  Symbols
+are read without regard to case and matched to the game's spelling (1841's ``SFLi``).
+
+1841's procedure questions (rules/1841.md 5.4) are ``choose`` actions whose values the
+question's topic explains (``look.asked``): ``take cash`` is ``cash``, ``take shares`` a
+merger's ``full`` (or an offered share's ``yes``), ``take presidency`` ``pres``, ``take lower
+price`` ``first``, ``take SB`` the secession's ``a`` when SB is its first new corporation,
+``yes``/``no`` an offer's ``yes``/``y``/``no``/``n``, ``buy 2 tokens`` the number 2.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from typing import Any
 
 from stellwerk.api import Game
 from stellwerk.gm import orders as o
-from stellwerk.gm.look import hexes, legal
+from stellwerk.gm.look import asked, hexes, legal
 from stellwerk.gm.orders import normalise
 
 Action = dict[str, Any]
@@ -40,7 +47,8 @@ CORP_KINDS: dict[type[o.Order], tuple[str, ...]] = {
     o.Run: ("run_routes",),
     o.Dividend: ("dividend",),
     o.BuyTrain: ("buy_train",),
-    o.BuyCompany: ("buy_company",),
+    o.Merge: ("merge",),
+    o.BuyToken: ("buy_token",),
 }
 """Orders for a corporation's operating turn, and the action types they become."""
 
@@ -49,13 +57,26 @@ EITHER_KINDS: dict[type[o.Order], tuple[str, ...]] = {
     o.Take: ("choose",),
     o.Choose: ("choose",),
     o.Bankrupt: ("bankrupt",),
+    o.BuyCompany: ("buy_company",),
+    o.Answer: ("choose",),
+    o.TokenCount: ("choose",),
+    o.RemoveToken: ("remove_token",),
+    o.KeepTokens: ("pass",),
 }
 """Orders for whoever of the sender's entities decides now."""
 
 CASH_CHOICES = ("cash", "no", "n", "decline", "money", "geld", "0")
 """``choose`` answers that mean "take the cash, not the share" (merger, exchange, swap)."""
-SHARE_CHOICES = ("shares", "share", "yes", "y", "exchange", "form", "fold_in")
-"""``choose`` answers that mean "take the share"."""
+SHARE_CHOICES = ("shares", "share", "full", "yes", "y", "exchange", "form", "fold_in")
+"""``choose`` answers that mean "take the share" (1841's ``full``: pay half the price for a
+whole share instead of the cash, rules/1841.md 2.3.11)."""
+PRESIDENT_CHOICES = ("pres", "president")
+"""``choose`` answers that mean "take the president's certificate" (1841 mergers)."""
+PRICE_CHOICES = {"lower": "first", "higher": "last"}
+"""A merger's price choice: 18xx.games' ``first`` is the lower, ``last`` the higher price
+(rules/1841.md 5.4)."""
+YES_CHOICES = ("yes", "y")
+NO_CHOICES = ("no", "n")
 
 
 class Refused(Exception):
@@ -84,7 +105,9 @@ def kinds_of(order: o.Order) -> tuple[str, ...]:
 
 
 def is_corp_order(order: o.Order) -> bool:
-    return type(order) in CORP_KINDS
+    """An order of a corporation's operating turn (a company bought by a named corporation
+    too; a player buys one in 1841's stock round)."""
+    return type(order) in CORP_KINDS or (isinstance(order, o.BuyCompany) and order.corp is not None)
 
 
 def player_of(game: Game, entity: Any) -> Any:
@@ -112,11 +135,21 @@ def player_of(game: Game, entity: Any) -> Any:
     return None
 
 
+def symbol(game: Game, name: str) -> str:
+    """The corporation's symbol as the game spells it (orders are read in upper case, and
+    symbols such as 1841's ``SFLi`` are not); ``name`` when no corporation has it."""
+    for corp in getattr(game.engine, "corporations", []):
+        sym = str(getattr(corp, "sym", ""))
+        if sym.upper() == name.upper():
+            return sym
+    return name
+
+
 def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
     """Whether ``order`` is meant for a decision of ``entity`` (one of the player's)."""
     is_player = bool(entity == player)
     if order.corp is not None:
-        return not is_player and str(entity) == order.corp
+        return not is_player and str(entity).upper() == order.corp
     if type(order) in PLAYER_KINDS:
         return is_player
     if type(order) in CORP_KINDS:
@@ -124,6 +157,7 @@ def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
     if isinstance(order, o.Pass):
         return is_player  # a corporation's pass is written "ATA: pass"
     return True
+
 
 
 def fits(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
@@ -135,6 +169,8 @@ def fits(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
     listed = {a["type"] for a in legal(game) if a.get("entity") == entity}
     if "lay_tile" in kinds and hexes(game) and _operating(game) == entity:
         return True
+    if isinstance(order, o.KeepTokens):
+        return "remove_token" in listed and "pass" in listed
     return bool(kinds & listed)
 
 
@@ -146,8 +182,8 @@ def _operating(game: Game) -> Any:
 def understand(game: Game, player: Any, order: o.Order, entity: Any) -> Understood:
     """The action ``order`` means for ``entity`` now; ``Refused`` when it means none or
     several."""
-    if order.corp is not None and player_of(game, order.corp) != player:
-        raise Refused(f"you do not preside {order.corp}")
+    if order.corp is not None and player_of(game, symbol(game, order.corp)) != player:
+        raise Refused(f"you do not preside {symbol(game, order.corp)}")
     listed = [a for a in legal(game) if a.get("entity") == entity]
     handler = HANDLERS.get(type(order))
     if handler is None:
@@ -219,7 +255,7 @@ def _sealed(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 def _par(game: Game, order: o.Order, listed: list[Action]) -> Action:
     assert isinstance(order, o.Par)
-    pars = [a for a in _of_type(listed, "par") if str(a.get("corporation")) == order.target]
+    pars = [a for a in _of_type(listed, "par") if str(a.get("corporation")).upper() == order.target]
     if not pars:
         raise Refused(f"{order.target} cannot be started now")
     at = [a for a in pars if str(a.get("share_price", "")).split(",")[0] == str(order.price)]
@@ -266,9 +302,11 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not buys:
-        if game.engine.corporation_or_none(order.target) is None:
+        corp = game.engine.corporation_or_none(symbol(game, order.target))
+        if corp is None:
             raise Refused(f"there is no corporation {order.target}")
-        raise Refused(f"no certificate of {order.target} can be bought now")
+        why = why_not(game, listed, corp)
+        raise Refused(f"no certificate of {order.target} can be bought now{why}")
     sourced = [(share_source(game, str(a["shares"][0])), a) for a in buys]
     if order.source is not None:
         chosen = [a for s, a in sourced if _source_matches(game, s, order.source)]
@@ -282,7 +320,44 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
     if len(by_source) > 1:
         raise Refused(f"ambiguous: {order.target} is for sale from {', '.join(by_source)}; "
                       "write from ...")
-    return _one(chosen[:1], "")
+    if order.percent is not None:
+        chosen = [a for a in chosen if a.get("percent") == order.percent]
+        if not chosen:
+            raise Refused(f"no {order.percent}% certificate of {order.target} is for sale there")
+    by_percent = {a.get("percent"): a for a in chosen}
+    return _one(list(by_percent.values()), "", lambda a: f"{a.get('percent')}%")
+
+
+def why_not(game: Game, listed: list[Action], corp: Any) -> str:
+    """Why the deciding entity cannot buy a certificate of ``corp`` now, where the engine's
+    general limits tell (common rules: the certificate limit, the 60 % holding limit, the
+    cash for the cheapest certificate); '' when none of them is the reason."""
+    entity = listed[0]["entity"] if listed else None
+    if entity is None:
+        return ""
+    engine: Any = game.engine
+    holder = next((h for h in engine.all_players if h.id == entity), None)
+    if holder is None:
+        holder = engine.corporation_or_none(str(entity))
+    if holder is None:
+        return ""
+    name = str(getattr(holder, "name", None) or getattr(holder, "sym", entity))
+    if not _of_type(listed, "buy_shares") and not _of_type(listed, "par"):
+        return f": {name} is not to buy now"
+    try:
+        if not engine.within_cert_limit(holder):
+            return f": the certificate limit ({engine.num_certs(holder)} of " \
+                f"{engine.cert_limit(holder)} held)"
+        if not engine.holding_ok(holder, corp, extra=10):
+            return (f": {name} holds {holder.percent_of(corp.sym)}% of it, at most "
+                    f"{engine.max_holding_percent}% are allowed")
+        cell = getattr(corp, "share_price", None)
+        price = int(cell.price) if cell is not None else 0
+        if price and holder.cash < price:  # a 10 % certificate at the corporation's price
+            return f": {name} has {holder.cash}, the cheapest costs {price}"
+    except (AttributeError, TypeError):  # a title whose holders lack these figures
+        return ""
+    return ""
 
 
 def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
@@ -292,7 +367,7 @@ def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not sales:
-        if game.engine.corporation_or_none(order.target) is None:
+        if game.engine.corporation_or_none(symbol(game, order.target)) is None:
             raise Refused(f"there is no corporation {order.target}")
         raise Refused(f"no certificate of {order.target} can be sold now")
     fitting = [a for a in sales if len(a["shares"]) == order.count]
@@ -429,7 +504,9 @@ def train_owner(game: Game, train_id: str) -> str:
 
 def _buy_company(game: Game, order: o.Order, listed: list[Action]) -> Action:
     assert isinstance(order, o.BuyCompany)
-    found = [a for a in _of_type(listed, "buy_company") if str(a.get("company")) == order.target]
+    found = [
+        a for a in _of_type(listed, "buy_company") if str(a.get("company")).upper() == order.target
+    ]
     if not found:
         raise Refused(f"{order.target} cannot be bought now")
     action = dict(found[0])
@@ -439,9 +516,114 @@ def _buy_company(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 
 def _take(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """``take cash``, ``take shares``, ``take presidency``, ``take lower/higher price``, or
+    ``take SYM``: the share of that corporation where an exchange offers two (the
+    procedure's ``a``/``b``, ``look.asked``)."""
     assert isinstance(order, o.Take)
-    words = CASH_CHOICES if order.what == "cash" else SHARE_CHOICES
-    return _choose_by(listed, words, f"take {order.what}")
+    if order.what == "cash":
+        return _choose_by(listed, CASH_CHOICES, "take cash")
+    if order.what == "shares":
+        return _choose_by(listed, SHARE_CHOICES, "take shares")
+    if order.what == "president":
+        return _choose_by(listed, PRESIDENT_CHOICES, "take presidency")
+    if order.what in PRICE_CHOICES:
+        return _choose_by(listed, (PRICE_CHOICES[order.what],), f"take {order.what} price")
+    question = asked(game)
+    letters = question.names if question is not None else {}
+    wanted = [k for k, sym in letters.items() if sym.upper() == order.what]
+    return _choose_by(listed, [*wanted, normalise(order.what)], f"take {order.what}")
+
+
+def _answer(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Answer)
+    words = YES_CHOICES if order.yes else NO_CHOICES
+    return _choose_by(listed, words, "yes" if order.yes else "no")
+
+
+def _token_count(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.TokenCount)
+    chooses = _of_type(listed, "choose")
+    counts = [a for a in chooses if isinstance(a.get("choice"), int)]
+    if not counts:
+        raise Refused("no tokens are to be bought now")
+    found = [a for a in counts if a["choice"] == order.count]
+    if not found:
+        offered = ", ".join(str(a["choice"]) for a in counts)
+        raise Refused(f"{order.count} tokens cannot be bought now (possible: {offered})")
+    return dict(found[0])
+
+
+def _merge(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.Merge)
+    merges = _of_type(listed, "merge")
+    if not merges:
+        raise Refused("no merger or transformation can be proposed now")
+    found = [a for a in merges if str(a.get("corporation")).upper() == order.target]
+    if not found:
+        offered = ", ".join(str(a.get("corporation")) for a in merges)
+        raise Refused(f"{order.target} is not one of the choices ({offered})")
+    return dict(found[0])
+
+
+def _remove_token(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    assert isinstance(order, o.RemoveToken)
+    removals = _of_type(listed, "remove_token")
+    if not removals:
+        raise Refused("no token is to be removed now")
+    here = [a for a in removals if city_hex(game, str(a["city"])) == order.hex]
+    if not here:
+        hexes_ = sorted({city_hex(game, str(a["city"])) for a in removals})
+        raise Refused(f"no token can be removed on {order.hex} (possible: {', '.join(hexes_)})")
+    if order.city is not None:
+        here = [a for a in here if city_place(game, str(a["city"]))[1] == order.city]
+        if not here:
+            raise Refused(f"no token can be removed in city {order.city} of {order.hex}")
+    return _one(here, "", lambda a: f"city {city_place(game, str(a['city']))[1]}")
+
+
+def _keep_tokens(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    if not _of_type(listed, "remove_token"):
+        raise Refused("no token is to be removed now")
+    return _one(_of_type(listed, "pass"), "more tokens must be removed first")
+
+
+def token_owner(game: Game, city: str, slot: int) -> str:
+    """The corporation whose token is in ``slot`` of ``city`` now ('' when none)."""
+    engine: Any = game.engine
+    hex_id, index = city_place(game, city)
+    tokens = engine.map.board.hexes[hex_id].cities[index].tokens
+    holder = tokens[slot] if 0 <= slot < len(tokens) else None
+    return "" if holder is None else str(holder)
+
+
+def _buy_token(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """A token bought from another corporation (rules/1841.md 2.5): the hex, optionally
+    the city and the seller name it; the price, where the listing leaves a range, must be
+    named (between the listed least and greatest), else the one listed price."""
+    assert isinstance(order, o.BuyToken)
+    offers = _of_type(listed, "buy_token")
+    if not offers:
+        raise Refused("no token can be bought now")
+    here = [a for a in offers if city_hex(game, str(a["city"])) == order.hex]
+    if not here:
+        hexes_ = sorted({city_hex(game, str(a["city"])) for a in offers})
+        raise Refused(f"no token can be bought on {order.hex} (possible: {', '.join(hexes_)})")
+    if order.city is not None:
+        here = [a for a in here if city_place(game, str(a["city"]))[1] == order.city]
+    if order.seller is not None:
+        here = [a for a in here if token_owner(game, str(a["city"]), int(a.get("slot") or 0))
+                .upper() == order.seller]  # fmt: skip
+    if not here:
+        raise Refused(f"no such token can be bought on {order.hex}")
+    places = {(a["city"], a.get("slot")): a for a in here}
+    action = _one(list(places.values()), "",
+                  lambda a: token_owner(game, str(a["city"]), int(a.get("slot") or 0)))
+    prices = sorted({int(a["price"]) for a in here if "price" in a})
+    if order.price is not None:
+        action["price"] = order.price
+    elif len(prices) > 1:
+        raise Refused(f"name the price: for {prices[0]} to {prices[-1]}")
+    return action
 
 
 def _choose_by(listed: list[Action], words: Iterable[str], what: str) -> Action:
@@ -473,7 +655,18 @@ def _choose(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 
 def _bankrupt(game: Game, order: o.Order, listed: list[Action]) -> Action:
-    return _one(_of_type(listed, "bankrupt"), "bankruptcy is not offered now")
+    assert isinstance(order, o.Bankrupt)
+    offered = _of_type(listed, "bankrupt")
+    if order.option is not None:
+        offered = [a for a in offered if a.get("option") == order.option]
+        if not offered:
+            raise Refused("this bankruptcy option is not offered now")
+    return _one(offered, "bankruptcy is not offered now",
+                lambda a: "bankrupt " + BANKRUPT_WORDS.get(a.get("option"), str(a.get("option"))))
+
+
+BANKRUPT_WORDS = {0: "resign", 1: "loan"}
+"""18xx.games' bankruptcy options as the order language names them (rules/1841.md 2.6)."""
 
 
 HANDLERS: dict[type[o.Order], Any] = {
@@ -492,4 +685,10 @@ HANDLERS: dict[type[o.Order], Any] = {
     o.Take: _take,
     o.Choose: _choose,
     o.Bankrupt: _bankrupt,
+    o.Answer: _answer,
+    o.TokenCount: _token_count,
+    o.Merge: _merge,
+    o.RemoveToken: _remove_token,
+    o.KeepTokens: _keep_tokens,
+    o.BuyToken: _buy_token,
 }
