@@ -618,7 +618,8 @@ class Secession(Procedure):
         while self.tokens_corp:
             corp = game.corporation(self.tokens_corp)
             if self.max_tokens(corp) > 0:
-                self.stage = "tokens"
+                # behind a purchase 18xx.games never asks (.stock.stall_token_purchases)
+                self.stage = "stalled" if game.stalled_token_purchase is not None else "tokens"
                 return
             self.tokens_corp = self.b if self.tokens_corp == self.a else ""
         self.finish(game)

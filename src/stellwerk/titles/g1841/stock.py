@@ -23,6 +23,7 @@ from stellwerk.titles.g1841.ownership import (
     RULE_CIRCLE,
     creates_circle,
     frozen,
+    historical,
     move_bundle,
     phase_number,
     pool_president_buyable,
@@ -134,7 +135,8 @@ def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
     without a price (it becomes ipoed, with a president, only if that certificate is the
     president's).  The turn counts it as a start: the buyer may buy more of its treasury
     certificates while below 40 %, and when the buying is over its printed home tokens are
-    placed, without a token purchase (:func:`reopened_homes`)."""
+    placed, its token purchase never asked (:func:`reopened_homes`,
+    :func:`stall_token_purchases`)."""
     bundle = Bundle.of([corp.treasury_shares()[0]], corp)
     price = reopened_price(game, bundle)
     if buyer.cash < price:
@@ -163,6 +165,26 @@ def reopened_homes(game: Game1841, corp: Corporation) -> None:
         tried = [*reserved, *([printed] if 0 <= printed < len(cities) else []), *range(len(cities))]
         index = next((i for i in tried if board.can_place_token(hid, i, corp.sym)), tried[0])
         board.place_token_at(hid, index, corp.sym)
+    stall_token_purchases(game, corp)
+
+
+def stall_token_purchases(game: Game1841, corp: Corporation) -> None:
+    """After a replayed start of a closed historical corporation 18xx.games queues its token
+    purchase like any start's, but never asks it: the question waits for a corporation that
+    is closed, and it stays at the head of the round's queue of token purchases, so every later
+    one of the round (a start's, a transformation's required token, the secession's) is never
+    asked either.  The procedures reaching that point stop there: a transformation is then
+    never completed (the minor is not restarted and neither is done for the round), a
+    secession never ends.  A reference-engine deviation kept for faithful replays (only a
+    replay reopens a closed corporation, :func:`reopen_on_replay`); the next round's queue
+    starts empty (``Game1841.new_stock_round``/``new_operating_round``).  A corporation
+    whose home city is chosen (not historical, or SFMA of the second edition) is asked for
+    its home first in 18xx.games, which a reopened one never answers; not modelled."""
+    chosen = any(city < 0 for _, city in game.specs[corp.sym].homes)
+    if not historical(game, corp) or chosen:
+        return
+    if game.stalled_token_purchase is None:
+        game.stalled_token_purchase = corp.sym
 
 
 def par_cells(game: Game1841, corp: Corporation | None = None) -> list[Cell]:
