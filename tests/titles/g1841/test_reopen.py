@@ -103,3 +103,30 @@ def test_a_replayed_reopening_is_the_turns_start_more_buys_then_printed_homes() 
     assert homes <= set(game.token_hexes(sftn))
     assert game.round.current_entity() is not player
     assert sftn.closed
+
+
+def test_a_reopened_corporations_certificate_costs_the_least_par_for_everybody() -> None:
+    """Replay only, as 18xx.games has it: after SFTN's reopening another player may buy one
+    of its treasury certificates only if he can pay the least par price a share (SFTN has no
+    price, so a bare price of 0 would let anybody buy; 18xx.games passes a player who cannot
+    pay)."""
+    from stellwerk.core.shares import Bundle
+    from stellwerk.titles.g1841.stock import Shares1841, certificate_price
+
+    game = closed_sftn_in_phase_4()
+    sftn = game.corporation("SFTN")
+    game.loading = True
+    game.process_action(
+        act(game.round.current_entity(), "par", corporation="SFTN", share_price="68,4,2")
+    )
+    game.process_action(act(game.round.current_entity(), "pass"))
+    other = game.round.current_entity()
+    bundle = Bundle.of([sftn.treasury_shares()[0]], sftn)
+    price = 68 * bundle.percent // sftn.share_unit
+    assert certificate_price(game, bundle) == price and bundle.price == 0
+    step = game.round.step_of(Shares1841)
+    assert step is not None
+    other.cash = price - 1
+    assert not step.can_buy(other, bundle) and not step.treasury_counts(other)
+    other.cash = price
+    assert step.can_buy(other, bundle) and step.treasury_counts(other)

@@ -127,6 +127,12 @@ def reopened_price(game: Game1841, bundle: Bundle) -> int:
     return lowest * bundle.percent // bundle.corporation.share_unit
 
 
+def certificate_price(game: Game1841, bundle: Bundle) -> int:
+    """What ``bundle`` costs from a treasury or the pool: its price, or for a reopened closed
+    corporation (replay only) :func:`reopened_price`."""
+    return reopened_price(game, bundle) if bundle.corporation.closed else bundle.price
+
+
 def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
     """A replayed start of a closed corporation, as 18xx.games has it (a reference-engine
     deviation kept for faithful replays; live play refuses it, rules/1841.md 2.2.1, 2.4
@@ -350,6 +356,8 @@ class Shares1841(BuySellParShares):
             return False
         if self.bought() and not (owner is corp and self.can_buy_multiple(player, corp)):
             return False
+        if player.cash < certificate_price(self.game, bundle):
+            return False
         return super().can_buy(player, bundle)
 
     def buy_candidates(self, player: Player) -> list[Bundle]:
@@ -392,7 +400,9 @@ class Shares1841(BuySellParShares):
                 continue
             smallest = min(held, key=lambda s: s.percent)
             bundle = Bundle.of([smallest], self.game.corporation(smallest.corporation))
-            if player.cash >= bundle.price and self.can_gain(player, bundle):
+            if player.cash >= certificate_price(self.game, bundle) and self.can_gain(
+                player, bundle
+            ):
                 return True
         return False
 
