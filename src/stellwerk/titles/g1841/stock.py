@@ -96,8 +96,8 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     """Historical corporations start only by the owner of their concession before phase 4;
     non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1), and only while some city
     could take their home token (2.2.3: a corporation starts by placing it; 18xx.games lets
-    the par through and then waits for a token nobody can place).  Without ``player``:
-    whether someone may start it.
+    the par through and then waits for a token nobody can place, which a replay follows).
+    Without ``player``: whether someone may start it.
 
     A closed historical corporation may not be started (2.2.1, 2.4 item 1) -- except in a
     replay: 18xx.games' ``can_par?`` never looks at ``closed`` and its interface offers such
@@ -109,7 +109,9 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     spec = game.specs[corp.sym]
     phase = phase_number(game)
     if not spec.historical:
-        return phase >= NON_HISTORICAL_FROM_PHASE and has_home_city(game, corp)
+        # a replay takes 18xx.games' par without a city for the home token: that game then
+        # waits for the token for good (a random game of its engine ends so)
+        return phase >= NON_HISTORICAL_FROM_PHASE and (game.loading or has_home_city(game, corp))
     if not startable(game, corp):
         return False
     if phase >= CONCESSIONS_UNTIL_PHASE:
