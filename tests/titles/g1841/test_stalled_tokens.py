@@ -69,3 +69,30 @@ def test_only_a_printed_home_start_leaves_a_purchase_waiting() -> None:
     non_historical = next(c for c in game.corporations if not historical(game, c))
     stall_token_purchases(game, non_historical)
     assert game.stalled_token_purchase is None
+
+
+def test_reopened_sfma_is_never_asked_its_home_and_later_homes_wait() -> None:
+    """Second edition: SFMA chooses its home city (rules/1841.md 2.2.3).  A replayed reopening
+    of the closed SFMA leaves that question never asked (18xx.games asks it only of an open
+    corporation) and no token purchase; a corporation started later in the round is not asked
+    for its home either (it waits behind SFMA's in 18xx.games' queue)."""
+    from stellwerk.titles.g1841.decisions import current
+    from stellwerk.titles.g1841.events import close_unstarted
+
+    game = closed_sftn_in_phase_4()
+    close_unstarted(game, game.corporation("SFMA"))
+    assert any(city < 0 for _, city in game.specs["SFMA"].homes)
+    game.loading = True
+    player = game.round.current_entity()
+    game.process_action(act(player, "par", corporation="SFMA", share_price="68,4,2"))
+    assert game.stalled_home_token == "SFMA" and game.stalled_token_purchase is None
+    assert current(game) is None and game_busy(game)
+    other = game.round.current_entity()
+    assert other is not player
+    minor = next(
+        c for c in game.corporations
+        if not historical(game, c) and game.specs[c.sym].type == "minor" and not c.ipoed
+    )  # fmt: skip
+    game.process_action(act(other, "par", corporation=minor.sym, share_price="68,4,2"))
+    assert minor.ipoed and current(game) is None
+    assert not game.map.board.token_hexes(minor.sym)

@@ -162,8 +162,8 @@ def reopened_homes(game: Game1841, corp: Corporation) -> None:
     the token goes into the city reserved for it, else the printed city if it is still there
     and has room, else the first city with room (18xx.games: the reserved city, else the
     first).  A home whose city the corporation chooses (SFMA of the second edition) is left
-    unplaced: 18xx.games then asks for the city, which is not modelled for a reopened
-    corporation (no file we have goes past that question).  No room: a clear refusal."""
+    unplaced: 18xx.games queues the question but never asks it of a closed corporation
+    (:func:`stall_token_purchases`).  No room: a clear refusal."""
     board = game.map.board
     for hid, printed in game.specs[corp.sym].homes:
         if printed < 0:
@@ -185,11 +185,15 @@ def stall_token_purchases(game: Game1841, corp: Corporation) -> None:
     never completed (the minor is not restarted and neither is done for the round), a
     secession never ends.  A reference-engine deviation kept for faithful replays (only a
     replay reopens a closed corporation, :func:`reopen_on_replay`); the next round's queue
-    starts empty (``Game1841.new_stock_round``/``new_operating_round``).  A corporation
-    whose home city is chosen (not historical, or SFMA of the second edition) is asked for
-    its home first in 18xx.games, which a reopened one never answers; not modelled."""
-    chosen = any(city < 0 for _, city in game.specs[corp.sym].homes)
-    if not historical(game, corp) or chosen:
+    starts empty (``Game1841.new_stock_round``/``new_operating_round``).  A historical
+    corporation whose home city is chosen (SFMA of the second edition) is asked for that city
+    first in 18xx.games -- never, being closed -- and every later home token of the round
+    waits behind it (``Game1841.stalled_home_token``); it queues no purchase."""
+    if not historical(game, corp):
+        return
+    if any(city < 0 for _, city in game.specs[corp.sym].homes):
+        if game.stalled_home_token is None:
+            game.stalled_home_token = corp.sym
         return
     if game.stalled_token_purchase is None:
         game.stalled_token_purchase = corp.sym
