@@ -390,13 +390,21 @@ class Shares1841(BuySellParShares):
         buys one (rules/1841.md 2.2.1), and a cheaper-percent one of those can hide an IPO
         share he could buy (a minor's 20 % behind a major's 10 %): then the turn ends.  Turn
         ends decide whose action is next, so they follow 18xx.games here.  Like it, the
-        corporation of the first certificate held decides the sold-this-round test; its order
-        is the order received here, while 18xx.games also files a corporation on merely
-        looking its holding up, so the two orders can differ (a known, rare difference)."""
+        corporation of the first certificate held decides the sold-this-round test.  The
+        certificates are taken in 18xx.games' order: its own first, then by corporation in
+        definition order (18xx.games files a corporation's holdings by corporation in the
+        order they are first looked up, and a state trace of its engine looks every holding
+        up in definition order from the start; the order certificates were received in can
+        hide a cheaper one of the same percent)."""
+        rank = {c.sym: i for i, c in enumerate(self.game.corporations)}
         for corp in self.game.corporations:
             if not corp.ipoed:
                 continue
-            held = corp.all_shares()
+            held = [
+                share
+                for sym in sorted(corp.shares, key=lambda k: (k != corp.sym, rank.get(k, 0)))
+                for share in corp.shares[sym]
+            ]
             if not held:
                 continue
             first = self.game.corporation(held[0].corporation)
@@ -421,6 +429,16 @@ class Shares1841(BuySellParShares):
         )
 
     def can_afford(self, player: Player, corp: Corporation) -> bool:
+        """Whether ``player`` could pay and hold the certificate a par of ``corp`` buys: the
+        president's at the cheapest par; for a closed corporation (replay only,
+        :func:`reopen_on_replay`) the first in its treasury at :func:`reopened_price`, as
+        18xx.games asks it."""
+        if corp.closed:
+            ipo = corp.treasury_shares()
+            if not ipo:
+                return False
+            first = Bundle.of([ipo[0]], corp)
+            return player.cash >= reopened_price(self.game, first) and self.can_gain(player, first)
         pres = corp.presidents_share
         if (
             pres is None
