@@ -107,10 +107,6 @@ class Game1841(Game):
         """A closed corporation whose token purchase 18xx.games queued on its replayed start
         and never asks (:func:`.stock.stall_token_purchases`): every later token purchase of
         the round waits behind it; a new round forgets it."""
-        self.stalled_home_token: str | None = None
-        """The same for a home token 18xx.games asks of a reopened closed corporation that
-        chooses its home city (SFMA of the second edition): never asked, and every later home
-        token of the round waits behind it."""
         self.done_this_round: set[str] = set()
         """Corporations that do not operate (again) in this operating round: merged,
         transformed, newly formed (rules/1841.md 2.3.1)."""
@@ -138,11 +134,11 @@ class Game1841(Game):
 
     # -- rounds -----------------------------------------------------------------------------
     def new_stock_round(self) -> Round:
-        self.stalled_token_purchase = self.stalled_home_token = None
+        self.stalled_token_purchase = None
         return stock.new_stock_round(self)
 
     def new_operating_round(self, round_num: int) -> Round:
-        self.stalled_token_purchase = self.stalled_home_token = None
+        self.stalled_token_purchase = None
         return operating.new_operating_round(self, round_num)
 
     @contextlib.contextmanager

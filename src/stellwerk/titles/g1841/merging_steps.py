@@ -153,6 +153,5 @@ class TransformStep(Step):
 def game_busy(game: Game1841) -> bool:
     """A procedure still asks (pending token choices and the like come first), or a token
     purchase waits that is never asked (:func:`.stock.stall_token_purchases`: 18xx.games'
-    queues of token purchases or home tokens are not empty)."""
-    stalled = game.stalled_token_purchase or game.stalled_home_token
-    return bool(game.procedures) or stalled is not None
+    queue of token purchases is not empty)."""
+    return bool(game.procedures) or game.stalled_token_purchase is not None

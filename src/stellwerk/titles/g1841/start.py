@@ -284,8 +284,6 @@ class CorporationStart(Procedure):
 
     def question(self, game: Game1841) -> Question | None:
         corp = game.corporation(self.corp)
-        if self.stage in ("home", "second") and game.stalled_home_token not in (None, self.corp):
-            return None  # never asked (.stock.stall_token_purchases)
         if self.stage == "home":
             cities = home_cities(game, corp, self.hexes)
             return Question(corp, ("place_token",), "home_token", RULE, cities=cities)

@@ -162,7 +162,7 @@ def reopened_homes(game: Game1841, corp: Corporation) -> None:
     the token goes into the city reserved for it, else the printed city if it is still there
     and has room, else the first city with room (18xx.games: the reserved city, else the
     first).  A home whose city the corporation chooses (SFMA of the second edition) is left
-    unplaced: 18xx.games queues the question but never asks it of a closed corporation
+    unplaced: 18xx.games drops that question of a closed corporation at once
     (:func:`stall_token_purchases`).  No room: a clear refusal."""
     board = game.map.board
     for hid, printed in game.specs[corp.sym].homes:
@@ -187,13 +187,10 @@ def stall_token_purchases(game: Game1841, corp: Corporation) -> None:
     replay reopens a closed corporation, :func:`reopen_on_replay`); the next round's queue
     starts empty (``Game1841.new_stock_round``/``new_operating_round``).  A historical
     corporation whose home city is chosen (SFMA of the second edition) is asked for that city
-    first in 18xx.games -- never, being closed -- and every later home token of the round
-    waits behind it (``Game1841.stalled_home_token``); it queues no purchase."""
-    if not historical(game, corp):
-        return
-    if any(city < 0 for _, city in game.specs[corp.sym].homes):
-        if game.stalled_home_token is None:
-            game.stalled_home_token = corp.sym
+    first in 18xx.games, and its home-token step, finding nothing a closed corporation could
+    do, passes the question at once and drops it: no home token, no purchase, nothing waits
+    (random game 3 players seed 112)."""
+    if not historical(game, corp) or any(city < 0 for _, city in game.specs[corp.sym].homes):
         return
     if game.stalled_token_purchase is None:
         game.stalled_token_purchase = corp.sym
