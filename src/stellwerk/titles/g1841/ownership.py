@@ -77,6 +77,7 @@ def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
     had = {id(h) for h in holders if corp.sym in h.shares}
     owners: list[tuple[Share, Holder | None]] = [(s, s.owner) for s in corp.certificates]
     president = corp.owner
+    told = len(game.journal)
     try:
         yield
     finally:
@@ -87,7 +88,8 @@ def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
                 holder.shares.pop(corp.sym, None)
         for share, owner in owners:
             share.owner = owner
-        corp.owner = president
+        game.set_president(corp, president)
+        del game.journal[told:]
 
 
 def creates_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
@@ -108,6 +110,6 @@ def move_bundle(game: Game1841, bundle: Bundle, to: Holder, president_change: bo
     from_pool = bundle.owner is game.pool
     if from_pool and bundle.presidents_share is not None and isinstance(to, (Player, Corporation)):
         game.transfer_shares(bundle, to, allow_president_change=False)
-        corp.owner = to
+        game.set_president(corp, to)
         return
     game.transfer_shares(bundle, to, allow_president_change=president_change)

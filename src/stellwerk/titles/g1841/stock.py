@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.events import SharesBought, SharesSold, ref
 from stellwerk.core.flow.base import Action, Round, act
 from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, turn_menu
@@ -216,7 +217,8 @@ def buy_bundle(
     """``buyer`` pays for ``bundle`` -- to the corporation for its IPO certificates, to a
     player for his, else to the bank -- and takes it; before phase 4 a historical
     corporation's presidency stays where it is; a president's certificate from the pool makes
-    the buyer president (rules/1841.md 2.2.1, 4.3)."""
+    the buyer president (rules/1841.md 2.2.1, 4.3).  The journal tells the purchase with its
+    price and source (``SharesBought``)."""
     corp = bundle.corporation
     was_floated = corp.floated
     owner = bundle.owner
@@ -226,6 +228,10 @@ def buy_bundle(
     if cost:
         receiver: Holder = owner if isinstance(owner, (Corporation, Player)) else game.bank
         transfer(buyer, receiver, cost, RULE)
+    president = bundle.presidents_share is not None
+    game.journal.append(
+        SharesBought(ref(buyer), corp.sym, bundle.percent, ref(owner), cost, president)
+    )
     move_bundle(game, bundle, buyer, presidency_may_change(game, corp))
     if not was_floated and game.is_floated(corp):
         corp.floated = True
@@ -235,9 +241,11 @@ def sell_bundle(game: Game1841, bundle: Bundle, drop: bool = True) -> None:
     """Sell ``bundle`` to the pool at the current price; the price drops a row per share
     (minor and major president certificates count 2) unless ``drop`` is off (a corporation's
     sale of others' shares under seed 003 H2); before phase 4 a historical corporation's
-    presidency stays (rules/1841.md 2.2.1, 2.3.8)."""
+    presidency stays (rules/1841.md 2.2.1, 2.3.8).  The journal tells the sale with its price
+    (``SharesSold``)."""
     corp = bundle.corporation
     transfer(game.bank, bundle.owner, bundle.price, RULE)
+    game.journal.append(SharesSold(ref(bundle.owner), corp.sym, bundle.percent, bundle.price))
     move_bundle(game, bundle, game.pool, presidency_may_change(game, corp))
     if drop:
         game.move_price(corp, "down", _rows(bundle))
@@ -517,7 +525,7 @@ class Shares1841(BuySellParShares):
             if extra:
                 transfer(entity, self.game.bank, extra, RULE)
             self.game.transfer_shares(Bundle.of([pres], corp), entity, allow_president_change=False)
-            corp.owner = entity
+            self.game.set_president(corp, entity)
         self.track(action, entity)
 
     # -- player to player (rules/1841.md 4.3; seed 000 items 2.3, 2.4) ------------------------
