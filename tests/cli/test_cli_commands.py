@@ -197,3 +197,32 @@ def test_replay_with_trace_reports_the_first_divergence(tmp_path: Path, fake_api
     assert report["first_divergence"]["action_id"] == data["actions"][2]["id"]
     assert report["first_divergence"]["expected"] == report["first_divergence"]["ours"] + 1
     assert report["actions"] == 3 and report["matches_result"] is False
+
+
+def test_replay_of_an_unfinished_file_with_values_says_so(tmp_path: Path, fake_api: Any) -> None:
+    """18xx.games saves a game in progress (a random game stopped at its time limit) with
+    ``status: active``, ``finished: false`` and the players' current values as ``result``: those
+    are no final result; a trace matched to the file's end is a match, and the replay says the
+    game is unfinished."""
+    path = tmp_path / "self.json"
+    result = run("selfplay", "toy", "--players", "3", "--seed", "5", "--max-actions", "3",
+                 "-o", str(path))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.update(status="active", finished=False, result={"1": 70, "2": 60, "3": 70})
+    path.write_text(json.dumps(data), encoding="utf-8")
+    game = fake_api.create("toy", [(p["id"], p["name"]) for p in data["players"]], [], 5)
+    lines: list[dict[str, Any]] = [{"title": "toy"}, {"action_id": None, **game.snapshot()}]
+    for action in data["actions"]:
+        game.process(action)
+        lines.append({"action_id": action["id"], **game.snapshot()})
+    trace = tmp_path / "t.trace.jsonl"
+    trace.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    result = run("replay", str(path), "--trace", str(trace))
+    assert result.exit_code == 0, result.output
+    assert "trace matched; the file's game is unfinished" in result.output
+    assert result.output.strip().endswith("MATCH") and "NO MATCH" not in result.output
+    lines[2]["bank"] += 1
+    trace.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    result = run("replay", str(path), "--trace", str(trace))
+    assert result.exit_code == 1 and "trace matched" not in result.output

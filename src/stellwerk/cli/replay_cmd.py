@@ -39,6 +39,8 @@ def _describe(report: ReplayReport, live: int) -> list[str]:
             f"first divergence at action {divergence.action_id}, {divergence.field}: "
             f"ours {json.dumps(divergence.ours)}, expected {json.dumps(divergence.expected)}"
         )
+    elif report.expected_result is None and report.trace_complete and not report.finished:
+        lines.append("trace matched; the file's game is unfinished")
     lines.append("MATCH" if report.ok else "NO MATCH")
     return lines
 

@@ -112,9 +112,18 @@ def _check_settings(data: dict[str, Any]) -> tuple[int, list[str]]:
     return seed, list(rules)
 
 
+def records_unfinished(data: dict[str, Any]) -> bool:
+    """Whether the file says its game is not over: ``status`` other than ``"finished"`` or
+    ``finished: false``.  18xx.games' engine, saving a game in progress (a random game its
+    generator stopped at a time limit), still writes the players' current values as ``result``;
+    those are no final result to compare with."""
+    status = data.get("status")
+    return data.get("finished") is False or (isinstance(status, str) and status != "finished")
+
+
 def _check_result(data: dict[str, Any]) -> dict[str, int] | None:
     result = data.get("result")
-    if result is None or result == {}:
+    if result is None or result == {} or records_unfinished(data):
         return None
     if not isinstance(result, dict) or not all(_is_int(value) for value in result.values()):
         raise GameFileError("'result' must map player ids to integers")

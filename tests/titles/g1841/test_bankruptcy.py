@@ -119,3 +119,28 @@ def test_seed_003_h9_zugzwang_removes_the_bankrupts_corporations() -> None:
     assert not any(h.shares_of(c.sym) for c in controlled for h in others)
     assert player.cash == 500 and player.penalty == 500 and not player.bankrupt
     assert game.phases.name == phase
+
+
+def _prices(game: object) -> dict[str, int | None]:
+    return {
+        c.sym: c.share_price.price if c.share_price else None
+        for c in game.corporations  # type: ignore[attr-defined]
+    }
+
+
+@needs_fixtures
+def test_2_6_sell_out_outside_the_train_step_moves_no_price() -> None:
+    """rules/1841.md 2.6 as 18xx.games plays a bankruptcy declared while another step blocks
+    the turn (a replay: a merger partner chosen): it asks that step for the sellable bundles,
+    gets none, so the sell-out has no emergency sales with price drops -- everything goes at
+    half price and no price moves.  In the train step the emergency sales drop prices."""
+    game, _ = position(OFFBOARDS, 400, "CGTF")
+    player = game.player_by_id(873)
+    cgtf = game.corporation("CGTF")
+    before = _prices(game)
+    bankruptcy.sell_out(game, player, cgtf, emergency_sales=False)
+    assert _prices(game) == before
+    assert not any(player.shares_of(c.sym) for c in game.corporations)
+    game, _ = position(OFFBOARDS, 400, "CGTF")
+    bankruptcy.sell_out(game, game.player_by_id(873), game.corporation("CGTF"))
+    assert _prices(game) != before

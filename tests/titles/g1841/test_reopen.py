@@ -103,3 +103,96 @@ def test_a_replayed_reopening_is_the_turns_start_more_buys_then_printed_homes() 
     assert homes <= set(game.token_hexes(sftn))
     assert game.round.current_entity() is not player
     assert sftn.closed
+
+
+def test_a_reopened_corporations_certificate_costs_the_least_par_for_everybody() -> None:
+    """Replay only, as 18xx.games has it: after SFTN's reopening another player may buy one
+    of its treasury certificates only if he can pay the least par price a share (SFTN has no
+    price, so a bare price of 0 would let anybody buy; 18xx.games passes a player who cannot
+    pay)."""
+    from stellwerk.core.shares import Bundle
+    from stellwerk.titles.g1841.stock import Shares1841, certificate_price
+
+    game = closed_sftn_in_phase_4()
+    sftn = game.corporation("SFTN")
+    game.loading = True
+    game.process_action(
+        act(game.round.current_entity(), "par", corporation="SFTN", share_price="68,4,2")
+    )
+    game.process_action(act(game.round.current_entity(), "pass"))
+    other = game.round.current_entity()
+    bundle = Bundle.of([sftn.treasury_shares()[0]], sftn)
+    price = 68 * bundle.percent // sftn.share_unit
+    assert certificate_price(game, bundle) == price and bundle.price == 0
+    step = game.round.step_of(Shares1841)
+    assert step is not None
+    other.cash = price - 1
+    assert not step.can_buy(other, bundle) and not step.treasury_counts(other)
+    other.cash = price
+    assert step.can_buy(other, bundle) and step.treasury_counts(other)
+
+
+def test_a_closed_corporation_counts_as_startable_in_a_replay_at_its_treasury_price() -> None:
+    """Replay only, as 18xx.games has it (its ``can_ipo_any?``): a player's turn stays open
+    while he could start a closed corporation, that is pay its first treasury certificate at
+    the least par price -- so he is not passed automatically (6 players seed 107); live play
+    never counts it (rules/1841.md 2.2.1)."""
+    from stellwerk.core.shares import Bundle
+    from stellwerk.titles.g1841.stock import Shares1841, reopened_price
+
+    game = closed_sftn_in_phase_4()
+    player = game.round.current_entity()
+    sftn = game.corporation("SFTN")
+    step = game.round.step_of(Shares1841)
+    assert step is not None
+    from stellwerk.core.entities import move_share
+
+    pres = sftn.presidents_share
+    assert pres is not None and pres.owner is sftn
+    move_share(pres, game.pool)  # as after a merger: the first treasury share is a plain one
+    first = sftn.treasury_shares()[0]
+    assert not first.president
+    price = reopened_price(game, Bundle.of([first], sftn))
+    for corp in game.corporations:  # nothing else startable: only SFTN decides
+        if corp is not sftn and not corp.ipoed:
+            corp.ipoed = True
+    assert not step.can_par_any(player)
+    game.loading = True
+    player.cash = price - 1
+    assert not step.can_par_any(player)
+    player.cash = price
+    assert step.can_par_any(player)
+
+
+def test_treasury_purchase_test_takes_holdings_in_definition_order() -> None:
+    """rules/1841.md 2.2.1 as 18xx.games tests whether a treasury counts as a purchase left:
+    the smallest certificate of the treasury's holdings, the first of equal ones in its
+    order -- its own, then by corporation in definition order, whatever order they were
+    received in (a traced engine files them so)."""
+    from stellwerk.core.entities import move_share
+    from stellwerk.titles.g1841.stock import Shares1841, par_cells
+
+    game = closed_sftn_in_phase_4()
+    player = game.round.current_entity()
+    majors = [c for c in game.corporations if game.specs[c.sym].type == "major"]
+    holder, cheap, dear = majors[0], majors[1], majors[2]
+    assert game.corporations.index(cheap) < game.corporations.index(dear)
+    cells = {c.price: c for c in par_cells(game)}
+    for corp, price in ((holder, 100), (cheap, 68), (dear, 144)):
+        game.set_par(corp, cells[price])
+        corp.ipoed = True
+    for share in list(holder.treasury_shares()):
+        move_share(share, game.pool)
+    for corp in (dear, cheap):  # received in reverse definition order
+        plain = next(s for s in corp.treasury_shares() if not s.president)
+        move_share(plain, holder)
+    for corp in game.corporations:
+        if corp not in (holder, cheap, dear):
+            corp.ipoed = False
+    for corp in (cheap, dear):  # their own IPOs do not decide
+        for share in list(corp.treasury_shares()):
+            move_share(share, game.pool)
+    step = game.round.step_of(Shares1841)
+    assert step is not None
+    player.cash = 70
+    assert step.treasury_counts(player)

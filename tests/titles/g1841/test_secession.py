@@ -362,8 +362,10 @@ def test_faq_2_24_sb_and_sfl_operate_if_irsff_had_not() -> None:
 def test_first_edition_token_cap_keeps_the_first_tokens_in_charter_order() -> None:
     """rules/1841.md 2.4.1 (first edition): SFV and SFL take at most 2 of IRSFF's map tokens
     each, in IRSFF's charter order (18xx.games walks its tokens); a token beyond the cap stays
-    IRSFF's until IRSFF closes, then leaves the map.  Milano, Venezia, then E9, D16, D8: SFL
-    keeps F8 and E9, not D8 (which comes first on the board)."""
+    IRSFF's, on the map also after IRSFF closes at the end of the secession (18xx.games'
+    closing removes no token; random game 4 players seed 118 places beside it).  Milano,
+    Venezia, then E9, D16, D8: SFL keeps F8 and E9, not D8 (which comes first on the
+    board)."""
     game = new_game(4, ["version_1"])
     irsff = start(game, "IRSFF", "100,3,5", game.players[0])
     board = game.map.board
@@ -377,3 +379,6 @@ def test_first_edition_token_cap_keeps_the_first_tokens_in_charter_order() -> No
     assert board.token_hexes("SFV") == ["D16", "F16"]
     assert board.token_hexes("IRSFF") == ["D8"]
     assert game.token_order["SFL"] == ["F8", "E9"]
+    procedure = secession.Secession("IRSFF", "SFV", "SFL", "")
+    procedure.finish(game)
+    assert irsff.closed and board.token_hexes("IRSFF") == ["D8"]

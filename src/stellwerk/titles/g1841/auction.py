@@ -8,7 +8,9 @@ bid totals, then the bid lists, then the later seat).  18xx.games never resolves
 auction nobody else can join: the nominator stays to act (``alone_buys`` off).  In the
 sealed auction 18xx.games takes a raise on a later tied concession from the bidder to act
 in the running tie auction (``advance_raises`` on): rules/1841.md 2.1.2 auctions the ties
-one after another and does not forbid raising early a bid one stands by anyway.
+one after another and does not forbid raising early a bid one stands by anyway.  18xx.games
+takes such a bid from that bidder on any later tied concession, also one he did not tie on:
+he joins its tie auction with it (:meth:`SealedBids1841.advance_raise`).
 
 Two seed rules change how ties are broken (each a setting, off by default):
 
@@ -64,7 +66,8 @@ class NominatedAuction1841(NominatedAuction):
 
 class SealedBids1841(SealedBids):
     """The first edition's sealed bids (rules/1841.md 2.1.2); seed 000 item 1.1's tie rule
-    and seed 003 H1's order by lot with their settings (module docstring)."""
+    and seed 003 H1's order by lot with their settings (module docstring); the bidder to act
+    may join a later tie auction (:meth:`advance_raise`)."""
 
     game: Game1841
 
@@ -84,6 +87,19 @@ class SealedBids1841(SealedBids):
         old = list(self.game.players)
         lot = by_lot(self.game, old)
         return sorted(old, key=lambda p: (-sum(self.sealed.get(p, [])), lot[p]))
+
+    def advance_raise(self, entity: Any, item: Any) -> bool:
+        """As 18xx.games runs the tie auctions: the bidder to act may bid on any later tied
+        concession, joining its tie auction if he was not among its tied bidders (its
+        waterfall auction adds a bid on any pending company, from the minimum there, within
+        his maximum), while the running auction and its turn stay as they were."""
+        return (
+            bool(self.opts.get("advance_raises", False))
+            and self.auctioning is not None
+            and item is not self.auctioning
+            and entity is self.next_bidder()
+            and item in self.bids
+        )
 
 
 def auction_step(settings: Settings1841) -> tuple[type[Any], dict[str, Any]]:

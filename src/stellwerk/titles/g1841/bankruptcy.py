@@ -92,8 +92,12 @@ def may_go_bankrupt(game: Game1841, buyer: Corporation) -> bool:
 # -- the procedures -------------------------------------------------------------------------
 
 
-def declare(game: Game1841, buyer: Corporation, option: int) -> None:
-    """``buyer``'s controlling player goes bankrupt (rules/1841.md 2.6; seed 003 H9)."""
+def declare(
+    game: Game1841, buyer: Corporation, option: int, *, emergency_sales: bool = True
+) -> None:
+    """``buyer``'s controlling player goes bankrupt (rules/1841.md 2.6; seed 003 H9);
+    ``emergency_sales``: whether the sell-out begins with the emergency sales
+    (:func:`sell_out`)."""
     player = emergency.controller_of(buyer)
     if player is None or player.bankrupt:
         raise IllegalAction(f"{buyer.sym} has no player who could go bankrupt", RULE)
@@ -111,7 +115,7 @@ def declare(game: Game1841, buyer: Corporation, option: int) -> None:
     if game.settings.bankruptcy_procedure == "dissolve":
         dissolve(game, player)
     else:
-        sell_out(game, player, buyer)
+        sell_out(game, player, buyer, emergency_sales=emergency_sales)
         if option == 0:
             player.bankrupt = True
         else:
@@ -151,9 +155,16 @@ def _in_order(game: Game1841, player: Player) -> list[Corporation]:
     return sorted(held, key=lambda c: c.sort_key())
 
 
-def sell_out(game: Game1841, player: Player, buyer: Corporation) -> None:
-    """The player's sell-out at half price (rules/1841.md 2.6 "Process")."""
-    for corp in _in_order(game, player):
+def sell_out(
+    game: Game1841, player: Player, buyer: Corporation, *, emergency_sales: bool = True
+) -> None:
+    """The player's sell-out at half price (rules/1841.md 2.6 "Process").  Without
+    ``emergency_sales`` the first part (the bundles an emergency sale allows, with price drops)
+    is left out and everything goes at half price without price changes: 18xx.games asks the
+    step that blocks the turn which bundles are sellable, and only the train step and token
+    emergency money answer (a replayed bankruptcy declared elsewhere in the turn, e.g. with a
+    merger partner chosen, sells nothing first)."""
+    for corp in _in_order(game, player) if emergency_sales else []:
         bundles = [
             b
             for b in game.bundles_for_corporation(player, corp)
@@ -238,4 +249,8 @@ class Bankrupt1841(Bankrupt):
         return step.president_may_contribute(corp) and may_go_bankrupt(self.game, corp)
 
     def process_bankrupt(self, action: Action, entity: Any) -> None:
-        declare(self.game, entity, int(action.get("option") or 0))
+        from stellwerk.titles.g1841.trains import BuyTrain1841
+
+        step = self.round.active_step()
+        sells = isinstance(step, BuyTrain1841 | token_emr.TokenEmergencyMoney)
+        declare(self.game, entity, int(action.get("option") or 0), emergency_sales=sells)

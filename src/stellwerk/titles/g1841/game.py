@@ -106,6 +106,10 @@ class Game1841(Game):
         self.token_emr_due: tuple[str, int] | None = None
         """The transformed major that must raise its required token's price by token
         emergency money, and that price (rules/1841.md 2.3.12, :mod:`.token_emr`)."""
+        self.stalled_token_purchase: str | None = None
+        """A closed corporation whose token purchase 18xx.games queued on its replayed start
+        and never asks (:func:`.stock.stall_token_purchases`): every later token purchase of
+        the round waits behind it; a new round forgets it."""
         self.done_this_round: set[str] = set()
         """Corporations that do not operate (again) in this operating round: merged,
         transformed, newly formed (rules/1841.md 2.3.1)."""
@@ -133,9 +137,11 @@ class Game1841(Game):
 
     # -- rounds -----------------------------------------------------------------------------
     def new_stock_round(self) -> Round:
+        self.stalled_token_purchase = None
         return stock.new_stock_round(self)
 
     def new_operating_round(self, round_num: int) -> Round:
+        self.stalled_token_purchase = None
         return operating.new_operating_round(self, round_num)
 
     @contextlib.contextmanager

@@ -151,5 +151,7 @@ class TransformStep(Step):
 
 
 def game_busy(game: Game1841) -> bool:
-    """A procedure still asks (pending token choices and the like come first)."""
-    return bool(game.procedures)
+    """A procedure still asks (pending token choices and the like come first), or a token
+    purchase waits that is never asked (:func:`.stock.stall_token_purchases`: 18xx.games'
+    queue of token purchases is not empty)."""
+    return bool(game.procedures) or game.stalled_token_purchase is not None

@@ -251,8 +251,8 @@ def set_prices(game: Game1841, old: Corporation, a: Corporation, b: Corporation)
 
 def split_tokens(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
     """IRSFF's tokens in Veneto hexes become SB's, the others SFL's (first edition: at most 2
-    each, in IRSFF's charter order; further ones stay IRSFF's until it closes at the end of
-    the secession, then leave the map, as in 18xx.games); its unplaced tokens go alternately
+    each, in IRSFF's charter order; further ones stay IRSFF's, on the map also after it closes
+    at the end of the secession, as in 18xx.games); its unplaced tokens go alternately
     to SB and SFL (first edition: up to 2 each); each ends with at least 2 (rules/1841.md 2.4.1)."""
     board = game.map.board
     veneto = set(game.data.zones["secession_veneto"])
@@ -618,7 +618,8 @@ class Secession(Procedure):
         while self.tokens_corp:
             corp = game.corporation(self.tokens_corp)
             if self.max_tokens(corp) > 0:
-                self.stage = "tokens"
+                # behind a purchase 18xx.games never asks (.stock.stall_token_purchases)
+                self.stage = "stalled" if game.stalled_token_purchase is not None else "tokens"
                 return
             self.tokens_corp = self.b if self.tokens_corp == self.a else ""
         self.finish(game)
@@ -654,7 +655,8 @@ class Secession(Procedure):
                 game.done_this_round.discard(corp.sym)
             else:
                 game.done_this_round.add(corp.sym)
-        game.map.board.remove_all_tokens(old.sym)  # first edition: tokens beyond 2 each
+        # first edition: IRSFF's tokens beyond 2 each stay on the map, a closed
+        # corporation's, as in 18xx.games (its closing removes no token)
         events.close_corporation(game, old)
         frozen.update(game)
         self.stage = "done"

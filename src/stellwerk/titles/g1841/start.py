@@ -345,6 +345,8 @@ class CorporationStart(Procedure):
                 cities=home_cities(game, corp, self.hexes),
             )
         if self.stage == "tokens":
+            if game.stalled_token_purchase not in (None, self.corp):
+                return None  # never asked (.stock.stall_token_purchases)
             counts = token_choices(game, corp)
             return Question(corp, ("choose",), "buy_tokens", RULE, choices=list(counts))
         return None

@@ -26,6 +26,7 @@ from stellwerk.titles.g1841.ownership import (
     RULE_CIRCLE,
     creates_circle,
     frozen,
+    historical,
     move_bundle,
     phase_number,
     pool_president_buyable,
@@ -120,8 +121,8 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     """Historical corporations start only by the owner of their concession before phase 4;
     non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1), and only while some city
     could take their home token (2.2.3: a corporation starts by placing it; 18xx.games lets
-    the par through and then waits for a token nobody can place).  Without ``player``:
-    whether someone may start it.
+    the par through and then waits for a token nobody can place, which a replay follows).
+    Without ``player``: whether someone may start it.
 
     A closed historical corporation may not be started (2.2.1, 2.4 item 1) -- except in a
     replay: 18xx.games' ``can_par?`` never looks at ``closed`` and its interface offers such
@@ -133,7 +134,9 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     spec = game.specs[corp.sym]
     phase = phase_number(game)
     if not spec.historical:
-        return phase >= NON_HISTORICAL_FROM_PHASE and has_home_city(game, corp)
+        # a replay takes 18xx.games' par without a city for the home token: that game then
+        # waits for the token for good (a random game of its engine ends so)
+        return phase >= NON_HISTORICAL_FROM_PHASE and (game.loading or has_home_city(game, corp))
     if not startable(game, corp):
         return False
     if phase >= CONCESSIONS_UNTIL_PHASE:
@@ -151,6 +154,12 @@ def reopened_price(game: Game1841, bundle: Bundle) -> int:
     return lowest * bundle.percent // bundle.corporation.share_unit
 
 
+def certificate_price(game: Game1841, bundle: Bundle) -> int:
+    """What ``bundle`` costs from a treasury or the pool: its price, or for a reopened closed
+    corporation (replay only) :func:`reopened_price`."""
+    return reopened_price(game, bundle) if bundle.corporation.closed else bundle.price
+
+
 def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
     """A replayed start of a closed corporation, as 18xx.games has it (a reference-engine
     deviation kept for faithful replays; live play refuses it, rules/1841.md 2.2.1, 2.4
@@ -159,7 +168,8 @@ def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
     without a price (it becomes ipoed, with a president, only if that certificate is the
     president's).  The turn counts it as a start: the buyer may buy more of its treasury
     certificates while below 40 %, and when the buying is over its printed home tokens are
-    placed, without a token purchase (:func:`reopened_homes`)."""
+    placed, its token purchase never asked (:func:`reopened_homes`,
+    :func:`stall_token_purchases`)."""
     bundle = Bundle.of([corp.treasury_shares()[0]], corp)
     price = reopened_price(game, bundle)
     if buyer.cash < price:
@@ -177,8 +187,8 @@ def reopened_homes(game: Game1841, corp: Corporation) -> None:
     the token goes into the city reserved for it, else the printed city if it is still there
     and has room, else the first city with room (18xx.games: the reserved city, else the
     first).  A home whose city the corporation chooses (SFMA of the second edition) is left
-    unplaced: 18xx.games then asks for the city, which is not modelled for a reopened
-    corporation (no file we have goes past that question).  No room: a clear refusal."""
+    unplaced: 18xx.games drops that question of a closed corporation at once
+    (:func:`stall_token_purchases`).  No room: a clear refusal."""
     board = game.map.board
     for hid, printed in game.specs[corp.sym].homes:
         if printed < 0:
@@ -188,6 +198,27 @@ def reopened_homes(game: Game1841, corp: Corporation) -> None:
         tried = [*reserved, *([printed] if 0 <= printed < len(cities) else []), *range(len(cities))]
         index = next((i for i in tried if board.can_place_token(hid, i, corp.sym)), tried[0])
         board.place_token_at(hid, index, corp.sym)
+    stall_token_purchases(game, corp)
+
+
+def stall_token_purchases(game: Game1841, corp: Corporation) -> None:
+    """After a replayed start of a closed historical corporation 18xx.games queues its token
+    purchase like any start's, but never asks it: the question waits for a corporation that
+    is closed, and it stays at the head of the round's queue of token purchases, so every later
+    one of the round (a start's, a transformation's required token, the secession's) is never
+    asked either.  The procedures reaching that point stop there: a transformation is then
+    never completed (the minor is not restarted and neither is done for the round), a
+    secession never ends.  A reference-engine deviation kept for faithful replays (only a
+    replay reopens a closed corporation, :func:`reopen_on_replay`); the next round's queue
+    starts empty (``Game1841.new_stock_round``/``new_operating_round``).  A historical
+    corporation whose home city is chosen (SFMA of the second edition) is asked for that city
+    first in 18xx.games, and its home-token step, finding nothing a closed corporation could
+    do, passes the question at once and drops it: no home token, no purchase, nothing waits
+    (random game 3 players seed 112)."""
+    if not historical(game, corp) or any(city < 0 for _, city in game.specs[corp.sym].homes):
+        return
+    if game.stalled_token_purchase is None:
+        game.stalled_token_purchase = corp.sym
 
 
 def par_cells(game: Game1841, corp: Corporation | None = None) -> list[Cell]:
@@ -360,6 +391,8 @@ class Shares1841(BuySellParShares):
             return False
         if self.bought() and not (owner is corp and self.can_buy_multiple(player, corp)):
             return False
+        if player.cash < certificate_price(self.game, bundle):
+            return False
         return super().can_buy(player, bundle)
 
     def buy_candidates(self, player: Player) -> list[Bundle]:
@@ -388,13 +421,21 @@ class Shares1841(BuySellParShares):
         buys one (rules/1841.md 2.2.1), and a cheaper-percent one of those can hide an IPO
         share he could buy (a minor's 20 % behind a major's 10 %): then the turn ends.  Turn
         ends decide whose action is next, so they follow 18xx.games here.  Like it, the
-        corporation of the first certificate held decides the sold-this-round test; its order
-        is the order received here, while 18xx.games also files a corporation on merely
-        looking its holding up, so the two orders can differ (a known, rare difference)."""
+        corporation of the first certificate held decides the sold-this-round test.  The
+        certificates are taken in 18xx.games' order: its own first, then by corporation in
+        definition order (18xx.games files a corporation's holdings by corporation in the
+        order they are first looked up, and a state trace of its engine looks every holding
+        up in definition order from the start; the order certificates were received in can
+        hide a cheaper one of the same percent)."""
+        rank = {c.sym: i for i, c in enumerate(self.game.corporations)}
         for corp in self.game.corporations:
             if not corp.ipoed:
                 continue
-            held = corp.all_shares()
+            held = [
+                share
+                for sym in sorted(corp.shares, key=lambda k: (k != corp.sym, rank.get(k, 0)))
+                for share in corp.shares[sym]
+            ]
             if not held:
                 continue
             first = self.game.corporation(held[0].corporation)
@@ -404,7 +445,9 @@ class Shares1841(BuySellParShares):
                 continue
             smallest = min(held, key=lambda s: s.percent)
             bundle = Bundle.of([smallest], self.game.corporation(smallest.corporation))
-            if player.cash >= bundle.price and self.can_gain(player, bundle):
+            if player.cash >= certificate_price(self.game, bundle) and self.can_gain(
+                player, bundle
+            ):
                 return True
         return False
 
@@ -417,6 +460,16 @@ class Shares1841(BuySellParShares):
         )
 
     def can_afford(self, player: Player, corp: Corporation) -> bool:
+        """Whether ``player`` could pay and hold the certificate a par of ``corp`` buys: the
+        president's at the cheapest par; for a closed corporation (replay only,
+        :func:`reopen_on_replay`) the first in its treasury at :func:`reopened_price`, as
+        18xx.games asks it."""
+        if corp.closed:
+            ipo = corp.treasury_shares()
+            if not ipo:
+                return False
+            first = Bundle.of([ipo[0]], corp)
+            return player.cash >= reopened_price(self.game, first) and self.can_gain(player, first)
         pres = corp.presidents_share
         if (
             pres is None

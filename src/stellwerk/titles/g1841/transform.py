@@ -89,7 +89,9 @@ def token_money(game: Game1841, corp: Corporation, amount: int) -> None:
 @dataclass
 class Transform(Procedure):
     """A transformation under way (rules/1841.md 2.3.12).  ``stage``: ``offer1``, ``offer2``
-    (share offers; ``todo`` the holders still to be offered), ``tokens``, ``done``."""
+    (share offers; ``todo`` the holders still to be offered), ``tokens``, ``done``;
+    ``stalled`` when its token purchase is never asked (:func:`.stock.stall_token_purchases`;
+    the token emergency money that 18xx.games would still decide then is not modelled)."""
 
     corp: str
     target: str
@@ -155,6 +157,7 @@ class Transform(Procedure):
                 for i, sym in enumerate(city.tokens):
                     if sym == corp.sym:
                         city.tokens[i] = target.sym
+                        corp.num_tokens -= 1  # the minor keeps only its unplaced tokens
         board.version += 1
         merger.start_target(game, target, cell)
         self.convert_shares(game)
@@ -223,6 +226,11 @@ class Transform(Procedure):
         self.token_max = min(optional + self.token_min, merger.MAX_TOKENS - current)
         if self.token_max <= 0:
             self.finish(game)
+            return
+        if game.stalled_token_purchase is not None:
+            # queued behind a purchase 18xx.games never asks (.stock.stall_token_purchases):
+            # never asked, the transformation never completes
+            self.stage = "stalled"
             return
         self.stage = "tokens"
         self.decide_token_emr(game)

@@ -1,0 +1,98 @@
+"""18xx.games' never-asked token purchase after a replayed start of a closed corporation.
+
+18xx.games queues the token purchase of every corporation start, and asks the head of that
+queue only while its corporation is open; a closed historical corporation that a replay starts
+(:func:`stellwerk.titles.g1841.stock.reopen_on_replay`) is never asked, and every later token
+purchase of the same round waits behind it (random game s17 of 18xx.games' engine: SFTC's
+transformation into CTDA after CGTF had started the closed SFL)."""
+
+from __future__ import annotations
+
+from stellwerk.core.flow.base import act
+from stellwerk.titles.g1841 import transform
+from stellwerk.titles.g1841.decisions import Decisions, queue
+from stellwerk.titles.g1841.merging_steps import game_busy
+from stellwerk.titles.g1841.ownership import historical
+from stellwerk.titles.g1841.stock import stall_token_purchases
+
+from .test_reopen import closed_sftn_in_phase_4
+from .test_transform_tuscan import before_tuscan_merge
+
+
+def test_replayed_reopening_leaves_a_token_purchase_that_a_new_round_forgets() -> None:
+    """The end of the turn that reopened SFTN (historical, printed home) leaves its token
+    purchase waiting: the round counts as busy (18xx.games gives no automatic merge pass
+    then); the next round starts without it."""
+    game = closed_sftn_in_phase_4()
+    player = game.round.current_entity()
+    game.loading = True
+    game.process_action(act(player, "par", corporation="SFTN", share_price="68,4,2"))
+    assert game.stalled_token_purchase is None
+    game.process_action(act(player, "pass"))
+    game.loading = False
+    assert game.stalled_token_purchase == "SFTN"
+    assert game_busy(game) and not game.procedures
+    game.round = game.new_operating_round(1)
+    assert game.stalled_token_purchase is None and not game_busy(game)
+
+
+def test_transformation_behind_a_never_asked_purchase_never_completes() -> None:
+    """rules/1841.md 2.3.12 as 18xx.games plays it behind a waiting purchase: the share offers
+    are asked, the required token is not; the transformation stops there -- SFMA is neither
+    closed nor restarted, neither corporation is done for the round, and SFMA keeps only its
+    unplaced tokens (its placed one became ATFA's)."""
+    game, rnd = before_tuscan_merge()
+    sfma, atfa = game.corporation("SFMA"), game.corporation("ATFA")
+    placed = len(game.map.board.token_hexes("SFMA"))
+    tokens = sfma.num_tokens
+    sftn = game.corporation("SFTN")
+    sftn.closed = True
+    stall_token_purchases(game, sftn)
+    assert game.stalled_token_purchase == "SFTN"
+    queue(game, transform.start_transform(game, sfma, atfa))
+    decisions = Decisions(game, rnd)
+    topics = []
+    while (asked := decisions.asked()) is not None:
+        topics.append(asked.topic)
+        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+    assert topics and set(topics) == {"share_offer"}
+    assert not game.procedures
+    assert atfa.num_tokens == tokens and sfma.num_tokens == tokens - placed
+    assert not sfma.closed and sfma.share_price is not None
+    assert not {"SFMA", "ATFA"} & game.done_this_round
+
+
+def test_only_a_printed_home_start_leaves_a_purchase_waiting() -> None:
+    """18xx.games asks a corporation whose home city is chosen (a non-historical one) for the
+    city first; only a historical start with printed homes queues the purchase at once."""
+    game, _ = before_tuscan_merge()
+    non_historical = next(c for c in game.corporations if not historical(game, c))
+    stall_token_purchases(game, non_historical)
+    assert game.stalled_token_purchase is None
+
+
+def test_reopened_sfma_is_asked_nothing_and_nothing_waits() -> None:
+    """Second edition: SFMA chooses its home city (rules/1841.md 2.2.3).  18xx.games drops
+    that question of a reopened, closed SFMA at once (random game 3 players seed 112): no
+    home token, no token purchase, and a corporation started later in the round is asked for
+    its home as usual."""
+    from stellwerk.titles.g1841.decisions import current
+    from stellwerk.titles.g1841.events import close_unstarted
+
+    game = closed_sftn_in_phase_4()
+    close_unstarted(game, game.corporation("SFMA"))
+    assert any(city < 0 for _, city in game.specs["SFMA"].homes)
+    game.loading = True
+    player = game.round.current_entity()
+    game.process_action(act(player, "par", corporation="SFMA", share_price="68,4,2"))
+    assert game.stalled_token_purchase is None and current(game) is None
+    assert not game.map.board.token_hexes("SFMA") and not game_busy(game)
+    other = game.round.current_entity()
+    assert other is not player
+    minor = next(
+        c for c in game.corporations
+        if not historical(game, c) and game.specs[c.sym].type == "minor" and not c.ipoed
+    )  # fmt: skip
+    game.process_action(act(other, "par", corporation=minor.sym, share_price="68,4,2"))
+    found = current(game)
+    assert found is not None and found[1].entity is minor and found[1].topic == "home_token"
