@@ -37,6 +37,20 @@ if [ -f "$OUT/gm/gm.db" ]; then
     .venv/bin/stellwerk gm status demo1849 --db "$OUT/gm/gm.db" || status=1
 fi
 
+echo "== web app: a demonstration game of 1849 in the browser (SQLite $OUT/web/demo.db)"
+mkdir -p "$OUT/web"
+rm -f "$OUT/web/demo.db" "$OUT/web/demo.db-wal" "$OUT/web/demo.db-shm"
+.venv/bin/stellwerk serve --demo --port 0 --db "$OUT/web/demo.db" > "$OUT/web/serve.txt" 2>&1 &
+server=$!
+if .venv/bin/python scripts/web_check.py "$OUT/web/serve.txt"; then
+    cat "$OUT/web/serve.txt"
+else
+    status=1
+fi
+kill "$server" 2>/dev/null
+wait "$server" 2>/dev/null
+echo "   (to play it: .venv/bin/stellwerk serve --demo --db $OUT/web/demo.db, then open a link)"
+
 if [ "$status" -ne 0 ]; then
     echo "run.sh: finished with failures (see above)" >&2
 else
