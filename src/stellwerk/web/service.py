@@ -49,7 +49,6 @@ from stellwerk.store import (
     GameStore,
     SqliteStore,
     StoredGame,
-    StoreError,
     game_view,
     open_store,
 )
@@ -142,12 +141,7 @@ def _open(spec: str | None, engine: EngineClass | None) -> GameStore:
     """The store of ``spec``: None an in-memory SQLite database (tests, demonstrations)."""
     if spec is None:
         return SqliteStore(":memory:", engine)
-    try:
-        return open_store(spec, engine)
-    except StoreError as error:
-        if spec.startswith(("postgresql://", "postgres://")):
-            raise StoreError(f"this stellwerk cannot open PostgreSQL yet: {error}") from error
-        raise
+    return open_store(spec, engine)
 
 
 def player_names(value: Any) -> list[str]:
