@@ -74,7 +74,7 @@ def test_open_store_understands_database_specs(tmp_path: Path, spec: str) -> Non
 
 def test_open_store_refuses_an_unknown_spec() -> None:
     with pytest.raises(StoreError, match="unknown store"):
-        open_store("postgres://x")
+        open_store("mysql://x")
 
 
 def test_a_database_in_a_missing_folder_is_a_store_error(tmp_path: Path) -> None:
