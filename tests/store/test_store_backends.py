@@ -1,5 +1,6 @@
-"""Both store backends against the toy engine (tests/io/fakegame.py): the log only grows, writes
-are based on an action count, refusals write nothing (stellwerk/store/base.py, common rules §3)."""
+"""Every store backend (JSON files, SQLite, PostgreSQL) against the toy engine
+(tests/io/fakegame.py): the log only grows, writes are based on an action count, refusals
+write nothing (stellwerk/store/base.py, common rules §3)."""
 
 from __future__ import annotations
 
@@ -19,17 +20,25 @@ from stellwerk.store import (
     GameNotFound,
     GameStore,
     JsonFileStore,
+    PostgresStore,
     SqliteStore,
 )
 
+BACKENDS = ["json", "sqlite", "postgres"]
 
-@pytest.fixture(params=["json", "sqlite"])
+
+def open_backend(kind: str, request: pytest.FixtureRequest, folder: Path) -> GameStore:
+    """A new, empty store of ``kind`` (PostgreSQL: a new database on the tests' server)."""
+    if kind == "json":
+        return JsonFileStore(folder, engine=FakeGame)
+    if kind == "sqlite":
+        return SqliteStore(folder / "games.db", engine=FakeGame)
+    return PostgresStore(request.getfixturevalue("postgres_url"), engine=FakeGame)
+
+
+@pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    made: GameStore
-    if request.param == "json":
-        made = JsonFileStore(tmp_path, engine=FakeGame)
-    else:
-        made = SqliteStore(tmp_path / "games.db", engine=FakeGame)
+    made = open_backend(request.param, request, tmp_path)
     yield made
     made.close()
 
@@ -166,12 +175,13 @@ def test_missing_games_are_reported(store: GameStore) -> None:
         store.count("nothing.json")
 
 
-def test_both_backends_write_the_same_file(tmp_path: Path) -> None:
-    """Export from SQLite gives the dict the JSON backend holds (design: same file either way)."""
-    stores = [
-        JsonFileStore(tmp_path, engine=FakeGame),
-        SqliteStore(tmp_path / "g.db", engine=FakeGame),
-    ]
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_both_backends_write_the_same_file(
+    request: pytest.FixtureRequest, tmp_path: Path, kind: str
+) -> None:
+    """Export from a database gives the dict the JSON backend holds (design: same file
+    either way)."""
+    stores = [JsonFileStore(tmp_path, engine=FakeGame), open_backend(kind, request, tmp_path)]
     for one in stores:
         one.create(KEY, toy_file())
         one.append(KEY, {"type": "take", "entity": 1, "amount": 10}, 0)
