@@ -22,6 +22,7 @@ from stellwerk.store import (
     JsonFileStore,
     PostgresStore,
     SqliteStore,
+    StoreError,
 )
 
 BACKENDS = ["json", "sqlite", "postgres"]
@@ -199,3 +200,36 @@ def test_an_undo_for_a_named_entity_gets_its_type(store: GameStore) -> None:
     store.append(KEY, pass_of(1), 0)
     undo = store.undo(KEY, 1, entity=1).data["actions"][-1]
     assert (undo["entity"], undo["entity_type"]) == (1, "player")
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_annex_data_is_kept_per_game_and_never_in_the_game_file(
+    request: pytest.FixtureRequest, tmp_path: Path, kind: str
+) -> None:
+    """A front end's data about a game (schema.py ``annex``): stored and replaced per name,
+    seen by another store on the same database, dropped with the game, absent from the
+    exported file; an unknown game is refused."""
+    store = open_backend(kind, request, tmp_path)
+    store.create(KEY, toy_file())
+    assert store.annex_get(KEY, "seats") is None
+    store.annex_put(KEY, "seats", [{"name": "A", "token": "x"}])
+    store.annex_put(KEY, "seats", [{"name": "B", "token": "y"}])
+    assert store.annex_get(KEY, "seats") == [{"name": "B", "token": "y"}]
+    assert "seats" not in json.dumps(store.export(KEY))
+    store.close()
+    reopened = open_backend(kind, request, tmp_path)
+    assert reopened.annex_get(KEY, "seats") == [{"name": "B", "token": "y"}]
+    with pytest.raises(GameNotFound):
+        reopened.annex_put("nope", "seats", [])
+    with pytest.raises(GameNotFound):
+        reopened.annex_get("nope", "seats")
+    reopened.create(KEY, toy_file(), force=True)
+    assert reopened.annex_get(KEY, "seats") is None
+    reopened.close()
+
+
+def test_the_json_files_keep_no_annex(tmp_path: Path) -> None:
+    store = JsonFileStore(tmp_path, engine=FakeGame)
+    store.create(KEY, toy_file())
+    with pytest.raises(StoreError, match="keeps no data beside the game file"):
+        store.annex_put(KEY, "seats", [])
