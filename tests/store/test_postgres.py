@@ -4,15 +4,20 @@ errors.  The behaviour every backend shares is in test_store_backends.py."""
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from click.testing import CliRunner
 from fakegame import FakeGame
 from storehelp import pass_of, toy_file
 
+from stellwerk.cli.common import EXIT_MOVED_ON
+from stellwerk.cli.main import main
 from stellwerk.gm import gmstore
 from stellwerk.store import PostgresStore, StoreError, open_store
 from stellwerk.store.postgres import shown_url
@@ -196,3 +201,26 @@ def test_lock_numbers_are_stable_signed_32_bit() -> None:
     assert numbers == [lock_number(name) for name in ("game.json", "k", "ü" * 50, "")]
     assert all(-(2**31) <= n < 2**31 for n in numbers)
     assert len(set(numbers)) == len(numbers)
+
+
+def test_the_command_line_plays_in_a_postgres_database(
+    postgres_url: str, fake_api: type, tmp_path: Path
+) -> None:
+    """``--db postgresql://...`` works for every store command (open_store), and a write
+    based on an old count exits 3 (moved on) and writes nothing."""
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(main, list(args))
+
+    made = run("new", "toy", "--players", "Ann,Bob", "--seed", "7", "-o", "first",
+               "--db", postgres_url)  # fmt: skip
+    assert made.exit_code == 0, made.output
+    assert run("act", "first", '{"type": "pass", "entity": 1}', "--db", postgres_url).exit_code == 0
+    shown = run("show", "first", "--db", postgres_url)
+    assert shown.exit_code == 0 and "To act: 2" in shown.output
+    pass_2 = '{"type": "pass", "entity": 2}'
+    stale = run("act", "first", pass_2, "--base", "0", "--db", postgres_url)
+    assert stale.exit_code == EXIT_MOVED_ON
+    out = tmp_path / "first.json"
+    assert run("export", "first", "--db", postgres_url, "-o", str(out)).exit_code == 0
+    assert [a["type"] for a in json.loads(out.read_text())["actions"]] == ["pass"]
