@@ -15,6 +15,7 @@ from stellwerk.cli.play_cmds import act, export_command, import_command, new, re
 from stellwerk.cli.replay_cmd import replay_command
 from stellwerk.cli.routes_cmd import routes
 from stellwerk.cli.selfplay_cmd import selfplay
+from stellwerk.cli.serve_cmd import serve
 from stellwerk.cli.words_cmds import log, show
 from stellwerk.core.errors import EngineError
 
@@ -48,5 +49,5 @@ def main() -> None:
 
 
 COMMANDS = (titles, options, new, show, log, act, undo, redo, selfplay, replay_command, routes)
-for command in (*COMMANDS, import_command, export_command, *PICTURE_COMMANDS, gm):
+for command in (*COMMANDS, import_command, export_command, *PICTURE_COMMANDS, gm, serve):
     main.add_command(command)

@@ -124,10 +124,22 @@ def appended(
     if game is None:
         game = engine.from_file(data)
     game.process({**copy.deepcopy(action), "id": expected})
-    recorded = game.to_file()["actions"][-1]  # to_file hands out a copy
+    recorded = last_recorded(game)
     new = with_actions(data, [*actions, recorded])
     record_outcome(new, game)
     return new, game
+
+
+def last_recorded(game: EngineGame) -> Action:
+    """A copy of the action ``game`` recorded last, as its ``to_file`` would write it: from
+    ``raw_actions`` when the engine has them (``stellwerk.api.Game``; copying one action, not
+    the whole record, keeps an append's cost flat as the game grows), else from ``to_file``."""
+    raw = getattr(game, "raw_actions", None)
+    if isinstance(raw, list) and raw:
+        last: Action = copy.deepcopy(raw[-1])
+        return last
+    recorded: Action = game.to_file()["actions"][-1]  # to_file hands out a copy
+    return recorded
 
 
 def _entity_type(game: EngineGame, data: GameData, entity: Any) -> str:

@@ -1,0 +1,77 @@
+"""``stellwerk serve``: the web app (``stellwerk.web``) with uvicorn.
+
+The store is an SQLite file (``stellwerk-web.db`` in the current folder by default) or what
+``--db`` names; a store that cannot be opened is a usage error (exit 2) before the server
+starts.  The address is printed once the socket is bound (``--port 0`` picks a free port, and
+the printed address says which), so scripts and tests can read it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import click
+
+from stellwerk.cli.common import fail
+
+DEFAULT_DB = "stellwerk-web.db"
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port (0: any free one; the address printed says which).",
+)
+@click.option(
+    "--db",
+    metavar="URL",
+    default=DEFAULT_DB,
+    show_default=True,
+    help="Game store: sqlite:///PATH, PATH.db or postgresql://...",
+)
+@click.option(
+    "--log-level",
+    default="warning",
+    show_default=True,
+    type=click.Choice(["debug", "info", "warning", "error"]),
+)
+def serve(host: str, port: int, db: str, log_level: str) -> None:
+    """Start the web app: the pages and the JSON API (docs/web.md)."""
+    import uvicorn
+
+    from stellwerk.store import StoreError
+    from stellwerk.web.app import create_app
+
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    try:
+        app = create_app(db)
+    except StoreError as error:
+        fail(f"cannot open the game store {db}: {error}")
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level=log_level, access_log=False, lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    asyncio.run(_serve(server, db))
+
+
+async def _serve(server: object, db: str) -> None:
+    """Run ``server`` (a ``uvicorn.Server``) and print its address once it listens."""
+    import uvicorn
+
+    assert isinstance(server, uvicorn.Server)
+    task = asyncio.create_task(server.serve())
+    while not server.started and not task.done():
+        await asyncio.sleep(0.02)
+    if server.started:
+        for listener in server.servers:
+            for sock in listener.sockets:
+                address = sock.getsockname()
+                click.echo(f"stellwerk web app on http://{address[0]}:{address[1]}/ (store {db})")
+                break
+            break
+    await task

@@ -1,0 +1,89 @@
+"""Seats: the secret link of each player and the spectator link of a game (issue 11, item 2).
+
+There are no accounts.  Creating or importing a game deals one secret token per player and
+one for spectators (``secrets.token_urlsafe(24)``, 192 random bits).  Only a SHA-256 of each
+token is kept, in the game store's annex under ``"web"`` beside the game (never in the game
+file, so an exported 18xx.games file carries no secret): whoever reads the database learns no
+link.  A token is looked up **per game**: the seats of game A are never consulted for a request
+on game B, so a token of A opens nothing of B.  Hashes are compared with
+``hmac.compare_digest``; every seat is compared, so the time taken does not tell which one
+matched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+ANNEX = "web"
+"""The store annex name of the web app's data about a game."""
+
+PLAYER = "player"
+SPECTATOR = "spectator"
+
+
+def new_token() -> str:
+    """A fresh secret token: 24 random bytes, URL-safe (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def digest(token: str) -> str:
+    """What is stored of a token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who a valid token is for: a player's seat (``player`` is the player id of the game
+    file, ``name`` the player's name) or the spectators (``player`` None)."""
+
+    role: str
+    player: Any = None
+    name: str | None = None
+
+    @property
+    def is_player(self) -> bool:
+        return self.role == PLAYER
+
+    def to_json(self) -> dict[str, Any]:
+        return {"role": self.role, "player": self.player, "name": self.name}
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """The tokens dealt for a new game (shown once, at creation) and the annex record."""
+
+    players: list[tuple[Any, str, str]]
+    """(player id, name, token) in seat order."""
+    spectator: str
+    record: dict[str, Any]
+
+
+def deal(players: list[tuple[Any, str]]) -> Dealt:
+    """Tokens for ``players`` ((id, name) in seat order) and a spectator token."""
+    dealt = [(pid, name, new_token()) for pid, name in players]
+    spectator = new_token()
+    record = {
+        "version": 1,
+        "seats": [{"player": pid, "name": name, "hash": digest(t)} for pid, name, t in dealt],
+        "spectator": digest(spectator),
+    }
+    return Dealt(dealt, spectator, record)
+
+
+def lookup(record: Any, token: str | None) -> Access | None:
+    """The access ``token`` gives to the game whose annex record is ``record``; None for a
+    missing or wrong token (or a game without seats, e.g. one stored by another front end)."""
+    if not token or not isinstance(record, dict):
+        return None
+    wanted = digest(token)
+    found: Access | None = None
+    for seat in record.get("seats", []):
+        if hmac.compare_digest(str(seat.get("hash", "")), wanted) and found is None:
+            found = Access(PLAYER, seat.get("player"), seat.get("name"))
+    if hmac.compare_digest(str(record.get("spectator", "")), wanted) and found is None:
+        found = Access(SPECTATOR)
+    return found

@@ -1,0 +1,555 @@
+"""The one place the web app talks to the engine: through the game store (issue 11).
+
+``GameService`` owns one ``GameStore`` (SQLite by default; any ``open_store`` spec) and runs
+**every** store call on one worker thread of its own.  Why one thread: an SQLite connection
+belongs to the thread that opened it, the store keeps one live engine per game (so one append
+costs one ``process``, docs/architecture.md "store/"), and engine work holds the GIL anyway; one
+thread keeps that engine warm and needs no lock.  Writes of other processes are still safe:
+the store checks the action count under the database's lock and rebuilds an engine another
+process moved on.  The asynchronous methods (``create``, ``read``, ``act``, ...) hand their
+work to that thread and are what the routes await; ``run`` does that for any function taking
+the store, for the pages (``web.pages``) to add their own reads.
+
+Who may act (issue 11, "a player acts only through their own link"): a request carries a
+token; the token is looked up among the seats of *this* game only (``seats``); a spectator may
+not act; a player may send an action whose ``entity`` is himself or an entity he decides for
+(a corporation he presides, directly or through a chain of control, a company or minor he
+owns — ``stellwerk.gm.understand.player_of``), judged at the state the action is based on.
+Whether it is that entity's turn and whether the action is legal is the engine's to say
+(422 with the rule).  Corporations nobody controls (receivership, a loop of control) cannot
+be moved by anyone here.
+
+Live updates: ``wait_for_change`` returns when the game's action count differs from a given
+one.  It is woken at once by an action of this process (``Notifier``) and otherwise polls the
+store's count every ``POLL_SECONDS``, which sees other processes' writes too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask, next_id
+from stellwerk.store import GameMovedOn, GameStore, SqliteStore, StoredGame, StoreError, open_store
+from stellwerk.store.log import EngineClass, actions_of
+from stellwerk.web.deadlines import USER as DEADLINE_USER
+from stellwerk.web.deadlines import Settled, default_for, due_at
+from stellwerk.web.errors import BadRequest, Forbidden, NoToken
+from stellwerk.web.seats import ANNEX, Access, deal, lookup
+
+LOG = logging.getLogger("stellwerk.web")
+
+POLL_SECONDS = 0.3
+"""How often a live feed looks at the store's action count (other processes' writes)."""
+
+MAX_NAME = 40
+"""Longest player name accepted."""
+
+MAX_PLAYERS = 8
+
+T = TypeVar("T")
+
+
+def seat_link(key: str, token: str) -> str:
+    """The page a player's (or the spectators') secret link opens (the pages' route)."""
+    return f"/games/{key}?token={token}"
+
+
+@dataclass(frozen=True)
+class Created:
+    """A game just created or imported: its key and the links, shown only now."""
+
+    key: str
+    title: str
+    players: list[tuple[Any, str, str]]
+    """(player id, name, token) in seat order."""
+    spectator: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.key,
+            "title": self.title,
+            "players": [
+                {"id": pid, "name": name, "token": token, "link": seat_link(self.key, token)}
+                for pid, name, token in self.players
+            ],
+            "spectator": {"token": self.spectator, "link": seat_link(self.key, self.spectator)},
+        }
+
+
+class Notifier:
+    """In-process wake-ups per game: ``notify(key)`` wakes every ``wait(key)`` at once."""
+
+    def __init__(self) -> None:
+        self._events: dict[str, asyncio.Event] = {}
+
+    def notify(self, key: str) -> None:
+        event = self._events.pop(key, None)
+        if event is not None:
+            event.set()
+
+    async def wait(self, key: str, timeout: float) -> None:
+        """Until ``notify(key)`` or ``timeout`` seconds."""
+        event = self._events.setdefault(key, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+
+def _open(spec: str | None, engine: EngineClass | None) -> GameStore:
+    """The store of ``spec``: None an in-memory SQLite database (tests, demonstrations)."""
+    if spec is None:
+        return SqliteStore(":memory:", engine)
+    try:
+        return open_store(spec, engine)
+    except StoreError as error:
+        if spec.startswith(("postgresql://", "postgres://")):
+            raise StoreError(f"this stellwerk cannot open PostgreSQL yet: {error}") from error
+        raise
+
+
+def player_names(value: Any) -> list[str]:
+    """The ``players`` of a new-game request: 1 to ``MAX_PLAYERS`` distinct non-empty names
+    (the title's own player counts are the engine's to check)."""
+    if not isinstance(value, list) or not value:
+        raise BadRequest("'players' must be a list of player names")
+    names = []
+    for item in value:
+        if not isinstance(item, str) or not item.strip():
+            raise BadRequest("every player name must be a non-empty string")
+        name = item.strip()
+        if len(name) > MAX_NAME:
+            raise BadRequest(f"player names have at most {MAX_NAME} characters")
+        names.append(name)
+    if len(names) > MAX_PLAYERS:
+        raise BadRequest(f"at most {MAX_PLAYERS} players")
+    if len(set(names)) != len(names):
+        raise BadRequest("player names must differ")
+    return names
+
+
+class Desk:
+    """The store thread's own state: the store, the seats of each game read so far (they never
+    change once dealt) and the last ``StoredGame`` seen of each game.  That one is reused
+    while the stored action count is the same (the log only grows, so an equal count is the
+    same game): reading a game then costs one count query, not the whole log, and its view
+    is computed once per count."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self.seats: dict[str, Any] = {}
+        self.games: dict[str, StoredGame] = {}
+
+    def stored(self, key: str) -> StoredGame:
+        """The stored game ``key`` at its current count (``GameNotFound``)."""
+        kept = self.games.get(key)
+        if kept is not None and kept.count == self.store.count(key):
+            return kept
+        stored = self.games[key] = self.store.load(key)
+        return stored
+
+    def seats_of(self, key: str) -> Any:
+        if key not in self.seats:
+            record = self.store.annex_get(key, ANNEX)
+            if record is None:
+                return None
+            self.seats[key] = record
+        return self.seats[key]
+
+
+class GameService:
+    """Games in a store, seats and tokens, acting on behalf of a token (module docstring)."""
+
+    def __init__(
+        self,
+        store_spec: str | None = None,
+        engine: EngineClass | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.clock = clock
+        """Seconds since the epoch: the ``created_at`` of actions and deadlines."""
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stellwerk-store")
+        self._store: GameStore = self._pool.submit(_open, store_spec, engine).result()
+        self._desk = Desk(self._store, clock)
+        self.store_spec = store_spec
+        self.notifier = Notifier()
+
+    # -- plumbing ---------------------------------------------------------------------------
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(store, *args)`` on the store's thread."""
+        future = self._pool.submit(function, self._store, *args)
+        return await asyncio.wrap_future(future)
+
+    async def with_game(
+        self, key: str, token: str | None, function: Callable[..., T], *args: Any
+    ) -> T:
+        """``function(stored, access, *args)`` on the store's thread, after checking the
+        token for game ``key`` (``GameNotFound``, ``NoToken``, ``Forbidden``): ``stored`` is
+        the ``StoredGame`` at the current count (``stored.game`` the engine, ``stored.view()``
+        the view), ``access`` whose token it is.  For the pages' pictures and words: look,
+        never change (change a game with ``act``)."""
+        return await self._work(_with_game, key, token, function, *args)
+
+    async def _work(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(desk, *args)`` on the store's thread."""
+        future = self._pool.submit(function, self._desk, *args)
+        return await asyncio.wrap_future(future)
+
+    def close(self) -> None:
+        """Close the store (on its thread) and stop the thread."""
+        self._pool.submit(self._store.close).result()
+        self._pool.shutdown(wait=True)
+
+    # -- the public, asynchronous part ------------------------------------------------------
+    async def create(
+        self,
+        title: str,
+        names: list[str],
+        options: list[str],
+        seed: int | None,
+        deadline: int | None = None,
+    ) -> Created:
+        """A new game of ``title`` (refused for titles still being built, like ``stellwerk
+        new``) with a seat per name; ``IllegalAction`` for a wrong title, player count or
+        option.  ``deadline``: seconds per decision (``web.deadlines``)."""
+        return await self._work(_create, title, names, options, seed, deadline)
+
+    async def settle(self, key: str, token: str | None) -> dict[str, Any]:
+        """The open decision's default order once its deadline passed (``web.deadlines``),
+        triggered by a player of the game."""
+        settled = await self._work(_settle, key, token)
+        self.notifier.notify(key)
+        return settled.to_json()
+
+    async def settle_due(self) -> list[str]:
+        """Settle every decision whose deadline passed, in every game (the server's ticker);
+        the keys of the games that moved."""
+        moved = await self._work(_settle_due)
+        for key in moved:
+            self.notifier.notify(key)
+        return moved
+
+    async def import_file(self, data: dict[str, Any]) -> Created:
+        """Store an 18xx.games game file (it must load) with a seat per player of the file."""
+        return await self._work(_import_file, data)
+
+    async def import_rails(self, text: str) -> Created:
+        """Store the game of a Rails 1835 report (up to its first divergence, if any)."""
+        return await self._work(_import_rails, text)
+
+    async def access(self, key: str, token: str | None) -> Access:
+        """Whose ``token`` is for game ``key``: ``GameNotFound``, ``NoToken``, ``Forbidden``."""
+        return await self._work(_access, key, token)
+
+    async def read(self, key: str, token: str | None, hex_id: str | None = None) -> dict[str, Any]:
+        """The game as the API shows it (docs/web.md); ``hex_id`` adds that hex's tile lays."""
+        return await self._work(_read, key, token, hex_id)
+
+    async def act(self, key: str, token: str | None, action: Any, base: Any) -> int:
+        """Apply ``action`` for the token's player, based on ``base`` actions; the new count.
+        ``Forbidden`` (not his), ``GameMovedOn``, ``IllegalAction`` (refused: nothing
+        written), ``GameNotFound``, ``BadRequest``."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise BadRequest("'action' must be an object with a 'type'")
+        if not isinstance(base, int) or isinstance(base, bool) or base < 0:
+            raise BadRequest("'base' must be the action count the action is based on")
+        count = await self._work(_act, key, token, action, base)
+        self.notifier.notify(key)
+        return count
+
+    async def export(self, key: str, token: str | None) -> dict[str, Any]:
+        """The 18xx.games game file (any token of the game)."""
+        return await self._work(_export, key, token)
+
+    async def count(self, key: str) -> int:
+        """The stored action count (``GameNotFound``)."""
+        return await self._work(_count, key)
+
+    async def games(self) -> list[dict[str, Any]]:
+        """Every game of the web app: id, title, player names, action count, finished."""
+        return await self._work(_games)
+
+    async def wait_for_change(self, key: str, seen: int, timeout: float) -> int:
+        """The action count once it differs from ``seen``, or after ``timeout`` seconds
+        whatever it is (module docstring, "Live updates")."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            count = await self.count(key)
+            left = end - loop.time()
+            if count != seen or left <= 0:
+                return count
+            await self.notifier.wait(key, min(POLL_SECONDS, left))
+
+
+# -- the store thread's work ----------------------------------------------------------------
+def _new_key(store: GameStore) -> str:
+    """A fresh, unguessable game id (URL-safe)."""
+    while True:
+        key = secrets.token_urlsafe(9)
+        try:
+            store.count(key)
+        except Exception:
+            return key
+
+
+def _seat(desk: Desk, key: str, data: dict[str, Any], deadline: int | None = None) -> Created:
+    players = [(p.get("id"), str(p.get("name"))) for p in data.get("players", [])]
+    dealt = deal(players)
+    dealt.record["created_at"] = int(desk.clock())
+    if deadline is not None:
+        dealt.record["deadline_seconds"] = deadline
+    desk.store.annex_put(key, ANNEX, dealt.record)
+    desk.seats[key] = dealt.record
+    return Created(key, str(data.get("title")), dealt.players, dealt.spectator)
+
+
+def _create(
+    desk: Desk,
+    title: str,
+    names: list[str],
+    options: list[str],
+    seed: int | None,
+    deadline: int | None,
+) -> Created:
+    from stellwerk.api import Game
+    from stellwerk.titles.registry import check_playable
+
+    check_playable(title)
+    chosen = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
+    players: list[tuple[int | str, str]] = [(i, n) for i, n in enumerate(names, start=1)]
+    game = Game.create(title, players=players, options=options, seed=chosen)
+    key = _new_key(desk.store)
+    data = game.to_file()
+    data["id"] = key
+    desk.games[key] = desk.store.create(key, data)
+    return _seat(desk, key, data, deadline)
+
+
+def _import_file(desk: Desk, data: dict[str, Any]) -> Created:
+    key = _new_key(desk.store)
+    stored = desk.games[key] = desk.store.create(key, data)  # GameFileError: does not load
+    return _seat(desk, key, stored.data)
+
+
+def _import_rails(desk: Desk, text: str) -> Created:
+    from stellwerk.io.from_rails_report import import_report
+    from stellwerk.io.rails_report import ReportError, parse_text
+
+    try:
+        parsed = parse_text(text)
+    except (ReportError, ValueError) as error:
+        raise BadRequest(f"not a Rails 1835 report: {error}") from error
+    if not parsed.players or not any(e.__class__.__name__ == "GameIs" for e in parsed.events):
+        raise BadRequest("not a Rails 1835 report (no GameIs/PlayerIs lines)")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.report"
+        path.write_text(text, encoding="utf-8")
+        report = import_report(path)
+    if report.game is None:
+        raise BadRequest("the report could not be replayed")
+    return _import_file(desk, report.game.to_file())
+
+
+def _access(desk: Desk, key: str, token: str | None) -> Access:
+    desk.store.count(key)  # GameNotFound first: an unknown game is 404 whatever the token
+    if not token:
+        raise NoToken("this needs the game's link (a token)")
+    found = lookup(desk.seats_of(key), token)
+    if found is None:
+        raise Forbidden("this token is not for this game")
+    return found
+
+
+def _with_game(
+    desk: Desk, key: str, token: str | None, function: Callable[..., T], *args: Any
+) -> T:
+    access = _access(desk, key, token)
+    return function(desk.stored(key), access, *args)
+
+
+def decider(game: Any, entity: Any) -> Any:
+    """The player id who decides for ``entity`` in ``game`` (None: nobody)."""
+    from stellwerk.api import Game
+    from stellwerk.gm.understand import player_of
+
+    if isinstance(game, Game):
+        return player_of(game, entity)
+    return entity  # a stand-in engine of the tests: players act for themselves
+
+
+def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[str, Any]:
+    access = _access(desk, key, token)
+    stored = desk.stored(key)
+    view = stored.view()
+    game = stored.game
+    out: dict[str, Any] = {
+        "id": key,
+        "title": stored.data.get("title"),
+        "players": [{"id": p.get("id"), "name": p.get("name")} for p in stored.data["players"]],
+        "action_count": stored.count,
+        "active": view["active"],
+        "legal_actions": view["legal"],
+        "finished": view["finished"],
+        "result": view["result"],
+        "game_end_reason": view["game_end_reason"],
+        "you": access.to_json(),
+    }
+    due = due_at(stored, desk.seats_of(key))
+    if due is not None and not view["finished"]:
+        out["deadline"] = {"due": due, "seconds": desk.seats_of(key)["deadline_seconds"]}
+    if access.is_player:
+        out["yours"] = [e for e in view["active"] if decider(game, e) == access.player]
+    lay_hexes = getattr(game, "lay_hexes", None)
+    if not view["finished"] and lay_hexes is not None:
+        out["lay_hexes"] = lay_hexes()
+    if hex_id is not None:
+        out["hex"] = hex_id
+        out["hex_lays"] = [a for a in game.legal_actions(hex_id) if a.get("type") == "lay_tile"]
+    return out
+
+
+def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: int) -> int:
+    access = _access(desk, key, token)
+    if not access.is_player:
+        raise Forbidden("spectators cannot act")
+    stored = desk.stored(key)
+    if stored.count != base:
+        raise GameMovedOn(key, base, stored.count)
+    _check_playable(stored)
+    entity = action.get("entity")
+    if entity is None or decider(stored.game, entity) != access.player:
+        raise Forbidden(f"{access.name} may not act for {entity!r}")
+    if action["type"] in (UNDO, REDO):
+        check_own_moves(stored, action, access)
+    action = {**action, "user": access.player, "created_at": int(desk.clock())}
+    after = desk.games[key] = desk.store.append(key, action, base)
+    return after.count
+
+
+def check_own_moves(stored: StoredGame, control: dict[str, Any], access: Access) -> None:
+    """An ``undo`` or ``redo`` takes back or restores only the player's own moves: every
+    action whose liveness it changes (common rules §3.4) must have been sent by him (its
+    ``user``, which the web app records on every action; for an action without one, e.g.
+    of an imported file, the player deciding for its entity now).  Otherwise 403: taking
+    back another player's move is acting for him.  Whether there is anything to undo or
+    redo is the engine's to say (422)."""
+    actions = actions_of(stored.data)
+    before = live_mask(actions)
+    try:
+        after = live_mask([*actions, {**control, "id": next_id(actions)}])
+    except GameFileError:
+        return  # not a valid undo/redo at all: the engine refuses it with the rule
+    for action, was, now in zip(actions, before, after, strict=False):
+        if was == now or action.get("type") == MESSAGE:
+            continue
+        user = action.get("user")
+        mover = user if user is not None else decider(stored.game, action.get("entity"))
+        if mover != access.player:
+            raise Forbidden(f"{access.name} may not {control['type']} another player's move")
+
+
+def _check_playable(stored: StoredGame) -> None:
+    """Live play is refused for a title still being built (its imported games can be
+    watched)."""
+    from stellwerk.titles.registry import check_playable
+
+    title = stored.data.get("title")
+    if isinstance(title, str):
+        check_playable(title)
+
+
+def _export(desk: Desk, key: str, token: str | None) -> dict[str, Any]:
+    _access(desk, key, token)
+    return desk.store.export(key)
+
+
+def _count(desk: Desk, key: str) -> int:
+    return desk.store.count(key)
+
+
+def _games(desk: Desk) -> list[dict[str, Any]]:
+    store = desk.store
+    out = []
+    keys = store.keys()
+    for key in keys:
+        try:
+            if desk.seats_of(key) is None:
+                continue  # stored by another front end: not the web app's
+            data = desk.stored(key).data
+        except (GameFileError, IllegalAction):
+            continue
+        out.append(
+            {
+                "id": key,
+                "title": data.get("title"),
+                "players": [p.get("name") for p in data.get("players", [])],
+                "action_count": len(data.get("actions", [])),
+                "finished": data.get("status") == "finished",
+            }
+        )
+    return out
+
+
+def _settle(desk: Desk, key: str, token: str | None) -> Settled:
+    access = _access(desk, key, token)
+    if not access.is_player:
+        raise Forbidden("spectators cannot trigger a deadline")
+    return settle_one(desk, key)
+
+
+def settle_one(desk: Desk, key: str) -> Settled:
+    """Apply the default order of game ``key``'s open decision if it is due (``IllegalAction``
+    with rule ``deadline`` otherwise), then the message that tells of it."""
+    stored = desk.stored(key)
+    _check_playable(stored)
+    entity, player, found = default_for(stored, desk.seats_of(key), desk.clock())
+    now = int(desk.clock())
+    action = {**found.action, "user": DEADLINE_USER, "created_at": now}
+    base = stored.count
+    after = desk.games[key] = desk.store.append(key, action, base)
+    name = next((p.get("name") for p in after.data["players"] if p.get("id") == player), player)
+    message = {
+        "type": "message",
+        "entity": player,
+        "entity_type": "player",
+        "message": f"deadline passed: default order for {name} ({entity}): {found.note}",
+        "user": DEADLINE_USER,
+        "created_at": now,
+    }
+    try:
+        after = desk.games[key] = desk.store.append(key, message, after.count)
+    except (GameMovedOn, IllegalAction):  # someone moved meanwhile: the default stands
+        LOG.warning("%s: the deadline message was not stored", key)
+    return Settled(after.count, entity, player, action, found.note)
+
+
+def _settle_due(desk: Desk) -> list[str]:
+    moved = []
+    now = desk.clock()
+    keys = desk.store.keys()
+    for key in keys:
+        try:
+            record = desk.seats_of(key)
+            if not isinstance(record, dict) or not record.get("deadline_seconds"):
+                continue
+            stored = desk.stored(key)
+            due = due_at(stored, record)
+            if due is None or due > now or stored.game.finished:
+                continue
+            settle_one(desk, key)
+            moved.append(key)
+        except (IllegalAction, GameMovedOn, GameFileError) as error:
+            LOG.info("%s: no default order now: %s", key, error)
+    return moved
