@@ -224,3 +224,25 @@ def test_the_command_line_plays_in_a_postgres_database(
     out = tmp_path / "first.json"
     assert run("export", "first", "--db", postgres_url, "-o", str(out)).exit_code == 0
     assert [a["type"] for a in json.loads(out.read_text())["actions"]] == ["pass"]
+
+
+def test_a_store_reconnects_after_its_connection_was_cut(postgres_url: str) -> None:
+    """A server restart (here: the server ends the store's session) must not break every
+    later call of a long-running server: the next call connects anew, and a write based on
+    the stored count then succeeds (postgres.py; sqldb.PostgresDatabase)."""
+    store = PostgresStore(postgres_url, engine=FakeGame)
+    store.create("k", toy_file())
+    admin = connect(postgres_url)
+
+    def cut() -> None:
+        pid = store._db.connection.info.backend_pid  # type: ignore[attr-defined]
+        assert admin.one("SELECT pg_terminate_backend(?)", (pid,)) == (True,)
+
+    cut()
+    assert store.append("k", pass_of(1), 0).count == 1  # BEGIN on a new connection
+    cut()
+    assert store.count("k") == 1 and store.keys() == ["k"]
+    cut()
+    assert store.load("k").count == 1
+    admin.close()
+    store.close()

@@ -11,8 +11,11 @@ REPEATABLE READ snapshot.  Commits are durable as the server is configured (Post
 default ``synchronous_commit = on``: a committed append survives a server crash).
 
 psycopg is an optional dependency (``pip install stellwerk[postgres]``), imported only when a
-``PostgresStore`` is opened, so SQLite users need nothing.  A lost connection is not
-re-opened: the call fails with the driver's error and the next store opened connects anew.
+``PostgresStore`` is opened, so SQLite users need nothing.  A lost connection (the server
+restarted) is opened anew by the next call (``PostgresDatabase``); a call whose transaction
+was cut off fails with the driver's error and wrote nothing or everything, as a commit does.
+One store object is for one thread at a time (the web app runs every store call on one
+thread): its transactions are statements on one connection.
 """
 
 from __future__ import annotations
@@ -56,14 +59,16 @@ class PostgresStore(SqlStore):
     def __init__(self, url: str, engine: EngineClass | None = None) -> None:
         self.url = url
         psycopg = _psycopg()
+
+        def connect() -> Any:
+            return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS)
+
         try:
-            connection = psycopg.connect(
-                url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS
-            )
+            connection = connect()
         except psycopg.Error as error:
             raise StoreError(f"{shown_url(url)}: {error}".strip()) from error
         try:
-            super().__init__(PostgresDatabase(connection), engine)
+            super().__init__(PostgresDatabase(connection, connect), engine)
         except BaseException:
             connection.close()
             raise

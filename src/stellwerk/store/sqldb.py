@@ -26,7 +26,7 @@ from __future__ import annotations
 import sqlite3
 import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -135,23 +135,50 @@ def lock_number(name: str) -> int:
 
 
 class PostgresDatabase(Database):
-    """A psycopg 3 connection in autocommit mode (we begin ourselves)."""
+    """A psycopg 3 connection in autocommit mode (we begin ourselves).
+
+    A server that restarts, or an idle connection the network dropped, breaks the connection;
+    a long-running server must not fail on every later call.  So a statement *outside* a
+    transaction (``BEGIN`` itself, the count and key reads) that fails because the connection
+    broke is sent once more on a new connection (``connect``): nothing of ours ran on the old
+    one.  Inside a transaction nothing is retried (a lost ``COMMIT`` may or may not have been
+    committed): the call fails, the transaction is gone with the connection, and the next
+    call reconnects."""
 
     dialect = "postgresql"
 
-    def __init__(self, connection: psycopg.Connection[Any]) -> None:
+    def __init__(
+        self,
+        connection: psycopg.Connection[Any],
+        connect: Callable[[], psycopg.Connection[Any]] | None = None,
+    ) -> None:
         self.connection = connection
+        self._connect = connect
+        self._in_transaction = False
 
     @staticmethod
     def sql(text: str) -> str:
         """The statement with psycopg's placeholders."""
         return text.replace("?", "%s")
 
+    def _execute(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        import psycopg
+
+        try:
+            cursor = self.connection.execute(self.sql(sql), params)
+        except psycopg.OperationalError:
+            if self._in_transaction or self._connect is None or not self.connection.broken:
+                raise
+            self.connection.close()
+            self.connection = self._connect()
+            cursor = self.connection.execute(self.sql(sql), params)
+        return [tuple(row) for row in cursor] if cursor.description is not None else []
+
     def run(self, sql: str, params: Sequence[Any] = ()) -> None:
-        self.connection.execute(self.sql(sql), params)
+        self._execute(sql, params)
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return [tuple(row) for row in self.connection.execute(self.sql(sql), params)]
+        return self._execute(sql, params)
 
     def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         with self.connection.cursor() as cursor:
@@ -162,6 +189,20 @@ class PostgresDatabase(Database):
             self.run("BEGIN ISOLATION LEVEL READ COMMITTED")
         else:
             self.run("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        self._in_transaction = True
+
+    def commit(self) -> None:
+        try:
+            self.run("COMMIT")
+        finally:
+            self._in_transaction = False
+
+    def rollback(self) -> None:
+        try:
+            if not self.connection.broken:
+                self.run("ROLLBACK")
+        finally:
+            self._in_transaction = False
 
     def lock(self, name: str) -> None:
         """A transaction-level advisory lock on ``name`` (released at COMMIT/ROLLBACK)."""
