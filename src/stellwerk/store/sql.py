@@ -177,9 +177,10 @@ class SqlStore(GameStore):
 
     def _update(self, key: str, base: int, change: Change) -> StoredGame:
         with self._db.transaction(lock=key):
-            count = self._count(key)
+            data = self._read(key)  # GameNotFound; the count is its number of actions
+            count = len(actions_of(data))
             check_base(key, base, count)
-            new, game = change(self._read(key))
+            new, game = change(data)
             metadata = {k: v for k, v in new.items() if k not in (*COLUMNS, "actions")}
             self._db.run(
                 "UPDATE games SET metadata = ?, key_order = ? WHERE key = ?",

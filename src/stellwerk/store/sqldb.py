@@ -55,8 +55,9 @@ class Database(ABC):
         """Execute one statement once per parameter row."""
 
     @abstractmethod
-    def begin(self, *, write: bool) -> None:
-        """Begin a transaction (a write one takes what lock the dialect needs at once)."""
+    def begin(self, *, write: bool, lock: str | None = None) -> None:
+        """Begin a transaction (a write one takes what lock the dialect needs at once) and
+        take ``lock`` (``lock(name)``) before anything else."""
 
     @abstractmethod
     def lock(self, name: str) -> None:
@@ -85,10 +86,8 @@ class Database(ABC):
     def transaction(self, *, write: bool = True, lock: str | None = None) -> Iterator[None]:
         """One transaction, committed when the block ends and rolled back when it raises;
         ``lock`` names what a write transaction locks before anything else."""
-        self.begin(write=write)
+        self.begin(write=write, lock=lock)
         try:
-            if lock is not None:
-                self.lock(lock)
             yield
             self.commit()
         except BaseException:
@@ -113,7 +112,8 @@ class SqliteDatabase(Database):
     def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self.connection.executemany(sql, rows)
 
-    def begin(self, *, write: bool) -> None:
+    def begin(self, *, write: bool, lock: str | None = None) -> None:
+        """``BEGIN IMMEDIATE`` for a write (it holds the database: ``lock`` is implied)."""
         self.run("BEGIN IMMEDIATE" if write else "BEGIN")
 
     def lock(self, name: str) -> None:
@@ -161,18 +161,31 @@ class PostgresDatabase(Database):
         """The statement with psycopg's placeholders."""
         return text.replace("?", "%s")
 
+    def _reconnected(self, error: Exception) -> bool:
+        """After ``error``: a new connection when the old one broke outside a transaction
+        (then the statements are sent again), else ``False`` (the error stands)."""
+        if self._in_transaction or self._connect is None or not self.connection.broken:
+            return False
+        self.connection.close()
+        self.connection = self._connect()
+        return True
+
     def _execute(self, sql: str, params: Sequence[Any]) -> list[Row]:
         import psycopg
 
         try:
             cursor = self.connection.execute(self.sql(sql), params)
-        except psycopg.OperationalError:
-            if self._in_transaction or self._connect is None or not self.connection.broken:
+        except psycopg.OperationalError as error:
+            if not self._reconnected(error):
                 raise
-            self.connection.close()
-            self.connection = self._connect()
             cursor = self.connection.execute(self.sql(sql), params)
         return [tuple(row) for row in cursor] if cursor.description is not None else []
+
+    def _send(self, statements: list[tuple[str, Sequence[Any]]]) -> None:
+        """Statements without results in one round trip (psycopg's pipeline mode)."""
+        with self.connection.pipeline():
+            for sql, params in statements:
+                self.connection.execute(self.sql(sql), params)
 
     def run(self, sql: str, params: Sequence[Any] = ()) -> None:
         self._execute(sql, params)
@@ -184,11 +197,23 @@ class PostgresDatabase(Database):
         with self.connection.cursor() as cursor:
             cursor.executemany(self.sql(sql), rows)
 
-    def begin(self, *, write: bool) -> None:
-        if write:
-            self.run("BEGIN ISOLATION LEVEL READ COMMITTED")
-        else:
-            self.run("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    def begin(self, *, write: bool, lock: str | None = None) -> None:
+        """``BEGIN`` and the advisory lock in one round trip (the lock is its own statement,
+        so the statements after it take their snapshots once it is held)."""
+        import psycopg
+
+        statements: list[tuple[str, Sequence[Any]]] = [(
+            "BEGIN ISOLATION LEVEL READ COMMITTED" if write
+            else "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", (),
+        )]  # fmt: skip
+        if lock is not None:
+            statements.append(self._lock_statement(lock))
+        try:
+            self._send(statements)
+        except psycopg.OperationalError as error:
+            if not self._reconnected(error):
+                raise
+            self._send(statements)
         self._in_transaction = True
 
     def commit(self) -> None:
@@ -204,9 +229,13 @@ class PostgresDatabase(Database):
         finally:
             self._in_transaction = False
 
+    @staticmethod
+    def _lock_statement(name: str) -> tuple[str, Sequence[Any]]:
+        return "SELECT pg_advisory_xact_lock(?, ?)", (LOCK_CLASS, lock_number(name))
+
     def lock(self, name: str) -> None:
         """A transaction-level advisory lock on ``name`` (released at COMMIT/ROLLBACK)."""
-        self.rows("SELECT pg_advisory_xact_lock(?, ?)", (LOCK_CLASS, lock_number(name)))
+        self.run(*self._lock_statement(name))
 
     def table_exists(self, table: str) -> bool:
         query = (
