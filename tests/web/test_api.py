@@ -47,7 +47,10 @@ def test_act_200_counts_and_409_on_a_moved_game_store_base() -> None:
         action, token, count = first_action(client, created)
         url = f"/api/games/{created['id']}/actions"
         answer = client.post(url, json={"action": action, "base": count}, headers=bearer(token))
-        assert answer.status_code == 200 and answer.json() == {"action_count": count + 1}
+        assert answer.status_code == 200 and answer.json() == {
+            "action_count": count + 1,
+            "position": count + 1,
+        }
         again = client.post(url, json={"action": action, "base": count}, headers=bearer(token))
         assert again.status_code == 409
         assert again.json()["action_count"] == count + 1
@@ -90,6 +93,10 @@ def test_missing_token_401_wrong_token_403_unknown_game_404() -> None:
         assert client.get(f"/api/games/{key}", headers=bearer("x" * 32)).status_code == 403
         assert client.get(f"/api/games/{key}?token=" + "y" * 32).status_code == 403
         assert client.get("/api/games/nope", headers=bearer("x")).status_code == 404
+        assert client.get(f"/api/games/{key}/events").status_code == 401
+        assert client.get(f"/api/games/{key}/file").status_code == 401
+        assert client.get("/api/games/nope/events", headers=bearer("x")).status_code == 404
+        assert client.post("/api/games/nope/deadline", headers=bearer("x")).status_code == 404
         post = client.post("/api/games/nope/actions", json={"action": {}, "base": 0})
         assert post.status_code == 404 and post.json() == {"error": "no such game"}
 
@@ -204,9 +211,9 @@ def test_undo_and_redo_only_of_ones_own_moves_common_rules_3_4() -> None:
 
         assert client.post(url, json={"action": action, "base": count}, headers=bearer(token))
         assert send(2, "undo", count + 1).status_code == 403  # Ann's bid is not Bob's
-        assert send(1, "undo", count + 1).json() == {"action_count": count + 2}
+        assert send(1, "undo", count + 1).json()["action_count"] == count + 2
         assert send(2, "redo", count + 2).status_code == 403
-        assert send(1, "redo", count + 2).json() == {"action_count": count + 3}
+        assert send(1, "redo", count + 2).json()["action_count"] == count + 3
         refused = send(1, "redo", count + 3)  # nothing to redo
         assert refused.status_code == 422 and refused.json()["rule"] == "common rules §3.4"
         file = client.get(f"/api/games/{created['id']}/file", headers=bearer(token)).json()
@@ -233,3 +240,17 @@ def test_with_game_hands_the_pages_the_game_after_the_token_check() -> None:
         assert got == (0, [1], "Bob", "x")
         with pytest.raises(Forbidden):
             asyncio.run(service.with_game(created["id"], "wrong", look, "x"))
+
+
+def test_one_player_cannot_end_the_game_for_all() -> None:
+    with app_client() as client:
+        created = new_game(client)
+        end = {"type": "end_game", "entity": 1, "entity_type": "player"}
+        answer = client.post(
+            f"/api/games/{created['id']}/actions",
+            json={"action": end, "base": 0},
+            headers=bearer(tokens(created)[1]),
+        )
+        assert answer.status_code == 403
+        view = client.get(f"/api/games/{created['id']}", headers=bearer(tokens(created)[1]))
+        assert view.json()["action_count"] == 0 and view.json()["finished"] is False

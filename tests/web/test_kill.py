@@ -36,7 +36,7 @@ def stream(url: str, created: dict[str, Any], acked: list[Any], stop: threading.
                         headers=bearer(seats[pid]),
                     )
                     if answer.status_code == 200:
-                        acked.append((answer.json()["action_count"], action))
+                        acked.append((answer.json()["position"], action))
                     break
     except httpx.HTTPError:
         return  # the server was killed under us

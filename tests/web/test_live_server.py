@@ -41,7 +41,7 @@ def player_loop(
                 headers=bearer(token),
             )
             if answer.status_code == 200:
-                acked.append((key, answer.json()["action_count"], action))
+                acked.append((key, answer.json()["position"], action))
             elif answer.status_code != 409:
                 errors.append(f"{answer.status_code} {answer.text} for {action}")
                 return

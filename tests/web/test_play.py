@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from webhelp import app_client, bearer, new_game, pick, tokens
 
 ACTIONS = 60
@@ -26,7 +27,7 @@ def play(client: Any, created: dict[str, Any], rng: random.Random, count: int) -
         view = client.get(f"/api/games/{key}", headers=bearer(seats[1])).json()
         if view["finished"]:
             break
-        movers = [pid for pid, token in seats.items() if view["active"]]
+        movers = list(seats)  # each asks for his own choices ("yours")
         moved = False
         for pid in movers:
             mine = client.get(f"/api/games/{key}", headers=bearer(seats[pid])).json()
@@ -39,16 +40,17 @@ def play(client: Any, created: dict[str, Any], rng: random.Random, count: int) -
                 headers=bearer(seats[pid]),
             )
             assert answer.status_code == 200, (answer.status_code, answer.text, action)
-            acked.append((answer.json()["action_count"], action))
+            acked.append((answer.json()["position"], action))
             moved = True
             break
         assert moved, f"nobody could act: {view['active']}"
     return acked
 
 
-def test_a_game_played_through_the_api_keeps_every_acknowledged_action() -> None:
+@pytest.mark.parametrize("title", ["1849", "1835"])
+def test_a_game_played_through_the_api_keeps_every_acknowledged_action(title: str) -> None:
     with app_client() as client:
-        created = new_game(client, ["Ann", "Bob", "Cid", "Dan"], seed=11)
+        created = new_game(client, ["Ann", "Bob", "Cid", "Dan"], seed=11, title=title)
         acked = play(client, created, random.Random(3), ACTIONS)
         assert len(acked) == ACTIONS
         assert [n for n, _ in acked] == list(range(1, ACTIONS + 1))
@@ -59,4 +61,4 @@ def test_a_game_played_through_the_api_keeps_every_acknowledged_action() -> None
         for number, action in acked:
             assert contains(file["actions"][number - 1], action), (number, action)
         kinds = {a["type"] for _, a in acked}
-        assert {"bid", "par"} <= kinds or {"bid", "buy_shares"} <= kinds, kinds
+        assert len(kinds) >= 3, kinds  # more than an auction of passes

@@ -126,12 +126,12 @@ def live_server(store_spec: str | None = None) -> Iterator[str]:
 class ServeProcess:
     """``stellwerk serve --port 0 --db DB`` as a subprocess; ``url`` from its first line."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *extra: str) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
             [str(STELLWERK) if STELLWERK.exists() else sys.executable, *(
                 [] if STELLWERK.exists() else ["-m", "stellwerk"]),
-             "serve", "--port", "0", "--db", str(db)],
+             "serve", "--port", "0", "--db", str(db), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )  # fmt: skip
         assert self.process.stdout is not None
@@ -139,6 +139,7 @@ class ServeProcess:
         assert "http://" in line, (line, self.process.stderr.read() if self.process.stderr else "")
         self.url = line.split("http://", 1)[1].split("/", 1)[0]
         self.url = f"http://{self.url}"
+        self.first_line = line
 
     def kill9(self) -> None:
         self.process.send_signal(signal.SIGKILL)

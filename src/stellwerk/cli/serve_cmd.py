@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import click
 
 from stellwerk.cli.common import fail
 
 DEFAULT_DB = "stellwerk-web.db"
+DEMO_PLAYERS = ("Ann", "Bob", "Cid")
+DEMO_SEED = 1849
 
 
 @click.command("serve")
@@ -35,12 +38,15 @@ DEFAULT_DB = "stellwerk-web.db"
     help="Game store: sqlite:///PATH, PATH.db or postgresql://...",
 )
 @click.option(
+    "--demo", is_flag=True, help="Also start a demonstration game of 1849 and print its links."
+)
+@click.option(
     "--log-level",
     default="warning",
     show_default=True,
     type=click.Choice(["debug", "info", "warning", "error"]),
 )
-def serve(host: str, port: int, db: str, log_level: str) -> None:
+def serve(host: str, port: int, db: str, demo: bool, log_level: str) -> None:
     """Start the web app: the pages and the JSON API (docs/web.md)."""
     import uvicorn
 
@@ -56,14 +62,18 @@ def serve(host: str, port: int, db: str, log_level: str) -> None:
         app, host=host, port=port, log_level=log_level, access_log=False, lifespan="on"
     )
     server = uvicorn.Server(config)
-    asyncio.run(_serve(server, db))
+    asyncio.run(_serve(server, db, app.state.service if demo else None))
 
 
-async def _serve(server: object, db: str) -> None:
-    """Run ``server`` (a ``uvicorn.Server``) and print its address once it listens."""
+async def _serve(server: object, db: str, demo: Any = None) -> None:
+    """Run ``server`` (a ``uvicorn.Server``) and print its address once it listens; with
+    ``demo`` (the app's ``GameService``) start a demonstration game and print its links."""
     import uvicorn
 
     assert isinstance(server, uvicorn.Server)
+    created = None
+    if demo is not None:
+        created = await demo.create("1849", list(DEMO_PLAYERS), [], DEMO_SEED)
     task = asyncio.create_task(server.serve())
     while not server.started and not task.done():
         await asyncio.sleep(0.02)
@@ -71,7 +81,14 @@ async def _serve(server: object, db: str) -> None:
         for listener in server.servers:
             for sock in listener.sockets:
                 address = sock.getsockname()
-                click.echo(f"stellwerk web app on http://{address[0]}:{address[1]}/ (store {db})")
+                base = f"http://{address[0]}:{address[1]}"
+                click.echo(f"stellwerk web app on {base}/ (store {db})")
+                if created is not None:
+                    links = created.to_json()
+                    click.echo(f"demonstration game {created.key} (1849, seed {DEMO_SEED}):")
+                    for seat in links["players"]:
+                        click.echo(f"  {seat['name']}: {base}{seat['link']}")
+                    click.echo(f"  spectators: {base}{links['spectator']['link']}")
                 break
             break
     await task

@@ -27,7 +27,6 @@ from stellwerk.core.entities import (
     Share,
     SharePool,
     Train,
-    controlled_corporations,
     controller,
     transfer,
 )
@@ -527,16 +526,27 @@ class Game(ABC):
     def controlled_percent(self, holder: Holder, corp: Corporation) -> int:
         """What ``holder`` has of ``corp`` for the holding limit: its own percentage, or with
         ``holding_limit_counts_controlled`` its controlling player's own percentage plus what
-        every corporation he controls (other than ``corp``) holds."""
+        every corporation he controls (other than ``corp``) holds.  (Read from ``corp``'s
+        certificates: only corporations holding some are asked who controls them, once each;
+        the stock turn asks this often.)"""
+        sym = corp.sym
         if not self.holding_limit_counts_controlled:
-            return holder.percent_of(corp.sym)
+            return holder.percent_of(sym)
         player = controller(holder)
         if player is None:
-            return holder.percent_of(corp.sym)
-        total = player.percent_of(corp.sym)
-        for other in controlled_corporations(player, self.corporations):
-            if other is not corp:
-                total += other.percent_of(corp.sym)
+            return holder.percent_of(sym)
+        total = player.percent_of(sym)
+        controls: dict[int, bool] = {}
+        for share in corp.certificates:
+            other = share.owner
+            if other is corp or not isinstance(other, Corporation):
+                continue
+            key = id(other)
+            found = controls.get(key)
+            if found is None:
+                found = controls[key] = controller(other) is player
+            if found:
+                total += share.percent
         return total
 
     def holding_ok(self, holder: Holder, corp: Corporation, extra: int = 0) -> bool:

@@ -323,10 +323,12 @@ def draw_hex(
             small = rs * (0.85 if slots >= 3 else 1.0)
             offsets = slot_offsets(slots, small)
             extent = max(math.hypot(x, y) for x, y in offsets) + small
-            _city_outline(g, p, slots, small, extent)
+            # the city's group holds its outline and slots, so a click anywhere on the city
+            # finds ``data-city`` ("H12:0", hex and 18xx.games city index: the web pages)
+            city_g = sub(g, "g", class_="city", data_city=f"{marks.hex_id}:{city_index}")
+            _city_outline(city_g, p, slots, small, extent)
             state = cities[city_index] if cities is not None and city_index < len(cities) else None
             home_here = list((homes or {}).get(city_index, ()))
-            city_g = sub(g, "g", class_="city", data_city=city_index)
             for s, (ox, oy) in enumerate(offsets):
                 c = (p[0] + ox, p[1] + oy)
                 holder = state.tokens[s] if state is not None and s < len(state.tokens) else None

@@ -3,7 +3,9 @@ on the margins, and optionally the routes of one corporation (one colour per tra
 
 :func:`render_map` draws from a :class:`MapScene`, which holds only public objects (the core
 board, colours, political borders); :mod:`stellwerk.pictures.scene` builds scenes from games.
-Every hex is one ``<g>`` whose ``id`` is the hex id.
+Every hex is one ``<g>`` whose ``id`` and ``data-hex`` are the hex id, every city of it a
+``<g class="city">`` with ``data-city="HEX:INDEX"`` (the 18xx.games city index, from 0): the web
+pages map a click to a hex or a city by these attributes.
 """
 
 from __future__ import annotations
@@ -75,7 +77,14 @@ def render_map(scene: MapScene, radius: float = RADIUS) -> str:
     for hid, state in board.hexes.items():
         x, y = centers[hid]
         spec = state.spec
-        g = sub(hexes_g, "g", id=hid, transform=f"translate({num(x)} {num(y)})", class_="hex")
+        g = sub(
+            hexes_g,
+            "g",
+            id=hid,
+            transform=f"translate({num(x)} {num(y)})",
+            class_="hex",
+            data_hex=hid,
+        )
         marks = HexMarks(
             hex_id=hid,
             location=spec.location,

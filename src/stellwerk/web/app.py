@@ -218,8 +218,8 @@ async def take_action(request: Request) -> Response:
     service = service_of(request)
     await service.access(key, token)  # 404/401/403 before reading what is sent
     body = await json_body(request)
-    count = await service.act(key, token, body.get("action"), body.get("base"))
-    return JSONResponse({"action_count": count})
+    position, count = await service.act(key, token, body.get("action"), body.get("base"))
+    return JSONResponse({"action_count": count, "position": position})
 
 
 async def game_file(request: Request) -> Response:

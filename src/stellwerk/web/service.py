@@ -20,14 +20,16 @@ Whether it is that entity's turn and whether the action is legal is the engine's
 be moved by anyone here.
 
 Live updates: ``wait_for_change`` returns when the game's action count differs from a given
-one.  It is woken at once by an action of this process (``Notifier``) and otherwise polls the
-store's count every ``POLL_SECONDS``, which sees other processes' writes too.
+one.  The feeds of one game share one ``Watch``, whose poller reads the store's count every
+``POLL_SECONDS`` (which sees other processes' writes too) and at once after an action of this
+process (``Notifier``): one count query per game and interval however many watch.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
@@ -41,8 +43,19 @@ from typing import Any, TypeVar
 
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask, next_id
-from stellwerk.store import GameMovedOn, GameStore, SqliteStore, StoredGame, StoreError, open_store
+from stellwerk.store import (
+    GameMovedOn,
+    GameNotFound,
+    GameStore,
+    SqliteStore,
+    StoredGame,
+    StoreError,
+    game_view,
+    open_store,
+)
+from stellwerk.store.base import View
 from stellwerk.store.log import EngineClass, actions_of
+from stellwerk.web import standing
 from stellwerk.web.deadlines import USER as DEADLINE_USER
 from stellwerk.web.deadlines import Settled, default_for, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NoToken
@@ -57,6 +70,12 @@ MAX_NAME = 40
 """Longest player name accepted."""
 
 MAX_PLAYERS = 8
+
+NOT_OVER_THE_WEB = {
+    "end_game": "one player cannot end the game for all: end_game is not taken over the web",
+    "log": "log lines are the game's own; players write messages",
+}
+"""Site actions a single player's link may not send (403), with the reason."""
 
 T = TypeVar("T")
 
@@ -106,6 +125,19 @@ class Notifier:
             await asyncio.wait_for(event.wait(), timeout)
 
 
+@dataclass
+class Watch:
+    """The action count of a game some live feeds watch; ``changed`` is set (and replaced)
+    whenever it changes."""
+
+    count: int = -1
+    """-1 until ``ready``."""
+    users: int = 0
+    ready: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    changed: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+
+
 def _open(spec: str | None, engine: EngineClass | None) -> GameStore:
     """The store of ``spec``: None an in-memory SQLite database (tests, demonstrations)."""
     if spec is None:
@@ -150,6 +182,7 @@ class Desk:
         self.clock = clock
         self.seats: dict[str, Any] = {}
         self.games: dict[str, StoredGame] = {}
+        self.views: dict[str, View] = {}
 
     def stored(self, key: str) -> StoredGame:
         """The stored game ``key`` at its current count (``GameNotFound``)."""
@@ -158,6 +191,16 @@ class Desk:
             return kept
         stored = self.games[key] = self.store.load(key)
         return stored
+
+    def view(self, key: str, stored: StoredGame) -> View:
+        """``game_view`` of ``stored``, computed once per count.  Not through
+        ``StoredGame.view``: that also writes the view to the store's cache (one more
+        committed write per action), which the web app never reads back — it needs the
+        engine itself for the players' choices anyway."""
+        kept = self.views.get(key)
+        if kept is None or kept.get("count") != stored.count:
+            kept = self.views[key] = game_view(stored.game, stored.count)
+        return kept
 
     def seats_of(self, key: str) -> Any:
         if key not in self.seats:
@@ -184,6 +227,7 @@ class GameService:
         self._desk = Desk(self._store, clock)
         self.store_spec = store_spec
         self.notifier = Notifier()
+        self._watches: dict[str, Watch] = {}
 
     # -- plumbing ---------------------------------------------------------------------------
     async def run(self, function: Callable[..., T], *args: Any) -> T:
@@ -196,9 +240,9 @@ class GameService:
     ) -> T:
         """``function(stored, access, *args)`` on the store's thread, after checking the
         token for game ``key`` (``GameNotFound``, ``NoToken``, ``Forbidden``): ``stored`` is
-        the ``StoredGame`` at the current count (``stored.game`` the engine, ``stored.view()``
-        the view), ``access`` whose token it is.  For the pages' pictures and words: look,
-        never change (change a game with ``act``)."""
+        the ``StoredGame`` at the current count (``stored.game`` the engine), ``access``
+        whose token it is.  For the pages' pictures and words: look, never change (change a
+        game with ``act``)."""
         return await self._work(_with_game, key, token, function, *args)
 
     async def _work(self, function: Callable[..., T], *args: Any) -> T:
@@ -256,17 +300,19 @@ class GameService:
         """The game as the API shows it (docs/web.md); ``hex_id`` adds that hex's tile lays."""
         return await self._work(_read, key, token, hex_id)
 
-    async def act(self, key: str, token: str | None, action: Any, base: Any) -> int:
-        """Apply ``action`` for the token's player, based on ``base`` actions; the new count.
+    async def act(self, key: str, token: str | None, action: Any, base: Any) -> tuple[int, int]:
+        """Apply ``action`` for the token's player, based on ``base`` actions: the count
+        right after it (its position) and the count after the standing orders it woke
+        (``web.standing``; the same when none acted).
         ``Forbidden`` (not his), ``GameMovedOn``, ``IllegalAction`` (refused: nothing
         written), ``GameNotFound``, ``BadRequest``."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise BadRequest("'action' must be an object with a 'type'")
         if not isinstance(base, int) or isinstance(base, bool) or base < 0:
             raise BadRequest("'base' must be the action count the action is based on")
-        count = await self._work(_act, key, token, action, base)
+        counts = await self._work(_act, key, token, action, base)
         self.notifier.notify(key)
-        return count
+        return counts
 
     async def export(self, key: str, token: str | None) -> dict[str, Any]:
         """The 18xx.games game file (any token of the game)."""
@@ -282,15 +328,44 @@ class GameService:
 
     async def wait_for_change(self, key: str, seen: int, timeout: float) -> int:
         """The action count once it differs from ``seen``, or after ``timeout`` seconds
-        whatever it is (module docstring, "Live updates")."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
+        whatever it is (module docstring, "Live updates").  All the waiters of one game
+        share one ``Watch``: one count query per ``POLL_SECONDS`` however many watch."""
+        watch = self._watches.get(key)
+        if watch is None:
+            watch = self._watches[key] = Watch()
+            watch.task = asyncio.create_task(self._poll(key, watch))
+        watch.users += 1
+        try:
+            await watch.ready.wait()
+            loop = asyncio.get_running_loop()
+            end = loop.time() + timeout
+            while watch.count == seen and (left := end - loop.time()) > 0:
+                changed = watch.changed
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), left)
+            return watch.count
+        finally:
+            watch.users -= 1
+            if watch.users == 0 and self._watches.get(key) is watch:
+                del self._watches[key]
+                if watch.task is not None:
+                    watch.task.cancel()
+
+    async def _poll(self, key: str, watch: Watch) -> None:
+        """A watched game's count: looked at every ``POLL_SECONDS`` and at once after an
+        action of this process."""
         while True:
-            count = await self.count(key)
-            left = end - loop.time()
-            if count != seen or left <= 0:
-                return count
-            await self.notifier.wait(key, min(POLL_SECONDS, left))
+            try:
+                count = await self.count(key)
+            except Exception:
+                LOG.exception("%s: the live feed cannot read the action count", key)
+                count = watch.count
+            if count != watch.count:
+                watch.count = count
+                watch.changed.set()
+                watch.changed = asyncio.Event()
+            watch.ready.set()
+            await self.notifier.wait(key, POLL_SECONDS)
 
 
 # -- the store thread's work ----------------------------------------------------------------
@@ -300,7 +375,7 @@ def _new_key(store: GameStore) -> str:
         key = secrets.token_urlsafe(9)
         try:
             store.count(key)
-        except Exception:
+        except GameNotFound:
             return key
 
 
@@ -392,7 +467,7 @@ def decider(game: Any, entity: Any) -> Any:
 def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[str, Any]:
     access = _access(desk, key, token)
     stored = desk.stored(key)
-    view = stored.view()
+    view = desk.view(key, stored)
     game = stored.game
     out: dict[str, Any] = {
         "id": key,
@@ -420,7 +495,9 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[s
     return out
 
 
-def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: int) -> int:
+def _act(
+    desk: Desk, key: str, token: str | None, action: dict[str, Any], base: int
+) -> tuple[int, int]:
     access = _access(desk, key, token)
     if not access.is_player:
         raise Forbidden("spectators cannot act")
@@ -428,6 +505,8 @@ def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: 
     if stored.count != base:
         raise GameMovedOn(key, base, stored.count)
     _check_playable(stored)
+    if action["type"] in NOT_OVER_THE_WEB:
+        raise Forbidden(NOT_OVER_THE_WEB[action["type"]])
     entity = action.get("entity")
     if entity is None or decider(stored.game, entity) != access.player:
         raise Forbidden(f"{access.name} may not act for {entity!r}")
@@ -435,7 +514,7 @@ def _act(desk: Desk, key: str, token: str | None, action: dict[str, Any], base: 
         check_own_moves(stored, action, access)
     action = {**action, "user": access.player, "created_at": int(desk.clock())}
     after = desk.games[key] = desk.store.append(key, action, base)
-    return after.count
+    return after.count, standing.after_action(desk, key, action, after.count)
 
 
 def check_own_moves(stored: StoredGame, control: dict[str, Any], access: Access) -> None:
@@ -532,7 +611,8 @@ def settle_one(desk: Desk, key: str) -> Settled:
         after = desk.games[key] = desk.store.append(key, message, after.count)
     except (GameMovedOn, IllegalAction):  # someone moved meanwhile: the default stands
         LOG.warning("%s: the deadline message was not stored", key)
-    return Settled(after.count, entity, player, action, found.note)
+    count = standing.after_action(desk, key, message, after.count)
+    return Settled(count, entity, player, action, found.note)
 
 
 def _settle_due(desk: Desk) -> list[str]:

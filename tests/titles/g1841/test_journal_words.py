@@ -196,3 +196,47 @@ def test_ferdinandea_secession_is_told() -> None:
     assert "Ferdinandea-Abspaltung: IRSFF teilt sich in SB und SFL." in de
     assert "Phase 4 begins." in en
     assert live_actions(path)
+
+
+def test_share_trades_are_journalled_with_price_and_source() -> None:
+    """rules/1841.md 2.2.1, 2.3.8: a corporation's purchase of another's IPO share is
+    journalled with its price and source (``SharesBought``), a sale to the pool with its
+    price (``SharesSold``), and the log tells both."""
+    from stellwerk.core.flow.rounds import OperatingRound
+    from stellwerk.titles.g1841.corporate import CorporateShares
+
+    from .setup_helpers import new_game, start
+
+    game = new_game()
+    p1, p2, _ = game.players
+    game.phases.index = next(i for i, p in enumerate(game.phases.all) if p.name == "3")
+    sftg = start(game, "SFTG", "100,3,5", p1, {p1: 20}, cash=500)
+    sftc = start(game, "SFTC", "144,2,8", p2, {p2: 40}, cash=100)
+    game.operated_corps |= {"SFTG", "SFTC"}
+    rnd = OperatingRound(game, [Decisions, CorporateShares], 1)
+    rnd.entity_index = rnd.entities.index(sftg)
+    rnd.current_operator = sftg
+    game.round = rnd
+    step = rnd.step_of(CorporateShares)
+    assert isinstance(step, CorporateShares)
+    before = len(game.journal)
+    own = [s.id for s in sftg.treasury_shares() if not s.president][:1]
+    step.process(
+        {"type": "sell_shares", "entity": "SFTG", "entity_type": "corporation",
+         "shares": own, "percent": 10},
+        sftg,
+    )  # fmt: skip
+    other = [s.id for s in sftc.treasury_shares() if not s.president][:1]
+    step.process(
+        {"type": "buy_shares", "entity": "SFTG", "entity_type": "corporation",
+         "shares": other, "percent": 10},
+        sftg,
+    )  # fmt: skip
+    trades = [e for e in game.journal[before:] if isinstance(e, ev.SharesBought | ev.SharesSold)]
+    assert trades == [
+        ev.SharesSold(("corporation", "SFTG"), "SFTG", 10, 100),
+        ev.SharesBought(("corporation", "SFTG"), "SFTC", 10, ("corporation", "SFTC"), 144, False),
+    ]
+    text = told(game, "en")
+    assert "SFTG" in text and "SFTC" in text and "144" in text
+    no_ids(game, text)

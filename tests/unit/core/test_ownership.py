@@ -415,8 +415,9 @@ def test_the_controlling_player_pays_for_a_train_of_a_corporation_he_controls() 
 def test_set_president_is_the_one_way_a_title_changes_a_presidency() -> None:
     """common rules §6.6: outside a share transfer a title changes a president only through
     ``Game.set_president``, which tells it in the journal; no title module sets a
-    corporation's owner itself (1835's dump, bankruptcy and Prussian director included; 1841
-    is being built on the core meanwhile and is not held to it yet)."""
+    corporation's owner itself (1835's dump, bankruptcy and Prussian director included; 1841's
+    mergers, transformations, secession, emergency sales, bankruptcy and closings too, where
+    any ``.owner =`` but a train's, company's or share's is a corporation's)."""
     import re
     from pathlib import Path
 
@@ -440,5 +441,12 @@ def test_set_president_is_the_one_way_a_title_changes_a_presidency() -> None:
         for path in (titles / title).rglob("*.py")
         for n, line in enumerate(path.read_text().splitlines(), 1)
         if pattern.search(line)
+    ]
+    anything = re.compile(r"\b(?!train\b|company\b|share\b)\w+\.owner = ")
+    found += [
+        f"{path.name}:{n}"
+        for path in (titles / "g1841").rglob("*.py")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if anything.search(line)
     ]
     assert found == []

@@ -156,6 +156,12 @@ class Step:
     def blocking(self) -> bool:
         return self.blocks and bool(self.current_actions())
 
+    def offers_current(self, kind: str) -> bool:
+        """Whether :meth:`current_actions` holds ``kind`` (the routing asks this of the current
+        entity's step).  A step whose whole menu is dear may answer it from the few tests it
+        needs; it must equal ``kind in self.current_actions()``."""
+        return kind in self.current_actions()
+
     def actions_of(self, entity: Any) -> list[str]:
         """``actions(entity)``, taken from :meth:`current_actions` (remembered) when that
         answers it (do not change the list)."""
@@ -351,10 +357,13 @@ class Round:
                 continue  # never blocks and has no handler for this kind: cannot take it
             if not step.active():
                 continue
-            current = _is_current(step, entity)
-            offered = step.current_actions() if current else step.actions(entity)
-            accepts = kind in offered
-            blocking = step.blocks and bool(offered if current else step.current_actions())
+            if _is_current(step, entity):
+                # ``blocking`` is ``blocks and bool(current_actions())`` for such a step
+                accepts = step.offers_current(kind)
+                blocking = step.blocks and (accepts or step.blocking())
+            else:
+                accepts = kind in step.actions(entity)
+                blocking = step.blocks and bool(step.current_actions())
             if blocking and not accepts:
                 raise IllegalAction(
                     f"{kind} is not allowed now: the current step is '{step.description}'",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import DividendPaid, RoutesRun
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, Step, act, remembered
 from stellwerk.core.flow.stock import _share_action, bundle_from_action, sale_choices
 from stellwerk.core.shares import Bundle, can_dump, keeps_presidency, more_than_needed
 
@@ -190,7 +190,10 @@ class DiscardTrain(Step):
     description = "Discard Trains"
 
     def active(self) -> bool:
-        return self.game.has_crowded_corps()
+        """Some corporation is over its train limit (remembered for the state: every routing
+        and skip asks every step whether it is active)."""
+        found: bool = remembered(self, "active", self.game.has_crowded_corps)
+        return found
 
     def active_entities(self) -> list[Any]:
         return self.game.crowded_corps()[:1]

@@ -55,6 +55,8 @@ class Board:
         goes back).  Pure results of the board may be kept by it."""
         self._next_content = 1
         self._links: dict[tuple[str, int], str | None] = {}
+        self._token_index: tuple[int, dict[str, list[str]]] | None = None
+        """(version, corporation -> hexes of its tokens): :meth:`tokens_by_corporation`."""
         """Answers of :meth:`neighbor` for the tiles as they lie now (:meth:`link_table`)."""
 
     def link_table(self) -> dict[tuple[str, int], str | None]:
@@ -313,14 +315,23 @@ class Board:
 
     def token_hexes(self, corp: str) -> list[str]:
         """Hexes holding a token of ``corp``, sorted (one entry per token)."""
-        out = [
-            hid
-            for hid, state in self.hexes.items()
-            for city in state.cities
-            for holder in city.tokens
-            if holder == corp
-        ]
-        return sorted(out)
+        return sorted(self.tokens_by_corporation().get(corp, ()))
+
+    def tokens_by_corporation(self) -> dict[str, list[str]]:
+        """Corporation -> the hexes of its tokens in board order (one entry per token): an
+        index of the board made once per :attr:`version` (every token change bumps it), as
+        stock turns, token checks and network walks ask for the tokens of many corporations.
+        Do not change it."""
+        index = self._token_index
+        if index is None or index[0] != self._version:
+            found: dict[str, list[str]] = {}
+            for hid, state in self.hexes.items():
+                for city in state.cities:
+                    for holder in city.tokens:
+                        if holder is not None:
+                            found.setdefault(holder, []).append(hid)
+            index = self._token_index = (self._version, found)
+        return index[1]
 
     def reserve(self, hex_id: str, city_index: int, corp: str) -> int:
         """Reserve a slot of a city for ``corp``'s home token: the first open slot (§6.4)."""

@@ -66,9 +66,12 @@ def token_nodes(board: Board, corp: str, limits: WalkLimits = NO_LIMITS) -> list
     inert hexes)."""
     out = []
     inert = limits.inert_tokens
-    for hid, state in board.hexes.items():
+    hexes = board.hexes
+    placed = board.tokens_by_corporation().get(corp, ())  # board order, a hex per token
+    for hid in dict.fromkeys(placed):
         if inert and hid in inert:
             continue
+        state = hexes[hid]
         for index, city in enumerate(state.cities):
             if corp in city.tokens:
                 out.append((hid, state.tile.city_nodes[index]))

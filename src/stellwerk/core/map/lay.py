@@ -53,6 +53,11 @@ def any_rotation(ctx: LayContext) -> bool:
     return True
 
 
+def never_waived(ctx: LayContext) -> bool:
+    """Generic: every lay must reach new track or a changed value (common rules §6.3.6)."""
+    return False
+
+
 def shape_rule(state: HexState, tile: TileDef) -> str | None:
     """Generic upgrade rule: the rotation-free shape check of common rules §6.3.1-4."""
     return upgrade_shape_error(state.placed, tile)
@@ -61,12 +66,15 @@ def shape_rule(state: HexState, tile: TileDef) -> str | None:
 @dataclass(frozen=True, slots=True)
 class TrackRules:
     """Title hooks for track laying: ``legal_rotation`` (extra rotation rule, e.g. gauge
-    matching), ``lay_cost`` (money paid to the bank) and ``upgrade_error`` (which tile may
-    replace the one on a hex: None if allowed, else the reason; generic: the shape check)."""
+    matching), ``lay_cost`` (money paid to the bank), ``upgrade_error`` (which tile may
+    replace the one on a hex: None if allowed, else the reason; generic: the shape check) and
+    ``new_track_waived`` (whether a lay is excused from reaching new track or a changed value,
+    common rules §6.3.6; it must still keep every old city and town; generic: never)."""
 
     legal_rotation: Callable[[LayContext], bool] = any_rotation
     lay_cost: Callable[[LayContext], int] = printed_cost
     upgrade_error: Callable[[HexState, TileDef], str | None] = shape_rule
+    new_track_waived: Callable[[LayContext], bool] = never_waived
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,17 +147,18 @@ def _check_rotation(board: Board, ctx: LayContext, opts: LayOptions) -> None:
     if not ctx.new.exits & ctx.connected_edges:
         raise _fail(f"No new exit on {hex_id} is reached by {ctx.corp}", "common rules §6.3.5")
     if not ctx.teleport:
-        check_new_track(board, ctx)
+        check_new_track(board, ctx, opts.rules.new_track_waived(ctx))
 
 
-def check_new_track(board: Board, ctx: LayContext) -> None:
+def check_new_track(board: Board, ctx: LayContext, waived: bool = False) -> None:
     """Semi-restrictive rule (common rules §6.3.6): every old city/town keeps its exits, and
-    the corporation must reach new track or a city whose value changes."""
+    the corporation must reach new track or a city whose value changes (unless ``waived``,
+    the title's ``new_track_waived`` hook)."""
     old, new = ctx.old, ctx.new
     for o in old.ct_edges():
         if not any(o <= n for n in new.ct_edges()):
             raise _fail("New track must keep every old city and town", "common rules §6.3.6")
-    if not old.paths:
+    if not old.paths or waived:
         return  # track on an empty hex is all new: nothing to walk (the rule always holds)
     # which new paths would be new track or change a value, were the corporation to reach them
     gains = [np.index for np in new.paths if _path_gains(old, new, np)]

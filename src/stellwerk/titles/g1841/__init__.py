@@ -1,1 +1,1 @@
-"""1841 (Northern Italy): title data, map and routes; the game flow comes later."""
+"""1841 (Northern Italy): title data, map, routes and the game flow (docs/architecture.md)."""

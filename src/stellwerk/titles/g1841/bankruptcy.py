@@ -169,7 +169,7 @@ def sell_out(game: Game1841, player: Player, buyer: Corporation) -> None:
         move_bundle(game, bundle, game.pool, change)
         ps = corp.presidents_share
         if ps is not None and ps.owner is game.pool:
-            corp.owner = game.pool
+            game.set_president(corp, game.pool)
         frozen.update(game)
     if player.cash > 0:
         transfer(player, buyer, player.cash, RULE)

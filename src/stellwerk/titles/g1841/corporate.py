@@ -45,11 +45,12 @@ happen in reverse operating order, :func:`.stock.settle_drops`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, chain_of_control
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, Step, act, any_action_blocks, remembered
 from stellwerk.core.flow.stock import bundle_from_action, turn_menu
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle, can_dump
@@ -206,7 +207,9 @@ class CorporateShares(Step):
         return self.can_gain(corp, bundle)
 
     def buy_candidates(self) -> list[Bundle]:
-        return buy_candidates(self.game)
+        """:func:`.stock.buy_candidates`, remembered for the state (do not change the list)."""
+        found: list[Bundle] = remembered(self, "buy_candidates", lambda: buy_candidates(self.game))
+        return found
 
     def can_buy_any(self, corp: Corporation) -> bool:
         return any(self.can_buy(corp, b) for b in self.buy_candidates())
@@ -325,16 +328,77 @@ class CorporateShares(Step):
             and entity.sym not in self.game.done_this_round
         )
 
+    # The menu is :func:`turn_menu` of four tests of the operating corporation; each is
+    # remembered for the state (``remembered``), and the routing and the skip test ask only
+    # those they need (``offers_current``, ``blocking``).
+    def _test(self, name: str, entity: Corporation) -> bool:
+        tests: dict[str, Callable[[], bool]] = {
+            "can_sell": lambda: self.can_sell_any(entity),
+            "can_buy": lambda: self.can_buy_any(entity),
+            "can_par": lambda: self.can_par_any(entity),
+            "must_sell": lambda: (
+                self._over_a_limit(entity)
+                and self._test("can_sell", entity)
+                and self.must_sell(entity)
+            ),
+        }
+        found: bool = remembered(self, name, tests[name])
+        return found
+
+    def _over_a_limit(self, corp: Corporation) -> bool:
+        """Over the certificate limit, its controlling player over the holding limit of a
+        corporation it holds, or it holds shares of a controller: a forced sale
+        (:meth:`must_sell`) needs one of them, and this needs no sale tested."""
+        game = self.game
+        if game.num_certs(corp) > game.cert_limit(corp):
+            return True
+        player = game.controller(corp)
+        for target in game.corporations:
+            if target is corp or not corp.shares.get(target.sym):
+                continue
+            if player is not None and (
+                game.controlled_percent(player, target) > game.max_holding_percent
+            ):
+                return True
+            if in_chain(corp, target):
+                return True
+        return False
+
     def actions(self, entity: Any) -> list[str]:
         if not self.acting(entity):
             return []
-        can_sell = self.can_sell_any(entity)
         return turn_menu(
-            can_sell and self.must_sell(entity),
-            can_sell,
-            lambda: self.can_buy_any(entity),
-            lambda: self.can_par_any(entity),
+            self._test("must_sell", entity),
+            self._test("can_sell", entity),
+            lambda: self._test("can_buy", entity),
+            lambda: self._test("can_par", entity),
         )
+
+    @any_action_blocks
+    def blocking(self) -> bool:
+        """Whether :meth:`actions` lists anything for the operating corporation: some
+        purchase, start or sale (a forced sale is a sale)."""
+        found: bool = remembered(self, "blocking", self._anything)
+        return found
+
+    def _anything(self) -> bool:
+        entity = self.current_entity()
+        if not self.blocks or getattr(entity, "closed", False) or not self.acting(entity):
+            return False
+        return any(self._test(name, entity) for name in ("can_buy", "can_sell", "can_par"))
+
+    def offers_current(self, kind: str) -> bool:
+        """``kind in self.current_actions()`` from the tests it needs (:func:`turn_menu`)."""
+        entity = self.current_entity()
+        if getattr(entity, "closed", False) or not self.blocking():
+            return False
+        if self._test("must_sell", entity):
+            return kind == "sell_shares"
+        tests = {"pass": None, "sell_shares": "can_sell", "buy_shares": "can_buy", "par": "can_par"}
+        if kind not in tests:
+            return False
+        name = tests[kind]
+        return name is None or self._test(name, entity)
 
     def choices(self, entity: Any) -> list[Action]:
         kinds = self.actions(entity)
@@ -366,9 +430,12 @@ class CorporateShares(Step):
         barred by a forced sale (rules/1841.md 2.3.8)."""
         if not self.acting(entity):
             raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
-        if kind != "sell_shares" and self.must_sell(entity):
+        if kind != "sell_shares" and self._over_a_limit(entity) and self.must_sell(entity):
             raise IllegalAction(f"{entity.sym} must sell shares first", RULE_FORCED)
-        if kind == "pass" and "pass" not in self.actions(entity):
+        # no forced sale: ``pass`` is listed when anything else is (:func:`turn_menu`)
+        if kind == "pass" and not (
+            self.can_buy_any(entity) or self.can_sell_any(entity) or self.can_par_any(entity)
+        ):
             raise IllegalAction(f"{entity.sym} has nothing to pass", RULE)
 
     def process_sell_shares(self, action: Action, entity: Any) -> None:

@@ -203,6 +203,10 @@ class RouteData:
     required_stops: int
 
 
+_PHASES: dict[int, tuple[TitleData, dict[str, Phase]]] = {}
+"""Per title data (by identity): its phases by name (:meth:`TitleData.phase`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TitleData:
     """All of game.toml for one variant, typed."""
@@ -223,8 +227,14 @@ class TitleData:
     raw: Mapping[str, Any]
 
     def phase(self, name: str) -> Phase:
-        """The phase with this name."""
-        return next(p for p in self.phases if p.name == name)
+        """The phase with this name (looked up by name: the train limit asks it often)."""
+        known = _PHASES.get(id(self))
+        if known is None or known[0] is not self:
+            if len(_PHASES) > 32:  # copies of the data (a game copied whole) come and go
+                _PHASES.clear()
+            known = _PHASES[id(self)] = (self, {p.name: p for p in self.phases})
+        found = known[1].get(name)
+        return found if found is not None else next(p for p in self.phases if p.name == name)
 
     def train(self, name: str) -> TrainType:
         """The train type with this name."""

@@ -134,8 +134,16 @@ class Decisions(Step):
     description = "Decisions"
     game: Game1841
 
+    def current(self) -> tuple[Procedure, Question] | None:
+        """:func:`current`, remembered for the state (``remembered``: the round asks whether
+        this step is active at every turn of the routing; do not change the answer)."""
+        found: tuple[Procedure, Question] | None = remembered(
+            self, "current", lambda: current(self.game)
+        )
+        return found
+
     def asked(self) -> Question | None:
-        found = current(self.game)
+        found = self.current()
         return found[1] if found is not None else None
 
     def active(self) -> bool:
@@ -155,7 +163,7 @@ class Decisions(Step):
         return list(asked.kinds)
 
     def choices(self, entity: Any) -> list[Action]:
-        found = current(self.game)
+        found = self.current()
         if found is None or entity is not found[1].entity:
             return []
         procedure, asked = found

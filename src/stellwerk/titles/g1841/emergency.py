@@ -391,7 +391,7 @@ def sell(game: Game1841, bundle: Bundle, action: Action | None = None) -> None:
     move_bundle(game, bundle, game.pool, change)
     ps = corp.presidents_share
     if change and ps is not None and ps.owner is game.pool and corp.owner is not game.pool:
-        corp.owner = game.pool
+        game.set_president(corp, game.pool)
         if bundle.partial:
             game.handle_partial(bundle, game.pool, seller)
     game.move_price(corp, "down", -(-bundle.percent // corp.share_unit))

@@ -99,7 +99,7 @@ def reevaluate_president(game: Game1841, corp: Corporation) -> None:
         return
     president = min(eligible, key=lambda h: game.president_distance(previous, h))
     pres_share = corp.presidents_share
-    corp.owner = president
+    game.set_president(corp, president)
     if pres_share is None or pres_share.owner is None or pres_share.owner is president:
         return
     swap_to = pres_share.owner
@@ -123,7 +123,7 @@ def close_corporation(game: Game1841, corp: Corporation) -> None:
     corp.par_price = None
     corp.ipoed = False
     corp.floated = False
-    corp.owner = None
+    game.set_president(corp, None)
     corp.closed = True
 
 

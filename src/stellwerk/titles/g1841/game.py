@@ -42,18 +42,21 @@ class GraphStamps:
 
     def __init__(self, port: MapPort) -> None:
         self.port = port
+        self.full = port.graph
+        self.region = port.region_graph
+        """The port's two caches (made once with it): asked for every remembered answer."""
 
     @property
     def stamp(self) -> tuple[int, int]:
-        return (self.port.graph.stamp, self.port.region_graph.stamp)
+        return (self.full.stamp, self.region.stamp)
 
     @property
     def reads(self) -> int:
-        return self.port.graph.reads + self.port.region_graph.reads
+        return self.full.reads + self.region.reads
 
     @reads.setter
     def reads(self, value: int) -> None:
-        self.port.graph.reads = value - self.port.region_graph.reads
+        self.full.reads = value - self.region.reads
 
 
 class Game1841(Game):
@@ -177,11 +180,18 @@ class Game1841(Game):
             frozen.update(self)
 
     def _frozen_changes(self) -> bool:
+        """Whether :func:`.frozen.update` would change anything (asked after every action: a
+        corporation whose president is a player is controlled, without walking its chain)."""
+        states = self.frozen_states
         for corp in self.corporations:
-            is_frozen = corp.ipoed and self.controller(corp) is None
-            if is_frozen != frozen.is_frozen(self, corp) or (
-                is_frozen and not frozen.is_circular(self, corp) and self._loops(corp)
-            ):
+            is_frozen = (
+                corp.ipoed and not isinstance(corp.owner, Player) and self.controller(corp) is None
+            )
+            known = states.get(corp.sym)
+            if known is None or not known.frozen:
+                if is_frozen:
+                    return True
+            elif not is_frozen or (not known.circular and self._loops(corp)):
                 return True
         return False
 

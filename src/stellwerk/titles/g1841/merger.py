@@ -231,10 +231,10 @@ def transfer_certificates(
     holders = {h: p for h, p in corp.share_holders.items() if game.may_preside(corp, h)}
     top = max(holders.values(), default=0)
     if top < corp.president_percent and with_pres and to is game.pool:
-        corp.owner = game.pool
+        game.set_president(corp, game.pool)
         return
     if owner is game.pool and with_pres:
-        corp.owner = to
+        game.set_president(corp, to)
         return
     if top < corp.president_percent:
         return
@@ -254,7 +254,7 @@ def transfer_certificates(
                 president = min(eligible, key=lambda h: game.president_distance(previous, h))
     if president is None:
         return
-    corp.owner = president
+    game.set_president(corp, president)
     if to is president and previous is owner and with_pres:
         return
     if owner is corp and not with_pres and previous is None:
@@ -321,7 +321,7 @@ def move_assets(
         with_pres = any(s.president for s in held)
         transfer_certificates(game, held, target, allow_president_change=not with_pres)
         if with_pres:
-            corp.owner = target
+            game.set_president(corp, target)
     if source.cash > 0:
         transfer(source, target, source.cash, RULE)
     for train in source.trains:
@@ -342,7 +342,7 @@ def restart_corporation(game: Game1841, corp: Corporation) -> None:
     corp.par_price = None
     corp.ipoed = False
     corp.floated = False
-    corp.owner = None
+    game.set_president(corp, None)
     corp.trains.clear()
     game.map.board.remove_all_tokens(corp.sym)
     token_order.clear(game, corp)
@@ -568,10 +568,15 @@ class Merger(Procedure):
 
     # -- start
     def begin(self, game: Game1841) -> None:
-        """Start the merger (checked first on a copy: an illegal merger changes nothing)."""
-        trial = copy.deepcopy(game)
-        twin = copy.deepcopy(self)
-        twin.run_begin(trial)
+        """Start the merger (checked first on a copy: an illegal merger changes nothing).
+
+        While a file is replayed (``game.loading``) there is no copy: a refusal then ends the
+        replay and ``stellwerk.api.Game.process`` rebuilds the engine from a checkpoint, so
+        the half-changed game is never used (a copy cost most of a merger's replay time)."""
+        if not game.loading:
+            trial = copy.deepcopy(game)
+            twin = copy.deepcopy(self)
+            twin.run_begin(trial)
         self.run_begin(game)
 
     def run_begin(self, game: Game1841) -> None:
@@ -587,7 +592,9 @@ class Merger(Procedure):
     def check_on_copy(self, game: Game1841, action: Action) -> None:
         """Try the answer on a copy of the game: an exchange that ends without a president or
         with a new circular chain is refused before anything changes (2.3.11, seed 000
-        item 3.6)."""
+        item 3.6).  Not while a file is replayed: see :meth:`begin`."""
+        if game.loading:
+            return
         trial = copy.deepcopy(game)
         index = next(i for i, p in enumerate(game.procedures) if p is self)
         twin = trial.procedures[index]

@@ -77,6 +77,7 @@ def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
     had = {id(h) for h in holders if corp.sym in h.shares}
     owners: list[tuple[Share, Holder | None]] = [(s, s.owner) for s in corp.certificates]
     president = corp.owner
+    told = len(game.journal)
     try:
         yield
     finally:
@@ -87,12 +88,27 @@ def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
                 holder.shares.pop(corp.sym, None)
         for share, owner in owners:
             share.owner = owner
-        corp.owner = president
+        game.set_president(corp, president)
+        del game.journal[told:]
 
 
 def creates_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
     """Whether moving ``bundle`` to ``to`` (a purchase or sale, the presidency settled as the
-    trade settles it) makes a corporation circular that was not (rules/1841.md 2.2.1)."""
+    trade settles it) makes a corporation circular that was not (rules/1841.md 2.2.1).
+
+    Only the presidency of the bundle's corporation can change, so a new loop needs a
+    corporation as its new president: when ``to`` is none and no other corporation holds
+    any of it, the answer is no without trying the move (sales are asked this often)."""
+    corp = bundle.corporation
+    if not isinstance(to, Corporation) and not any(
+        isinstance(s.owner, Corporation) and s.owner is not corp for s in corp.certificates
+    ):
+        return False
+    return tried_circle(game, bundle, to, president_change)
+
+
+def tried_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
+    """:func:`creates_circle` found by trying the move."""
     before = circular_set(game)
     with trial(game, bundle.corporation):
         move_bundle(game, bundle, to, president_change)
@@ -108,6 +124,6 @@ def move_bundle(game: Game1841, bundle: Bundle, to: Holder, president_change: bo
     from_pool = bundle.owner is game.pool
     if from_pool and bundle.presidents_share is not None and isinstance(to, (Player, Corporation)):
         game.transfer_shares(bundle, to, allow_president_change=False)
-        corp.owner = to
+        game.set_president(corp, to)
         return
     game.transfer_shares(bundle, to, allow_president_change=president_change)

@@ -433,7 +433,7 @@ class Secession(Procedure):
         pres = old.presidents_share
         if owner is None or (pres is not None and isinstance(pres.owner, SharePool)):
             give_new(game, a, game.pool, president=True)
-            a.owner = game.pool
+            game.set_president(a, game.pool)
             self.begin_singles(game)
             return
         if owner.percent_of(old.sym) >= KEEPS_BOTH_PRESIDENCIES:
@@ -475,14 +475,14 @@ class Secession(Procedure):
                 if pending:
                     give_new(game, other, holder, president=True)
                     if isinstance(holder, SharePool):
-                        other.owner = holder
+                        game.set_president(other, holder)
                     pending = False
                 else:
                     give_new(game, a, holder)
                     give_new(game, b, holder)
         if pending:
             give_new(game, other, game.pool, president=True)
-            other.owner = game.pool
+            game.set_president(other, game.pool)
         self.begin_singles(game)
 
     # -- single shares -----------------------------------------------------------------

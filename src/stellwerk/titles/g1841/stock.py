@@ -8,11 +8,14 @@ tokens, token purchase) is :mod:`.start`'s."""
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round, act
+from stellwerk.core.events import SharesBought, SharesSold, ref
+from stellwerk.core.flow.base import Action, Round, act, any_action_blocks, remembered
 from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, turn_menu
 from stellwerk.core.market import Cell
@@ -83,12 +86,34 @@ def startable(game: Game1841, corp: Corporation) -> bool:
         return True
     if not game.loading:
         return False
-    for event in game.journal:
-        if isinstance(event, journal.Seceded) and corp.sym in (event.a, event.b):
-            return True
-        if isinstance(event, journal.TuscanMergeStarted) and event.formed == corp.sym:
-            return True
-    return False
+    return corp.sym in formed_in_game(game)
+
+
+_FORMED: weakref.WeakKeyDictionary[Any, tuple[list[Any], int, frozenset[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per game: (the journal read, how many of its events, the corporations they formed)."""
+
+
+def formed_in_game(game: Game1841) -> frozenset[str]:
+    """The corporations formed in the game so far: SB and SFV by the secession, SFLi by the
+    Tuscan merge (rules/1841.md 2.4.1, 2.4.2), as the journal tells.  The journal only grows,
+    so only the events since the last call are read (:func:`startable` asks after every
+    stock action)."""
+    events = game.journal
+    seen, read, formed = _FORMED.get(game, (None, 0, frozenset()))
+    if seen is not events or read > len(events):  # another journal: read it all
+        read, formed = 0, frozenset()
+    new: set[str] = set()
+    for event in events[read:]:
+        if isinstance(event, journal.Seceded):
+            new.update((event.a, event.b))
+        elif isinstance(event, journal.TuscanMergeStarted):
+            new.add(event.formed)
+    if new:
+        formed = formed | new
+    _FORMED[game] = (events, len(events), formed)
+    return formed
 
 
 def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:
@@ -185,7 +210,8 @@ def buy_bundle(
     """``buyer`` pays for ``bundle`` -- to the corporation for its IPO certificates, to a
     player for his, else to the bank -- and takes it; before phase 4 a historical
     corporation's presidency stays where it is; a president's certificate from the pool makes
-    the buyer president (rules/1841.md 2.2.1, 4.3)."""
+    the buyer president (rules/1841.md 2.2.1, 4.3).  The journal tells the purchase with its
+    price and source (``SharesBought``)."""
     corp = bundle.corporation
     was_floated = corp.floated
     owner = bundle.owner
@@ -195,6 +221,10 @@ def buy_bundle(
     if cost:
         receiver: Holder = owner if isinstance(owner, (Corporation, Player)) else game.bank
         transfer(buyer, receiver, cost, RULE)
+    president = bundle.presidents_share is not None
+    game.journal.append(
+        SharesBought(ref(buyer), corp.sym, bundle.percent, ref(owner), cost, president)
+    )
     move_bundle(game, bundle, buyer, presidency_may_change(game, corp))
     if not was_floated and game.is_floated(corp):
         corp.floated = True
@@ -204,9 +234,11 @@ def sell_bundle(game: Game1841, bundle: Bundle, drop: bool = True) -> None:
     """Sell ``bundle`` to the pool at the current price; the price drops a row per share
     (minor and major president certificates count 2) unless ``drop`` is off (a corporation's
     sale of others' shares under seed 003 H2); before phase 4 a historical corporation's
-    presidency stays (rules/1841.md 2.2.1, 2.3.8)."""
+    presidency stays (rules/1841.md 2.2.1, 2.3.8).  The journal tells the sale with its price
+    (``SharesSold``)."""
     corp = bundle.corporation
     transfer(game.bank, bundle.owner, bundle.price, RULE)
+    game.journal.append(SharesSold(ref(bundle.owner), corp.sym, bundle.percent, bundle.price))
     move_bundle(game, bundle, game.pool, presidency_may_change(game, corp))
     if drop:
         game.move_price(corp, "down", _rows(bundle))
@@ -260,7 +292,7 @@ def buy_candidates(game: Game1841) -> list[Bundle]:
                 if key in seen or (share.president and source is corp):
                     continue
                 seen.add(key)
-                out.append(Bundle.of([share], corp))
+                out.append(Bundle([share], share.percent, corp))  # Bundle.of, inlined
     return out
 
 
@@ -331,7 +363,9 @@ class Shares1841(BuySellParShares):
         return super().can_buy(player, bundle)
 
     def buy_candidates(self, player: Player) -> list[Bundle]:
-        return buy_candidates(self.game)
+        """:func:`buy_candidates`, remembered for the state (do not change the list)."""
+        found: list[Bundle] = remembered(self, "buy_candidates", lambda: buy_candidates(self.game))
+        return found
 
     def can_buy_any(self, player: Player) -> bool:
         """Whether a purchase is left, the turn's test (rules/1841.md 2.2.1, 5.1: a player
@@ -464,7 +498,7 @@ class Shares1841(BuySellParShares):
             if extra:
                 transfer(entity, self.game.bank, extra, RULE)
             self.game.transfer_shares(Bundle.of([pres], corp), entity, allow_president_change=False)
-            corp.owner = entity
+            self.game.set_president(corp, entity)
         self.track(action, entity)
 
     # -- player to player (rules/1841.md 4.3; seed 000 items 2.3, 2.4) ------------------------
@@ -511,17 +545,80 @@ class Shares1841(BuySellParShares):
         )
 
     # -- the turn -------------------------------------------------------------------------------
+    # The menu is :func:`turn_menu` of five tests of the current player; each is remembered for
+    # the state (``remembered``), and the routing and the skip test ask only those they need
+    # (``offers_current``, ``blocking``): the menu is asked after every action.
+    def _test(self, name: str, entity: Player) -> bool:
+        tests: dict[str, Callable[[], bool]] = {
+            "can_sell": lambda: self.can_sell_any(entity),
+            "can_buy": lambda: self.can_buy_any(entity),
+            "can_par": lambda: self.can_par_any(entity),
+            "companies": lambda: bool(self.buyable_companies(entity)),
+            "must_sell": lambda: (
+                self._over_a_limit(entity)
+                and self.must_sell(entity, self._test("can_sell", entity))
+            ),
+        }
+        found: bool = remembered(self, name, tests[name])
+        return found
+
+    def _over_a_limit(self, player: Player) -> bool:
+        """Over the certificate limit or over the holding limit of some corporation held: a
+        forced sale (:meth:`must_sell`) needs one of them, and this needs no sale tested."""
+        game = self.game
+        if game.num_certs(player) > game.cert_limit(player):
+            return True
+        return any(
+            player.shares.get(c.sym) and not game.holding_ok(player, c) for c in game.corporations
+        )
+
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
-        can_sell = self.can_sell_any(entity)
+        can_sell = self._test("can_sell", entity)
         return turn_menu(
-            self.must_sell(entity, can_sell),
+            self._test("must_sell", entity),
             can_sell,
-            lambda: self.can_buy_any(entity),
-            lambda: self.can_par_any(entity),
-            lambda: ["buy_company"] if self.buyable_companies(entity) else [],
+            lambda: self._test("can_buy", entity),
+            lambda: self._test("can_par", entity),
+            lambda: ["buy_company"] if self._test("companies", entity) else [],
         )
+
+    @any_action_blocks
+    def blocking(self) -> bool:
+        """Whether :meth:`actions` lists anything for the current player: some purchase,
+        start or sale (a forced sale is a sale)."""
+        found: bool = remembered(self, "blocking", self._anything)
+        return found
+
+    def _anything(self) -> bool:
+        entity = self.current_entity()
+        if not self.blocks or not isinstance(entity, Player) or getattr(entity, "closed", False):
+            return False
+        return any(
+            self._test(name, entity) for name in ("can_buy", "can_sell", "can_par", "companies")
+        )
+
+    def offers_current(self, kind: str) -> bool:
+        """``kind in self.current_actions()`` from the tests it needs (:func:`turn_menu`)."""
+        entity = self.current_entity()
+        if not isinstance(entity, Player) or getattr(entity, "closed", False):
+            return False
+        if not self.blocking():
+            return False
+        if self._test("must_sell", entity):
+            return kind == "sell_shares"
+        tests = {
+            "pass": None,
+            "sell_shares": "can_sell",
+            "buy_shares": "can_buy",
+            "par": "can_par",
+            "buy_company": "companies",
+        }
+        if kind not in tests:
+            return False
+        name = tests[kind]
+        return name is None or self._test(name, entity)
 
     def choices(self, entity: Any) -> list[Action]:
         kinds = self.actions(entity)

@@ -21,7 +21,8 @@ which set the order themselves with :func:`adopt`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation
 from stellwerk.core.map.graph import NodeKey
@@ -31,22 +32,43 @@ if TYPE_CHECKING:
 
 
 def token_hexes(game: Game1841, sym: str) -> list[str]:
-    """Hexes where ``sym`` has a token now, in board order (at most one token per hex)."""
-    return [
-        hid
-        for hid, state in game.map.board.hexes.items()
-        if any(sym in city.tokens for city in state.cities)
-    ]
+    """Hexes where ``sym`` has a token now, in board order (each once)."""
+    return list(dict.fromkeys(game.map.board.tokens_by_corporation().get(sym, ())))
 
 
-def updated(game: Game1841) -> dict[str, list[str | None]]:
-    """Every corporation's order brought up to date with the board (changes nothing)."""
-    on_map: dict[str, list[str]] = {}
-    for hid, state in game.map.board.hexes.items():
-        for city in state.cities:
-            for sym in city.tokens:
-                if sym is not None and hid not in on_map.setdefault(sym, []):
-                    on_map[sym].append(hid)
+Order = dict[str, list[str | None]]
+
+_LAST: weakref.WeakKeyDictionary[Any, tuple[Any, int, Order, Order]] = weakref.WeakKeyDictionary()
+"""Per game: the board, its version, the order given and :func:`updated`'s answer for them."""
+
+
+def updated(game: Game1841) -> Order:
+    """Every corporation's order brought up to date with the board (changes nothing).  Asked
+    after every action; the answer is taken again while the board (its version) and the order
+    given are the same as last time."""
+    board = game.map.board
+    last = _LAST.get(game)
+    if (
+        last is not None
+        and last[0] is board
+        and last[1] == board.version
+        and last[2] == game.token_order
+    ):
+        return _copied(last[3])
+    out = _updated(game)
+    _LAST[game] = (board, board.version, _copied(game.token_order), _copied(out))
+    return out
+
+
+def _copied(order: Order) -> Order:
+    return {sym: list(slots) for sym, slots in order.items()}
+
+
+def _updated(game: Game1841) -> Order:
+    on_map = {
+        sym: list(dict.fromkeys(hexes))  # board order, each hex once
+        for sym, hexes in game.map.board.tokens_by_corporation().items()
+    }
     out: dict[str, list[str | None]] = {}
     for sym in sorted(set(game.token_order) | set(on_map)):
         slots = placed(game.token_order.get(sym, []), on_map.get(sym, []))

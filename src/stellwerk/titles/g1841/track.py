@@ -35,7 +35,7 @@ from stellwerk.core.map.state import HexState, city_map
 from stellwerk.core.map.tiles import RotatedTile, TileDef
 from stellwerk.core.map.upgrades import path_kept_by
 from stellwerk.titles.g1841 import token_order
-from stellwerk.titles.g1841.data_load import Variant, map_data, tiles_data
+from stellwerk.titles.g1841.data_load import Edge, Variant, map_data, tiles_data
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -62,9 +62,21 @@ def pass_sizes(variant: Variant) -> dict[str, int]:
     return out
 
 
-def track_rules(variant: Variant) -> TrackRules:
+def track_rules(
+    variant: Variant, city_upgrade_borders: frozenset[Edge] | None = None
+) -> TrackRules:
     """The core lay hooks with 1841's: pass tiles only on passes of their size, 601 only in
-    rotation 0 (rules/1841.md 2.3.3)."""
+    rotation 0 (rules/1841.md 2.3.3).
+
+    With ``city_upgrade_borders`` (the political borders in force; given when the setting
+    ``reachable_city_upgrade_without_new_track`` is on, seed 000 rule change 3.2) an upgrade
+    of a city the corporation reaches is excused from reaching new track or a changed value,
+    as long as no new exit points at one of those borders (off the map is refused anyway).
+    A city is reached when the corporation has a token in it or reaches an edge of the hex
+    that old track joins to it; a pass is no city (seed 000 item 1.5).  18xx.games refuses
+    such a lay ("Must use new track or change city value"): e.g. Venezia's yellow 601 to
+    green 602 (values unchanged for the city, the port town reached only through the city)
+    when the city is full of another corporation's token."""
     sizes = pass_sizes(variant)
 
     def upgrade_error(state: HexState, tile: TileDef) -> str | None:
@@ -75,7 +87,26 @@ def track_rules(variant: Variant) -> TrackRules:
     def legal_rotation(ctx: LayContext) -> bool:
         return ctx.new.tile.name not in NO_ROTATION_TILES or ctx.new.rotation == 0
 
-    return TrackRules(legal_rotation=legal_rotation, upgrade_error=upgrade_error)
+    def new_track_waived(ctx: LayContext) -> bool:
+        if city_upgrade_borders is None or sizes.get(ctx.old.tile.name, 0):
+            return False
+        hex_id = ctx.hex.spec.id
+        fresh = ctx.new.exits - ctx.old.exits
+        if any((hex_id, edge) in city_upgrade_borders for edge in fresh):
+            return False
+        if any(ctx.corp in city.tokens for city in ctx.hex.cities):
+            return True
+        cities = set(ctx.old.tile.city_nodes)
+        return any(
+            cities & set(path.nodes) and ctx.connected_edges & set(path.edges)
+            for path in ctx.old.paths
+        )
+
+    return TrackRules(
+        legal_rotation=legal_rotation,
+        upgrade_error=upgrade_error,
+        new_track_waived=new_track_waived,
+    )
 
 
 @dataclass
@@ -93,9 +124,11 @@ def railheads(game: Game1841, corp: Corporation) -> list[NodeKey]:
     two unused bases reach uses the first (:mod:`.token_order`)."""
     board = game.map.board
     out = []
-    for hid, state in board.hexes.items():
+    placed = board.tokens_by_corporation().get(corp.sym, ())  # board order, a hex per token
+    for hid in dict.fromkeys(placed):
         if game.map.is_pass(hid):
             continue
+        state = board.hexes[hid]
         for index, city in enumerate(state.cities):
             if corp.sym in city.tokens:
                 out.append((hid, state.tile.city_nodes[index]))
@@ -121,7 +154,12 @@ def lay_options(game: Game1841) -> LayOptions:
     return LayOptions(
         phase_colors=game.phases.current.tiles,
         loading=game.loading,
-        rules=track_rules(game.map.variant),
+        rules=track_rules(
+            game.map.variant,
+            game.map.political_borders()
+            if game.settings.reachable_city_upgrade_without_new_track
+            else None,
+        ),
     )
 
 
@@ -225,6 +263,10 @@ def check(game: Game1841, corp: Corporation, action: dict[str, Any], lays: TurnL
     board = game.map.board
     if game.loading:
         return check_lay(board, game.map.selected, corp.sym, hex_id, tile_id, rotation, opts)
+    if tile_id.split("-")[0] in NO_ROTATION_TILES and rotation != 0:
+        raise IllegalAction(
+            f"tile {tile_id.split('-')[0]} is laid only in rotation 0 (seed 000 item 2.15)", RULE
+        )
     bases = unused_bases(game, corp, lays)
     view = BaseView(game, corp, bases)
     cost = check_lay(board, view, corp.sym, hex_id, tile_id, rotation, opts)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from stellwerk.core.entities import Company, Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.auction import CompanyPendingPar
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, Step, act, remembered
 from stellwerk.core.flow.operating import Dividend, IssueShares
 from stellwerk.core.flow.stock import (
     BuySellParShares,
@@ -213,7 +213,12 @@ class EmergencyMoneyRaising(Step):
     needs_entity = True
 
     def crisis(self) -> Corporation | None:
-        return next((c for c in self.game.corporations if c.cash < 0), None)
+        """The first corporation in debt (remembered for the state: the routing asks every
+        step whether it is active)."""
+        found: Corporation | None = remembered(
+            self, "crisis", lambda: next((c for c in self.game.corporations if c.cash < 0), None)
+        )
+        return found
 
     def active(self) -> bool:
         return self.crisis() is not None

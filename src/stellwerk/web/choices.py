@@ -1,0 +1,445 @@
+"""What the acting player may do, as a page shows it (issue 11 item 1): built from
+``game.legal_actions()`` and nothing else, so the pages offer exactly the engine's moves.
+
+:func:`build_choices` sorts the legal actions of the entities a viewer may act for into
+
+* ``lays``: tile lays grouped by hex, each tile with the rotations legal for it (a click on a
+  hex opens them; ``legal_actions(hex_id)`` per hex of ``lay_hexes()``, as ``stellwerk show``);
+* ``tokens``: station tokens by city (``"H12:0"``, the map's ``data-city``: hex and city index),
+  so a click on a city picks its action;
+* ``routes``: the optimiser's run (the listed ``run_routes`` carries the engine's best routes,
+  ``Game.suggest_routes``, the library call behind ``stellwerk routes``); "accept" sends it;
+* ``buttons``: everything else (passes, pars, bids, buys, sales, trains, dividends, merger and
+  formation answers, loans), grouped by what they are about.
+
+Every choice carries the exact action JSON to send.  Labels are English or German: names,
+hexes and money come from :class:`stellwerk.words.Narrator` (the log's own names and currency),
+the verbs from :data:`LABELS`.  A bid's or a price-space purchase's price may be raised by the
+player (``price_min``): the engine's live gate checks the amount (``stellwerk.core.live``).
+Nothing here changes the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from stellwerk.api import Game
+from stellwerk.words import Narrator
+
+Action = dict[str, Any]
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "pass": "Pass",
+        "bid": "Bid on {target}",
+        "blind_bid": "Hand in sealed bids: {pairs}",
+        "par": "Start {corporation} at {price}",
+        "buy_shares": "Buy {shares} from {source}",
+        "sell_shares": "Sell {shares}",
+        "buy_company": "Buy {company} for {price}",
+        "buy_train": "Buy a {train}-train from {source} for {price}",
+        "buy_train_open": "Buy a {train}-train from {source}",
+        "discard_train": "Discard the {train}-train",
+        "dividend_payout": "Pay out",
+        "dividend_withhold": "Withhold",
+        "dividend_half": "Pay half",
+        "choose": "Choose: {choice}",
+        "merge": "Merge with {corporation}",
+        "assign": "Assign to {target}",
+        "bankrupt": "Declare bankruptcy",
+        "take_loan": "Take a loan",
+        "payoff_loan": "Pay off a loan",
+        "payoff_debt": "Pay off the debt",
+        "destination_connection": "Connect to the destination",
+        "place_token": "Station in {city}",
+        "buy_token": "Buy a station in {city} for {price}",
+        "remove_token": "Remove the station in {city}",
+        "run_routes": "Run the best routes for {revenue}",
+        "no_routes": "Run (no route)",
+        "city": "{hex}, city {index}",
+        "rotation": "rotation {rotation}",
+        "tile": "tile {tile}",
+        "other": "{type}",
+        "ipo": "the IPO",
+        "pool": "the pool",
+        "depot": "the bank",
+        "decline": "decline",
+        "lower_price": "lower the price",
+        "fold_in": "fold in",
+    },
+    "de": {
+        "pass": "Passen",
+        "bid": "Gebot auf {target}",
+        "blind_bid": "Verdeckte Gebote abgeben: {pairs}",
+        "par": "{corporation} zu {price} gründen",
+        "buy_shares": "{shares} kaufen von {source}",
+        "sell_shares": "{shares} verkaufen",
+        "buy_company": "{company} für {price} kaufen",
+        "buy_train": "{train}-Zug von {source} für {price} kaufen",
+        "buy_train_open": "{train}-Zug von {source} kaufen",
+        "discard_train": "{train}-Zug abgeben",
+        "dividend_payout": "Ausschütten",
+        "dividend_withhold": "Einbehalten",
+        "dividend_half": "Halb ausschütten",
+        "choose": "Wählen: {choice}",
+        "merge": "Mit {corporation} fusionieren",
+        "assign": "{target} zuweisen",
+        "bankrupt": "Bankrott erklären",
+        "take_loan": "Kredit aufnehmen",
+        "payoff_loan": "Kredit zurückzahlen",
+        "payoff_debt": "Schulden begleichen",
+        "destination_connection": "Ziel verbinden",
+        "place_token": "Station in {city}",
+        "buy_token": "Station in {city} für {price} kaufen",
+        "remove_token": "Station in {city} entfernen",
+        "run_routes": "Beste Strecken fahren: {revenue}",
+        "no_routes": "Fahren (keine Strecke)",
+        "city": "{hex}, Stadt {index}",
+        "rotation": "Drehung {rotation}",
+        "tile": "Plättchen {tile}",
+        "other": "{type}",
+        "ipo": "der Erstausgabe",
+        "pool": "dem Pool",
+        "depot": "der Bank",
+        "decline": "ablehnen",
+        "lower_price": "Kurs senken",
+        "fold_in": "einbringen",
+    },
+}
+"""The verbs of the buttons; names and money are the log's (``stellwerk.words``)."""
+
+GROUPS = ("turn", "auction", "shares", "trains", "dividend", "routes", "other")
+"""Sections of the buttons, in the page's order."""
+
+GROUP_OF = {
+    "pass": "turn",
+    "bid": "auction",
+    "blind_bid": "auction",
+    "buy_company": "auction",
+    "par": "shares",
+    "buy_shares": "shares",
+    "sell_shares": "shares",
+    "buy_train": "trains",
+    "discard_train": "trains",
+    "dividend": "dividend",
+    "run_routes": "routes",
+}
+
+OPEN_PRICE = frozenset({"bid", "buy_company"})
+"""Action types whose price the player names (at least the listed one; common rules §6.7)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button: its label, the action to send, and for an amount the player names the
+    least price (the page shows a number field starting there)."""
+
+    kind: str
+    label: str
+    action: Action
+    group: str = "other"
+    price_min: int | None = None
+
+
+@dataclass(frozen=True)
+class TileChoice:
+    """One tile for a hex and its legal rotations (rotation -> the lay_tile action)."""
+
+    tile: str
+    name: str
+    rotations: Mapping[int, Action]
+
+
+@dataclass(frozen=True)
+class HexLays:
+    """The tile lays of one hex."""
+
+    hex: str
+    label: str
+    tiles: tuple[TileChoice, ...]
+
+
+@dataclass(frozen=True)
+class CityTokens:
+    """The token actions of one city (``key`` = ``"HEX:INDEX"``, the map's ``data-city``)."""
+
+    key: str
+    hex: str
+    index: int
+    label: str
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True)
+class RouteOffer:
+    """The optimiser's run for a corporation: its routes, total revenue and the action."""
+
+    corporation: str
+    revenue: int
+    routes: tuple[Mapping[str, Any], ...]
+    choice: Choice
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Everything a viewer may do now (empty for a spectator or when others are to act)."""
+
+    acting: tuple[str, ...] = ()
+    buttons: tuple[Choice, ...] = ()
+    lays: Mapping[str, HexLays] = field(default_factory=dict)
+    tokens: Mapping[str, CityTokens] = field(default_factory=dict)
+    routes: RouteOffer | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.buttons or self.lays or self.tokens or self.routes)
+
+    def grouped(self) -> list[tuple[str, list[Choice]]]:
+        """The buttons by section (:data:`GROUPS` order), sections without buttons left out."""
+        out: list[tuple[str, list[Choice]]] = []
+        for group in GROUPS:
+            found = [c for c in self.buttons if c.group == group]
+            if found:
+                out.append((group, found))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON for the page's script: lays by hex, tokens by city (the buttons are HTML)."""
+        return {
+            "lays": {
+                hid: {
+                    "label": lays.label,
+                    "tiles": [
+                        {
+                            "tile": t.tile,
+                            "name": t.name,
+                            "rotations": {str(r): a for r, a in t.rotations.items()},
+                        }
+                        for t in lays.tiles
+                    ],
+                }
+                for hid, lays in self.lays.items()
+            },
+            "tokens": {
+                key: {
+                    "hex": city.hex,
+                    "label": city.label,
+                    "choices": [{"label": c.label, "action": c.action} for c in city.choices],
+                }
+                for key, city in self.tokens.items()
+            },
+        }
+
+
+def tile_name(tile_id: str) -> str:
+    """A tile's printed name from its id (``57-0`` is copy 0 of tile ``57``)."""
+    name, sep, copy = tile_id.rpartition("-")
+    return name if sep and copy.isdigit() else tile_id
+
+
+class Labeller:
+    """Labels of one game's actions in one language."""
+
+    def __init__(self, game: Game, lang: str = "en") -> None:
+        self.game = game
+        self.engine: Any = game.engine
+        self.narrator = Narrator(self.engine, lang)
+        self.words = LABELS.get(lang, LABELS["en"])
+
+    def money(self, amount: Any) -> str:
+        return self.narrator.money(int(amount)) if isinstance(amount, int) else str(amount)
+
+    def word(self, key: str, **fields: Any) -> str:
+        return self.words[key].format(**fields)
+
+    def code(self, value: Any) -> str:
+        """A choice code (``decline``) in words, else the value itself."""
+        text = str(value)
+        return self.words.get(text, text)
+
+    def entity_name(self, kind: str, key: Any) -> str:
+        return self.narrator.name((kind, key))
+
+    def city(self, city_id: str) -> tuple[str, int, str]:
+        """(hex, city index, label) of an 18xx.games city id (``"H12-0-0"``)."""
+        board = self.engine.map.board
+        hex_id, index = board.resolve_city(city_id)
+        count = len(board.hexes[hex_id].cities)
+        label = self.narrator.hex(hex_id)
+        if count > 1:
+            label = self.word("city", hex=label, index=index + 1)
+        return hex_id, index, label
+
+    def source(self, share_id: str) -> str:
+        """Where a certificate is: the IPO, the pool, or its holder's name."""
+        share = self.engine.share_by_id(share_id)
+        owner = share.owner
+        kind = getattr(owner, "kind", "")
+        if kind == "pool":
+            return self.words["pool"]
+        sym = getattr(owner, "sym", None)
+        if sym is not None:
+            return self.words["ipo"] if sym == share.corporation else str(sym)
+        return str(getattr(owner, "name", kind))
+
+    def train_source(self, train_id: str) -> tuple[str, bool]:
+        """Who sells a train (name) and whether it is another corporation (price named)."""
+        owner = self.engine.train_by_id(train_id).owner
+        sym = getattr(owner, "sym", None)
+        if sym is None or getattr(owner, "kind", "") in ("depot", "bank"):
+            return self.words["depot"], False
+        return str(sym), True
+
+    def label(self, action: Action) -> str:
+        """The button text of a listed action."""
+        kind = str(action.get("type"))
+        words = self.words
+        if kind == "pass":
+            return words["pass"]
+        if kind == "bid":
+            target = action.get("company") or action.get("corporation") or action.get("minor")
+            return self.word("bid", target=self.entity_name("company", target))
+        if kind == "blind_bid":
+            pairs = ", ".join(self.money(b) for b in action.get("bids") or [])
+            return self.word("blind_bid", pairs=pairs)
+        if kind == "par":
+            price = str(action.get("share_price", "")).split(",")[0]
+            amount = int(price) if price.isdigit() else price
+            return self.word("par", corporation=action.get("corporation"), price=self.money(amount))
+        if kind in ("buy_shares", "sell_shares"):
+            shares = self.narrator.shares(action)
+            if kind == "sell_shares":
+                return self.word("sell_shares", shares=shares)
+            first = (action.get("shares") or [""])[0]
+            return self.word("buy_shares", shares=shares, source=self.source(str(first)))
+        if kind == "buy_company":
+            company = self.entity_name("company", action.get("company"))
+            return self.word("buy_company", company=company, price=self.money(action.get("price")))
+        if kind == "buy_train":
+            train = str(action.get("train", ""))
+            source, named = self.train_source(train)
+            if named:
+                return self.word("buy_train_open", train=tile_name(train), source=source)
+            return self.word(
+                "buy_train", train=tile_name(train), source=source,
+                price=self.money(action.get("price")),
+            )  # fmt: skip
+        if kind == "discard_train":
+            return self.word("discard_train", train=tile_name(str(action.get("train", ""))))
+        if kind == "dividend":
+            key = f"dividend_{action.get('kind')}"
+            return words.get(key, str(action.get("kind")))
+        if kind == "choose":
+            return self.word("choose", choice=self.code(action.get("choice")))
+        if kind == "merge":
+            return self.word("merge", corporation=action.get("corporation", ""))
+        if kind == "assign":
+            return self.word("assign", target=action.get("target", ""))
+        if kind in ("place_token", "buy_token", "remove_token"):
+            _, _, city = self.city(str(action.get("city")))
+            return self.word(kind, city=city, price=self.money(action.get("price", 0)))
+        if kind in words:
+            return words[kind]
+        return self.word("other", type=kind)
+
+
+def build_choices(
+    game: Game,
+    lang: str = "en",
+    allowed: Callable[[Action], bool] | None = None,
+) -> Choices:
+    """The choices of the entities whose actions ``allowed`` lets through (a player's own and
+    those of the corporations he presides; None: every acting entity's, for tests and tools).
+    A finished game has none."""
+    if game.finished:
+        return Choices()
+    mine = allowed or (lambda action: True)
+    listed = [a for a in game.legal_actions() if a.get("type") != "lay_tile" and mine(a)]
+    lays = _lays(game, mine)
+    acting = tuple(str(e) for e in game.active_entities())
+    if not listed and not lays:
+        return Choices(acting=acting)
+    names = Labeller(game, lang)
+    buttons: list[Choice] = []
+    tokens: dict[str, list[Choice]] = {}
+    token_labels: dict[str, tuple[str, int, str]] = {}
+    routes: RouteOffer | None = None
+    for action in listed:
+        kind = str(action.get("type"))
+        if kind in ("place_token", "buy_token", "remove_token") and action.get("city"):
+            hex_id, index, city_label = names.city(str(action["city"]))
+            key = f"{hex_id}:{index}"
+            token_labels[key] = (hex_id, index, city_label)
+            tokens.setdefault(key, []).append(Choice(kind, names.label(action), action, "token"))
+            continue
+        if kind == "run_routes":
+            routes = _routes(names, action)
+            continue
+        buttons.append(
+            Choice(
+                kind,
+                names.label(action),
+                action,
+                GROUP_OF.get(kind, "other"),
+                _price_min(names, action),
+            )
+        )
+    return Choices(
+        acting=acting,
+        buttons=tuple(buttons),
+        lays={hid: _hex_lays(names, hid, found) for hid, found in lays.items()},
+        tokens={
+            key: CityTokens(key, *token_labels[key], tuple(found)) for key, found in tokens.items()
+        },
+        routes=routes,
+    )
+
+
+def _lays(game: Game, mine: Callable[[Action], bool]) -> dict[str, list[Action]]:
+    """Hex -> its legal lay_tile actions (of the allowed entities), in ``lay_hexes`` order."""
+    out: dict[str, list[Action]] = {}
+    for hex_id in game.lay_hexes():
+        found = [a for a in game.legal_actions(hex_id) if a["type"] == "lay_tile" and mine(a)]
+        if found:
+            out[hex_id] = found
+    return out
+
+
+def _hex_lays(names: Labeller, hex_id: str, actions: list[Action]) -> HexLays:
+    """One hex's lays: per tile (in listed order) its rotations, each with its action."""
+    by_tile: dict[str, dict[int, Action]] = {}
+    for action in actions:
+        by_tile.setdefault(str(action["tile"]), {})[int(action["rotation"])] = action
+    tiles = tuple(
+        TileChoice(tile, tile_name(tile), dict(sorted(rotations.items())))
+        for tile, rotations in by_tile.items()
+    )
+    return HexLays(hex_id, names.narrator.hex(hex_id), tiles)
+
+
+def _routes(names: Labeller, action: Action) -> RouteOffer:
+    """The listed run: its routes (the engine's best) and their total revenue."""
+    routes = tuple(action.get("routes") or ())
+    revenue = sum(int(r.get("revenue", 0) or 0) for r in routes)
+    if routes:
+        label = names.word("run_routes", revenue=names.money(revenue))
+    else:
+        label = names.word("no_routes")
+    choice = Choice("run_routes", label, action, "routes")
+    return RouteOffer(str(action.get("entity")), revenue, routes, choice)
+
+
+def _price_min(names: Labeller, action: Action) -> int | None:
+    """The least price of an amount the player names: a bid, a private's purchase, a train
+    bought from another corporation (common rules §6.7; the live gate checks the range)."""
+    price = action.get("price")
+    if not isinstance(price, int):
+        return None
+    kind = action.get("type")
+    if kind in OPEN_PRICE:
+        return price
+    if kind == "buy_train" and names.train_source(str(action.get("train", "")))[1]:
+        return price
+    return None

@@ -1,0 +1,662 @@
+"""The web app's HTML pages (issue 11 item 1; docs/web.md "Pages").
+
+Server-rendered with Jinja2 (``web/templates/``), one small script (``web/static/app.js``) and
+one stylesheet usable on a phone.  Pages read games only through the service
+(``web.service.GameService.with_game``, on the store's thread after the token check), change
+them only with ``GameService.act``, and show the engine's own words:
+
+* ``/`` the games, an import form; ``/new`` a new game (title, players, options with their
+  labels from the title's declarations, seed); the links of a new game are shown once.
+* ``/play/{game}/{token}`` a player's page, ``/watch/{game}/{token}`` the spectators': the map
+  (``stellwerk.pictures``: every hex ``data-hex``, every city ``data-city``), market, charters,
+  players, the log (``stellwerk.words``) and, for the player, his choices
+  (``web.choices``): a click on a hex opens its tile lays (tile, then rotation), a click on a
+  city its token; every other move is a button; the optimiser's run is drawn and accepted with
+  one click.  Other players' moves arrive through the live feed (``/api/games/{id}/events``):
+  the script fetches the page again and replaces its parts.  ``/games/{id}?token=T`` (the
+  API's link) redirects to the right one.
+* Deadlines (the game master's, ``web.deadlines``): a new game may have hours per decision;
+  the page shows when the open decision is due and, once it is, any player may have the
+  default order applied (the server's ticker does so too).
+* Standing orders (the game master's, ``web.standing``): a player gives "pass for the rest of
+  this stock round" or "buy shares of X each turn until it floats / N shares" and cancels
+  them on his page; they are 18xx.games' ``program_*`` actions, sent like any move.
+* ``?lang=de|en`` switches the language (kept in a cookie).
+
+Forms: every POST carries a signed token in a hidden field (``web.security.Csrf``, its scope
+the form's purpose -- a seat's token digest for moves -- and the nonce of a ``SameSite=Strict``,
+``HttpOnly`` cookie) and must come from this site (``same_origin`` on ``Origin``, and
+``Sec-Fetch-Site`` where the browser sends it; the pages' referrer policy is ``same-origin``,
+so a form post names its origin while the secret links never leave the site); otherwise 403
+and nothing is done.  A refused move is shown as the rule's sentence (``IllegalAction.reason``
+and ``rule``), never a traceback (the app's ``Guard``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import pass_context
+from starlette.datastructures import FormData, UploadFile
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError
+from stellwerk.web.choices import Choices, build_choices
+from stellwerk.web.deadlines import deadline_seconds, due_at
+from stellwerk.web.errors import BadRequest, Forbidden, WebError
+from stellwerk.web.seats import ANNEX, Access, digest
+from stellwerk.web.security import Csrf, same_origin
+from stellwerk.web.service import Created, GameService, decider, player_names
+from stellwerk.words import money
+
+HERE = Path(__file__).parent
+TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+@pass_context
+def _cash(context: Any, amount: Any) -> str:
+    """Money in the page's title currency and language (``stellwerk.words.money``); ``-``
+    for none."""
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        return "-" if amount is None else str(amount)
+    page = context.get("page")
+    title = str(getattr(page, "title", ""))
+    return money(title, amount, str(context.get("lang", "en")))
+
+
+TEMPLATES.env.filters["cash"] = _cash
+
+LANGS = ("en", "de")
+STANDING_ANNEX = "web-standing"
+"""The annex of ``web.standing``: the game master's standing orders of a game."""
+STANDING_KINDS = {"share_pass": "program_share_pass", "buy_shares": "program_buy_shares"}
+NONCE_COOKIE = "stellwerk_csrf"
+LANG_COOKIE = "stellwerk_lang"
+LOG_LINES = 40
+
+UI: dict[str, dict[str, str]] = {
+    "en": {
+        "games": "Games", "new_game": "New game", "title": "Title", "players": "Players",
+        "players_hint": "one name per line, in seat order", "options": "Options",
+        "seed": "Seed", "seed_hint": "empty: random", "create": "Create",
+        "import": "Import a game", "import_hint": "an 18xx.games game file or a Rails 1835 report",
+        "upload": "Import", "no_games": "No games yet.", "actions": "actions",
+        "finished": "finished", "links": "Links", "links_hint":
+        "Each player opens his own secret link; keep them private. They are shown only now.",
+        "spectators": "Spectators", "open": "open", "map": "Map", "market": "Market",
+        "charters": "Charters", "log": "Log", "corporations": "Corporations",
+        "your_move": "Your move", "waiting": "Waiting for", "nobody": "nobody",
+        "tile_lays": "Tile lays", "tokens": "Stations", "click_hex":
+        "Click a hex with a marked outline to lay a tile, a city to place a station.",
+        "routes": "Routes", "accept": "Accept", "price": "Price", "send": "Send",
+        "export": "Download the game file (18xx.games)", "round": "Round", "phase": "Phase",
+        "bank": "Bank", "spectator": "Spectator", "you_are": "You are", "refused": "Refused",
+        "moved_on": "The game moved on meanwhile; here it is as it is now.",
+        "game_over": "Game over", "cash": "Cash", "shares": "Shares", "certs": "Certificates",
+        "president": "President", "par": "Par", "price_now": "Price", "trains": "Trains",
+        "ipo": "IPO", "pool": "Pool", "companies": "Companies", "step": "Step",
+        "back": "All games", "choose_tile": "Choose a tile and its rotation", "close": "Close",
+        "group_turn": "Turn", "group_auction": "Auction", "group_shares": "Shares",
+        "group_trains": "Trains", "group_dividend": "Dividend", "group_routes": "Routes",
+        "group_other": "Other", "depot": "Depot", "live": "live",
+        "deadline": "Deadline per decision (hours)", "deadline_hint": "empty: none",
+        "due": "Deadline of this decision", "settle": "Deadline passed: apply the default order",
+        "standing": "Standing orders", "share_pass": "Pass for the rest of this stock round",
+        "buy_until": "Buy shares each turn", "until": "until", "float": "it floats",
+        "from_pool": "from the pool", "give": "Give the order", "cancel": "Cancel",
+        "order_share_pass": "pass in this stock round", "order_buy_shares": "buy {target}",
+    },
+    "de": {
+        "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
+        "players_hint": "ein Name pro Zeile, in Sitzreihenfolge", "options": "Optionen",
+        "seed": "Startwert", "seed_hint": "leer: zufällig", "create": "Anlegen",
+        "import": "Spiel importieren", "import_hint":
+        "eine 18xx.games-Spieldatei oder ein Rails-1835-Bericht",
+        "upload": "Importieren", "no_games": "Noch keine Spiele.", "actions": "Aktionen",
+        "finished": "beendet", "links": "Links", "links_hint":
+        "Jeder Spieler öffnet seinen eigenen geheimen Link; bitte geheim halten. "
+        "Sie werden nur jetzt angezeigt.",
+        "spectators": "Zuschauer", "open": "öffnen", "map": "Karte", "market": "Kurstafel",
+        "charters": "Gesellschaften", "log": "Protokoll", "corporations": "Gesellschaften",
+        "your_move": "Du bist am Zug", "waiting": "Am Zug", "nobody": "niemand",
+        "tile_lays": "Plättchen legen", "tokens": "Stationen", "click_hex":
+        "Klicke auf ein markiertes Feld, um ein Plättchen zu legen, auf eine Stadt für "
+        "eine Station.",
+        "routes": "Strecken", "accept": "Annehmen", "price": "Preis", "send": "Senden",
+        "export": "Spieldatei herunterladen (18xx.games)", "round": "Runde", "phase": "Phase",
+        "bank": "Bank", "spectator": "Zuschauer", "you_are": "Du bist", "refused": "Abgelehnt",
+        "moved_on": "Das Spiel ist inzwischen weitergegangen; hier ist der neue Stand.",
+        "game_over": "Spielende", "cash": "Geld", "shares": "Aktien", "certs": "Zertifikate",
+        "president": "Direktor", "par": "Nennwert", "price_now": "Kurs", "trains": "Züge",
+        "ipo": "Erstausgabe", "pool": "Pool", "companies": "Privatbahnen", "step": "Schritt",
+        "back": "Alle Spiele", "choose_tile": "Plättchen und Drehung wählen",
+        "close": "Schließen",
+        "group_turn": "Zug", "group_auction": "Versteigerung", "group_shares": "Aktien",
+        "group_trains": "Züge", "group_dividend": "Dividende", "group_routes": "Strecken",
+        "group_other": "Weiteres", "depot": "Depot", "live": "live",
+        "deadline": "Frist je Entscheidung (Stunden)", "deadline_hint": "leer: keine",
+        "due": "Frist dieser Entscheidung", "settle": "Frist abgelaufen: Standardzug ausführen",
+        "standing": "Daueraufträge", "share_pass": "Für den Rest dieser Aktienrunde passen",
+        "buy_until": "Jede Runde Aktien kaufen", "until": "bis", "float": "sie schwimmt",
+        "from_pool": "aus dem Pool", "give": "Auftrag erteilen", "cancel": "Aufheben",
+        "order_share_pass": "in dieser Aktienrunde passen", "order_buy_shares": "{target} kaufen",
+    },
+}  # fmt: skip
+"""The pages' own words; the game's are ``stellwerk.words``'."""
+
+
+# -- language and form tokens -------------------------------------------------------------
+def language(request: Request) -> str:
+    """``?lang=`` if given, else the cookie, else the browser's preference, else English."""
+    asked = request.query_params.get("lang")
+    if asked in LANGS:
+        return str(asked)
+    kept = request.cookies.get(LANG_COOKIE)
+    if kept in LANGS:
+        return str(kept)
+    accept = request.headers.get("accept-language", "")
+    return "de" if accept.lower().startswith("de") else "en"
+
+
+def nonce_of(request: Request) -> tuple[str, bool]:
+    """The browser's form nonce (cookie) and whether it is new (to be set)."""
+    kept = request.cookies.get(NONCE_COOKIE)
+    if kept and 16 <= len(kept) <= 64 and kept.replace("-", "").replace("_", "").isalnum():
+        return kept, False
+    return secrets.token_urlsafe(24), True
+
+
+def form_token(request: Request, purpose: str, nonce: str) -> str:
+    csrf: Csrf = request.app.state.csrf
+    return csrf.token(f"{purpose}|{nonce}")
+
+
+def check_form(request: Request, form: FormData, purpose: str) -> None:
+    """A POST must carry this site's signed token of ``purpose`` for the cookie's nonce and
+    come from this site (module docstring): ``Forbidden`` otherwise."""
+    nonce = request.cookies.get(NONCE_COOKIE)
+    value = form.get("csrf")
+    csrf: Csrf = request.app.state.csrf
+    host = request.headers.get("host", "")
+    fetched_from = request.headers.get("sec-fetch-site", "same-origin")
+    if (
+        not nonce
+        or not isinstance(value, str)
+        or not csrf.check(value, f"{purpose}|{nonce}")
+        or not same_origin(request.headers, host)
+        or fetched_from not in ("same-origin", "none")
+    ):
+        raise Forbidden("this form has expired or did not come from this site; reload the page")
+
+
+def render(
+    request: Request, name: str, context: dict[str, Any], status: int = 200, nonce: str = ""
+) -> Response:
+    """A template with the language's words; keeps the language and the form nonce cookies."""
+    lang = language(request)
+    kept, new = (nonce, False) if nonce else nonce_of(request)
+    page = {
+        "lang": lang,
+        "ui": UI[lang],
+        "path": request.url.path,
+        **context,
+    }
+    response = TEMPLATES.TemplateResponse(request, name, page, status_code=status)
+    # the pages' own referrer policy: a form post then names its origin (``no-referrer``
+    # would send ``Origin: null``), while the secret links still never leave the site
+    response.headers["referrer-policy"] = "same-origin"
+    if request.query_params.get("lang") in LANGS:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="strict")
+    if new or nonce:
+        response.set_cookie(
+            NONCE_COOKIE, kept, max_age=30 * 86400, httponly=True, samesite="strict"
+        )
+    return response
+
+
+def error_page(request: Request, message: str, status: int) -> Response:
+    return render(request, "error.html", {"message": message}, status)
+
+
+# -- the game page's content (on the store's thread) ---------------------------------------
+PICTURES: dict[tuple[str, int, str | None], tuple[str, str, str]] = {}
+"""The map, market and charters of recent (game, action count, routes shown): every
+seat's page after a move shows the same pictures, drawn once (on the store's thread,
+``GameService.with_game``); the oldest entries go first.  A game's count only grows
+(undo is appended), so a key names one position."""
+PICTURES_KEPT = 32
+PICTURES_LOCK = threading.Lock()
+"""Several apps in one process (tests) have a store thread each."""
+
+
+@dataclass
+class GamePage:
+    """What the game template shows."""
+
+    key: str
+    title: str
+    count: int
+    view: dict[str, Any]
+    map_svg: str
+    market_svg: str
+    charters_svg: str
+    choices: Choices
+    access: Access
+    names: dict[str, str]
+
+
+def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePage:
+    """Build the game's pictures, words and (for a player) choices (on the store's thread,
+    ``GameService.with_game``)."""
+    from stellwerk.api import Game
+    from stellwerk.pictures.charters import render_charters
+    from stellwerk.pictures.mapview import render_map
+    from stellwerk.pictures.market import render_market
+    from stellwerk.pictures.scene import map_scene, route_lines
+    from stellwerk.words.view import player_view
+
+    game = stored.game
+    if not isinstance(game, Game):  # a stand-in engine of the API's tests has no pages
+        raise BadRequest("this game has no pages")
+    engine: Any = game.engine
+    choices = Choices()
+    if access.is_player and not game.finished:
+
+        def mine(action: dict[str, Any]) -> bool:
+            return bool(decider(game, action.get("entity")) == access.player)
+
+        choices = build_choices(game, lang, mine)
+    view = player_view(game, lang, LOG_LINES)
+    view.pop("legal", None)
+    offer = choices.routes
+    shown = offer.corporation if offer is not None and offer.routes else None
+    wanted = (key, stored.count, shown)
+    with PICTURES_LOCK:
+        pictures = PICTURES.get(wanted)
+    if pictures is None:
+        scene = map_scene(engine)
+        if offer is not None and shown is not None:
+            lines = route_lines(scene.board, shown, list(offer.routes))
+            scene = map_scene(engine, lines, shown, best=True)
+        pictures = (
+            render_map(scene),
+            render_market(engine),
+            render_charters(engine, game.actions),
+        )
+        with PICTURES_LOCK:
+            PICTURES[wanted] = pictures
+            while len(PICTURES) > PICTURES_KEPT:
+                PICTURES.pop(next(iter(PICTURES)))
+    return GamePage(
+        key=key,
+        title=str(stored.data.get("title")),
+        count=stored.count,
+        view=view,
+        map_svg=pictures[0],
+        market_svg=pictures[1],
+        charters_svg=pictures[2],
+        choices=choices,
+        access=access,
+        names={str(p.get("id")): str(p.get("name")) for p in stored.data.get("players", [])},
+    )
+
+
+# -- handlers ---------------------------------------------------------------------------------
+def service_of(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+async def home(request: Request) -> Response:
+    """The games and the import form."""
+    nonce, _ = nonce_of(request)
+    games = await service_of(request).games()
+    context = {"games": games, "csrf": form_token(request, "import", nonce)}
+    return render(request, "list.html", context, nonce=nonce)
+
+
+def titles_offered() -> list[Any]:
+    """Titles a new game may have, with their options (``stellwerk options``' data)."""
+    from stellwerk.titles.registry import TITLES, title_info
+
+    return [title_info(t) for t in TITLES if not title_info(t).in_progress]
+
+
+async def new_form(
+    request: Request, error: str = "", status: int = 200, title: str | None = None
+) -> Response:
+    """The new-game form for ``title`` or ``?title=`` (the first title by default)."""
+    titles = titles_offered()
+    wanted = title or request.query_params.get("title")
+    chosen = next((t for t in titles if t.id == wanted), titles[0])
+    nonce, _ = nonce_of(request)
+    context = {
+        "titles": titles,
+        "chosen": chosen,
+        "csrf": form_token(request, "new", nonce),
+        "error": error,
+    }
+    return render(request, "new.html", context, status, nonce=nonce)
+
+
+async def new_game(request: Request) -> Response:
+    """Create the game of the form; show every seat's link once."""
+    form = await request.form()
+    check_form(request, form, "new")
+    title = str(form.get("title", ""))
+    names = [n.strip() for n in str(form.get("players", "")).splitlines() if n.strip()]
+    options = [str(o) for o in form.getlist("option")]
+    seed_text = str(form.get("seed", "")).strip()
+    hours_text = str(form.get("deadline_hours", "")).strip().replace(",", ".")
+    try:
+        seed = int(seed_text) if seed_text else None
+        hours = float(hours_text) if hours_text else None
+        deadline = deadline_seconds(hours)
+    except ValueError as error:
+        return await new_form(request, f"{error}", 400, title)
+    try:
+        created = await service_of(request).create(
+            title, player_names(names), options, seed, deadline
+        )
+    except WebError as error:
+        return await new_form(request, error.message, error.status, title)
+    except IllegalAction as error:
+        return await new_form(request, f"{error.reason} ({error.rule})", 422, title)
+    return created_page(request, created)
+
+
+def created_page(request: Request, created: Created) -> Response:
+    links = [(name, f"/play/{created.key}/{token}") for _pid, name, token in created.players]
+    context = {
+        "created": created,
+        "links": links,
+        "spectator": f"/watch/{created.key}/{created.spectator}",
+    }
+    return render(request, "created.html", context, 201)
+
+
+async def import_game(request: Request) -> Response:
+    """An uploaded 18xx.games file (JSON) or Rails report (text) becomes a game."""
+    form = await request.form()
+    check_form(request, form, "import")
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        return error_page(request, "choose a file to import", 400)
+    raw = await upload.read()
+    service = service_of(request)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return error_page(request, "the file is not UTF-8 text", 400)
+    try:
+        if text.lstrip().startswith("{"):
+            data = json.loads(text)
+            created = await service.import_file(data)
+        else:
+            created = await service.import_rails(text)
+    except ValueError as error:
+        return error_page(request, f"the file is not JSON: {error}", 400)
+    except WebError as error:
+        return error_page(request, error.message, error.status)
+    except (GameFileError, IllegalAction, StoreError) as error:
+        return error_page(request, f"the game does not load: {error}", 422)
+    return created_page(request, created)
+
+
+async def seat_redirect(request: Request) -> Response:
+    """``/games/{id}?token=T`` (the API's link): to the player's or the spectators' page."""
+    key = request.path_params["id"]
+    token = request.query_params.get("token")
+    access = await service_of(request).access(key, token)
+    kind = "play" if access.is_player else "watch"
+    return RedirectResponse(f"/{kind}/{key}/{token}", status_code=303)
+
+
+async def show(request: Request, error: str = "", status: int = 200) -> Response:
+    """The game page of a player or of the spectators."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    service = service_of(request)
+    lang = language(request)
+    page = await service.with_game(key, token, game_page, key, lang)
+    access = page.access
+    wants_player = request.url.path.startswith("/play/")
+    if wants_player != access.is_player:
+        raise Forbidden("this link is not for this page")
+    due = None if page.view["finished"] else await service.run(_due, key)
+    orders: list[dict[str, Any]] = []
+    if access.is_player and not page.view["finished"]:
+        orders = await service.run(_standing_of, key, access.player)
+    nonce, _ = nonce_of(request)
+    kind = "play" if access.is_player else "watch"
+    context = {
+        "due": None if due is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(due)),
+        "overdue": due is not None and due <= time.time(),
+        "deadline_url": f"/play/{key}/{token}/deadline",
+        "standing_url": f"/play/{key}/{token}/standing",
+        "orders": orders,
+        "startable": [
+            c["sym"] for c in page.view["corporations"] if c["par"] is not None or c["floated"]
+        ],
+        "page": page,
+        "view": page.view,
+        "choices": page.choices,
+        "base_url": f"/{kind}/{key}/{token}",
+        "act_url": f"/play/{key}/{token}/act",
+        "events_url": f"/api/games/{key}/events?token={token}",
+        "file_url": f"/api/games/{key}/file?token={token}",
+        "csrf": form_token(request, _move_purpose(key, token), nonce),
+        "error": error,
+        "lays_json": json.dumps(sorted(page.choices.lays)),
+        "cities_json": json.dumps(sorted(page.choices.tokens)),
+    }
+    return render(request, "game.html", context, status, nonce=nonce)
+
+
+def _standing_of(store: GameStore, key: str, player: Any) -> list[dict[str, Any]]:
+    """The player's active standing orders (``web.standing``'s annex record)."""
+    record = store.annex_get(key, STANDING_ANNEX) or []
+    return [
+        order
+        for order in record
+        if isinstance(order, dict) and order.get("active") and order.get("player") == player
+    ]
+
+
+def standing_action(form: FormData, player: Any) -> dict[str, Any]:
+    """The programmed action (18xx.games' ``program_*``) a standing-order form asks for:
+    ``share_pass`` (pass for the rest of this stock round), ``buy_shares`` (``corporation``
+    each turn until ``until``: ``float`` or a number of shares; ``pool`` from the market) or
+    ``disable`` (``original``: the order's kind)."""
+    kind = str(form.get("kind", ""))
+    base = {"entity": player, "entity_type": "player"}
+    if kind == "share_pass":
+        return {"type": "program_share_pass", **base}
+    if kind == "buy_shares":
+        corporation = str(form.get("corporation", "")).strip()
+        until_text = str(form.get("until", "float")).strip()
+        if not corporation:
+            raise BadRequest("choose a corporation")
+        until: str | int = "float"
+        if until_text != "float":
+            if not until_text.isdigit() or not 0 < int(until_text) <= 10:
+                raise BadRequest("until: 'float' or a number of shares from 1 to 10")
+            until = int(until_text)
+        return {
+            "type": "program_buy_shares", **base, "corporation": corporation,
+            "until_condition": until, "from_market": form.get("pool") == "1",
+        }  # fmt: skip
+    if kind == "disable":
+        original = str(form.get("original", ""))
+        if original not in STANDING_KINDS:
+            raise BadRequest("no such standing order")
+        return {"type": "program_disable", **base, "original_type": STANDING_KINDS[original],
+                "reason": "cancelled by the player"}  # fmt: skip
+    raise BadRequest("no such standing order")
+
+
+async def standing(request: Request) -> Response:
+    """Give or cancel a standing order (the game master's, ``web.standing``) from the page."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    service = service_of(request)
+    access = await service.access(key, token)
+    form = await request.form()
+    check_form(request, form, _move_purpose(key, token))
+    try:
+        action = standing_action(form, access.player)
+        await service.act(key, token, action, int(str(form.get("base", "-1"))))
+    except ValueError as error:
+        raise BadRequest("the order could not be read") from error
+    except WebError as error:
+        return await show(request, error.message, error.status)
+    except IllegalAction as error:
+        return await show(request, f"{error.reason} ({error.rule})", 422)
+    except GameMovedOn:
+        return await show(request, UI[language(request)]["moved_on"], 409)
+    return RedirectResponse(f"/play/{key}/{token}", status_code=303)
+
+
+def _due(store: GameStore, key: str) -> float | None:
+    """When the open decision's deadline passes (``web.deadlines``; None: no deadline)."""
+    return due_at(store.load(key), store.annex_get(key, ANNEX))
+
+
+async def settle(request: Request) -> Response:
+    """The deadline passed: the open decision gets the game master's default order
+    (``web.deadlines``; any player of the game may ask, as through the API)."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    service = service_of(request)
+    await service.access(key, token)
+    form = await request.form()
+    check_form(request, form, _move_purpose(key, token))
+    try:
+        await service.settle(key, token)
+    except IllegalAction as error:
+        return await show(request, f"{error.reason} ({error.rule})", 422)
+    return RedirectResponse(f"/play/{key}/{token}", status_code=303)
+
+
+def _move_purpose(key: str, token: str) -> str:
+    """The form token scope of a seat's moves: the game and the seat (its token's digest)."""
+    return f"act|{key}|{digest(token)}"
+
+
+async def act(request: Request) -> Response:
+    """A move from the game page: the action JSON of the chosen button (with the price the
+    player named, if the choice has one), based on the count the page showed."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    service = service_of(request)
+    await service.access(key, token)
+    form = await request.form()
+    check_form(request, form, _move_purpose(key, token))
+    try:
+        action = json.loads(str(form.get("action", "")))
+        base = int(str(form.get("base", "")))
+    except ValueError as error:
+        raise BadRequest("the move could not be read") from error
+    if not isinstance(action, dict):
+        raise BadRequest("the move could not be read")
+    price = str(form.get("price", "")).strip()
+    if price:
+        if not price.isdigit():
+            return await show(request, f"{UI[language(request)]['price']}: {price}?", 422)
+        action["price"] = int(price)
+    try:
+        await service.act(key, token, action, base)
+    except IllegalAction as error:
+        return await show(request, f"{error.reason} ({error.rule})", 422)
+    except GameMovedOn:
+        return await show(request, UI[language(request)]["moved_on"], 409)
+    except Forbidden as error:
+        return await show(request, error.message, 403)
+    return RedirectResponse(f"/play/{key}/{token}", status_code=303)
+
+
+TILE_RADIUS = 40.0
+
+
+class NotFound(WebError):
+    """No such page (a tile or title the preview does not know): 404."""
+
+    status = 404
+
+
+@functools.lru_cache(maxsize=8)
+def _tile_board(title: str) -> Any:
+    """A title's board as a new game has it: its tile definitions for the previews."""
+    from stellwerk.api import Game
+    from stellwerk.titles.registry import player_counts
+
+    players: list[tuple[int | str, str]] = [
+        (i, f"P{i}") for i in range(1, min(player_counts(title)) + 1)
+    ]
+    engine: Any = Game.create(title, players, [], 1).engine
+    return engine.map.board
+
+
+@functools.lru_cache(maxsize=512)
+def tile_svg(title: str, name: str, rotation: int) -> str | None:
+    """A small picture of tile ``name`` of ``title`` in ``rotation`` (None: no such tile)."""
+    from stellwerk.pictures.hexdraw import HexMarks, draw_hex
+    from stellwerk.pictures.svg import new_svg, sub, to_string
+
+    board = _tile_board(title)
+    tile = board.tile_defs.get(name)
+    if tile is None or not 0 <= rotation < 6:
+        return None
+    size = TILE_RADIUS * 2.2
+    root = new_svg(size, size, f"{name} / {rotation}")
+    g = sub(root, "g", transform=f"translate({size / 2} {size / 2})", class_="tile")
+    marks = HexMarks(hex_id=name, show_coordinate=False)
+    draw_hex(g, tile.rotated(rotation), board.spec.layout, TILE_RADIUS, marks, None, {})
+    return to_string(root)
+
+
+async def tile_picture(request: Request) -> Response:
+    """``/tile/{title}/{name}/{rotation}.svg``: the preview of a tile lay's choice."""
+    from stellwerk.titles.registry import TITLES
+
+    title = request.path_params["title"]
+    name = request.path_params["name"]
+    rotation = request.path_params["rotation"]
+    if title not in TITLES:
+        raise NotFound("no such title")
+    svg = await service_of(request).run(lambda store: tile_svg(title, name, rotation))
+    if svg is None:
+        raise NotFound("no such tile")
+    return Response(
+        svg, media_type="image/svg+xml", headers={"cache-control": "public, max-age=86400"}
+    )
+
+
+def routes(service: GameService, state: Any) -> list[BaseRoute]:
+    """The pages' routes (``web.app.create_app`` adds them after the API's)."""
+    return [
+        Route("/", home, methods=["GET"]),
+        Route("/new", new_form, methods=["GET"]),
+        Route("/new", new_game, methods=["POST"]),
+        Route("/import", import_game, methods=["POST"]),
+        Route("/games/{id}", seat_redirect, methods=["GET"]),
+        Route("/tile/{title}/{name}/{rotation:int}.svg", tile_picture, methods=["GET"]),
+        Route("/play/{id}/{token}", show, methods=["GET"]),
+        Route("/play/{id}/{token}/act", act, methods=["POST"]),
+        Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
+        Route("/play/{id}/{token}/standing", standing, methods=["POST"]),
+        Route("/watch/{id}/{token}", show, methods=["GET"]),
+        Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
