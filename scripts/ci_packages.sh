@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# System packages the tests need that pip cannot give: Debian's chromium for the web pages'
-# browser tests (tests/web/test_browser_*.py drive it with Playwright; no browser is downloaded).
+# System packages the tests need that pip cannot give, apt-installed when missing:
+#   chromium    Debian's chromium for the web pages' browser tests (tests/web/test_browser_*.py
+#               drive it with Playwright; no browser is downloaded)
+#   postgresql  Debian's PostgreSQL server binaries for the PostgreSQL store's tests
+#               (tests/store/pgserver.py starts a throwaway server of its own with them)
 # Idempotent: installs only what is missing.  CI runs it as root on a clean Debian machine
 # before the tests (.ci/run); elsewhere, without root, it only says what is missing.
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi

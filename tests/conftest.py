@@ -1,10 +1,14 @@
-"""Shared pytest setup: the ``--slow`` flag and the location of ../shared."""
+"""Shared pytest setup: the ``--slow`` flag, the location of ../shared and a PostgreSQL server
+of the tests' own (``postgres_server``, ``postgres_url``)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import types
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,3 +49,41 @@ def fake_api(monkeypatch: pytest.MonkeyPatch) -> type:
     module.Game = fakegame.FakeGame  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "stellwerk.api", module)
     return fakegame.FakeGame
+
+
+def _skip_or_fail(reason: str) -> None:
+    """Skip outside CI; on CI (``CI=true``) the PostgreSQL tests must run, so fail."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI must run the PostgreSQL tests: scripts/ci_packages.sh)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """A PostgreSQL server of this test session (tests/store/pgserver.py), started on first
+    use and stopped at the end; skipped (failed on CI) without Debian's ``postgresql``
+    binaries or psycopg."""
+    import pgserver
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        _skip_or_fail("psycopg is not installed (pip install -e '.[dev]')")
+    bindir = pgserver.find_bindir()
+    if bindir is None:
+        _skip_or_fail("no PostgreSQL server binaries (apt-get install postgresql)")
+    assert bindir is not None
+    server = pgserver.PostgresServer(bindir)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: Any) -> Iterator[str]:
+    """The URL of a new, empty database on the session's server, dropped afterwards."""
+    url: str = postgres_server.new_database()
+    yield url
+    postgres_server.drop_database(url)

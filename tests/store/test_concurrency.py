@@ -18,7 +18,7 @@ from fakegame import FakeGame
 from storehelp import toy_file
 
 from stellwerk.io.gamefile import load_game_file
-from stellwerk.store import GameStore, JsonFileStore, SqliteStore
+from stellwerk.store import GameStore, JsonFileStore, PostgresStore, SqliteStore
 
 HERE = Path(__file__).resolve().parent
 WRITER = HERE / "writer.py"
@@ -26,13 +26,30 @@ KEY = "g.json"
 RACES = [("append", "append"), ("append", "undo"), ("cli", "cli"), ("cli", "cli-undo")]
 
 
-def make_store(kind: str, folder: Path, real: bool = False) -> tuple[GameStore, str]:
+KINDS = ["json", "sqlite", "postgres"]
+
+
+@pytest.fixture
+def place(request: pytest.FixtureRequest, tmp_path: Path, kind: str) -> Path | str:
+    """Where the test's games live: a folder, or (PostgreSQL) a new database's URL."""
+    if kind == "postgres":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return tmp_path
+
+
+def make_store(kind: str, place: Path | str, real: bool = False) -> tuple[GameStore, str]:
     """A store holding a new toy game (or 1849 game), and the writer's spec of it."""
     engine = None if real else FakeGame
-    if kind == "json":
-        store: GameStore = JsonFileStore(folder, engine=engine)
-        spec = f"json:{folder}"
+    store: GameStore
+    if kind == "postgres":
+        spec = str(place)
+        store = PostgresStore(spec, engine=engine)
+    elif kind == "json":
+        store = JsonFileStore(place, engine=engine)
+        spec = f"json:{place}"
     else:
+        folder = Path(place)
         store = SqliteStore(folder / "games.db", engine=engine)
         spec = f"sqlite:///{folder / 'games.db'}"
     store.create(KEY, real_1849_file() if real else toy_file())
@@ -77,8 +94,8 @@ def check_log(store: GameStore, acks: list[tuple[int, str]]) -> list[dict[str, A
     return actions
 
 
-def race(kind: str, modes: tuple[str, str], rounds: int, folder: Path) -> None:
-    store, spec = make_store(kind, folder, real="real" in modes)
+def race(kind: str, modes: tuple[str, str], rounds: int, place: Path | str) -> None:
+    store, spec = make_store(kind, place, real="real" in modes)
     start_at = time.time() + 0.6
     writers = [start_writer(mode, spec, rounds, f"w{n}", start_at) for n, mode in enumerate(modes)]
     outputs = [writer.communicate(timeout=600) for writer in writers]
@@ -91,34 +108,34 @@ def race(kind: str, modes: tuple[str, str], rounds: int, folder: Path) -> None:
     store.close()
 
 
-@pytest.mark.parametrize("kind", ["json", "sqlite"])
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("modes", RACES, ids="+".join)
 def test_two_writers_at_once_lose_nothing(
-    tmp_path: Path, kind: str, modes: tuple[str, str]
+    place: Path | str, kind: str, modes: tuple[str, str]
 ) -> None:
-    race(kind, modes, 40, tmp_path)
+    race(kind, modes, 40, place)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["json", "sqlite"])
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("modes", RACES, ids="+".join)
 def test_two_writers_at_once_lose_nothing_in_hundreds_of_rounds(
-    tmp_path: Path, kind: str, modes: tuple[str, str]
+    place: Path | str, kind: str, modes: tuple[str, str]
 ) -> None:
-    race(kind, modes, 400, tmp_path)
+    race(kind, modes, 400, place)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["json", "sqlite"])
-def test_two_writers_of_a_real_1849_game_lose_nothing(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_two_writers_of_a_real_1849_game_lose_nothing(place: Path | str, kind: str) -> None:
     pytest.importorskip("stellwerk.api")
-    race(kind, ("real", "real"), 150, tmp_path)
+    race(kind, ("real", "real"), 150, place)
 
 
-def kill_rounds(kind: str, kills: int, folder: Path, seed: int) -> None:
+def kill_rounds(kind: str, kills: int, place: Path | str, seed: int) -> None:
     """Start a writer, SIGKILL it at a random moment, check the store; ``kills`` times."""
     chance = random.Random(seed)
-    store, spec = make_store(kind, folder)
+    store, spec = make_store(kind, place)
     acks: list[tuple[int, str]] = []
     for number in range(kills):
         writer = start_writer("append", spec, 100_000, f"k{number}", 0.0)
@@ -135,16 +152,18 @@ def kill_rounds(kind: str, kills: int, folder: Path, seed: int) -> None:
     stored = store.load(KEY)
     store.append(KEY, {"type": "pass", "entity": stored.game.active_entities()[0]}, stored.count)
     if kind == "json":  # the next write removed what killed writers left behind
-        assert sorted(p.name for p in folder.iterdir()) == [".g.json.lock", "g.json"]
+        assert sorted(p.name for p in Path(place).iterdir()) == [".g.json.lock", "g.json"]
     store.close()
 
 
-@pytest.mark.parametrize("kind", ["json", "sqlite"])
-def test_kill_9_during_appends_leaves_the_old_or_the_new_log(tmp_path: Path, kind: str) -> None:
-    kill_rounds(kind, 4, tmp_path, seed=12)
+@pytest.mark.parametrize("kind", KINDS)
+def test_kill_9_during_appends_leaves_the_old_or_the_new_log(
+    place: Path | str, kind: str
+) -> None:
+    kill_rounds(kind, 4, place, seed=12)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["json", "sqlite"])
-def test_kill_9_during_appends_many_times(tmp_path: Path, kind: str) -> None:
-    kill_rounds(kind, 40, tmp_path, seed=41)
+@pytest.mark.parametrize("kind", KINDS)
+def test_kill_9_during_appends_many_times(place: Path | str, kind: str) -> None:
+    kill_rounds(kind, 40, place, seed=41)

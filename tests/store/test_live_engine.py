@@ -14,7 +14,7 @@ import pytest
 from stellwerk.api import Game
 from stellwerk.core.errors import IllegalAction
 from stellwerk.selfplay import play
-from stellwerk.store import GameStore, JsonFileStore, SqliteStore
+from stellwerk.store import GameStore, JsonFileStore, PostgresStore, SqliteStore
 
 KEY = "g.json"
 START = 20
@@ -51,16 +51,28 @@ class Counting:
         return Game.from_file(data)
 
 
+BACKENDS = ["json", "sqlite", "postgres"]
+PLACES: dict[str, str] = {}
+"""The PostgreSQL URL of the running test, per kind (set by the ``kind`` fixture)."""
+
+
 def _store(kind: str, folder: Path) -> GameStore:
+    """A store of ``kind`` on the test's one place (folder, file or database): two calls
+    give two store objects on the same games, as two processes would have."""
     if kind == "json":
         return JsonFileStore(folder, engine=Counting)
-    return SqliteStore(folder / "games.db", engine=Counting)
+    if kind == "sqlite":
+        return SqliteStore(folder / "games.db", engine=Counting)
+    return PostgresStore(PLACES[kind], engine=Counting)
 
 
-@pytest.fixture(params=["json", "sqlite"])
+@pytest.fixture(params=BACKENDS)
 def kind(request: pytest.FixtureRequest) -> Iterator[str]:
     Counting.loads = 0
+    if request.param == "postgres":
+        PLACES["postgres"] = request.getfixturevalue("postgres_url")
     yield str(request.param)
+    PLACES.pop(str(request.param), None)
 
 
 def test_appends_move_the_kept_engine_on_without_rebuilding(

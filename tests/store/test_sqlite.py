@@ -11,7 +11,7 @@ import pytest
 from fakegame import FakeGame
 from storehelp import pass_of, toy_file
 
-from stellwerk.store import GameNotFound, SqliteStore, StoreError, open_store
+from stellwerk.store import SqliteStore, StoreError, open_store
 from stellwerk.store.schema import LATEST, migrate, schema_version
 
 
@@ -74,28 +74,9 @@ def test_open_store_understands_database_specs(tmp_path: Path, spec: str) -> Non
 
 def test_open_store_refuses_an_unknown_spec() -> None:
     with pytest.raises(StoreError, match="unknown store"):
-        open_store("postgres://x")
+        open_store("mysql://x")
 
 
 def test_a_database_in_a_missing_folder_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="does not exist"):
         SqliteStore(tmp_path / "missing" / "g.db", engine=FakeGame)
-
-
-def test_annex_data_is_kept_per_game_and_never_in_the_game_file(tmp_path: Path) -> None:
-    """A front end's data about a game (schema.py ``annex``): stored and replaced per name,
-    dropped with the game, absent from the exported file; an unknown game is refused."""
-    store = SqliteStore(tmp_path / "g.db", engine=FakeGame)
-    store.create("k", toy_file())
-    assert store.annex_get("k", "seats") is None
-    store.annex_put("k", "seats", [{"name": "A", "token": "x"}])
-    store.annex_put("k", "seats", [{"name": "B", "token": "y"}])
-    assert store.annex_get("k", "seats") == [{"name": "B", "token": "y"}]
-    assert "seats" not in json.dumps(store.export("k"))
-    store.close()
-    reopened = SqliteStore(tmp_path / "g.db", engine=FakeGame)
-    assert reopened.annex_get("k", "seats") == [{"name": "B", "token": "y"}]
-    with pytest.raises(GameNotFound):
-        reopened.annex_put("nope", "seats", [])
-    reopened.create("k", toy_file(), force=True)
-    assert reopened.annex_get("k", "seats") is None

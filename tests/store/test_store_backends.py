@@ -1,5 +1,6 @@
-"""Both store backends against the toy engine (tests/io/fakegame.py): the log only grows, writes
-are based on an action count, refusals write nothing (stellwerk/store/base.py, common rules §3)."""
+"""Every store backend (JSON files, SQLite, PostgreSQL) against the toy engine
+(tests/io/fakegame.py): the log only grows, writes are based on an action count, refusals
+write nothing (stellwerk/store/base.py, common rules §3)."""
 
 from __future__ import annotations
 
@@ -19,17 +20,26 @@ from stellwerk.store import (
     GameNotFound,
     GameStore,
     JsonFileStore,
+    PostgresStore,
     SqliteStore,
+    StoreError,
 )
 
+BACKENDS = ["json", "sqlite", "postgres"]
 
-@pytest.fixture(params=["json", "sqlite"])
+
+def open_backend(kind: str, request: pytest.FixtureRequest, folder: Path) -> GameStore:
+    """A new, empty store of ``kind`` (PostgreSQL: a new database on the tests' server)."""
+    if kind == "json":
+        return JsonFileStore(folder, engine=FakeGame)
+    if kind == "sqlite":
+        return SqliteStore(folder / "games.db", engine=FakeGame)
+    return PostgresStore(request.getfixturevalue("postgres_url"), engine=FakeGame)
+
+
+@pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    made: GameStore
-    if request.param == "json":
-        made = JsonFileStore(tmp_path, engine=FakeGame)
-    else:
-        made = SqliteStore(tmp_path / "games.db", engine=FakeGame)
+    made = open_backend(request.param, request, tmp_path)
     yield made
     made.close()
 
@@ -166,12 +176,13 @@ def test_missing_games_are_reported(store: GameStore) -> None:
         store.count("nothing.json")
 
 
-def test_both_backends_write_the_same_file(tmp_path: Path) -> None:
-    """Export from SQLite gives the dict the JSON backend holds (design: same file either way)."""
-    stores = [
-        JsonFileStore(tmp_path, engine=FakeGame),
-        SqliteStore(tmp_path / "g.db", engine=FakeGame),
-    ]
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_both_backends_write_the_same_file(
+    request: pytest.FixtureRequest, tmp_path: Path, kind: str
+) -> None:
+    """Export from a database gives the dict the JSON backend holds (design: same file
+    either way)."""
+    stores = [JsonFileStore(tmp_path, engine=FakeGame), open_backend(kind, request, tmp_path)]
     for one in stores:
         one.create(KEY, toy_file())
         one.append(KEY, {"type": "take", "entity": 1, "amount": 10}, 0)
@@ -189,3 +200,36 @@ def test_an_undo_for_a_named_entity_gets_its_type(store: GameStore) -> None:
     store.append(KEY, pass_of(1), 0)
     undo = store.undo(KEY, 1, entity=1).data["actions"][-1]
     assert (undo["entity"], undo["entity_type"]) == (1, "player")
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_annex_data_is_kept_per_game_and_never_in_the_game_file(
+    request: pytest.FixtureRequest, tmp_path: Path, kind: str
+) -> None:
+    """A front end's data about a game (schema.py ``annex``): stored and replaced per name,
+    seen by another store on the same database, dropped with the game, absent from the
+    exported file; an unknown game is refused."""
+    store = open_backend(kind, request, tmp_path)
+    store.create(KEY, toy_file())
+    assert store.annex_get(KEY, "seats") is None
+    store.annex_put(KEY, "seats", [{"name": "A", "token": "x"}])
+    store.annex_put(KEY, "seats", [{"name": "B", "token": "y"}])
+    assert store.annex_get(KEY, "seats") == [{"name": "B", "token": "y"}]
+    assert "seats" not in json.dumps(store.export(KEY))
+    store.close()
+    reopened = open_backend(kind, request, tmp_path)
+    assert reopened.annex_get(KEY, "seats") == [{"name": "B", "token": "y"}]
+    with pytest.raises(GameNotFound):
+        reopened.annex_put("nope", "seats", [])
+    with pytest.raises(GameNotFound):
+        reopened.annex_get("nope", "seats")
+    reopened.create(KEY, toy_file(), force=True)
+    assert reopened.annex_get(KEY, "seats") is None
+    reopened.close()
+
+
+def test_the_json_files_keep_no_annex(tmp_path: Path) -> None:
+    store = JsonFileStore(tmp_path, engine=FakeGame)
+    store.create(KEY, toy_file())
+    with pytest.raises(StoreError, match="keeps no data beside the game file"):
+        store.annex_put(KEY, "seats", [])

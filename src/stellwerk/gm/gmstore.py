@@ -20,6 +20,7 @@ from typing import Any
 
 from stellwerk.store.errors import StoreError
 from stellwerk.store.schema import run_migrations
+from stellwerk.store.sqldb import Database
 
 MIGRATIONS: list[tuple[int, list[str]]] = [
     (
@@ -58,7 +59,7 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
 LATEST = MIGRATIONS[-1][0]
 
 
-def migrate(db: sqlite3.Connection) -> int:
+def migrate(db: Database | sqlite3.Connection) -> int:
     """Bring the GM tables up to ``LATEST`` in one transaction; a newer schema is refused."""
     return run_migrations(db, "gm_schema_version", MIGRATIONS, "the GM tables")
 

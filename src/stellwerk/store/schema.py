@@ -9,7 +9,8 @@ in ``key_order`` so an export gives back the same file.  ``state_cache`` holds a
 whenever its count is not the game's count.  ``annex`` holds what a front end keeps about a
 game besides its file (JSON text under a name per game; dropped with the game).
 
-Plain SQL types (TEXT, INTEGER) so a later PostgreSQL backend can use the same schema.
+Plain SQL types (TEXT, INTEGER) and statements both SQLite and PostgreSQL run as written, so
+both backends (``SqliteStore``, ``PostgresStore``) have this one schema and these migrations.
 ``schema_version`` holds one row; ``migrate`` brings any older database up to ``LATEST``, one
 numbered step at a time, each in the same transaction as its version bump.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import sqlite3
 
 from stellwerk.store.errors import StoreError
+from stellwerk.store.sqldb import Database, as_database
 
 MIGRATIONS: list[tuple[int, list[str]]] = [
     (
@@ -62,41 +64,40 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
 LATEST = MIGRATIONS[-1][0]
 
 
-def schema_version(connection: sqlite3.Connection) -> int:
+def schema_version(connection: Database | sqlite3.Connection) -> int:
     """The database's schema version (0 for a new, empty database)."""
-    row = connection.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    ).fetchone()
-    if row is None:
+    db = as_database(connection)
+    if not db.table_exists("schema_version"):
         return 0
-    found = connection.execute("SELECT MAX(version) FROM schema_version").fetchone()
-    return int(found[0] or 0)
+    found = db.one("SELECT MAX(version) FROM schema_version")
+    return int(found[0] or 0) if found else 0
 
 
-def migrate(connection: sqlite3.Connection) -> int:
-    """Bring the schema up to ``LATEST`` (in one ``BEGIN IMMEDIATE`` transaction per call);
-    a database from a newer stellwerk is refused.  Returns the version now in place."""
+def migrate(connection: Database | sqlite3.Connection) -> int:
+    """Bring the schema up to ``LATEST`` (in one write transaction per call); a database from
+    a newer stellwerk is refused.  Returns the version now in place."""
     return run_migrations(connection, "schema_version", MIGRATIONS, "the database")
 
 
 def run_migrations(
-    connection: sqlite3.Connection,
+    connection: Database | sqlite3.Connection,
     version_table: str,
     migrations: list[tuple[int, list[str]]],
     what: str,
 ) -> int:
     """Apply the numbered ``migrations`` newer than the version in ``version_table`` (one row),
-    all in one ``BEGIN IMMEDIATE`` transaction; a newer version than the last step is refused
-    (``what`` names the schema in that error).  Returns the version now in place.  The store's
-    schema and the GM's tables (``stellwerk.gm.gmstore``) are migrated by this one runner."""
+    all in one write transaction that first locks the version table's name (SQLite: ``BEGIN
+    IMMEDIATE``; PostgreSQL: an advisory lock, so two processes starting at once do not both
+    create the tables; its DDL is transactional, so a failed step leaves the old schema); a
+    newer version than the last step is refused (``what`` names the schema in that error).
+    Returns the version now in place.  The store's schema and the GM's tables
+    (``stellwerk.gm.gmstore``) are migrated by this one runner, on either dialect."""
+    db = as_database(connection)
     latest = migrations[-1][0]
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        connection.execute(
-            f"CREATE TABLE IF NOT EXISTS {version_table} (version INTEGER NOT NULL)"
-        )
-        found = connection.execute(f"SELECT MAX(version) FROM {version_table}").fetchone()
-        version = int(found[0] or 0)
+    with db.transaction(lock=f"migrations of {version_table}"):
+        db.run(f"CREATE TABLE IF NOT EXISTS {version_table} (version INTEGER NOT NULL)")
+        found = db.one(f"SELECT MAX(version) FROM {version_table}")
+        version = int(found[0] or 0) if found else 0
         if version > latest:
             raise StoreError(
                 f"{what} has schema version {version}; this stellwerk knows up to {latest}"
@@ -105,12 +106,8 @@ def run_migrations(
             if number <= version:
                 continue
             for statement in statements:
-                connection.execute(statement)
-            connection.execute(f"DELETE FROM {version_table}")
-            connection.execute(f"INSERT INTO {version_table} (version) VALUES (?)", (number,))
+                db.run(statement)
+            db.run(f"DELETE FROM {version_table}")
+            db.run(f"INSERT INTO {version_table} (version) VALUES (?)", (number,))
             version = number
-        connection.execute("COMMIT")
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
     return version
