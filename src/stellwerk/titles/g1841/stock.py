@@ -280,7 +280,6 @@ def company_president_share(game: Game1841, company: Company) -> Any:
     return next((s for s in source.shares_of(corp.sym) if s.president), None)
 
 
-
 def treasury_in_filing_order(game: Game1841, corp: Corporation) -> list[Share]:
     """The certificates ``corp`` holds in the order 18xx.games keeps them, for its test
     whether a purchase is left (:meth:`Shares1841.treasury_counts`): its own certificates
@@ -298,6 +297,7 @@ def treasury_in_filing_order(game: Game1841, corp: Corporation) -> list[Share]:
         (sym for sym in corp.shares if sym != corp.sym), key=lambda sym: rank.get(sym, len(rank))
     )
     return [*own, *(s for sym in others for s in corp.shares[sym])]
+
 
 class Shares1841(BuySellParShares):
     """A player's turn (rules/1841.md 2.2.1): sell, then one purchase; after starting a major
