@@ -386,7 +386,7 @@ def test_a_single_share_exchange_takes_the_first_certificate_left() -> None:
     presidency with it) -- the engine used to look only for an ordinary one and failed
     (selfplay seed 6 with ``version_1`` and ``lite``, action 529)."""
     game = new_game(3, ["version_1"])
-    p1, p2, _ = players(game)
+    _, p2, _ = players(game)
     sfl = game.corporation("SFL")
     cell = game.market.cell_by_id("100,3,5")
     assert cell is not None
