@@ -874,3 +874,27 @@ def test_seed_000_2_2_option_player_sales_drop_after_the_sales_in_reverse_order(
         below = sftc.share_price
         assert below is not None and below is sftn.share_price and below is not cell
         assert below.corporations == expected
+
+
+def test_4_3_a_bought_presidency_swaps_with_the_buyer() -> None:
+    """rules/1841.md 4.3 (player-to-player purchases) as 18xx.games settles it: a player who
+    buys the president's certificate from another player but holds less than a third holder
+    hands it on to that holder, who swaps two ordinary shares with the buyer -- not with the
+    seller (selfplay seed 10 with ``p2p_purchases`` and ``lite``, action 896)."""
+    game = game_in_sr(phase="3", turn=2, options=["p2p_purchases"])
+    buyer = game.round.current_entity()
+    seller, third = [p for p in game.players if p is not buyer][:2]
+    afi = par(game, seller, "AFI", "68,4,2")
+    give(game, afi, seller, 1)
+    give(game, afi, third, 4)
+    give(game, afi, buyer, 1)
+    assert afi.owner is seller
+    pres = afi.presidents_share
+    assert pres is not None
+    buyer.cash = 200
+    listed = [a for a in step(game).choices(buyer) if a.get("shares") == [pres.id]]
+    assert listed and listed[0].get("total_price")
+    step(game).process(listed[0], buyer)
+    assert afi.owner is third and pres.owner is third
+    assert buyer.percent_of("AFI") == 30 and seller.percent_of("AFI") == 10
+    assert third.percent_of("AFI") == 40

@@ -24,6 +24,7 @@ from stellwerk.titles.g1841.ownership import (
     creates_circle,
     frozen,
     move_bundle,
+    move_bundle_between_players,
     phase_number,
     pool_president_buyable,
     presidency_may_change,
@@ -200,7 +201,16 @@ def buy_bundle(
     if cost:
         receiver: Holder = owner if isinstance(owner, (Corporation, Player)) else game.bank
         transfer(buyer, receiver, cost, RULE)
-    move_bundle(game, bundle, buyer, presidency_may_change(game, corp))
+    may_change = presidency_may_change(game, corp)
+    if (
+        may_change
+        and bundle.presidents_share is not None
+        and isinstance(owner, Player)
+        and isinstance(buyer, Player)
+    ):
+        move_bundle_between_players(game, bundle, buyer)
+    else:
+        move_bundle(game, bundle, buyer, may_change)
     if not was_floated and game.is_floated(corp):
         corp.floated = True
 
