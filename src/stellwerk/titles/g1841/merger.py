@@ -849,8 +849,8 @@ class Merger(Procedure):
     def removable(self, game: Game1841) -> list[tuple[str, int]]:
         """(city id, slot) of each token of the two merging corporations that may go: never
         the last one not on a pass (:meth:`remove_token` refuses it, as 18xx.games does; its
-        interface shows it all the same, a live list does not -- selfplay seed 9 with
-        ``lite`` and ``sfli_run_variant``, action 766)."""
+        interface shows it all the same, a live list does not -- a selfplay game, seed 9,
+        action 766)."""
         board = game.map.board
         railheads = self.railhead_hexes(game)
         out = []

@@ -112,8 +112,8 @@ class OperatingRound1841(OperatingRound):
             self.next_entity()
             return
         # a purchase that ended the previous turn may have unfrozen this one: 18xx.games
-        # updates the frozen states in the purchase itself (selfplay seed 5 with
-        # ``sfli_run_variant``, action 1189: RATF buys IFAI's president's certificate from
+        # updates the frozen states in the purchase itself (a selfplay game, seed 5,
+        # action 1189: RATF buys IFAI's president's certificate from
         # the pool and IFAI, next in the order, operates normally)
         game.refresh_frozen()
         if frozen.is_frozen(game, entity):

@@ -106,7 +106,7 @@ def move_bundle_between_players(game: Game1841, bundle: Bundle, to: Player) -> N
     another holder becomes president he swaps his ordinary certificates with the buyer, who
     holds the president's certificate now -- not with the seller, as 18xx.games' special
     case for a player-to-player purchase of the president's certificate has it (selfplay
-    seed 10 with ``p2p_purchases`` and ``lite``, action 896).  A part of the certificate left
+    seed 10, a selfplay game, action 896).  A part of the certificate left
     over comes back from the buyer as well."""
     corp = bundle.corporation
     before = corp.owner

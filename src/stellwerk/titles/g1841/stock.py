@@ -423,7 +423,7 @@ class Shares1841(BuySellParShares):
         least par price and gain.  It never asks whether the corporation is closed nor
         whether a home city is free, so a closed corporation (from phase 4 every historical
         one not started) keeps the turn open though live play never lets one start
-        (rules/1841.md 2.2.1, 2.4; selfplay seed 33 with ``version_1``, action 509).  Turn
+        (rules/1841.md 2.2.1, 2.4; selfplay seed 33, a selfplay game, action 509).  Turn
         ends decide whose action is next, so they follow 18xx.games here."""
         game = self.game
         if corp.ipoed or self.sold(player).get(corp.sym):

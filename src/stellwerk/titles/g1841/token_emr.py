@@ -64,7 +64,7 @@ class TokenEmergencyMoney(Step):
         """While the token question is open, only when its required token cannot be paid
         even with the sweep up the chain (:func:`required_payable`): 18xx.games asks the
         question first (its BuyNewTokens step stands before TokenEmergencyMoney and
-        blocks, so it refuses a sale then; selfplay seed 38 with ``version_1``, action
+        blocks, so it refuses a sale then; selfplay seed 38, a selfplay game, action
         768), and lets the sweep pay.  When even the sweep is short its purchase fails and
         the game cannot go on there; the rules' token emergency money (rules/1841.md
         2.3.12, seed 000 item 2.5) then comes first here."""
