@@ -38,6 +38,13 @@ PASSIVE_TYPES = frozenset({"pass"})
 PAYOUT_BIAS = 0.85
 """Probability of paying dividends when offered (players need income to keep playing)."""
 
+PLAYER_DEAL_BIAS = 0.05
+"""Probability of considering the purchases of a concession from another player at the least
+price (L.1, 1841's player-to-player purchases) when they are offered: a driver that takes
+them as often as anything else trades the concessions round and round for L.1 and never
+leaves the stock round (selfplay 1841 seed 4, 6 players, ``p2p_purchases``: 10,000 actions
+in the first stock round)."""
+
 TYPE_WEIGHTS = {"sell_shares": 0.15, "bankrupt": 0.3, "take_loan": 0.3}
 """Relative weights of action types among the non-pass choices (others weigh 1): a driver
 that sells as often as it buys drives every corporation into the ground."""
@@ -123,6 +130,9 @@ def choose_action(legal: list[Action], rng: random.Random, lay: LayPicker | None
     payouts = [a for a in legal if a.get("type") == "dividend" and a.get("kind") == "payout"]
     if payouts and rng.random() < PAYOUT_BIAS:
         return payouts[0]
+    deals = [action for action in legal if is_player_deal(action)]
+    if deals and len(deals) < len(legal) and rng.random() >= PLAYER_DEAL_BIAS:
+        legal = [action for action in legal if not is_player_deal(action)]
     active = [action for action in legal if action.get("type") not in PASSIVE_TYPES]
     if (active or lay is not None) and rng.random() < PROGRESS_BIAS:
         types = sorted({str(action.get("type")) for action in active} | _lay_type(lay))
@@ -148,6 +158,16 @@ def choose_action(legal: list[Action], rng: random.Random, lay: LayPicker | None
         if found is not None:
             return found
     return rng.choice(legal)
+
+
+def is_player_deal(action: Action) -> bool:
+    """A player's purchase of a concession from another player at the least price (L.1;
+    rules/1841.md 4.3), which the driver seldom considers (:data:`PLAYER_DEAL_BIAS`)."""
+    return (
+        action.get("type") == "buy_company"
+        and action.get("entity_type") == "player"
+        and action.get("price") == 1
+    )
 
 
 def _lay_type(lay: LayPicker | None) -> set[str]:

@@ -45,3 +45,22 @@ def test_play_stops_at_the_cap() -> None:
     game = FakeGame.create("toy", [(1, "A")], [], 0)
     outcome = play(game, seed=1, max_actions=2)
     assert outcome.actions == 2 and not outcome.finished and "cap" in outcome.stopped_because
+
+
+def test_player_deals_at_the_least_price_are_seldom_taken() -> None:
+    """A concession bought from another player for L.1 (1841's player-to-player purchases,
+    rules/1841.md 4.3) is considered only now and then, so the driver leaves the stock round
+    instead of trading concessions round and round; without any other choice it is still
+    taken."""
+    deals = [
+        {"type": "buy_company", "entity": 1, "entity_type": "player", "company": c, "price": 1}
+        for c in ("SFTN", "SSFL", "IRSFF", "Bayard")
+    ]
+    legal = [*deals, {"type": "pass", "entity": 1, "entity_type": "player"}]
+    picks = [choose_action(legal, random.Random(seed)) for seed in range(400)]
+    taken = sum(1 for a in picks if a["type"] == "buy_company")
+    assert 0 < taken < 40
+    assert choose_action(deals, random.Random(1))["type"] == "buy_company"
+    bank = {**deals[0], "price": 50}
+    picks = [choose_action([bank, legal[-1]], random.Random(seed)) for seed in range(100)]
+    assert sum(1 for a in picks if a["type"] == "buy_company") > 50

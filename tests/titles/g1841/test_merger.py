@@ -407,3 +407,31 @@ def test_seed_000_item_3_6_merger_whose_answers_cannot_give_a_president_is_not_l
     assert started.stage == "pass2" and started.question(trial) is not None  # a real question
     assert not started.can_finish(trial)
     assert not merger.can_begin(game, sftg, ifai, target)
+
+
+def test_seed_000_2_19_the_last_non_pass_token_is_not_listed_for_removal() -> None:
+    """Seed 000 item 2.19, rules/1841.md 2.3.11: the last token of the two merging
+    corporations that is not on a pass never leaves the map -- it is not listed (18xx.games
+    refuses it; selfplay seed 9 with ``lite`` and ``sfli_run_variant``, action 766) and a
+    removal naming it is refused and changes nothing; while another remains it is listed."""
+    game = Game1841([(i, f"p{i}") for i in range(1, 4)], [], 1)
+    board = game.map.board
+    board.lay_tile("E9", "14-0", 0)
+    board.place_token_at("E9", 0, "SSFL")
+    board.place_token_at("E11", 0, "SFLP")
+    procedure = merger.Merger(
+        "SSFL", "SFLP", "AFI", merger.ref(game.players[0]), stage="remove",
+        removal_hexes=["E9", "E11"], removal_min=0, removal_max=2,
+    )  # fmt: skip
+    asked = procedure.question(game)
+    assert asked is not None
+    listed = [a["city"] for a in asked.listed() if a["type"] == "remove_token"]
+    assert listed == [board.city_id("E9", 0), board.city_id("E11", 0)]
+    e11 = board.hexes["E11"].cities[0].tokens
+    e11[:] = [None if sym == "SFLP" else sym for sym in e11]
+    asked = procedure.question(game)
+    assert asked is not None
+    assert [a for a in asked.listed() if a["type"] == "remove_token"] == []
+    with pytest.raises(IllegalAction, match="last non-pass"):
+        procedure.answer(game, {"type": "remove_token", "city": board.city_id("E9", 0), "slot": 0})
+    assert "SSFL" in board.hexes["E9"].cities[0].tokens

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from stellwerk.core.entities import Corporation, Train
+from stellwerk.core.entities import Corporation, Train, move_share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.titles.g1841 import frozen, secession
 from stellwerk.titles.g1841.decisions import Decisions
@@ -382,3 +382,25 @@ def test_first_edition_token_cap_keeps_the_first_tokens_in_charter_order() -> No
     procedure = secession.Secession("IRSFF", "SFV", "SFL", "")
     procedure.finish(game)
     assert irsff.closed and board.token_hexes("IRSFF") == ["D8"]
+
+
+def test_a_single_share_exchange_takes_the_first_certificate_left() -> None:
+    """rules/1841.md 2.4.1 as 18xx.games exchanges: a holder's IRSFF share becomes the first
+    certificate lying in the new corporation's treasury, whichever it is, so once its
+    ordinary certificates are gone the president's certificate left there is given (and its
+    presidency with it) -- the engine used to look only for an ordinary one and failed
+    (selfplay seed 6 with ``version_1`` and ``lite``, action 529)."""
+    game = new_game(3, ["version_1"])
+    _, p2, _ = players(game)
+    sfl = game.corporation("SFL")
+    cell = game.market.cell_by_id("100,3,5")
+    assert cell is not None
+    game.set_par(sfl, cell)
+    ordinary = [s for s in sfl.treasury_shares() if not s.president]
+    for share in ordinary:
+        move_share(share, game.pool)
+    assert [s.president for s in sfl.treasury_shares()] == [True]
+    secession.give_new(game, sfl, p2)
+    assert not sfl.treasury_shares()
+    assert sfl.presidents_share is not None and sfl.presidents_share.owner is p2
+    assert sfl.owner is p2

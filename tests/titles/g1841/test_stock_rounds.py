@@ -16,8 +16,9 @@ from stellwerk.core.entities import Corporation, move_share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import act
 from stellwerk.core.shares import Bundle
-from stellwerk.titles.g1841 import start
+from stellwerk.titles.g1841 import start, stock
 from stellwerk.titles.g1841.data_load import pass_tiles
+from stellwerk.titles.g1841.events import close_corporation
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.ownership import creates_circle, frozen
 from stellwerk.titles.g1841.stock import Shares1841, can_par
@@ -246,6 +247,67 @@ def test_a_cheaper_percent_share_held_by_a_minor_hides_its_ipo_share() -> None:
     rich, player, ctlp = position(100)
     bought = [a["shares"] for a in step(rich).choices(player) if a["type"] == "buy_shares"]
     assert [ctlp.treasury_shares()[0].id] in bought
+
+
+def test_a_treasury_is_read_in_filing_order_for_the_turn_test() -> None:
+    """rules/1841.md 2.2.1, 5.1 as 18xx.games asks it: the first certificate a treasury
+    holds decides the sold-this-round part of the test whether a purchase is left, and
+    18xx.games files a holder's certificates by corporation in definition order (its trace
+    looks every corporation up before the first action), not in the order received.  AFI
+    receives an ATFA share, then an SFTN share: SFTN comes first, so a player who sold ATFA
+    this round still has a purchase left, and one who sold SFTN has not (selfplay seed 2,
+    action 400)."""
+
+    def position(sold: str) -> tuple[Game1841, Any]:
+        game = game_in_sr(phase="3", turn=1)
+        player = game.round.current_entity()
+        other = next(p for p in game.players if p is not player)
+        afi = par(game, other, "AFI", "68,4,2")
+        atfa = par(game, other, "ATFA", "68,4,2")
+        sftn = par(game, other, "SFTN", "68,4,2")
+        move_share(atfa.treasury_shares()[-1], afi)
+        move_share(sftn.treasury_shares()[-1], afi)
+        for corp in (afi, atfa, sftn):
+            give(game, corp, other, len(corp.treasury_shares()))
+        assert [s.corporation for s in afi.all_shares()] == ["ATFA", "SFTN"]
+        step(game).sold(player)[sold] = "now"
+        player.cash = 68
+        return game, player
+
+    game, player = position("ATFA")
+    assert [
+        s.corporation for s in stock.treasury_in_filing_order(game, game.corporation("AFI"))
+    ] == [
+        "SFTN",
+        "ATFA",
+    ]
+    assert step(game).actions(player) == ["buy_shares", "pass"]
+    game, player = position("SFTN")
+    assert step(game).actions(player) == []
+
+
+def test_a_closed_corporation_counts_as_a_start_left_but_is_never_listed() -> None:
+    """rules/1841.md 2.2.1, 2.4 item 1: a closed corporation is never started in live play,
+    but 18xx.games' test whether a start is left never asks whether a corporation is closed,
+    so from phase 4 a closed historical corporation whose first treasury certificate the
+    player could pay at the least par price keeps his turn open until he passes (selfplay
+    seed 33 with ``version_1``, action 509); with less cash it does not count."""
+    game = game_in_sr(phase="4", turn=2)
+    player = game.round.current_entity()
+    sfma = game.corporation("SFMA")
+    close_corporation(game, sfma)
+    assert not can_par(game, sfma, player)
+    first = sfma.treasury_shares()[0]
+    price = 68 * first.percent // sfma.share_unit
+    player.cash = price
+    assert step(game).par_counts(player, sfma)
+    assert "par" in step(game).actions(player)
+    listed = [a for a in step(game).choices(player) if a["type"] == "par"]
+    assert all(a["corporation"] != "SFMA" for a in listed)
+    with pytest.raises(IllegalAction):
+        send(game, player, "par", corporation="SFMA", share_price="68,4,2")
+    player.cash = price - 1
+    assert not step(game).par_counts(player, sfma)
 
 
 def test_minor_home_avoids_major_cities_and_tokened_hexes() -> None:
@@ -812,3 +874,27 @@ def test_seed_000_2_2_option_player_sales_drop_after_the_sales_in_reverse_order(
         below = sftc.share_price
         assert below is not None and below is sftn.share_price and below is not cell
         assert below.corporations == expected
+
+
+def test_4_3_a_bought_presidency_swaps_with_the_buyer() -> None:
+    """rules/1841.md 4.3 (player-to-player purchases) as 18xx.games settles it: a player who
+    buys the president's certificate from another player but holds less than a third holder
+    hands it on to that holder, who swaps two ordinary shares with the buyer -- not with the
+    seller (selfplay seed 10 with ``p2p_purchases`` and ``lite``, action 896)."""
+    game = game_in_sr(phase="3", turn=2, options=["p2p_purchases"])
+    buyer = game.round.current_entity()
+    seller, third = [p for p in game.players if p is not buyer][:2]
+    afi = par(game, seller, "AFI", "68,4,2")
+    give(game, afi, seller, 1)
+    give(game, afi, third, 4)
+    give(game, afi, buyer, 1)
+    assert afi.owner is seller
+    pres = afi.presidents_share
+    assert pres is not None
+    buyer.cash = 200
+    listed = [a for a in step(game).choices(buyer) if a.get("shares") == [pres.id]]
+    assert listed and listed[0].get("total_price")
+    step(game).process(listed[0], buyer)
+    assert afi.owner is third and pres.owner is third
+    assert buyer.percent_of("AFI") == 30 and seller.percent_of("AFI") == 10
+    assert third.percent_of("AFI") == 40

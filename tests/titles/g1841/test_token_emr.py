@@ -160,3 +160,22 @@ def test_2_3_12_required_token_not_offered_before_the_money_is_there() -> None:
         step.process(step.choices(atfa)[0], atfa)
     asked = decisions.asked()
     assert asked is not None and 1 in asked.choices
+
+
+def test_2_3_12_the_question_comes_first_when_the_sweep_can_pay() -> None:
+    """rules/1841.md 2.3.12 (Token EMR) as 18xx.games orders it: ATFA is short (the duty is
+    due) but its president's cash covers the L.50, so the token question is asked first --
+    18xx.games' BuyNewTokens stands before TokenEmergencyMoney and blocks, refusing a sale
+    then (selfplay seed 38 with ``version_1``, action 768); no sale is offered before the
+    purchase.  With the president broke the sales come first (the question cannot be
+    answered, :func:`test_2_3_12_token_emr_sales_raise_the_required_token`)."""
+    game, rnd = at_the_token(broke_president=False)
+    atfa = game.corporation("ATFA")
+    step = rnd.steps[1]
+    assert token_emr.pending(game) is atfa
+    assert token_emr.required_payable(game)
+    assert not step.active() and step.choices(atfa) == []
+    asked = rnd.steps[2].asked()
+    assert asked is not None and asked.topic == "buy_tokens" and 1 in asked.choices
+    broke, rnd = at_the_token()
+    assert not token_emr.required_payable(broke) and rnd.steps[1].active()

@@ -181,6 +181,12 @@ class Game1841(Game):
         if order != self.token_order:
             self.changing()
             self.token_order = order
+        self.refresh_frozen()
+
+    def refresh_frozen(self) -> None:
+        """Bring the frozen states (rules/1841.md 2.3.10) up to date if a chain of control
+        changed: after every action, and before a corporation's turn starts in the middle
+        of one (:meth:`.operating.OperatingRound1841.start_operating`)."""
         if self._frozen_changes():
             self.changing()
             frozen.update(self)

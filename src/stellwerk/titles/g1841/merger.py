@@ -854,15 +854,32 @@ class Merger(Procedure):
         self.finish(game)
 
     def removable(self, game: Game1841) -> list[tuple[str, int]]:
-        """(city id, slot) of each token of the two merging corporations that may go."""
+        """(city id, slot) of each token of the two merging corporations that may go: never
+        the last one not on a pass (:meth:`remove_token` refuses it, as 18xx.games does; its
+        interface shows it all the same, a live list does not -- a selfplay game, seed 9,
+        action 766)."""
         board = game.map.board
+        railheads = self.railhead_hexes(game)
         out = []
         for hid in self.removal_hexes:
+            if railheads == [hid]:
+                continue
             for index, city in enumerate(board.hexes[hid].cities):
                 for slot, sym in enumerate(city.tokens):
                     if sym in (self.a, self.b):
                         out.append((board.city_id(hid, index), slot))
         return out
+
+    def railhead_hexes(self, game: Game1841) -> list[str]:
+        """The hexes of the two corporations' tokens on the map that are not on a pass
+        (rules/1841.md 2.3.11; seed 000 item 2.19)."""
+        board = game.map.board
+        return [
+            h
+            for corp in (self.a, self.b)
+            for h in board.token_hexes(corp)
+            if not is_pass_hex(game, h)
+        ]
 
     def remove_token(self, game: Game1841, city_id: str, slot: int | None) -> None:
         """One token leaves the map; never the last non-pass one (2.3.11; seed 000 item
@@ -879,13 +896,7 @@ class Merger(Procedure):
                 raise IllegalAction(f"the token in slot {slot} of {city_id} is {sym}'s", RULE)
         if sym is None or hid not in self.removal_hexes:
             raise IllegalAction(f"no token of {self.a} or {self.b} to remove in {city_id}", RULE)
-        railheads = [
-            h
-            for corp in (self.a, self.b)
-            for h in board.token_hexes(corp)
-            if not is_pass_hex(game, h)
-        ]
-        if len(railheads) == 1 and railheads[0] == hid:
+        if self.railhead_hexes(game) == [hid]:
             raise IllegalAction("the last non-pass token cannot be removed", RULE)
         city.tokens[city.tokens.index(sym)] = None
         board.version += 1

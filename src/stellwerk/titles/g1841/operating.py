@@ -111,6 +111,11 @@ class OperatingRound1841(OperatingRound):
         if self.skip_entity(entity):
             self.next_entity()
             return
+        # a purchase that ended the previous turn may have unfrozen this one: 18xx.games
+        # updates the frozen states in the purchase itself (a selfplay game, seed 5,
+        # action 1189: RATF buys IFAI's president's certificate from
+        # the pool and IFAI, next in the order, operates normally)
+        game.refresh_frozen()
         if frozen.is_frozen(game, entity):
             frozen.frozen_operation(game, entity)
             for step in self.steps:

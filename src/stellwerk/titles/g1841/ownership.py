@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Holder, Player, Share, is_circular
-from stellwerk.core.shares import Bundle
+from stellwerk.core.shares import Bundle, transfer_bundle
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -114,6 +114,31 @@ def tried_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: b
         move_bundle(game, bundle, to, president_change)
         after = circular_set(game)
     return bool(after - before)
+
+
+def move_bundle_between_players(game: Game1841, bundle: Bundle, to: Player) -> None:
+    """A player buys certificates with the president's from another player (player-to-player
+    purchases, rules/1841.md 4.3): the presidency is settled as after any transfer, but if
+    another holder becomes president he swaps his ordinary certificates with the buyer, who
+    holds the president's certificate now -- not with the seller, as 18xx.games' special
+    case for a player-to-player purchase of the president's certificate has it (selfplay
+    seed 10, a selfplay game, action 896).  A part of the certificate left
+    over comes back from the buyer as well."""
+    corp = bundle.corporation
+    before = corp.owner
+    swap = game.change_president_for(corp)
+
+    def swap_with_buyer(pres: Share, _swap_to: Holder, president: Holder, prev: Holder) -> None:
+        swap(pres, to, president, prev)
+
+    def partial_from_buyer(part: Bundle, _source: Holder, back_to: Holder) -> None:
+        game.handle_partial(part, to, back_to)
+
+    transfer_bundle(bundle, to, game, game.pool, swap_with_buyer, partial_from_buyer)
+    after = corp.owner
+    if after is not before:
+        corp.owner = before
+        game.set_president(corp, after)
 
 
 def move_bundle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> None:

@@ -338,9 +338,13 @@ class SwapWith:
 
 
 def give_new(game: Game1841, corp: Corporation, to: Holder, president: bool = False) -> None:
-    """The next certificate of ``corp``'s treasury (its president's certificate if asked) to
-    ``to``, the presidency settled as for any transfer."""
-    share = next(s for s in corp.treasury_shares() if s.president == president)
+    """The first certificate of ``corp``'s treasury (its president's certificate if asked) to
+    ``to``, the presidency settled as for any transfer.  The first is whichever lies first,
+    as 18xx.games takes it: once the ordinary certificates are gone a single share's
+    exchange gets the president's certificate left there (rules/1841.md 2.4.1; selfplay seed
+    6, first edition on the small map, action 529)."""
+    treasury = corp.treasury_shares()
+    share = next(s for s in treasury if s.president) if president else treasury[0]
     game.transfer_shares(Bundle.of([share], corp), to)
 
 

@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Company, Corporation, Holder, Player, transfer
+from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import SharesBought, SharesSold, ref
 from stellwerk.core.flow.base import Action, Round, act, any_action_blocks, remembered
@@ -28,6 +28,7 @@ from stellwerk.titles.g1841.ownership import (
     frozen,
     historical,
     move_bundle,
+    move_bundle_between_players,
     phase_number,
     pool_president_buyable,
     presidency_may_change,
@@ -115,6 +116,13 @@ def formed_in_game(game: Game1841) -> frozenset[str]:
         formed = formed | new
     _FORMED[game] = (events, len(events), formed)
     return formed
+
+
+def formed_startable(game: Game1841, corp: Corporation) -> bool:
+    """A corporation the events formed (SB/SFV and SFL once the secession has begun, SFLi
+    once the Tuscan merge has begun), which 18xx.games marks startable from then on
+    (rules/1841.md 2.4.1, 2.4.2; :func:`formed_in_game`)."""
+    return corp.sym in formed_in_game(game)
 
 
 def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:
@@ -256,7 +264,16 @@ def buy_bundle(
     game.journal.append(
         SharesBought(ref(buyer), corp.sym, bundle.percent, ref(owner), cost, president)
     )
-    move_bundle(game, bundle, buyer, presidency_may_change(game, corp))
+    may_change = presidency_may_change(game, corp)
+    if (
+        may_change
+        and bundle.presidents_share is not None
+        and isinstance(owner, Player)
+        and isinstance(buyer, Player)
+    ):
+        move_bundle_between_players(game, bundle, buyer)
+    else:
+        move_bundle(game, bundle, buyer, may_change)
     if not was_floated and game.is_floated(corp):
         corp.floated = True
 
@@ -336,6 +353,25 @@ def company_president_share(game: Game1841, company: Company) -> Any:
         return None
     source: Holder = company.owner if isinstance(company.owner, Player) else game.pool
     return next((s for s in source.shares_of(corp.sym) if s.president), None)
+
+
+def treasury_in_filing_order(game: Game1841, corp: Corporation) -> list[Share]:
+    """The certificates ``corp`` holds in the order 18xx.games keeps them, for its test
+    whether a purchase is left (:meth:`Shares1841.treasury_counts`): its own certificates
+    first, then those of the other corporations in the order the corporations are defined
+    (each in the order received).  18xx.games files a holder's certificates by corporation
+    in the order it first looked a corporation up for that holder; its trace writer (the
+    oracle of issue 8 item 4, and the traces of the real games) looks every corporation up
+    for every holder before the first action, after the corporation's own IPO, so that is
+    the definition order.  A corporation closed and later held again would be filed last
+    there; only a replayed reopening reaches that (live play refuses one), a known, rare
+    difference."""
+    rank = {c.sym: i for i, c in enumerate(game.corporations)}
+    own = corp.shares.get(corp.sym, [])
+    others = sorted(
+        (sym for sym in corp.shares if sym != corp.sym), key=lambda sym: rank.get(sym, len(rank))
+    )
+    return [*own, *(s for sym in others for s in corp.shares[sym])]
 
 
 class Shares1841(BuySellParShares):
@@ -421,21 +457,12 @@ class Shares1841(BuySellParShares):
         buys one (rules/1841.md 2.2.1), and a cheaper-percent one of those can hide an IPO
         share he could buy (a minor's 20 % behind a major's 10 %): then the turn ends.  Turn
         ends decide whose action is next, so they follow 18xx.games here.  Like it, the
-        corporation of the first certificate held decides the sold-this-round test.  The
-        certificates are taken in 18xx.games' order: its own first, then by corporation in
-        definition order (18xx.games files a corporation's holdings by corporation in the
-        order they are first looked up, and a state trace of its engine looks every holding
-        up in definition order from the start; the order certificates were received in can
-        hide a cheaper one of the same percent)."""
-        rank = {c.sym: i for i, c in enumerate(self.game.corporations)}
+        corporation of the first certificate held decides the sold-this-round test, in the
+        order of :func:`treasury_in_filing_order`."""
         for corp in self.game.corporations:
             if not corp.ipoed:
                 continue
-            held = [
-                share
-                for sym in sorted(corp.shares, key=lambda k: (k != corp.sym, rank.get(k, 0)))
-                for share in corp.shares[sym]
-            ]
+            held = treasury_in_filing_order(self.game, corp)
             if not held:
                 continue
             first = self.game.corporation(held[0].corporation)
@@ -452,12 +479,48 @@ class Shares1841(BuySellParShares):
         return False
 
     def can_par_any(self, player: Player) -> bool:
+        """Whether a start is left, the turn's test (rules/1841.md 2.2.1, 5.1: a player with
+        nothing listed is skipped) as 18xx.games asks it (:meth:`par_counts`); the starts
+        listed are those the rules allow (:func:`can_par`, :meth:`can_afford`; on replay a
+        closed corporation's par among them, :func:`reopen_on_replay`), which count too."""
         if self.bought():
             return False
+        game = self.game
         return any(
-            can_par(self.game, corp, player) and self.can_afford(player, corp)
-            for corp in self.game.corporations
+            self.par_counts(player, corp)
+            or (can_par(game, corp, player) and self.can_afford(player, corp))
+            for corp in game.corporations
         )
+
+    def par_counts(self, player: Player, corp: Corporation) -> bool:
+        """Whether 18xx.games counts a start of ``corp`` as something left for ``player``: a
+        corporation not started that its flags let start now (historical: startable -- the
+        formed ones too, :func:`formed_startable` -- and its concession his or phase 4;
+        non-historical: phase 3), whose first treasury certificate he could pay at the
+        least par price and gain.  It never asks whether the corporation is closed nor
+        whether a home city is free, so a closed corporation (from phase 4 every historical
+        one not started) keeps the turn open though live play never lets one start
+        (rules/1841.md 2.2.1, 2.4; selfplay seed 33, a selfplay game, action 509).  Turn
+        ends decide whose action is next, so they follow 18xx.games here."""
+        game = self.game
+        if corp.ipoed or self.sold(player).get(corp.sym):
+            return False
+        spec = game.specs[corp.sym]
+        phase = phase_number(game)
+        if spec.historical:
+            if not (spec.startable or formed_startable(game, corp)):
+                return False
+            if phase < CONCESSIONS_UNTIL_PHASE:
+                concession = concession_of(game, corp)
+                if concession is None or concession.owner is not player:
+                    return False
+        elif phase < NON_HISTORICAL_FROM_PHASE:
+            return False
+        own = corp.treasury_shares()
+        if not own:
+            return False
+        first = Bundle.of([own[0]], corp)
+        return player.cash >= reopened_price(game, first) and self.can_gain(player, first)
 
     def can_afford(self, player: Player, corp: Corporation) -> bool:
         """Whether ``player`` could pay and hold the certificate a par of ``corp`` buys: the

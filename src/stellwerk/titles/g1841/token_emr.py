@@ -11,8 +11,9 @@ offered while his cash is below L.50).  After each sale the owners up the chain 
 major what it lacks of L.50, up to the seller.  Then the token purchase (``choose`` 1 of the
 transformation, :mod:`.transform`) sweeps the rest from the chain and pays.
 
-The step stands before the Decisions step and does not block: as on the site, the purchase
-may be sent whenever the sweep can pay it.
+The step stands before the Decisions step and does not block; while the token question is
+open it takes sales only when the sweep cannot pay the required token (18xx.games asks the
+question first and lets the sweep pay; :meth:`TokenEmergencyMoney.active`).
 """
 
 from __future__ import annotations
@@ -60,7 +61,16 @@ class TokenEmergencyMoney(Step):
     game: Game1841
 
     def active(self) -> bool:
-        return pending(self.game) is not None
+        """While the token question is open, only when its required token cannot be paid
+        even with the sweep up the chain (:func:`required_payable`): 18xx.games asks the
+        question first (its BuyNewTokens step stands before TokenEmergencyMoney and
+        blocks, so it refuses a sale then; selfplay seed 38, a selfplay game, action
+        768), and lets the sweep pay.  When even the sweep is short its purchase fails and
+        the game cannot go on there; the rules' token emergency money (rules/1841.md
+        2.3.12, seed 000 item 2.5) then comes first here."""
+        if pending(self.game) is None:
+            return False
+        return not (question_open(self.game) and required_payable(self.game))
 
     def active_entities(self) -> list[Any]:
         target = pending(self.game)
@@ -76,7 +86,7 @@ class TokenEmergencyMoney(Step):
 
     def actions(self, entity: Any) -> list[str]:
         target = pending(self.game)
-        if target is None:
+        if target is None or not self.active():
             return []
         if entity is target:
             chain = emergency.issuable_bundles(self.game, target, amount_due(self.game))
@@ -129,6 +139,15 @@ def question_open(game: Game1841) -> bool:
     return any(isinstance(p, Transform) and p.stage == "tokens" for p in game.procedures)
 
 
+def required_payable(game: Game1841) -> bool:
+    """The open token question offers its required token: the treasury or the sweep up the
+    chain can pay it (:meth:`.transform.Transform.token_choices`)."""
+    return any(
+        isinstance(p, Transform) and p.stage == "tokens" and p.token_min in p.token_choices(game)
+        for p in game.procedures
+    )
+
+
 class TokenEmergencyMoneyAfterPurchase(TokenEmergencyMoney):
     """The duty once the token question is answered (the token bought with the sweep's
     money): now the step blocks the turn until the sale is made, as 18xx.games'
@@ -139,7 +158,7 @@ class TokenEmergencyMoneyAfterPurchase(TokenEmergencyMoney):
     blocks = True
 
     def active(self) -> bool:
-        return super().active() and not question_open(self.game)
+        return pending(self.game) is not None and not question_open(self.game)
 
     def setup(self) -> None:
         """The duty is ended by :class:`TokenEmergencyMoney`'s setup."""
