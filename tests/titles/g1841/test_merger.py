@@ -427,8 +427,7 @@ def test_seed_000_2_19_the_last_non_pass_token_is_not_listed_for_removal() -> No
     assert asked is not None
     listed = [a["city"] for a in asked.listed() if a["type"] == "remove_token"]
     assert listed == [board.city_id("E9", 0), board.city_id("E11", 0)]
-    e11 = board.hexes["E11"].cities[0].tokens
-    e11[:] = [None if sym == "SFLP" else sym for sym in e11]
+    assert board.remove_corp_token("E11", "SFLP")
     asked = procedure.question(game)
     assert asked is not None
     assert [a for a in asked.listed() if a["type"] == "remove_token"] == []

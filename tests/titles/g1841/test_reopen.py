@@ -135,10 +135,11 @@ def test_a_reopened_corporations_certificate_costs_the_least_par_for_everybody()
 def test_a_closed_corporation_counts_as_startable_in_a_replay_at_its_treasury_price() -> None:
     """Replay only, as 18xx.games has it (its ``can_ipo_any?``): a player's turn stays open
     while he could start a closed corporation, that is pay its first treasury certificate at
-    the least par price -- so he is not passed automatically (6 players seed 107); live play
-    never counts it (rules/1841.md 2.2.1)."""
+    the least par price -- so he is not passed automatically (6 players seed 107).  Live play
+    never lists such a start (rules/1841.md 2.2.1) but counts it for the turn's end as
+    18xx.games does, so its games are accepted there (selfplay ``version_1`` seed 33)."""
     from stellwerk.core.shares import Bundle
-    from stellwerk.titles.g1841.stock import Shares1841, reopened_price
+    from stellwerk.titles.g1841.stock import Shares1841, can_par, reopened_price
 
     game = closed_sftn_in_phase_4()
     player = game.round.current_entity()
@@ -156,12 +157,14 @@ def test_a_closed_corporation_counts_as_startable_in_a_replay_at_its_treasury_pr
     for corp in game.corporations:  # nothing else startable: only SFTN decides
         if corp is not sftn and not corp.ipoed:
             corp.ipoed = True
-    assert not step.can_par_any(player)
-    game.loading = True
-    player.cash = price - 1
-    assert not step.can_par_any(player)
-    player.cash = price
-    assert step.can_par_any(player)
+    for loading in (False, True):
+        game.loading = loading
+        player.cash = price - 1
+        assert not step.can_par_any(player)
+        player.cash = price
+        assert step.can_par_any(player)
+    game.loading = False
+    assert not can_par(game, sftn, player)  # live play lists no such start
 
 
 def test_treasury_purchase_test_takes_holdings_in_definition_order() -> None:
