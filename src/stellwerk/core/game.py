@@ -628,7 +628,7 @@ class Game(ABC):
             self.handle_partial,
             allow_president_change,
         )
-        self._told_president(corp, president)
+        self.tell_president_change(corp, president)
 
     def set_president(self, corp: Corporation, holder: Holder | None) -> None:
         """Make ``holder`` the president of ``corp`` (common rules §6.6): the one way a
@@ -638,10 +638,12 @@ class Game(ABC):
         the president and tells it (``PresidentChanged``)."""
         before = corp.owner
         corp.owner = holder
-        self._told_president(corp, before)
+        self.tell_president_change(corp, before)
 
-    def _told_president(self, corp: Corporation, before: Holder | None) -> None:
-        """Tell a change of ``corp``'s president from ``before`` (nothing if none)."""
+    def tell_president_change(self, corp: Corporation, before: Holder | None) -> None:
+        """Tell a change of ``corp``'s president from ``before`` (nothing if none): after
+        :meth:`transfer_shares`, :meth:`set_president`, or a title's own certificate transfer
+        that settles the presidency by its rule (``transfer_bundle`` with its own swap)."""
         if corp.owner is not before and corp.owner is not None:
             old = None if before is None else ref(before)
             self.journal.append(PresidentChanged(corp.sym, old, ref(corp.owner)))

@@ -135,10 +135,7 @@ def move_bundle_between_players(game: Game1841, bundle: Bundle, to: Player) -> N
         game.handle_partial(part, to, back_to)
 
     transfer_bundle(bundle, to, game, game.pool, swap_with_buyer, partial_from_buyer)
-    after = corp.owner
-    if after is not before:
-        corp.owner = before
-        game.set_president(corp, after)
+    game.tell_president_change(corp, before)
 
 
 def move_bundle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> None:
