@@ -4,9 +4,11 @@ A player names the stops, not the track between them.  The route of each named t
 up among *every legal route of that train* as the engine's own route enumerator lists them
 (``stellwerk.core.routes.candidates.train_candidates``, the search the optimiser uses, so the
 title's route rules apply): the route whose stop hexes are the named ones, in this order or
-reversed.  Two different legal routes through the same stops (two ways between two cities)
-are refused as ambiguous; several routes of one run must not share track, which the engine
-checks when the run is processed (common rules §6.1).
+reversed.  Where the named stops allow several legal routes (two ways between two cities, or
+which city of a two-city hex), the GM takes the one paying most -- what the player would ask
+for -- and of equal ones the first the enumerator lists (so the same order always means the
+same route); the reply names the route taken.  Several routes of one run must not share track,
+which the engine checks when the run is processed (common rules §6.1).
 """
 
 from __future__ import annotations
@@ -55,12 +57,7 @@ def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> lis
             raise Refused(
                 f"{'-'.join(wanted)} is not a legal route for {corp_sym}'s {route.train}"
             )
-        distinct = {tuple(leg.hexes for leg in c.walk.legs) for c in found}
-        if len(distinct) > 1:
-            raise Refused(
-                f"ambiguous: {'-'.join(wanted)} can run {len(distinct)} ways; the GM cannot "
-                "choose (run best, or name other stops)"
-            )
-        walk = dataclasses.replace(found[0].walk, train=spec.id)
-        out.append(action_route(ctx.board, walk, found[0].revenue))
+        best = max(found, key=lambda c: c.revenue)  # the first of the best (max is stable)
+        walk = dataclasses.replace(best.walk, train=spec.id)
+        out.append(action_route(ctx.board, walk, best.revenue))
     return out
