@@ -303,14 +303,20 @@ class CorporateShares(Step):
         """Over the certificate limit, its controlling player over 60 % of a corporation it
         can sell, or it holds shares of a controller it can sell (rules/1841.md 2.3.8, seed
         003 H13) -- unless nothing can be sold."""
-        game = self.game
         if not self.can_sell_any(corp):
             return False
+        return self._over_limit(corp, lambda target: self.can_sell_of(corp, target))
+
+    def _over_limit(self, corp: Corporation, counts: Callable[[Corporation], bool]) -> bool:
+        """Over the certificate limit, or, among the corporations ``counts`` admits, its
+        controlling player over the holding limit of one or one in its chain of control
+        (rules/1841.md 2.3.8, seed 003 H13)."""
+        game = self.game
         if game.num_certs(corp) > game.cert_limit(corp):
             return True
         player = game.controller(corp)
         for target in game.corporations:
-            if target is corp or not self.can_sell_of(corp, target):
+            if target is corp or not counts(target):
                 continue
             if player is not None and (
                 game.controlled_percent(player, target) > game.max_holding_percent
@@ -349,20 +355,7 @@ class CorporateShares(Step):
         """Over the certificate limit, its controlling player over the holding limit of a
         corporation it holds, or it holds shares of a controller: a forced sale
         (:meth:`must_sell`) needs one of them, and this needs no sale tested."""
-        game = self.game
-        if game.num_certs(corp) > game.cert_limit(corp):
-            return True
-        player = game.controller(corp)
-        for target in game.corporations:
-            if target is corp or not corp.shares.get(target.sym):
-                continue
-            if player is not None and (
-                game.controlled_percent(player, target) > game.max_holding_percent
-            ):
-                return True
-            if in_chain(corp, target):
-                return True
-        return False
+        return self._over_limit(corp, lambda target: bool(corp.shares.get(target.sym)))
 
     def actions(self, entity: Any) -> list[str]:
         if not self.acting(entity):
