@@ -3,8 +3,9 @@
 Usage: ``.venv/bin/python bench/speed.py [--seeds 1,2,3] [--cache DIR] [--skip-selfplay]
 [--oracle DIR | --no-oracle] [--fixtures-only]``.
 
-1. Whole selfplay games (the seeded random driver, ``stellwerk.selfplay``) of 1849 (5 players)
-   and 1835 (4 players), one per seed: seconds each and the median (targets 3 s and 5 s).
+1. Whole selfplay games (the seeded random driver, ``stellwerk.selfplay``) of 1849 (5 players),
+   1835 (4 players) and 1841 (4 players; the seeds take the option sets of ``OPTION_SETS`` in
+   turn), one per seed: seconds each and the median (targets 3 s, 5 s and 10 s).
    Their game files are written to ``--cache`` and reused by the other measurements.
 2. Replay of the 18xx.games 1841 and 1849 fixtures and of the selfplay game files (CPU seconds
    of the whole load), beside 18xx.games' time for the fixtures and the 1849 selfplay files
@@ -15,8 +16,9 @@ Usage: ``.venv/bin/python bench/speed.py [--seeds 1,2,3] [--cache DIR] [--skip-s
 3. Refused actions at action ~800 (target 20 ms): one the live gate refuses, one the engine
    refuses while processing (the engine is restored from a checkpoint), and an undo there
    (target 50 ms).
-4. ``legal_actions(all_lays=True)`` at every position of one 1849 selfplay game: median and
-   maximum (target median 15 ms).
+4. ``legal_actions(all_lays=True)`` at every position of one 1849 and one 1835 selfplay game,
+   and ``legal_actions()`` at every position of one 1841 selfplay game: median and maximum
+   (target median 15 ms).
 
 Times are CPU seconds of this process (``time.process_time``): the machine is shared, and
 wall-clock time under load says more about the neighbours than about the engine.
@@ -62,8 +64,22 @@ FIXTURE_TITLES = ("1841", "1849")
 Timing = tuple[float, float]
 """CPU seconds: (median, best) of several runs."""
 
-GAMES = {"1849": 5, "1835": 4}
+GAMES = {"1849": 5, "1835": 4, "1841": 4}
 """Titles measured and their player count."""
+
+OPTION_SETS: dict[str, list[list[str]]] = {
+    "1841": [[], ["lite"], ["version_1"], ["p2p_purchases"]],
+}
+"""Option sets a title's selfplay games take in turn, seed by seed (none for the others)."""
+
+TARGETS = {"1849": 3.0, "1835": 5.0, "1841": 10.0}
+"""Median seconds of a whole selfplay game (issue 7; issue 8 item 7 for 1841)."""
+
+
+def options_for(title: str, index: int) -> list[str]:
+    """The options of the ``index``-th selfplay game of ``title``."""
+    sets = OPTION_SETS.get(title)
+    return list(sets[index % len(sets)]) if sets else []
 
 
 def _ms(seconds: float) -> str:
@@ -75,24 +91,30 @@ def selfplay_games(seeds: list[int], cache: Path, run: bool) -> dict[str, list[P
     out: dict[str, list[Path]] = {}
     for title, players in GAMES.items():
         times: list[float] = []
-        for seed in seeds:
-            path = cache / f"{title}_{players}p_seed{seed}.json"
+        for index, seed in enumerate(seeds):
+            options = options_for(title, index)
+            tail = "".join(f"_{o}" for o in options)
+            path = cache / f"{title}_{players}p_seed{seed}{tail}.json"
             if run or not path.exists():
                 game = Game.create(
-                    title, [(n, f"Player {n}") for n in range(1, players + 1)], [], seed
+                    title, [(n, f"Player {n}") for n in range(1, players + 1)], options, seed
                 )
                 start = time.process_time()
                 outcome = play(game, seed)
                 times.append(time.process_time() - start)
                 path.write_text(json.dumps(game.to_file()))
                 print(
-                    f"selfplay {title} {players}p seed {seed}: {times[-1]:.2f} s, "
+                    f"selfplay {title} {players}p seed {seed}{tail}: {times[-1]:.2f} s, "
                     f"{outcome.actions} actions, {outcome.stopped_because}",
                     flush=True,
                 )
             out.setdefault(title, []).append(path)
         if times:
-            print(f"selfplay {title}: median {statistics.median(times):.2f} s", flush=True)
+            print(
+                f"selfplay {title}: median {statistics.median(times):.2f} s, "
+                f"max {max(times):.2f} s (target median {TARGETS[title]:.0f} s)",
+                flush=True,
+            )
     return out
 
 
@@ -221,9 +243,9 @@ def refusal_and_undo(path: Path, at: int, repeat: int) -> None:
     )
 
 
-def lays(path: Path, every: int) -> None:
-    """``legal_actions(all_lays=True)`` at every ``every``-th position of the game in ``path``
-    (a game this engine played: its actions are processed live)."""
+def lays(path: Path, every: int, all_lays: bool = True) -> None:
+    """``legal_actions(all_lays=all_lays)`` at every ``every``-th position of the game in
+    ``path`` (a game this engine played: its actions are processed live)."""
     data = read_game_file(path)
     game_file = load_game_file(data)
     game = Game.create(game_file.title, game_file.players, game_file.optional_rules, game_file.seed)
@@ -232,14 +254,14 @@ def lays(path: Path, every: int) -> None:
     for index, action in enumerate(game_file.live):
         if index % every == 0 and not game.finished:
             start = time.process_time()
-            found = game.legal_actions(all_lays=True)
+            found = game.legal_actions(all_lays=all_lays)
             times.append(time.process_time() - start)
             if any(a["type"] == "lay_tile" for a in found):
                 with_lays.append(times[-1])
         # live, as a player would send it: menus after a replayed action skip live checks
         game.process(action)
     print(
-        f"legal_actions(all_lays=True) over {len(times)} positions of {path.name}: median "
+        f"legal_actions(all_lays={all_lays}) over {len(times)} positions of {path.name}: median "
         f"{_ms(statistics.median(times))}, max {_ms(max(times))} (target median 15 ms); "
         f"at the {len(with_lays)} positions offering tile lays: median "
         f"{_ms(statistics.median(with_lays or [0.0]))}, max {_ms(max(with_lays or [0.0]))}",
@@ -283,7 +305,10 @@ def main(argv: list[str] | None = None) -> int:
     args.cache.mkdir(parents=True, exist_ok=True)
     games = selfplay_games(seeds, args.cache, not args.skip_selfplay)
     replay_times(
-        fixtures + games["1849"] + games["1835"], args.repeat, oracle, fixtures + games["1849"]
+        fixtures + games["1849"] + games["1835"] + games["1841"],
+        args.repeat,
+        oracle,
+        fixtures + games["1849"],
     )
     longest = max(
         games["1835"] + games["1849"], key=lambda p: len(load_game_file(read_game_file(p)).live)
@@ -291,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     refusal_and_undo(longest, 800, max(5, args.repeat))
     lays(games["1849"][0], 1)
     lays(games["1835"][0], 1)
+    lays(games["1841"][0], 1, all_lays=False)
     return 0
 
 
