@@ -146,6 +146,25 @@ def test_second_home_token_is_skipped_when_no_hex_is_left() -> None:
     assert asked is not None and asked.topic == "buy_tokens"
 
 
+@pytest.mark.parametrize("options", [[], ["version_1"]])
+def test_printed_home_on_torino_after_its_cities_were_joined_by_an_upgrade(
+    options: list[str],
+) -> None:
+    """rules/1841.md 1.2, 2.2.3: SFTN's printed home is Torino H4 city 1 (a city of the
+    pre-printed two-city tile).  Once SFTG has upgraded Torino to green tile 606 (one city,
+    two slots) that city index is gone; SFTN's home token goes into the city holding its
+    reservation (selfplay 1841 version_1: "SFTN cannot place a token in H4")."""
+    game = game_in_sr(phase="3", options=options)
+    board = game.map.board
+    sftg = par(game, game.players[0], "SFTG", "100,3,5")
+    start.place_printed_homes(game, sftg)
+    board.lay_tile("H4", "606-0", 4)
+    assert len(board.hex("H4").cities) == 1
+    sftn = par(game, game.players[1], "SFTN", "100,3,5")
+    assert start.place_printed_homes(game, sftn) == []
+    assert board.hex("H4").cities[0].tokens == ["SFTG", "SFTN"]
+
+
 def test_home_hexes_by_phase_for_the_second_token() -> None:
     """rules/1841.md 2.2.3: in phase 4 a second token anywhere but Veneto if the first is
     outside it (else only Veneto); from phase 5 anywhere but the first hex and Lugano."""

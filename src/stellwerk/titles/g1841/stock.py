@@ -33,7 +33,12 @@ from stellwerk.titles.g1841.ownership import (
     pool_president_buyable,
     presidency_may_change,
 )
-from stellwerk.titles.g1841.start import CorporationStart, begin_start, has_home_city
+from stellwerk.titles.g1841.start import (
+    CorporationStart,
+    begin_start,
+    has_home_city,
+    printed_home_city,
+)
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -190,22 +195,16 @@ def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
 def reopened_homes(game: Game1841, corp: Corporation) -> None:
     """The end of a turn that reopened ``corp`` (:func:`reopen_on_replay`): its printed home
     tokens go on the map where there is room (18xx.games places a historical corporation's
-    home tokens after its start; a closed one is offered no token purchase).  The printed
-    homes' city index may be gone with an upgrade (a two-city hex upgraded to one city), so
-    the token goes into the city reserved for it, else the printed city if it is still there
-    and has room, else the first city with room (18xx.games: the reserved city, else the
-    first).  A home whose city the corporation chooses (SFMA of the second edition) is left
-    unplaced: 18xx.games drops that question of a closed corporation at once
+    home tokens after its start; a closed one is offered no token purchase), each into the
+    city :func:`printed_home_city` finds (an upgrade may have joined the printed cities).  A
+    home whose city the corporation chooses (SFMA of the second edition) is left unplaced:
+    18xx.games drops that question of a closed corporation at once
     (:func:`stall_token_purchases`).  No room: a clear refusal."""
     board = game.map.board
     for hid, printed in game.specs[corp.sym].homes:
         if printed < 0:
             continue
-        cities = board.hex(hid).cities
-        reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
-        tried = [*reserved, *([printed] if 0 <= printed < len(cities) else []), *range(len(cities))]
-        index = next((i for i in tried if board.can_place_token(hid, i, corp.sym)), tried[0])
-        board.place_token_at(hid, index, corp.sym)
+        board.place_token_at(hid, printed_home_city(game, corp, hid, printed), corp.sym)
     stall_token_purchases(game, corp)
 
 
