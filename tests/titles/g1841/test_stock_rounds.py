@@ -743,6 +743,32 @@ def test_faq_2_3_and_2_4_purchase_from_another_player_with_p2p() -> None:
         assert not game.round.state.players_sold.get(seller, {}).get("AFI")
 
 
+@pytest.mark.parametrize(("options", "menu"), [([], []), (["p2p_purchases"], ["pass"])])
+def test_a_player_holding_a_concession_is_not_skipped_with_p2p(
+    options: list[str], menu: list[str]
+) -> None:
+    """rules/1841.md 2.2.1, 4.3: with ``p2p_purchases`` a player who can buy nothing else
+    but holds a concession (here Bayard) keeps his turn and passes, as on 18xx.games, whose
+    list of concessions for sale from players includes his own (selfplay seed 501,
+    version_1 lite p2p_purchases); buying his own concession is not offered.  Without the
+    option he has nothing to do and is skipped."""
+    game = game_in_sr(phase="2", options=options, turn=1)
+    player = game.players[0]
+    bayard = game.company("Bayard")
+    bayard.owner = player
+    player.companies.append(bayard)
+    for other in game.players:
+        game.bank.cash += other.cash - 1
+        other.cash = 1
+    game.round = game.new_stock_round()
+    game.round.setup()
+    assert game.round.current_entity() is (player if menu else None)
+    shares = step(game)
+    assert shares.actions(player) == menu
+    assert [a["type"] for a in shares.choices(player)] == menu
+    assert shares.blocking() is bool(menu)
+
+
 # -- end of the round (2.2.2) -------------------------------------------------------------------
 
 

@@ -590,6 +590,26 @@ class Shares1841(BuySellParShares):
     def buyable_companies(self, player: Player) -> list[Company]:
         return [c for c in self.game.companies if self.can_buy_company(player, c)]
 
+    def own_concession_keeps_turn(self, player: Player) -> bool:
+        """With player-to-player purchases 18xx.games counts a player's own concessions among
+        those he may buy from players (its test skips no owner), so a player holding one he
+        could buy -- L.1 in cash, not yet bought this turn, and the president's certificate
+        that goes with it within his limits -- is never skipped for having nothing to do: he
+        passes (rules/1841.md 2.2.1, 4.3; selfplay 1841 seed 501, version_1 lite
+        p2p_purchases, 4 players: a player at 60 % of both corporations holding Bayard).
+        Buying one's own concession changes nothing, so it is not offered; only ``pass``."""
+        if not self.game.settings.player_to_player_purchases or self.bought() or player.cash < 1:
+            return False
+        for company in self.game.companies:
+            if company.closed or company.owner is not player:
+                continue
+            pres = company_president_share(self.game, company)
+            if pres is None:
+                return True
+            if self.can_gain(player, Bundle.of([pres], self.game.corporation(pres.corporation))):
+                return True
+        return False
+
     def process_buy_company(self, action: Action, entity: Any) -> None:
         company = self.game.company(str(action["company"]))
         price = int(action.get("price", company.value))
@@ -669,6 +689,7 @@ class Shares1841(BuySellParShares):
             "can_buy": lambda: self.can_buy_any(entity),
             "can_par": lambda: self.can_par_any(entity),
             "companies": lambda: bool(self.buyable_companies(entity)),
+            "own_concession": lambda: self.own_concession_keeps_turn(entity),
             "must_sell": lambda: (
                 self._over_a_limit(entity)
                 and self.must_sell(entity, self._test("can_sell", entity))
@@ -691,13 +712,16 @@ class Shares1841(BuySellParShares):
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         can_sell = self._test("can_sell", entity)
-        return turn_menu(
+        menu = turn_menu(
             self._test("must_sell", entity),
             can_sell,
             lambda: self._test("can_buy", entity),
             lambda: self._test("can_par", entity),
             lambda: ["buy_company"] if self._test("companies", entity) else [],
         )
+        if not menu and self._test("own_concession", entity):
+            return ["pass"]
+        return menu
 
     @any_action_blocks
     def blocking(self) -> bool:
@@ -711,7 +735,8 @@ class Shares1841(BuySellParShares):
         if not self.blocks or not isinstance(entity, Player) or getattr(entity, "closed", False):
             return False
         return any(
-            self._test(name, entity) for name in ("can_buy", "can_sell", "can_par", "companies")
+            self._test(name, entity)
+            for name in ("can_buy", "can_sell", "can_par", "companies", "own_concession")
         )
 
     def offers_current(self, kind: str) -> bool:
