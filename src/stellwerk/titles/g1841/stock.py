@@ -595,8 +595,9 @@ class Shares1841(BuySellParShares):
         those he may buy from players (its test skips no owner), so a player holding one he
         could buy -- L.1 in cash, not yet bought this turn, and the president's certificate
         that goes with it within his limits -- is never skipped for having nothing to do: he
-        passes (rules/1841.md 2.2.1, 4.3; selfplay 1841 seed 501, version_1 lite
-        p2p_purchases, 4 players: a player at 60 % of both corporations holding Bayard).
+        passes (rules/1841.md 2.2.1, 4.3; a first-edition 1841lite selfplay game with
+        player-to-player purchases, seed 501, 4 players: a player at 60 % of both
+        corporations holding Bayard).
         Buying one's own concession changes nothing, so it is not offered; only ``pass``."""
         if not self.game.settings.player_to_player_purchases or self.bought() or player.cash < 1:
             return False
