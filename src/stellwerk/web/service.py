@@ -59,6 +59,7 @@ from stellwerk.web.deadlines import USER as DEADLINE_USER
 from stellwerk.web.deadlines import Settled, default_for, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NoToken
 from stellwerk.web.seats import ANNEX, Access, deal, lookup
+from stellwerk.web.secret import stored_secret
 
 LOG = logging.getLogger("stellwerk.web")
 
@@ -243,6 +244,12 @@ class GameService:
         """``function(desk, *args)`` on the store's thread."""
         future = self._pool.submit(function, self._desk, *args)
         return await asyncio.wrap_future(future)
+
+    def shared_secret(self) -> bytes:
+        """The store's secret for the pages' form tokens (``web.secret.stored_secret``: made
+        once per database, so every process on it agrees); waits for the store's thread.
+        ``StoreError`` for a store that keeps nothing beside its games."""
+        return self._pool.submit(stored_secret, self._store).result()
 
     def close(self) -> None:
         """Close the store (on its thread) and stop the thread."""
