@@ -487,6 +487,7 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[s
         out["deadline"] = {"due": due, "seconds": desk.seats_of(key)["deadline_seconds"]}
     if access.is_player:
         out["yours"] = [e for e in view["active"] if decider(game, e) == access.player]
+        out["may_undo"] = may_undo(stored, access)
     lay_hexes = getattr(game, "lay_hexes", None)
     if not view["finished"] and lay_hexes is not None:
         out["lay_hexes"] = lay_hexes()
@@ -538,6 +539,36 @@ def check_own_moves(stored: StoredGame, control: dict[str, Any], access: Access)
         mover = user if user is not None else decider(stored.game, action.get("entity"))
         if mover != access.player:
             raise Forbidden(f"{access.name} may not {control['type']} another player's move")
+
+
+def undo_of(access: Access) -> dict[str, Any]:
+    """The ``undo`` a player sends to take back his last move (common rules §3.4: without
+    ``action_id``, the last live action that is not a message)."""
+    return {"type": UNDO, "entity": access.player, "entity_type": "player"}
+
+
+def may_undo(stored: StoredGame, access: Access) -> bool:
+    """Whether the player may take back the game's last move now: there is a live move and
+    it is his own, sent by him (``check_own_moves``) -- so nobody else acted since, neither
+    another player nor a deadline's default order.  What live play allows: a player's link
+    acts only for him, and taking back another's move would be acting for that one; there
+    is no consent of the others to ask for, so undo stops at their moves.  The game page
+    offers exactly this (and the API's ``may_undo`` says it); the engine still judges the
+    undo itself when it is sent."""
+    if not access.is_player:
+        return False
+    actions = actions_of(stored.data)
+    try:
+        live = live_mask(actions)
+    except GameFileError:
+        return False
+    if not any(on and a.get("type") != MESSAGE for a, on in zip(actions, live, strict=True)):
+        return False
+    try:
+        check_own_moves(stored, undo_of(access), access)
+    except Forbidden:
+        return False
+    return True
 
 
 def _check_playable(stored: StoredGame) -> None:
