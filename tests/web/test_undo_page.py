@@ -8,17 +8,23 @@ from __future__ import annotations
 import html
 import warnings
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_pages import count_of, create, csrf_of, forms, post_move, turn_forms
 
 with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2 for its TestClient
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from stellwerk.core.errors import GameFileError
+from stellwerk.io.undo import live_mask
 from stellwerk.web.app import create_app
-from stellwerk.web.seats import digest
-from stellwerk.web.service import GameService
+from stellwerk.web.errors import Forbidden
+from stellwerk.web.seats import Access, digest
+from stellwerk.web.service import GameService, check_own_moves, last_mover, may_undo, undo_of
 
 
 class Clock:
@@ -144,3 +150,44 @@ def test_the_undo_button_speaks_german(client: TestClient) -> None:
     german = client.get(links["Ann"] + "?lang=de").text
     assert "Meinen letzten Zug zurücknehmen" in html.unescape(german)
     assert [f["action"]["type"] for f in undo_forms(german)] == ["undo"]  # type: ignore[index]
+
+
+ACTIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["pass", "bid", "message", "undo", "redo"]),
+        st.sampled_from([1, 2, 3, "deadline", None]),
+    ),
+    max_size=14,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ACTIONS)
+def test_the_offered_undo_is_exactly_the_one_the_api_accepts(
+    made: list[tuple[str, object]],
+) -> None:
+    """Property (common rules §3.4): over any log of moves, messages, undos and redos by
+    players (or a deadline, or nobody recorded), a player is offered the undo
+    (``may_undo``) exactly when there is a live move and ``check_own_moves`` lets his
+    ``undo`` through; for a stand-in engine a move without ``user`` is its entity's."""
+    actions = [
+        {"id": n, "type": kind, "entity": 1 if user in (None, "deadline") else user,
+         **({} if user is None else {"user": user})}
+        for n, (kind, user) in enumerate(made, start=1)
+    ]  # fmt: skip
+    try:
+        live = live_mask(actions)
+    except GameFileError:
+        return  # a redo with nothing to redo: not a log
+    stored = SimpleNamespace(data={"actions": actions}, game=object())
+    any_live = any(on and a["type"] != "message" for a, on in zip(actions, live, strict=True))
+    mover = last_mover(stored)  # type: ignore[arg-type]
+    for player in (1, 2, 3):
+        access = Access("player", player, str(player))
+        try:
+            check_own_moves(stored, undo_of(access), access)  # type: ignore[arg-type]
+            accepted = any_live
+        except Forbidden:
+            accepted = False
+        assert may_undo(access, mover) is accepted
+    assert not may_undo(Access("spectator"), mover)

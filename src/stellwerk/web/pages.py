@@ -64,6 +64,7 @@ from stellwerk.web.service import (
     Created,
     GameService,
     decider,
+    last_mover,
     may_undo,
     player_names,
     undo_of,
@@ -325,7 +326,7 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         choices=choices,
         access=access,
         names={str(p.get("id")): str(p.get("name")) for p in stored.data.get("players", [])},
-        undo=undo_of(access) if may_undo(stored, access) else None,
+        undo=undo_of(access) if may_undo(access, last_mover(stored)) else None,
     )
 
 

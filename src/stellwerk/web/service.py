@@ -178,6 +178,7 @@ class Desk:
         self.seats: dict[str, Any] = {}
         self.games: dict[str, StoredGame] = {}
         self.views: dict[str, View] = {}
+        self.movers: dict[str, tuple[int, Any]] = {}
 
     def stored(self, key: str) -> StoredGame:
         """The stored game ``key`` at its current count (``GameNotFound``)."""
@@ -196,6 +197,13 @@ class Desk:
         if kept is None or kept.get("count") != stored.count:
             kept = self.views[key] = game_view(stored.game, stored.count)
         return kept
+
+    def mover(self, key: str, stored: StoredGame) -> Any:
+        """``last_mover`` of ``stored``, computed once per count (it walks the whole log)."""
+        kept = self.movers.get(key)
+        if kept is None or kept[0] != stored.count:
+            kept = self.movers[key] = (stored.count, last_mover(stored))
+        return kept[1]
 
     def seats_of(self, key: str) -> Any:
         if key not in self.seats:
@@ -487,7 +495,7 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[s
         out["deadline"] = {"due": due, "seconds": desk.seats_of(key)["deadline_seconds"]}
     if access.is_player:
         out["yours"] = [e for e in view["active"] if decider(game, e) == access.player]
-        out["may_undo"] = may_undo(stored, access)
+        out["may_undo"] = may_undo(access, desk.mover(key, stored))
     lay_hexes = getattr(game, "lay_hexes", None)
     if not view["finished"] and lay_hexes is not None:
         out["lay_hexes"] = lay_hexes()
@@ -547,28 +555,32 @@ def undo_of(access: Access) -> dict[str, Any]:
     return {"type": UNDO, "entity": access.player, "entity_type": "player"}
 
 
-def may_undo(stored: StoredGame, access: Access) -> bool:
-    """Whether the player may take back the game's last move now: there is a live move and
-    it is his own, sent by him (``check_own_moves``) -- so nobody else acted since, neither
-    another player nor a deadline's default order.  What live play allows: a player's link
-    acts only for him, and taking back another's move would be acting for that one; there
-    is no consent of the others to ask for, so undo stops at their moves.  The game page
-    offers exactly this (and the API's ``may_undo`` says it); the engine still judges the
-    undo itself when it is sent."""
-    if not access.is_player:
-        return False
+def last_mover(stored: StoredGame) -> Any:
+    """Who made the game's last live move that is not a message (the one an ``undo`` without
+    ``action_id`` takes back, common rules §3.4): its ``user``, or for an action without one
+    (an imported file) the player deciding for its entity now; None when there is none."""
     actions = actions_of(stored.data)
     try:
         live = live_mask(actions)
     except GameFileError:
-        return False
-    if not any(on and a.get("type") != MESSAGE for a, on in zip(actions, live, strict=True)):
-        return False
-    try:
-        check_own_moves(stored, undo_of(access), access)
-    except Forbidden:
-        return False
-    return True
+        return None
+    for action, on in zip(reversed(actions), reversed(live), strict=True):
+        if on and action.get("type") != MESSAGE:
+            user = action.get("user")
+            return user if user is not None else decider(stored.game, action.get("entity"))
+    return None
+
+
+def may_undo(access: Access, mover: Any) -> bool:
+    """Whether the player may take back the game's last move now, ``mover``'s
+    (``last_mover``): it is his own, sent by him -- so nobody else acted since, neither
+    another player nor a deadline's default order.  What ``check_own_moves`` allows of an
+    ``undo`` without ``action_id``, which takes back just that move.  Why no more: a link
+    acts only for its player, and taking back another's move would be acting for that one;
+    the engine has no consent of the other players to ask for, so undo stops at their
+    moves.  The game page offers exactly this (and the API's ``may_undo`` says it); the
+    undo itself is still judged when it is sent."""
+    return access.is_player and mover is not None and mover == access.player
 
 
 def _check_playable(stored: StoredGame) -> None:
