@@ -255,6 +255,24 @@ PICTURES_LOCK = threading.Lock()
 """Several apps in one process (tests) have a store thread each."""
 
 
+MOVERS: dict[tuple[str, int], Any] = {}
+"""``last_mover`` of recent (game, action count): it walks the whole log, and every seat's
+page after a move asks it (guarded by ``PICTURES_LOCK``, kept ``PICTURES_KEPT``)."""
+
+
+def _mover(key: str, stored: StoredGame) -> Any:
+    wanted = (key, stored.count)
+    with PICTURES_LOCK:
+        if wanted in MOVERS:
+            return MOVERS[wanted]
+    found = last_mover(stored)
+    with PICTURES_LOCK:
+        MOVERS[wanted] = found
+        while len(MOVERS) > PICTURES_KEPT:
+            MOVERS.pop(next(iter(MOVERS)))
+    return found
+
+
 @dataclass
 class GamePage:
     """What the game template shows."""
@@ -326,7 +344,7 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         choices=choices,
         access=access,
         names={str(p.get("id")): str(p.get("name")) for p in stored.data.get("players", [])},
-        undo=undo_of(access) if may_undo(access, last_mover(stored)) else None,
+        undo=undo_of(access) if may_undo(access, _mover(key, stored)) else None,
     )
 
 
