@@ -338,8 +338,8 @@ def create_app(
     """The web app on the store ``store_spec`` (``open_store`` spec; None: an in-memory SQLite
     database).  ``secret`` signs the pages' form tokens; by default the store's
     (``web.secret.stored_secret``: made once per database, so several processes on one
-    database behind one address accept each other's forms).  ``engine`` stands in an engine class
-    (tests).  Every ``deadline_interval`` seconds (0: never) the server settles the decisions
+    database behind one address accept each other's forms).  ``engine`` stands in an
+    engine class (tests).  Every ``deadline_interval`` seconds (0: never) the server settles the decisions
     whose deadline passed (``web.deadlines``).  ``create_limit``: how many games one client
     may make (``web.ratelimit``; None: no limit)."""
     owned = service is None
