@@ -339,9 +339,9 @@ def create_app(
     database).  ``secret`` signs the pages' form tokens; by default the store's
     (``web.secret.stored_secret``: made once per database, so several processes on one
     database behind one address accept each other's forms).  ``engine`` stands in an
-    engine class (tests).  Every ``deadline_interval`` seconds (0: never) the server settles the decisions
-    whose deadline passed (``web.deadlines``).  ``create_limit``: how many games one client
-    may make (``web.ratelimit``; None: no limit)."""
+    engine class (tests).  Every ``deadline_interval`` seconds (0: never) the server
+    settles the decisions whose deadline passed (``web.deadlines``).  ``create_limit``: how
+    many games one client may make (``web.ratelimit``; None: no limit)."""
     owned = service is None
     the_service = service if service is not None else GameService(store_spec, engine)
 
