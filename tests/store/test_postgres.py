@@ -44,7 +44,7 @@ def test_a_new_database_gets_every_table_and_the_latest_version(postgres_url: st
     PostgresStore(postgres_url, engine=FakeGame).close()
     db = connect(postgres_url)
     assert schema_version(db) == LATEST
-    for table in ("games", "actions", "state_cache", "annex", "schema_version"):
+    for table in ("games", "actions", "state_cache", "annex", "site", "schema_version"):
         assert db.table_exists(table), table
     db.close()
 

@@ -228,6 +228,34 @@ def test_annex_data_is_kept_per_game_and_never_in_the_game_file(
     reopened.close()
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_site_data_is_set_once_per_database_and_never_in_a_game_file(
+    request: pytest.FixtureRequest, tmp_path: Path, kind: str
+) -> None:
+    """A front end's data about the whole store (schema.py ``site``, step 3): the first
+    ``site_setdefault`` stores its value, later ones (another store on the same database
+    too) get that value back and store nothing; no game file carries it."""
+    store = open_backend(kind, request, tmp_path)
+    store.create(KEY, toy_file())
+    assert store.site_get("web-secret") is None
+    assert store.site_setdefault("web-secret", "first") == "first"
+    if isinstance(store, PostgresStore):  # another store on the same database
+        other: GameStore = PostgresStore(store.url, engine=FakeGame)
+    else:
+        other = open_backend(kind, request, tmp_path)
+    assert other.site_setdefault("web-secret", "second") == "first"
+    assert other.site_get("web-secret") == store.site_get("web-secret") == "first"
+    assert "first" not in json.dumps(store.export(KEY))
+    store.close()
+    other.close()
+
+
+def test_the_json_files_keep_no_site_data(tmp_path: Path) -> None:
+    store = JsonFileStore(tmp_path, engine=FakeGame)
+    with pytest.raises(StoreError, match="keeps no data beside the game files"):
+        store.site_setdefault("web-secret", "x")
+
+
 def test_the_json_files_keep_no_annex(tmp_path: Path) -> None:
     store = JsonFileStore(tmp_path, engine=FakeGame)
     store.create(KEY, toy_file())

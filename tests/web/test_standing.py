@@ -81,3 +81,56 @@ def test_a_standing_pass_acts_at_the_players_turn_and_can_be_cancelled_gm_standi
         fired = [a for a in file["actions"][log_before:] if a.get("entity") == waiting]
         assert fired and all(a["type"] == "pass" and a["user"] == waiting for a in fired)
         assert cancelling in turns  # his order was cancelled: he was asked himself
+
+
+def undo(pid: int) -> dict[str, Any]:
+    return {"type": "undo", "entity": pid, "entity_type": "player"}
+
+
+def turns_until(client: Any, created: dict[str, Any], player: int, most: int = 6) -> bool:
+    """Everyone else passes in turn; True when ``player`` is asked himself (his standing
+    pass did not act), False when the round went on without asking him."""
+    key, seats = created["id"], tokens(created)
+    rng = random.Random(3)
+    for _ in range(most):
+        now = client.get(f"/api/games/{key}", headers=bearer(seats[1])).json()
+        pid = now["active"][0]
+        if pid == player:
+            return True
+        if pid not in seats:
+            return False
+        passed = {"type": "pass", "entity": pid, "entity_type": "player"}
+        if passed not in now["legal_actions"]:
+            mine = client.get(f"/api/games/{key}", headers=bearer(seats[pid])).json()
+            passed = pick(client, key, seats[pid], mine, rng) or passed
+        assert send(client, created, pid, passed).status_code == 200
+    return False
+
+
+def test_an_undone_standing_order_no_longer_acts_common_rules_3_4() -> None:
+    """Undo of the ``program_share_pass`` that gave the order (his last move): the order
+    ends with it, so at his turn he is asked himself; the undo itself woke nothing."""
+    with app_client() as client:
+        created = new_game(client, seed=5)
+        view = to_stock_round(client, created)
+        waiting = next(p for p in tokens(created) if p != view["active"][0])
+        assert send(client, created, waiting, program(waiting)).status_code == 200
+        undone = send(client, created, waiting, undo(waiting))
+        assert undone.status_code == 200, undone.text
+        assert undone.json()["action_count"] == undone.json()["position"]  # nothing fired
+        assert turns_until(client, created, waiting)
+
+
+def test_an_undone_cancel_gives_the_order_back() -> None:
+    """Undo of the ``program_disable`` that cancelled the order: it is active again and
+    passes for him at his turn (he is never asked in this round)."""
+    with app_client() as client:
+        created = new_game(client, seed=5)
+        view = to_stock_round(client, created)
+        waiting = next(p for p in tokens(created) if p != view["active"][0])
+        assert send(client, created, waiting, program(waiting)).status_code == 200
+        cancel = {"type": "program_disable", "entity": waiting, "entity_type": "player",
+                  "reason": "changed my mind", "original_type": "program_share_pass"}  # fmt: skip
+        assert send(client, created, waiting, cancel).status_code == 200
+        assert send(client, created, waiting, undo(waiting)).status_code == 200
+        assert not turns_until(client, created, waiting)

@@ -4,17 +4,26 @@ The store is an SQLite file (``stellwerk-web.db`` in the current folder by defau
 ``--db`` names; a store that cannot be opened is a usage error (exit 2) before the server
 starts.  The address is printed once the socket is bound (``--port 0`` picks a free port, and
 the printed address says which), so scripts and tests can read it.
+
+For several processes on one database behind one address (docs/web.md, "Security"): the
+pages' form tokens are signed with ``--secret-file``'s secret, else ``$STELLWERK_SECRET``,
+else the one the store keeps (``web.secret``); games made per client are limited by
+``--create-limit`` (``web.ratelimit``); the client of a request is the remote address, taken
+from ``X-Forwarded-For`` only for the proxies ``--forwarded-allow-ips`` names (uvicorn's).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+from pathlib import Path
 from typing import Any
 
 import click
 
 from stellwerk.cli.common import fail
+from stellwerk.web.ratelimit import DEFAULT as DEFAULT_CREATE_LIMIT
 
 DEFAULT_DB = "stellwerk-web.db"
 DEMO_PLAYERS = ("Ann", "Bob", "Cid")
@@ -41,25 +50,71 @@ DEMO_SEED = 1849
     "--demo", is_flag=True, help="Also start a demonstration game of 1849 and print its links."
 )
 @click.option(
+    "--secret-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="File holding the secret that signs the pages' forms (else $STELLWERK_SECRET, "
+    "else the one kept in the store); every process behind one address needs the same.",
+)
+@click.option(
+    "--create-limit",
+    default=str(DEFAULT_CREATE_LIMIT),
+    show_default=True,
+    metavar="N/SECONDS",
+    help="New games and imports per client address: N at once and N more every SECONDS "
+    "(429 beyond); 'off' for none.",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default="127.0.0.1",
+    show_default=True,
+    metavar="IPS",
+    help="Proxies whose X-Forwarded-For names the client (comma-separated, '*' for any).",
+)
+@click.option(
     "--log-level",
     default="warning",
     show_default=True,
     type=click.Choice(["debug", "info", "warning", "error"]),
 )
-def serve(host: str, port: int, db: str, demo: bool, log_level: str) -> None:
+def serve(
+    host: str,
+    port: int,
+    db: str,
+    demo: bool,
+    secret_file: Path | None,
+    create_limit: str,
+    forwarded_allow_ips: str,
+    log_level: str,
+) -> None:
     """Start the web app: the pages and the JSON API (docs/web.md)."""
     import uvicorn
 
     from stellwerk.store import StoreError
     from stellwerk.web.app import create_app
+    from stellwerk.web.ratelimit import RateLimit
+    from stellwerk.web.secret import SecretError, given_secret, readable_by_others
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     try:
-        app = create_app(db)
+        secret = given_secret(os.environ, secret_file)
+        limit = RateLimit.parse(create_limit)
+    except (SecretError, ValueError) as error:
+        fail(str(error))
+    if secret_file is not None and readable_by_others(secret_file):
+        click.echo(f"warning: {secret_file} may be read by others (chmod 600)", err=True)
+    try:
+        app = create_app(db, secret=secret, create_limit=limit)
     except StoreError as error:
         fail(f"cannot open the game store {db}: {error}")
     config = uvicorn.Config(
-        app, host=host, port=port, log_level=log_level, access_log=False, lifespan="on"
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        lifespan="on",
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     server = uvicorn.Server(config)
     asyncio.run(_serve(server, db, app.state.service if demo else None))

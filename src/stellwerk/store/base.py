@@ -203,6 +203,17 @@ class GameStore(ABC):
         action count: annex data is the front end's, not the game's."""
         raise StoreError(f"{type(self).__name__} keeps no data beside the game file")
 
+    def site_get(self, name: str) -> Any:
+        """What a front end stored about the whole store (not one game) under ``name``
+        (JSON-like), or ``None``.  Never part of a game file."""
+        raise StoreError(f"{type(self).__name__} keeps no data beside the game files")
+
+    def site_setdefault(self, name: str, value: Any) -> Any:
+        """The value stored under ``name`` (``site_get``); if there is none yet, store
+        ``value`` first -- atomically, so of several processes doing this at once on one
+        database all get the value of the first (as ``dict.setdefault``)."""
+        raise StoreError(f"{type(self).__name__} keeps no data beside the game files")
+
     # -- live engines -----------------------------------------------------------------------
     def live_game(self, key: str, data: GameData) -> LiveGame | None:
         """The kept engine of ``key`` if it is at ``data`` (same :func:`fingerprint`); a kept

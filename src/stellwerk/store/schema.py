@@ -7,7 +7,8 @@ structured), every other top-level key in ``metadata`` (JSON object) and the fil
 in ``key_order`` so an export gives back the same file.  ``state_cache`` holds a computed view
 (snapshot, who acts, legal actions) *for one action count*; it is an optimisation only, ignored
 whenever its count is not the game's count.  ``annex`` holds what a front end keeps about a
-game besides its file (JSON text under a name per game; dropped with the game).
+game besides its file (JSON text under a name per game; dropped with the game); ``site`` what
+a front end keeps about the whole store (JSON text under a name, e.g. the web app's secret).
 
 Plain SQL types (TEXT, INTEGER) and statements both SQLite and PostgreSQL run as written, so
 both backends (``SqliteStore``, ``PostgresStore``) have this one schema and these migrations.
@@ -57,6 +58,18 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
                 name TEXT NOT NULL,
                 value TEXT NOT NULL,
                 PRIMARY KEY (game_key, name)
+            )""",
+        ],
+    ),
+    (
+        3,
+        [
+            # what a front end keeps about the whole store rather than one game (the web
+            # app's form-signing secret, shared by every server process on the database):
+            # JSON text under a name, never part of any game file (``GameStore.site_*``)
+            """CREATE TABLE site (
+                name TEXT PRIMARY KEY,
+                value TEXT NOT NULL
             )""",
         ],
     ),

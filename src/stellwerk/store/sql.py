@@ -139,6 +139,25 @@ class SqlStore(GameStore):
                 (key, name, _dump(value)),
             )
 
+    def site_get(self, name: str) -> Any:
+        """The store-wide value under ``name`` (``GameStore.site_get``)."""
+        with self._db.transaction(write=False):
+            row = self._db.one("SELECT value FROM site WHERE name = ?", (name,))
+        return None if row is None else json.loads(row[0])
+
+    def site_setdefault(self, name: str, value: Any) -> Any:
+        """``GameStore.site_setdefault``: one write transaction locked on the name; the
+        insert does nothing when a value is there, and the value read after it is the
+        first writer's."""
+        with self._db.transaction(lock=f"site {name}"):
+            self._db.run(
+                "INSERT INTO site (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                (name, _dump(value)),
+            )
+            row = self._db.one("SELECT value FROM site WHERE name = ?", (name,))
+        assert row is not None
+        return json.loads(row[0])
+
     # -- writing ----------------------------------------------------------------------------
     def _insert_game(self, key: str, data: GameData) -> None:
         metadata = {k: v for k, v in data.items() if k not in (*COLUMNS, "actions")}

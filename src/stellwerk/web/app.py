@@ -33,6 +33,8 @@ from stellwerk.store import GameMovedOn, GameNotFound, StoreError
 from stellwerk.store.log import EngineClass
 from stellwerk.web.deadlines import deadline_seconds
 from stellwerk.web.errors import BadRequest, WebError
+from stellwerk.web.ratelimit import DEFAULT as DEFAULT_CREATE_LIMIT
+from stellwerk.web.ratelimit import Buckets, CreateLimit, RateLimit
 from stellwerk.web.security import (
     BodyLimit,
     Csrf,
@@ -314,6 +316,16 @@ async def tick(service: GameService, interval: float) -> None:
             LOG.exception("the deadline ticker failed")
 
 
+def _store_secret(service: GameService) -> bytes:
+    """The store's shared secret (``web.secret``); for a store that keeps nothing beside its
+    games, one made for this process (logged: its forms are then its own)."""
+    try:
+        return service.shared_secret()
+    except StoreError as error:
+        LOG.warning("form tokens signed with a secret of this process only: %s", error)
+        return secrets.token_bytes(32)
+
+
 def create_app(
     store_spec: str | None = None,
     *,
@@ -321,12 +333,15 @@ def create_app(
     secret: bytes | None = None,
     service: GameService | None = None,
     deadline_interval: float = DEADLINE_INTERVAL,
+    create_limit: RateLimit | None = DEFAULT_CREATE_LIMIT,
 ) -> Starlette:
     """The web app on the store ``store_spec`` (``open_store`` spec; None: an in-memory SQLite
-    database).  ``secret`` signs the pages' form tokens (random per process by default; give
-    one to several processes behind one address).  ``engine`` stands in an engine class
-    (tests).  Every ``deadline_interval`` seconds (0: never) the server settles the decisions
-    whose deadline passed (``web.deadlines``)."""
+    database).  ``secret`` signs the pages' form tokens; by default the store's
+    (``web.secret.stored_secret``: made once per database, so several processes on one
+    database behind one address accept each other's forms).  ``engine`` stands in an
+    engine class (tests).  Every ``deadline_interval`` seconds (0: never) the server
+    settles the decisions whose deadline passed (``web.deadlines``).  ``create_limit``: how
+    many games one client may make (``web.ratelimit``; None: no limit)."""
     owned = service is None
     the_service = service if service is not None else GameService(store_spec, engine)
 
@@ -343,14 +358,20 @@ def create_app(
         if owned:
             the_service.close()
 
+    middleware = [Middleware(Guard), Middleware(SecurityHeaders)]
+    buckets = None if create_limit is None else Buckets(create_limit)
+    if buckets is not None:
+        middleware.append(Middleware(CreateLimit, buckets=buckets))
+    middleware.append(Middleware(BodyLimit))
     app = Starlette(
         routes=list(API_ROUTES),
-        middleware=[Middleware(Guard), Middleware(SecurityHeaders), Middleware(BodyLimit)],
+        middleware=middleware,
         exception_handlers={kind: on_refusal for kind in REFUSALS},
         lifespan=lifespan,
     )
     app.state.service = the_service
-    app.state.secret = secret if secret is not None else secrets.token_bytes(32)
+    app.state.buckets = buckets
+    app.state.secret = secret if secret is not None else _store_secret(the_service)
     app.state.csrf = Csrf(app.state.secret)
     app.router.routes.extend(page_routes(the_service, app.state))
     logging.getLogger("stellwerk.web").debug("web app on %s", store_spec or "memory")

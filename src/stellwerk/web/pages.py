@@ -21,6 +21,8 @@ them only with ``GameService.act``, and show the engine's own words:
 * Standing orders (the game master's, ``web.standing``): a player gives "pass for the rest of
   this stock round" or "buy shares of X each turn until it floats / N shares" and cancels
   them on his page; they are 18xx.games' ``program_*`` actions, sent like any move.
+* Undo: while the game's last move is the player's own (nobody else acted since), his page
+  offers "undo my last move" (``web.service.may_undo``): an ``undo`` sent like any move.
 * ``?lang=de|en`` switches the language (kept in a cookie).
 
 Forms: every POST carries a signed token in a hidden field (``web.security.Csrf``, its scope
@@ -58,7 +60,15 @@ from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, WebError
 from stellwerk.web.seats import ANNEX, Access, digest
 from stellwerk.web.security import Csrf, same_origin
-from stellwerk.web.service import Created, GameService, decider, player_names
+from stellwerk.web.service import (
+    Created,
+    GameService,
+    decider,
+    last_mover,
+    may_undo,
+    player_names,
+    undo_of,
+)
 from stellwerk.words import money
 
 HERE = Path(__file__).parent
@@ -117,6 +127,8 @@ UI: dict[str, dict[str, str]] = {
         "buy_until": "Buy shares each turn", "until": "until", "float": "it floats",
         "from_pool": "from the pool", "give": "Give the order", "cancel": "Cancel",
         "order_share_pass": "pass in this stock round", "order_buy_shares": "buy {target}",
+        "undo": "Undo my last move", "undo_hint":
+        "Possible while nobody else has acted since; the others see it at once.",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -152,6 +164,8 @@ UI: dict[str, dict[str, str]] = {
         "buy_until": "Jede Runde Aktien kaufen", "until": "bis", "float": "sie schwimmt",
         "from_pool": "aus dem Pool", "give": "Auftrag erteilen", "cancel": "Aufheben",
         "order_share_pass": "in dieser Aktienrunde passen", "order_buy_shares": "{target} kaufen",
+        "undo": "Meinen letzten Zug zurücknehmen", "undo_hint":
+        "Möglich, solange seitdem niemand sonst gezogen hat; die anderen sehen es sofort.",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -241,6 +255,24 @@ PICTURES_LOCK = threading.Lock()
 """Several apps in one process (tests) have a store thread each."""
 
 
+MOVERS: dict[tuple[str, int], Any] = {}
+"""``last_mover`` of recent (game, action count): it walks the whole log, and every seat's
+page after a move asks it (guarded by ``PICTURES_LOCK``, kept ``PICTURES_KEPT``)."""
+
+
+def _mover(key: str, stored: StoredGame) -> Any:
+    wanted = (key, stored.count)
+    with PICTURES_LOCK:
+        if wanted in MOVERS:
+            return MOVERS[wanted]
+    found = last_mover(stored)
+    with PICTURES_LOCK:
+        MOVERS[wanted] = found
+        while len(MOVERS) > PICTURES_KEPT:
+            MOVERS.pop(next(iter(MOVERS)))
+    return found
+
+
 @dataclass
 class GamePage:
     """What the game template shows."""
@@ -255,6 +287,8 @@ class GamePage:
     choices: Choices
     access: Access
     names: dict[str, str]
+    undo: dict[str, Any] | None = None
+    """The ``undo`` the player may send now (``web.service.may_undo``), else None."""
 
 
 def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePage:
@@ -310,6 +344,7 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         choices=choices,
         access=access,
         names={str(p.get("id")): str(p.get("name")) for p in stored.data.get("players", [])},
+        undo=undo_of(access) if may_undo(access, _mover(key, stored)) else None,
     )
 
 

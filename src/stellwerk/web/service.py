@@ -59,6 +59,7 @@ from stellwerk.web.deadlines import USER as DEADLINE_USER
 from stellwerk.web.deadlines import Settled, default_for, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NoToken
 from stellwerk.web.seats import ANNEX, Access, deal, lookup
+from stellwerk.web.secret import stored_secret
 
 LOG = logging.getLogger("stellwerk.web")
 
@@ -177,6 +178,7 @@ class Desk:
         self.seats: dict[str, Any] = {}
         self.games: dict[str, StoredGame] = {}
         self.views: dict[str, View] = {}
+        self.movers: dict[str, tuple[int, Any]] = {}
 
     def stored(self, key: str) -> StoredGame:
         """The stored game ``key`` at its current count (``GameNotFound``)."""
@@ -195,6 +197,13 @@ class Desk:
         if kept is None or kept.get("count") != stored.count:
             kept = self.views[key] = game_view(stored.game, stored.count)
         return kept
+
+    def mover(self, key: str, stored: StoredGame) -> Any:
+        """``last_mover`` of ``stored``, computed once per count (it walks the whole log)."""
+        kept = self.movers.get(key)
+        if kept is None or kept[0] != stored.count:
+            kept = self.movers[key] = (stored.count, last_mover(stored))
+        return kept[1]
 
     def seats_of(self, key: str) -> Any:
         if key not in self.seats:
@@ -243,6 +252,12 @@ class GameService:
         """``function(desk, *args)`` on the store's thread."""
         future = self._pool.submit(function, self._desk, *args)
         return await asyncio.wrap_future(future)
+
+    def shared_secret(self) -> bytes:
+        """The store's secret for the pages' form tokens (``web.secret.stored_secret``: made
+        once per database, so every process on it agrees); waits for the store's thread.
+        ``StoreError`` for a store that keeps nothing beside its games."""
+        return self._pool.submit(stored_secret, self._store).result()
 
     def close(self) -> None:
         """Close the store (on its thread) and stop the thread."""
@@ -480,6 +495,7 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[s
         out["deadline"] = {"due": due, "seconds": desk.seats_of(key)["deadline_seconds"]}
     if access.is_player:
         out["yours"] = [e for e in view["active"] if decider(game, e) == access.player]
+        out["may_undo"] = may_undo(access, desk.mover(key, stored))
     lay_hexes = getattr(game, "lay_hexes", None)
     if not view["finished"] and lay_hexes is not None:
         out["lay_hexes"] = lay_hexes()
@@ -531,6 +547,40 @@ def check_own_moves(stored: StoredGame, control: dict[str, Any], access: Access)
         mover = user if user is not None else decider(stored.game, action.get("entity"))
         if mover != access.player:
             raise Forbidden(f"{access.name} may not {control['type']} another player's move")
+
+
+def undo_of(access: Access) -> dict[str, Any]:
+    """The ``undo`` a player sends to take back his last move (common rules §3.4: without
+    ``action_id``, the last live action that is not a message)."""
+    return {"type": UNDO, "entity": access.player, "entity_type": "player"}
+
+
+def last_mover(stored: StoredGame) -> Any:
+    """Who made the game's last live move that is not a message (the one an ``undo`` without
+    ``action_id`` takes back, common rules §3.4): its ``user``, or for an action without one
+    (an imported file) the player deciding for its entity now; None when there is none."""
+    actions = actions_of(stored.data)
+    try:
+        live = live_mask(actions)
+    except GameFileError:
+        return None
+    for action, on in zip(reversed(actions), reversed(live), strict=True):
+        if on and action.get("type") != MESSAGE:
+            user = action.get("user")
+            return user if user is not None else decider(stored.game, action.get("entity"))
+    return None
+
+
+def may_undo(access: Access, mover: Any) -> bool:
+    """Whether the player may take back the game's last move now, ``mover``'s
+    (``last_mover``): it is his own, sent by him -- so nobody else acted since, neither
+    another player nor a deadline's default order.  What ``check_own_moves`` allows of an
+    ``undo`` without ``action_id``, which takes back just that move.  Why no more: a link
+    acts only for its player, and taking back another's move would be acting for that one;
+    the engine has no consent of the other players to ask for, so undo stops at their
+    moves.  The game page offers exactly this (and the API's ``may_undo`` says it); the
+    undo itself is still judged when it is sent."""
+    return access.is_player and mover is not None and mover == access.player
 
 
 def _check_playable(stored: StoredGame) -> None:

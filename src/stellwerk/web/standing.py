@@ -13,6 +13,12 @@ ended, another player's sale, par or buy into a corporation he presides, the con
 recorded as a ``program_disable`` naming the reason.  A fired action the engine refuses ends
 the order the same way.  At most ``MAX_FIRINGS`` actions follow one request.
 
+An ``undo`` or ``redo`` (a player taking back or restoring his own moves, which may be the
+giving or the cancelling of an order, or what an order did for him) wakes no standing order:
+it is the player deciding himself.  After it each order is active again exactly when the log
+says so (``follow_log``): its program action is live and no live ``program_disable`` of his
+for that kind came after it.
+
 Standing orders never fail the request that woke them: the player's own action is stored
 before they run, and an unexpected error while they run is logged, not answered.
 """
@@ -24,7 +30,9 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.errors import IllegalAction
+from stellwerk.io.undo import REDO, UNDO, live_mask
 from stellwerk.store import GameMovedOn
+from stellwerk.store.log import actions_of
 
 if TYPE_CHECKING:
     from stellwerk.gm.standing import Standing
@@ -87,6 +95,10 @@ def _after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int
     orders = load(desk, key)
     stored = desk.stored(key)
     game: Any = stored.game
+    if kind in (UNDO, REDO):
+        follow_log(orders, actions_of(stored.data))
+        save(desk, key, orders)
+        return count
     if kind in PROGRAMS:
         program_id = int(stored.data["actions"][-1].get("id", count))
         order = given(sent, program_id, round_key(game), len(orders) + 1)
@@ -101,6 +113,25 @@ def _after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int
         return _fire(desk, key, orders)
     finally:
         save(desk, key, orders)
+
+
+def follow_log(orders: list[Standing], actions: list[dict[str, Any]]) -> None:
+    """Set each order's ``active`` from the game's live actions (after an undo or redo): its
+    program action is live and no live ``program_disable`` of its player for its kind came
+    after it (a player's cancel and every end the orders themselves record are such)."""
+    from stellwerk.gm.standing import PROGRAM_OF
+
+    live = [a for a, on in zip(actions, live_mask(actions), strict=True) if on]
+    position = {a.get("id"): index for index, a in enumerate(live)}
+    for order in orders:
+        at = position.get(order.program_id)
+        original = PROGRAM_OF.get(order.kind)
+        order.active = at is not None and not any(
+            a.get("type") == "program_disable"
+            and a.get("entity") == order.player
+            and a.get("original_type") == original
+            for a in live[at + 1 :]
+        )
 
 
 def _fire(desk: Desk, key: str, orders: list[Standing]) -> int:
