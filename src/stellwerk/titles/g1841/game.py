@@ -124,6 +124,12 @@ class Game1841(Game):
         self.token_order: dict[str, list[str | None]] = {}
         """Each corporation's tokens in charter order (hexes, ``None`` a free place), which
         railhead a lay uses (:mod:`.token_order`, rules/1841.md 2.3.3)."""
+        self.formed_seen = stock.FormedSeen()
+        """The corporations the journal tells were formed, as far as it has been read
+        (:func:`.stock.formed_in_game`, rules/1841.md 2.4.1, 2.4.2)."""
+        self.shares_board = False
+        """A light copy for trying a merger's choice (:mod:`.trial`): it shares the board and
+        the round with its game, so a merger tried on it stops before its token stage."""
         self.memo_cache = GraphStamps(self.map)
         set_table(self, self.data)
         tokens.reserve_homes(self)

@@ -27,7 +27,6 @@ bookkeeping can replace them: :func:`has_operated`, :func:`is_frozen`, :func:`ma
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +47,7 @@ from stellwerk.core.market import Cell
 from stellwerk.titles.g1841 import journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question
+from stellwerk.titles.g1841.trial import light_copy
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -432,8 +432,9 @@ preference order over the choices (price ``first``/``last``, exchange ``pres``/`
 
 
 def _copy_with(game: Game1841, merger: Merger) -> tuple[Game1841, Merger]:
-    """A copy of ``game`` and the copy of ``merger`` in it (queued or not)."""
-    trial, twin = copy.deepcopy((game, merger))
+    """A light copy of ``game`` (:func:`.trial.light_copy`) and the copy of ``merger`` in it
+    (queued or not)."""
+    trial, (twin,) = light_copy(game, merger)
     return trial, twin
 
 
@@ -443,8 +444,9 @@ class Merger(Procedure):
 
     ``stage``: ``price`` (the acting corporation chooses), ``pass1``/``pass2`` (exchanges of
     majors), ``oo`` (one token of a two-city tile must go), ``remove`` (tokens leave the map),
-    ``done``.  ``waiting`` names the holder asked in an exchange pass and ``offered`` what it
-    may answer."""
+    ``done``; ``judged`` ends a try on a light copy (:mod:`.trial`) where the exchange's
+    outcome has been checked.  ``waiting`` names the holder asked in an exchange pass and
+    ``offered`` what it may answer."""
 
     a: str
     b: str
@@ -528,7 +530,7 @@ class Merger(Procedure):
         seed 000 items 3.1, 3.6), so :class:`~.decisions.Decisions` does not list it."""
         if self.stage not in ("price", "pass1", "pass2") or self.tuscan:
             return True
-        trial = copy.deepcopy(game)
+        trial, _ = light_copy(game)
         index = next(i for i, p in enumerate(game.procedures) if p is self)
         twin = trial.procedures[index]
         assert isinstance(twin, Merger)
@@ -574,8 +576,7 @@ class Merger(Procedure):
         replay and ``stellwerk.api.Game.process`` rebuilds the engine from a checkpoint, so
         the half-changed game is never used (a copy cost most of a merger's replay time)."""
         if not game.loading:
-            trial = copy.deepcopy(game)
-            twin = copy.deepcopy(self)
+            trial, (twin,) = light_copy(game, self)
             twin.run_begin(trial)
         self.run_begin(game)
 
@@ -595,7 +596,7 @@ class Merger(Procedure):
         item 3.6).  Not while a file is replayed: see :meth:`begin`."""
         if game.loading:
             return
-        trial = copy.deepcopy(game)
+        trial, _ = light_copy(game)
         index = next(i for i, p in enumerate(game.procedures) if p is self)
         twin = trial.procedures[index]
         assert isinstance(twin, Merger)
@@ -788,6 +789,11 @@ class Merger(Procedure):
                     f"{target.sym} would have no president: the merger is not allowed",
                     "rules/1841.md 2.3.11 (seed 000 item 3.6)",
                 )
+        if game.shares_board:
+            # a try on a light copy (:mod:`.trial`) ends here: what follows only moves tokens
+            # and never refuses, and the board is the game's own
+            self.stage = "judged"
+            return
         board = game.map.board
         self.duplicates = 0
         for state in board.hexes.values():
@@ -962,7 +968,7 @@ def can_begin(game: Game1841, a: Corporation, b: Corporation, target: Corporatio
     decider = controller(a)
     if decider is None:
         return False
-    trial = copy.deepcopy(game)
+    trial, _ = light_copy(game)
     try:
         # start_merger's checks and begin, on one copy (begin would copy it again)
         ta, tb, tt = (trial.corporation(s) for s in (a.sym, b.sym, target.sym))

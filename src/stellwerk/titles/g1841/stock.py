@@ -8,13 +8,13 @@ tokens, token purchase) is :mod:`.start`'s."""
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.events import SharesBought, SharesSold, ref
+from stellwerk.core.events import Event, SharesBought, SharesSold, ref
 from stellwerk.core.flow.base import Action, Round, act, any_action_blocks, remembered
 from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, turn_menu
@@ -91,31 +91,40 @@ def startable(game: Game1841, corp: Corporation) -> bool:
     return corp.sym in formed_in_game(game)
 
 
-_FORMED: weakref.WeakKeyDictionary[Any, tuple[list[Any], int, frozenset[str]]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per game: (the journal read, how many of its events, the corporations they formed)."""
+@dataclass
+class FormedSeen:
+    """What :func:`formed_in_game` has read of the game's journal (typed state of the game,
+    ``Game1841.formed_seen``, copied and saved with it): how many events, the last of them
+    (to notice a journal cut back and grown again, as a tried share move does), and the
+    corporations they formed."""
+
+    read: int = 0
+    last: Event | None = None
+    formed: frozenset[str] = frozenset()
 
 
 def formed_in_game(game: Game1841) -> frozenset[str]:
     """The corporations formed in the game so far: SB and SFV by the secession, SFLi by the
     Tuscan merge (rules/1841.md 2.4.1, 2.4.2), as the journal tells.  The journal only grows,
     so only the events since the last call are read (:func:`startable` asks after every
-    stock action)."""
+    stock action); a journal that is shorter, or has another event where the last read one
+    was, is read again from its start."""
     events = game.journal
-    seen, read, formed = _FORMED.get(game, (None, 0, frozenset()))
-    if seen is not events or read > len(events):  # another journal: read it all
-        read, formed = 0, frozenset()
+    seen = game.formed_seen
+    if seen.read > len(events) or (seen.read and events[seen.read - 1] != seen.last):
+        seen.read, seen.last, seen.formed = 0, None, frozenset()
+    if seen.read == len(events):
+        return seen.formed
     new: set[str] = set()
-    for event in events[read:]:
+    for event in events[seen.read :]:
         if isinstance(event, journal.Seceded):
             new.update((event.a, event.b))
         elif isinstance(event, journal.TuscanMergeStarted):
             new.add(event.formed)
     if new:
-        formed = formed | new
-    _FORMED[game] = (events, len(events), formed)
-    return formed
+        seen.formed = seen.formed | new
+    seen.read, seen.last = len(events), events[-1]
+    return seen.formed
 
 
 def formed_startable(game: Game1841, corp: Corporation) -> bool:
