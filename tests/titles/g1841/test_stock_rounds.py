@@ -898,3 +898,33 @@ def test_4_3_a_bought_presidency_swaps_with_the_buyer() -> None:
     assert afi.owner is third and pres.owner is third
     assert buyer.percent_of("AFI") == 30 and seller.percent_of("AFI") == 10
     assert third.percent_of("AFI") == 40
+
+
+def _holding_bayard(options: list[str], cash: int) -> tuple[Game1841, Any]:
+    """Second stock round, phase 3: the player to act holds Bayard (no corporation goes with
+    it), ``cash`` and no share, with nothing to buy for it."""
+    game = game_in_sr(phase="3", options=options)
+    player = game.round.current_entity()
+    bayard = game.company("Bayard")
+    bayard.owner = player
+    player.companies.append(bayard)
+    player.cash = cash
+    return game, player
+
+
+def test_4_3_p2p_holder_of_a_concession_is_not_skipped() -> None:
+    """rules/1841.md 4.3 as 18xx.games plays it: with ``p2p_purchases`` its test of a
+    concession purchase from a player does not leave out the buyer's own concessions, so a
+    player holding one (here Bayard) with at least L.1 has a turn to pass, he is not
+    skipped -- but no purchase of his own concession is offered (selfplay p2p_purchases +
+    sfli_run_variant 5 players seed 406, action 1371).  Without the option, or without
+    cash, the same player has nothing to do and is skipped."""
+    game, player = _holding_bayard(["p2p_purchases"], 1)
+    assert step(game).actions(player) == ["pass"]
+    assert [a["type"] for a in step(game).choices(player)] == ["pass"]
+    assert step(game).blocking()
+    send(game, player, "pass")
+    assert game.round.current_entity() is not player
+    for options, cash in ((["p2p_purchases"], 0), ([], 1)):
+        game, player = _holding_bayard(options, cash)
+        assert step(game).actions(player) == []

@@ -600,6 +600,27 @@ class Shares1841(BuySellParShares):
     def buyable_companies(self, player: Player) -> list[Company]:
         return [c for c in self.game.companies if self.can_buy_company(player, c)]
 
+    def keeps_turn_by_own_company(self, player: Player) -> bool:
+        """With player-to-player purchases 18xx.games keeps a player's turn (he must pass,
+        he is not skipped) while he holds a concession or Bayard he could "buy" from a
+        player: its test of a purchase from a player does not exclude the buyer himself
+        (L.1, not bought this turn, and the president's certificate that goes with the
+        concession -- his own -- within his limits).  We offer no such purchase, only the
+        pass (selfplay 1841 p2p_purchases+sfli_run_variant 5 players seed 406, action 1371:
+        the holder of every concession is not skipped)."""
+        game = self.game
+        if not game.settings.player_to_player_purchases or self.bought() or player.cash < 1:
+            return False
+        for company in player.companies:
+            if company.closed:
+                continue
+            pres = company_president_share(game, company)
+            if pres is None or self.can_gain(
+                player, Bundle.of([pres], game.corporation(pres.corporation))
+            ):
+                return True
+        return False
+
     def process_buy_company(self, action: Action, entity: Any) -> None:
         company = self.game.company(str(action["company"]))
         price = int(action.get("price", company.value))
@@ -679,6 +700,7 @@ class Shares1841(BuySellParShares):
             "can_buy": lambda: self.can_buy_any(entity),
             "can_par": lambda: self.can_par_any(entity),
             "companies": lambda: bool(self.buyable_companies(entity)),
+            "own_company": lambda: self.keeps_turn_by_own_company(entity),
             "must_sell": lambda: (
                 self._over_a_limit(entity)
                 and self.must_sell(entity, self._test("can_sell", entity))
@@ -701,13 +723,17 @@ class Shares1841(BuySellParShares):
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         can_sell = self._test("can_sell", entity)
-        return turn_menu(
-            self._test("must_sell", entity),
+        must_sell = self._test("must_sell", entity)
+        menu = turn_menu(
+            must_sell,
             can_sell,
             lambda: self._test("can_buy", entity),
             lambda: self._test("can_par", entity),
             lambda: ["buy_company"] if self._test("companies", entity) else [],
         )
+        if not menu and self._test("own_company", entity):
+            return ["pass"]
+        return menu
 
     @any_action_blocks
     def blocking(self) -> bool:
@@ -721,7 +747,8 @@ class Shares1841(BuySellParShares):
         if not self.blocks or not isinstance(entity, Player) or getattr(entity, "closed", False):
             return False
         return any(
-            self._test(name, entity) for name in ("can_buy", "can_sell", "can_par", "companies")
+            self._test(name, entity)
+            for name in ("can_buy", "can_sell", "can_par", "companies", "own_company")
         )
 
     def offers_current(self, kind: str) -> bool:
