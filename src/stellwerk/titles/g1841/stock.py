@@ -418,10 +418,16 @@ class Shares1841(BuySellParShares):
             and player.percent_of(corp.sym) < EXTRA_BUYS_BELOW
         )
 
-    def can_buy(self, player: Player, bundle: Bundle | None) -> bool:
+    def can_buy(self, player: Player, bundle: Bundle | None, *, as_listed: bool = False) -> bool:
         """IPO or pool certificates (a president's certificate in the pool only for
         non-historical corporations or from phase 4), one purchase, no corporation sold this
-        round, cash, certificate and 60 % limits (rules/1841.md 2.2.1)."""
+        round, cash, certificate and 60 % limits (rules/1841.md 2.2.1).
+
+        ``as_listed``: the turn's test as 18xx.games makes it, whose engine leaves the pool
+        president's certificate of a historical corporation before phase 4 to its user
+        interface to hide: it keeps the turn open, though we never offer that purchase
+        (:func:`.corporate` likewise; selfplay sfli_run_variant 8 players seed 417, action
+        865)."""
         if bundle is None:
             return False
         owner = bundle.owner
@@ -431,7 +437,7 @@ class Shares1841(BuySellParShares):
         if (
             owner is self.game.pool
             and bundle.presidents_share is not None
-            and (not pool_president_buyable(self.game, corp) or bundle.partial)
+            and ((not as_listed and not pool_president_buyable(self.game, corp)) or bundle.partial)
         ):
             return False
         if self.bought() and not (owner is corp and self.can_buy_multiple(player, corp)):
@@ -452,7 +458,7 @@ class Shares1841(BuySellParShares):
         purchases)."""
         pool = self.game.pool
         candidates = self.buy_candidates(player)
-        if any(self.can_buy(player, b) for b in candidates if b.owner is pool):
+        if any(self.can_buy(player, b, as_listed=True) for b in candidates if b.owner is pool):
             return True
         if self.treasury_counts(player):
             return True
