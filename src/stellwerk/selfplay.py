@@ -39,11 +39,13 @@ PAYOUT_BIAS = 0.85
 """Probability of paying dividends when offered (players need income to keep playing)."""
 
 PLAYER_DEAL_BIAS = 0.05
-"""Probability of considering the purchases of a concession from another player at the least
-price (L.1, 1841's player-to-player purchases) when they are offered: a driver that takes
-them as often as anything else trades the concessions round and round for L.1 and never
-leaves the stock round (selfplay 1841 seed 4, 6 players, ``p2p_purchases``: 10,000 actions
-in the first stock round)."""
+"""Probability of considering the purchases from another player (1841's player-to-player
+purchases: a concession at the least price, L.1, or shares at the market price) when they
+are offered: a driver that takes them as often as anything else trades the concessions and
+shares round and round and never leaves the stock round (selfplay 1841 seed 4, 6 players,
+``p2p_purchases``: 10,000 actions in the first stock round; seed 501, 4 players,
+``version_1 lite p2p_purchases``: 4,600 share purchases between players in its first
+stock round, where every share was held by players)."""
 
 TYPE_WEIGHTS = {"sell_shares": 0.15, "bankrupt": 0.3, "take_loan": 0.3}
 """Relative weights of action types among the non-pass choices (others weigh 1): a driver
@@ -161,13 +163,14 @@ def choose_action(legal: list[Action], rng: random.Random, lay: LayPicker | None
 
 
 def is_player_deal(action: Action) -> bool:
-    """A player's purchase of a concession from another player at the least price (L.1;
-    rules/1841.md 4.3), which the driver seldom considers (:data:`PLAYER_DEAL_BIAS`)."""
-    return (
-        action.get("type") == "buy_company"
-        and action.get("entity_type") == "player"
-        and action.get("price") == 1
-    )
+    """A player's purchase from another player (rules/1841.md 4.3) -- a concession at the
+    least price (L.1), or shares, which the engine lists with the agreed ``total_price`` --
+    that the driver seldom considers (:data:`PLAYER_DEAL_BIAS`)."""
+    if action.get("entity_type") != "player":
+        return False
+    if action.get("type") == "buy_company":
+        return action.get("price") == 1
+    return action.get("type") == "buy_shares" and "total_price" in action
 
 
 def _lay_type(lay: LayPicker | None) -> set[str]:

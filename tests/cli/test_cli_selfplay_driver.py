@@ -64,3 +64,28 @@ def test_player_deals_at_the_least_price_are_seldom_taken() -> None:
     bank = {**deals[0], "price": 50}
     picks = [choose_action([bank, legal[-1]], random.Random(seed)) for seed in range(100)]
     assert sum(1 for a in picks if a["type"] == "buy_company") > 50
+
+
+def test_share_purchases_from_players_are_seldom_taken() -> None:
+    """Shares bought from another player (1841's player-to-player purchases, rules/1841.md
+    4.3; listed with their ``total_price``) are considered only now and then, like the
+    concession deals, so a stock round where players hold every share ends (selfplay seed
+    501, version_1 lite p2p_purchases: 4,600 such purchases in one round); a purchase from
+    the treasury or the pool is not such a deal."""
+    deals = [
+        {
+            "type": "buy_shares",
+            "entity": 1,
+            "entity_type": "player",
+            "shares": [f"SFTG_{i}"],
+            "percent": 10,
+            "total_price": 100,
+        }
+        for i in range(1, 5)
+    ]
+    legal = [*deals, {"type": "pass", "entity": 1, "entity_type": "player"}]
+    picks = [choose_action(legal, random.Random(seed)) for seed in range(400)]
+    assert 0 < sum(1 for a in picks if a["type"] == "buy_shares") < 40
+    ipo = {key: value for key, value in deals[0].items() if key != "total_price"}
+    picks = [choose_action([ipo, legal[-1]], random.Random(seed)) for seed in range(100)]
+    assert sum(1 for a in picks if a["type"] == "buy_shares") > 50

@@ -147,3 +147,28 @@ def test_seed_000_item_2_23_circular_corporations_are_frozen_and_sell_at_full_va
     assert sftg.cash == 50 + 2 * 100
     assert sftg.percent_of("SFTC") == 0 and game.pool.percent_of("SFTC") == 20
     assert sftg.percent_of("AFI") == 10
+
+
+@pytest.mark.parametrize(("other", "president"), [(10, "pool"), (20, "p3")])
+def test_seed_000_item_2_23_after_the_circular_sale_the_certificate_decides_the_president(
+    other: int, president: str
+) -> None:
+    """seed 000 item 2.23, rules/1841.md 2.2.1, 2.3.10: once circular SFTG has sold SFTC's
+    director's certificate to the pool, SFTG no longer presides SFTC.  If nobody holds 20 %
+    of SFTC the certificate stays in the pool and so does the presidency (SFTC frozen, its
+    chain ends in the pool; 18xx.games: receivership); a player holding 20 % takes it over."""
+    game = new_game()
+    p1, p2, p3 = game.players
+    set_phase(game, "4")
+    sftg = start(game, "SFTG", "144,2,8", p1, {p2: 20}, cash=50)
+    sftc = start(game, "SFTC", "100,3,5", sftg, {p3: other})
+    pres = sftg.presidents_share
+    assert pres is not None
+    move_share(pres, sftc)
+    game.set_president(sftg, sftc)
+    frozen.update(game)
+    frozen.frozen_operation(game, sftg)
+    expected = game.pool if president == "pool" else p3
+    assert sftc.owner is expected
+    assert sftc.presidents_share is not None and sftc.presidents_share.owner is expected
+    assert frozen.is_frozen(game, sftc) is (president == "pool")

@@ -156,6 +156,25 @@ def test_tokens_trains_cash_and_treasury_are_split() -> None:
     assert cgtf.owner is p1 and cgtf.presidents_share in p1.shares_of("CGTF")
 
 
+def test_treasury_shares_of_equal_value_split_in_reverse_definition_order() -> None:
+    """rules/1841.md 2.4.1 (treasury shares by price descending, alternately SB, SFL) and
+    1.2 (definition order): shares of equal value are dealt in the reverse of their
+    corporations' definition order, whatever order IRSFF bought them in (18xx.games sorts
+    its by-corporation list by value and reverses it; selfplay seed 505)."""
+    game = new_game(3)
+    p1, p2, _ = players(game)
+    irsff = game.corporation("IRSFF")
+    sb, sfl = game.corporation("SB"), game.corporation("SFL")
+    ctda = start(game, "CTDA", "100,3,5", p1)
+    cfcc = start(game, "CFCC", "100,3,5", p2)
+    sflp = start(game, "SFLP", "144,2,8", p1)
+    for corp in (sflp, ctda, cfcc):  # bought in this order; CFCC is defined before CTDA
+        move_share(next(s for s in corp.treasury_shares() if not s.president), irsff)
+    secession.split_treasury(game, irsff, sb, sfl)
+    assert sb.percent_of("SFLP") == 20 and sb.percent_of("CFCC") == 10
+    assert sfl.percent_of("CTDA") == 10 and sb.percent_of("CTDA") == 0
+
+
 def test_trains_alternate_by_name_descending() -> None:
     """rules/1841.md 2.4.1: trains sorted by name, largest first, alternately SB, SFL."""
     game = new_game(3)

@@ -146,6 +146,25 @@ def test_second_home_token_is_skipped_when_no_hex_is_left() -> None:
     assert asked is not None and asked.topic == "buy_tokens"
 
 
+@pytest.mark.parametrize("options", [[], ["version_1"]])
+def test_printed_home_on_torino_after_its_cities_were_joined_by_an_upgrade(
+    options: list[str],
+) -> None:
+    """rules/1841.md 1.2, 2.2.3: SFTN's printed home is Torino H4 city 1 (a city of the
+    pre-printed two-city tile).  Once SFTG has upgraded Torino to green tile 606 (one city,
+    two slots) that city index is gone; SFTN's home token goes into the city holding its
+    reservation (selfplay 1841 version_1: "SFTN cannot place a token in H4")."""
+    game = game_in_sr(phase="3", options=options)
+    board = game.map.board
+    sftg = par(game, game.players[0], "SFTG", "100,3,5")
+    start.place_printed_homes(game, sftg)
+    board.lay_tile("H4", "606-0", 4)
+    assert len(board.hex("H4").cities) == 1
+    sftn = par(game, game.players[1], "SFTN", "100,3,5")
+    assert start.place_printed_homes(game, sftn) == []
+    assert board.hex("H4").cities[0].tokens == ["SFTG", "SFTN"]
+
+
 def test_home_hexes_by_phase_for_the_second_token() -> None:
     """rules/1841.md 2.2.3: in phase 4 a second token anywhere but Veneto if the first is
     outside it (else only Veneto); from phase 5 anywhere but the first hex and Lugano."""
@@ -722,6 +741,32 @@ def test_faq_2_3_and_2_4_purchase_from_another_player_with_p2p() -> None:
         send(game, buyer, "buy_shares", shares=[share], percent=10, total_price=77)
         assert (buyer.cash, seller.cash) == (cash[0] - 77, cash[1] + 77)
         assert not game.round.state.players_sold.get(seller, {}).get("AFI")
+
+
+@pytest.mark.parametrize(("options", "menu"), [([], []), (["p2p_purchases"], ["pass"])])
+def test_a_player_holding_a_concession_is_not_skipped_with_p2p(
+    options: list[str], menu: list[str]
+) -> None:
+    """rules/1841.md 2.2.1, 4.3: with ``p2p_purchases`` a player who can buy nothing else
+    but holds a concession (here Bayard) keeps his turn and passes, as on 18xx.games, whose
+    list of concessions for sale from players includes his own (selfplay seed 501,
+    version_1 lite p2p_purchases); buying his own concession is not offered.  Without the
+    option he has nothing to do and is skipped."""
+    game = game_in_sr(phase="2", options=options, turn=1)
+    player = game.players[0]
+    bayard = game.company("Bayard")
+    bayard.owner = player
+    player.companies.append(bayard)
+    for other in game.players:
+        game.bank.cash += other.cash - 1
+        other.cash = 1
+    game.round = game.new_stock_round()
+    game.round.setup()
+    assert game.round.current_entity() is (player if menu else None)
+    shares = step(game)
+    assert shares.actions(player) == menu
+    assert [a["type"] for a in shares.choices(player)] == menu
+    assert shares.blocking() is bool(menu)
 
 
 # -- end of the round (2.2.2) -------------------------------------------------------------------

@@ -104,4 +104,16 @@ def frozen_operation(game: Game1841, corp: Corporation) -> None:
             continue
         for share in list(shares):
             game.sell_shares_and_change_price(Bundle.of([share], other))
+            pool_takes_unclaimed_presidency(game, other)
     update(game)
+
+
+def pool_takes_unclaimed_presidency(game: Game1841, corp: Corporation) -> None:
+    """A president's certificate sold to the pool that no holder can take over (nobody holds
+    the president's percentage) leaves ``corp`` to the pool: its chain of control ends there
+    and it is frozen (rules/1841.md 2.2.1 -- a president's certificate may lie in the pool --
+    and 2.3.10; 18xx.games: the corporation "enters receivership").  Seed 000 item 2.23: the
+    circular corporation that sold its controller's certificate no longer presides it."""
+    pres = corp.presidents_share
+    if pres is not None and pres.owner is game.pool and corp.owner is not game.pool:
+        game.set_president(corp, game.pool)

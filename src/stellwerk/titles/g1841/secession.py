@@ -304,8 +304,16 @@ def split_cash(old: Corporation, a: Corporation, b: Corporation) -> None:
 def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
     """IRSFF's shares of other corporations by value, highest first, alternately to SB and
     SFL; the presidency is settled as after any transfer, and a new president swaps his
-    shares with the receiver, as 18xx.games' corporate transfer does (rules/1841.md 2.4.1)."""
-    held = [s for s in old.all_shares() if s.corporation != old.sym]
+    shares with the receiver, as 18xx.games' corporate transfer does (rules/1841.md 2.4.1).
+    Shares of equal value go in the reverse of the corporations' definition order (rules
+    1.2): 18xx.games lists a holder's shares by corporation in that order, sorts them by
+    value and reverses the list (selfplay 1841 seed 505, version_1 sfli_run_variant:
+    CFCC and CTDA at L.8, CTDA to SFL)."""
+    order = {corp.sym: i for i, corp in enumerate(game.corporations)}
+    held = sorted(
+        (s for s in old.all_shares() if s.corporation != old.sym),
+        key=lambda s: order.get(s.corporation, len(order)),
+    )
 
     def value(share: Share) -> float:
         corp = game.corporation(share.corporation)

@@ -372,15 +372,34 @@ class CorporationStart(Procedure):
             self.stage = "tokens"
 
 
+def printed_home_city(game: Game1841, corp: Corporation, hex_id: str, printed: int) -> int:
+    """The city of ``hex_id`` that takes ``corp``'s printed home token (rules/1841.md 1.2:
+    the home is the printed city, e.g. SFTN's Torino H4 city 1).  The printed city index
+    names a city of the pre-printed tile; an upgrade may have joined the cities (Torino's
+    two cities become the one city of green tile 606), and the reservation moved with the
+    lay.  So the token goes into the city reserved for it, else the printed city if it is
+    still there and has room, else the first city with room (18xx.games: the reserved city,
+    else the first).  With no room anywhere the printed (or first) city is returned and the
+    placement refuses clearly."""
+    board = game.map.board
+    cities = board.hex(hex_id).cities
+    reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
+    still = [printed] if 0 <= printed < len(cities) else []
+    tried = [*reserved, *still, *range(len(cities))]
+    found: int = next((i for i in tried if board.can_place_token(hex_id, i, corp.sym)), tried[0])
+    return found
+
+
 def place_printed_homes(game: Game1841, corp: Corporation) -> list[str]:
-    """A historical corporation's home tokens go on its printed homes; returns the hexes
-    whose city it chooses itself (SFMA of the second edition) (rules/1841.md 1.2, 2.2.3)."""
+    """A historical corporation's home tokens go on its printed homes (into the city
+    :func:`printed_home_city` finds); returns the hexes whose city it chooses itself (SFMA
+    of the second edition) (rules/1841.md 1.2, 2.2.3)."""
     choose: list[str] = []
     for hid, city in game.specs[corp.sym].homes:
         if city < 0:
             choose.append(hid)
         else:
-            game.map.board.place_token_at(hid, city, corp.sym)
+            game.map.board.place_token_at(hid, printed_home_city(game, corp, hid, city), corp.sym)
     return choose
 
 

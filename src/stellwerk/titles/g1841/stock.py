@@ -33,7 +33,12 @@ from stellwerk.titles.g1841.ownership import (
     pool_president_buyable,
     presidency_may_change,
 )
-from stellwerk.titles.g1841.start import CorporationStart, begin_start, has_home_city
+from stellwerk.titles.g1841.start import (
+    CorporationStart,
+    begin_start,
+    has_home_city,
+    printed_home_city,
+)
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -199,22 +204,16 @@ def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
 def reopened_homes(game: Game1841, corp: Corporation) -> None:
     """The end of a turn that reopened ``corp`` (:func:`reopen_on_replay`): its printed home
     tokens go on the map where there is room (18xx.games places a historical corporation's
-    home tokens after its start; a closed one is offered no token purchase).  The printed
-    homes' city index may be gone with an upgrade (a two-city hex upgraded to one city), so
-    the token goes into the city reserved for it, else the printed city if it is still there
-    and has room, else the first city with room (18xx.games: the reserved city, else the
-    first).  A home whose city the corporation chooses (SFMA of the second edition) is left
-    unplaced: 18xx.games drops that question of a closed corporation at once
+    home tokens after its start; a closed one is offered no token purchase), each into the
+    city :func:`printed_home_city` finds (an upgrade may have joined the printed cities).  A
+    home whose city the corporation chooses (SFMA of the second edition) is left unplaced:
+    18xx.games drops that question of a closed corporation at once
     (:func:`stall_token_purchases`).  No room: a clear refusal."""
     board = game.map.board
     for hid, printed in game.specs[corp.sym].homes:
         if printed < 0:
             continue
-        cities = board.hex(hid).cities
-        reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
-        tried = [*reserved, *([printed] if 0 <= printed < len(cities) else []), *range(len(cities))]
-        index = next((i for i in tried if board.can_place_token(hid, i, corp.sym)), tried[0])
-        board.place_token_at(hid, index, corp.sym)
+        board.place_token_at(hid, printed_home_city(game, corp, hid, printed), corp.sym)
     stall_token_purchases(game, corp)
 
 
@@ -606,24 +605,23 @@ class Shares1841(BuySellParShares):
     def buyable_companies(self, player: Player) -> list[Company]:
         return [c for c in self.game.companies if self.can_buy_company(player, c)]
 
-    def keeps_turn_by_own_company(self, player: Player) -> bool:
-        """With player-to-player purchases 18xx.games keeps a player's turn (he must pass,
-        he is not skipped) while he holds a concession or Bayard he could "buy" from a
-        player: its test of a purchase from a player does not exclude the buyer himself
-        (L.1, not bought this turn, and the president's certificate that goes with the
-        concession -- his own -- within his limits).  We offer no such purchase, only the
-        pass (selfplay 1841 p2p_purchases+sfli_run_variant 5 players seed 406, action 1371:
-        the holder of every concession is not skipped)."""
-        game = self.game
-        if not game.settings.player_to_player_purchases or self.bought() or player.cash < 1:
+    def own_concession_keeps_turn(self, player: Player) -> bool:
+        """With player-to-player purchases 18xx.games counts a player's own concessions among
+        those he may buy from players (its test skips no owner), so a player holding one he
+        could buy -- L.1 in cash, not yet bought this turn, and the president's certificate
+        that goes with it within his limits -- is never skipped for having nothing to do: he
+        passes (rules/1841.md 2.2.1, 4.3; selfplay 1841 seed 501, version_1 lite
+        p2p_purchases, 4 players: a player at 60 % of both corporations holding Bayard).
+        Buying one's own concession changes nothing, so it is not offered; only ``pass``."""
+        if not self.game.settings.player_to_player_purchases or self.bought() or player.cash < 1:
             return False
-        for company in player.companies:
-            if company.closed:
+        for company in self.game.companies:
+            if company.closed or company.owner is not player:
                 continue
-            pres = company_president_share(game, company)
-            if pres is None or self.can_gain(
-                player, Bundle.of([pres], game.corporation(pres.corporation))
-            ):
+            pres = company_president_share(self.game, company)
+            if pres is None:
+                return True
+            if self.can_gain(player, Bundle.of([pres], self.game.corporation(pres.corporation))):
                 return True
         return False
 
@@ -706,7 +704,7 @@ class Shares1841(BuySellParShares):
             "can_buy": lambda: self.can_buy_any(entity),
             "can_par": lambda: self.can_par_any(entity),
             "companies": lambda: bool(self.buyable_companies(entity)),
-            "own_company": lambda: self.keeps_turn_by_own_company(entity),
+            "own_concession": lambda: self.own_concession_keeps_turn(entity),
             "must_sell": lambda: (
                 self._over_a_limit(entity)
                 and self.must_sell(entity, self._test("can_sell", entity))
@@ -729,15 +727,14 @@ class Shares1841(BuySellParShares):
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         can_sell = self._test("can_sell", entity)
-        must_sell = self._test("must_sell", entity)
         menu = turn_menu(
-            must_sell,
+            self._test("must_sell", entity),
             can_sell,
             lambda: self._test("can_buy", entity),
             lambda: self._test("can_par", entity),
             lambda: ["buy_company"] if self._test("companies", entity) else [],
         )
-        if not menu and self._test("own_company", entity):
+        if not menu and self._test("own_concession", entity):
             return ["pass"]
         return menu
 
@@ -754,7 +751,7 @@ class Shares1841(BuySellParShares):
             return False
         return any(
             self._test(name, entity)
-            for name in ("can_buy", "can_sell", "can_par", "companies", "own_company")
+            for name in ("can_buy", "can_sell", "can_par", "companies", "own_concession")
         )
 
     def offers_current(self, kind: str) -> bool:
