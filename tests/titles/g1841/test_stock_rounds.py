@@ -973,3 +973,31 @@ def test_4_3_p2p_holder_of_a_concession_is_not_skipped() -> None:
     for options, cash in ((["p2p_purchases"], 0), ([], 1)):
         game, player = _holding_bayard(options, cash)
         assert step(game).actions(player) == []
+
+
+def test_2_2_1_pool_presidency_goes_to_the_first_holder_of_equals() -> None:
+    """rules/1841.md 2.2.1 (a president's certificate lying in the pool) as 18xx.games settles
+    it: when a transfer lets a holder take AFI from the pool and two hold the same 20 %, the
+    one who first held AFI shares takes it -- not the one holding the lower-numbered
+    certificates, nor the first in seat order (selfplay lite+p2p+sfli 6 players seed 418,
+    action 1476: player 3 before RATF).  He swaps two ordinary certificates for the
+    president's certificate in the pool."""
+    game = game_in_sr(phase="3", players=3)
+    p1, p2, _ = game.players
+    afi = game.corporation("AFI")
+    cell = game.market.cell_by_id("100,3,5")
+    assert cell is not None
+    game.set_par(afi, cell)
+    afi.ipoed = afi.floated = True
+    move_share(afi.presidents_share, game.pool)
+    afi.owner = game.pool
+    ordinary = sorted((s for s in afi.treasury_shares() if not s.president), key=lambda s: s.id)
+    for share in ordinary[4:6]:  # p2 first, the higher-numbered certificates
+        move_share(share, p2)
+    for share in ordinary[0:2]:
+        move_share(share, p1)
+    assert list(afi.share_holders)[:2] != [p2, game.pool]  # certificate order: p1 first
+    game.transfer_shares(Bundle.of([ordinary[2]], afi), game.pool)
+    assert afi.owner is p2
+    assert afi.presidents_share is not None and afi.presidents_share.owner is p2
+    assert p2.percent_of("AFI") == 20 and p1.percent_of("AFI") == 20
