@@ -188,3 +188,26 @@ def test_2_3_7_ordinary_emergency_sale_keeps_a_historical_presidency() -> None:
     game, p2, _sfma, sflp = _receivership_position("3")
     emergency.sell(game, Bundle.of(list(p2.shares_of("SFLP")), sflp))
     assert sflp.owner is game.pool and sflp.presidents_share.owner is game.pool
+
+
+def test_2_6_sell_out_leaves_the_operating_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rules/1841.md 2.6 as 18xx.games plays it: the bankrupt's sales drop prices but the
+    operating order of the round is not recalculated (its bankruptcy sells outside the steps
+    that recalculate it), while an ordinary emergency sale recalculates it (rules/1841.md
+    2.3.7; selfplay lite+sfli 6 players seed 422, action 1379)."""
+    from setup_helpers import operating
+
+    from stellwerk.core.shares import Bundle
+    from stellwerk.titles.g1841 import emergency
+
+    game, p2, sfma, sflp = _receivership_position("3")
+    rnd = operating(game, sfma)
+    calls: list[int] = []
+    monkeypatch.setattr(rnd, "recalculate_order", lambda: calls.append(1), raising=False)
+    bankruptcy.sell_out(game, p2, sfma)
+    assert not p2.shares_of("SFLP") and calls == []
+    game, p2, sfma, sflp = _receivership_position("3")
+    rnd = operating(game, sfma)
+    monkeypatch.setattr(rnd, "recalculate_order", lambda: calls.append(1), raising=False)
+    emergency.sell(game, Bundle.of(list(p2.shares_of("SFLP")), sflp))
+    assert calls == [1]

@@ -170,7 +170,9 @@ def sell_out(
     ``allow_president_change``, unlike an ordinary emergency sale): a corporation presided by
     the pool whose ordinary certificate the bankrupt sells gets the holder of at least the
     president's percentage as president (selfplay 1841 p2p_purchases 3 players seed 402,
-    action 894: SFLP, historical, phase 3, to SSFL with 40 %)."""
+    action 894: SFLP, historical, phase 3, to SSFL with 40 %).  Nor do these sales
+    recalculate the operating order, as an ordinary emergency sale does (selfplay lite+sfli
+    6 players seed 422, action 1379: CTDA, its price fallen, still operates next)."""
     for corp in _in_order(game, player) if emergency_sales else []:
         bundles = [
             b
@@ -178,7 +180,8 @@ def sell_out(
             if emergency.may_sell(game, buyer, b)
         ]
         if bundles:
-            emergency.sell(game, max(bundles, key=lambda b: b.price), president_change=True)
+            largest = max(bundles, key=lambda b: b.price)
+            emergency.sell(game, largest, president_change=True, reorder=False)
     for corp in _in_order(game, player):
         shares = list(player.shares_of(corp.sym))
         bundle = Bundle.of(shares, corp)

@@ -378,6 +378,7 @@ def sell(
     action: Action | None = None,
     *,
     president_change: bool | None = None,
+    reorder: bool = True,
 ) -> None:
     """An emergency sale: the seller gets the half-price total from the bank (for a recorded
     ``action`` without ``share_price``, see :func:`sale_amount`), the bundle goes
@@ -386,7 +387,8 @@ def sell(
     after the sale: a frozen corporation after the buyer in the order has its frozen turn);
     before phase 4 a historical corporation's presidency stays (rules/1841.md 2.3.7, 2.2.1),
     unless ``president_change`` says otherwise (the first part of a bankrupt's sell-out, see
-    :func:`.bankruptcy.sell_out`).  With seed 000 item 3.5
+    :func:`.bankruptcy.sell_out`, which also leaves the operating order as it is:
+    ``reorder`` off).  With seed 000 item 3.5
     (``emr_sales_block_corporate_rebuy``) a corporation's emergency sale is recorded among the
     round's sales (``RoundState.players_sold``) for corporate share trading to find; by
     default (18xx.games) it is not."""
@@ -408,9 +410,9 @@ def sell(
         state = getattr(game.round, "state", None)
         if state is not None:
             state.players_sold.setdefault(seller, {})[corp.sym] = "now"
-    reorder = getattr(game.round, "recalculate_order", None)
-    if callable(reorder):
-        reorder()
+    recalculate = getattr(game.round, "recalculate_order", None) if reorder else None
+    if callable(recalculate):
+        recalculate()
 
 
 def sweep(game: Game1841, buyer: Corporation, seller: Holder | None, cost: int) -> None:
