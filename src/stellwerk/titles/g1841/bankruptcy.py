@@ -169,7 +169,7 @@ def sell_out(
     corporation's before phase 4 (18xx.games sells these bundles with its default
     ``allow_president_change``, unlike an ordinary emergency sale): a corporation presided by
     the pool whose ordinary certificate the bankrupt sells gets the holder of at least the
-    president's percentage as president (selfplay 1841 p2p_purchases 3 players seed 402,
+    president's percentage as president (selfplay 1841 p2p purchases 3 players seed 402,
     action 894: SFLP, historical, phase 3, to SSFL with 40 %).  Nor do these sales
     recalculate the operating order, as an ordinary emergency sale does (selfplay lite+sfli
     6 players seed 422, action 1379: CTDA, its price fallen, still operates next)."""

@@ -178,7 +178,7 @@ class CorporateShares(Step):
         options' restrictions (rules/1841.md 2.3.8).  ``as_listed``: the turn's test as
         18xx.games makes it, counting the pool president's certificate of a historical
         corporation before phase 4, which only its user interface hides: the turn stays open
-        for a pass (selfplay sfli_run_variant 8 players seed 417, action 865: SFMA after a
+        for a pass (selfplay SFLi run variant 8 players seed 417, action 865: SFMA after a
         sale, SFLP's president's certificate in the pool)."""
         game = self.game
         target = bundle.corporation

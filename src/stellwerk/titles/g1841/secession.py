@@ -307,7 +307,7 @@ def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporat
     shares with the receiver, as 18xx.games' corporate transfer does (rules/1841.md 2.4.1).
     Shares of equal value go in the reverse of the corporations' definition order (rules
     1.2): 18xx.games lists a holder's shares by corporation in that order, sorts them by
-    value and reverses the list (selfplay 1841 seed 505, version_1 sfli_run_variant:
+    value and reverses the list (selfplay 1841 seed 505, first edition, SFLi run variant:
     CFCC and CTDA at L.8, CTDA to SFL)."""
     order = {corp.sym: i for i, corp in enumerate(game.corporations)}
     held = sorted(

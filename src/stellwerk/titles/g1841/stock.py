@@ -425,7 +425,7 @@ class Shares1841(BuySellParShares):
         ``as_listed``: the turn's test as 18xx.games makes it, whose engine leaves the pool
         president's certificate of a historical corporation before phase 4 to its user
         interface to hide: it keeps the turn open, though we never offer that purchase
-        (:func:`.corporate` likewise; selfplay sfli_run_variant 8 players seed 417, action
+        (:func:`.corporate` likewise; selfplay SFLi run variant 8 players seed 417, action
         865)."""
         if bundle is None:
             return False
@@ -610,8 +610,8 @@ class Shares1841(BuySellParShares):
         those he may buy from players (its test skips no owner), so a player holding one he
         could buy -- L.1 in cash, not yet bought this turn, and the president's certificate
         that goes with it within his limits -- is never skipped for having nothing to do: he
-        passes (rules/1841.md 2.2.1, 4.3; selfplay 1841 seed 501, version_1 lite
-        p2p_purchases, 4 players: a player at 60 % of both corporations holding Bayard).
+        passes (rules/1841.md 2.2.1, 4.3; selfplay 1841 seed 501, first edition, lite
+        p2p purchases, 4 players: a player at 60 % of both corporations holding Bayard).
         Buying one's own concession changes nothing, so it is not offered; only ``pass``."""
         if not self.game.settings.player_to_player_purchases or self.bought() or player.cash < 1:
             return False
