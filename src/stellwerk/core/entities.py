@@ -20,6 +20,7 @@ Ownership of certificates (common rules §6.6):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,9 @@ class Holder:
         self.shares: dict[str, list[Share]] = {}
         """Index of the certificates held, per corporation symbol, in the order received;
         derived from ``Share.owner`` and written only by the certificate moves below."""
+        self.first_held: dict[str, int] = {}
+        """Per corporation symbol, when (a rising count) this holder first received one of
+        its certificates: :func:`arrival_order` ranks holders by it."""
 
     def shares_of(self, corp: str) -> list[Share]:
         return self.shares.get(corp, [])
@@ -104,6 +108,17 @@ class Share:
         return f"{self.corporation}_{self.index}"
 
 
+_ARRIVALS = itertools.count()
+"""The rising count of :attr:`Holder.first_held` (only its order matters)."""
+
+
+def arrival_order(holder: Holder, corp: str) -> int:
+    """When ``holder`` first received a certificate of ``corp``: 18xx.games keeps a
+    corporation's holders in that order (its ``share_holders``, keyed on first receipt), and
+    a tie it settles by "the first" is the earliest holder (never held: last)."""
+    return holder.first_held.get(corp, 1 << 62)
+
+
 def move_share(share: Share, to: Holder) -> None:
     """Move one certificate to a new holder (appended to the end of its list); the one way a
     certificate in play changes hands (common rules §6.6)."""
@@ -112,6 +127,8 @@ def move_share(share: Share, to: Holder) -> None:
         raise IllegalAction(f"certificate {share.id} is not in play", "common rules §6.6")
     owner.shares[share.corporation].remove(share)
     to.shares.setdefault(share.corporation, []).append(share)
+    if share.corporation not in to.first_held:
+        to.first_held[share.corporation] = next(_ARRIVALS)
     share.owner = to
 
 
@@ -122,6 +139,7 @@ def issue_certificates(corp: Corporation, percents: Iterable[int]) -> list[Share
     has_president = any(s.president for s in corp.certificates)
     new: list[Share] = []
     treasury = corp.shares.setdefault(corp.sym, [])
+    corp.first_held.setdefault(corp.sym, next(_ARRIVALS))
     for percent in percents:
         president = not has_president and not new
         share = Share(corp.sym, corp.next_certificate_index, percent, president, corp)

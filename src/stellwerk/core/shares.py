@@ -19,6 +19,7 @@ from stellwerk.core.entities import (
     Player,
     Share,
     SharePool,
+    arrival_order,
     issue_certificates,
     move_share,
     retire_certificates,
@@ -150,7 +151,10 @@ def transfer_bundle(
         president = next((h for h in majority if ps is not None and h is ps.owner), None)
     if president is None:
         eligible = [h for h in majority if h.percent_of(corp.sym) >= corp.president_percent]
-        if eligible:
+        if eligible and isinstance(previous_president, SharePool):
+            # the pool presiding, all are equally near: the first holder (18xx.games)
+            president = min(eligible, key=lambda h: arrival_order(h, corp.sym))
+        elif eligible:
             president = min(eligible, key=lambda h: rules.president_distance(previous_president, h))
     if president is None:
         return

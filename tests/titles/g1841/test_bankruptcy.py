@@ -144,3 +144,70 @@ def test_2_6_sell_out_outside_the_train_step_moves_no_price() -> None:
     game, _ = position(OFFBOARDS, 400, "CGTF")
     bankruptcy.sell_out(game, game.player_by_id(873), game.corporation("CGTF"))
     assert _prices(game) != before
+
+
+def _receivership_position(phase: str) -> tuple[object, object, object, object]:
+    """Phase ``phase``: SFLP (historical minor) presided by the pool, which holds its 40 %
+    president's certificate; SSFL holds 40 % of it (two 20 % certificates), p2 20 %; p2
+    presides SFMA, the train buyer."""
+    from setup_helpers import new_game, start
+
+    game = new_game(3)
+    game.phases.index = next(i for i, p in enumerate(game.phases.all) if p.name == phase)
+    _p1, p2, p3 = game.players
+    ssfl = start(game, "SSFL", "100,3,5", p3)
+    sfma = start(game, "SFMA", "100,3,5", p2)
+    sflp = start(game, "SFLP", "100,3,5", game.pool, {ssfl: 40, p2: 20})
+    game.operated_corps.update({"SFLP", "SSFL", "SFMA"})
+    assert sflp.owner is game.pool and sflp.presidents_share.owner is game.pool
+    return game, p2, sfma, sflp
+
+
+def test_2_6_sell_out_first_part_settles_the_presidency_even_of_a_historical_one() -> None:
+    """rules/1841.md 2.6 "Process" as 18xx.games plays it: the first part of the sell-out
+    sells the largest bundle an emergency sale allows and settles the presidency as after
+    any sale -- even a historical corporation's before phase 4 (unlike an ordinary emergency
+    sale, rules/1841.md 2.3.7).  p2 sells his 20 % of SFLP (presided by the pool) and SSFL,
+    holding 40 %, becomes SFLP's president with the president's certificate (selfplay
+    p2p_purchases 3 players seed 402, action 894)."""
+    game, p2, sfma, sflp = _receivership_position("3")
+    ssfl = game.corporation("SSFL")
+    bankruptcy.sell_out(game, p2, sfma)
+    assert not p2.shares_of("SFLP")
+    assert sflp.owner is ssfl
+    assert sflp.presidents_share.owner is ssfl and ssfl.percent_of("SFLP") == 40
+    assert game.pool.percent_of("SFLP") == 60
+
+
+def test_2_3_7_ordinary_emergency_sale_keeps_a_historical_presidency() -> None:
+    """rules/1841.md 2.3.7, 2.2.1: the same sale as an ordinary emergency sale (not a
+    bankruptcy) leaves SFLP's presidency with the pool before phase 4."""
+    from stellwerk.core.shares import Bundle
+    from stellwerk.titles.g1841 import emergency
+
+    game, p2, _sfma, sflp = _receivership_position("3")
+    emergency.sell(game, Bundle.of(list(p2.shares_of("SFLP")), sflp))
+    assert sflp.owner is game.pool and sflp.presidents_share.owner is game.pool
+
+
+def test_2_6_sell_out_leaves_the_operating_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rules/1841.md 2.6 as 18xx.games plays it: the bankrupt's sales drop prices but the
+    operating order of the round is not recalculated (its bankruptcy sells outside the steps
+    that recalculate it), while an ordinary emergency sale recalculates it (rules/1841.md
+    2.3.7; selfplay lite+sfli 6 players seed 422, action 1379)."""
+    from setup_helpers import operating
+
+    from stellwerk.core.shares import Bundle
+    from stellwerk.titles.g1841 import emergency
+
+    game, p2, sfma, sflp = _receivership_position("3")
+    rnd = operating(game, sfma)
+    calls: list[int] = []
+    monkeypatch.setattr(rnd, "recalculate_order", lambda: calls.append(1), raising=False)
+    bankruptcy.sell_out(game, p2, sfma)
+    assert not p2.shares_of("SFLP") and calls == []
+    game, p2, sfma, sflp = _receivership_position("3")
+    rnd = operating(game, sfma)
+    monkeypatch.setattr(rnd, "recalculate_order", lambda: calls.append(1), raising=False)
+    emergency.sell(game, Bundle.of(list(p2.shares_of("SFLP")), sflp))
+    assert calls == [1]

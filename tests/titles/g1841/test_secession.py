@@ -423,3 +423,22 @@ def test_a_single_share_exchange_takes_the_first_certificate_left() -> None:
     assert not sfl.treasury_shares()
     assert sfl.presidents_share is not None and sfl.presidents_share.owner is p2
     assert sfl.owner is p2
+
+
+def test_a_president_certificate_exchanged_into_the_pool_makes_the_pool_president() -> None:
+    """rules/1841.md 2.4.1 as 18xx.games exchanges: the pool's single IRSFF share becomes
+    the first certificate in SFL's treasury -- its president's certificate -- and with
+    nobody holding as much SFL the pool is its president ("enters receivership"; frozen,
+    2.3.9), not nobody (selfplay lite 5 players seed 415, action 1120).  A player given it
+    the same way becomes president (the case above)."""
+    game = new_game(5, ["lite"])
+    sfl = game.corporation("SFL")
+    cell = game.market.cell_by_id("100,3,5")
+    assert cell is not None
+    game.set_par(sfl, cell)
+    assert sfl.treasury_shares()[0].president
+    secession.give_new(game, sfl, game.pool)
+    assert game.pool.percent_of("SFL") == 20
+    assert sfl.presidents_share is not None and sfl.presidents_share.owner is game.pool
+    assert sfl.owner is game.pool
+    assert game.controller(sfl) is None

@@ -943,3 +943,61 @@ def test_4_3_a_bought_presidency_swaps_with_the_buyer() -> None:
     assert afi.owner is third and pres.owner is third
     assert buyer.percent_of("AFI") == 30 and seller.percent_of("AFI") == 10
     assert third.percent_of("AFI") == 40
+
+
+def _holding_bayard(options: list[str], cash: int) -> tuple[Game1841, Any]:
+    """Second stock round, phase 3: the player to act holds Bayard (no corporation goes with
+    it), ``cash`` and no share, with nothing to buy for it."""
+    game = game_in_sr(phase="3", options=options)
+    player = game.round.current_entity()
+    bayard = game.company("Bayard")
+    bayard.owner = player
+    player.companies.append(bayard)
+    player.cash = cash
+    return game, player
+
+
+def test_4_3_p2p_holder_of_a_concession_is_not_skipped() -> None:
+    """rules/1841.md 4.3 as 18xx.games plays it: with ``p2p_purchases`` its test of a
+    concession purchase from a player does not leave out the buyer's own concessions, so a
+    player holding one (here Bayard) with at least L.1 has a turn to pass, he is not
+    skipped -- but no purchase of his own concession is offered (selfplay p2p_purchases +
+    sfli_run_variant 5 players seed 406, action 1371).  Without the option, or without
+    cash, the same player has nothing to do and is skipped."""
+    game, player = _holding_bayard(["p2p_purchases"], 1)
+    assert step(game).actions(player) == ["pass"]
+    assert [a["type"] for a in step(game).choices(player)] == ["pass"]
+    assert step(game).blocking()
+    send(game, player, "pass")
+    assert game.round.current_entity() is not player
+    for options, cash in ((["p2p_purchases"], 0), ([], 1)):
+        game, player = _holding_bayard(options, cash)
+        assert step(game).actions(player) == []
+
+
+def test_2_2_1_pool_presidency_goes_to_the_first_holder_of_equals() -> None:
+    """rules/1841.md 2.2.1 (a president's certificate lying in the pool) as 18xx.games settles
+    it: when a transfer lets a holder take AFI from the pool and two hold the same 20 %, the
+    one who first held AFI shares takes it -- not the one holding the lower-numbered
+    certificates, nor the first in seat order (selfplay lite+p2p+sfli 6 players seed 418,
+    action 1476: player 3 before RATF).  He swaps two ordinary certificates for the
+    president's certificate in the pool."""
+    game = game_in_sr(phase="3", players=3)
+    p1, p2, _ = game.players
+    afi = game.corporation("AFI")
+    cell = game.market.cell_by_id("100,3,5")
+    assert cell is not None
+    game.set_par(afi, cell)
+    afi.ipoed = afi.floated = True
+    move_share(afi.presidents_share, game.pool)
+    afi.owner = game.pool
+    ordinary = sorted((s for s in afi.treasury_shares() if not s.president), key=lambda s: s.id)
+    for share in ordinary[4:6]:  # p2 first, the higher-numbered certificates
+        move_share(share, p2)
+    for share in ordinary[0:2]:
+        move_share(share, p1)
+    assert list(afi.share_holders)[:2] != [p2, game.pool]  # certificate order: p1 first
+    game.transfer_shares(Bundle.of([ordinary[2]], afi), game.pool)
+    assert afi.owner is p2
+    assert afi.presidents_share is not None and afi.presidents_share.owner is p2
+    assert p2.percent_of("AFI") == 20 and p1.percent_of("AFI") == 20

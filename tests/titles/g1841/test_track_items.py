@@ -226,6 +226,36 @@ def test_seed_000_item_2_14_in_phase_2_track_never_crosses_a_border(
         refused(game, step, sftg, action, match="SFTG cannot reach I7")
 
 
+@pytest.mark.parametrize(("phase", "allowed"), [("2", False), ("3", True)])
+def test_seed_000_item_2_14_not_even_out_and_back(phase: str, allowed: bool) -> None:
+    """seed 000 item 2.14 ("not even out and back"), rules/1841.md 2.3.3, 2.4: track leaves
+    Piedmont and comes back.  SFTG's Alessandria (J6) runs east into I7 (Lombardy), which
+    turns back across the border into H6 (Piedmont again) and on towards G5.  In phase 2 the
+    way to H6 crosses the border twice and counts for nothing: H6 and G5 (both in Piedmont)
+    are not reached, no lay at G5 is offered and one is refused; in phase 3 borders no longer
+    bound track and G5 is offered and laid.  (18xx.games agrees: its phase-2 region graph
+    skips every path with an exit on a province border, so I7's curve is never walked.)"""
+    game, sftg, step = with_corporation("SFTG", phase)
+    board = game.map.board
+    for hid, tile, rotation in (ALESSANDRIA, ("I7", "7-0", 1), ("H6", "9-0", 2)):
+        board.lay_tile(hid, tile, rotation)
+    assert ("J6", 4) in game.map.political_borders() and ("H6", 5) in game.map.political_borders()
+    game.map.clear_graphs()
+    step.setup()
+    reached = {hid for hid, _, _ in offered(game, sftg)}
+    assert ({"G5", "H6", "I7"} <= reached) is allowed
+    assert not allowed or "G5" in reached
+    if not allowed:
+        assert not reached & {"G5", "H6", "I7"}
+    action = lay(sftg, "G5", "8-0", 3)
+    if allowed:
+        assert ("G5", "8-0", 3) in offered(game, sftg, "G5")
+        step.process(action, sftg)
+        assert board.hexes["G5"].placed.tile.name == "8"
+    else:
+        refused(game, step, sftg, action, match="SFTG cannot reach G5")
+
+
 def venezia_behind_irsff(*options: str) -> tuple[Game1841, Corporation, Track1841]:
     """AFI in Padova (G15, yellow 57) joined to Venezia (F16, yellow 601), whose one city
     holds IRSFF's home token, phase 3."""

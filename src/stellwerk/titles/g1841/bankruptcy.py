@@ -163,7 +163,16 @@ def sell_out(
     is left out and everything goes at half price without price changes: 18xx.games asks the
     step that blocks the turn which bundles are sellable, and only the train step and token
     emergency money answer (a replayed bankruptcy declared elsewhere in the turn, e.g. with a
-    merger partner chosen, sells nothing first)."""
+    merger partner chosen, sells nothing first).
+
+    In the first part the presidency settles as after any transfer, even a historical
+    corporation's before phase 4 (18xx.games sells these bundles with its default
+    ``allow_president_change``, unlike an ordinary emergency sale): a corporation presided by
+    the pool whose ordinary certificate the bankrupt sells gets the holder of at least the
+    president's percentage as president (selfplay 1841 p2p purchases 3 players seed 402,
+    action 894: SFLP, historical, phase 3, to SSFL with 40 %).  Nor do these sales
+    recalculate the operating order, as an ordinary emergency sale does (selfplay lite+sfli
+    6 players seed 422, action 1379: CTDA, its price fallen, still operates next)."""
     for corp in _in_order(game, player) if emergency_sales else []:
         bundles = [
             b
@@ -171,7 +180,8 @@ def sell_out(
             if emergency.may_sell(game, buyer, b)
         ]
         if bundles:
-            emergency.sell(game, max(bundles, key=lambda b: b.price))
+            largest = max(bundles, key=lambda b: b.price)
+            emergency.sell(game, largest, president_change=True, reorder=False)
     for corp in _in_order(game, player):
         shares = list(player.shares_of(corp.sym))
         bundle = Bundle.of(shares, corp)
@@ -179,7 +189,7 @@ def sell_out(
         change = presidency_may_change(game, corp)
         move_bundle(game, bundle, game.pool, change)
         ps = corp.presidents_share
-        if ps is not None and ps.owner is game.pool:
+        if bundle.presidents_share is not None and ps is not None and ps.owner is game.pool:
             game.set_president(corp, game.pool)
         frozen.update(game)
     if player.cash > 0:

@@ -172,10 +172,14 @@ class CorporateShares(Step):
     def can_buy_multiple(self, corp: Corporation, target: Corporation) -> bool:
         return self.started() is target and corp.percent_of(target.sym) < EXTRA_BUYS_BELOW
 
-    def can_buy(self, corp: Corporation, bundle: Bundle) -> bool:
+    def can_buy(self, corp: Corporation, bundle: Bundle, *, as_listed: bool = False) -> bool:
         """Another corporation's IPO or the pool (a president's certificate from the pool
         where 2.2.1 allows it), cash, not sold this round, one purchase, the limits, and the
-        options' restrictions (rules/1841.md 2.3.8)."""
+        options' restrictions (rules/1841.md 2.3.8).  ``as_listed``: the turn's test as
+        18xx.games makes it, counting the pool president's certificate of a historical
+        corporation before phase 4, which only its user interface hides: the turn stays open
+        for a pass (selfplay SFLi run variant 8 players seed 417, action 865: SFMA after a
+        sale, SFLP's president's certificate in the pool)."""
         game = self.game
         target = bundle.corporation
         owner = bundle.owner
@@ -193,7 +197,9 @@ class CorporateShares(Step):
         if not (owner is target or owner is game.pool):
             return False
         if bundle.presidents_share is not None and (
-            owner is target or not pool_president_buyable(game, target) or bundle.partial
+            owner is target
+            or (not as_listed and not pool_president_buyable(game, target))
+            or bundle.partial
         ):
             return False
         if corp.cash < bundle.price or self.sold(corp).get(target.sym):
@@ -212,7 +218,7 @@ class CorporateShares(Step):
         return found
 
     def can_buy_any(self, corp: Corporation) -> bool:
-        return any(self.can_buy(corp, b) for b in self.buy_candidates())
+        return any(self.can_buy(corp, b, as_listed=True) for b in self.buy_candidates())
 
     # -- starting a corporation -------------------------------------------------------------
     def may_par(self, corp: Corporation, target: Corporation) -> bool:

@@ -372,22 +372,32 @@ def controller_of(buyer: Corporation) -> Player | None:
 # -- moving money and certificates -------------------------------------------------------------
 
 
-def sell(game: Game1841, bundle: Bundle, action: Action | None = None) -> None:
+def sell(
+    game: Game1841,
+    bundle: Bundle,
+    action: Action | None = None,
+    *,
+    president_change: bool | None = None,
+    reorder: bool = True,
+) -> None:
     """An emergency sale: the seller gets the half-price total from the bank (for a recorded
     ``action`` without ``share_price``, see :func:`sale_amount`), the bundle goes
     to the pool, the price drops a row per share; a president's certificate nobody can take
     leaves the corporation presided by the pool, frozen at once (18xx.games' ``update_frozen!``
     after the sale: a frozen corporation after the buyer in the order has its frozen turn);
-    before phase 4 a historical corporation's presidency stays (rules/1841.md 2.3.7, 2.2.1).
-    With seed 000 item 3.5 (``emr_sales_block_corporate_rebuy``) a corporation's emergency
-    sale is recorded among the round's sales (``RoundState.players_sold``) for corporate share
-    trading to find; by default (18xx.games) it is not."""
+    before phase 4 a historical corporation's presidency stays (rules/1841.md 2.3.7, 2.2.1),
+    unless ``president_change`` says otherwise (the first part of a bankrupt's sell-out, see
+    :func:`.bankruptcy.sell_out`, which also leaves the operating order as it is:
+    ``reorder`` off).  With seed 000 item 3.5
+    (``emr_sales_block_corporate_rebuy``) a corporation's emergency sale is recorded among the
+    round's sales (``RoundState.players_sold``) for corporate share trading to find; by
+    default (18xx.games) it is not."""
     corp = bundle.corporation
     seller = bundle.owner
     amount = sale_amount(game, bundle, action)
     transfer(game.bank, seller, amount, RULE)
     game.journal.append(SharesSold(ref(seller), corp.sym, bundle.percent, amount))
-    change = presidency_may_change(game, corp)
+    change = presidency_may_change(game, corp) if president_change is None else president_change
     move_bundle(game, bundle, game.pool, change)
     ps = corp.presidents_share
     if change and ps is not None and ps.owner is game.pool and corp.owner is not game.pool:
@@ -400,9 +410,9 @@ def sell(game: Game1841, bundle: Bundle, action: Action | None = None) -> None:
         state = getattr(game.round, "state", None)
         if state is not None:
             state.players_sold.setdefault(seller, {})[corp.sym] = "now"
-    reorder = getattr(game.round, "recalculate_order", None)
-    if callable(reorder):
-        reorder()
+    recalculate = getattr(game.round, "recalculate_order", None) if reorder else None
+    if callable(recalculate):
+        recalculate()
 
 
 def sweep(game: Game1841, buyer: Corporation, seller: Holder | None, cost: int) -> None:

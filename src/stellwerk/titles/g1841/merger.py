@@ -36,6 +36,7 @@ from stellwerk.core.entities import (
     Player,
     Share,
     SharePool,
+    arrival_order,
     controller,
     is_circular,
     move_share,
@@ -249,7 +250,7 @@ def transfer_certificates(
         eligible = [h for h in majority if h.percent_of(corp.sym) >= corp.president_percent]
         if eligible:
             if previous is game.pool:
-                president = eligible[0]
+                president = min(eligible, key=lambda h: arrival_order(h, corp.sym))
             else:
                 president = min(eligible, key=lambda h: game.president_distance(previous, h))
     if president is None:

@@ -307,7 +307,7 @@ def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporat
     shares with the receiver, as 18xx.games' corporate transfer does (rules/1841.md 2.4.1).
     Shares of equal value go in the reverse of the corporations' definition order (rules
     1.2): 18xx.games lists a holder's shares by corporation in that order, sorts them by
-    value and reverses the list (a first-edition selfplay game, seed 505, 3 players:
+    value and reverses the list (selfplay 1841 seed 505, first edition, SFLi run variant:
     CFCC and CTDA at L.8, CTDA to SFL)."""
     order = {corp.sym: i for i, corp in enumerate(game.corporations)}
     held = sorted(
@@ -350,10 +350,15 @@ def give_new(game: Game1841, corp: Corporation, to: Holder, president: bool = Fa
     ``to``, the presidency settled as for any transfer.  The first is whichever lies first,
     as 18xx.games takes it: once the ordinary certificates are gone a single share's
     exchange gets the president's certificate left there (rules/1841.md 2.4.1; selfplay seed
-    6, first edition on the small map, action 529)."""
+    6, first edition on the small map, action 529).  A president's certificate that lands in
+    the pool while nobody holds as much makes the pool the president (18xx.games: the
+    corporation "enters receivership"; selfplay lite 5 players seed 415, action 1120: the
+    pool's single IRSFF share exchanged for SFL's president's certificate)."""
     treasury = corp.treasury_shares()
     share = next(s for s in treasury if s.president) if president else treasury[0]
     game.transfer_shares(Bundle.of([share], corp), to)
+    if share.president and share.owner is game.pool and corp.owner is not game.pool:
+        game.set_president(corp, game.pool)
 
 
 @dataclass

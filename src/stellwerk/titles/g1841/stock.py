@@ -417,10 +417,16 @@ class Shares1841(BuySellParShares):
             and player.percent_of(corp.sym) < EXTRA_BUYS_BELOW
         )
 
-    def can_buy(self, player: Player, bundle: Bundle | None) -> bool:
+    def can_buy(self, player: Player, bundle: Bundle | None, *, as_listed: bool = False) -> bool:
         """IPO or pool certificates (a president's certificate in the pool only for
         non-historical corporations or from phase 4), one purchase, no corporation sold this
-        round, cash, certificate and 60 % limits (rules/1841.md 2.2.1)."""
+        round, cash, certificate and 60 % limits (rules/1841.md 2.2.1).
+
+        ``as_listed``: the turn's test as 18xx.games makes it, whose engine leaves the pool
+        president's certificate of a historical corporation before phase 4 to its user
+        interface to hide: it keeps the turn open, though we never offer that purchase
+        (:func:`.corporate` likewise; selfplay SFLi run variant 8 players seed 417, action
+        865)."""
         if bundle is None:
             return False
         owner = bundle.owner
@@ -430,7 +436,7 @@ class Shares1841(BuySellParShares):
         if (
             owner is self.game.pool
             and bundle.presidents_share is not None
-            and (not pool_president_buyable(self.game, corp) or bundle.partial)
+            and ((not as_listed and not pool_president_buyable(self.game, corp)) or bundle.partial)
         ):
             return False
         if self.bought() and not (owner is corp and self.can_buy_multiple(player, corp)):
@@ -451,7 +457,7 @@ class Shares1841(BuySellParShares):
         purchases)."""
         pool = self.game.pool
         candidates = self.buy_candidates(player)
-        if any(self.can_buy(player, b) for b in candidates if b.owner is pool):
+        if any(self.can_buy(player, b, as_listed=True) for b in candidates if b.owner is pool):
             return True
         if self.treasury_counts(player):
             return True
@@ -604,9 +610,8 @@ class Shares1841(BuySellParShares):
         those he may buy from players (its test skips no owner), so a player holding one he
         could buy -- L.1 in cash, not yet bought this turn, and the president's certificate
         that goes with it within his limits -- is never skipped for having nothing to do: he
-        passes (rules/1841.md 2.2.1, 4.3; a first-edition 1841lite selfplay game with
-        player-to-player purchases, seed 501, 4 players: a player at 60 % of both
-        corporations holding Bayard).
+        passes (rules/1841.md 2.2.1, 4.3; selfplay 1841 seed 501, first edition, lite
+        p2p purchases, 4 players: a player at 60 % of both corporations holding Bayard).
         Buying one's own concession changes nothing, so it is not offered; only ``pass``."""
         if not self.game.settings.player_to_player_purchases or self.bought() or player.cash < 1:
             return False
