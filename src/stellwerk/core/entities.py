@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.market import Cell
@@ -296,6 +296,14 @@ class Corporation(Holder):
         assert sp is not None
         arrival = sp.corporations.index(self.sym) if self.sym in sp.corporations else 0
         return (-sp.price, -sp.column, sp.row, arrival, self.sym)
+
+
+Entity: TypeAlias = Player | Corporation | Company
+"""An entity that acts (sends actions, is asked what it may do): a player, a corporation --
+majors, minors and the corporations formed, merged or transformed during play are all
+corporations -- or a private company (its abilities).  Rounds and steps take this union where
+any kind may come (the routing asks every step about the action's entity) and narrow it with
+``isinstance`` where the rules tell the kinds apart."""
 
 
 def chain_of_control(corp: Corporation) -> list[Holder | None]:

@@ -22,6 +22,7 @@ from stellwerk.core.entities import (
     Bank,
     Company,
     Corporation,
+    Entity,
     Holder,
     Player,
     Share,
@@ -110,7 +111,7 @@ class Game(ABC):
         self.depot = Depot([])
         self.phases = Phases([PhaseDef("1", [], 1, 4, [])])
         self.operating_rounds = 1
-        self.round: Round = Round(self, [])
+        self.round: Round[Entity] = Round(self, [])
         self._version: int | None = None
         """Names the state while it holds still (:meth:`settle`); None while it changes."""
         self._parked: int | None = None
@@ -148,7 +149,7 @@ class Game(ABC):
                 return c
         raise IllegalAction(f"no company {sym}", "common rules §2.4")
 
-    def entity(self, action: Action) -> Any:
+    def entity(self, action: Action) -> Entity:
         etype = action.get("entity_type", "player")
         ent = action.get("entity")
         if etype == "player":
@@ -375,11 +376,11 @@ class Game(ABC):
         self.players = self.players[idx:] + self.players[:idx]
 
     @abstractmethod
-    def new_stock_round(self) -> Round:
+    def new_stock_round(self) -> Round[Entity]:
         """The title's stock round (its steps)."""
 
     @abstractmethod
-    def new_operating_round(self, round_num: int) -> Round:
+    def new_operating_round(self, round_num: int) -> Round[Entity]:
         """The title's ``round_num``-th operating round of the set (its steps)."""
 
     def hooks_stock_round_setup(self, rnd: StockRound) -> None:
@@ -859,13 +860,13 @@ class Game(ABC):
             and self.route_info(corp)[1]
         )
 
-    def emergency_sale_timing_ok(self, rnd: Any, corp: Corporation) -> bool:
+    def emergency_sale_timing_ok(self, rnd: Round[Entity], corp: Corporation) -> bool:
         return corp.operated
 
-    def can_go_bankrupt(self, corp: Corporation, rnd: Any) -> bool:
+    def can_go_bankrupt(self, corp: Corporation, rnd: Round[Entity]) -> bool:
         return False
 
-    def bankrupt(self, corp: Corporation, rnd: Any) -> None:
+    def bankrupt(self, corp: Corporation, rnd: Round[Entity]) -> None:
         raise IllegalAction("bankruptcy is not possible in this title", "title rules")
 
     # -- companies --------------------------------------------------------------------------
