@@ -378,7 +378,10 @@ class Secession(Procedure):
         old = game.corporation(self.old)
         if self.stage == "pick_pres":
             owner = old.owner
-            entity: Any = owner if game.controller(old) is not None else self.decider_of(game)
+            if owner is not None and game.controller(old) is not None:
+                entity: Holder = owner  # a controlled corporation's president answers
+            else:
+                entity = self.decider_of(game)
             return Question(entity, ("choose",), "pick_exchange_pres", RULE, ["a", "b"])
         if self.stage == "singles":
             holder = holder_of(game, self.holders[0])
@@ -404,7 +407,7 @@ class Secession(Procedure):
         assert isinstance(holder, Player)
         return holder
 
-    def acting_for(self, game: Game1841, corp: Corporation) -> Any:
+    def acting_for(self, game: Game1841, corp: Corporation) -> Corporation | Player:
         """A new corporation answers for itself if a player controls it, else the decider."""
         return corp if game.controller(corp) is not None else self.decider_of(game)
 
