@@ -9,7 +9,6 @@ actions as ready JSON (tile lays grouped by hex); ``--json`` prints the same as 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 
@@ -57,7 +56,7 @@ symbol with entity_type; `stellwerk show GAME` lists the ones legal now, ready t
 """The ``act`` help's examples (issue 9 item 4: an example for every action type)."""
 
 
-def _real(game: Any) -> bool:
+def _real(game: object) -> bool:
     """Whether ``game`` runs on the core engine (tests drive toy engines without one)."""
     from stellwerk.core.game import Game as CoreGame
 
