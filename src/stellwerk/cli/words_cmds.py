@@ -61,11 +61,11 @@ symbol with entity_type; `stellwerk show GAME` lists the ones legal now, ready t
 
 
 def _real(game: object) -> TypeGuard[Game]:
-    """Whether ``game`` runs on the core engine, the API's game (tests drive toy engines
-    without one)."""
-    from stellwerk.api import Game
+    """Whether ``game`` is the API's game, which runs on the core engine (tests drive toy
+    engines without one, under the API's name)."""
+    from stellwerk.core.game import Game as CoreGame
 
-    return isinstance(game, Game)
+    return isinstance(getattr(game, "_engine", None), CoreGame)
 
 
 @click.command("show")

@@ -22,10 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.market import Cell
+
+if TYPE_CHECKING:
+    from stellwerk.core.trains import Depot
 
 
 class Holder:
@@ -163,7 +166,8 @@ class Train:
     rusts_on: str | None = None
     available_on: str | None = None
     events: list[str] = field(default_factory=list)
-    owner: Any = None
+    owner: Corporation | Depot | None = None
+    """The corporation that owns it, the depot (new or discarded), or nobody (rusted)."""
     operated: bool = False
     obsolete: bool = False
     rusted: bool = False

@@ -58,6 +58,7 @@ from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.rng import Rng
 from stellwerk.core.shares import (
     Bundle,
+    ChangePresident,
     all_bundles,
     generic_change_president,
     move_share,
@@ -649,7 +650,7 @@ class Game(ABC):
             old = None if before is None else ref(before)
             self.journal.append(PresidentChanged(corp.sym, old, ref(corp.owner)))
 
-    def change_president_for(self, corp: Corporation) -> Any:
+    def change_president_for(self, corp: Corporation) -> ChangePresident:
         return generic_change_president(corp)
 
     def handle_partial(self, bundle: Bundle, source: Holder, to: Holder) -> None:
@@ -908,7 +909,7 @@ class Game(ABC):
         """Pay for a train and take it; the depot's first sale of a type may change the phase
         and rust older trains (common rules §6)."""
         source = train.owner
-        payee: Holder = self.bank if source is self.depot or source is None else source
+        payee: Holder = source if isinstance(source, Corporation) else self.bank  # depot: bank
         transfer(corp, payee, price, "common rules §6 (buy train)")
         self.journal.append(TrainBought(corp.sym, train.name, ref(source), price))
         if source is self.depot:

@@ -10,8 +10,6 @@ unsold item simply keeps no owner (it stays with the bank).
 
 from __future__ import annotations
 
-from typing import Any
-
 from stellwerk.core.entities import Company, Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import CompanyBought, ref
@@ -123,7 +121,7 @@ class ItemAuction(PlayerStep):
         """The most ``player`` may bid on ``item``: his cash less his other pending bids."""
         return player.cash - self.committed(player) + self.current_bid(player, item)
 
-    def check_bid(self, player: Player, item: Company, price: Any) -> int:
+    def check_bid(self, player: Player, item: Company, price: object) -> int:
         """The bid's price, or IllegalAction: at least the minimum, at most the maximum."""
         if isinstance(price, bool) or not isinstance(price, int):
             raise IllegalAction("a bid must be a whole number", self.rule)
