@@ -15,7 +15,7 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from stellwerk.core.actions import TEXT_TYPES, check_shape
 from stellwerk.core.entities import (
@@ -44,6 +44,7 @@ from stellwerk.core.events import (
     PlayerBankrupt,
     PresidentChanged,
     PriceMoved,
+    Ref,
     RoundStarted,
     SharesBought,
     SharesSold,
@@ -66,6 +67,20 @@ from stellwerk.core.shares import (
     transfer_bundle,
 )
 from stellwerk.core.trains import Depot, PhaseDef, Phases
+
+class MemoCache(Protocol):
+    """A title's cache outside the state that remembered answers may ask (its graph cache):
+    it names its contents (``stamp``) and counts the questions asked of it (``reads``)."""
+
+    @property
+    def stamp(self) -> object: ...
+
+    @property
+    def reads(self) -> int: ...
+
+    @reads.setter
+    def reads(self, value: int) -> None: ...
+
 
 _VERSIONS = itertools.count(1)
 """Numbers of states between processed actions (``Game.memo_key``), unique in the process."""
@@ -120,19 +135,19 @@ class Game(ABC):
         self._flows = 0
         """How many flows that remember are under way (an action processed, a call of the
         public API); outside them nothing is remembered (a game built or changed by hand)."""
-        self.memo_key: Any = None
+        self.memo_key: object = None
         """A name for what answers about who may act depend on, or None while the state may
         change or outside a flow: the state's version (:meth:`settle`) and the loading flag.
         Equal keys mean equal answers, so steps and rounds remember them under it (issue 7:
         who may act is computed once per state change); answers that asked ``memo_cache``
         are kept with its stamp too.  Kept up to date by :meth:`settle`, :meth:`changing`
         and ``loading``."""
-        self.memo_cache: Any = None
+        self.memo_cache: MemoCache | None = None
         """Hook: the title's cache outside the state that step answers may ask (its graph
         cache): it counts questions (``reads``) and names its contents (``stamp``)."""
 
     # -- lookups ----------------------------------------------------------------------------
-    def player_by_id(self, pid: Any) -> Player:
+    def player_by_id(self, pid: object) -> Player:
         for p in self.all_players:
             if p.id == pid or str(p.id) == str(pid):
                 return p
@@ -934,7 +949,7 @@ class Game(ABC):
         train.events = []
 
     def rust_trains(self, bought: Train) -> None:
-        rusted: dict[str, list[Any]] = {}
+        rusted: dict[str, list[Ref]] = {}
         for train in list(self.depot.trains):
             if train.rusted or train.rusts_on != bought.name:
                 continue

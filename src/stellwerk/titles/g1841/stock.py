@@ -344,7 +344,7 @@ def buy_candidates(game: Game1841) -> list[Bundle]:
     return out
 
 
-def company_president_share(game: Game1841, company: Company) -> Any:
+def company_president_share(game: Game1841, company: Company) -> Share | None:
     """The president's certificate that goes with a concession: in the pool for a concession
     bought from the bank, the seller's for one bought from a player (rules/1841.md 2.2.1,
     4.3)."""
