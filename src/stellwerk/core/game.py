@@ -68,6 +68,7 @@ from stellwerk.core.shares import (
 )
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 
+
 class MemoCache(Protocol):
     """A title's cache outside the state that remembered answers may ask (its graph cache):
     it names its contents (``stamp``) and counts the questions asked of it (``reads``)."""
