@@ -37,10 +37,10 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from stellwerk.checkpoints import Checkpoints
-from stellwerk.core.entities import Train
+from stellwerk.core.entities import Entity, Player, Train
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.core.routes.optimize import BestRun
@@ -54,6 +54,10 @@ OWN_KEYS = frozenset(
 """Game-file keys ``to_file`` writes itself; others of a loaded file are written back as read."""
 
 LOG = logging.getLogger("stellwerk.engine")
+
+EntityId: TypeAlias = int | str
+"""An acting entity as game files and actions name it (``entity``): a player's id, a
+corporation's or company's symbol (what :meth:`Game.active_entities` lists)."""
 """Engine defects are logged here (level ERROR, with the action and the traceback)."""
 
 
@@ -277,7 +281,7 @@ class Game:
     def game_end_reason(self) -> str | None:
         return self._engine.game_end_reason
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> list[EntityId]:
         with self._engine.remembering():
             return [_entity_id(e) for e in self._engine.round.active_entities()]
 
@@ -369,7 +373,6 @@ def _undo_record(undone: dict[str, Any], live: list[dict[str, Any]], new_id: int
     }
 
 
-def _entity_id(entity: Any) -> Any:
-    if hasattr(entity, "id") and not hasattr(entity, "sym"):
-        return entity.id
-    return getattr(entity, "sym", entity)
+def _entity_id(entity: Entity) -> EntityId:
+    """How game files name ``entity``: a player by id, a corporation or company by symbol."""
+    return entity.id if isinstance(entity, Player) else entity.sym

@@ -16,6 +16,7 @@ from typing import Any
 from stellwerk.cli.common import describe_illegal, engine_class, fail
 from stellwerk.cli.store_access import opened, store_outcomes
 from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.io.engine import EngineGame
 
 
 @dataclass
@@ -23,7 +24,7 @@ class Loaded:
     """A replayed game: the API game, the live actions it applied and, when the engine could
     not go on, the first refused action's id and the reason (``stopped``)."""
 
-    game: Any
+    game: EngineGame
     actions: list[dict[str, Any]]
     data: dict[str, Any]
     path: Path | None

@@ -68,6 +68,10 @@ def load_picture(
     note = loaded.note()
     if note is not None:
         click.echo(note, err=True)
+    from stellwerk.api import Game
+
+    if not isinstance(loaded.game, Game):  # tests' toy engines draw nothing
+        fail("this engine draws no pictures")
     return Picture(loaded.game.engine, loaded.actions)
 
 

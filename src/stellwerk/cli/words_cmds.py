@@ -9,7 +9,7 @@ actions as ready JSON (tile lays grouped by hex); ``--json`` prints the same as 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, TypeGuard
 
 import click
 
@@ -17,6 +17,9 @@ from stellwerk.cli.show import render
 from stellwerk.cli.store_access import db_option, opened, store_outcomes
 from stellwerk.words import LANGUAGES, story
 from stellwerk.words import render as render_lines
+
+if TYPE_CHECKING:
+    from stellwerk.api import Game
 
 ACT_EXAMPLES = """\b
 Examples of ACTION, one per action type (entity: a player id, a corporation or company
@@ -57,8 +60,9 @@ symbol with entity_type; `stellwerk show GAME` lists the ones legal now, ready t
 """The ``act`` help's examples (issue 9 item 4: an example for every action type)."""
 
 
-def _real(game: Any) -> bool:
-    """Whether ``game`` runs on the core engine (tests drive toy engines without one)."""
+def _real(game: object) -> TypeGuard[Game]:
+    """Whether ``game`` is the API's game, which runs on the core engine (tests drive toy
+    engines without one, under the API's name)."""
     from stellwerk.core.game import Game as CoreGame
 
     return isinstance(getattr(game, "_engine", None), CoreGame)
@@ -88,7 +92,7 @@ def show(game: str, as_json: bool, log_lines: int, lang: str, db: str | None) ->
         stored = store.load(game)
         engine_game = stored.game
         if _real(engine_game):
-            view = player_view(engine_game, lang, max(log_lines, 0))  # type: ignore[arg-type]
+            view = player_view(engine_game, lang, max(log_lines, 0))
         else:  # an engine without the core (tests' toy engines): the plain view
             view = dict(stored.view())
     if as_json:

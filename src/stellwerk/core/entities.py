@@ -23,10 +23,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.market import Cell
+
+if TYPE_CHECKING:
+    from stellwerk.core.trains import Depot
 
 
 class Holder:
@@ -181,7 +184,8 @@ class Train:
     rusts_on: str | None = None
     available_on: str | None = None
     events: list[str] = field(default_factory=list)
-    owner: Any = None
+    owner: Corporation | Depot | None = None
+    """The corporation that owns it, the depot (new or discarded), or nobody (rusted)."""
     operated: bool = False
     obsolete: bool = False
     rusted: bool = False
@@ -322,6 +326,14 @@ class Corporation(Holder):
         assert sp is not None
         arrival = sp.corporations.index(self.sym) if self.sym in sp.corporations else 0
         return (-sp.price, -sp.column, sp.row, arrival, self.sym)
+
+
+Entity: TypeAlias = Player | Corporation | Company
+"""An entity that acts (sends actions, is asked what it may do): a player, a corporation --
+majors, minors and the corporations formed, merged or transformed during play are all
+corporations -- or a private company (its abilities).  Rounds and steps take this union where
+any kind may come (the routing asks every step about the action's entity) and narrow it with
+``isinstance`` where the rules tell the kinds apart."""
 
 
 def chain_of_control(corp: Corporation) -> list[Holder | None]:

@@ -16,7 +16,12 @@ sentence for that kind in the words catalogue; the core needs no change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from stellwerk.core.entities import Holder, Player
+
+if TYPE_CHECKING:
+    from stellwerk.core.trains import Depot
 
 Ref = tuple[str, Any]
 """An entity: ``("player", id)``, ``("corporation", sym)``, ``("company", sym)``,
@@ -27,10 +32,10 @@ POOL: Ref = ("pool", "")
 DEPOT: Ref = ("depot", "")
 
 
-def ref(entity: Any) -> Ref:
+def ref(entity: Holder | Depot | None) -> Ref:
     """The :data:`Ref` of a player, corporation, company, pool, bank or depot."""
     kind = getattr(entity, "kind", None)
-    if kind == "player":
+    if isinstance(entity, Player):
         return ("player", entity.id)
     sym = getattr(entity, "sym", None)
     if sym is not None:

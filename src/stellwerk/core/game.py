@@ -15,13 +15,14 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from stellwerk.core.actions import TEXT_TYPES, check_shape
 from stellwerk.core.entities import (
     Bank,
     Company,
     Corporation,
+    Entity,
     Holder,
     Player,
     Share,
@@ -43,6 +44,7 @@ from stellwerk.core.events import (
     PlayerBankrupt,
     PresidentChanged,
     PriceMoved,
+    Ref,
     RoundStarted,
     SharesBought,
     SharesSold,
@@ -58,6 +60,7 @@ from stellwerk.core.rng import Rng
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import (
     Bundle,
+    ChangePresident,
     all_bundles,
     generic_change_president,
     move_share,
@@ -65,6 +68,21 @@ from stellwerk.core.shares import (
     transfer_bundle,
 )
 from stellwerk.core.trains import Depot, PhaseDef, Phases
+
+
+class MemoCache(Protocol):
+    """A title's cache outside the state that remembered answers may ask (its graph cache):
+    it names its contents (``stamp``) and counts the questions asked of it (``reads``)."""
+
+    @property
+    def stamp(self) -> object: ...
+
+    @property
+    def reads(self) -> int: ...
+
+    @reads.setter
+    def reads(self, value: int) -> None: ...
+
 
 _VERSIONS = itertools.count(1)
 """Numbers of states between processed actions (``Game.memo_key``), unique in the process."""
@@ -111,7 +129,7 @@ class Game(ABC):
         self.depot = Depot([])
         self.phases = Phases([PhaseDef("1", [], 1, 4, [])])
         self.operating_rounds = 1
-        self.round: Round = Round(self, [])
+        self.round: Round[Entity] = Round(self, [])
         self._version: int | None = None
         """Names the state while it holds still (:meth:`settle`); None while it changes."""
         self._parked: int | None = None
@@ -119,19 +137,19 @@ class Game(ABC):
         self._flows = 0
         """How many flows that remember are under way (an action processed, a call of the
         public API); outside them nothing is remembered (a game built or changed by hand)."""
-        self.memo_key: Any = None
+        self.memo_key: object = None
         """A name for what answers about who may act depend on, or None while the state may
         change or outside a flow: the state's version (:meth:`settle`) and the loading flag.
         Equal keys mean equal answers, so steps and rounds remember them under it (issue 7:
         who may act is computed once per state change); answers that asked ``memo_cache``
         are kept with its stamp too.  Kept up to date by :meth:`settle`, :meth:`changing`
         and ``loading``."""
-        self.memo_cache: Any = None
+        self.memo_cache: MemoCache | None = None
         """Hook: the title's cache outside the state that step answers may ask (its graph
         cache): it counts questions (``reads``) and names its contents (``stamp``)."""
 
     # -- lookups ----------------------------------------------------------------------------
-    def player_by_id(self, pid: Any) -> Player:
+    def player_by_id(self, pid: object) -> Player:
         for p in self.all_players:
             if p.id == pid or str(p.id) == str(pid):
                 return p
@@ -149,7 +167,7 @@ class Game(ABC):
                 return c
         raise IllegalAction(f"no company {sym}", "common rules §2.4")
 
-    def entity(self, action: Action) -> Any:
+    def entity(self, action: Action) -> Entity:
         etype = action.get("entity_type", "player")
         ent = action.get("entity")
         if etype == "player":
@@ -376,11 +394,11 @@ class Game(ABC):
         self.players = self.players[idx:] + self.players[:idx]
 
     @abstractmethod
-    def new_stock_round(self) -> Round:
+    def new_stock_round(self) -> Round[Entity]:
         """The title's stock round (its steps)."""
 
     @abstractmethod
-    def new_operating_round(self, round_num: int) -> Round:
+    def new_operating_round(self, round_num: int) -> Round[Entity]:
         """The title's ``round_num``-th operating round of the set (its steps)."""
 
     def hooks_stock_round_setup(self, rnd: StockRound) -> None:
@@ -649,7 +667,7 @@ class Game(ABC):
             old = None if before is None else ref(before)
             self.journal.append(PresidentChanged(corp.sym, old, ref(corp.owner)))
 
-    def change_president_for(self, corp: Corporation) -> Any:
+    def change_president_for(self, corp: Corporation) -> ChangePresident:
         return generic_change_president(corp)
 
     def handle_partial(self, bundle: Bundle, source: Holder, to: Holder) -> None:
@@ -866,13 +884,13 @@ class Game(ABC):
             and self.route_info(corp)[1]
         )
 
-    def emergency_sale_timing_ok(self, rnd: Any, corp: Corporation) -> bool:
+    def emergency_sale_timing_ok(self, rnd: Round[Entity], corp: Corporation) -> bool:
         return corp.operated
 
-    def can_go_bankrupt(self, corp: Corporation, rnd: Any) -> bool:
+    def can_go_bankrupt(self, corp: Corporation, rnd: Round[Entity]) -> bool:
         return False
 
-    def bankrupt(self, corp: Corporation, rnd: Any) -> None:
+    def bankrupt(self, corp: Corporation, rnd: Round[Entity]) -> None:
         raise IllegalAction("bankruptcy is not possible in this title", "title rules")
 
     # -- companies --------------------------------------------------------------------------
@@ -914,7 +932,7 @@ class Game(ABC):
         """Pay for a train and take it; the depot's first sale of a type may change the phase
         and rust older trains (common rules §6)."""
         source = train.owner
-        payee: Holder = self.bank if source is self.depot or source is None else source
+        payee: Holder = source if isinstance(source, Corporation) else self.bank  # depot: bank
         transfer(corp, payee, price, "common rules §6 (buy train)")
         self.journal.append(TrainBought(corp.sym, train.name, ref(source), price))
         if source is self.depot:
@@ -939,7 +957,7 @@ class Game(ABC):
         train.events = []
 
     def rust_trains(self, bought: Train) -> None:
-        rusted: dict[str, list[Any]] = {}
+        rusted: dict[str, list[Ref]] = {}
         for train in list(self.depot.trains):
             if train.rusted or train.rusts_on != bought.name:
                 continue

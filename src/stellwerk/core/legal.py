@@ -9,23 +9,22 @@ one lay can be found without listing them all (the random driver does that).
 
 from __future__ import annotations
 
-from typing import Any
-
+from stellwerk.core.entities import Corporation, Entity
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.operating import Track
 from stellwerk.core.game import Game
 
 
-def candidates(game: Game) -> list[Any]:
+def candidates(game: Game) -> list[Entity]:
     """Entities that may act now: the active ones, and in an operating turn the operator's
     president, its controlling player (the end of its chain of control, who raises emergency
     money for it) and the companies it owns."""
     rnd = game.round
-    out: list[Any] = list(rnd.active_entities())
+    out: list[Entity] = list(rnd.active_entities())
     operator = getattr(rnd, "current_operator", None)
-    if operator is not None:
+    if isinstance(operator, Corporation):
         for extra in [operator, operator.owner, game.controller(operator), *operator.companies]:
-            if extra is not None and extra not in out:
+            if isinstance(extra, Entity) and extra not in out:
                 out.append(extra)
     return out
 

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from stellwerk.core.actions import SITE_TYPES, check_shape, check_site
+from stellwerk.core.entities import Entity, Share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import Track
@@ -105,7 +106,7 @@ def check_live(game: Game, action: Action) -> None:
     raise IllegalAction(f"this {kind} is not a legal choice now ({far}); {summary(listed)}", rule)
 
 
-def routing_step(game: Game, entity: Any, kind: str) -> Step:
+def routing_step(game: Game, entity: Entity, kind: str) -> Step:
     """The step the round would give the action to (common rules §6), or a refusal."""
     for step in game.round.steps:
         if not step.active():
@@ -120,7 +121,7 @@ def routing_step(game: Game, entity: Any, kind: str) -> Step:
     raise IllegalAction(f"no step takes {kind} from {_name(entity)} now", TURN_RULE)
 
 
-def offered(step: Step, entity: Any, kind: str, action: Action) -> list[Action]:
+def offered(step: Step, entity: Entity, kind: str, action: Action) -> list[Action]:
     """The step's listed actions of ``kind``; tile lays for the action's hex only (asked for
     the one lay first, ``Track.lay_offered``; all lays of the hex only for a refusal's
     reason); routes are not enumerated (the route checker judges them)."""
@@ -143,7 +144,7 @@ FAR = "\x00"
 mismatches in amounts only are "close" and give the refusal's reason."""
 
 
-def match(game: Game, step: Step, entity: Any, action: Action, listed: Action) -> str | None:
+def match(game: Game, step: Step, entity: Entity, action: Action, listed: Action) -> str | None:
     """None if ``action`` is ``listed`` or lies in its space, else why not."""
     keys = (set(action) | set(listed)) - BOOKKEEPING
     amount_reason: str | None = None
@@ -182,7 +183,7 @@ def _is_empty(value: Any) -> bool:
     return value in (None, 0, False, [], "", {}) and not isinstance(value, float)
 
 
-def _harmless_extra(game: Game, entity: Any, action: Action, key: str, value: Any) -> bool:
+def _harmless_extra(game: Game, entity: Entity, action: Action, key: str, value: Any) -> bool:
     if _is_empty(value):
         return True
     if key == "variant":
@@ -195,7 +196,9 @@ def _harmless_extra(game: Game, entity: Any, action: Action, key: str, value: An
     return False
 
 
-def _check_price(game: Game, step: Step, entity: Any, action: Action, listed: Action) -> str | None:
+def _check_price(
+    game: Game, step: Step, entity: Entity, action: Action, listed: Action
+) -> str | None:
     price = action["price"]
     if isinstance(price, bool) or not isinstance(price, int):
         return "the price must be a whole number"
@@ -211,7 +214,7 @@ def _check_price(game: Game, step: Step, entity: Any, action: Action, listed: Ac
 
 
 def _check_shares(
-    game: Game, step: Step, entity: Any, action: Action, listed: Action
+    game: Game, step: Step, entity: Entity, action: Action, listed: Action
 ) -> str | None:
     given, wanted = action["shares"], listed["shares"]
     if not isinstance(given, list) or not all(isinstance(s, str) for s in given):
@@ -221,7 +224,7 @@ def _check_shares(
     mine = [game.share_by_id(s) for s in given]
     theirs = [game.share_by_id(s) for s in wanted]
 
-    def shape(shares: list[Any]) -> tuple[Any, ...]:
+    def shape(shares: list[Share]) -> tuple[set[int], tuple[tuple[str, int, bool], ...]]:
         owners = {id(s.owner) for s in shares}
         kinds = sorted((s.corporation, s.percent, bool(s.president)) for s in shares)
         return (owners, tuple(kinds))
@@ -239,12 +242,14 @@ def _check_shares(
 
 
 def _check_percent(
-    game: Game, step: Step, entity: Any, action: Action, listed: Action
+    game: Game, step: Step, entity: Entity, action: Action, listed: Action
 ) -> str | None:
     return None  # judged with the certificates (``_check_shares``)
 
 
-def _check_train(game: Game, step: Step, entity: Any, action: Action, listed: Action) -> str | None:
+def _check_train(
+    game: Game, step: Step, entity: Entity, action: Action, listed: Action
+) -> str | None:
     if action["train"] == listed["train"]:
         return None
     try:
@@ -260,7 +265,9 @@ def _check_train(game: Game, step: Step, entity: Any, action: Action, listed: Ac
     return f"{FAR}train {action['train']} is not offered"
 
 
-def _check_bids(game: Game, step: Step, entity: Any, action: Action, listed: Action) -> str | None:
+def _check_bids(
+    game: Game, step: Step, entity: Entity, action: Action, listed: Action
+) -> str | None:
     """A sealed list of bids: any list the step accepts (``bids_problem``), not only the
     listed ones."""
     judge = getattr(step, "bids_problem", None)
@@ -270,7 +277,7 @@ def _check_bids(game: Game, step: Step, entity: Any, action: Action, listed: Act
     return None if reason is None else str(reason)
 
 
-FIELD_CHECKS: dict[str, Callable[[Game, Step, Any, Action, Action], str | None]] = {
+FIELD_CHECKS: dict[str, Callable[[Game, Step, Entity, Action, Action], str | None]] = {
     "price": _check_price,
     "shares": _check_shares,
     "percent": _check_percent,
@@ -303,5 +310,5 @@ def summary(listed: list[Action], limit: int = 6) -> str:
     return "offered: " + "; ".join(parts) + more
 
 
-def _name(entity: Any) -> str:
+def _name(entity: Entity) -> str:
     return str(getattr(entity, "sym", None) or getattr(entity, "name", entity))

@@ -36,7 +36,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from stellwerk.api import Game
+from stellwerk.api import EntityId, Game
 from stellwerk.gm.look import legal
 from stellwerk.gm.orders import normalise
 from stellwerk.gm.understand import CASH_CHOICES, player_of, train_owner
@@ -63,7 +63,7 @@ def draw(game: Game, options: list[Action]) -> tuple[Action, str]:
     return dict(options[index]), f"drawn {index + 1} of {len(options)} (seed {game.seed})"
 
 
-def default_action(game: Game, entity: Any) -> Default | None:
+def default_action(game: Game, entity: EntityId) -> Default | None:
     """The default for the decision ``entity`` faces now, or None when it has none listed."""
     mine = [a for a in legal(game) if a.get("entity") == entity]
     if not mine:

@@ -264,7 +264,7 @@ def _server(table: Mapping[str, Any], where: str, kinds: tuple[str, str], base: 
     )
 
 
-def _players(game: Any, where: str) -> dict[str, PlayerAddress]:
+def _players(game: object, where: str) -> dict[str, PlayerAddress]:
     """The players of one game; an address given to two players is refused."""
     if not isinstance(game, Mapping) or not isinstance(game.get("players"), Mapping):
         raise ConfigError(f"{where}.players: missing (a table name -> address)")

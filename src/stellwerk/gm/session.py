@@ -34,7 +34,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from stellwerk.api import Game, IllegalAction
+from stellwerk.api import EntityId, Game, IllegalAction
 from stellwerk.gm import orders as o
 from stellwerk.gm.defaults import default_action
 from stellwerk.gm.look import legal, snap
@@ -211,15 +211,15 @@ class Session:
                 out.append(player)
         return out
 
-    def _decisions(self) -> list[tuple[Any, Any]]:
+    def _decisions(self) -> list[tuple[EntityId, Any]]:
         """(entity, player) of every decision now: the active entities, and other entities
         with listed actions that a deciding player answers for (a president's sale in an
         operating turn)."""
         active = list(self.game.active_entities())
-        out = [(e, player_of(self.game, e)) for e in active]
+        out: list[tuple[EntityId, Any]] = [(e, player_of(self.game, e)) for e in active]
         players = {p for _, p in out}
         for action in legal(self.game):
-            entity = action.get("entity")
+            entity: EntityId = action["entity"]
             if entity not in active and all(entity != e for e, _ in out):
                 player = player_of(self.game, entity)
                 if player in players:
@@ -251,7 +251,7 @@ class Session:
                     return True
         return False
 
-    def _apply_order(self, pending: Pending, entity: Any) -> None:
+    def _apply_order(self, pending: Pending, entity: EntityId) -> None:
         self.pending.remove(pending)
         game = self.game
         outcome = Outcome(pending.player, pending.text, mail=pending.mail)
@@ -278,7 +278,7 @@ class Session:
             )
         return text
 
-    def _skip_step(self, entity: Any, player: Any) -> bool:
+    def _skip_step(self, entity: EntityId, player: Any) -> bool:
         """Pass a corporation's step when its orders are for a later step (module docs)."""
         if entity == player:
             return False
@@ -306,7 +306,7 @@ class Session:
                                      action_id=int(self.game.raw_actions[-1]["id"])))
         return True
 
-    def _standing(self, entity: Any, player: Any) -> bool:
+    def _standing(self, entity: EntityId, player: Any) -> bool:
         listed = legal(self.game)
         for standing in self.standing:
             if not standing.active or standing.player != player:
@@ -343,7 +343,7 @@ class Session:
         self._event(standing.player, "cancelled",
                     f"standing order '{standing.text}' cancelled: {reason}")  # fmt: skip
 
-    def _default(self, entity: Any, player: Any) -> bool:
+    def _default(self, entity: EntityId, player: Any) -> bool:
         found = default_action(self.game, entity)
         if found is None:
             return False

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from stellwerk.api import Game
+from stellwerk.api import EntityId, Game
 from stellwerk.gm.look import snap
 from stellwerk.gm.understand import CASH_CHOICES, Refused, _choose_by, player_of, share_source
 
@@ -101,7 +101,7 @@ class Firing:
     cancel: str | None = None
 
 
-def fire(game: Game, standing: Standing, entity: Any, listed: list[Action]) -> Firing | None:
+def fire(game: Game, standing: Standing, entity: EntityId, listed: list[Action]) -> Firing | None:
     """What ``standing`` does at the decision of ``entity`` (listed: its legal actions), or
     None when it has nothing to do here."""
     mine = [a for a in listed if a.get("entity") == entity]
@@ -162,7 +162,7 @@ def shenanigans(game: Game, standing: Standing) -> str | None:
 
 
 def _buy(
-    game: Game, standing: Standing, entity: Any, mine: list[Action], types: set[str]
+    game: Game, standing: Standing, entity: EntityId, mine: list[Action], types: set[str]
 ) -> Firing | None:
     if entity != standing.player or not is_stock_round(game):
         return None
@@ -193,7 +193,7 @@ def _buy(
     return None
 
 
-def _bid(game: Game, standing: Standing, entity: Any, mine: list[Action]) -> Firing | None:
+def _bid(game: Game, standing: Standing, entity: EntityId, mine: list[Action]) -> Firing | None:
     if entity != standing.player:
         return None
     target = str(standing.target)

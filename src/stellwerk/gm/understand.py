@@ -25,7 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from stellwerk.api import Game
+from stellwerk.api import EntityId, Game
+from stellwerk.core.entities import Holder, Player
 from stellwerk.gm import orders as o
 from stellwerk.gm.look import asked, hexes, legal
 from stellwerk.gm.orders import normalise
@@ -93,7 +94,7 @@ class Understood:
     """An order turned into the action to send."""
 
     action: Action
-    entity: Any
+    entity: EntityId
 
 
 def kinds_of(order: o.Order) -> tuple[str, ...]:
@@ -110,14 +111,14 @@ def is_corp_order(order: o.Order) -> bool:
     return type(order) in CORP_KINDS or (isinstance(order, o.BuyCompany) and order.corp is not None)
 
 
-def player_of(game: Game, entity: Any) -> Any:
+def player_of(game: Game, entity: EntityId) -> EntityId | None:
     """The player who decides for ``entity`` (a player id, a corporation or company symbol):
     the player himself, a corporation's president, a company's owner (or its owner's
     president); None when nobody does (a corporation in receivership)."""
     if any(pid == entity for pid, _ in game.players):
         return entity
     eng = game.engine
-    holder: Any = None
+    holder: Holder | None = None
     corp = eng.corporation_or_none(str(entity))
     if corp is not None:
         holder = corp.owner
@@ -129,7 +130,7 @@ def player_of(game: Game, entity: Any) -> Any:
     for _ in range(5):
         if holder is None:
             return None
-        if getattr(holder, "kind", "") == "player":
+        if isinstance(holder, Player):
             return holder.id
         holder = getattr(holder, "owner", None)
     return None
@@ -145,7 +146,7 @@ def symbol(game: Game, name: str) -> str:
     return name
 
 
-def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
+def addresses(game: Game, player: Any, order: o.Order, entity: EntityId) -> bool:
     """Whether ``order`` is meant for a decision of ``entity`` (one of the player's)."""
     is_player = bool(entity == player)
     if order.corp is not None:
@@ -160,7 +161,7 @@ def addresses(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
 
 
 
-def fits(game: Game, player: Any, order: o.Order, entity: Any) -> bool:
+def fits(game: Game, player: Any, order: o.Order, entity: EntityId) -> bool:
     """Whether ``order`` answers the decision ``entity`` faces now: it is addressed to it and
     its action type is listed for it (a lay: some hex may take a tile)."""
     if not addresses(game, player, order, entity):
@@ -179,7 +180,7 @@ def _operating(game: Game) -> Any:
     return getattr(operator, "sym", None)
 
 
-def understand(game: Game, player: Any, order: o.Order, entity: Any) -> Understood:
+def understand(game: Game, player: Any, order: o.Order, entity: EntityId) -> Understood:
     """The action ``order`` means for ``entity`` now; ``Refused`` when it means none or
     several."""
     if order.corp is not None and player_of(game, symbol(game, order.corp)) != player:

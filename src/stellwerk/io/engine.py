@@ -5,7 +5,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from stellwerk.api import EntityId
 
 
 class EngineGame(Protocol):
@@ -36,8 +40,8 @@ class EngineGame(Protocol):
     def snapshot(self) -> dict[str, Any]:
         """The state in the trace format."""
 
-    def active_entities(self) -> list[Any]:
-        """Who must act now."""
+    def active_entities(self) -> Sequence[EntityId]:
+        """Who must act now (player ids, corporation and company symbols)."""
 
     def legal_actions(
         self, hex_id: str | None = None, all_lays: bool = False

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Company, Corporation, Player
+from stellwerk.core.entities import Company, Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.shares import Bundle
@@ -260,7 +260,7 @@ class Importer:
             self.pass_one(line)
         raise Mismatch(Divergence(line, "flow", "no progress", "the report's next action"))
 
-    def entity_is(self, entity: Any) -> Callable[[], bool]:
+    def entity_is(self, entity: Entity) -> Callable[[], bool]:
         def check() -> bool:
             _, current = self.current()
             return current is entity
@@ -471,7 +471,7 @@ class Importer:
         tile_id = board.available().get(e.tile)
         if tile_id is None:
             raise Mismatch(Divergence(e.line, f"tile {e.tile} in the supply", None, e.hex))
-        entity: Any = corp
+        entity: Entity = corp
         owner = corp.owner
         for company in owner.companies if isinstance(owner, Player) else []:
             if "lay_tile" not in engine.round.actions_for(company):
@@ -512,7 +512,7 @@ class Importer:
     def on_TokenLaid(self, e: rr.TokenLaid) -> None:
         engine = self.engine
         corp = self.corp(e.company)
-        entity: Any = corp
+        entity: Entity = corp
         if e.free:
             owner = corp.owner
             for company in owner.companies if isinstance(owner, Player) else []:

@@ -4,22 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from stellwerk.core.entities import Corporation, Player, SharePool
+from stellwerk.core.entities import Company, Corporation, Holder, Player, SharePool
 from stellwerk.core.game import Game
 
 POOL_ID = "SharePool"
 """How the trace names the pool as a president (18xx.games' class name; fixtures README)."""
 
 
-def _id(entity: Any) -> Any:
+def _id(entity: Holder) -> int | str:
+    """How the trace names a holder: a player by id, the pool by ``POOL_ID``, a corporation
+    or company by symbol, anyone else by name."""
     if isinstance(entity, Player):
         return entity.id
     if isinstance(entity, SharePool):
         return POOL_ID
-    return getattr(entity, "sym", None) or getattr(entity, "name", None)
+    if isinstance(entity, Corporation | Company):
+        return entity.sym or entity.name
+    return entity.name
 
 
-def _president(owner: Any) -> Any:
+def _president(owner: Holder | None) -> int | str | None:
     """The president as the trace format names it: a player id, a corporation symbol, or
     ``SharePool`` when the president's certificate lies in the pool (1841's frozen
     corporations; 18xx.games' traces name the pool by its class)."""

@@ -9,7 +9,7 @@ rules §4.1).  Last revenues come from the game's run_routes actions when they a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, Player, SharePool
 from stellwerk.pictures.hexdraw import token
@@ -17,11 +17,14 @@ from stellwerk.pictures.scene import board_of, caption_of, title_of
 from stellwerk.pictures.style import CorpColors, corporation_colors, money
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
 
+if TYPE_CHECKING:
+    from stellwerk.core.game import Game
+
 CHARTER_W = 300.0
 CHARTER_H = 196.0
 
 
-def _currency(game: Any) -> str | None:
+def _currency(game: object) -> str | None:
     data = getattr(game, "data", None)
     if isinstance(data, Mapping):
         fmt = data.get("currency")
@@ -53,12 +56,13 @@ def _percent(shares: Sequence[Any]) -> int:
     return sum(int(s.percent) for s in shares)
 
 
-def render_charters(game: Any, actions: Sequence[Mapping[str, Any]] | None = None) -> str:
+def render_charters(game: Game, actions: Sequence[Mapping[str, Any]] | None = None) -> str:
     """One charter per corporation that is or was in play (unstarted ones dimmed)."""
     title = title_of(game)
     fmt = _currency(game)
     corps: list[Corporation] = [c for c in game.corporations]
-    data = game.data if isinstance(getattr(game, "data", None), Mapping) else None
+    raw = getattr(game, "data", None)  # a title's data table, where it has one
+    data = raw if isinstance(raw, Mapping) else None
     colors = corporation_colors(title, [c.sym for c in corps], data)
     board = board_of(game)
     revenues = last_revenues(actions)
@@ -101,7 +105,7 @@ def render_charters(game: Any, actions: Sequence[Mapping[str, Any]] | None = Non
 
 def _charter(
     g: Any,
-    game: Any,
+    game: object,
     corp: Corporation,
     colors: CorpColors,
     fmt: str | None,
@@ -190,7 +194,7 @@ def _charter(
         y += 16
 
 
-def render_players(game: Any) -> str:
+def render_players(game: Game) -> str:
     """The players' table: cash, certificates / limit, shares per corporation, companies,
     worth (cash + share values + companies, common rules §4.1)."""
     title = title_of(game)

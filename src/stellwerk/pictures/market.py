@@ -6,13 +6,16 @@ prices, common rules §6.2; drawn leftmost).  A one-row market is drawn as one r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.market import Market
 from stellwerk.pictures.hexdraw import token
 from stellwerk.pictures.scene import caption_of, title_of
 from stellwerk.pictures.style import CorpColors, corporation_colors
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
+
+if TYPE_CHECKING:
+    from stellwerk.core.game import Game
 
 ZONES: Mapping[str, tuple[str, str]] = {
     "p": ("#f4a6a6", "par price"),
@@ -54,12 +57,13 @@ CELL_W = 58.0
 CELL_H = 46.0
 
 
-def render_market(game: Any) -> str:
+def render_market(game: Game) -> str:
     """The market of a title game as SVG text."""
     market: Market = game.market
     title = title_of(game)
     symbols = [c.sym for c in game.corporations]
-    data = game.data if isinstance(getattr(game, "data", None), Mapping) else None
+    raw = getattr(game, "data", None)  # a title's data table, where it has one
+    data = raw if isinstance(raw, Mapping) else None
     colors = corporation_colors(title, symbols, data)
     rows = market.rows
     width_cells = max(len(r) for r in rows)

@@ -17,7 +17,7 @@ from stellwerk.pictures.mapview import MapScene, RouteLine
 from stellwerk.pictures.style import CorpColors, corporation_colors
 
 
-def title_of(game: Any) -> str:
+def title_of(game: object) -> str:
     """The title name (``"1849"``) of a title game or a map port."""
     title = getattr(game, "title", None)
     if isinstance(title, str):
@@ -30,7 +30,7 @@ def title_of(game: Any) -> str:
     return str(getattr(data, "title", "") or "")
 
 
-def board_of(game: Any) -> Board:
+def board_of(game: object) -> Board:
     """The board of a title game or of a map port."""
     if isinstance(game, Board):
         return game
@@ -41,7 +41,7 @@ def board_of(game: Any) -> Board:
     return board
 
 
-def colors_of(game: Any, board: Board) -> dict[str, CorpColors]:
+def colors_of(game: object, board: Board) -> dict[str, CorpColors]:
     """Colours of every corporation of the game, and of any symbol on the board."""
     symbols = [c.sym for c in getattr(game, "corporations", ()) or ()]
     data = getattr(game, "data", None)
@@ -59,7 +59,7 @@ def colors_of(game: Any, board: Board) -> dict[str, CorpColors]:
     return corporation_colors(title_of(game), symbols, mapping)
 
 
-def political_of(game: Any) -> frozenset[tuple[str, int]]:
+def political_of(game: object) -> frozenset[tuple[str, int]]:
     """Political borders in force (1841's map port), else none."""
     port = getattr(game, "map", game)
     borders = getattr(port, "political_borders", None)
@@ -69,7 +69,7 @@ def political_of(game: Any) -> frozenset[tuple[str, int]]:
     return frozenset()
 
 
-def homes_of(game: Any, board: Board) -> dict[str, list[tuple[str, int]]]:
+def homes_of(game: object, board: Board) -> dict[str, list[tuple[str, int]]]:
     """Home stations of corporations not on the board yet and without a reservation."""
     placed: set[str] = set()
     for state in board.hexes.values():
@@ -89,7 +89,7 @@ def homes_of(game: Any, board: Board) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
-def phase_name(game: Any) -> str | None:
+def phase_name(game: object) -> str | None:
     phases = getattr(game, "phases", None)
     name = getattr(phases, "name", None)
     if isinstance(name, str):
@@ -99,7 +99,7 @@ def phase_name(game: Any) -> str | None:
     return str(phase) if phase is not None else None
 
 
-def active_column(game: Any, board: Board) -> str | None:
+def active_column(game: object, board: Board) -> str | None:
     """The column of phase revenues that pays now: the one whose value the title's route rules
     give an off-board (None when that cannot be told)."""
     port = getattr(game, "map", game)
@@ -129,7 +129,7 @@ def active_column(game: Any, board: Board) -> str | None:
     return None
 
 
-def caption_of(game: Any, extra: str = "") -> str:
+def caption_of(game: object, extra: str = "") -> str:
     parts = [title_of(game)]
     phase = phase_name(game)
     if phase:
@@ -143,7 +143,7 @@ def caption_of(game: Any, extra: str = "") -> str:
 
 
 def map_scene(
-    game: Any, routes: Sequence[RouteLine] = (), routes_of: str | None = None, best: bool = False
+    game: object, routes: Sequence[RouteLine] = (), routes_of: str | None = None, best: bool = False
 ) -> MapScene:
     """The scene of a title game's (or map port's) board as it is now; ``best`` says the
     routes are the optimiser's, not a recorded run."""

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.geometry import Layout
@@ -24,7 +23,7 @@ def tile_counts(board: Board) -> dict[str, tuple[int, int]]:
     return {name: (left[name], left[name] + placed[name]) for name in board.tile_defs}
 
 
-def render_tiles(game: Any, per_row: int = 10) -> str:
+def render_tiles(game: object, per_row: int = 10) -> str:
     """The tile sheet of a game's (or map port's) board as SVG text."""
     board = board_of(game)
     layout = board.spec.layout

@@ -25,7 +25,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.io.engine import EngineGame
@@ -41,6 +41,9 @@ from stellwerk.store.log import (
     record_outcome,
     with_actions,
 )
+
+if TYPE_CHECKING:
+    from stellwerk.api import EntityId
 
 Change = Callable[[GameData], tuple[GameData, EngineGame]]
 """What a write does to the game file read under the lock: the new file and the game after
@@ -278,7 +281,7 @@ class GameStore(ABC):
         key: str,
         base: int,
         *,
-        entity: Any = None,
+        entity: EntityId | None = None,
         entity_type: str | None = None,
         action_id: int | None = None,
     ) -> StoredGame:
@@ -293,7 +296,7 @@ class GameStore(ABC):
         )  # fmt: skip
 
     def redo(
-        self, key: str, base: int, *, entity: Any = None, entity_type: str | None = None
+        self, key: str, base: int, *, entity: EntityId | None = None, entity_type: str | None = None
     ) -> StoredGame:
         """Append a ``redo`` of the most recent undo (common rules §3.4)."""
         return self._update(

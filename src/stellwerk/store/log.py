@@ -17,7 +17,7 @@ changed), so a refused action leaves nothing to undo.
 from __future__ import annotations
 
 import copy
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.engine import EngineGame
@@ -34,6 +34,9 @@ from stellwerk.io.undo import (
 
 Action = dict[str, Any]
 GameData = dict[str, Any]
+
+if TYPE_CHECKING:
+    from stellwerk.api import EntityId
 
 CONTROL_KEYS = ("type", "entity", "entity_type", "action_id", "id")
 
@@ -142,7 +145,7 @@ def last_recorded(game: EngineGame) -> Action:
     return recorded
 
 
-def _entity_type(game: EngineGame, data: GameData, entity: Any) -> str:
+def _entity_type(game: EngineGame, data: GameData, entity: EntityId) -> str:
     """``player`` for a player id, else the type the legal actions give ``entity``."""
     if any(str(p.get("id")) == str(entity) for p in data.get("players", [])):
         return "player"
@@ -171,7 +174,7 @@ def controlled(
     data: GameData,
     kind: str,
     *,
-    entity: Any = None,
+    entity: EntityId | None = None,
     entity_type: str | None = None,
     action_id: int | None = None,
     extra: dict[str, Any] | None = None,

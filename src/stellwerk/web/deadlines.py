@@ -19,11 +19,14 @@ receivership), a finished game or one without a deadline is refused (422, rule
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.store import StoredGame
 from stellwerk.store.log import actions_of
+
+if TYPE_CHECKING:
+    from stellwerk.api import EntityId
 
 RULE = "deadline"
 USER = "deadline"
@@ -57,7 +60,7 @@ class Settled:
     """A decision settled by its default order."""
 
     action_count: int
-    entity: Any
+    entity: EntityId
     player: Any
     action: dict[str, Any]
     note: str

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask, next_id
@@ -60,6 +60,10 @@ from stellwerk.web.deadlines import Settled, default_for, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NoToken
 from stellwerk.web.seats import ANNEX, Access, deal, lookup
 from stellwerk.web.secret import stored_secret
+
+if TYPE_CHECKING:
+    from stellwerk.api import EntityId
+    from stellwerk.io.engine import EngineGame
 
 LOG = logging.getLogger("stellwerk.web")
 
@@ -463,11 +467,13 @@ def _with_game(
     return function(desk.stored(key), access, *args)
 
 
-def decider(game: Any, entity: Any) -> Any:
-    """The player id who decides for ``entity`` in ``game`` (None: nobody)."""
+def decider(game: EngineGame, entity: EntityId | None) -> EntityId | None:
+    """The player id who decides for ``entity`` in ``game`` (None: nobody, or no entity)."""
     from stellwerk.api import Game
     from stellwerk.gm.understand import player_of
 
+    if entity is None:
+        return None
     if isinstance(game, Game):
         return player_of(game, entity)
     return entity  # a stand-in engine of the tests: players act for themselves

@@ -86,6 +86,7 @@ def after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int:
 
 
 def _after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int:
+    from stellwerk.api import Game
     from stellwerk.gm.standing import round_key
 
     kind = str(sent.get("type"))
@@ -94,11 +95,13 @@ def _after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int
         return count  # no standing orders in this game: nothing to do
     orders = load(desk, key)
     stored = desk.stored(key)
-    game: Any = stored.game
     if kind in (UNDO, REDO):
         follow_log(orders, actions_of(stored.data))
         save(desk, key, orders)
         return count
+    game = stored.game
+    if not isinstance(game, Game):
+        return count  # standing orders need the engine (as default orders do)
     if kind in PROGRAMS:
         program_id = int(stored.data["actions"][-1].get("id", count))
         order = given(sent, program_id, round_key(game), len(orders) + 1)
@@ -136,6 +139,7 @@ def follow_log(orders: list[Standing], actions: list[dict[str, Any]]) -> None:
 
 def _fire(desk: Desk, key: str, orders: list[Standing]) -> int:
     """Let ``orders`` act until none has anything to do (or ``MAX_FIRINGS``); the count."""
+    from stellwerk.api import Game
     from stellwerk.gm.standing import disable_action, fire
     from stellwerk.web.service import decider
 
@@ -143,8 +147,8 @@ def _fire(desk: Desk, key: str, orders: list[Standing]) -> int:
     count = desk.store.count(key)
     while fired < MAX_FIRINGS:
         stored = desk.stored(key)
-        game: Any = stored.game
-        if game.finished or not any(o.active for o in orders):
+        game = stored.game
+        if not isinstance(game, Game) or game.finished or not any(o.active for o in orders):
             break
         view = desk.view(key, stored)
         step = None

@@ -11,14 +11,14 @@ import json
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Company, Corporation, Player
+from stellwerk.core.entities import Company, Corporation, Holder, Player
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.core.map.board import Board
 from stellwerk.words.catalog import money
 from stellwerk.words.narrate import render, story
 
 
-def _name(entity: Any) -> str:
+def _name(entity: Holder) -> str:
     if isinstance(entity, Player):
         return entity.name
     if isinstance(entity, Company):

@@ -3,22 +3,25 @@ with a president's certificate."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
-from stellwerk.core.entities import Company, Player, transfer
+from stellwerk.core.entities import Company, Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import CompanyBought, ref
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, PlayerStep, Round, act
 
 RULE = "common rules: waterfall private auction (as 1830)"
 
 
-class WaterfallAuction(Step):
+class WaterfallAuction(PlayerStep):
     """Buy the cheapest private, bid on another, or pass.  When the cheapest is bought, the
     next cheapest is resolved at once: one bid wins it, several bids start an auction among
     those bidders where the lowest bidder must raise or pass.  If everyone passes: while the
     first private is unsold its price drops by 5 (free at 0, forced on the next player);
     otherwise every owned private pays its revenue once."""
+
+    round: Round[Player]
+    """An auction round: its entities are the players."""
 
     description = "Bid on Companies"
     min_increment = 5
@@ -37,13 +40,13 @@ class WaterfallAuction(Step):
         bids = self.bids.get(self.auctioning, [])
         return bids if len(bids) > 1 else None
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         bids = self._auction_bids()
         if bids:
             return [min(bids, key=lambda b: b[1])[0]]
         return super().active_entities()
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not self.companies:
             return []
         bids = self._auction_bids()
@@ -74,10 +77,10 @@ class WaterfallAuction(Step):
     def max_bid(self, player: Player, company: Company) -> int:
         return player.cash - self.committed(player) + self.current_bid(player, company)
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         """Buy the cheapest, bid the minimum on another private (or raise in an auction),
         or pass."""
-        if not self.actions(entity):
+        if not isinstance(entity, Player) or not self.actions(entity):
             return []
         out = [act(entity, "pass")]
         targets = [self.auctioning] if self._auction_bids() else self.companies
@@ -89,18 +92,18 @@ class WaterfallAuction(Step):
                 out.append(act(entity, "bid", company=company.sym, price=price))
         return out
 
-    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+    def price_space(self, entity: Entity, listed: Action) -> tuple[int, int]:
         """The cheapest private is bought at its current price, no more and no less; a bid
         on another one (or a raise in its auction) is at least the minimum bid and at most
         the bidder's cash less his other open bids (common rules §6.7, waterfall
         auction)."""
         company = self.game.company(str(listed["company"]))
-        if self.may_purchase(company):
+        if self.may_purchase(company) or not isinstance(entity, Player):
             return (company.min_bid, company.min_bid)
         return (self.min_bid(company), self.max_bid(entity, company))
 
     # -- processing -------------------------------------------------------------------------
-    def process_pass(self, action: Action, entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         if self._auction_bids():
             assert self.auctioning is not None
             self.bids[self.auctioning] = [
@@ -108,12 +111,14 @@ class WaterfallAuction(Step):
             ]
             self.resolve_bids()
         else:
+            if not isinstance(entity, Player):  # ``actions`` offers the pass to players only
+                raise TypeError(f"{entity.name} is not a player of the auction")
             entity.passed = True
             if all(p.passed for p in self.round.entities):
                 self.all_passed()
             self.round.next_entity_index()
 
-    def process_bid(self, action: Action, entity: Any) -> None:
+    def process_bid(self, action: Action, entity: Player) -> None:
         company = self.game.company(action["company"])
         price = int(action["price"])
         if company not in self.companies:
@@ -179,7 +184,9 @@ class WaterfallAuction(Step):
             self.cheapest.discount += 5
             if self.cheapest.min_bid <= 0:
                 self.round.next_entity_index()
-                self.buy_company(self.current_entity(), self.cheapest, 0)
+                player = self.current_entity()
+                assert player is not None  # the round's players: never empty here
+                self.buy_company(player, self.cheapest, 0)
                 self.resolve_bids()
         else:
             self.game.payout_companies()
@@ -187,7 +194,7 @@ class WaterfallAuction(Step):
             p.passed = False
 
 
-class CompanyPendingPar(Step):
+class CompanyPendingPar(PlayerStep):
     """The buyer of a company that carries a president's certificate sets its par at once.
     A title using this step names the corporation and performs the par (its two hooks)."""
 
@@ -196,14 +203,14 @@ class CompanyPendingPar(Step):
     def active(self) -> bool:
         return bool(self.round.state.companies_pending_par)
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         pending = self.round.state.companies_pending_par
         return [pending[0].owner] if pending and pending[0].owner else []
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["par"] if entity is self.current_entity() else []
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         if not self.actions(entity):
             return []
         company = self.round.state.companies_pending_par[0]
@@ -213,7 +220,7 @@ class CompanyPendingPar(Step):
             for cell in self.game.par_cells()
         ]
 
-    def process_par(self, action: Action, entity: Any) -> None:
+    def process_par(self, action: Action, entity: Player) -> None:
         company = self.round.state.companies_pending_par[0]
         self.par(entity, company, action)
         self.round.state.companies_pending_par.pop(0)

@@ -9,10 +9,11 @@ descriptions (common rules §6) and of 18xx.games, whose traces we must reproduc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, cast
 
+from stellwerk.core.entities import Company, Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import StepSkipped, ref
 
@@ -22,29 +23,37 @@ if TYPE_CHECKING:
 Action = dict[str, Any]
 
 
+class PendingToken(TypedDict):
+    """A home token still to be placed: the corporation and the hexes it may choose from."""
+
+    entity: Corporation
+    hexes: list[str]
+
+
 @dataclass
 class RoundState:
     """What a round remembers across its steps and turns (each round starts afresh).
 
-    Stock rounds: ``players_sold`` (player -> corporation -> "now"/"prev": sold this turn or
+    Stock rounds: ``players_sold`` (seller -- a player, or a corporation where a title lets
+    corporations trade -- -> corporation -> "now"/"prev": sold this turn or
     earlier in the round, common rules §6.6), ``current_actions`` (the actions of the current
     turn), ``pending_tokens`` (home tokens still to be placed, first one first); auctions:
     ``companies_pending_par`` (privates whose corporation must be parred next); operating
     rounds: ``routes`` and ``revenue`` of the current run (common rules §6.1).
     """
 
-    players_sold: dict[Any, dict[str, str]] = field(default_factory=dict)
+    players_sold: dict[Entity, dict[str, str]] = field(default_factory=dict)
     current_actions: list[Action] = field(default_factory=list)
-    pending_tokens: list[dict[str, Any]] = field(default_factory=list)
-    companies_pending_par: list[Any] = field(default_factory=list)
+    pending_tokens: list[PendingToken] = field(default_factory=list)
+    companies_pending_par: list[Company] = field(default_factory=list)
     routes: list[Any] = field(default_factory=list)
     revenue: int = 0
 
 
-_MISSING = object()
+T = TypeVar("T")
 
 
-def remembered(owner: Step | Round, name: str, compute: Callable[[], Any]) -> Any:
+def remembered(owner: Step | Round[Entity], name: str, compute: Callable[[], T]) -> T:
     """``compute()``, remembered on ``owner`` under ``name`` for the state the game's
     ``memo_key`` names (issue 7: who may act is computed once per state change).
 
@@ -62,7 +71,9 @@ def remembered(owner: Step | Round, name: str, compute: Callable[[], Any]) -> An
     if memo is not None and memo[0] == key:
         found = memo[1].get(name)
         if found is not None:
-            value, stamp = found
+            # the memo holds the answers of every name: the one kept under ``name`` is what
+            # ``compute`` returned for this key
+            value, stamp = cast(tuple[T, object], found)
             if stamp is None:
                 return value
             if cache is not None and stamp == cache.stamp:
@@ -80,7 +91,9 @@ def remembered(owner: Step | Round, name: str, compute: Callable[[], Any]) -> An
     return value
 
 
-def _keep(owner: Step | Round, key: Any, name: str, value: Any, stamp: Any) -> None:
+def _keep(
+    owner: Step | Round[Entity], key: object, name: str, value: object, stamp: object
+) -> None:
     memo = owner._memo
     if memo is None or memo[0] != key:
         memo = owner._memo = (key, {})
@@ -96,10 +109,10 @@ class Step:
 
     description = "step"
     blocks = True
-    _memo: tuple[Any, dict[str, Any]] | None = None
+    _memo: tuple[object, dict[str, tuple[object, object]]] | None = None
     """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
-    def __init__(self, game: Game, round_: Round, **opts: Any) -> None:
+    def __init__(self, game: Game, round_: Round[Entity], **opts: Any) -> None:
         self.game = game
         self.round = round_
         self.opts = opts
@@ -124,16 +137,16 @@ class Step:
         self.pass_()
 
     # -- who and what -----------------------------------------------------------------------
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return []
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         ents = self.round.entities
         if not ents:
             return []
         return [ents[self.round.entity_index]]
 
-    def current_entity(self) -> Any:
+    def current_entity(self) -> Entity | None:
         if type(self).active_entities is Step.active_entities:  # the round's acting entity
             round_ents = self.round.entities
             return round_ents[self.round.entity_index] if round_ents else None
@@ -162,14 +175,14 @@ class Step:
         needs; it must equal ``kind in self.current_actions()``."""
         return kind in self.current_actions()
 
-    def actions_of(self, entity: Any) -> list[str]:
+    def actions_of(self, entity: Entity) -> list[str]:
         """``actions(entity)``, taken from :meth:`current_actions` (remembered) when that
         answers it (do not change the list)."""
         if self.game.memo_key is not None and _is_current(self, entity):
             return self.current_actions()
         return self.actions(entity)
 
-    def process(self, action: Action, entity: Any) -> None:
+    def process(self, action: Action, entity: Entity) -> None:
         handler = getattr(self, f"process_{action['type']}", None)
         if handler is None:
             raise IllegalAction(
@@ -177,19 +190,19 @@ class Step:
             )
         handler(action, entity)
 
-    def process_pass(self, action: Action, entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         self.pass_()
 
-    def auto_actions(self, entity: Any) -> list[Action] | None:
+    def auto_actions(self, entity: Entity) -> list[Action] | None:
         """Actions the server takes by itself for ``entity`` at this point (none by default)."""
         return None
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         """Concrete actions ``entity`` may send to this step (finite choices listed).
         Steps with parameters override this; the default lists parameterless types."""
         return [act(entity, kind) for kind in self.actions(entity) if kind == "pass"]
 
-    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+    def price_space(self, entity: Entity, listed: Action) -> tuple[int, int]:
         """The prices (lowest, highest) ``entity`` may name in the listed action ``listed``
         (live play, ``stellwerk.core.live``).  By default only the listed price; steps where
         the rules leave the amount to the player describe the range."""
@@ -197,17 +210,39 @@ class Step:
         return (price, price)
 
 
-def entity_ref(entity: Any) -> tuple[Any, str]:
+class CorporationStep(Step):
+    """A step whose acting entity is a corporation (the operating steps: the operating
+    corporation, or the corporation the step itself names).  ``current_entity`` says so; any
+    other kind there is an engine defect (a ``TypeError``), never a rule refusal."""
+
+    def current_entity(self) -> Corporation | None:
+        entity = super().current_entity()
+        if entity is None or isinstance(entity, Corporation):
+            return entity
+        raise TypeError(f"{type(self).__name__} acts for a corporation, not {entity.name}")
+
+
+class PlayerStep(Step):
+    """A step whose acting entity is a player (auctions, stock turns, a player's choice).
+    ``current_entity`` says so; any other kind there is an engine defect (a ``TypeError``)."""
+
+    def current_entity(self) -> Player | None:
+        entity = super().current_entity()
+        if entity is None or isinstance(entity, Player):
+            return entity
+        raise TypeError(f"{type(self).__name__} acts for a player, not {entity.name}")
+
+
+def entity_ref(entity: Entity) -> tuple[int | str, str]:
     """(id, entity_type) of an entity as 18xx.games writes them."""
-    kind = getattr(entity, "kind", "player")
-    if kind == "player":
+    if isinstance(entity, Player):
         return entity.id, "player"
-    if kind == "company":
+    if isinstance(entity, Company):
         return entity.sym, "company"
     return entity.sym, "corporation"
 
 
-def act(entity: Any, action_type: str, /, **fields: Any) -> Action:
+def act(entity: Entity, action_type: str, /, **fields: Any) -> Action:
     """An 18xx.games action dict."""
     eid, etype = entity_ref(entity)
     out: Action = {"type": action_type, "entity": eid, "entity_type": etype}
@@ -215,7 +250,7 @@ def act(entity: Any, action_type: str, /, **fields: Any) -> Action:
     return out
 
 
-_ANY_ACTION_BLOCKING: set[Any] = {Step.blocking}
+_ANY_ACTION_BLOCKING: set[object] = {Step.blocking}
 """``blocking`` methods that answer ``blocks and bool(current_actions())``."""
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -228,7 +263,7 @@ def any_action_blocks(method: F) -> F:
     return method
 
 
-ANNOUNCING: set[Any] = set()
+ANNOUNCING: set[object] = set()
 """Hook methods (a round's ``after_process``, ``Game.action_processed``) that call
 ``game.changing()`` before they change anything."""
 
@@ -241,7 +276,7 @@ def announces_changes(method: F) -> F:
     return method
 
 
-def _is_current(step: Step, entity: Any) -> bool:
+def _is_current(step: Step, entity: Entity) -> bool:
     """Whether ``step.current_actions()`` would be ``step.actions(entity)`` (so a list already
     computed for ``entity`` answers it): ``entity`` is the step's open current entity."""
     return (
@@ -252,19 +287,32 @@ def _is_current(step: Step, entity: Any) -> bool:
     )
 
 
-class Round:
-    """A round: its entities in order, the index of the one acting, and its steps."""
+E_co = TypeVar("E_co", bound=Entity, covariant=True)
+"""The kind of entity a round takes turns among (players, corporations)."""
+
+StepSpec = type[Step] | tuple[type[Step], dict[str, Any]]
+"""A step of a round as its title lists it: the class, or the class and its options."""
+
+S = TypeVar("S", bound=Step)
+
+
+class Round(Generic[E_co]):
+    """A round: its entities in order, the index of the one acting, and its steps.
+
+    Generic in the kind of its entities (``Round[Player]`` for stock rounds and auctions,
+    ``Round[Corporation]`` for operating rounds; ``Round[Entity]`` where any round may come).
+    """
 
     name = "Round"
     kind = "base"
-    _memo: tuple[Any, dict[str, Any]] | None = None
+    _memo: tuple[object, dict[str, tuple[object, object]]] | None = None
     """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
-    def __init__(self, game: Game, step_classes: list[Any], round_num: int = 1) -> None:
+    def __init__(self, game: Game, step_classes: list[StepSpec], round_num: int = 1) -> None:
         self.game = game
         self.round_num = round_num
         self.entity_index = 0
-        self.entities: list[Any] = self.select_entities()
+        self.entities: list[E_co] = self.select_entities()
         self.state = RoundState()
         self.steps: list[Step] = []
         for spec in step_classes:
@@ -273,7 +321,7 @@ class Round:
             step.setup()
             self.steps.append(step)
 
-    def select_entities(self) -> list[Any]:
+    def select_entities(self) -> list[E_co]:
         return []
 
     def setup(self) -> None:
@@ -283,7 +331,7 @@ class Round:
     """A step the reference engine would still see as active from a cache taken before a
     change (see ``Game.action_processed`` of titles that close corporations mid-turn)."""
 
-    def step_of(self, cls: type) -> Any:
+    def step_of(self, cls: type[S]) -> S | None:
         return next((s for s in self.steps if isinstance(s, cls)), None)
 
     def active_step(self) -> Step | None:
@@ -301,25 +349,25 @@ class Round:
                 return step
         return None
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         if self.game.finished:
             # once the game is over only chat is possible, and the reference engine shows the
             # round's current entity as the one to act if it is a player (its message step)
             ents = self.entities
             current = ents[self.entity_index] if ents and self.entity_index < len(ents) else None
-            if getattr(current, "kind", "") == "player":
+            if isinstance(current, Player):
                 return [current]
         step = self.active_step()
         return step.active_entities() if step else []
 
-    def current_entity(self) -> Any:
+    def current_entity(self) -> Entity | None:
         ents = self.active_entities()
         return ents[0] if ents else None
 
     def finished(self) -> bool:
         return self.active_step() is None
 
-    def step_for_entity(self, entity: Any) -> Step | None:
+    def step_for_entity(self, entity: Entity) -> Step | None:
         """The step that would take an action of ``entity`` now (companies act in
         non-blocking steps)."""
         is_company = getattr(entity, "kind", "") == "company"
@@ -331,10 +379,12 @@ class Round:
     def auto_actions(self) -> list[Action]:
         """Automatic follow-up actions of the acting entity (18xx.games auto_actions)."""
         entity = self.current_entity()
-        step = self.step_for_entity(entity) if entity is not None else None
+        if entity is None:
+            return []
+        step = self.step_for_entity(entity)
         return (step.auto_actions(entity) or []) if step is not None else []
 
-    def actions_for(self, entity: Any) -> list[str]:
+    def actions_for(self, entity: Entity) -> list[str]:
         out: list[str] = []
         for step in self.steps:
             if not step.active():
@@ -346,7 +396,7 @@ class Round:
                 break
         return out
 
-    def process_action(self, action: Action, entity: Any) -> None:
+    def process_action(self, action: Action, entity: Entity) -> None:
         if self.stale_step is not None:
             self.game.changing()
             self.stale_step = None
@@ -382,7 +432,7 @@ class Round:
         self.after_process(action, entity)
 
     @announces_changes
-    def after_process(self, action: Action, entity: Any) -> None:
+    def after_process(self, action: Action, entity: Entity) -> None:
         pass
 
     def skip_steps(self, settled: bool = False) -> None:

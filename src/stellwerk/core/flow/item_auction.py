@@ -10,15 +10,13 @@ unsold item simply keeps no owner (it stays with the bank).
 
 from __future__ import annotations
 
-from typing import Any
-
-from stellwerk.core.entities import Company, Player, transfer
+from stellwerk.core.entities import Company, Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import CompanyBought, ref
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, PlayerStep, Round, act
 
 
-class ItemAuction(Step):
+class ItemAuction(PlayerStep):
     """Base of the item auctions: bookkeeping of one auction at a time (``auctioning``) whose
     bidders, their standing bids and the order among equal bids are kept in ``bids``.
 
@@ -26,6 +24,9 @@ class ItemAuction(Step):
     item's own minimum bid), ``increment`` (the least raise over the highest bid; default 5),
     ``rule`` (the rule an IllegalAction names; default the class's ``default_rule``).
     """
+
+    round: Round[Player]
+    """An auction round: its entities are the players."""
 
     default_rule = "common rules §6.7 (private auction)"
     default_increment = 5
@@ -120,7 +121,7 @@ class ItemAuction(Step):
         """The most ``player`` may bid on ``item``: his cash less his other pending bids."""
         return player.cash - self.committed(player) + self.current_bid(player, item)
 
-    def check_bid(self, player: Player, item: Company, price: Any) -> int:
+    def check_bid(self, player: Player, item: Company, price: object) -> int:
         """The bid's price, or IllegalAction: at least the minimum, at most the maximum."""
         if isinstance(price, bool) or not isinstance(price, int):
             raise IllegalAction("a bid must be a whole number", self.rule)
@@ -175,8 +176,10 @@ class ItemAuction(Step):
             out.append(act(entity, "bid", company=item.sym, price=self.min_bid(item)))
         return out
 
-    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+    def price_space(self, entity: Entity, listed: Action) -> tuple[int, int]:
         """A bid may name any price from the minimum bid (opening bid, or the highest bid
         plus the increment) up to the bidder's cash less his other pending bids."""
         item = self.game.company(str(listed["company"]))
+        if not isinstance(entity, Player):
+            return super().price_space(entity, listed)
         return (self.min_bid(item), self.max_bid(entity, item))

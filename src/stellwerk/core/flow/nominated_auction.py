@@ -26,9 +26,9 @@ Actions: ``bid`` {company, price} and ``pass``, as 18xx.games writes them.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
-from stellwerk.core.entities import Company, Player
+from stellwerk.core.entities import Company, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.item_auction import ItemAuction
@@ -59,13 +59,13 @@ class NominatedAuction(ItemAuction):
         """All items sold, or every player marked passed."""
         return not self.items or all(p.passed for p in self.round.entities)
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         bidder = self.next_bidder()
         if bidder is not None:
             return [bidder]
         return super().active_entities()
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if self.done or self.over():
             return []
         if self.auctioning is not None:
@@ -81,10 +81,10 @@ class NominatedAuction(ItemAuction):
         """One auction at a time: a bidder may bid up to his cash."""
         return player.cash
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         """On a nomination turn: pass, or nominate any unsold item at the opening bid; in an
         auction: pass, or raise by the increment."""
-        if not self.actions(entity):
+        if not isinstance(entity, Player) or not self.actions(entity):
             return []
         if self.auctioning is not None:
             return self.auction_choices(entity)
@@ -96,7 +96,7 @@ class NominatedAuction(ItemAuction):
         return out
 
     # -- processing -------------------------------------------------------------------------
-    def process_bid(self, action: Action, entity: Any) -> None:
+    def process_bid(self, action: Action, entity: Player) -> None:
         item = self.item_of(action)
         if self.auctioning is not None:
             if item is not self.auctioning:
@@ -131,7 +131,9 @@ class NominatedAuction(ItemAuction):
         if len(standing) == 1 and self.alone_buys:
             self.resolve()
 
-    def process_pass(self, action: Action, entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
+        if not isinstance(entity, Player):  # ``actions`` offers the pass to players only
+            raise TypeError(f"{entity.name} is not a bidder")
         if self.auctioning is not None:
             self.bids[self.auctioning].pop(entity, None)
             self.resolve()

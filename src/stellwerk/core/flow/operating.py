@@ -5,18 +5,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
+from stellwerk.core.entities import Company, Corporation, Entity, Player, Train, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import DividendPaid, RoutesRun
-from stellwerk.core.flow.base import Action, Step, act, remembered
+from stellwerk.core.flow.base import Action, CorporationStep, act, remembered
 from stellwerk.core.flow.stock import _share_action, bundle_from_action, sale_choices
 from stellwerk.core.shares import Bundle, can_dump, keeps_presidency, more_than_needed
 
 if TYPE_CHECKING:
+    from stellwerk.core.flow.base import Round
     from stellwerk.core.flow.rounds import OperatingRound
+    from stellwerk.core.game import Game
 
 
-class Track(Step):
+class Track(CorporationStep):
     """The turn's tile lays: the title's allowance, generically one lay or upgrade (common
     rules §6.3)."""
 
@@ -29,16 +31,16 @@ class Track(Step):
         """Hook: the tile lays ``corp`` may make this turn (common rules §6.3: one)."""
         return 1
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
         return ["lay_tile", "pass"] if self.game.can_lay_tile(entity) else []
 
     def choices(
-        self, entity: Any, hex_id: str | None = None, all_lays: bool = False
+        self, entity: Entity, hex_id: str | None = None, all_lays: bool = False
     ) -> list[Action]:
         """Pass, and the legal lays on ``hex_id`` (or on every hex with ``all_lays``)."""
-        if not self.actions(entity):
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return []
         out = [act(entity, "pass")]
         if hex_id is not None or all_lays:
@@ -46,68 +48,69 @@ class Track(Step):
                 out.append(act(entity, "lay_tile", hex=hid, tile=tile_id, rotation=rotation))
         return out
 
-    def lay_hexes(self, entity: Any) -> list[str]:
+    def lay_hexes(self, entity: Entity) -> list[str]:
         """Hexes where ``choices(entity, hex_id)`` may list lays (a superset, found without
         checking lays: the random driver asks them one by one instead of listing every lay)."""
-        if "lay_tile" not in self.actions(entity):
+        if not isinstance(entity, Corporation) or "lay_tile" not in self.actions(entity):
             return []
         return self.game.lay_hexes(entity)
 
-    def lay_offered(self, entity: Any, hex_id: str, tile_id: str, rotation: int) -> bool:
+    def lay_offered(self, entity: Entity, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Whether ``choices(entity, hex_id)`` lists this lay (asked for one lay: cheap)."""
-        if "lay_tile" not in self.actions(entity):
+        if not isinstance(entity, Corporation) or "lay_tile" not in self.actions(entity):
             return False
         return self.game.lay_is_legal(entity, hex_id, tile_id, rotation)
 
-    def process_lay_tile(self, action: Action, entity: Any) -> None:
+    def process_lay_tile(self, action: Action, entity: Corporation) -> None:
         self.game.lay_tile(entity, action)
         self.lays += 1
         if self.lays >= self.lays_allowed(entity):
             self.pass_()
 
 
-class Token(Step):
+class Token(CorporationStep):
     """One station token per turn in a reachable city with a free slot (§6.4)."""
 
     description = "Place a Token"
 
-    def actions(self, entity: Any) -> list[str]:
-        if entity is not self.current_entity():
+    def actions(self, entity: Entity) -> list[str]:
+        corp = self.current_entity()
+        if corp is None or entity is not corp:
             return []
-        return ["place_token", "pass"] if self.game.can_place_token(entity) else []
+        return ["place_token", "pass"] if self.game.can_place_token(corp) else []
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return []
         out = [act(entity, "pass")]
         for city, slot in self.game.token_choices(entity):
             out.append(act(entity, "place_token", city=city, slot=slot))
         return out
 
-    def process_place_token(self, action: Action, entity: Any) -> None:
+    def process_place_token(self, action: Action, entity: Corporation) -> None:
         self.game.place_token(entity, action)
         self.pass_()
 
 
-class Route(Step):
+class Route(CorporationStep):
     """Run the corporation's trains (common rules §6.1)."""
 
     description = "Run Routes"
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
         if not entity.trains or not self.game.route_info(entity)[0]:
             return []
         return ["run_routes"]
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return []
         routes = self.game.suggest_routes(entity)
         return [act(entity, "run_routes", routes=routes, extra_revenue=0)]
 
-    def process_run_routes(self, action: Action, entity: Any) -> None:
+    def process_run_routes(self, action: Action, entity: Corporation) -> None:
         revenue = self.revenue(action, entity)
         routes = action.get("routes") or []
         self.round.state.routes = routes
@@ -116,7 +119,7 @@ class Route(Step):
         self.game.journal.append(RoutesRun(entity.sym, revenue, trains))
         self.pass_()
 
-    def revenue(self, action: Action, entity: Any) -> int:
+    def revenue(self, action: Action, entity: Corporation) -> int:
         """Hook: the run's revenue: the routes checked, each of the corporation's own trains
         at most once per operating round, plus extra revenue (common rules §6.1)."""
         routes = action.get("routes") or []
@@ -134,38 +137,40 @@ class Route(Step):
         return revenue + int(action.get("extra_revenue") or 0)
 
 
-class Dividend(Step):
+class Dividend(CorporationStep):
     """Pay out or withhold the run's revenue (the game's ``pay_dividend``, price moves
     included); without revenue the corporation is not asked (common rules §6.1)."""
 
     description = "Pay or Withhold Dividends"
     rule = "common rules §6.1"
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or self.round.state.revenue == 0:
             return []
         return ["dividend"]
 
-    def kinds(self, entity: Any) -> tuple[str, ...]:
+    def kinds(self, entity: Corporation) -> tuple[str, ...]:
         """Hook: the allocations the corporation may choose (common rules §6.1: pay out or
         withhold)."""
         return ("payout", "withhold")
 
-    def automatic_kind(self, entity: Any) -> str:
+    def automatic_kind(self, entity: Corporation) -> str:
         """Hook: the allocation of a corporation that is not asked (common rules §6.1: no
         revenue is withheld)."""
         return "withhold"
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return []
         return [act(entity, "dividend", kind=k) for k in self.kinds(entity)]
 
     def skip(self) -> None:
         entity = self.current_entity()
+        if entity is None:
+            raise TypeError("a dividend step is skipped with no corporation operating")
         self.process_dividend({"type": "dividend", "kind": self.automatic_kind(entity)}, entity)
 
-    def process_dividend(self, action: Action, entity: Any) -> None:
+    def process_dividend(self, action: Action, entity: Corporation) -> None:
         kind = action.get("kind")
         if kind not in ("payout", "withhold"):
             raise IllegalAction(f"unknown dividend kind {kind}", self.rule)
@@ -184,7 +189,7 @@ class Dividend(Step):
         self.pass_()
 
 
-class DiscardTrain(Step):
+class DiscardTrain(CorporationStep):
     """A corporation over its train limit discards to the depot."""
 
     description = "Discard Trains"
@@ -195,14 +200,14 @@ class DiscardTrain(Step):
         found: bool = remembered(self, "active", self.game.has_crowded_corps)
         return found
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> list[Corporation]:
         return self.game.crowded_corps()[:1]
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["discard_train"] if entity in self.game.crowded_corps() else []
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return []
         names: set[str] = set()
         out = []
@@ -212,23 +217,23 @@ class DiscardTrain(Step):
                 out.append(act(entity, "discard_train", train=train.id))
         return out
 
-    def process_discard_train(self, action: Action, entity: Any) -> None:
+    def process_discard_train(self, action: Action, entity: Corporation) -> None:
         train = self.game.train_by_id(action["train"])
         if train.owner is not entity:
             raise IllegalAction(f"{train.id} is not {entity.sym}'s", "train limit")
         self.game.reclaim_train(train)
 
 
-class BuyCompany(Step):
+class BuyCompany(CorporationStep):
     """Corporations buy private companies from players when the phase allows."""
 
     description = "Buy Companies"
 
-    def __init__(self, game: Any, round_: Any, **opts: Any) -> None:
+    def __init__(self, game: Game, round_: Round[Entity], **opts: Any) -> None:
         super().__init__(game, round_, **opts)
         self.blocks = bool(opts.get("blocks", False))
 
-    def can_buy_company(self, entity: Any) -> bool:
+    def can_buy_company(self, entity: Corporation) -> bool:
         companies = self.game.purchasable_companies(entity)
         return (
             entity is self.current_entity()
@@ -237,7 +242,7 @@ class BuyCompany(Step):
             and min(c.min_price for c in companies) <= entity.cash
         )
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not isinstance(entity, Corporation):
             return []
         if self.can_buy_company(entity):
@@ -246,7 +251,9 @@ class BuyCompany(Step):
             return ["pass"]
         return []
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Corporation):
+            return []
         kinds = self.actions(entity)
         out = [act(entity, "pass")] if "pass" in kinds else []
         if "buy_company" in kinds:
@@ -256,13 +263,15 @@ class BuyCompany(Step):
                         out.append(act(entity, "buy_company", company=company.sym, price=price))
         return out
 
-    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+    def price_space(self, entity: Entity, listed: Action) -> tuple[int, int]:
         """A private changes hands for any price between its minimum and maximum that the
         buying corporation can pay (common rules §6.7)."""
+        if not isinstance(entity, Corporation):
+            return super().price_space(entity, listed)
         company: Company = self.game.company(str(listed["company"]))
         return (company.min_price, min(company.max_price(), entity.cash))
 
-    def process_buy_company(self, action: Action, entity: Any) -> None:
+    def process_buy_company(self, action: Action, entity: Corporation) -> None:
         company: Company = self.game.company(action["company"])
         price = int(action["price"])
         owner = company.owner
@@ -279,12 +288,12 @@ class BuyCompany(Step):
         self.game.after_company_sold(entity, company)
 
 
-class IssueShares(Step):
+class IssueShares(CorporationStep):
     """Issue treasury shares to the pool or redeem one (title decides what is allowed)."""
 
     description = "Issue or Redeem Shares"
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not isinstance(entity, Corporation) or entity is not self.current_entity():
             return []
         out = []
@@ -296,9 +305,8 @@ class IssueShares(Step):
             out.append("pass")
         return out
 
-    def choices(self, entity: Any) -> list[Action]:
-        kinds = self.actions(entity)
-        if not kinds:
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return []
         out = [act(entity, "pass")]
         out += [_share_action(entity, "sell_shares", b) for b in self.game.issuable_bundles(entity)]
@@ -307,14 +315,14 @@ class IssueShares(Step):
         ]
         return out
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Corporation) -> None:
         bundle = bundle_from_action(self.game, action)
         if not any(_same(bundle, b) for b in self.game.issuable_bundles(entity)):
             raise IllegalAction("these shares cannot be issued", "title rules: issuing shares")
         self.game.sell_shares_and_change_price(bundle)
         self.pass_()
 
-    def process_buy_shares(self, action: Action, entity: Any) -> None:
+    def process_buy_shares(self, action: Action, entity: Corporation) -> None:
         bundle = bundle_from_action(self.game, action)
         if not any(_same(bundle, b) for b in self.game.redeemable_bundles(entity)):
             raise IllegalAction("these shares cannot be redeemed", "title rules: redeeming shares")
@@ -325,13 +333,13 @@ class IssueShares(Step):
 def _same(a: Bundle, b: Bundle) -> bool:
     """Two bundles are interchangeable: same owner, percent and certificate sizes."""
 
-    def shape(x: Bundle) -> tuple[Any, ...]:
+    def shape(x: Bundle) -> tuple[int, int, list[int]]:
         return (id(x.owner), x.percent, sorted(s.percent for s in x.shares))
 
     return shape(a) == shape(b)
 
 
-class BuyTrain(Step):
+class BuyTrain(CorporationStep):
     """Buy trains from the depot or other corporations; emergency purchase with the
     president's money and share sales when the corporation must buy (common rules §6)."""
 
@@ -391,7 +399,7 @@ class BuyTrain(Step):
         emergency train purchase).  None for a corporation nobody controls."""
         return self.game.controller(corp)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         current = self.current_entity()
         if current is None:
             return []
@@ -408,7 +416,7 @@ class BuyTrain(Step):
     def needed_cash(self) -> int:
         return self.game.min_depot_price(self.current_entity())
 
-    def buyable_trains(self, corp: Corporation) -> list[Any]:
+    def buyable_trains(self, corp: Corporation) -> list[Train]:
         depot = self.game.depot_trains_for(corp)
         others = list(self.game.other_trains(corp))
         if corp.cash < self.game.min_depot_price(corp):
@@ -420,12 +428,12 @@ class BuyTrain(Step):
             others = []
         return depot + others
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         kinds = self.actions(entity)
-        if not kinds:
+        corp = self.current_entity()
+        if not kinds or corp is None:
             return []
         game = self.game
-        corp = self.current_entity()
         out: list[Action] = []
         if isinstance(entity, Player):
             return sale_choices(game, entity, self.can_sell)
@@ -433,7 +441,7 @@ class BuyTrain(Step):
             out.append(act(entity, "pass"))
         if "buy_train" in kinds and self.room(corp):
             must = self.must_buy(corp)
-            seen: set[tuple[str, Any]] = set()
+            seen: set[tuple[str, int]] = set()
             for train in self.buyable_trains(corp):
                 owner = train.owner
                 key = (train.name, id(owner))
@@ -455,16 +463,16 @@ class BuyTrain(Step):
             out += self.choices(payer)
         return out
 
-    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+    def price_space(self, entity: Entity, listed: Action) -> tuple[int, int]:
         """Depot trains cost their printed price; a train from another corporation any
         price from 1 to the buyer's cash (common rules §6, train purchase)."""
         train = self.game.train_by_id(str(listed["train"]))
-        if train.owner is self.game.depot:
+        if train.owner is self.game.depot or not isinstance(entity, Corporation):
             return (train.price, train.price)
         return (1, self.budget(entity))
 
     # -- processing -------------------------------------------------------------------------
-    def process_buy_train(self, action: Action, entity: Any) -> None:
+    def process_buy_train(self, action: Action, entity: Corporation) -> None:
         game = self.game
         train = game.train_by_id(action["train"])
         price = int(action.get("price", train.price))
@@ -510,7 +518,7 @@ class BuyTrain(Step):
         """Hook: pay for ``train`` and take it (the game's ``buy_train``, common rules §6)."""
         self.game.buy_train(corp, train, price)
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Player | Corporation) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_sell(entity, bundle):
             raise IllegalAction(
@@ -524,7 +532,7 @@ class BuyTrain(Step):
         self.round.recalculate_order()
         self.game.after_player_sale(corp, before)
 
-    def can_sell(self, player: Any, bundle: Bundle) -> bool:
+    def can_sell(self, player: Player | Corporation, bundle: Bundle) -> bool:
         game = self.game
         corp = bundle.corporation
         if not game.may_sell(player, bundle):
@@ -536,23 +544,27 @@ class BuyTrain(Step):
         president_of_buyer = corp.owner is player and corp is self.current_entity()
         if president_of_buyer and not keeps_presidency(bundle, player, game):
             return False
-        buyer: Corporation = self.current_entity()
+        buyer = self.current_entity()
+        if buyer is None:
+            return False  # nobody buys a train: no emergency sale
         needed = self.needed_cash() - (player.cash + buyer.cash)
         return not more_than_needed(bundle, needed)
 
 
-class Bankrupt(Step):
+class Bankrupt(CorporationStep):
     """The operating corporation's president declares bankruptcy (title procedure)."""
 
     description = "Bankrupt"
     blocks = False
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["bankrupt"] if entity is self.current_entity() else []
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         game = self.game
-        if not self.actions(entity) or not (game.must_buy_train_now(entity) or entity.cash < 0):
+        if not isinstance(entity, Corporation) or not self.actions(entity):
+            return []
+        if not (game.must_buy_train_now(entity) or entity.cash < 0):
             return []
         try:
             allowed = game.can_go_bankrupt(entity, self.round)
@@ -560,5 +572,5 @@ class Bankrupt(Step):
             allowed = False
         return [act(entity, "bankrupt")] if allowed else []
 
-    def process_bankrupt(self, action: Action, entity: Any) -> None:
+    def process_bankrupt(self, action: Action, entity: Corporation) -> None:
         self.game.bankrupt(entity, self.round)

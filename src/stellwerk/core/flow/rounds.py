@@ -2,27 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation
-from stellwerk.core.flow.base import Action, Round, announces_changes
+from stellwerk.core.entities import Corporation, Entity, Player
+from stellwerk.core.flow.base import Action, Round, StepSpec, announces_changes
+
+if TYPE_CHECKING:
+    from stellwerk.core.game import Game
 
 
-class AuctionRound(Round):
+class AuctionRound(Round[Player]):
     name = "Round::Auction"
     kind = "auction"
 
-    def select_entities(self) -> list[Any]:
+    def select_entities(self) -> list[Player]:
         return list(self.game.players)
 
 
-class StockRound(Round):
+class StockRound(Round[Player]):
     """Players in priority order until all pass in a row; end-of-round price moves."""
 
     name = "Round::Stock"
     kind = "stock"
 
-    def select_entities(self) -> list[Any]:
+    def select_entities(self) -> list[Player]:
         return [p for p in self.game.players if not p.bankrupt]
 
     def setup(self) -> None:
@@ -34,7 +37,7 @@ class StockRound(Round):
             self.next_entity()
 
     @announces_changes
-    def after_process(self, action: Action, entity: Any) -> None:
+    def after_process(self, action: Action, entity: Entity) -> None:
         if self.active_step() is not None:
             return
         self.game.changing()
@@ -84,17 +87,17 @@ class StockRound(Round):
             self.game.move_price(corp, "down")
 
 
-class OperatingRound(Round):
+class OperatingRound(Round[Corporation]):
     """Floated corporations in operating order; each runs through the steps once."""
 
     name = "Round::Operating"
     kind = "operating"
 
-    def __init__(self, game: Any, step_classes: list[Any], round_num: int = 1) -> None:
+    def __init__(self, game: Game, step_classes: list[StepSpec], round_num: int = 1) -> None:
         self.current_operator: Corporation | None = None
         super().__init__(game, step_classes, round_num)
 
-    def select_entities(self) -> list[Any]:
+    def select_entities(self) -> list[Corporation]:
         return self.game.operating_order()
 
     def setup(self) -> None:
@@ -107,14 +110,14 @@ class OperatingRound(Round):
         if self.any_to_act():
             self.start_operating()
 
-    def skip_entity(self, entity: Any) -> bool:
+    def skip_entity(self, entity: Corporation) -> bool:
         return bool(entity.closed)
 
     def any_to_act(self) -> bool:
         return any(not self.skip_entity(e) for e in self.entities)
 
     @announces_changes
-    def after_process(self, action: Action, entity: Any) -> None:
+    def after_process(self, action: Action, entity: Entity) -> None:
         if action["type"] == "message":
             return
         if self.active_step() is not None:

@@ -27,9 +27,9 @@ tie auctions use ``bid`` {company, price} and ``pass``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
-from stellwerk.core.entities import Player
+from stellwerk.core.entities import Company, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.item_auction import ItemAuction
@@ -53,13 +53,13 @@ class SealedBids(ItemAuction):
         """Still collecting the sealed lists."""
         return len(self.sealed) < len(self.round.entities)
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         bidder = self.next_bidder()
         if bidder is not None:
             return [bidder]
         return super().active_entities()
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if self.done or not self.items:
             return []
         if self.sealing():
@@ -68,7 +68,7 @@ class SealedBids(ItemAuction):
         return ["bid", "pass"] if entity is self.next_bidder() else []
 
     # -- sealed lists -----------------------------------------------------------------------
-    def bids_problem(self, entity: Any, bids: Any) -> str | None:
+    def bids_problem(self, entity: Player, bids: object) -> str | None:
         """Why ``bids`` is not a legal sealed list for ``entity`` (None if it is): one whole
         number per item, each 0 or at least the opening bid, in total at most his cash."""
         if not isinstance(bids, list) or len(bids) != len(self.all_items):
@@ -82,7 +82,7 @@ class SealedBids(ItemAuction):
             return f"the bids total {sum(bids)}, more than {entity.name}'s cash {entity.cash}"
         return None
 
-    def process_blind_bid(self, action: Action, entity: Any) -> None:
+    def process_blind_bid(self, action: Action, entity: Player) -> None:
         bids = action.get("bids")
         problem = self.bids_problem(entity, bids)
         if problem is not None:
@@ -128,7 +128,7 @@ class SealedBids(ItemAuction):
         self.unsold([item for item in self.all_items if item.owner is None])
 
     # -- tie auctions -----------------------------------------------------------------------
-    def process_bid(self, action: Action, entity: Any) -> None:
+    def process_bid(self, action: Action, entity: Player) -> None:
         item = self.item_of(action)
         if item is not self.auctioning and not self.advance_raise(entity, item):
             what = self.auctioning.sym if self.auctioning is not None else "nothing"
@@ -137,7 +137,7 @@ class SealedBids(ItemAuction):
         entity.passed = False
         self.bids[item][entity] = price
 
-    def advance_raise(self, entity: Any, item: Any) -> bool:
+    def advance_raise(self, entity: Player, item: Company) -> bool:
         """Option ``advance_raises`` (default off): the bidder to act in the running tie
         auction may instead raise his standing bid on a *later* tied item (the same minimum
         and maximum as there); the running auction and its turn stay as they were.
@@ -150,23 +150,24 @@ class SealedBids(ItemAuction):
             and entity in self.bids[item]
         )
 
-    def process_pass(self, action: Action, entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         item = self.auctioning
         if item is None:
             raise IllegalAction("no auction is running", self.rule)
         standing = self.bids[item]
-        standing.pop(entity, None)
+        if isinstance(entity, Player):
+            standing.pop(entity, None)
         if len(standing) == 1:
             ((winner, price),) = standing.items()
             assert price is not None
             self.sell(winner, item, price)
             self.next_tie()
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         """Sealing: no bids at all, or the opening bid on one item (any list within the rules
         is legal, see ``bids_problem``); a tie auction: pass, or raise by the increment."""
         kinds = self.actions(entity)
-        if not kinds:
+        if not kinds or not isinstance(entity, Player):
             return []
         if "blind_bid" not in kinds:
             return self.auction_choices(entity)

@@ -7,18 +7,29 @@ a player over the certificate limit must sell first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player, Share
+from stellwerk.core.entities import Corporation, Entity, Player, Share
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act, any_action_blocks, remembered
+from stellwerk.core.flow.base import (
+    Action,
+    CorporationStep,
+    PendingToken,
+    PlayerStep,
+    act,
+    any_action_blocks,
+    remembered,
+)
 from stellwerk.core.shares import Bundle, can_dump
+
+if TYPE_CHECKING:
+    from stellwerk.core.game import Game
 
 RULE = "common rules §6.6"
 
 
-def bundle_from_action(game: Any, action: Action) -> Bundle:
+def bundle_from_action(game: Game, action: Action) -> Bundle:
     ids = action.get("shares") or []
     if not ids:
         raise IllegalAction("no certificates named", RULE)
@@ -55,7 +66,7 @@ def turn_menu(
     return out
 
 
-class BuySellParShares(Step):
+class BuySellParShares(PlayerStep):
     """One player turn of the stock round."""
 
     description = "Sell then Buy Shares"
@@ -191,7 +202,7 @@ class BuySellParShares(Step):
             return False
         return self.can_buy_any(entity) or self.can_par_any(entity) or self.can_sell_any(entity)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         can_sell = self.can_sell_any(entity)
@@ -202,10 +213,10 @@ class BuySellParShares(Step):
             lambda: self.can_par_any(entity),
         )
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         """Every distinct sale, one purchase per source and corporation, every par, pass."""
         kinds = self.actions(entity)
-        if not kinds:
+        if not kinds or not isinstance(entity, Player):
             return []
         game = self.game
         out: list[Action] = []
@@ -240,14 +251,14 @@ class BuySellParShares(Step):
     def track(self, action: Action, player: Player) -> None:
         self.round.state.current_actions.append(action)
 
-    def process_buy_shares(self, action: Action, entity: Any) -> None:
+    def process_buy_shares(self, action: Action, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_buy(entity, bundle):
             raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
         self.game.buy_shares(entity, bundle)
         self.track(action, entity)
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_sell(entity, bundle):
             raise IllegalAction(f"{entity.name} may not sell {bundle.corporation.sym} now", RULE)
@@ -258,7 +269,7 @@ class BuySellParShares(Step):
         self.game.after_player_sale(corp, before)
         self.track(action, entity)
 
-    def process_par(self, action: Action, entity: Any) -> None:
+    def process_par(self, action: Action, entity: Player) -> None:
         corp = self.game.corporation(action["corporation"])
         if not self.game.can_par(corp):
             raise IllegalAction(
@@ -288,39 +299,44 @@ class BuySellParShares(Step):
             player.passed = not self.round.state.current_actions
 
 
-class HomeToken(Step):
+class HomeToken(CorporationStep):
     """A corporation that chooses its home places that token before anything else.  A title
     using this step lists the cities and places the token on its board (its two hooks)."""
 
     description = "Place Home Token"
 
-    def pending(self) -> dict[str, Any]:
+    def pending(self) -> PendingToken | None:
         pending = self.round.state.pending_tokens
-        return pending[0] if pending else {}
+        return pending[0] if pending else None
 
     def active(self) -> bool:
-        return bool(self.pending().get("entity"))
+        return self.pending() is not None
 
-    def current_entity(self) -> Any:
-        return self.pending().get("entity")
+    def current_entity(self) -> Corporation | None:
+        pending = self.pending()
+        return pending["entity"] if pending is not None else None
 
-    def active_entities(self) -> list[Any]:
-        ent = self.pending().get("entity")
-        return [ent] if ent is not None else []
+    def active_entities(self) -> Sequence[Entity]:
+        corp = self.current_entity()
+        return [corp] if corp is not None else []
 
-    def actions(self, entity: Any) -> list[str]:
-        return ["place_token"] if entity is self.pending().get("entity") else []
+    def actions(self, entity: Entity) -> list[str]:
+        corp = self.current_entity()
+        return ["place_token"] if corp is not None and entity is corp else []
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
+    def choices(self, entity: Entity) -> list[Action]:
+        pending = self.pending()
+        if pending is None or entity is not pending["entity"]:
             return []
+        corp = pending["entity"]
         return [
-            act(entity, "place_token", city=city, slot=0, tokener=entity.sym)
-            for city in self.home_cities(entity, self.pending()["hexes"])
+            act(corp, "place_token", city=city, slot=0, tokener=corp.sym)
+            for city in self.home_cities(corp, pending["hexes"])
         ]
 
-    def process_place_token(self, action: Action, entity: Any) -> None:
+    def process_place_token(self, action: Action, entity: Corporation) -> None:
         pending = self.pending()
+        assert pending is not None  # ``actions`` offers the lay only while one is pending
         self.place_home(pending["entity"], action, pending["hexes"])
         self.round.state.pending_tokens.pop(0)
 
@@ -334,7 +350,7 @@ class HomeToken(Step):
 
 
 def sale_choices(
-    game: Any, player: Player, can_sell: Callable[[Player, Bundle], bool]
+    game: Game, player: Player, can_sell: Callable[[Player, Bundle], bool]
 ) -> list[Action]:
     """A ``sell_shares`` action for every distinct bundle the player may sell."""
     out: list[Action] = []
@@ -347,5 +363,5 @@ def sale_choices(
     return out
 
 
-def _share_action(entity: Any, kind: str, bundle: Bundle) -> Action:
+def _share_action(entity: Entity, kind: str, bundle: Bundle) -> Action:
     return act(entity, kind, shares=[s.id for s in bundle.shares], percent=bundle.percent)

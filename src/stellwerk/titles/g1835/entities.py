@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
-from stellwerk.core.entities import Corporation
+from stellwerk.core.entities import Company, Corporation
 
 
 class Corporation1835(Corporation):
@@ -52,6 +52,10 @@ class Minor(Corporation1835):
         super().__init__(sym, name, [100], 1, 100, home)
         self.price = price
         self.city = city
+
+
+Paper: TypeAlias = Company | Minor
+"""What is exchanged for Prussian shares: a minor or a private company (rules/1835.md 10.3)."""
 
 
 @dataclass

@@ -13,15 +13,23 @@ others.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Company, Corporation, Player, retire_certificates, transfer
+from stellwerk.core.entities import (
+    Company,
+    Corporation,
+    Entity,
+    Player,
+    retire_certificates,
+    transfer,
+)
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round, Step, act
 from stellwerk.core.flow.operating import DiscardTrain
 from stellwerk.core.shares import Bundle, move_share
-from stellwerk.titles.g1835.entities import Minor, c35
+from stellwerk.titles.g1835.entities import Minor, Paper, c35
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
@@ -36,11 +44,11 @@ class Formation:
     still to decide whether to fold in, in asking order."""
 
     interrupting: bool
-    ask_form: Any = None
-    queue: list[Any] = field(default_factory=list)
+    ask_form: Minor | None = None
+    queue: list[Paper] = field(default_factory=list)
     formed_now: bool = False
 
-    def current(self) -> Any:
+    def current(self) -> Paper | None:
         if self.ask_form is not None:
             return self.ask_form
         return self.queue[0] if self.queue else None
@@ -54,12 +62,12 @@ def director_minor(game: Game1835) -> Minor:
     return minor
 
 
-def paper_owner(paper: Any) -> Player | None:
+def paper_owner(paper: Paper) -> Player | None:
     owner = paper.owner
     return owner if isinstance(owner, Player) else None
 
 
-def asking_order(game: Game1835) -> list[Any]:
+def asking_order(game: Game1835) -> list[Paper]:
     """Papers in the order players are asked: clockwise from the starting player; each player's
     privates first, then his minors (rules/1835.md 10.3; Rails' order in the reports)."""
     players = game.players
@@ -67,7 +75,7 @@ def asking_order(game: Game1835) -> list[Any]:
     i0 = players.index(start) if start in players else 0
     order = [players[(i0 + k) % len(players)] for k in range(len(players))]
     papers = game.prussian_papers()
-    out: list[Any] = []
+    out: list[Paper] = []
     for player in order:
         mine = [p for p in papers if paper_owner(p) is player]
         out += [p for p in mine if isinstance(p, Company)]
@@ -127,7 +135,7 @@ def form_prussia(game: Game1835) -> None:
     exchange(game, m2)
 
 
-def exchange(game: Game1835, paper: Any) -> None:
+def exchange(game: Game1835, paper: Paper) -> None:
     """Fold a minor or private into PR: its owner gets the reserved certificate; a minor's
     cash and trains go to PR and its token becomes PR's (removed if PR is already in that
     hex); the paper closes (rules/1835.md 10.3)."""
@@ -212,7 +220,12 @@ def insert_prussia(game: Game1835) -> None:
     price = pr.share_price.price if pr.share_price else 0
     for i in range(rnd.entity_index + 1, len(entities)):
         other = entities[i]
-        if not isinstance(other, Minor) and other.share_price and other.share_price.price < price:
+        if (
+            isinstance(other, Corporation)
+            and not isinstance(other, Minor)
+            and other.share_price
+            and other.share_price.price < price
+        ):
             pos = i
             break
     entities.insert(pos, pr)
@@ -229,22 +242,22 @@ class FormationStep(Step):
         formation = self.game.formation
         return formation is not None and formation.current() is not None
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         formation = self.game.formation
         current = formation.current() if formation is not None else None
         return [current] if current is not None else []
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["choose"] if self.active() and entity is self.current_entity() else []
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         if not self.actions(entity):
             return []
         formation = self.game.formation
         first = FORM if formation is not None and formation.ask_form is entity else FOLD
         return [act(entity, "choose", choice=c) for c in (first, DECLINE)]
 
-    def process_choose(self, action: Action, entity: Any) -> None:
+    def process_choose(self, action: Action, entity: Paper) -> None:
         game = self.game
         formation = game.formation
         assert formation is not None
@@ -270,19 +283,19 @@ class FormationStep(Step):
             finish_formation(game)
 
 
-class FormationRound(Round):
+class FormationRound(Round[Player]):
     """A formation round between two rounds (Rails EndOfFormationRoundNoInterrupt)."""
 
     name = "Round::Formation"
     kind = "formation"
 
-    def __init__(self, game: Game1835, after: Any) -> None:
+    def __init__(self, game: Game1835, after: Callable[[], Round[Entity]]) -> None:
         self.after = after
         self.game1835 = game
         super().__init__(game, [DiscardTrain, FormationStep])
         self.label = "PFR"
 
-    def select_entities(self) -> list[Any]:
+    def select_entities(self) -> list[Player]:
         return list(self.game.players)
 
     def setup(self) -> None:

@@ -7,10 +7,19 @@ them (rules/1835.md 13) and name the other in the docstring.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, Train, transfer
+from stellwerk.core.entities import (
+    Company,
+    Corporation,
+    Entity,
+    Holder,
+    Player,
+    Share,
+    Train,
+    transfer,
+)
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import OperatingRound
@@ -28,9 +37,12 @@ from stellwerk.titles.g1835 import (
     sequence,
 )
 from stellwerk.titles.g1835.data_load import StartOrder, cell_name, cell_position, title_data
-from stellwerk.titles.g1835.entities import Corporation1835, Minor, StartItem
+from stellwerk.titles.g1835.entities import Corporation1835, Minor, Paper, StartItem
 from stellwerk.titles.g1835.names import PR
 from stellwerk.titles.g1835.options import DECLARED
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1835.formation import Formation
 
 
 class Game1835(Game):
@@ -130,7 +142,7 @@ class Game1835(Game):
         self.pr_buyable = False
         self.pr_formed = False
         self.pr_starting_player: Player | None = None
-        self.formation: Any = None
+        self.formation: Formation | None = None
         self.or_in_set = 0
         self.or_label = ""
         self.turn = 0
@@ -143,7 +155,7 @@ class Game1835(Game):
         self.round.setup()
 
     # -- lookups ----------------------------------------------------------------------------
-    def entity(self, action: Action) -> Any:
+    def entity(self, action: Action) -> Entity:
         etype = action.get("entity_type", "player")
         if etype == "minor":
             return self.corporation(str(action.get("entity")))
@@ -175,25 +187,25 @@ class Game1835(Game):
         self.events.append({"kind": kind, **fields})
 
     # -- rounds -----------------------------------------------------------------------------
-    def new_start_round(self) -> Round:
+    def new_start_round(self) -> Round[Entity]:
         from stellwerk.titles.g1835.steps_start import StartRound1835
 
         self.start_round_num += 1
         return StartRound1835(self)
 
-    def new_stock_round(self) -> Round:
+    def new_stock_round(self) -> Round[Entity]:
         from stellwerk.titles.g1835.steps_stock import StockRound1835
 
         self.turn += 1
         return StockRound1835(self)
 
-    def new_operating_round(self, round_num: int) -> Round:
+    def new_operating_round(self, round_num: int) -> Round[Entity]:
         from stellwerk.titles.g1835.steps_operating import OperatingRound1835
 
         self.or_label = f"{self.turn}.{round_num}"
         return OperatingRound1835(self, round_num)
 
-    def new_formation_round(self, after: Any) -> Round:
+    def new_formation_round(self, after: Callable[[], Round[Entity]]) -> Round[Entity]:
         from stellwerk.titles.g1835.formation import FormationRound
 
         return FormationRound(self, after)
@@ -201,7 +213,7 @@ class Game1835(Game):
     def reorder_players(self) -> None:
         """Seat order never changes; the priority deal is tracked in ``priority``."""
 
-    def _record_round_end(self, rnd: Round) -> None:
+    def _record_round_end(self, rnd: Round[Entity]) -> None:
         sequence.record_round_end(self, rnd)
 
     def next_round(self) -> None:
@@ -225,7 +237,7 @@ class Game1835(Game):
         return super().end_now(timing)
 
     # -- Prussia ------------------------------------------------------------------------------
-    def prussian_papers(self) -> list[Any]:
+    def prussian_papers(self) -> list[Paper]:
         return sequence.prussian_papers(self)
 
     def formation_due(self) -> bool:

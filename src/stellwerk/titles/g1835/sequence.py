@@ -4,19 +4,21 @@ rounds, operating rounds per phase, and the Prussian formation rounds between th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Train
+from stellwerk.core.entities import Entity, Train
 from stellwerk.core.flow.base import Round
 from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.titles.g1835.entities import Paper
 from stellwerk.titles.g1835.formation import FormationRound
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
 
 
-def record_round_end(game: Game1835, rnd: Round) -> None:
+def record_round_end(game: Game1835, rnd: Round[Entity]) -> None:
     if getattr(rnd, "kind", "") == "formation":
         return
     cash = {c.sym: c.cash for c in game.corporations if c.floated and not c.closed}
@@ -46,7 +48,7 @@ def next_round(game: Game1835) -> None:
         game.round = follow()
 
 
-def following(game: Game1835, rnd: Round) -> Any:
+def following(game: Game1835, rnd: Round[Entity]) -> Callable[[], Round[Entity]]:
     kind = getattr(rnd, "kind", "")
     if kind == "start":
         if not game.start_items:
@@ -67,9 +69,9 @@ def following(game: Game1835, rnd: Round) -> Any:
     return game.new_stock_round
 
 
-def prussian_papers(game: Game1835) -> list[Any]:
+def prussian_papers(game: Game1835) -> list[Paper]:
     """Minors and privates still to be exchanged for PR shares (rules/1835.md 10.3)."""
-    out: list[Any] = [m for m in game.minors_list if m.floated and not m.closed]
+    out: list[Paper] = [m for m in game.minors_list if m.floated and not m.closed]
     for c in game.companies:
         spec = game.data.private(c.sym)
         if spec.prussian_exchange_percent and not c.closed and c.owner is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Company, Corporation, Player
+from stellwerk.core.entities import Company, Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import DiscardTrain, Dividend, Route, Token, Track
@@ -81,7 +81,7 @@ class OperatingRound1835(OperatingRound):
         super().start_operating()
 
 
-def _director_companies(game: Game1835, corp: Any) -> list[Company]:
+def _director_companies(game: Game1835, corp: Corporation | None) -> list[Company]:
     """Private companies whose owner directs the operating company (rules/1835.md 6)."""
     owner = getattr(corp, "owner", None)
     if not isinstance(owner, Player):
@@ -113,7 +113,7 @@ class Track1835(Track):
         two = "major_two_yellow_lays" in self.game.phases.current.status
         return 2 if two and not isinstance(corp, Minor) else 1
 
-    def operator(self) -> Any:
+    def operator(self) -> Corporation | None:
         return self.round.current_operator
 
     def company_actions(self, company: Company) -> list[str]:
@@ -140,7 +140,7 @@ class Track1835(Track):
             return False
         return any(game.map.board.hex(h).is_preprinted for h in ability["hexes"])
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if self.relays:
             return ["place_token"] if entity is self.operator() else []
         if isinstance(entity, Company):
@@ -157,7 +157,7 @@ class Track1835(Track):
             "lay_tile" in self.company_actions(c) for c in _director_companies(self.game, corp)
         )
 
-    def lay_hexes(self, entity: Any) -> list[str]:
+    def lay_hexes(self, entity: Entity) -> list[str]:
         """Hexes where ``choices(entity, hex)`` may list lays: a private's ability hexes, or
         the hexes the operating company's network reaches."""
         if self.relays or "lay_tile" not in self.actions(entity):
@@ -166,9 +166,11 @@ class Track1835(Track):
             ability = _ability(self.game, entity, "tile_lay") or {}
             board = self.game.map.board
             return [h for h in ability.get("hexes", []) if board.hex(h).is_preprinted]
+        if not isinstance(entity, Corporation):
+            return []
         return self.game.map.lay_hexes(entity)
 
-    def lay_offered(self, entity: Any, hex_id: str, tile_id: str, rotation: int) -> bool:
+    def lay_offered(self, entity: Entity, hex_id: str, tile_id: str, rotation: int) -> bool:
         """Whether ``choices`` lists this lay (company abilities and relays included)."""
         wanted = (hex_id, tile_id, rotation)
         return any(
@@ -178,7 +180,7 @@ class Track1835(Track):
         )
 
     def choices(
-        self, entity: Any, hex_id: str | None = None, all_lays: bool = False
+        self, entity: Entity, hex_id: str | None = None, all_lays: bool = False
     ) -> list[Action]:
         kinds = self.actions(entity)
         if not kinds:
@@ -194,6 +196,8 @@ class Track1835(Track):
             return out
         if isinstance(entity, Company):
             corp = self.operator()
+            if corp is None:
+                return []  # ``company_actions`` offers nothing without an operating company
             if "lay_tile" in kinds and (hex_id is not None or all_lays):
                 ability = _ability(game, entity, "tile_lay") or {}
                 for h in ability.get("hexes", []):
@@ -207,7 +211,7 @@ class Track1835(Track):
             return out
         return super().choices(entity, hex_id, all_lays)
 
-    def process_lay_tile(self, action: Action, entity: Any) -> None:
+    def process_lay_tile(self, action: Action, entity: Corporation | Company) -> None:
         game = self.game
         if isinstance(entity, Company):
             self.ability_lay(action, entity)
@@ -255,7 +259,7 @@ class Track1835(Track):
         game = self.game
         corp = self.operator()
         ability = _ability(game, company, "tile_lay")
-        if ability is None or not self.tile_ability_usable(company):
+        if corp is None or ability is None or not self.tile_ability_usable(company):
             raise IllegalAction(f"{company.sym} cannot lay a tile now", "1835 rules §6")
         hexes = list(ability["hexes"])
         if action["hex"] not in hexes:
@@ -273,10 +277,12 @@ class Track1835(Track):
         self.ask_relays(action["hex"], relaid)
         self.maybe_done(corp)
 
-    def process_place_token(self, action: Action, entity: Any) -> None:
-        if self.relays:
+    def process_place_token(self, action: Action, entity: Corporation | Company) -> None:
+        if self.relays and isinstance(entity, Corporation):  # the operator relays its tokens
             self.relay(action, entity)
             return
+        if not isinstance(entity, Company):
+            raise IllegalAction(f"{entity.sym} places no token in the track step", RULE_TRACK)
         use_token_ability(self.game, entity, self.operator(), action, "track")
 
 
@@ -297,7 +303,9 @@ def ability_lays(
     return out
 
 
-def token_ability_usable(game: Game1835, company: Company, corp: Any, step: str) -> bool:
+def token_ability_usable(
+    game: Game1835, company: Company, corp: Corporation | None, step: str
+) -> bool:
     """NF's free token on L14, PfB's on L6 once a tile lies there; in the track or token step
     (Westermann ruling: the token step only) (rules/1835.md 6, 11)."""
     ability = _ability(game, company, "token")
@@ -314,8 +322,12 @@ def token_ability_usable(game: Game1835, company: Company, corp: Any, step: str)
     return bool(game.map.free_token_city(corp, hexes))
 
 
-def token_ability_choices(game: Game1835, company: Company, corp: Any) -> list[Action]:
+def token_ability_choices(
+    game: Game1835, company: Company, corp: Corporation | None
+) -> list[Action]:
     ability = _ability(game, company, "token") or {}
+    if corp is None:
+        return []
     return [
         act(company, "place_token", city=city, slot=slot)
         for city, slot in game.map.free_token_city(corp, list(ability.get("hexes", [])))
@@ -323,9 +335,9 @@ def token_ability_choices(game: Game1835, company: Company, corp: Any) -> list[A
 
 
 def use_token_ability(
-    game: Game1835, company: Company, corp: Any, action: Action, step: str
+    game: Game1835, company: Company, corp: Corporation | None, action: Action, step: str
 ) -> None:
-    if not token_ability_usable(game, company, corp, step):
+    if corp is None or not token_ability_usable(game, company, corp, step):
         raise IllegalAction(f"{company.sym} cannot place a token now", "1835 rules §6")
     ability = _ability(game, company, "token") or {}
     hex_id = game.map.place_token(corp, action, free_hexes=list(ability["hexes"]))
@@ -341,7 +353,7 @@ class Token1835(Token):
     game: Game1835
     round: OperatingRound1835
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if isinstance(entity, Company):
             corp = self.round.current_operator
             ok = corp is not None and entity in _director_companies(self.game, corp)
@@ -350,14 +362,14 @@ class Token1835(Token):
             ) else []  # fmt: skip
         return super().actions(entity)
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         if isinstance(entity, Company):
             if not self.actions(entity):
                 return []
             return token_ability_choices(self.game, entity, self.round.current_operator)
         return super().choices(entity)
 
-    def process_place_token(self, action: Action, entity: Any) -> None:
+    def process_place_token(self, action: Action, entity: Corporation | Company) -> None:
         if isinstance(entity, Company):
             use_token_ability(self.game, entity, self.round.current_operator, action, "token")
             return
@@ -372,7 +384,7 @@ class Route1835(Route):
     game: Game1835
     round: OperatingRound1835
 
-    def revenue(self, action: Action, entity: Any) -> int:
+    def revenue(self, action: Action, entity: Corporation) -> int:
         """A claimed revenue, or the routes' revenue.  No train is refused for an earlier run
         in this OR: the minors' trains run again for PR in the OR of its formation (rules/1835.md
         8.5, 10.4)."""
@@ -392,7 +404,7 @@ class Route1835(Route):
             return revenue
         return game.route_revenue(entity, routes)
 
-    def process_run_routes(self, action: Action, entity: Any) -> None:
+    def process_run_routes(self, action: Action, entity: Corporation) -> None:
         super().process_run_routes(action, entity)
         self.game.note("revenue", corp=entity.sym, amount=self.round.state.revenue)
 
@@ -404,14 +416,14 @@ class Dividend1835(Dividend):
     round: OperatingRound1835
     rule = "1835 rules §8.6"
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         """Minors are not asked: they always split (rules/1835.md 7)."""
         return [] if isinstance(entity, Minor) else super().actions(entity)
 
-    def kinds(self, entity: Any) -> tuple[str, ...]:
+    def kinds(self, entity: Corporation) -> tuple[str, ...]:
         """A company with a bank loan must withhold (rules/1835.md 8.6, 8.8)."""
         return ("withhold",) if loan_of(entity) else ("payout", "withhold")
 
-    def automatic_kind(self, entity: Any) -> str:
+    def automatic_kind(self, entity: Corporation) -> str:
         """A minor splits whatever it earned (rules/1835.md 7)."""
         return "payout" if isinstance(entity, Minor) else "withhold"

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Player, transfer
+from stellwerk.core.entities import Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round, Step, act
+from stellwerk.core.flow.base import Action, PlayerStep, Round, act
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1835.entities import Minor, StartItem
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 RULE = "1835 rules §3"
 
 
-class StartRound1835(Round):
+class StartRound1835(Round[Player]):
     """Players buy start items in the variant's order until the packet is sold or all pass in
     succession (rules/1835.md 3.3)."""
 
@@ -35,7 +35,7 @@ class StartRound1835(Round):
         self.label = f"start {self.number}"
         self.entity_index = self.seat_for(0)
 
-    def select_entities(self) -> list[Any]:
+    def select_entities(self) -> list[Player]:
         return list(self.game.players)
 
     def seat_for(self, turn: int) -> int:
@@ -81,12 +81,12 @@ class StartRound1835(Round):
             self.turns += 1
             self.entity_index = self.seat_for(self.turns)
 
-    def after_process(self, action: Action, entity: Any) -> None:
+    def after_process(self, action: Action, entity: Entity) -> None:
         step = self.steps[0]
         step.passed = False
 
 
-class BuyStartItem(Step):
+class BuyStartItem(PlayerStep):
     """Buy one available item at its fixed price, or pass (rules/1835.md 3.2-3.3)."""
 
     game: Game1835
@@ -112,12 +112,12 @@ class BuyStartItem(Step):
     def affordable(self, player: Player) -> bool:
         return any(i.price <= player.cash for i in self.available())
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or self.round.finished():
             return []
         return ["bid", "pass"]
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         if not self.actions(entity):
             return []
         out = [act(entity, "pass")]
@@ -126,11 +126,11 @@ class BuyStartItem(Step):
                 out.append(act(entity, "bid", company=item.item, price=item.price))
         return out
 
-    def process_pass(self, action: Action, entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         self.game.note("passed", player=entity.name)
         self.round.advance(True)
 
-    def process_bid(self, action: Action, entity: Any) -> None:
+    def process_bid(self, action: Action, entity: Player) -> None:
         game = self.game
         name = action.get("company")
         item = next((i for i in self.available() if i.item == name), None)

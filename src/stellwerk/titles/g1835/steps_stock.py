@@ -7,12 +7,12 @@ deal goes to the player after the last buyer; sold-out companies rise one row at
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player, Share, transfer
+from stellwerk.core.entities import Corporation, Entity, Holder, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import SharesBought, ref
-from stellwerk.core.flow.base import Action, Step, act
+from stellwerk.core.flow.base import Action, PlayerStep, act
 from stellwerk.core.flow.rounds import StockRound
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1835.entities import Minor, c35
@@ -61,7 +61,7 @@ class StockRound1835(StockRound):
             self.game.move_price(corp, "up")
 
 
-class Shares1835(Step):
+class Shares1835(PlayerStep):
     """One player's stock-round turn: sell, buy one certificate, sell (Rails SellBuySell)."""
 
     game: Game1835
@@ -168,7 +168,7 @@ class Shares1835(Step):
             out.extend(s for s in candidates if self.buy_error(player, s) is None)
         return out
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         if self.round.finished():
@@ -178,8 +178,8 @@ class Shares1835(Step):
             out.append("choose")
         return out
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Player) or not self.actions(entity):
             return []
         out = [act(entity, "pass")]
         for share in self.buyable(entity):
@@ -198,20 +198,22 @@ class Shares1835(Step):
         return out
 
     # -- processing -------------------------------------------------------------------------
-    def process_pass(self, action: Action, entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         """The turn ends; without a purchase it counts as a pass, even after sales
         (rules/1835.md 5.1)."""
+        if not isinstance(entity, Player):  # ``actions`` offers the pass to the player in turn
+            raise TypeError(f"{entity.name} is not a player in turn")
         if not self.bought:
             self.game.note("passed", player=entity.name)
         entity.passed = not self.bought
         self.pass_()
 
-    def process_choose(self, action: Action, entity: Any) -> None:
+    def process_choose(self, action: Action, entity: Player) -> None:
         if action.get("choice") != LOWER:
             raise IllegalAction(f"unknown choice {action.get('choice')}", RULE)
         lower_price(self.game, self.memory, action.get("corporation"))
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Player) -> None:
         if not self.may_sell_now():
             raise IllegalAction("no selling in the first stock round", "1835 rules §5.3")
         bundle = bundle_of(self.game, action)
@@ -221,7 +223,7 @@ class Shares1835(Step):
         sell(self.game, entity, bundle, self.memory)
         self.round.sold.setdefault(entity.name, set()).add(corp.sym)
 
-    def process_buy_shares(self, action: Action, entity: Any) -> None:
+    def process_buy_shares(self, action: Action, entity: Player) -> None:
         game = self.game
         ids = action.get("shares") or []
         if len(ids) != 1:
@@ -234,7 +236,7 @@ class Shares1835(Step):
         price = self.buy_price(entity, share, corp)
         owner = share.owner
         if owner is corp:
-            receiver: Any = corp if corp.floated else game.bank
+            receiver: Holder = corp if corp.floated else game.bank
         elif isinstance(owner, Player):
             receiver = owner
         else:

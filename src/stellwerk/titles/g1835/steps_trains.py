@@ -4,12 +4,13 @@ shares if needed, and goes bankrupt if even that cannot pay (rules/1835.md 8.7-8
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player, Train
+from stellwerk.core.entities import Corporation, Entity, Player, Train
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import BuyTrain
+from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1835 import bankruptcy
 from stellwerk.titles.g1835.sales import SaleMemory, bundle_of, lower_price, sale_bundles, sell
 
@@ -89,7 +90,7 @@ class BuyTrain1835(BuyTrain):
         prices = self.depot_prices(corp)
         return self.must_buy(corp) and bool(prices) and self.budget(corp) < max(prices)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         corp = self.current_entity()
         if not isinstance(corp, Corporation):
             return []
@@ -108,12 +109,12 @@ class BuyTrain1835(BuyTrain):
             return ["buy_train", "pass"]
         return []
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         kinds = self.actions(entity)
-        if not kinds:
+        corp = self.current_entity()
+        if not kinds or corp is None:
             return []
         game = self.game
-        corp = self.current_entity()
         out: list[Action] = []
         if isinstance(entity, Player):
             for c in game.majors():
@@ -141,12 +142,14 @@ class BuyTrain1835(BuyTrain):
                 if key not in seen:
                     seen.add(key)
                     out.append(act(entity, "buy_train", train=train.id, price=1))
-        if not out and corp.owner is not None:
+        if not out and isinstance(corp.owner, Player):  # the director's sales
             out += self.choices(corp.owner)
         return out
 
-    def emergency_sale_error(self, player: Player, bundle: Any) -> str | None:
+    def emergency_sale_error(self, player: Player, bundle: Bundle) -> str | None:
         corp = self.current_entity()
+        if corp is None:
+            return "no company buys a train"
         missing = max(self.depot_prices(corp), default=0) - corp.cash - player.cash
         if missing <= 0:
             return "no money is missing"
@@ -157,8 +160,8 @@ class BuyTrain1835(BuyTrain):
                 return "the director may not lose the buying company"
         return None
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
-        if "sell_shares" not in self.actions(entity):
+    def process_sell_shares(self, action: Action, entity: Player | Corporation) -> None:
+        if not isinstance(entity, Player) or "sell_shares" not in self.actions(entity):
             raise IllegalAction(f"{entity.name} need not sell now", "1835 rules §8.8")
         bundle = bundle_of(self.game, action)
         error = self.emergency_sale_error(entity, bundle)
@@ -166,7 +169,7 @@ class BuyTrain1835(BuyTrain):
             raise IllegalAction(error, "1835 rules §8.8")
         sell(self.game, entity, bundle, self.memory)
 
-    def process_choose(self, action: Action, entity: Any) -> None:
+    def process_choose(self, action: Action, entity: Player) -> None:
         lower_price(self.game, self.memory, action.get("corporation"))
 
     def bankruptcy_due(self, corp: Corporation) -> bool:
@@ -186,7 +189,7 @@ class BuyTrain1835(BuyTrain):
                         return False
         return True
 
-    def process_bankrupt(self, action: Action, entity: Any) -> None:
+    def process_bankrupt(self, action: Action, entity: Entity) -> None:
         """The director goes bankrupt; with a forced new director the bank lends the company
         the rest of the cheapest bank train's price (rules/1835.md 8.8)."""
         if not isinstance(entity, Corporation) or not self.bankruptcy_due(entity):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Player
+from stellwerk.core.entities import Company, Player
 from stellwerk.core.flow.nominated_auction import NominatedAuction
 from stellwerk.core.flow.sealed_bids import SealedBids
 from stellwerk.titles.g1841.settings import Settings1841
@@ -88,7 +88,7 @@ class SealedBids1841(SealedBids):
         lot = by_lot(self.game, old)
         return sorted(old, key=lambda p: (-sum(self.sealed.get(p, [])), lot[p]))
 
-    def advance_raise(self, entity: Any, item: Any) -> bool:
+    def advance_raise(self, entity: Player, item: Company) -> bool:
         """As 18xx.games runs the tie auctions: the bidder to act may bid on any later tied
         concession, joining its tie auction if he was not among its tied bidders (its
         waterfall auction adds a bid on any pending company, from the minimum there, within

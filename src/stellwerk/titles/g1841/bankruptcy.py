@@ -34,9 +34,9 @@ declared is still measured against the cheapest depot train.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player, controlled_corporations, transfer
+from stellwerk.core.entities import Corporation, Entity, Player, controlled_corporations, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import Bankrupt
@@ -240,12 +240,14 @@ class Bankrupt1841(Bankrupt):
 
     game: Game1841
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity) or not self.offered(entity):
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
+            return []
+        if not self.offered(entity):
             return []
         return [act(entity, "bankrupt", option=o) for o in OPTIONS]
 
-    def offered(self, corp: Any) -> bool:
+    def offered(self, corp: Corporation) -> bool:
         from stellwerk.titles.g1841.trains import BuyTrain1841
 
         game = self.game
@@ -258,7 +260,7 @@ class Bankrupt1841(Bankrupt):
             return False
         return step.president_may_contribute(corp) and may_go_bankrupt(self.game, corp)
 
-    def process_bankrupt(self, action: Action, entity: Any) -> None:
+    def process_bankrupt(self, action: Action, entity: Corporation) -> None:
         from stellwerk.titles.g1841.trains import BuyTrain1841
 
         step = self.round.active_step()

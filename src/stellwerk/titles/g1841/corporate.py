@@ -46,11 +46,17 @@ happen in reverse operating order, :func:`.stock.settle_drops`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeGuard
 
-from stellwerk.core.entities import Corporation, chain_of_control
+from stellwerk.core.entities import Corporation, Entity, chain_of_control
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step, act, any_action_blocks, remembered
+from stellwerk.core.flow.base import (
+    Action,
+    CorporationStep,
+    act,
+    any_action_blocks,
+    remembered,
+)
 from stellwerk.core.flow.stock import bundle_from_action, turn_menu
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle, can_dump
@@ -115,7 +121,7 @@ def may_start(game: Game1841, corp: Corporation) -> bool:
     return can_par(game, corp)
 
 
-class CorporateShares(Step):
+class CorporateShares(CorporationStep):
     """The corporation's share turn (rules/1841.md 2.3.8): sell, then one purchase or a par
     (with more IPO shares of the started major below 40 %); forced sales first."""
 
@@ -333,7 +339,8 @@ class CorporateShares(Step):
         return False
 
     # -- the turn -------------------------------------------------------------------------
-    def acting(self, entity: Any) -> bool:
+    def acting(self, entity: Entity | None) -> TypeGuard[Corporation]:
+        """``entity`` is the operating corporation, not done this round: it trades now."""
         return (
             entity is self.current_entity()
             and isinstance(entity, Corporation)
@@ -363,7 +370,7 @@ class CorporateShares(Step):
         (:meth:`must_sell`) needs one of them, and this needs no sale tested."""
         return self._over_limit(corp, lambda target: bool(corp.shares.get(target.sym)))
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not self.acting(entity):
             return []
         return turn_menu(
@@ -389,7 +396,7 @@ class CorporateShares(Step):
     def offers_current(self, kind: str) -> bool:
         """``kind in self.current_actions()`` from the tests it needs (:func:`turn_menu`)."""
         entity = self.current_entity()
-        if getattr(entity, "closed", False) or not self.blocking():
+        if entity is None or entity.closed or not self.blocking():
             return False
         if self._test("must_sell", entity):
             return kind == "sell_shares"
@@ -399,7 +406,9 @@ class CorporateShares(Step):
         name = tests[kind]
         return name is None or self._test(name, entity)
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
+        if not self.acting(entity):
+            return []
         kinds = self.actions(entity)
         out: list[Action] = []
         game = self.game
@@ -424,7 +433,7 @@ class CorporateShares(Step):
             out.append(act(entity, "pass"))
         return out
 
-    def check_offered(self, entity: Any, kind: str) -> None:
+    def check_offered(self, entity: Entity, kind: str) -> None:
         """The entity is the operating corporation at its share step, and ``kind`` is not
         barred by a forced sale (rules/1841.md 2.3.8)."""
         if not self.acting(entity):
@@ -437,7 +446,7 @@ class CorporateShares(Step):
         ):
             raise IllegalAction(f"{entity.sym} has nothing to pass", RULE)
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Corporation) -> None:
         self.check_offered(entity, "sell_shares")
         bundle = bundle_from_action(self.game, action)
         target = bundle.corporation
@@ -454,7 +463,7 @@ class CorporateShares(Step):
         self.reorder()
         self.turn.append(action)
 
-    def process_buy_shares(self, action: Action, entity: Any) -> None:
+    def process_buy_shares(self, action: Action, entity: Corporation) -> None:
         if not self.acting(entity):
             raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
         bundle = bundle_from_action(self.game, action)
@@ -485,7 +494,7 @@ class CorporateShares(Step):
             return RULE_LIMIT
         return RULE
 
-    def process_par(self, action: Action, entity: Any) -> None:
+    def process_par(self, action: Action, entity: Corporation) -> None:
         if not self.acting(entity):
             raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
         game = self.game
@@ -518,7 +527,7 @@ class CorporateShares(Step):
         self.turn.append(action)
         self.release_if_done(entity)
 
-    def process_pass(self, action: Action, entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
         self.check_offered(entity, "pass")
         self.pass_()
 

@@ -20,9 +20,11 @@ copied and pickled like any other state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from stellwerk.core.entities import Corporation, Entity, Holder, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act, remembered
 
@@ -47,28 +49,38 @@ class Question:
     ``remove_token``/``place_token``, ``slots`` the slot of each (0 when not given): a
     removal names the slot of the token that goes, as 18xx.games reads it."""
 
-    entity: Any
+    entity: Holder
     kinds: tuple[str, ...]
     topic: str
     rule: str
-    choices: list[Any] = field(default_factory=list)
+    choices: Sequence[str | int] = field(default_factory=list)
     cities: list[str] = field(default_factory=list)
     slots: list[int] = field(default_factory=list)
 
+    @property
+    def answerer(self) -> Player | Corporation:
+        """``entity``, the one who answers: a player or a corporation (a question asked of
+        anyone else is an engine defect, a ``TypeError``)."""
+        entity = self.entity
+        if isinstance(entity, Player | Corporation):
+            return entity
+        raise TypeError(f"'{self.topic}' is asked of {entity.name}, who cannot answer")
+
     def listed(self) -> list[Action]:
         """The concrete actions the answering entity may send."""
+        entity = self.answerer
         out: list[Action] = []
         for kind in self.kinds:
             if kind == "choose":
-                out.extend(act(self.entity, "choose", choice=c) for c in self.choices)
+                out.extend(act(entity, "choose", choice=c) for c in self.choices)
             elif kind in ("remove_token", "place_token"):
                 slots = self.slots or [0] * len(self.cities)
                 out.extend(
-                    act(self.entity, kind, city=c, slot=s)
+                    act(entity, kind, city=c, slot=s)
                     for c, s in zip(self.cities, slots, strict=True)
                 )
             else:
-                out.append(act(self.entity, kind))
+                out.append(act(entity, kind))
         return out
 
 
@@ -152,17 +164,17 @@ class Decisions(Step):
     def skip(self) -> None:
         """Never passed: it is active exactly while a procedure is under way."""
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         asked = self.asked()
-        return [asked.entity] if asked is not None else []
+        return [asked.answerer] if asked is not None else []
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         asked = self.asked()
         if asked is None or entity is not asked.entity:
             return []
         return list(asked.kinds)
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         found = self.current()
         if found is None or entity is not found[1].entity:
             return []
@@ -174,7 +186,7 @@ class Decisions(Step):
         )
         return allowed
 
-    def _answer(self, action: Action, entity: Any) -> None:
+    def _answer(self, action: Action, entity: Entity) -> None:
         found = current(self.game)
         if found is None or entity is not found[1].entity:
             raise IllegalAction("nothing is asked of this entity now", "rules/1841.md 5.6")

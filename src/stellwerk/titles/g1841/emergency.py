@@ -46,9 +46,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Holder, Player, chain_of_control, transfer
+from stellwerk.core.entities import (
+    Corporation,
+    Entity,
+    Holder,
+    Player,
+    chain_of_control,
+    transfer,
+)
 from stellwerk.core.events import SharesSold, ref
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.shares import Bundle
@@ -140,7 +147,7 @@ def sale_amount(game: Game1841, bundle: Bundle, action: Action | None) -> int:
     return half_total(game, bundle)
 
 
-def sale_action(entity: Any, bundle: Bundle) -> Action:
+def sale_action(entity: Entity, bundle: Bundle) -> Action:
     """A ``sell_shares`` action as 18xx.games records an emergency sale: the certificates,
     the percentage and the half price per share as ``share_price``."""
     return act(
@@ -153,7 +160,7 @@ def sale_action(entity: Any, bundle: Bundle) -> Action:
 
 
 def issue_actions(
-    game: Game1841, buyer: Corporation, entity: Any, bundles: list[Bundle]
+    game: Game1841, buyer: Corporation, entity: Entity, bundles: list[Bundle]
 ) -> list[Action]:
     """The ``sell_shares`` actions of a corporation's emergency sales, as 18xx.games sends
     them: its corporation-sale buttons (``IssueShares``) send the certificates and the half

@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
-from stellwerk.core.entities import Corporation, Holder, Player, Train, Trains
+from stellwerk.core.entities import Corporation, Entity, Holder, Player, Train, Trains
 from stellwerk.core.flow.base import Action, Round, announces_changes
 from stellwerk.core.flow.rounds import AuctionRound
 from stellwerk.core.game import Game
@@ -143,11 +143,11 @@ class Game1841(Game):
         MapPort()
 
     # -- rounds -----------------------------------------------------------------------------
-    def new_stock_round(self) -> Round:
+    def new_stock_round(self) -> Round[Entity]:
         self.stalled_token_purchase = None
         return stock.new_stock_round(self)
 
-    def new_operating_round(self, round_num: int) -> Round:
+    def new_operating_round(self, round_num: int) -> Round[Entity]:
         self.stalled_token_purchase = None
         return operating.new_operating_round(self, round_num)
 

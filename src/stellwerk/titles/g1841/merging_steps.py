@@ -17,9 +17,9 @@ exists; it has no automatic pass.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation
+from stellwerk.core.entities import Corporation, Entity
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act, remembered
 from stellwerk.titles.g1841 import merger, transform
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
 
 
-def operator(step: Step) -> Any:
+def operator(step: Step) -> Entity | None:
     ents = step.round.entities
     return ents[step.round.entity_index] if ents else None
 
@@ -45,7 +45,7 @@ class MergeStep(Step):
         self.partner: str | None = None
         self.target: str | None = None
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         game = self.game
         if not isinstance(entity, Corporation) or entity is not operator(self):
             return []
@@ -55,15 +55,17 @@ class MergeStep(Step):
             return []
         return ["merge"] if getattr(self, "partner", None) else ["merge", "pass"]
 
-    def auto_actions(self, entity: Any) -> list[Action] | None:
+    def auto_actions(self, entity: Entity) -> list[Action] | None:
         """18xx.games passes for an operator that reaches no partner (rules/1841.md 5.6)."""
         if getattr(self, "partner", None) or game_busy(self.game):
+            return None
+        if not isinstance(entity, Corporation):
             return None
         if self.actions(entity) and not merger.partners(self.game, entity):
             return [act(entity, "pass")]
         return None
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         """The partners (then the targets) of a merger that can begin: one that would leave
         the new corporation without a president or make a circular chain of control is not
         allowed (rules/1841.md 2.3.11, seed 000 items 3.1, 3.6), so it is not listed; for a
@@ -71,7 +73,7 @@ class MergeStep(Step):
         asks to undo).  A partner is tried with the first target: who becomes president does
         not depend on which new corporation is formed."""
         kinds = self.actions(entity)
-        if not kinds:
+        if not kinds or not isinstance(entity, Corporation):
             return []
         listed: list[Action] = remembered(
             self, f"merge_choices {entity.sym}", lambda: self.listed(entity, kinds)
@@ -96,7 +98,7 @@ class MergeStep(Step):
             out.append(act(entity, "pass"))
         return out
 
-    def process_merge(self, action: Action, entity: Any) -> None:
+    def process_merge(self, action: Action, entity: Corporation) -> None:
         if "merge" not in self.actions(entity):
             raise IllegalAction(f"{entity.sym} may not merge now", merger.RULE)
         game = self.game
@@ -123,7 +125,7 @@ class TransformStep(Step):
     def setup(self) -> None:
         self.target: str | None = None
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         game = self.game
         if not isinstance(entity, Corporation) or entity is not operator(self):
             return []
@@ -133,7 +135,7 @@ class TransformStep(Step):
             return []
         return ["merge", "pass"]
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         kinds = self.actions(entity)
         if not kinds:
             return []
@@ -141,7 +143,7 @@ class TransformStep(Step):
         out.append(act(entity, "pass"))
         return out
 
-    def process_merge(self, action: Action, entity: Any) -> None:
+    def process_merge(self, action: Action, entity: Corporation) -> None:
         if "merge" not in self.actions(entity):
             raise IllegalAction(f"{entity.sym} may not transform now", transform.RULE)
         target = self.game.corporation(str(action["corporation"]))

@@ -13,11 +13,17 @@ HomeToken), token emergency money again, blocking, for a duty outlasting the tok
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation
+from stellwerk.core.entities import Corporation, Entity
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round, Step, act, announces_changes
+from stellwerk.core.flow.base import (
+    Action,
+    CorporationStep,
+    Round,
+    act,
+    announces_changes,
+)
 from stellwerk.core.flow.operating import (
     DiscardTrain,
     Dividend,
@@ -44,7 +50,7 @@ if TYPE_CHECKING:
 RULE_ORDER = "rules/1841.md 2.3.1"
 
 
-def new_operating_round(game: Game1841, round_num: int) -> Round:
+def new_operating_round(game: Game1841, round_num: int) -> Round[Entity]:
     """The operating round's steps in 18xx.games' order (rules/1841.md 2.3.2)."""
     return OperatingRound1841(
         game,
@@ -88,11 +94,11 @@ class OperatingRound1841(OperatingRound):
         if self.any_to_act():
             self.start_operating()
 
-    def skip_entity(self, entity: Any) -> bool:
+    def skip_entity(self, entity: Corporation) -> bool:
         return bool(entity.closed) or entity.sym in self.game.done_this_round
 
     @announces_changes
-    def after_process(self, action: Action, entity: Any) -> None:
+    def after_process(self, action: Action, entity: Entity) -> None:
         if action["type"] == "message":
             return
         if self.active_step() is not None:
@@ -150,19 +156,19 @@ class Track1841(Track):
     def lays_allowed(self, corp: Corporation) -> int:
         return track.lays_allowed(self.game, corp)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
         if entity.num_tokens <= 0 or self.lays >= self.lays_allowed(entity):
             return []
         return ["lay_tile", "pass"]
 
-    def process_lay_tile(self, action: Action, entity: Any) -> None:
+    def process_lay_tile(self, action: Action, entity: Corporation) -> None:
         track.lay_tile(self.game, entity, action, self.turn)
         self.lays += 1
 
 
-class Destinate(Step):
+class Destinate(CorporationStep):
     """After the turn's lays: the off-boards the operator's graph newly reaches are recorded
     (``destination_connection``, an automatic action; the game end by off-boards reads them,
     rules/1841.md 1.4, 5.3)."""
@@ -174,7 +180,7 @@ class Destinate(Step):
         step = self.round.step_of(Track1841)
         return int(step.lays) if step is not None else 0
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not self.laid():
             return []
         return ["destination_connection"]
@@ -189,15 +195,15 @@ class Destinate(Step):
                 found.append(hid)
         return found
 
-    def auto_actions(self, entity: Any) -> list[Action] | None:
-        if not self.actions(entity):
+    def auto_actions(self, entity: Entity) -> list[Action] | None:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return None
         return [act(entity, "destination_connection", hexes=self.new_connections(entity))]
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         return self.auto_actions(entity) or []
 
-    def process_destination_connection(self, action: Action, entity: Any) -> None:
+    def process_destination_connection(self, action: Action, entity: Corporation) -> None:
         offboards = self.game.offboard_hexes()
         for hid in action.get("hexes") or []:
             if hid in offboards:
@@ -210,7 +216,7 @@ class Token1841(Token):
 
     game: Game1841
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
         return ["place_token", "pass"] if tokens.can_place(self.game, entity) else []
@@ -220,7 +226,7 @@ class Route1841(Route):
     """Run the trains that have not run this round (rules/1841.md 2.3.5); the route test is
     the selected graph's."""
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
         if not any(not t.operated for t in entity.trains):
@@ -230,7 +236,7 @@ class Route1841(Route):
         return ["run_routes"]
 
 
-class BuyToken(Step):
+class BuyToken(CorporationStep):
     """Token acquisition (rules/1841.md 2.5): ``buy_token`` or ``pass`` while the corporation
     has an unplaced token and L.1; passed automatically when nothing is buyable."""
 
@@ -240,22 +246,22 @@ class BuyToken(Step):
     def setup(self) -> None:
         self.bought = False
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
         if self.bought or tokens.unplaced(self.game, entity) <= 0 or entity.cash < 1:
             return []
         return ["buy_token", "pass"]
 
-    def auto_actions(self, entity: Any) -> list[Action] | None:
-        if not self.actions(entity):
+    def auto_actions(self, entity: Entity) -> list[Action] | None:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return None
         with self.game.looking_ahead():
             buyable = tokens.any_buyable(self.game, entity)
         return None if buyable else [act(entity, "pass")]
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return []
         out = [act(entity, "pass")]
         for city, slot in tokens.buy_choices(self.game, entity):
@@ -263,11 +269,11 @@ class BuyToken(Step):
                 out.append(act(entity, "buy_token", city=city, slot=slot, price=price))
         return out
 
-    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+    def price_space(self, entity: Entity, listed: Action) -> tuple[int, int]:
         """Any price from L.1 to the buyer's cash (rules/1841.md 2.5)."""
         return (1, int(entity.cash))
 
-    def process_buy_token(self, action: Action, entity: Any) -> None:
+    def process_buy_token(self, action: Action, entity: Corporation) -> None:
         if self.bought:
             raise IllegalAction("one token purchase per turn", tokens.RULE_BUY)
         tokens.buy(self.game, entity, action)

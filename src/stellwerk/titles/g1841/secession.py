@@ -23,7 +23,7 @@ Progress is plain data: holders are named by keys (``"player:<id>"``, ``"corp:<s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import (
     Corporation,
@@ -39,7 +39,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.map.graph import compute_network, token_nodes
-from stellwerk.core.shares import Bundle, transfer_bundle
+from stellwerk.core.shares import Bundle, ChangePresident, transfer_bundle
 from stellwerk.titles.g1841 import frozen, journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
@@ -339,7 +339,7 @@ class SwapWith:
     the receiving corporation, as 18xx.games does (rules/1841.md 2.4.1)."""
 
     receiver: Holder
-    swap: Any
+    swap: ChangePresident
 
     def __call__(self, pres: Share, _swap_to: Holder, president: Holder, prev: Holder) -> None:
         self.swap(pres, self.receiver, president, prev)
@@ -391,7 +391,10 @@ class Secession(Procedure):
         old = game.corporation(self.old)
         if self.stage == "pick_pres":
             owner = old.owner
-            entity: Any = owner if game.controller(old) is not None else self.decider_of(game)
+            if owner is not None and game.controller(old) is not None:
+                entity: Holder = owner  # a controlled corporation's president answers
+            else:
+                entity = self.decider_of(game)
             return Question(entity, ("choose",), "pick_exchange_pres", RULE, ["a", "b"])
         if self.stage == "singles":
             holder = holder_of(game, self.holders[0])
@@ -417,7 +420,7 @@ class Secession(Procedure):
         assert isinstance(holder, Player)
         return holder
 
-    def acting_for(self, game: Game1841, corp: Corporation) -> Any:
+    def acting_for(self, game: Game1841, corp: Corporation) -> Corporation | Player:
         """A new corporation answers for itself if a player controls it, else the decider."""
         return corp if game.controller(corp) is not None else self.decider_of(game)
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, transfer
+from stellwerk.core.entities import Company, Corporation, Entity, Holder, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import Event, SharesBought, SharesSold, ref
 from stellwerk.core.flow.base import Action, Round, act, any_action_blocks, remembered
@@ -60,7 +60,7 @@ CONCESSIONS_UNTIL_PHASE = 4
 """Historical corporations need their concession before phase 4 (rules/1841.md 2.2.1)."""
 
 
-def new_stock_round(game: Game1841) -> Round:
+def new_stock_round(game: Game1841) -> Round[Entity]:
     """The stock round's steps (rules/1841.md 2.2): the start of a corporation first (home
     tokens, token purchase: the questions of :mod:`.start`'s procedure), then the player's
     turn."""
@@ -352,7 +352,7 @@ def buy_candidates(game: Game1841) -> list[Bundle]:
     return out
 
 
-def company_president_share(game: Game1841, company: Company) -> Any:
+def company_president_share(game: Game1841, company: Company) -> Share | None:
     """The president's certificate that goes with a concession: in the pool for a concession
     bought from the bank, the seller's for one bought from a player (rules/1841.md 2.2.1,
     4.3)."""
@@ -593,7 +593,7 @@ class Shares1841(BuySellParShares):
             return True
         return self.can_gain(player, Bundle.of([pres], self.game.corporation(pres.corporation)))
 
-    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+    def price_space(self, entity: Entity, listed: Action) -> tuple[int, int]:
         """A concession of another player: any price from L.1 to the buyer's cash; from the
         bank its face value (rules/1841.md 2.2.1, 4.3)."""
         if listed.get("type") == "buy_company":
@@ -625,7 +625,7 @@ class Shares1841(BuySellParShares):
                 return True
         return False
 
-    def process_buy_company(self, action: Action, entity: Any) -> None:
+    def process_buy_company(self, action: Action, entity: Entity) -> None:
         company = self.game.company(str(action["company"]))
         price = int(action.get("price", company.value))
         if not isinstance(entity, Player) or not self.can_buy_company(entity, company):
@@ -723,7 +723,7 @@ class Shares1841(BuySellParShares):
             player.shares.get(c.sym) and not game.holding_ok(player, c) for c in game.corporations
         )
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         can_sell = self._test("can_sell", entity)
@@ -775,7 +775,9 @@ class Shares1841(BuySellParShares):
         name = tests[kind]
         return name is None or self._test(name, entity)
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Player):
+            return []  # ``actions`` offers nothing to others
         kinds = self.actions(entity)
         out = [
             a
@@ -805,7 +807,7 @@ class Shares1841(BuySellParShares):
             out.append(act(entity, "pass"))
         return out
 
-    def process_par(self, action: Action, entity: Any) -> None:
+    def process_par(self, action: Action, entity: Player) -> None:
         corp = self.game.corporation(str(action["corporation"]))
         if not can_par(self.game, corp, entity):
             raise IllegalAction(f"{entity.name} may not start {corp.sym}", RULE)
@@ -826,7 +828,7 @@ class Shares1841(BuySellParShares):
         super().process_par(action, entity)
         self.release_if_done(entity)
 
-    def process_buy_shares(self, action: Action, entity: Any) -> None:
+    def process_buy_shares(self, action: Action, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         owner = bundle.owner
         if isinstance(owner, Player):
@@ -842,7 +844,7 @@ class Shares1841(BuySellParShares):
             self.track(action, entity)
         self.release_if_done(entity)
 
-    def buy_from_player(self, action: Action, entity: Any, bundle: Bundle) -> None:
+    def buy_from_player(self, action: Action, entity: Player, bundle: Bundle) -> None:
         """A purchase from another player at the price named (player-to-player purchases;
         rules/1841.md 4.3)."""
         rule = "rules/1841.md 4.3"
@@ -859,7 +861,7 @@ class Shares1841(BuySellParShares):
         buy_bundle(self.game, entity, bundle, price)
         self.track(action, entity)
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_sell(entity, bundle):
             corp = bundle.corporation
@@ -876,7 +878,9 @@ class Shares1841(BuySellParShares):
         self.settle()
         super().pass_()
 
-    def process_pass(self, action: Action, entity: Any) -> None:
+    def process_pass(self, action: Action, entity: Entity) -> None:
+        if not isinstance(entity, Player):  # ``actions`` offers the pass to the player in turn
+            raise TypeError(f"{entity.name} is not a player in turn")
         super().process_pass(action, entity)
         self.release(entity)
 
@@ -902,7 +906,7 @@ class Shares1841(BuySellParShares):
         begin_start(self.game, corp)
 
 
-def share_action(entity: Any, kind: str, bundle: Bundle) -> Action:
+def share_action(entity: Entity, kind: str, bundle: Bundle) -> Action:
     """A ``buy_shares``/``sell_shares`` action of ``entity`` naming ``bundle``."""
     return act(entity, kind, shares=[s.id for s in bundle.shares], percent=bundle.percent)
 

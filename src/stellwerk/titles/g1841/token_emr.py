@@ -18,11 +18,12 @@ question first and lets the sweep pay; :meth:`TokenEmergencyMoney.active`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player
+from stellwerk.core.entities import Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Step
+from stellwerk.core.flow.base import Action, CorporationStep
 from stellwerk.core.flow.stock import bundle_from_action
 from stellwerk.titles.g1841 import emergency
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE, Transform
@@ -53,7 +54,7 @@ def amount_due(game: Game1841) -> int:
     return due[1] if due is not None else REQUIRED_TOKEN_PRICE
 
 
-class TokenEmergencyMoney(Step):
+class TokenEmergencyMoney(CorporationStep):
     """The major's and its controlling player's emergency sales for the required token."""
 
     description = "Token Emergency Money Raising"
@@ -72,7 +73,7 @@ class TokenEmergencyMoney(Step):
             return False
         return not (question_open(self.game) and required_payable(self.game))
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         target = pending(self.game)
         return [target] if target is not None else []
 
@@ -84,7 +85,7 @@ class TokenEmergencyMoney(Step):
     def skip(self) -> None:
         """Never passed: it is active exactly while the money is missing."""
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         target = pending(self.game)
         if target is None or not self.active():
             return []
@@ -96,7 +97,7 @@ class TokenEmergencyMoney(Step):
             return ["sell_shares"]
         return []
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         target = pending(self.game)
         if target is None or not self.actions(entity):
             return []
@@ -112,7 +113,7 @@ class TokenEmergencyMoney(Step):
             game, target, entity, emergency.issuable_bundles(game, target, amount_due(game))
         )
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Player | Corporation) -> None:
         game = self.game
         target = pending(game)
         if target is None:

@@ -20,9 +20,9 @@ corporation must buy.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player, Train
+from stellwerk.core.entities import Corporation, Entity, Player, Train
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import BuyTrain
@@ -64,7 +64,7 @@ class BuyTrain1841(BuyTrain):
         """A sale or sweep happened: the next train is the cheapest depot train (H11)."""
 
     # -- what is offered -------------------------------------------------------------------
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         current = self.current_entity()
         if current is None or current.sym in self.game.done_this_round:
             return []
@@ -74,11 +74,11 @@ class BuyTrain1841(BuyTrain):
             return []
         if entity is not current:
             return []
-        if self.must_buy(entity):
-            if self.chain_must_sell(entity):
+        if self.must_buy(current):
+            if self.chain_must_sell(current):
                 return ["buy_train", "sell_shares"]
             return ["buy_train"]
-        if self.can_buy_train(entity):
+        if self.can_buy_train(current):
             return ["buy_train", "pass"]
         return []
 
@@ -102,7 +102,7 @@ class BuyTrain1841(BuyTrain):
             and not emergency.issuable_bundles(self.game, corp)
         )
 
-    def buyable_trains(self, corp: Corporation) -> list[Any]:
+    def buyable_trains(self, corp: Corporation) -> list[Train]:
         """After an EMR sale or sweep only the cheapest depot train (seed 003 H11); short of
         cash the cheapest depot train and other corporations' trains; else all (2.3.7)."""
         game = self.game
@@ -115,12 +115,12 @@ class BuyTrain1841(BuyTrain):
         others = list(game.other_trains(corp)) if corp.cash > 0 else []
         return depot + others
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         kinds = self.actions(entity)
-        if not kinds:
+        corp = self.current_entity()
+        if not kinds or corp is None:
             return []
         game = self.game
-        corp: Corporation = self.current_entity()
         if isinstance(entity, Player):
             if not self.president_may_contribute(corp):
                 return []
@@ -162,7 +162,7 @@ class BuyTrain1841(BuyTrain):
         return out
 
     # -- processing ------------------------------------------------------------------------
-    def process_buy_train(self, action: Action, entity: Any) -> None:
+    def process_buy_train(self, action: Action, entity: Corporation) -> None:
         game = self.game
         train = game.train_by_id(action["train"])
         price = int(action.get("price", train.price))
@@ -192,11 +192,13 @@ class BuyTrain1841(BuyTrain):
         self.emr_triggered = True
         emergency.sweep(self.game, corp, None, amount + corp.cash)
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Player | Corporation) -> None:
         """An emergency sale (rules/1841.md 2.3.7): by the buyer for a corporation of its
         chain, or by the controlling player for himself; half price; then the sweep."""
         game = self.game
-        current: Corporation = self.current_entity()
+        current = self.current_entity()
+        if current is None:
+            raise IllegalAction("no corporation buys a train: no emergency sale", RULE)
         bundle = bundle_from_action(game, action)
         seller = bundle.owner
         if not self.must_buy(current):

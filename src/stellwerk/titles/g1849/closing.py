@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Corporation, Player, retire_certificates, transfer
+from stellwerk.core.entities import Corporation, Entity, Player, retire_certificates, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import CorporationClosed
-from stellwerk.core.flow.base import Action, announces_changes
+from stellwerk.core.flow.base import Action, Round, Step, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.shares import Bundle
@@ -58,7 +58,8 @@ class ClosingRules(Game):
         if self.forced_next:
             # the closing corporation was operating: the round moved on afresh
             step = self.round.active_step()
-            if step is not None and not step.actions(self.round.current_entity()):
+            current = self.round.current_entity()
+            if step is not None and (current is None or not step.actions(current)):
                 self.round.skip_steps()
                 self.round.next_entity()
             return
@@ -73,7 +74,7 @@ class ClosingRules(Game):
                 "the closing would leave the debt step without a debtor (18xx.games refuses this)",
                 "1849 rules §7.4",
             )
-        if not step.actions(entity):
+        if entity is None or not step.actions(entity):
             # 18xx.games keeps the step it computed before the closing as "active" until the
             # next action; the next entity's turn starts under that stale view, so a next
             # entity with nothing to do is not skipped (the game then waits).  Mirrored so
@@ -109,7 +110,9 @@ class ClosingRules(Game):
             return c49(corp).bond and corp.cash + bundle.price < BOND_INTEREST
         return corp.cash < 0
 
-    def sellable_bundles(self, player: Player, corp: Corporation, rnd: Any) -> list[Bundle]:
+    def sellable_bundles(
+        self, player: Player, corp: Corporation, rnd: Round[Entity]
+    ) -> list[Bundle]:
         """Bundles the player may sell now: those the round's current blocking step allows.
         A step that sells nothing (e.g. track laying) allows none (18xx.games
         ``sellable_bundles``)."""
@@ -123,7 +126,7 @@ class ClosingRules(Game):
             return []
         return [b for b in self.bundles_for_corporation(player, corp) if can_sell(player, b)]
 
-    def can_go_bankrupt(self, corp: Corporation, rnd: Any) -> bool:
+    def can_go_bankrupt(self, corp: Corporation, rnd: Round[Entity]) -> bool:
         """Corporation cash + president's cash + the most he may sell of each corporation is
         less than the cheapest depot train (1849 rules §6, 18xx.games ``can_go_bankrupt?``)."""
         player = corp.owner
@@ -142,7 +145,7 @@ class ClosingRules(Game):
             if not c.closed and c.share_price is not None and "c" in c.share_price.types
         ]
 
-    def close_corporations_in_close_cell(self, view: Any = None) -> None:
+    def close_corporations_in_close_cell(self, view: Step | None = None) -> None:
         """Close every corporation whose price is in the 0 cell, one after the other; a
         closing that happens while another one is under way is queued (18xx.games
         close_corporations_in_close_cell!)."""
@@ -156,7 +159,7 @@ class ClosingRules(Game):
             self.close_corporation(self.closing_queue.pop(0), view)
         self.corporations_are_closing = False
 
-    def close_corporation(self, corp: Corporation, view: Any = None) -> None:
+    def close_corporation(self, corp: Corporation, view: Step | None = None) -> None:
         """Close a corporation (1849 rules §5): tokens off the map, cash to the bank, trains
         and companies gone, certificates void; a fresh copy joins the end of the queue.
         ``view`` is the step the round saw acting before the event: 18xx.games asks that step,
@@ -215,7 +218,7 @@ class ClosingRules(Game):
             c49(fresh).next_to_par = True
         self.update_garibaldi()
 
-    def bankrupt(self, corp: Corporation, rnd: Any) -> None:
+    def bankrupt(self, corp: Corporation, rnd: Round[Entity]) -> None:
         """The president sells what he legally may, gives all cash to the corporation, and it
         closes; with no shares left he chooses a loan or leaves (1849 rules §6)."""
         player = corp.owner

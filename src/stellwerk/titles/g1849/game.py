@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from stellwerk.core.entities import Company, Corporation, Player, Train, transfer
+from stellwerk.core.entities import Company, Corporation, Entity, Player, Train, transfer
 from stellwerk.core.flow.auction import WaterfallAuction
 from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.operating import (
@@ -210,10 +210,10 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         c49(self.corporations[0]).next_to_par = True
 
     # -- rounds -----------------------------------------------------------------------------
-    def new_auction_round(self) -> Round:
+    def new_auction_round(self) -> Round[Entity]:
         return AuctionRound(self, [s1849.RSAPar, WaterfallAuction])
 
-    def new_stock_round(self) -> Round:
+    def new_stock_round(self) -> Round[Entity]:
         for corp in self.corporations:
             c49(corp).closed_recently = False
         self.messina_upgradeable = True
@@ -221,7 +221,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             self, [DiscardTrain, s1849.ChosenHomeToken, s1849.SwapChoice, s1849.SharesStep]
         )
 
-    def new_operating_round(self, round_num: int) -> Round:
+    def new_operating_round(self, round_num: int) -> Round[Entity]:
         return OperatingRound(
             self,
             [
@@ -478,11 +478,12 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             out = [t for t in out if t.name != "E"]
         return out
 
-    def emergency_sale_timing_ok(self, rnd: Any, corp: Corporation) -> bool:
+    def emergency_sale_timing_ok(self, rnd: Round[Entity], corp: Corporation) -> bool:
         """Shares of the buying corporation only after its first full turn (1849 rules §4.7)."""
         if not corp.operated:
             return False
-        return not (rnd.current_operator is corp and len(corp.operating_history) < 2)
+        operating = isinstance(rnd, OperatingRound) and rnd.current_operator is corp
+        return not (operating and len(corp.operating_history) < 2)
 
     # -- map hooks ----------------------------------------------------------------------------
     def token_hexes(self, corp: Corporation) -> list[str]:

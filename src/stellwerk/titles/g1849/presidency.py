@@ -10,7 +10,7 @@ from typing import Any
 from stellwerk.core.entities import Corporation, Holder, Player, Share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.game import Game
-from stellwerk.core.shares import Bundle, move_share, seat_distance
+from stellwerk.core.shares import Bundle, ChangePresident, move_share, seat_distance
 from stellwerk.titles.g1849.entities import c49
 
 
@@ -27,7 +27,7 @@ class PresidencyRules(Game):
             return True
         return len(bundle.owner.shares_of(bundle.corporation.sym)) == len(bundle.shares)
 
-    def change_president_for(self, corp: Corporation) -> Any:
+    def change_president_for(self, corp: Corporation) -> ChangePresident:
         last = c49(corp).last_cert
 
         def change(pres_share: Share, swap_to: Holder, president: Holder, previous: Holder) -> None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Company, Corporation, Player, transfer
+from stellwerk.core.entities import Company, Corporation, Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.auction import CompanyPendingPar
-from stellwerk.core.flow.base import Action, Step, act, remembered
+from stellwerk.core.flow.base import Action, CorporationStep, PlayerStep, Step, act, remembered
 from stellwerk.core.flow.operating import Dividend, IssueShares
+from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.flow.stock import (
     BuySellParShares,
     HomeToken,
@@ -20,7 +22,6 @@ from stellwerk.titles.g1849.closing import BOND_INTEREST
 from stellwerk.titles.g1849.entities import c49
 
 if TYPE_CHECKING:
-    from stellwerk.core.flow.rounds import OperatingRound
     from stellwerk.titles.g1849.game import Game1849
 
 
@@ -57,7 +58,7 @@ class SharesStep(BuySellParShares):
         )
         return parred and bought < BUYS_AFTER_PAR
 
-    def process_buy_shares(self, action: Action, entity: Any) -> None:
+    def process_buy_shares(self, action: Action, entity: Player) -> None:
         """A purchase that floats the corporation places its home token (1849 rules §2.2)."""
         super().process_buy_shares(action, entity)
         corp = self.game.corporation(self.game.share_by_id(action["shares"][0]).corporation)
@@ -110,7 +111,7 @@ class ChoiceStep(Step):
     pending_choice = True
     CHOICES: tuple[str, ...] = ()
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         if not self.actions(entity):
             return []
         return [act(entity, "choose", choice=c) for c in self.CHOICES]
@@ -123,7 +124,7 @@ class ChoiceStep(Step):
         return str(choice)
 
 
-class SwapChoice(ChoiceStep):
+class SwapChoice(ChoiceStep, PlayerStep):
     """The previous president chooses two 10 % certificates instead of the 20 % last
     certificate (1849 rules §2.2)."""
 
@@ -135,13 +136,13 @@ class SwapChoice(ChoiceStep):
     def active(self) -> bool:
         return self.game.swap is not None
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         return [self.game.swap["player"]] if self.game.swap else []
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["choose"] if entity is self.current_entity() else []
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         """Only ``One 20% cert`` once the corporation has closed after the presidency changed:
         its certificates are void, so there is nothing to swap (1849 rules §§2.2, 5).
         18xx.games still waits for the choice then (its swap stays pending through the
@@ -152,7 +153,7 @@ class SwapChoice(ChoiceStep):
             offered = [a for a in offered if a["choice"] == self.CHOICES[1]]
         return offered
 
-    def process_choose(self, action: Action, entity: Any) -> None:
+    def process_choose(self, action: Action, entity: Player) -> None:
         choice = self.chosen(action, "1849 rules §2.2")
         if choice == self.CHOICES[0]:
             if self.game.swappable_double_cert() is None:
@@ -164,7 +165,7 @@ class SwapChoice(ChoiceStep):
         self.game.swap = None
 
 
-class LoanChoice(ChoiceStep):
+class LoanChoice(ChoiceStep, PlayerStep):
     """A bankrupt president without shares takes an L.500 loan (−750 at the end) or
     leaves the game (1849 rules §6)."""
 
@@ -176,14 +177,14 @@ class LoanChoice(ChoiceStep):
     def active(self) -> bool:
         return self.game.loan_choice_player is not None
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         p = self.game.loan_choice_player
         return [p] if p is not None else []
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         return ["choose"] if entity is self.current_entity() else []
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         """A player who already left may only take the loan (18xx.games refuses leaving
         twice)."""
         offered = super().choices(entity)
@@ -191,7 +192,7 @@ class LoanChoice(ChoiceStep):
             offered = [a for a in offered if a["choice"] == self.CHOICES[0]]
         return offered
 
-    def process_choose(self, action: Action, entity: Any) -> None:
+    def process_choose(self, action: Action, entity: Player) -> None:
         choice = self.chosen(action, "1849 rules §6")
         if choice == "Leave game":
             if entity.bankrupt:
@@ -203,7 +204,7 @@ class LoanChoice(ChoiceStep):
         self.game.loan_choice_player = None
 
 
-class EmergencyMoneyRaising(Step):
+class EmergencyMoneyRaising(CorporationStep):
     """Bonds variant: a corporation whose cash went negative paying bond interest is bailed
     out by its president, who may sell shares first (1849 rules §7.4)."""
 
@@ -223,7 +224,7 @@ class EmergencyMoneyRaising(Step):
     def active(self) -> bool:
         return self.crisis() is not None
 
-    def active_entities(self) -> list[Any]:
+    def active_entities(self) -> Sequence[Entity]:
         corp = self.crisis()
         return [corp] if corp is not None else []
 
@@ -231,7 +232,7 @@ class EmergencyMoneyRaising(Step):
         corp = self.crisis()
         return -corp.cash if corp is not None else 0
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         corp = self.crisis()
         if corp is None or (entity is not corp and entity is not corp.owner):
             return []
@@ -245,16 +246,16 @@ class EmergencyMoneyRaising(Step):
             out.append("payoff_debt")
         return out
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         kinds = self.actions(entity)
         out = []
         if "payoff_debt" in kinds and isinstance(entity, Player):
             out.append(act(entity, "payoff_debt"))
-        if "sell_shares" in kinds:
+        if "sell_shares" in kinds and isinstance(entity, Player):
             out += sale_choices(self.game, entity, self.can_sell)
         return out
 
-    def can_sell(self, player: Any, bundle: Any) -> bool:
+    def can_sell(self, player: Player, bundle: Bundle) -> bool:
         """Sales to pay the debt: normal sale rules, the debtor's presidency kept, and no more
         than needed (18xx.games EmergencyMoney; 1849 rules §7.4)."""
         corp = bundle.corporation
@@ -270,7 +271,7 @@ class EmergencyMoneyRaising(Step):
             return False
         return not more_than_needed(bundle, self.needed() - max(0, player.cash))
 
-    def process_payoff_debt(self, action: Action, entity: Any) -> None:
+    def process_payoff_debt(self, action: Action, entity: Player | Corporation) -> None:
         corp = self.crisis()
         assert corp is not None
         amount = self.needed()
@@ -278,17 +279,17 @@ class EmergencyMoneyRaising(Step):
             raise IllegalAction(f"{entity.name} cannot pay {amount}", "1849 rules §7.4")
         transfer(entity, corp, amount, "1849 rules §7.4")
 
-    def process_sell_shares(self, action: Action, entity: Any) -> None:
+    def process_sell_shares(self, action: Action, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_sell(entity, bundle):
             raise IllegalAction("these shares cannot be sold now", "1849 rules §7.4")
         self.game.sell_shares_and_change_price(bundle)
         rnd = self.round
-        if hasattr(rnd, "recalculate_order"):
+        if isinstance(rnd, OperatingRound):  # the operating order follows the new prices
             rnd.recalculate_order()
 
 
-class SMSTeleport(ChoiceStep):
+class SMSTeleport(ChoiceStep, CorporationStep):
     """The owner of SMS may close it to build and token in a coastal city without a
     connection (1849 rules §4.6)."""
 
@@ -300,10 +301,10 @@ class SMSTeleport(ChoiceStep):
     def setup(self) -> None:
         self.done = False
 
-    def _owns_sms(self, corp: Any) -> bool:
+    def _owns_sms(self, corp: Entity | None) -> bool:
         return isinstance(corp, Corporation) and any(c.sym == "SMS" for c in corp.companies)
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not self._owns_sms(entity) or self.done:
             return []
         track = next(s for s in self.round.steps if s.__class__.__name__ == "Track")
@@ -318,7 +319,7 @@ class SMSTeleport(ChoiceStep):
             return False
         return bool(self.current_actions())
 
-    def process_choose(self, action: Action, entity: Any) -> None:
+    def process_choose(self, action: Action, entity: Corporation) -> None:
         choice = self.chosen(action, "1849 rules §4.6")
         if choice == "Close SMS":
             self.game.company("SMS").close()
@@ -335,22 +336,22 @@ class Assign(Step):
     round: OperatingRound
     blocks = False
 
-    def actions(self, entity: Any) -> list[str]:
-        if getattr(entity, "sym", None) != "CNM" or entity.closed:
+    def actions(self, entity: Entity) -> list[str]:
+        if not isinstance(entity, Company) or entity.sym != "CNM" or entity.closed:
             return []
         owner = entity.owner
         if owner is not self.round.current_operator:
             return []
         return ["assign"]
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         if not self.actions(entity):
             return []
         return [
             act(entity, "assign", target=h, target_type="hex") for h in self.game.data["port_hexes"]
         ]
 
-    def process_assign(self, action: Action, entity: Any) -> None:
+    def process_assign(self, action: Action, entity: Company) -> None:
         target = action.get("target")
         if target not in self.game.data["port_hexes"]:
             raise IllegalAction(f"{target} is not a port", "1849 rules §1.4 (CNM)")
@@ -368,7 +369,7 @@ class Dividend1849(Dividend):
         self.game.old_operating_order = self.game.operating_order()
 
 
-class BuyToken(Step):
+class BuyToken(CorporationStep):
     """Station token buying (1849 rules §7.3): the step waits in every turn for a token purchase or
     a pass; the pass comes automatically when nothing is buyable (1849 rules §7.3)."""
 
@@ -379,20 +380,22 @@ class BuyToken(Step):
     def setup(self) -> None:
         self.bought = False
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not self.game.settings.station_token_buying or not isinstance(entity, Corporation):
             return []
         if entity is not self.current_entity():
             return []
         return ["buy_token", "pass"]
 
-    def auto_actions(self, entity: Any) -> list[Action] | None:
+    def auto_actions(self, entity: Entity) -> list[Action] | None:
+        if not isinstance(entity, Corporation):
+            return None
         if not self.game.map.any_buyable_tokens_placed(entity):
             return [{"type": "pass", "entity": entity.sym, "entity_type": "corporation"}]
         return None
 
-    def choices(self, entity: Any) -> list[Action]:
-        if not self.actions(entity):
+    def choices(self, entity: Entity) -> list[Action]:
+        if not isinstance(entity, Corporation) or not self.actions(entity):
             return []
         out = [act(entity, "pass")]
         if self.game.token_buying_enabled and not self.bought and entity.cash >= 1:
@@ -400,19 +403,19 @@ class BuyToken(Step):
                 out.append(act(entity, "buy_token", city=city, slot=slot, price=1))
         return out
 
-    def price_space(self, entity: Any, listed: Action) -> tuple[int, int]:
+    def price_space(self, entity: Entity, listed: Action) -> tuple[int, int]:
         """A station token bought from another corporation costs what the two agree, from
         L.1 to the buyer's cash (1849 rules §7.3)."""
         return (1, entity.cash)
 
-    def process_buy_token(self, action: Action, entity: Any) -> None:
+    def process_buy_token(self, action: Action, entity: Corporation) -> None:
         if not self.game.token_buying_enabled or self.bought:
             raise IllegalAction("no token purchase now", "1849 rules §7.3")
         self.game.map.buy_token(entity, action)
         self.bought = True
 
 
-class BuyEToken(Step):
+class BuyEToken(CorporationStep):
     """E-tokens (1849 rules §7.5): buy the corporation's E-token: the first of the game costs
     L.1100 in 12H / L.800 in 16H, later ones L.800 / L.550 (1849 rules §7.5)."""
 
@@ -426,7 +429,7 @@ class BuyEToken(Step):
             return 1100 if twelve else 800
         return 800 if twelve else 550
 
-    def can_buy(self, entity: Any) -> bool:
+    def can_buy(self, entity: Entity) -> bool:
         return (
             self.game.settings.e_tokens
             and isinstance(entity, Corporation)
@@ -435,12 +438,12 @@ class BuyEToken(Step):
             and entity.cash >= self.price()
         )
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not self.can_buy(entity):
             return []
         return ["choose", "pass"]
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         if not self.actions(entity):
             return []
         return [
@@ -448,7 +451,7 @@ class BuyEToken(Step):
             act(entity, "choose", choice=f"Buy E-Token for L.{self.price()}"),
         ]
 
-    def process_choose(self, action: Action, entity: Any) -> None:
+    def process_choose(self, action: Action, entity: Corporation) -> None:
         if not self.can_buy(entity):
             raise IllegalAction("cannot buy an E-token", "1849 rules §7.5")
         transfer(entity, self.game.bank, self.price(), "1849 rules §7.5")
@@ -462,7 +465,7 @@ class Issue1849(IssueShares):
 
     game: Game1849
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         return [
             a
             for a in super().choices(entity)
@@ -471,7 +474,7 @@ class Issue1849(IssueShares):
         ]
 
 
-class BondInterestPayment(Step):
+class BondInterestPayment(CorporationStep):
     """Bonds variant: L.50 interest per OR while the bond is out, paid by itself; a
     corporation that cannot pay goes below zero and must be bailed out (1849 rules §7.4)."""
 
@@ -487,7 +490,7 @@ class BondInterestPayment(Step):
             self.game.bank.cash += BOND_INTEREST
 
 
-class Bond(Step):
+class Bond(CorporationStep):
     """Bonds variant: issue (L.500 from the bank, price left) or repay (L.500 to the bank,
     price right) the corporation's single bond, not both in one turn (1849 rules §7.4)."""
 
@@ -505,7 +508,7 @@ class Bond(Step):
     def can_payoff(self, corp: Corporation) -> bool:
         return not self.issued and bool(c49(corp).bond) and corp.cash >= 500
 
-    def actions(self, entity: Any) -> list[str]:
+    def actions(self, entity: Entity) -> list[str]:
         if not self.game.settings.corporation_bonds or not isinstance(entity, Corporation):
             return []
         if entity is not self.current_entity():
@@ -519,7 +522,7 @@ class Bond(Step):
             out.append("pass")
         return out
 
-    def choices(self, entity: Any) -> list[Action]:
+    def choices(self, entity: Entity) -> list[Action]:
         kinds = self.actions(entity)
         out = [act(entity, k) for k in kinds if k == "pass"]
         if "take_loan" in kinds:
@@ -528,7 +531,7 @@ class Bond(Step):
             out.append(act(entity, "payoff_loan", loan=0))
         return out
 
-    def process_take_loan(self, action: Action, entity: Any) -> None:
+    def process_take_loan(self, action: Action, entity: Corporation) -> None:
         if not self.can_take(entity):
             raise IllegalAction("cannot issue the bond", "1849 rules §7.4")
         transfer(self.game.bank, entity, 500)
@@ -536,7 +539,7 @@ class Bond(Step):
         self.issued = True
         self.game.move_price(entity, "left")
 
-    def process_payoff_loan(self, action: Action, entity: Any) -> None:
+    def process_payoff_loan(self, action: Action, entity: Corporation) -> None:
         if not self.can_payoff(entity):
             raise IllegalAction("cannot repay the bond", "1849 rules §7.4")
         transfer(entity, self.game.bank, 500)
