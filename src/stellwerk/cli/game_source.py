@@ -66,14 +66,14 @@ def game_data(game: str, db: str | None) -> tuple[dict[str, Any], Path | None]:
 def replay(data: dict[str, Any], path: Path | None, before_action: int | None) -> Loaded:
     """The game before ``before_action`` (all live actions when None); when the engine refuses
     a recorded action, the game before that action, with ``stopped`` set."""
-    from stellwerk.io.gamefile import load_game_file
+    from stellwerk.io.gamefile import action_id, load_game_file
 
     where = f"{path}: " if path is not None else ""
     try:
         live = load_game_file(data).live
     except GameFileError as error:
         fail(f"{where}{error}")
-    actions = [a for a in live if before_action is None or int(a.get("id", 0)) < before_action]
+    actions = [a for a in live if before_action is None or action_id(a) < before_action]
     stopped: GameFileError | None = None
     while True:
         try:
@@ -82,7 +82,7 @@ def replay(data: dict[str, Any], path: Path | None, before_action: int | None) -
             if error.action_id is None or stopped is not None:
                 fail(f"{where}{error}")
             stopped = error
-            actions = [a for a in actions if int(a.get("id", 0)) < int(error.action_id)]
+            actions = [a for a in actions if action_id(a) < error.action_id]
             continue
         except IllegalAction as error:
             fail(f"{where}cannot set up this game: {describe_illegal(error)}")

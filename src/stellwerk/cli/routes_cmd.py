@@ -21,7 +21,7 @@ from stellwerk.cli.common import describe_illegal, engine_class, fail
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.core.routes.model import TrainSpec
 from stellwerk.core.routes.optimize import BestRun, LegCosts, best_routes
-from stellwerk.io.gamefile import load_game_file, read_game_file
+from stellwerk.io.gamefile import action_id, load_game_file, read_game_file
 
 
 def load_before(path: Path, before_action: int | None) -> Any:
@@ -34,7 +34,7 @@ def load_before(path: Path, before_action: int | None) -> Any:
         fail(f"{path}: {error}")
     actions = []
     for action in live:
-        if before_action is not None and int(action.get("id", 0)) >= before_action:
+        if before_action is not None and action_id(action) >= before_action:
             break
         actions.append(action)
     try:

@@ -15,6 +15,7 @@ import click
 
 from stellwerk.cli.show import render
 from stellwerk.cli.store_access import db_option, opened, store_outcomes
+from stellwerk.store import players_of
 from stellwerk.words import LANGUAGES, story
 from stellwerk.words import render as render_lines
 
@@ -98,7 +99,7 @@ def show(game: str, as_json: bool, log_lines: int, lang: str, db: str | None) ->
         for line in render_view(view):
             click.echo(line)
         return
-    names = {str(p.get("id")): str(p.get("name", "")) for p in stored.data.get("players", [])}
+    names = {str(p.get("id")): str(p.get("name", "")) for p in players_of(stored.data)}
     for line in render(view["snapshot"], names, view["active"], view["legal"]):
         click.echo(line)
     if view["finished"]:

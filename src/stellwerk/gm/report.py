@@ -41,7 +41,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from stellwerk.api import Game
+from stellwerk.api import Game, action_id
 from stellwerk.words import LANGUAGES, money, render, story
 from stellwerk.words.catalog import percent
 from stellwerk.words.narrate import Narrator
@@ -252,7 +252,7 @@ def build_report(
     narrator = Narrator(engine, lang)
     title = str(view["title"])
     game_key = key if key is not None else str(game.game_id or game.seed)
-    last_action = int(game.actions[-1]["id"]) if game.actions else 0
+    last_action = action_id(game.actions[-1]) if game.actions else 0
 
     def cash(amount: int | None) -> str:
         return money(title, amount, lang) if amount is not None else "-"

@@ -25,13 +25,13 @@ program of the game file gets a ``program_disable`` action naming the reason.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from stellwerk.api import Game
+from stellwerk.api import EntityId, Game, JSONObject, PlayerId, action_id
+from stellwerk.core.jsondata import first_text, optional_integer
 from stellwerk.gm.look import snap
 from stellwerk.gm.understand import CASH_CHOICES, Refused, _choose_by, player_of, share_source
 
-Action = dict[str, Any]
+Action = JSONObject
 
 PROGRAM_OF = {"share_pass": "program_share_pass", "buy_shares": "program_buy_shares"}
 """Our kinds kept as 18xx.games programmed actions."""
@@ -42,7 +42,7 @@ class Standing:
     """One standing order of a player."""
 
     id: int
-    player: Any
+    player: PlayerId
     kind: str
     target: str | None = None
     amount: int | None = None
@@ -53,7 +53,7 @@ class Standing:
     text: str = ""
     active: bool = True
     program_id: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JSONObject = field(default_factory=dict)
 
 
 def round_key(game: Game) -> str:
@@ -101,11 +101,11 @@ class Firing:
     cancel: str | None = None
 
 
-def fire(game: Game, standing: Standing, entity: Any, listed: list[Action]) -> Firing | None:
+def fire(game: Game, standing: Standing, entity: EntityId, listed: list[Action]) -> Firing | None:
     """What ``standing`` does at the decision of ``entity`` (listed: its legal actions), or
     None when it has nothing to do here."""
     mine = [a for a in listed if a.get("entity") == entity]
-    types = {a["type"] for a in mine}
+    types = {str(a["type"]) for a in mine}
     if standing.kind == "share_pass":
         if entity != standing.player or not is_stock_round(game) or "pass" not in types:
             return None
@@ -143,7 +143,7 @@ def shenanigans(game: Game, standing: Standing) -> str | None:
     corporation the holder presides since it was given (18xx.games' triggers)."""
     names = dict(game.players)
     for action in game.actions:
-        if int(action.get("id", 0)) <= standing.since:
+        if action_id(action) <= standing.since:
             continue
         who = action.get("entity")
         if who == standing.player or action.get("entity_type") != "player":
@@ -155,14 +155,14 @@ def shenanigans(game: Game, standing: Standing) -> str | None:
         if kind == "par":
             return f"{name} started {action.get('corporation')}"
         if kind == "buy_shares" and action.get("shares"):
-            corp = str(action["shares"][0]).rpartition("_")[0]
+            corp = first_text(action, "shares").rpartition("_")[0]
             if player_of(game, corp) == standing.player:
                 return f"{name} bought into {corp}"
     return None
 
 
 def _buy(
-    game: Game, standing: Standing, entity: Any, mine: list[Action], types: set[str]
+    game: Game, standing: Standing, entity: EntityId, mine: list[Action], types: set[str]
 ) -> Firing | None:
     if entity != standing.player or not is_stock_round(game):
         return None
@@ -179,8 +179,8 @@ def _buy(
     buys = [
         a for a in mine
         if a["type"] == "buy_shares" and a.get("shares")
-        and str(a["shares"][0]).rpartition("_")[0] == corp_sym
-        and share_source(game, str(a["shares"][0])) == wanted
+        and first_text(a, "shares").rpartition("_")[0] == corp_sym
+        and share_source(game, first_text(a, "shares")) == wanted
     ]  # fmt: skip
     if buys:
         return Firing(standing, action=buys[0])
@@ -193,7 +193,7 @@ def _buy(
     return None
 
 
-def _bid(game: Game, standing: Standing, entity: Any, mine: list[Action]) -> Firing | None:
+def _bid(game: Game, standing: Standing, entity: EntityId, mine: list[Action]) -> Firing | None:
     if entity != standing.player:
         return None
     target = str(standing.target)
@@ -205,8 +205,10 @@ def _bid(game: Game, standing: Standing, entity: Any, mine: list[Action]) -> Fir
         if any(a["type"] in ("bid", "pass") for a in mine):
             return Firing(standing, cancel=f"{target} is no longer for sale")
         return None
-    price = min(int(a.get("price") or 0) for a in bids)
+    price = min((optional_integer(a, "price") or 0) for a in bids)
     if price > int(standing.amount or 0):
         reason = f"the price of {target} ({price}) is above {standing.amount}"
         return Firing(standing, cancel=reason)
-    return Firing(standing, action=next(a for a in bids if int(a.get("price") or 0) == price))
+    return Firing(
+        standing, action=next(a for a in bids if (optional_integer(a, "price") or 0) == price)
+    )

@@ -301,7 +301,7 @@ class GameStore(ABC):
 
         def change(data: GameData) -> tuple[GameData, EngineGame]:
             old = actions_of(data)
-            new = game.to_file()["actions"]
+            new = actions_of(game.to_file())
             if new[: len(old)] != old:
                 raise StoreError(f"{key}: the game's record does not continue the stored one")
             out = with_actions(data, new)

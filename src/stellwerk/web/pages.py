@@ -52,7 +52,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from stellwerk.core.errors import GameFileError, IllegalAction
-from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError
+from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, WebError
@@ -309,7 +309,7 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         charters_svg=pictures[2],
         choices=choices,
         access=access,
-        names={str(p.get("id")): str(p.get("name")) for p in stored.data.get("players", [])},
+        names={str(p.get("id")): str(p.get("name")) for p in players_of(stored.data)},
     )
 
 

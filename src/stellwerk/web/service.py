@@ -53,7 +53,7 @@ from stellwerk.store import (
     open_store,
 )
 from stellwerk.store.base import View
-from stellwerk.store.log import EngineClass, actions_of
+from stellwerk.store.log import EngineClass, action_count, actions_of, players_of
 from stellwerk.web import standing
 from stellwerk.web.deadlines import USER as DEADLINE_USER
 from stellwerk.web.deadlines import Settled, default_for, due_at
@@ -466,7 +466,7 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[s
     out: dict[str, Any] = {
         "id": key,
         "title": stored.data.get("title"),
-        "players": [{"id": p.get("id"), "name": p.get("name")} for p in stored.data["players"]],
+        "players": [{"id": p.get("id"), "name": p.get("name")} for p in players_of(stored.data)],
         "action_count": stored.count,
         "active": view["active"],
         "legal_actions": view["legal"],
@@ -567,8 +567,8 @@ def _games(desk: Desk) -> list[dict[str, Any]]:
             {
                 "id": key,
                 "title": data.get("title"),
-                "players": [p.get("name") for p in data.get("players", [])],
-                "action_count": len(data.get("actions", [])),
+                "players": [p.get("name") for p in players_of(data)],
+                "action_count": action_count(data),
                 "finished": data.get("status") == "finished",
             }
         )
@@ -592,7 +592,7 @@ def settle_one(desk: Desk, key: str) -> Settled:
     action = {**found.action, "user": DEADLINE_USER, "created_at": now}
     base = stored.count
     after = desk.games[key] = desk.store.append(key, action, base)
-    name = next((p.get("name") for p in after.data["players"] if p.get("id") == player), player)
+    name = next((p.get("name") for p in players_of(after.data) if p.get("id") == player), player)
     message = {
         "type": "message",
         "entity": player,

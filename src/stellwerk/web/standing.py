@@ -23,8 +23,10 @@ import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
+from stellwerk.api import JSONObject, action_id
 from stellwerk.core.errors import IllegalAction
-from stellwerk.store import GameMovedOn
+from stellwerk.core.jsondata import ident
+from stellwerk.store import GameMovedOn, actions_of
 
 if TYPE_CHECKING:
     from stellwerk.gm.standing import Standing
@@ -37,7 +39,7 @@ MAX_FIRINGS = 50
 PROGRAMS = {"program_share_pass": "share_pass", "program_buy_shares": "buy_shares"}
 
 
-def given(action: dict[str, Any], program_id: int, round_now: str, number: int) -> Standing | None:
+def given(action: JSONObject, program_id: int, round_now: str, number: int) -> Standing | None:
     """The standing order a stored ``program_*`` action gives (None for other actions)."""
     from stellwerk.gm.standing import Standing
 
@@ -45,7 +47,7 @@ def given(action: dict[str, Any], program_id: int, round_now: str, number: int) 
     if kind is None:
         return None
     standing = Standing(
-        id=number, player=action.get("entity"), kind=kind, since=program_id,
+        id=number, player=ident(action, "entity"), kind=kind, since=program_id,
         round_key=round_now, text=str(action.get("type")), program_id=program_id,
     )  # fmt: skip
     if kind == "buy_shares":
@@ -88,7 +90,7 @@ def _after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int
     stored = desk.stored(key)
     game: Any = stored.game
     if kind in PROGRAMS:
-        program_id = int(stored.data["actions"][-1].get("id", count))
+        program_id = action_id(actions_of(stored.data)[-1])
         order = given(sent, program_id, round_key(game), len(orders) + 1)
         if order is not None:
             orders.append(order)
