@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TypeAlias, TypeGuard
 
 JSONValue: TypeAlias = bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"] | None
-"""Any value ``json.loads`` can return."""
+"""A value ``json.loads`` can return."""
 JSONObject: TypeAlias = dict[str, JSONValue]
 """A JSON object: what ``json.loads`` returns for ``{...}``."""
 JSONList: TypeAlias = list[JSONValue]

@@ -34,7 +34,7 @@ import json
 from dataclasses import dataclass, field
 
 from stellwerk.api import EntityId, Game, IllegalAction, JSONObject, PlayerId, action_id
-from stellwerk.core.jsondata import is_int
+from stellwerk.core.jsondata import ident, integer, is_int, optional_integer, optional_text, text
 from stellwerk.gm import orders as o
 from stellwerk.gm.defaults import default_action
 from stellwerk.gm.look import legal, snap
@@ -72,6 +72,20 @@ class Pending:
     order: o.Order
     mail: str = ""
 
+    def to_json(self) -> JSONObject:
+        """The stored form: the order as its text (read back by :meth:`from_json`)."""
+        return {"id": self.id, "player": self.player, "text": self.text, "mail": self.mail}
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> Pending | None:
+        """A stored pending order (None when its text no longer reads as an order)."""
+        line = text(data, "text")
+        order = o.parse_order(line)
+        if order is None:
+            return None
+        mail = optional_text(data, "mail") or ""
+        return cls(integer(data, "id"), ident(data, "player"), line, order, mail)
+
 
 @dataclass
 class Outcome:
@@ -86,6 +100,20 @@ class Outcome:
     action_id: int | None = None
     mail: str = ""
 
+    @classmethod
+    def from_json(cls, data: JSONObject) -> Outcome:
+        """An answer as stored (``dataclasses.asdict`` written as JSON)."""
+        return cls(
+            player=ident(data, "player"),
+            text=text(data, "text"),
+            understood=optional_text(data, "understood"),
+            refused=optional_text(data, "refused"),
+            default=data.get("default") is True,
+            standing=data.get("standing") is True,
+            action_id=optional_integer(data, "action_id"),
+            mail=optional_text(data, "mail") or "",
+        )
+
 
 @dataclass
 class Event:
@@ -97,6 +125,17 @@ class Event:
     """The player concerned (None: the game as a whole)."""
     kind: str
     text: str
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> Event:
+        """A GM log line as stored (``dataclasses.asdict`` written as JSON)."""
+        player = data.get("player")
+        return cls(
+            action_count=integer(data, "action_count"),
+            player=None if player is None else ident(data, "player"),
+            kind=text(data, "kind"),
+            text=text(data, "text"),
+        )
 
 
 @dataclass

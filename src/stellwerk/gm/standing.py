@@ -24,10 +24,20 @@ program of the game file gets a ``program_disable`` action naming the reason.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from stellwerk.api import EntityId, Game, JSONObject, PlayerId, action_id
-from stellwerk.core.jsondata import first_text, optional_integer
+from stellwerk.core.jsondata import (
+    JSONValue,
+    as_object,
+    first_text,
+    ident,
+    integer,
+    optional_integer,
+    optional_text,
+    text,
+)
 from stellwerk.gm.look import snap
 from stellwerk.gm.understand import CASH_CHOICES, Refused, _choose_by, player_of, share_source
 
@@ -54,6 +64,31 @@ class Standing:
     active: bool = True
     program_id: int | None = None
     extra: JSONObject = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: JSONValue) -> Standing:
+        """A standing order as stored (``dataclasses.asdict`` written as JSON); a malformed
+        one raises ``ShapeError``."""
+        obj = as_object(data, "a standing order")
+        return cls(
+            id=integer(obj, "id"),
+            player=ident(obj, "player"),
+            kind=text(obj, "kind"),
+            target=optional_text(obj, "target"),
+            amount=optional_integer(obj, "amount"),
+            source=optional_text(obj, "source"),
+            since=optional_integer(obj, "since") or 0,
+            round_key=optional_text(obj, "round_key") or "",
+            text=optional_text(obj, "text") or "",
+            active=obj.get("active", True) is not False,
+            program_id=optional_integer(obj, "program_id"),
+            extra=as_object(obj.get("extra") or {}, "'extra'"),
+        )
+
+    def to_json(self) -> JSONObject:
+        """The stored form (read back by :meth:`from_json`)."""
+        out: JSONObject = {**dataclasses.asdict(self)}
+        return out
 
 
 def round_key(game: Game) -> str:

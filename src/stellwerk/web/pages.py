@@ -41,7 +41,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import pass_context
 from starlette.datastructures import FormData, UploadFile
@@ -51,6 +51,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from stellwerk.api import JSONObject, PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
 from stellwerk.web.choices import Choices, build_choices
@@ -60,6 +61,9 @@ from stellwerk.web.seats import ANNEX, Access, digest
 from stellwerk.web.security import Csrf, same_origin
 from stellwerk.web.service import Created, GameService, decider, player_names
 from stellwerk.words import money
+
+if TYPE_CHECKING:
+    from stellwerk.words.view import GameView
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
@@ -248,7 +252,7 @@ class GamePage:
     key: str
     title: str
     count: int
-    view: dict[str, Any]
+    view: GameView
     map_svg: str
     market_svg: str
     charters_svg: str
@@ -368,7 +372,7 @@ async def new_game(request: Request) -> Response:
         return await new_form(request, f"{error}", 400, title)
     try:
         created = await service_of(request).create(
-            title, player_names(names), options, seed, deadline
+            title, player_names([*names]), options, seed, deadline
         )
     except WebError as error:
         return await new_form(request, error.message, error.status, title)
@@ -465,12 +469,12 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
     return render(request, "game.html", context, status, nonce=nonce)
 
 
-def _standing_of(store: GameStore, key: str, player: Any) -> list[dict[str, Any]]:
+def _standing_of(store: GameStore, key: str, player: PlayerId) -> list[JSONObject]:
     """The player's active standing orders (``web.standing``'s annex record)."""
     record = store.annex_get(key, STANDING_ANNEX) or []
     return [
         order
-        for order in record
+        for order in (record if isinstance(record, list) else [])
         if isinstance(order, dict) and order.get("active") and order.get("player") == player
     ]
 

@@ -19,13 +19,12 @@ before they run, and an unexpected error while they run is logged, not answered.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.api import JSONObject, action_id
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.jsondata import ident
+from stellwerk.core.jsondata import as_list, ident
 from stellwerk.store import GameMovedOn, actions_of
 
 if TYPE_CHECKING:
@@ -62,14 +61,14 @@ def load(desk: Desk, key: str) -> list[Standing]:
     from stellwerk.gm.standing import Standing
 
     record = desk.store.annex_get(key, ANNEX) or []
-    return [Standing(**item) for item in record]
+    return [Standing.from_json(item) for item in as_list(record, "the standing orders")]
 
 
 def save(desk: Desk, key: str, orders: list[Standing]) -> None:
-    desk.store.annex_put(key, ANNEX, [dataclasses.asdict(order) for order in orders])
+    desk.store.annex_put(key, ANNEX, [order.to_json() for order in orders])
 
 
-def after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int:
+def after_action(desk: Desk, key: str, sent: JSONObject, count: int) -> int:
     """Take note of a standing order given or cancelled by ``sent`` (stored, the game now
     at ``count``), then let the standing orders act; the action count afterwards."""
     try:
@@ -79,7 +78,7 @@ def after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int:
         return desk.store.count(key)
 
 
-def _after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int:
+def _after_action(desk: Desk, key: str, sent: JSONObject, count: int) -> int:
     from stellwerk.gm.standing import round_key
 
     kind = str(sent.get("type"))
@@ -152,7 +151,7 @@ def _fire(desk: Desk, key: str, orders: list[Standing]) -> int:
     return count
 
 
-def _append(desk: Desk, key: str, action: dict[str, Any], base: int) -> int:
+def _append(desk: Desk, key: str, action: JSONObject, base: int) -> int:
     try:
         after = desk.games[key] = desk.store.append(key, action, base)
     except GameMovedOn as moved:
