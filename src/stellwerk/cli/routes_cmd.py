@@ -38,7 +38,7 @@ def load_before(path: Path, before_action: int | None) -> Any:
             break
         actions.append(action)
     try:
-        game = engine_class().from_file({**data, "actions": actions})
+        game = engine_class().from_file({**data, "actions": [*actions]})
     except GameFileError as error:
         fail(f"{path}: {error}")
     except IllegalAction as error:  # before any action: title, players or options

@@ -205,7 +205,7 @@ def _buy(
     now = snap(game)
     corp = next((c for c in now["corporations"] if c["id"] == corp_sym), None)
     me = next((p for p in now["players"] if p["id"] == standing.player), None)
-    held = int((me or {}).get("shares", {}).get(corp_sym, 0))
+    held = me["shares"].get(corp_sym, 0) if me is not None else 0
     if standing.amount is None and corp is not None and corp.get("floated"):
         return Firing(standing, cancel=f"{corp_sym} has floated")
     if standing.amount is not None and held >= standing.amount:
