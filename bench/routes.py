@@ -4,10 +4,10 @@ Usage: ``.venv/bin/python bench/routes.py [--repeat N] [--yaml PATH]``.  For eve
 title this engine has, the game is replayed up to (not including) ``before_action_id``, the
 corporation gets the listed trains, and the optimiser runs ``N`` times from a cold leg cache;
 one line per position shows our median time and revenue beside the auto-router's recorded
-figures (18xx.games ``auto_router.rb`` under MRI, see the YAML header).  1841 has no game flow
-yet: its positions are rebuilt from the game file's tile lays and its state trace
-(``stellwerk.titles.g1841.positions``).  Positions of titles not implemented here are skipped
-with a note.  Not a test: exits 0 unless nothing could run.
+figures (18xx.games ``auto_router.rb`` under MRI, see the YAML header).  The search is the
+engine's own (``stellwerk.api.Game.best_routes``, what ``stellwerk routes`` runs), for every
+title (1841 replays through its game flow).  Positions of titles not implemented here are
+skipped with a note.  Not a test: exits 0 unless nothing could run.
 """
 
 from __future__ import annotations
@@ -23,12 +23,8 @@ from typing import Any
 import yaml
 
 from stellwerk.api import Game
-from stellwerk.cli.routes_cmd import title_costs, what_if_trains
-from stellwerk.core.routes.model import RouteRules, RunContext, TrainSpec
-from stellwerk.core.routes.optimize import BestRun, LegCosts, best_routes, clear_leg_cache
+from stellwerk.core.routes.optimize import BestRun, clear_leg_cache
 from stellwerk.io.gamefile import load_game_file, read_game_file
-from stellwerk.titles.g1841.positions import owner_of, position_before
-from stellwerk.titles.g1841.routefind import leg_costs as leg_costs_1841
 from stellwerk.titles.registry import title_class
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,36 +45,14 @@ class Row:
         return bool(self.entry.get("synthetic"))
 
 
-Setup = tuple[RunContext, dict[str, TrainSpec], RouteRules, LegCosts | None]
-
-
-def replayed(entry: dict[str, Any], fixture: Path) -> Setup:
-    """The position by replaying the game file with the title's engine."""
+def game_before(entry: dict[str, Any], fixture: Path) -> Game:
+    """The position: the game file replayed by the title's engine up to the action."""
     data = read_game_file(fixture)
     live = [a for a in load_game_file(data).live if int(a["id"]) < entry["before_action_id"]]
-    engine = Game.from_file({**data, "actions": live}).engine
-    corp = engine.corporation(entry["corporation"])
-    owner = type("Owner", (), {"trains": what_if_trains(engine, ",".join(entry["trains"]))})
-    specs: dict[str, TrainSpec] = engine.map.train_specs(owner)
-    return engine.map.run_context(corp), specs, engine.route_rules, title_costs(engine)
-
-
-def rebuilt_1841(entry: dict[str, Any], fixture: Path) -> Setup:
-    """An 1841 position rebuilt from the game file and its trace (no 1841 game flow yet)."""
-    _, position = position_before(fixture, entry["before_action_id"])
-    port = position.port
-    specs = port.train_specs(owner_of(entry["trains"]))
-    ctx = port.run_context(entry["corporation"])
-    return ctx, specs, port.route_rules, leg_costs_1841(port.variant)
-
-
-REBUILT = {"1841": rebuilt_1841}
-"""Titles whose positions are rebuilt without a game engine."""
+    return Game.from_file({**data, "actions": live})
 
 
 def has_title(title: str) -> bool:
-    if title in REBUILT:
-        return True
     try:
         title_class(title)
     except Exception:  # the registry raises its own error type for unknown titles
@@ -87,15 +61,15 @@ def has_title(title: str) -> bool:
 
 
 def measure(entry: dict[str, Any], repeat: int) -> Row:
-    """Set up the position and time the optimiser ``repeat`` times (cold leg cache)."""
+    """Replay to the position and time the engine's search ``repeat`` times (cold leg cache)."""
     fixture = SHARED / "fixtures" / "18xx.games" / entry["title"] / entry["fixture"]
-    ctx, specs, rules, costs = REBUILT.get(entry["title"], replayed)(entry, fixture)
+    game = game_before(entry, fixture)
     times = []
     result = None
     for _ in range(repeat):
         clear_leg_cache()
         start = time.perf_counter()
-        result = best_routes(ctx, specs, rules, costs=costs)
+        result = game.best_routes(entry["corporation"], list(entry["trains"]))
         times.append(time.perf_counter() - start)
     assert result is not None
     return Row(entry, statistics.median(times), result)

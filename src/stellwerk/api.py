@@ -36,14 +36,16 @@ from __future__ import annotations
 
 import copy
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from stellwerk.checkpoints import Checkpoints
 from stellwerk.core.actions import action_id
-from stellwerk.core.entities import EntityId, PlayerId
+from stellwerk.core.entities import EntityId, PlayerId, Train
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.core.jsondata import JSONObject, JSONValue, is_int
+from stellwerk.core.routes.optimize import BestRun
 from stellwerk.titles.registry import title_class
 
 if TYPE_CHECKING:
@@ -316,6 +318,17 @@ class Game:
         with self._engine.remembering(), self._engine.looking_ahead():
             return lay_hexes(self._engine)
 
+    def best_routes(self, corporation: str, trains: Sequence[str] | None = None) -> BestRun:
+        """The best routes of ``corporation`` on the board as it stands (common rules §6.1),
+        proven optimal unless ``BestRun.optimal`` says the search was cut short.  ``trains``
+        names train types to run instead of its own (a what-if, e.g. ``["8H", "8H"]``); an
+        unknown corporation or train type is refused with :class:`IllegalAction`."""
+        engine = self._engine
+        corp = engine.corporation(corporation)
+        if trains is None:
+            return engine.best_run(corp)
+        return engine.best_run(corp, what_if_trains(engine, trains))
+
     def to_file(self) -> JSONObject:
         """The 18xx.games game file of this game: every action of the record (undone ones,
         undo/redo, messages, programs) and the keys of a loaded file we do not own."""
@@ -333,6 +346,23 @@ class Game:
             out["result"] = result
             out["game_end_reason"] = self.game_end_reason
         return out
+
+
+def what_if_trains(engine: CoreGame, names: Sequence[str]) -> list[Train]:
+    """Distinct train objects of the game, one per name (for a what-if run: ``best_routes``)."""
+    pool: dict[str, list[Train]] = {}
+    for train in engine.depot.trains:
+        pool.setdefault(train.name, []).append(train)
+    out = []
+    for name in names:
+        copies = pool.get(name)
+        if not copies:
+            known = ", ".join(sorted(pool))
+            raise IllegalAction(
+                f"no train type {name!r} in this game (types: {known})", "common rules §6.1"
+            )
+        out.append(copies.pop(0))
+    return out
 
 
 def _defect(error: Exception, action: JSONObject) -> EngineError:

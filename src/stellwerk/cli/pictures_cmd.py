@@ -154,9 +154,8 @@ def _check_corporation(picture: Picture, symbol: str) -> None:
 def _best(picture: Picture, symbol: str) -> list[Any]:
     """The optimiser's best routes of ``symbol``'s trains (common rules §6.1)."""
     if picture.trains is None:
-        from stellwerk.cli.routes_cmd import find_best
-
-        return list(find_best(picture.engine, symbol, None)[0].routes)
+        engine = picture.engine
+        return list(engine.best_run(engine.corporation(symbol)).routes)
     from stellwerk.titles.g1841.positions import owner_of
 
     port = picture.engine

@@ -1,32 +1,32 @@
 """``stellwerk routes``: the best routes of a corporation, proven optimal (common rules §6.1).
 
 The game is replayed up to, not including, ``--before-action`` (replay mode, as when loading a
-game file); ``--trains`` replaces the corporation's trains for a what-if.  The search uses the
-title's route hooks (``engine.route_rules``, the map port's ``run_context``/``train_specs``) and,
-when the title has a ``routefind`` module with ``leg_costs()``, its additive distance.
+game file); ``--trains`` replaces the corporation's trains for a what-if.  The search is the
+engine's own (``stellwerk.api.Game.best_routes``: the title's route rules, map variant and
+distance), so every title with route rules answers here, 1841's map variants included.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import time
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from stellwerk.cli.common import describe_illegal, engine_class, fail
 from stellwerk.core.errors import GameFileError, IllegalAction
-from stellwerk.core.routes.model import TrainSpec
-from stellwerk.core.routes.optimize import BestRun, LegCosts, best_routes
 from stellwerk.io.gamefile import action_id, load_game_file, read_game_file
 
+if TYPE_CHECKING:
+    from stellwerk.api import Game
+    from stellwerk.core.routes.optimize import BestRun
 
-def load_before(path: Path, before_action: int | None) -> Any:
-    """The title game (``Game.engine``) after every live action with an id below
-    ``before_action`` (all live actions when None)."""
+
+def load_before(path: Path, before_action: int | None) -> Game:
+    """The game after every live action with an id below ``before_action`` (all live
+    actions when None)."""
     try:
         data = read_game_file(path)
         live = load_game_file(data).live
@@ -38,55 +38,23 @@ def load_before(path: Path, before_action: int | None) -> Any:
             break
         actions.append(action)
     try:
-        game = engine_class().from_file({**data, "actions": [*actions]})
+        game: Game = engine_class().from_file({**data, "actions": [*actions]})
+        return game
     except GameFileError as error:
         fail(f"{path}: {error}")
     except IllegalAction as error:  # before any action: title, players or options
         fail(f"{path}: cannot set up this game: {describe_illegal(error)}")
-    return game.engine
 
 
-def what_if_trains(engine: Any, names: str) -> list[Any]:
-    """Train objects of the game, one per name in ``names`` ("8H,8H,R6H"), distinct copies."""
-    pool: dict[str, list[Any]] = {}
-    for train in engine.depot.trains:
-        pool.setdefault(train.name, []).append(train)
-    out = []
-    for name in (n.strip() for n in names.split(",")):
-        copies = pool.get(name)
-        if not copies:
-            known = ", ".join(sorted(pool))
-            fail(f"--trains: no train type {name!r} in this game (types: {known})")
-        out.append(copies.pop(0))
-    return out
-
-
-def title_costs(engine: Any) -> LegCosts | None:
-    """The title's additive distance (``titles/<title>/routefind.leg_costs``), if it has one."""
-    package = type(engine).__module__.rpartition(".")[0]
+def find_best(game: Game, symbol: str, trains: str | None) -> tuple[BestRun, float]:
+    """The best run of corporation ``symbol`` (with the named what-if trains, "8H,8H") and
+    the seconds the search took."""
+    names = None if trains is None else [n.strip() for n in trains.split(",")]
+    start = time.perf_counter()
     try:
-        module = importlib.import_module(f"{package}.routefind")
-    except ImportError:
-        return None
-    factory = getattr(module, "leg_costs", None)
-    return None if factory is None else factory()
-
-
-def find_best(engine: Any, symbol: str, trains: str | None) -> tuple[BestRun, float]:
-    """The best run of corporation ``symbol`` and the seconds the search took."""
-    try:
-        corp = engine.corporation(symbol)
+        result = game.best_routes(symbol, names)
     except IllegalAction as error:
         fail(describe_illegal(error))
-    port: Any = getattr(engine, "map", None)
-    if not all(hasattr(x, a) for x, a in ((port, "run_context"), (engine, "route_rules"))):
-        fail(f"routes: {type(engine).__name__} does not provide route hooks yet")
-    owned = SimpleNamespace(trains=what_if_trains(engine, trains)) if trains else corp
-    specs: dict[str, TrainSpec] = port.train_specs(owned)
-    ctx = port.run_context(corp)
-    costs = title_costs(engine)
-    start = time.perf_counter()
-    result = best_routes(ctx, specs, engine.route_rules, costs=costs)
     return result, time.perf_counter() - start
 
 
@@ -120,8 +88,8 @@ def routes(
     JSON output: {"corporation", "revenue", "routes", "seconds", "optimal"}; routes are in the
     run_routes format.
     """
-    engine = load_before(game_file, before_action)
-    result, seconds = find_best(engine, corporation, trains)
+    game = load_before(game_file, before_action)
+    result, seconds = find_best(game, corporation, trains)
     if as_json:
         out = {
             "corporation": corporation,

@@ -180,6 +180,14 @@ class Train:
         return f"{self.name}-{self.index}"
 
 
+@dataclass(frozen=True)
+class Trains:
+    """Trains held by nobody in particular: the what-if set a route search runs instead of a
+    corporation's own trains (``Game.best_run``)."""
+
+    trains: list[Train]
+
+
 class Company(Holder):
     """A private company: an entity like any other holder, owned by a player or a
     corporation."""

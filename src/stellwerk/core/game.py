@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 from stellwerk.core.actions import TEXT_TYPES, check_shape
@@ -55,6 +55,7 @@ from stellwerk.core.flow.base import ANNOUNCING, Action, Round, announces_change
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.rng import Rng
+from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import (
     Bundle,
     all_bundles,
@@ -813,8 +814,14 @@ class Game(ABC):
         (common rules §6.1; MUST_BUY_TRAIN route)."""
 
     @abstractmethod
+    def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
+        """The best run of the corporation on the board as it stands, with its own trains or
+        with ``trains`` instead (a what-if; common rules §6.1): proven optimal unless the
+        search reports it was cut short."""
+
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         """The best routes of the corporation's trains (run_routes format, common rules §2.3)."""
+        return self.best_run(corp).routes
 
     @abstractmethod
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:

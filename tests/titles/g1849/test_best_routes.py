@@ -18,8 +18,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stellwerk.api import Game
-from stellwerk.cli.routes_cmd import what_if_trains
+from stellwerk.api import Game, what_if_trains
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import NodeKey
@@ -71,7 +70,7 @@ def test_benchmark_position(entry: dict[str, Any]) -> None:
     corp = engine.corporation(entry["corporation"])
     specs = engine.map.train_specs(
         dataclasses.make_dataclass("Owner", [("trains", list)])(
-            what_if_trains(engine, ",".join(entry["trains"]))
+            what_if_trains(engine, entry["trains"])
         )
     )
     ctx = engine.map.run_context(corp)

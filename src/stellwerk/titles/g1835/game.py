@@ -7,6 +7,7 @@ them (rules/1835.md 13) and name the other in the docstring.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, Train, transfer
@@ -15,6 +16,7 @@ from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Market
+from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import Bundle, ChangePresident
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 from stellwerk.titles.g1835 import (
@@ -421,7 +423,13 @@ class Game1835(Game):
         8.7)."""
         return (True, not isinstance(corp, Minor))
 
+    def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
+        """Proven optimal (no node limit), for the route command and the pictures."""
+        return self.map.best_run(corp, node_limit=None, trains=trains)
+
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+        """The routes offered in play: the search capped at 20000 nodes (kept as the 1835
+        selfplay games and their replays by 18xx.games were made with it)."""
         try:
             routes: list[dict[str, Any]] = self.map.best_run(corp).routes
         except IllegalAction:

@@ -4,15 +4,17 @@ routes (rules/1835.md 8.2-8.5)."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Corporation, transfer
+from stellwerk.core.entities import Corporation, Train, Trains, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import NO_LIMITS, GraphCache, Network, WalkLimits
 from stellwerk.core.map.lay import LayOptions, check_lay, legal_lays
 from stellwerk.core.routes.model import RunContext, TrainSpec
+from stellwerk.core.routes.optimize import BestRun, best_routes
 from stellwerk.core.routes.validate import run_revenue
 from stellwerk.titles.g1835.data_load import game_data, map_spec
 from stellwerk.titles.g1835.rules.routes import route_rules
@@ -273,7 +275,7 @@ class MapPort:
         phase = game.phases.current
         return RunContext(self.board, corp.sym, phase.name, tuple(phase.tiles))
 
-    def train_specs(self, corp: Corporation) -> dict[str, TrainSpec]:
+    def train_specs(self, corp: Corporation | Trains) -> dict[str, TrainSpec]:
         return {t.id: TrainSpec(t.id, t.name, t.distance) for t in corp.trains}
 
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
@@ -286,13 +288,16 @@ class MapPort:
             recorded=self.game.loading,
         )
 
-    def best_run(self, corp: Corporation, node_limit: int | None = 20000) -> Any:
-        """The best routes of ``corp`` (core optimiser)."""
-        from stellwerk.core.routes.optimize import best_routes
-
+    def best_run(
+        self,
+        corp: Corporation,
+        node_limit: int | None = 20000,
+        trains: Sequence[Train] | None = None,
+    ) -> BestRun:
+        """The best routes of ``corp`` with its trains or ``trains`` (core optimiser)."""
         return best_routes(
             self.run_context(corp),
-            self.train_specs(corp),
+            self.train_specs(corp if trains is None else Trains(list(trains))),
             self.route_rules,
             node_limit=node_limit,
         )

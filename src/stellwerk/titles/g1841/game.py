@@ -10,14 +10,15 @@ Rule code reads :class:`Settings1841`, never an option.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
-from stellwerk.core.entities import Corporation, Holder, Player, Train
+from stellwerk.core.entities import Corporation, Holder, Player, Train, Trains
 from stellwerk.core.flow.base import Action, Round, announces_changes
 from stellwerk.core.flow.rounds import AuctionRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, move_corporation
+from stellwerk.core.routes.optimize import BestRun
 from stellwerk.titles.g1841 import (
     events,
     frozen,
@@ -357,8 +358,9 @@ class Game1841(Game):
         """The selected graph's route test (18xx.games ``can_run_route?``)."""
         return self.map.selected.route_flags(corp.sym)
 
-    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        return self.map.best_run(corp.sym, self.map.train_specs(corp)).routes
+    def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
+        owner = corp if trains is None else Trains(list(trains))
+        return self.map.best_run(corp.sym, self.map.train_specs(owner))
 
     def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         return self.map.route_revenue(

@@ -7,7 +7,7 @@ Map work (tiles, tokens, routes) goes through :mod:`stellwerk.titles.g1849.mappo
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -27,6 +27,7 @@ from stellwerk.core.flow.rounds import AuctionRound, OperatingRound, StockRound
 from stellwerk.core.flow.stock import HomeToken
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, Coordinates, Market
+from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import Bundle
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 from stellwerk.titles.g1849 import steps as s1849
@@ -540,8 +541,8 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
         return self.map.token_choices(corp)
 
-    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        return self.map.suggest_routes(corp)
+    def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
+        return self.map.best_run(corp, trains)
 
     def update_garibaldi(self) -> None:
         afg = self.afg()

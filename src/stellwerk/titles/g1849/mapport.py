@@ -3,13 +3,15 @@ route checks (rules/1849.md §§3, 4.1, 4.3, 4.5, 4.6)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.core.entities import Corporation, transfer
+from stellwerk.core.entities import Corporation, Train, Trains, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import GraphCache
 from stellwerk.core.map.lay import LayOptions, candidate_hexes, check_lay, costed_lays
 from stellwerk.core.routes.model import RunContext, TrainSpec
+from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.routes.validate import run_revenue
 from stellwerk.titles.g1849.entities import c49
 from stellwerk.titles.g1849.rules.track import new_board, track_rules
@@ -282,7 +284,7 @@ class MapPort:
         phase = game.phases.current
         return RunContext(self.board, corp.sym, phase.name, tuple(phase.tiles), bonus)
 
-    def train_specs(self, corp: Corporation) -> dict[str, TrainSpec]:
+    def train_specs(self, corp: Corporation | Trains) -> dict[str, TrainSpec]:
         return {
             t.id: TrainSpec(t.id, t.name, None if t.name == "E" else t.distance)
             for t in corp.trains
@@ -299,12 +301,13 @@ class MapPort:
             recorded=self.game.loading,
         )
 
-    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
-        """The best routes for the corporation's trains (proven optimal, issue 3)."""
+    def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
+        """The best run of the corporation with its trains or ``trains`` (proven optimal,
+        issue 3)."""
         from stellwerk.titles.g1849.routefind import best_run
 
-        run = best_run(self.run_context(corp), self.train_specs(corp), self.game.route_rules)
-        return run.routes
+        specs = self.train_specs(corp if trains is None else Trains(list(trains)))
+        return best_run(self.run_context(corp), specs, self.game.route_rules)
 
     # -- token buying (option) --------------------------------------------------------------
     def _reached_cities(self, corp: Corporation) -> list[tuple[str, int]]:
