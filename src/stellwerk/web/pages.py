@@ -39,6 +39,7 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,7 +52,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from stellwerk.api import JSONObject, PlayerId
+from stellwerk.api import JSONObject, JSONValue, PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
 from stellwerk.web.choices import Choices, build_choices
@@ -206,7 +207,7 @@ def check_form(request: Request, form: FormData, purpose: str) -> None:
 
 
 def render(
-    request: Request, name: str, context: dict[str, Any], status: int = 200, nonce: str = ""
+    request: Request, name: str, context: Mapping[str, object], status: int = 200, nonce: str = ""
 ) -> Response:
     """A template with the language's words; keeps the language and the form nonce cookies."""
     lang = language(request)
@@ -440,7 +441,7 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
     if wants_player != access.is_player:
         raise Forbidden("this link is not for this page")
     due = None if page.view["finished"] else await service.run(_due, key)
-    orders: list[dict[str, Any]] = []
+    orders: list[JSONObject] = []
     if access.is_player and not page.view["finished"]:
         orders = await service.run(_standing_of, key, access.player)
     nonce, _ = nonce_of(request)
@@ -479,13 +480,13 @@ def _standing_of(store: GameStore, key: str, player: PlayerId) -> list[JSONObjec
     ]
 
 
-def standing_action(form: FormData, player: Any) -> dict[str, Any]:
+def standing_action(form: FormData, player: JSONValue) -> JSONObject:
     """The programmed action (18xx.games' ``program_*``) a standing-order form asks for:
     ``share_pass`` (pass for the rest of this stock round), ``buy_shares`` (``corporation``
     each turn until ``until``: ``float`` or a number of shares; ``pool`` from the market) or
     ``disable`` (``original``: the order's kind)."""
     kind = str(form.get("kind", ""))
-    base = {"entity": player, "entity_type": "player"}
+    base: JSONObject = {"entity": player, "entity_type": "player"}
     if kind == "share_pass":
         return {"type": "program_share_pass", **base}
     if kind == "buy_shares":
