@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from stellwerk.api import EntityId, JSONObject
+    from stellwerk.core.entities import EntityId
+    from stellwerk.core.jsondata import JSONObject
     from stellwerk.io.snapshot import Snapshot
 
 MAX_LISTED_ACTIONS = 40

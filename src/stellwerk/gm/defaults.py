@@ -35,8 +35,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from stellwerk.api import EntityId, Game, JSONObject, JSONValue
-from stellwerk.core.jsondata import integer, list_at, optional_integer, optional_number
+from stellwerk.api import Game
+from stellwerk.core.entities import EntityId
+from stellwerk.core.jsondata import (
+    JSONObject,
+    JSONValue,
+    integer,
+    list_at,
+    optional_integer,
+    optional_number,
+)
 from stellwerk.gm.look import legal
 from stellwerk.gm.orders import normalise
 from stellwerk.gm.understand import CASH_CHOICES, player_of, train_owner

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from stellwerk.api import Game, JSONObject
+from stellwerk.api import Game
+from stellwerk.core.jsondata import JSONObject
 
 if TYPE_CHECKING:
     from stellwerk.io.snapshot import Snapshot

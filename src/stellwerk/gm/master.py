@@ -28,7 +28,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypedDict
 
-from stellwerk.api import Game, JSONObject, JSONValue, PlayerId
+from stellwerk.api import Game
+from stellwerk.core.entities import PlayerId
+from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.gm import mail as m
 from stellwerk.gm import orders as o
 from stellwerk.gm.gmstore import GMTables

@@ -7,8 +7,8 @@ be done in the words he would write himself; and every phrase reads back (``pars
 
 from __future__ import annotations
 
-from stellwerk.api import Game, JSONObject
-from stellwerk.core.jsondata import first_text, list_at, objects_at, optional_integer
+from stellwerk.api import Game
+from stellwerk.core.jsondata import JSONObject, first_text, list_at, objects_at, optional_integer
 from stellwerk.gm.look import asked, legal
 from stellwerk.gm.understand import (
     BANKRUPT_WORDS,

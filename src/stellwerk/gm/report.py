@@ -42,7 +42,8 @@ from typing import TypedDict
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from stellwerk.api import Game, action_id
+from stellwerk.api import Game
+from stellwerk.core.actions import action_id
 from stellwerk.words import LANGUAGES, money, render, story
 from stellwerk.words.catalog import percent
 from stellwerk.words.narrate import Narrator

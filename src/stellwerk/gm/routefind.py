@@ -16,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from stellwerk.api import Game, JSONObject
+from stellwerk.api import Game
+from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.routes.candidates import TrackIndex, train_candidates
 from stellwerk.core.routes.optimize import action_route, board_legs
 from stellwerk.gm.orders import RunRoute

@@ -33,8 +33,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from stellwerk.api import EntityId, Game, IllegalAction, JSONObject, PlayerId, action_id
-from stellwerk.core.jsondata import ident, integer, is_int, optional_integer, optional_text, text
+from stellwerk.api import Game, IllegalAction
+from stellwerk.core.actions import action_id
+from stellwerk.core.entities import EntityId, PlayerId
+from stellwerk.core.jsondata import (
+    JSONObject,
+    ident,
+    integer,
+    is_int,
+    optional_integer,
+    optional_text,
+    text,
+)
 from stellwerk.gm import orders as o
 from stellwerk.gm.defaults import default_action
 from stellwerk.gm.look import legal, snap

@@ -27,8 +27,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from stellwerk.api import EntityId, Game, JSONObject, PlayerId, action_id
+from stellwerk.api import Game
+from stellwerk.core.actions import action_id
+from stellwerk.core.entities import EntityId, PlayerId
 from stellwerk.core.jsondata import (
+    JSONObject,
     JSONValue,
     as_object,
     first_text,

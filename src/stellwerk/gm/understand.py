@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from stellwerk.api import EntityId, Game, JSONObject, JSONValue, PlayerId
-from stellwerk.core.entities import Corporation, Holder, Player
-from stellwerk.core.jsondata import first_text, list_at, optional_integer
+from stellwerk.api import Game
+from stellwerk.core.entities import Corporation, EntityId, Holder, Player, PlayerId
+from stellwerk.core.jsondata import JSONObject, JSONValue, first_text, list_at, optional_integer
 from stellwerk.gm import orders as o
 from stellwerk.gm.look import asked, hexes, legal
 from stellwerk.gm.orders import normalise

@@ -113,6 +113,9 @@ def appended(
     expected = next_id(actions)
     check_given_id(action, expected)
     if action.get("type") in (UNDO, REDO):
+        target = action.get("action_id")
+        if target is not None and not is_int(target):
+            raise IllegalAction(f"undo has a non-integer action_id {target!r}", RULE_UNDO)
         return controlled(
             engine,
             data,

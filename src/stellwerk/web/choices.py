@@ -25,8 +25,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from stellwerk.api import Game, JSONObject, JSONValue
-from stellwerk.core.jsondata import first_text, integer, list_at, objects_at, optional_integer
+from stellwerk.api import Game
+from stellwerk.core.jsondata import (
+    JSONObject,
+    JSONValue,
+    first_text,
+    integer,
+    list_at,
+    objects_at,
+    optional_integer,
+)
 from stellwerk.words import Narrator
 
 Action = JSONObject

@@ -52,8 +52,9 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from stellwerk.api import JSONObject, JSONValue, PlayerId
+from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at

@@ -22,9 +22,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from stellwerk.api import JSONObject, action_id
+from stellwerk.core.actions import action_id
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.jsondata import as_list, ident
+from stellwerk.core.jsondata import JSONObject, as_list, ident
 from stellwerk.store import GameMovedOn, actions_of
 
 if TYPE_CHECKING:

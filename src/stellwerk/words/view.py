@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from typing import NotRequired, TypedDict
 
-from stellwerk.api import Game, JSONObject, PlayerId
-from stellwerk.core.entities import Company, Corporation, Player
+from stellwerk.api import Game
+from stellwerk.core.entities import Company, Corporation, Player, PlayerId
 from stellwerk.core.game import Game as CoreGame
+from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.map.board import Board
 from stellwerk.words.catalog import money
 from stellwerk.words.narrate import render, story

@@ -3,11 +3,13 @@ the abstract board and round hooks of ``core.game.Game`` are bound to "nothing h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from stellwerk.core.entities import Corporation, Player
+from stellwerk.core.entities import Corporation, Player, Train
 from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.game import Game
+from stellwerk.core.routes.optimize import BestRun
 
 
 class BoardlessGame(Game):
@@ -39,6 +41,9 @@ class BoardlessGame(Game):
 
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:
         return (False, False)
+
+    def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
+        raise AssertionError("this test game has no map")
 
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
         return []
