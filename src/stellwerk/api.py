@@ -37,16 +37,31 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Sequence
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING
 
 from stellwerk.checkpoints import Checkpoints
-from stellwerk.core.entities import Entity, Player, Train
+from stellwerk.core.actions import action_id
+from stellwerk.core.entities import Entity, EntityId, Player, PlayerId, Train
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.game import Game as CoreGame
+from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.titles.registry import title_class
 
-__all__ = ["EngineError", "Game", "GameFileError", "IllegalAction"]
+if TYPE_CHECKING:
+    from stellwerk.io.snapshot import Snapshot
+
+__all__ = [
+    "EngineError",
+    "EntityId",
+    "Game",
+    "GameFileError",
+    "IllegalAction",
+    "JSONObject",
+    "JSONValue",
+    "PlayerId",
+    "action_id",
+]
 
 OWN_KEYS = frozenset(
     {"id", "title", "players", "settings", "actions", "status", "result", "game_end_reason"}
@@ -55,9 +70,6 @@ OWN_KEYS = frozenset(
 
 LOG = logging.getLogger("stellwerk.engine")
 
-EntityId: TypeAlias = int | str
-"""An acting entity as game files and actions name it (``entity``): a player's id, a
-corporation's or company's symbol (what :meth:`Game.active_entities` lists)."""
 """Engine defects are logged here (level ERROR, with the action and the traceback)."""
 
 
@@ -67,7 +79,7 @@ class Game:
     def __init__(
         self,
         title: str,
-        players: list[tuple[int | str, str]],
+        players: list[tuple[PlayerId, str]],
         options: list[str],
         seed: int,
         game_id: int | str | None = None,
@@ -77,11 +89,11 @@ class Game:
         self.options = list(options)
         self.seed = seed
         self.game_id = game_id
-        self.actions: list[dict[str, Any]] = []
-        self.raw_actions: list[dict[str, Any]] = []
+        self.actions: list[JSONObject] = []
+        self.raw_actions: list[JSONObject] = []
         self._ids_seen = (0, 0)
         """How many entries of ``raw_actions`` ``next_id`` has looked at, and the highest id."""
-        self.file_extras: dict[str, Any] = {}
+        self.file_extras: JSONObject = {}
         self.checkpoints = Checkpoints()
         self._engine: CoreGame = self._fresh()
 
@@ -107,7 +119,7 @@ class Game:
     def create(
         cls,
         title: str,
-        players: list[tuple[int | str, str]],
+        players: list[tuple[PlayerId, str]],
         options: list[str] | None = None,
         seed: int = 0,
     ) -> Game:
@@ -115,7 +127,7 @@ class Game:
         return cls(title, players, list(options or []), seed)
 
     @classmethod
-    def from_file(cls, data: dict[str, Any]) -> Game:
+    def from_file(cls, data: JSONObject) -> Game:
         """Load an 18xx.games game file: resolve undo/redo and apply every live action.
         A game that cannot be set up (title, player count, options) or a refused action is
         reported as a :class:`GameFileError` (naming the action)."""
@@ -123,7 +135,7 @@ class Game:
 
         gf = load_game_file(data)
         try:
-            game = cls(gf.title, gf.players, gf.optional_rules, gf.seed, data.get("id"))
+            game = cls(gf.title, gf.players, gf.optional_rules, gf.seed, gf.game_id)
         except IllegalAction as error:  # title, player count or options
             raise GameFileError(f"cannot set up this game: {error}") from error
         game.raw_actions = list(gf.actions)
@@ -137,7 +149,7 @@ class Game:
                 game._engine.resume()  # nothing but actions changes the state here
                 game._engine.process_action(action)
             except IllegalAction as error:
-                raise GameFileError(str(error), action.get("id")) from error
+                raise GameFileError(str(error), action_id(action)) from error
             game.actions.append(action)
             if len(game.actions) == kept:
                 game._checkpoint()
@@ -145,7 +157,7 @@ class Game:
         return game
 
     # -- acting -----------------------------------------------------------------------------
-    def process(self, action: dict[str, Any], replay: bool = False) -> None:
+    def process(self, action: JSONObject, replay: bool = False) -> None:
         """Apply one action.  Refused: IllegalAction, and the game is unchanged.
 
         Live play (default): the action must be one that ``legal_actions()`` offers or lie in
@@ -175,7 +187,7 @@ class Game:
             self._engine.process_action(action)
             autos = [] if replay else self._auto_actions()
             if autos:
-                action["auto_actions"] = autos
+                action["auto_actions"] = [*autos]
         except IllegalAction:
             self._engine = self._rebuild(self.actions)
             raise
@@ -200,7 +212,7 @@ class Game:
         self._ids_seen = (len(raw), highest)
         return highest + 1
 
-    def _check_live(self, action: dict[str, Any]) -> None:
+    def _check_live(self, action: JSONObject) -> None:
         """The live gate (``stellwerk.core.live``): refuse before anything changes."""
         from stellwerk.core.live import check_live
 
@@ -212,7 +224,7 @@ class Game:
         except Exception as error:
             raise _defect(error, action) from error
 
-    def _undo_redo(self, action: dict[str, Any], replay: bool = False) -> None:
+    def _undo_redo(self, action: JSONObject, replay: bool = False) -> None:
         """Append ``undo``/``redo`` to the record and make the engine follow the live actions
         it leaves (common rules §3.4).  A redo with nothing to redo, or an undo naming an
         action that is not in the record, is refused; in live play an undo/redo that would
@@ -234,9 +246,9 @@ class Game:
         self.actions = live
         self.raw_actions = raw
 
-    def _auto_actions(self) -> list[dict[str, Any]]:
+    def _auto_actions(self) -> list[JSONObject]:
         """Run the server's automatic follow-ups and return them for the game file."""
-        autos: list[dict[str, Any]] = []
+        autos: list[JSONObject] = []
         for _ in range(100):
             if self._engine.finished:
                 break
@@ -254,7 +266,7 @@ class Game:
         if self.checkpoints.due(len(self.actions)):
             self.checkpoints.save(self.actions, self._engine)
 
-    def _rebuild(self, actions: list[dict[str, Any]]) -> CoreGame:
+    def _rebuild(self, actions: list[JSONObject]) -> CoreGame:
         """The engine after ``actions`` (a prefix of this game's log): the nearest checkpoint
         and the few actions after it, never the engine in hand (a refused action may have
         changed it half-way)."""
@@ -282,17 +294,16 @@ class Game:
         return self._engine.game_end_reason
 
     def active_entities(self) -> list[EntityId]:
+        """Who may act now: players by id, corporations and companies by symbol."""
         with self._engine.remembering():
             return [_entity_id(e) for e in self._engine.round.active_entities()]
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> Snapshot:
         from stellwerk.io.snapshot import snapshot
 
         return snapshot(self._engine)
 
-    def legal_actions(
-        self, hex_id: str | None = None, all_lays: bool = False
-    ) -> list[dict[str, Any]]:
+    def legal_actions(self, hex_id: str | None = None, all_lays: bool = False) -> list[JSONObject]:
         """What the entities that may act now can send.  Tile lays are listed for ``hex_id``
         on request, or for every hex with ``all_lays``."""
         from stellwerk.core.legal import legal_actions
@@ -319,20 +330,21 @@ class Game:
             return engine.best_run(corp)
         return engine.best_run(corp, what_if_trains(engine, trains))
 
-    def to_file(self) -> dict[str, Any]:
+    def to_file(self) -> JSONObject:
         """The 18xx.games game file of this game: every action of the record (undone ones,
         undo/redo, messages, programs) and the keys of a loaded file we do not own."""
-        out: dict[str, Any] = {
+        out: JSONObject = {
             **copy.deepcopy(self.file_extras),
             "id": self.game_id or self.seed,
             "title": self.title,
             "players": [{"id": pid, "name": name} for pid, name in self.players],
             "settings": {"seed": self.seed, "optional_rules": list(self.options)},
-            "actions": copy.deepcopy(self.raw_actions),
+            "actions": [*copy.deepcopy(self.raw_actions)],
         }
         if self.finished:
+            result: JSONObject = {**self.result}
             out["status"] = "finished"
-            out["result"] = self.result
+            out["result"] = result
             out["game_end_reason"] = self.game_end_reason
         return out
 
@@ -354,14 +366,14 @@ def what_if_trains(engine: CoreGame, names: Sequence[str]) -> list[Train]:
     return out
 
 
-def _defect(error: Exception, action: dict[str, Any]) -> EngineError:
+def _defect(error: Exception, action: JSONObject) -> EngineError:
     """The ``EngineError`` for an unexpected exception while processing ``action``; logged
     with the action and the traceback (an engine defect, never a rule refusal)."""
     LOG.error("engine defect at action %s: %r", action.get("id"), action, exc_info=error)
     return EngineError(f"{type(error).__name__}: {error}", action)
 
 
-def _undo_record(undone: dict[str, Any], live: list[dict[str, Any]], new_id: int) -> dict[str, Any]:
+def _undo_record(undone: JSONObject, live: list[JSONObject], new_id: int) -> JSONObject:
     """The ``undo`` action that records taking back ``undone`` as 18xx.games stores it:
     everything after the action now last is undone (common rules §3.4)."""
     return {

@@ -25,6 +25,7 @@ from typing import Any
 
 from stellwerk.core.events import Event
 from stellwerk.core.game import Game as CoreGame
+from stellwerk.core.jsondata import JSONObject
 
 EVERY = 16
 """Actions between two checkpoints: a restore replays at most ``EVERY - 1`` actions."""
@@ -80,7 +81,7 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
-def prefix_key(actions: list[dict[str, Any]]) -> int:
+def prefix_key(actions: list[JSONObject]) -> int:
     """A fingerprint of an action list: the hash of its action ids in order.
 
     A checkpoint is only valid for the very actions it was taken after: undo and redo can give
@@ -110,7 +111,7 @@ class Checkpoints:
         _TABLES[self.table_id] = self.table
         self.known: dict[type, bool] = {}
 
-    def save(self, actions: list[dict[str, Any]], engine: CoreGame) -> None:
+    def save(self, actions: list[JSONObject], engine: CoreGame) -> None:
         """Save ``engine`` as the state after ``actions``; forget the oldest beyond ``keep``."""
         count = len(actions)
         out = io.BytesIO()
@@ -137,7 +138,7 @@ class Checkpoints:
         for key in [k for k in self.saved if k > count]:
             del self.saved[key]
 
-    def restore(self, actions: list[dict[str, Any]], fresh: Callable[[], CoreGame]) -> CoreGame:
+    def restore(self, actions: list[JSONObject], fresh: Callable[[], CoreGame]) -> CoreGame:
         """The engine after ``actions``: the nearest checkpoint plus the actions after it
         (replayed as a game file is loaded: recorded automatic actions as given)."""
         self.forget_after(len(actions))

@@ -5,13 +5,17 @@ from __future__ import annotations
 import importlib
 import json
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.core.jsondata import JSONObject
 from stellwerk.io.engine import EngineGame
 from stellwerk.io.gamefile import read_game_file, write_json_atomic
+
+if TYPE_CHECKING:
+    from stellwerk.api import Game
 
 # Exit statuses of every command (README, "Exit statuses").
 EXIT_OK = 0
@@ -26,13 +30,14 @@ EXIT_INTERNAL = 4
 """An engine defect (``EngineError``) or any other unexpected error; never a traceback."""
 
 
-def engine_class() -> Any:
+def engine_class() -> type[Game]:
     """``stellwerk.api.Game``, imported on first use so ``--help`` works without the engine."""
     try:
         api = importlib.import_module("stellwerk.api")
     except ImportError as error:
         raise click.ClickException(f"the engine API is not available: {error}") from error
-    return api.Game
+    game_class: type[Game] = api.Game
+    return game_class
 
 
 def create_game(
@@ -67,7 +72,7 @@ def game_factory(
     return _build(title, players, options, seed)
 
 
-def load_game(path: Path) -> tuple[dict[str, Any], EngineGame]:
+def load_game(path: Path) -> tuple[JSONObject, EngineGame]:
     """Read a game file and rebuild the game with ``Game.from_file``."""
     try:
         data = read_game_file(path)
@@ -88,7 +93,7 @@ def check_output(path: Path) -> None:
         fail(f"{path}: the folder {folder} does not exist")
 
 
-def save_json(path: Path, data: dict[str, Any]) -> None:
+def save_json(path: Path, data: JSONObject) -> None:
     """Write a game file atomically; a path that cannot be written is a usage error."""
     try:
         write_json_atomic(path, data)
@@ -101,7 +106,7 @@ def describe_illegal(error: IllegalAction) -> str:
     return f"{error.reason} ({error.rule})" if error.rule else error.reason
 
 
-def parse_action(text: str) -> dict[str, Any]:
+def parse_action(text: str) -> JSONObject:
     """An action given on the command line as a JSON object."""
     try:
         action = json.loads(text)

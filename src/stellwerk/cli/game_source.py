@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from stellwerk.cli.common import describe_illegal, engine_class, fail
 from stellwerk.cli.store_access import opened, store_outcomes
 from stellwerk.core.errors import GameFileError, IllegalAction
-from stellwerk.io.engine import EngineGame
+from stellwerk.core.jsondata import JSONObject
+
+if TYPE_CHECKING:
+    from stellwerk.api import Game
 
 
 @dataclass
@@ -24,9 +27,9 @@ class Loaded:
     """A replayed game: the API game, the live actions it applied and, when the engine could
     not go on, the first refused action's id and the reason (``stopped``)."""
 
-    game: EngineGame
-    actions: list[dict[str, Any]]
-    data: dict[str, Any]
+    game: Game
+    actions: list[JSONObject]
+    data: JSONObject
     path: Path | None
     stopped: GameFileError | None = None
 
@@ -40,7 +43,7 @@ class Loaded:
         )
 
 
-def game_data(game: str, db: str | None) -> tuple[dict[str, Any], Path | None]:
+def game_data(game: str, db: str | None) -> tuple[JSONObject, Path | None]:
     """The game file dict of GAME (a path, or a key of the store ``db``) and its path."""
     if db is not None:
         with opened(db) as store, store_outcomes():
@@ -54,7 +57,7 @@ def game_data(game: str, db: str | None) -> tuple[dict[str, Any], Path | None]:
         report = import_report(path)
         if report.game is None:
             fail(f"{path}: the report could not be imported")
-        data: dict[str, Any] = report.game.to_file()
+        data: JSONObject = report.game.to_file()
         return data, path
     from stellwerk.io.gamefile import read_game_file
 
@@ -64,26 +67,26 @@ def game_data(game: str, db: str | None) -> tuple[dict[str, Any], Path | None]:
         fail(f"{path}: {error}")
 
 
-def replay(data: dict[str, Any], path: Path | None, before_action: int | None) -> Loaded:
+def replay(data: JSONObject, path: Path | None, before_action: int | None) -> Loaded:
     """The game before ``before_action`` (all live actions when None); when the engine refuses
     a recorded action, the game before that action, with ``stopped`` set."""
-    from stellwerk.io.gamefile import load_game_file
+    from stellwerk.io.gamefile import action_id, load_game_file
 
     where = f"{path}: " if path is not None else ""
     try:
         live = load_game_file(data).live
     except GameFileError as error:
         fail(f"{where}{error}")
-    actions = [a for a in live if before_action is None or int(a.get("id", 0)) < before_action]
+    actions = [a for a in live if before_action is None or action_id(a) < before_action]
     stopped: GameFileError | None = None
     while True:
         try:
-            game = engine_class().from_file({**data, "actions": actions})
+            game = engine_class().from_file({**data, "actions": [*actions]})
         except GameFileError as error:
             if error.action_id is None or stopped is not None:
                 fail(f"{where}{error}")
             stopped = error
-            actions = [a for a in actions if int(a.get("id", 0)) < int(error.action_id)]
+            actions = [a for a in actions if action_id(a) < error.action_id]
             continue
         except IllegalAction as error:
             fail(f"{where}cannot set up this game: {describe_illegal(error)}")

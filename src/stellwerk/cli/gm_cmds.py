@@ -14,14 +14,23 @@ stay unmarked, for ``gm resend``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from stellwerk.cli.common import EXIT_MOVED_ON, describe_illegal, fail, parse_action
+from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
+
+if TYPE_CHECKING:
+    from stellwerk.gm.mail import IncomingMail
+    from stellwerk.gm.master import GameMaster
+    from stellwerk.gm.session import Outcome
+
+T = TypeVar("T")
 
 DB = click.option("--db", "db", required=True, type=click.Path(dir_okay=False, path_type=Path),
                   help="The GM's SQLite database (created when missing).")  # fmt: skip
@@ -30,7 +39,7 @@ CONFIG = click.option("--config", "config", required=True,
                       help="The GM configuration (TOML): addresses, mailboxes.")  # fmt: skip
 
 
-def _master(db: Path, config: Path | None = None) -> Any:
+def _master(db: Path, config: Path | None = None) -> GameMaster:
     from stellwerk.gm.mail import ConfigError, GMConfig
     from stellwerk.gm.master import GameMaster
     from stellwerk.store.errors import StoreError
@@ -42,7 +51,7 @@ def _master(db: Path, config: Path | None = None) -> Any:
         fail(str(error))
 
 
-def _known(gm: Any, key: str) -> None:
+def _known(gm: GameMaster, key: str) -> None:
     if not gm.has(key):
         fail(f"no GM game {key!r} in {gm.path} (games: {', '.join(gm.tables.games()) or 'none'})")
 
@@ -56,7 +65,7 @@ def _when(text: str | None) -> datetime | None:
         fail(f"--deadline: {text!r} is not a date and time like 2026-12-01T20:00")
 
 
-def _echo_answers(answers: list[Any], names: dict[Any, str]) -> None:
+def _echo_answers(answers: list[Outcome], names: dict[PlayerId, str]) -> None:
     for answer in answers:
         who = names.get(answer.player, str(answer.player))
         mark = " [default]" if answer.default else (" [standing]" if answer.standing else "")
@@ -66,11 +75,11 @@ def _echo_answers(answers: list[Any], names: dict[Any, str]) -> None:
             click.echo(f"{who}{mark}: {answer.text!r} understood as: {answer.understood}")
 
 
-def _names(gm: Any, key: str) -> dict[Any, str]:
+def _names(gm: GameMaster, key: str) -> dict[PlayerId, str]:
     return {p["player"]: p["name"] for p in gm.tables.players(key)}
 
 
-def _send_reports(gm: Any, key: str, replies: dict[str, str] | None = None,
+def _send_reports(gm: GameMaster, key: str, replies: dict[str, str] | None = None,
                   player: str | None = None, resend: bool = False) -> None:  # fmt: skip
     """Every player's report since his last (or ``player``'s), sent as the configuration
     says; ``resend``: the reports that could not be sent before (``GameMaster.resend``).
@@ -97,7 +106,7 @@ def _send_reports(gm: Any, key: str, replies: dict[str, str] | None = None,
     if not written:
         for name in reports:
             if name not in failed:
-                click.echo(f"report to {name}: {gm.config.address_of(key, name)}")
+                click.echo(f"report to {name}: {gm.needs_config().address_of(key, name)}")
     if resend and not reports:
         click.echo(f"{key}: no unsent reports")
     if failed:
@@ -107,7 +116,7 @@ def _send_reports(gm: Any, key: str, replies: dict[str, str] | None = None,
              f"stellwerk gm resend {key}")
 
 
-def _moved_on(run: Any) -> Any:
+def _moved_on(run: Callable[[], T]) -> T:
     from stellwerk.gm.mail import ConfigError
     from stellwerk.store.errors import GameMovedOn
 
@@ -165,7 +174,9 @@ def new_command(key: str, db: Path, config: Path, title: str, options: tuple[str
         _send_reports(gm_, key)
 
 
-def _read_source(gm: Any, key: str, source: Path, player: str | None) -> list[Any]:
+def _read_source(
+    gm: GameMaster, key: str, source: Path, player: str | None
+) -> list[IncomingMail]:
     """The mails in SOURCE: a Maildir, a mail file, or a plain order file of ``player``."""
     from stellwerk.gm.mail import ConfigError, IncomingMail, parse_mail, read_maildir
 
@@ -175,7 +186,7 @@ def _read_source(gm: Any, key: str, source: Path, player: str | None) -> list[An
     if player is None:
         return [parse_mail(raw)]
     try:
-        sender = gm.config.address_of(key, player)
+        sender = gm.needs_config().address_of(key, player)
     except ConfigError as error:
         fail(f"--player {player!r}: {error}")
     return [IncomingMail(sender, source.name, raw.decode("utf-8"), "")]
@@ -221,9 +232,15 @@ def fetch_command(db: Path, config: Path) -> None:
     from stellwerk.gm.mail import ConfigError, read_imap, read_maildir
 
     gm_ = _master(db, config)
-    incoming = gm_.config.incoming
     try:
-        mails = read_imap(gm_.config) if incoming.kind == "imap" else read_maildir(incoming.path)
+        settings = gm_.needs_config()
+        incoming = settings.incoming
+        if incoming.kind == "imap":
+            mails = read_imap(settings)
+        elif incoming.path is None:
+            raise ConfigError("the incoming maildir needs a path")
+        else:
+            mails = read_maildir(incoming.path)
     except ConfigError as error:
         fail(str(error))
     except (imaplib.IMAP4.error, OSError) as error:
@@ -231,11 +248,11 @@ def fetch_command(db: Path, config: Path) -> None:
     results = _moved_on(lambda: gm_.take_mails(mails))
     keys: list[str] = []
     replies: dict[str, dict[str, str]] = {}
-    names_of: dict[str, dict[Any, str]] = {}
+    names_of: dict[str, dict[PlayerId, str]] = {}
     for result in results:
         if result.refused is not None:
             click.echo(f"mail from {result.mail.sender} refused: {result.refused}")
-        if result.key is not None and result.refused is None:
+        if result.key is not None and result.refused is None and result.player is not None:
             names = names_of.setdefault(result.key, _names(gm_, result.key))
             _echo_answers(result.answers, names)
             if result.key not in keys:

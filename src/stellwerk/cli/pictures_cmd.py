@@ -22,6 +22,7 @@ from stellwerk.cli.common import check_output, describe_illegal, fail
 from stellwerk.cli.game_source import game_data, replay
 from stellwerk.cli.store_access import db_option
 from stellwerk.core.errors import EngineError, IllegalAction
+from stellwerk.io.gamefile import action_id
 
 
 @dataclass
@@ -94,7 +95,7 @@ def _positions_1841(path: Path, before_action: int | None) -> Any:
     last = None
     try:  # the position is updated in place; when the loop ends every action is applied
         for action, position in positions(path):
-            if before_action is not None and int(action["id"]) >= before_action:
+            if before_action is not None and action_id(action) >= before_action:
                 return position
             last = position
     except ValueError:

@@ -17,7 +17,7 @@ import click
 
 from stellwerk.cli.common import describe_illegal, engine_class, fail
 from stellwerk.core.errors import GameFileError, IllegalAction
-from stellwerk.io.gamefile import load_game_file, read_game_file
+from stellwerk.io.gamefile import action_id, load_game_file, read_game_file
 
 if TYPE_CHECKING:
     from stellwerk.api import Game
@@ -34,11 +34,11 @@ def load_before(path: Path, before_action: int | None) -> Game:
         fail(f"{path}: {error}")
     actions = []
     for action in live:
-        if before_action is not None and int(action.get("id", 0)) >= before_action:
+        if before_action is not None and action_id(action) >= before_action:
             break
         actions.append(action)
     try:
-        game: Game = engine_class().from_file({**data, "actions": actions})
+        game: Game = engine_class().from_file({**data, "actions": [*actions]})
         return game
     except GameFileError as error:
         fail(f"{path}: {error}")

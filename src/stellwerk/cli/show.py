@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from stellwerk.core.entities import EntityId
+    from stellwerk.core.jsondata import JSONObject
+    from stellwerk.io.snapshot import Snapshot
 
 MAX_LISTED_ACTIONS = 40
 
 
-def _percentages(shares: dict[str, Any]) -> str:
+def _percentages(shares: Mapping[str, int]) -> str:
     return ", ".join(f"{corp} {percent}%" for corp, percent in shares.items()) or "-"
 
 
-def _names(values: list[Any]) -> str:
+def _names(values: Sequence[object]) -> str:
     return ", ".join(str(value) for value in values) or "-"
 
 
-def _player_lines(state: dict[str, Any], names: dict[str, str]) -> list[str]:
+def _player_lines(state: Snapshot, names: dict[str, str]) -> list[str]:
     lines = ["Players:"]
     for player in state.get("players", []):
         name = names.get(str(player.get("id")), "")
@@ -28,7 +34,7 @@ def _player_lines(state: dict[str, Any], names: dict[str, str]) -> list[str]:
     return lines
 
 
-def _corporation_lines(state: dict[str, Any]) -> list[str]:
+def _corporation_lines(state: Snapshot) -> list[str]:
     corporations = state.get("corporations", [])
     if not corporations:
         return ["Corporations: none started"]
@@ -43,18 +49,18 @@ def _corporation_lines(state: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _market_lines(state: dict[str, Any]) -> list[str]:
+def _market_lines(state: Snapshot) -> list[str]:
     priced = [corp for corp in state.get("corporations", []) if corp.get("price") is not None]
-    priced.sort(key=lambda corp: -int(corp["price"]))
+    priced.sort(key=lambda corp: -(corp["price"] or 0))
     cells = [f"{corp['id']} {corp['price']} at {corp.get('price_cell')}" for corp in priced]
     return [f"Market: {', '.join(cells) or 'no prices yet'}"]
 
 
 def render(
-    state: dict[str, Any],
+    state: Snapshot,
     names: dict[str, str],
-    active: list[Any],
-    legal: list[dict[str, Any]],
+    active: Sequence[EntityId],
+    legal: Sequence[JSONObject],
 ) -> list[str]:
     """Lines describing the state, who must act and what they may do."""
     lines = [

@@ -9,17 +9,18 @@ actions as ready JSON (tile lays grouped by hex); ``--json`` prints the same as 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TYPE_CHECKING
 
 import click
 
 from stellwerk.cli.show import render
 from stellwerk.cli.store_access import db_option, opened, store_outcomes
+from stellwerk.store import players_of
 from stellwerk.words import LANGUAGES, story
 from stellwerk.words import render as render_lines
 
 if TYPE_CHECKING:
-    from stellwerk.api import Game
+    pass
 
 ACT_EXAMPLES = """\b
 Examples of ACTION, one per action type (entity: a player id, a corporation or company
@@ -60,9 +61,8 @@ symbol with entity_type; `stellwerk show GAME` lists the ones legal now, ready t
 """The ``act`` help's examples (issue 9 item 4: an example for every action type)."""
 
 
-def _real(game: object) -> TypeGuard[Game]:
-    """Whether ``game`` is the API's game, which runs on the core engine (tests drive toy
-    engines without one, under the API's name)."""
+def _real(game: object) -> bool:
+    """Whether ``game`` runs on the core engine (tests drive toy engines without one)."""
     from stellwerk.core.game import Game as CoreGame
 
     return isinstance(getattr(game, "_engine", None), CoreGame)
@@ -86,27 +86,29 @@ def show(game: str, as_json: bool, log_lines: int, lang: str, db: str | None) ->
     Example:  stellwerk show game.json --log 20 --lang de
               stellwerk show game.json --json | jq '.legal.lays'
     """
+    from stellwerk.api import Game
     from stellwerk.words.view import player_view, render_view
 
     with opened(db) as store, store_outcomes():
         stored = store.load(game)
         engine_game = stored.game
-        if _real(engine_game):
+        if isinstance(engine_game, Game) and _real(engine_game):
             view = player_view(engine_game, lang, max(log_lines, 0))
-        else:  # an engine without the core (tests' toy engines): the plain view
-            view = dict(stored.view())
+            if as_json:
+                click.echo(json.dumps(view, ensure_ascii=False))
+            else:
+                for line in render_view(view):
+                    click.echo(line)
+            return
+        plain = stored.view()  # an engine without the core (tests' toy engines)
     if as_json:
-        click.echo(json.dumps(view, ensure_ascii=False))
+        click.echo(json.dumps(plain, ensure_ascii=False))
         return
-    if _real(engine_game):
-        for line in render_view(view):
-            click.echo(line)
-        return
-    names = {str(p.get("id")): str(p.get("name", "")) for p in stored.data.get("players", [])}
-    for line in render(view["snapshot"], names, view["active"], view["legal"]):
+    names = {str(p.get("id")): str(p.get("name", "")) for p in players_of(stored.data)}
+    for line in render(plain["snapshot"], names, plain["active"], plain["legal"]):
         click.echo(line)
-    if view["finished"]:
-        click.echo(f"Game over ({view['game_end_reason']}): {view['result']}")
+    if plain["finished"]:
+        click.echo(f"Game over ({plain['game_end_reason']}): {plain['result']}")
 
 
 @click.command("log")

@@ -14,9 +14,10 @@ only ``end_game`` changes the state.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.jsondata import JSONObject, is_int
 
 RULE = "common rules §3.3 (action fields)"
 
@@ -84,7 +85,16 @@ where 18xx.games is: a ``message`` without text loads; live play checks more (``
 ENTITY_TYPES = ("player", "corporation", "minor", "company")
 
 
-def check_shape(action: Any) -> None:
+def action_id(action: Mapping[str, object]) -> int:
+    """The id of an action of a game's record (every one there has an integer id; the
+    API numbers an action that comes without one, common rules §3.2)."""
+    value = action.get("id")
+    if not is_int(value):
+        raise IllegalAction(f"action has no integer id: {value!r}", "common rules §3.2")
+    return value
+
+
+def check_shape(action: object) -> None:
     """Refuse a malformed action, naming the field (common rules §3.2-3.3).  Any
     ``program_*`` type loads, so that a standing order the site adds later does not stop a
     replay (its effects are in the recorded ``auto_actions``)."""
@@ -134,7 +144,7 @@ ROUTE_FIELDS: dict[str, tuple[tuple[type, ...], int]] = {
 1: a list of them, 2: a list of lists)."""
 
 
-def _is(value: Any, types: tuple[type, ...], depth: int = 0) -> bool:
+def _is(value: object, types: tuple[type, ...], depth: int = 0) -> bool:
     """Whether ``value`` is of ``types`` (no booleans for numbers) nested ``depth`` lists deep."""
     if depth:
         if not isinstance(value, list):
@@ -145,7 +155,7 @@ def _is(value: Any, types: tuple[type, ...], depth: int = 0) -> bool:
     return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
 
 
-def _check_contents(kind: str, action: dict[str, Any]) -> None:
+def _check_contents(kind: str, action: JSONObject) -> None:
     """The inside of fields the engine reads: certificate ids, routes and optional fields,
     so that a corrupt file is refused by field name instead of failing inside a rule."""
     required = FIELDS.get(kind, {})
@@ -158,8 +168,9 @@ def _check_contents(kind: str, action: dict[str, Any]) -> None:
         raise IllegalAction(f"{kind}: 'shares' must be a list of certificate ids", RULE)
     if kind == "blind_bid" and not _is(action["bids"], NUMBER, 1):
         raise IllegalAction("blind_bid: 'bids' must be a list of whole numbers", RULE)
-    if kind == "run_routes":
-        for route in action["routes"]:
+    routes = action.get("routes")
+    if kind == "run_routes" and isinstance(routes, list):
+        for route in routes:
             if not isinstance(route, dict) or not isinstance(route.get("train"), str):
                 raise IllegalAction("run_routes: each route needs a train", RULE)
             for field, (types, depth) in ROUTE_FIELDS.items():
@@ -182,7 +193,7 @@ LIVE_PROGRAMS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 buy shares and share pass; disable cancels one), with their fields: (types, required)."""
 
 
-def check_site(action: dict[str, Any]) -> None:
+def check_site(action: JSONObject) -> None:
     """Live play: the fields of a site action (message, log, program, end_game), checked as
     18xx.games' action classes read them (common rules §3.3, §3.5).  The acting entity must
     be a player; the caller checks that it is one of this game's."""
@@ -195,7 +206,7 @@ def check_site(action: dict[str, Any]) -> None:
         return
     if kind == "end_game":
         return
-    fields = LIVE_PROGRAMS.get(kind)
+    fields = LIVE_PROGRAMS.get(kind) if isinstance(kind, str) else None
     if fields is None:
         raise IllegalAction(
             f"{kind} is not a standing order offered in this title", "common rules §3.5"

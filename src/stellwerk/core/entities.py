@@ -82,10 +82,17 @@ class SharePool(Holder):
     kind = "pool"
 
 
+PlayerId = int | str
+"""A player's id as a game file gives it (18xx.games: an integer; hand-made games: text)."""
+EntityId = int | str
+"""Who acts in an action's ``entity`` field: a player's id, or a corporation's, company's or
+minor's symbol."""
+
+
 class Player(Holder):
     kind = "player"
 
-    def __init__(self, pid: int | str, name: str) -> None:
+    def __init__(self, pid: PlayerId, name: str) -> None:
         super().__init__(name)
         self.id = pid
         self.companies: list[Company] = []

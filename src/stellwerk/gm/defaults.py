@@ -34,14 +34,22 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
-from stellwerk.api import EntityId, Game
+from stellwerk.api import Game
+from stellwerk.core.entities import EntityId
+from stellwerk.core.jsondata import (
+    JSONObject,
+    JSONValue,
+    integer,
+    list_at,
+    optional_integer,
+    optional_number,
+)
 from stellwerk.gm.look import legal
 from stellwerk.gm.orders import normalise
 from stellwerk.gm.understand import CASH_CHOICES, player_of, train_owner
 
-Action = dict[str, Any]
+Action = JSONObject
 
 DECLINE_CHOICES = ("decline", "no", "n", "none", "keine", "nein", "lower_price")
 NO_TOKENS = ("0",)
@@ -73,7 +81,8 @@ def default_action(game: Game, entity: EntityId) -> Default | None:
         by_type.setdefault(str(action["type"]), []).append(action)
     if "blind_bid" in by_type:
         offered = by_type["blind_bid"][0]
-        return Default({**offered, "bids": [0] * len(offered["bids"])}, "no bids")
+        no_bids: list[JSONValue] = [0] * len(list_at(offered, "bids"))
+        return Default({**offered, "bids": no_bids}, "no bids")
     if "choose" in by_type:
         return _choose(game, by_type["choose"])
     if "run_routes" in by_type:
@@ -87,7 +96,7 @@ def default_action(game: Game, entity: EntityId) -> Default | None:
     if "buy_train" in by_type:
         depot = [a for a in by_type["buy_train"] if train_owner(game, str(a["train"])) == "depot"]
         if depot:
-            cheapest = min(depot, key=lambda a: int(a.get("price") or 0))
+            cheapest = min(depot, key=lambda a: optional_integer(a, "price") or 0)
             return Default(dict(cheapest), "compulsory train, the cheapest")
     sales = [
         a for a in legal(game)
@@ -95,11 +104,11 @@ def default_action(game: Game, entity: EntityId) -> Default | None:
     ]  # fmt: skip
     if sales and "pass" not in by_type:
         smallest = min(
-            sales, key=lambda a: (int(a.get("percent") or 0), len(a.get("shares") or []))
+            sales, key=lambda a: (optional_number(a, "percent") or 0, len(list_at(a, "shares")))
         )
         return Default(dict(smallest), "the smallest forced sale")
     if "buy_train" in by_type:
-        cheapest = min(by_type["buy_train"], key=lambda a: int(a.get("price") or 0))
+        cheapest = min(by_type["buy_train"], key=lambda a: optional_integer(a, "price") or 0)
         return Default(dict(cheapest), "compulsory train, the cheapest")
     if "bankrupt" in by_type:
         return Default(dict(by_type["bankrupt"][0]), "bankrupt: nothing else is possible")
@@ -111,7 +120,7 @@ def _choose(game: Game, chooses: list[Action]) -> Default:
     counts = [a for a in chooses
               if isinstance(a.get("choice"), int) and not isinstance(a.get("choice"), bool)]
     if counts and len(counts) == len(chooses):  # how many tokens: the fewest the rules allow
-        fewest = min(counts, key=lambda a: int(a["choice"]))
+        fewest = min(counts, key=lambda a: integer(a, "choice"))
         note = "buy no tokens (house rule)" if fewest["choice"] == 0 else (
             f"buy no tokens beyond the {fewest['choice']} the rules require (house rule)")
         return Default(dict(fewest), note)

@@ -16,8 +16,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
+from stellwerk.core.entities import PlayerId
+from stellwerk.core.jsondata import JSONObject, JSONValue, as_object, ident, is_int, objects
 from stellwerk.store.errors import StoreError
 from stellwerk.store.schema import run_migrations
 from stellwerk.store.sqldb import Database
@@ -64,6 +66,22 @@ def migrate(db: Database | sqlite3.Connection) -> int:
     return run_migrations(db, "gm_schema_version", MIGRATIONS, "the GM tables")
 
 
+class GMPlayer(TypedDict):
+    """A player of a GM game: the engine's id, name, address, language, and the id of the
+    last action his last report covered."""
+
+    player: PlayerId
+    name: str
+    address: str
+    lang: str
+    reported: int
+
+
+def _player_id(text: str) -> PlayerId:
+    """A player id as stored (JSON text: a number or a string)."""
+    return ident({"player": json.loads(text)}, "player", StoreError)
+
+
 class GMTables:
     """Reading and writing the GM tables of one database file."""
 
@@ -85,7 +103,7 @@ class GMTables:
         self.db.execute("ROLLBACK")
 
     # -- games and players ----------------------------------------------------------------
-    def add_game(self, key: str, settings: dict[str, Any], deadline: str | None) -> None:
+    def add_game(self, key: str, settings: JSONObject, deadline: str | None) -> None:
         self.db.execute(
             "INSERT OR REPLACE INTO gm_games (key, deadline, settings) VALUES (?, ?, ?)",
             (key, deadline, json.dumps(settings)),
@@ -98,50 +116,82 @@ class GMTables:
     def games(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT key FROM gm_games ORDER BY key")]
 
-    def game(self, key: str) -> tuple[str | None, dict[str, Any]]:
+    def game(self, key: str) -> tuple[str | None, JSONObject]:
         row = self.db.execute(
             "SELECT deadline, settings FROM gm_games WHERE key = ?", (key,)
         ).fetchone()
         if row is None:
             raise StoreError(f"no GM game {key!r}")
-        return row[0], json.loads(row[1])
+        return row[0], as_object(json.loads(row[1]), "the GM game's settings", StoreError)
 
     def set_deadline(self, key: str, deadline: str | None) -> None:
         self.db.execute("UPDATE gm_games SET deadline = ? WHERE key = ?", (deadline, key))
 
-    def add_player(self, key: str, player: Any, name: str, address: str, lang: str) -> None:
+    def add_player(self, key: str, player: PlayerId, name: str, address: str, lang: str) -> None:
         self.db.execute(
             "INSERT OR REPLACE INTO gm_players (game_key, player, name, address, lang, reported)"
             " VALUES (?, ?, ?, ?, ?, 0)",
             (key, json.dumps(player), name, address, lang),
         )
 
-    def players(self, key: str) -> list[dict[str, Any]]:
+    def players(self, key: str) -> list[GMPlayer]:
         rows = self.db.execute(
             "SELECT player, name, address, lang, reported FROM gm_players WHERE game_key = ?"
             " ORDER BY rowid",
             (key,),
         )
         return [
-            {"player": json.loads(r[0]), "name": r[1], "address": r[2], "lang": r[3],
-             "reported": r[4]}
+            GMPlayer(player=_player_id(r[0]), name=r[1], address=r[2], lang=r[3],
+                     reported=r[4])
             for r in rows
         ]  # fmt: skip
 
-    def set_reported(self, key: str, player: Any, count: int) -> None:
+    def set_reported(self, key: str, player: PlayerId, count: int) -> None:
         self.db.execute(
             "UPDATE gm_players SET reported = ? WHERE game_key = ? AND player = ?",
             (count, key, json.dumps(player)),
         )
 
     # -- state parts (pending orders, standing orders, answers, GM log) --------------------
-    def part(self, key: str, part: str, default: Any) -> Any:
+    def part(self, key: str, part: str, default: JSONValue = None) -> JSONValue:
+        """The stored value of ``part`` (JSON), ``default`` when there is none."""
         row = self.db.execute(
             "SELECT data FROM gm_state WHERE game_key = ? AND part = ?", (key, part)
         ).fetchone()
-        return default if row is None else json.loads(row[0])
+        if row is None:
+            return default
+        value: JSONValue = json.loads(row[0])
+        return value
 
-    def set_part(self, key: str, part: str, data: Any) -> None:
+    def number(self, key: str, part: str) -> int | None:
+        """A part holding a number (``count``, ``next_order_id``), None when there is none."""
+        value = self.part(key, part)
+        if value is not None and not is_int(value):
+            raise StoreError(f"{key}: the GM part {part!r} is not a number: {value!r}")
+        return value
+
+    def records(self, key: str, part: str) -> list[JSONObject]:
+        """A part holding a list of objects (pending and standing orders, answers, log)."""
+        return objects(self.part(key, part, []), f"the GM part {part!r}", StoreError)
+
+    def texts(self, key: str, part: str) -> list[str]:
+        """A part holding a list of texts (``corrections``)."""
+        value = self.part(key, part, [])
+        if not isinstance(value, list):
+            raise StoreError(f"{key}: the GM part {part!r} is not a list")
+        return [str(item) for item in value]
+
+    def counts(self, key: str, part: str) -> dict[str, int]:
+        """A part mapping names to numbers (how far each player's reports went)."""
+        value = as_object(self.part(key, part, {}), f"the GM part {part!r}", StoreError)
+        return {name: int(count) for name, count in value.items() if is_int(count)}
+
+    def notes(self, key: str, part: str) -> dict[str, str]:
+        """A part mapping names to texts (the reports not sent, with the reason)."""
+        value = as_object(self.part(key, part, {}), f"the GM part {part!r}", StoreError)
+        return {name: str(note) for name, note in value.items()}
+
+    def set_part(self, key: str, part: str, data: JSONValue) -> None:
         self.db.execute(
             "INSERT OR REPLACE INTO gm_state (game_key, part, data) VALUES (?, ?, ?)",
             (key, part, json.dumps(data, ensure_ascii=False)),

@@ -10,22 +10,31 @@ not change what they get.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stellwerk.api import Game
+from stellwerk.core.jsondata import JSONObject
 
-_CACHE: dict[tuple[int, str], tuple[Game, int, Any]] = {}
+if TYPE_CHECKING:
+    from stellwerk.io.snapshot import Snapshot
+
+T = TypeVar("T")
+
+_CACHE: dict[tuple[int, str], tuple[Game, int, object]] = {}
 """(game id, question) -> (the game, its record length, the answer); the game is held so
 that its id is not reused by another game while the entry lives."""
 
 
-def _remembered(game: Game, what: str, ask: Any) -> Any:
+def _remembered(game: Game, what: str, ask: Callable[[], T]) -> T:
+    """``ask()``, kept while the game's record has the same length; each ``what`` is asked
+    with one ``ask`` only, so the kept answer has its type."""
     key = (id(game), what)
     length = len(game.raw_actions)
     found = _CACHE.get(key)
     if found is not None and found[0] is game and found[1] == length:
-        return found[2]
+        return found[2]  # type: ignore[return-value]  # stored by this function for ``what``
     if len(_CACHE) > 64:
         _CACHE.clear()
     value = ask()
@@ -33,22 +42,19 @@ def _remembered(game: Game, what: str, ask: Any) -> Any:
     return value
 
 
-def legal(game: Game) -> list[dict[str, Any]]:
+def legal(game: Game) -> list[JSONObject]:
     """``game.legal_actions()`` (without tile lays)."""
-    value: list[dict[str, Any]] = _remembered(game, "legal", game.legal_actions)
-    return value
+    return _remembered(game, "legal", game.legal_actions)
 
 
 def hexes(game: Game) -> list[str]:
     """``game.lay_hexes()``."""
-    value: list[str] = _remembered(game, "hexes", game.lay_hexes)
-    return value
+    return _remembered(game, "hexes", game.lay_hexes)
 
 
-def snap(game: Game) -> dict[str, Any]:
+def snap(game: Game) -> Snapshot:
     """``game.snapshot()``."""
-    value: dict[str, Any] = _remembered(game, "snap", game.snapshot)
-    return value
+    return _remembered(game, "snap", game.snapshot)
 
 
 @dataclass(frozen=True)

@@ -161,7 +161,7 @@ class GMConfig:
         return cls.from_dict(data, path.parent)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], base: Path = Path()) -> GMConfig:
+    def from_dict(cls, data: Mapping[str, object], base: Path = Path()) -> GMConfig:
         """The configuration from parsed TOML; folders relative to ``base``."""
         gm = _table(data, "gm")
         address = _string(gm, "address", "gm")
@@ -202,21 +202,28 @@ class GMConfig:
 
 
 # -- configuration helpers ------------------------------------------------------------------
-def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+def _table(data: Mapping[str, object], key: str) -> Mapping[str, object]:
     value = data.get(key)
     if not isinstance(value, Mapping):
         raise ConfigError(f"[{key}]: missing (a table)")
     return value
 
 
-def _string(table: Mapping[str, Any], key: str, where: str) -> str:
+def _string(table: Mapping[str, object], key: str, where: str) -> str:
     value = table.get(key)
     if not isinstance(value, str) or not value:
         raise ConfigError(f"{where}.{key}: missing (a string)")
     return value
 
 
-def _server(table: Mapping[str, Any], where: str, kinds: tuple[str, str], base: Path) -> Server:
+def _optional_string(table: Mapping[str, object], key: str, where: str) -> str | None:
+    value = table.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"{where}.{key}: must be a string")
+    return value
+
+
+def _server(table: Mapping[str, object], where: str, kinds: tuple[str, str], base: Path) -> Server:
     """An incoming (maildir/imap) or outgoing (outbox/smtp) server."""
     kind = _string(table, "kind", where)
     folder_kind = kinds[0]
@@ -233,23 +240,17 @@ def _server(table: Mapping[str, Any], where: str, kinds: tuple[str, str], base: 
     port = table.get("port", ports[kind].get(security, 143 if kind == "imap" else 25))
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
         raise ConfigError(f"{where}.port: {port!r} is not a port number")
-    password = table.get("password")
     env = table.get("password_env")
     if env is not None:
         if not isinstance(env, str) or env not in os.environ:
             raise ConfigError(f"{where}.password_env: the variable {env!r} is not set")
-        password = os.environ[env]
-    user = table.get("user")
-    folder = table.get("folder", "INBOX")
-    ca_file = table.get("ca_file")
-    for key, value in (
-        ("user", user),
-        ("password", password),
-        ("folder", folder),
-        ("ca_file", ca_file),
-    ):
-        if value is not None and not isinstance(value, str):
-            raise ConfigError(f"{where}.{key}: must be a string")
+        password: str | None = os.environ[env]
+    else:
+        password = _optional_string(table, "password", where)
+    user = _optional_string(table, "user", where)
+    folder = _optional_string(table, "folder", where)
+    folder = "INBOX" if folder is None else folder
+    ca_file = _optional_string(table, "ca_file", where)
     if ca_file is not None and not (base / ca_file).is_file():
         raise ConfigError(f"{where}.ca_file: no file {base / ca_file}")
     return Server(

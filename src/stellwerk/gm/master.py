@@ -26,9 +26,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from stellwerk.api import Game
+from stellwerk.core.entities import PlayerId
+from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.gm import mail as m
 from stellwerk.gm import orders as o
 from stellwerk.gm.gmstore import GMTables
@@ -59,13 +61,31 @@ class ReportsUnsent(Exception):
         self.written = written
 
 
+class GMStatus(TypedDict):
+    """Where a GM game stands (``gm status --json``)."""
+
+    key: str
+    title: str
+    actions: int
+    round: str
+    turn: int
+    round_num: int
+    finished: bool
+    waiting_for: list[PlayerId | str]
+    deadline: str | None
+    pending: list[str]
+    standing: list[str]
+    unsent: dict[str, str]
+    gm_log: list[str]
+
+
 @dataclass
 class MailResult:
     """What became of one mail: the game and player it was taken for, or why not."""
 
     mail: IncomingMail
     key: str | None = None
-    player: Any = None
+    player: PlayerId | None = None
     refused: str | None = None
     answers: list[Outcome] = field(default_factory=list)
 
@@ -100,7 +120,7 @@ class GameMaster:
         options: list[str] | None = None,
         seed: int = 0,
         deadline: datetime | None = None,
-        start: dict[str, Any] | None = None,
+        start: JSONObject | None = None,
     ) -> Game:
         """A new game ``key`` for players (name, address, language), seats in this order.
         ``start``: a game file to go on from (a game begun elsewhere, or a stored position):
@@ -136,12 +156,10 @@ class GameMaster:
         """The GM state of ``key`` with its game, and the action count it is based on.
         ``change``: the caller will change it (and save it, or drop it on failure)."""
         kept = self._kept.pop(key, None) if change else self._kept.get(key)
-        if kept is not None and kept[1] == self.store.count(key) == self.tables.part(
-            key, "count", None
-        ):
+        saved = self.tables.number(key, "count")
+        if kept is not None and kept[1] == self.store.count(key) == saved:
             return kept
         stored = self.store.load(key)
-        saved = self.tables.part(key, "count", None)
         if saved is not None and saved != stored.count:
             raise StoreError(
                 f"{key}: the game has {stored.count} actions but the GM state belongs to "
@@ -150,17 +168,14 @@ class GameMaster:
         game: Game = stored.game  # type: ignore[assignment]
         players = self.tables.players(key)
         session = Session(game, langs={p["player"]: p["lang"] for p in players})
-        pending = self.tables.part(key, "pending", [])
-        for item in pending:
-            order = o.parse_order(item["text"])
-            if order is not None:
-                session.pending.append(
-                    Pending(item["id"], item["player"], item["text"], order, item.get("mail", ""))
-                )
-        session.next_order_id = int(self.tables.part(key, "next_order_id", 1))
-        session.standing = [Standing(**s) for s in self.tables.part(key, "standing", [])]
-        session.outcomes = [Outcome(**x) for x in self.tables.part(key, "outcomes", [])]
-        session.events = [Event(**x) for x in self.tables.part(key, "events", [])]
+        for item in self.tables.records(key, "pending"):
+            pending = Pending.from_json(item)
+            if pending is not None:
+                session.pending.append(pending)
+        session.next_order_id = self.tables.number(key, "next_order_id") or 1
+        session.standing = [Standing.from_json(s) for s in self.tables.records(key, "standing")]
+        session.outcomes = [Outcome.from_json(x) for x in self.tables.records(key, "outcomes")]
+        session.events = [Event.from_json(x) for x in self.tables.records(key, "events")]
         return session, stored.count
 
     def save(self, key: str, session: Session, base: int) -> None:
@@ -172,15 +187,15 @@ class GameMaster:
         self.tables.begin()
         try:
             self.tables.set_part(key, "count", stored.count)
-            pending = [
-                {"id": p.id, "player": p.player, "text": p.text, "mail": p.mail}
-                for p in session.pending
-            ]
+            pending: list[JSONValue] = [p.to_json() for p in session.pending]
             self.tables.set_part(key, "pending", pending)
             self.tables.set_part(key, "next_order_id", session.next_order_id)
-            self.tables.set_part(key, "standing", [asdict(s) for s in session.standing])
-            self.tables.set_part(key, "outcomes", [asdict(x) for x in session.outcomes])
-            self.tables.set_part(key, "events", [asdict(x) for x in session.events])
+            standing: list[JSONValue] = [s.to_json() for s in session.standing]
+            self.tables.set_part(key, "standing", standing)
+            outcomes: list[JSONValue] = [asdict(x) for x in session.outcomes]
+            self.tables.set_part(key, "outcomes", outcomes)
+            events: list[JSONValue] = [asdict(x) for x in session.events]
+            self.tables.set_part(key, "events", events)
         except BaseException:
             self.tables.rollback()
             raise
@@ -196,7 +211,7 @@ class GameMaster:
 
     def new_from_config(
         self, key: str, title: str, *, options: list[str] | None = None, seed: int = 0,
-        deadline: datetime | None = None, start: dict[str, Any] | None = None,
+        deadline: datetime | None = None, start: JSONObject | None = None,
     ) -> Game:
         """A new game ``key`` for the players the configuration lists for it, seated in the
         configuration's order, each with their first address and language (``start``: a
@@ -226,6 +241,7 @@ class GameMaster:
                           f"mail from {mail.sender} refused: {result.refused}")
                 )  # fmt: skip
                 continue
+            assert result.player is not None  # a mail taken for a game names its player
             correction = o.is_correction(mail.subject, mail.body)
             result.answers = session.receive(
                 result.player, mail.own_text, correction=correction, mail=mail.message_id
@@ -262,7 +278,7 @@ class GameMaster:
             return MailResult(mail, key=game_key, refused=READ_BEFORE)
         return MailResult(mail, key=game_key, player=player["player"])
 
-    def _sender(self, key: str, mail: IncomingMail) -> Any:
+    def _sender(self, key: str, mail: IncomingMail) -> PlayerId | None:
         """The player of ``key`` whose configured address sent ``mail``, or None (a
         stranger): a refused mail is logged for him alone and the GM (issue 10 gap (b))."""
         config = self.needs_config()
@@ -295,7 +311,7 @@ class GameMaster:
 
     def correct(
         self, key: str, reason: str, *, undo_to: int | None = None,
-        action: dict[str, Any] | None = None,
+        action: JSONObject | None = None,
     ) -> str:
         """A logged correction by the GM: take back the actions after ``undo_to`` and/or
         apply ``action`` on the GM's authority; every report shows it."""
@@ -313,8 +329,7 @@ class GameMaster:
             done.append(f"action applied: {action.get('type')}")
         text = f"GM correction: {reason}" + (f" ({'; '.join(done)})" if done else "")
         session.events.append(Event(len(game.raw_actions), None, "correction", text))
-        corrections = self.tables.part(key, "corrections", [])
-        corrections.append(text)
+        corrections: list[JSONValue] = [*self.tables.texts(key, "corrections"), text]
         self.tables.set_part(key, "corrections", corrections)
         self.save(key, session, base)
         return text
@@ -327,17 +342,17 @@ class GameMaster:
         mark them reported now (``send_reports`` marks only those that were sent)."""
         session, _ = self.session(key)
         deadline, _ = self.tables.game(key)
-        seen = self.tables.part(key, "reported_outcomes", {})
-        seen_events = self.tables.part(key, "reported_events", {})
-        corrections = self.tables.part(key, "corrections", [])
+        seen = self.tables.counts(key, "reported_outcomes")
+        seen_events = self.tables.counts(key, "reported_events")
+        corrections = self.tables.texts(key, "corrections")
         out: dict[str, Report] = {}
         for info in self.tables.players(key):
             if player is not None and info["name"] != player:
                 continue
             pid = info["player"]
-            start = int(seen.get(str(pid), 0))
+            start = seen.get(str(pid), 0)
             mine = [x for x in session.outcomes[start:] if x.player == pid]
-            first = int(seen_events.get(str(pid), 0))  # the GM log since his last report
+            first = seen_events.get(str(pid), 0)  # the GM log since his last report
             gm_log = [e.text for e in session.events[first:]
                       if e.player in (None, pid) and e.kind not in GM_ONLY]  # fmt: skip
             gm_log = [t for t in gm_log if t not in corrections]
@@ -356,9 +371,9 @@ class GameMaster:
         """The players ``names`` have their reports up to now: the next report starts here,
         and they leave the list of unsent reports."""
         session, _ = self.session(key)
-        seen = self.tables.part(key, "reported_outcomes", {})
-        seen_events = self.tables.part(key, "reported_events", {})
-        unsent = self.tables.part(key, "unsent", {})
+        seen: JSONObject = {**self.tables.counts(key, "reported_outcomes")}
+        seen_events: JSONObject = {**self.tables.counts(key, "reported_events")}
+        unsent: JSONObject = {**self.tables.notes(key, "unsent")}
         for info in self.tables.players(key):
             if info["name"] in names:
                 seen[str(info["player"])] = len(session.outcomes)
@@ -371,8 +386,7 @@ class GameMaster:
 
     def unsent(self, key: str) -> dict[str, str]:
         """The players whose last report could not be sent, with the server's reason."""
-        found: dict[str, str] = self.tables.part(key, "unsent", {})
-        return found
+        return self.tables.notes(key, "unsent")
 
     def send_reports(
         self, key: str, player: str | None = None, replies: dict[str, str] | None = None
@@ -399,7 +413,7 @@ class GameMaster:
         sent = [name for index, name in enumerate(names) if index not in failed]
         self.mark_reported(key, sent)
         if failed:
-            unsent = self.tables.part(key, "unsent", {})
+            unsent: JSONObject = {**self.tables.notes(key, "unsent")}
             for index, reason in failed.items():
                 unsent[names[index]] = reason
             self.tables.set_part(key, "unsent", unsent)
@@ -424,7 +438,7 @@ class GameMaster:
             files.extend(written)
         return out, files
 
-    def status(self, key: str) -> dict[str, Any]:
+    def status(self, key: str) -> GMStatus:
         """Where the game stands: round, who must act, pending and standing orders."""
         session, count = self.session(key)
         deadline, _ = self.tables.game(key)
@@ -434,9 +448,9 @@ class GameMaster:
             "key": key,
             "title": session.game.title,
             "actions": count,
-            "round": snap.get("round"),
-            "turn": snap.get("turn"),
-            "round_num": snap.get("round_num"),
+            "round": snap["round"],
+            "turn": snap["turn"],
+            "round_num": snap["round_num"],
             "finished": session.game.finished,
             "waiting_for": [names.get(p, p) for p in session.waiting_for()],
             "deadline": deadline,

@@ -7,9 +7,8 @@ be done in the words he would write himself; and every phrase reads back (``pars
 
 from __future__ import annotations
 
-from typing import Any
-
 from stellwerk.api import Game
+from stellwerk.core.jsondata import JSONObject, first_text, list_at, objects_at, optional_integer
 from stellwerk.gm.look import asked, legal
 from stellwerk.gm.understand import (
     BANKRUPT_WORDS,
@@ -21,7 +20,7 @@ from stellwerk.gm.understand import (
     train_owner,
 )
 
-Action = dict[str, Any]
+Action = JSONObject
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -74,28 +73,27 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
         text = words["bid"].format(price=action.get("price"), target=target)
     elif kind == "blind_bid":
         items = blind_items(game)
-        bids = list(action.get("bids") or [])
+        bids = list_at(action, "bids")
         pairs = [f"{items[i]}={b}" for i, b in enumerate(bids) if b and i < len(items)]
         text = words["bids"].format(pairs=" ".join(pairs or [f"{items[0]}=0"]))
     elif kind == "par":
         price = str(action.get("share_price", "")).split(",")[0]
         text = words["par"].format(target=action.get("corporation"), price=price)
     elif kind == "buy_shares":
-        share = str((action.get("shares") or [""])[0])
+        share = first_text(action, "shares")
         source = share_source(game, share)
         text = words["buy"].format(target=share.rpartition("_")[0], source=source)
         percents = {
             a.get("percent") for a in legal(game)
             if a.get("type") == "buy_shares" and a.get("entity") == entity and a.get("shares")
-            and str(a["shares"][0]).rpartition("_")[0] == share.rpartition("_")[0]
-            and share_source(game, str(a["shares"][0])) == source
+            and first_text(a, "shares").rpartition("_")[0] == share.rpartition("_")[0]
+            and share_source(game, first_text(a, "shares")) == source
         }  # fmt: skip
         if len(percents) > 1:
             text += f" {action.get('percent')}%"
     elif kind == "sell_shares":
-        shares = action.get("shares") or [""]
-        target = str(shares[0]).rpartition("_")[0]
-        text = words["sell"].format(count=len(shares), target=target)
+        target = first_text(action, "shares").rpartition("_")[0]
+        text = words["sell"].format(count=len(list_at(action, "shares")) or 1, target=target)
         if _sales_differ(game, action, target):
             text += f" {action.get('percent')}%"
     elif kind == "lay_tile":
@@ -128,7 +126,7 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
         options = {a.get("option") for a in legal(game)
                    if a.get("type") == "bankrupt" and a.get("entity") == entity}  # fmt: skip
         if len(options) > 1:
-            text = words.get(BANKRUPT_WORDS.get(int(action.get("option") or 0), ""), text)
+            text = words.get(BANKRUPT_WORDS.get(optional_integer(action, "option") or 0, ""), text)
     elif kind == "merge":
         target = str(action.get("corporation"))
         corp = game.engine.corporation_or_none(target)
@@ -143,7 +141,7 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
     elif kind == "buy_token":
         city = str(action.get("city"))
         hex_id, index = city_place(game, city)
-        seller = token_owner(game, city, int(action.get("slot") or 0))
+        seller = token_owner(game, city, optional_integer(action, "slot") or 0)
         text = words["buy_token"].format(hex=hex_id, city=index, seller=seller,
                                          price=action.get("price"))  # fmt: skip
     else:
@@ -175,27 +173,27 @@ def _choice(game: Game, action: Action, words: dict[str, str]) -> str:
 
 def _sales_differ(game: Game, action: Action, target: str) -> bool:
     """Whether sales of as many certificates of ``target`` differ in percent now."""
-    count = len(action.get("shares") or [])
+    count = len(list_at(action, "shares"))
     percents = {
         a.get("percent") for a in legal(game)
-        if a.get("type") == "sell_shares" and len(a.get("shares") or []) == count
-        and str(a["shares"][0]).rpartition("_")[0] == target
+        if a.get("type") == "sell_shares" and len(list_at(a, "shares")) == count
+        and first_text(a, "shares").rpartition("_")[0] == target
     }  # fmt: skip
     return len(percents) > 1
 
 
 def _routes(action: Action, words: dict[str, str]) -> str:
     parts = []
-    for route in action.get("routes") or []:
-        stops = "-".join(str(h) for h in route.get("hexes") or [])
+    for route in objects_at(action, "routes"):
+        stops = "-".join(str(h) for h in list_at(route, "hexes"))
         parts.append(f"{stops} {words['with']} {tile_name(str(route.get('train')))}")
     return words["run"].format(routes="; ".join(parts)) if parts else words["best"]
 
 
 def run_note(action: Action, lang: str) -> str:
     """A run's routes and revenue, for the reply to ``run best``."""
-    routes = action.get("routes") or []
-    total = sum(int(r.get("revenue") or 0) for r in routes)
+    routes = objects_at(action, "routes")
+    total = sum(optional_integer(r, "revenue") or 0 for r in routes)
     stops = "; ".join(
         f"{tile_name(str(r.get('train')))} {r.get('revenue_str') or '-'} ({r.get('revenue')})"
         for r in routes

@@ -31,21 +31,35 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 from functools import lru_cache
-from typing import Any
+from typing import TypedDict
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from stellwerk.api import Game
+from stellwerk.core.actions import action_id
 from stellwerk.words import LANGUAGES, money, render, story
 from stellwerk.words.catalog import percent
 from stellwerk.words.narrate import Narrator
-from stellwerk.words.view import player_view
+from stellwerk.words.view import CorporationView, GameView, player_view
+
+Cash = Callable[[int | None], str]
+"""Money as the report writes it (``-`` for none)."""
+
+
+class OrderLine(TypedDict):
+    """One answered order as the report template shows it."""
+
+    text: str
+    status: str
+    detail: str
+    marks: list[str]
 
 LOG = logging.getLogger("stellwerk.gm.report")
 
@@ -252,7 +266,7 @@ def build_report(
     narrator = Narrator(engine, lang)
     title = str(view["title"])
     game_key = key if key is not None else str(game.game_id or game.seed)
-    last_action = int(game.actions[-1]["id"]) if game.actions else 0
+    last_action = action_id(game.actions[-1]) if game.actions else 0
 
     def cash(amount: int | None) -> str:
         return money(title, amount, lang) if amount is not None else "-"
@@ -291,7 +305,7 @@ def build_report(
     corporations = [c for c in view["corporations"] if c["par"] is not None or c["floated"]]
     corp_rows = _corporation_rows(corporations, cash, lang)
     unstarted = [c["sym"] for c in view["corporations"] if c not in corporations]
-    context: dict[str, Any] = {
+    context: dict[str, object] = {
         "t": words,
         "lang": lang,
         "title": title,
@@ -353,14 +367,14 @@ PICTURE_LABELS = {
 }
 
 
-def _where(view: dict[str, Any], narrator: Narrator) -> str:
+def _where(view: GameView, narrator: Narrator) -> str:
     """The round in words: "Stock round 2", "Betriebsrunde 3.1"."""
     short = str(view["round"])
     template = narrator.words.get(f"round:{short}", narrator.words["round:other"])
     return template.format(name=short, turn=view["turn"], num=view["round_num"])
 
 
-def _acting(view: dict[str, Any], narrator: Narrator) -> list[str]:
+def _acting(view: GameView, narrator: Narrator) -> list[str]:
     """Who acts next and on what: a corporation with its president."""
     if view["finished"]:
         return []
@@ -374,7 +388,7 @@ def _acting(view: dict[str, Any], narrator: Narrator) -> list[str]:
     return out
 
 
-def _is_to_act(view: dict[str, Any], name: str) -> bool:
+def _is_to_act(view: GameView, name: str) -> bool:
     """Is the player to act, themselves or as president of the corporation to act?"""
     presidents = {c["sym"]: c["president"] for c in view["corporations"]}
     return any(who == name or presidents.get(who) == name for who in view["acting"])
@@ -386,19 +400,19 @@ def _when(deadline: datetime, words: dict[str, str]) -> str:
     return words["deadline"].format(when=f"{text} {zone}" if zone else text)
 
 
-def _reason(view: dict[str, Any], narrator: Narrator) -> str:
+def _reason(view: GameView, narrator: Narrator) -> str:
     reason = view["game_end_reason"]
     if not reason:
         return "-"
     return narrator.words.get(f"reason:{reason}", str(reason))
 
 
-def _result(view: dict[str, Any], cash: Any) -> list[str]:
+def _result(view: GameView, cash: Cash) -> list[str]:
     ranked = sorted(view["result"].items(), key=lambda item: -int(item[1]))
     return [f"{name}: {cash(int(value))}" for name, value in ranked]
 
 
-def _order(order: ReportOrder, words: dict[str, str]) -> dict[str, Any]:
+def _order(order: ReportOrder, words: dict[str, str]) -> OrderLine:
     if order.refused is not None:
         status, detail = "refused", words["refused"].format(why=order.refused)
     elif order.understood is not None:
@@ -410,7 +424,7 @@ def _order(order: ReportOrder, words: dict[str, str]) -> dict[str, Any]:
 
 
 def _player_rows(
-    view: dict[str, Any], words: dict[str, str], cash: Any, lang: str
+    view: GameView, words: dict[str, str], cash: Cash, lang: str
 ) -> list[list[str]]:
     rows = []
     for p in view["players"]:
@@ -430,7 +444,7 @@ def _player_rows(
 
 
 def _corporation_rows(
-    corporations: list[dict[str, Any]], cash: Any, lang: str
+    corporations: list[CorporationView], cash: Cash, lang: str
 ) -> list[list[str]]:
     return [
         [

@@ -17,13 +17,14 @@ import dataclasses
 from typing import Any
 
 from stellwerk.api import Game
+from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.routes.candidates import TrackIndex, train_candidates
 from stellwerk.core.routes.optimize import action_route, board_legs
 from stellwerk.gm.orders import RunRoute
 from stellwerk.gm.understand import Refused, tile_name
 
 
-def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> list[dict[str, Any]]:
+def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> list[JSONObject]:
     """The run_routes ``routes`` of ``corp_sym`` for routes named by stop hexes and train."""
     engine: Any = game.engine
     corp = engine.corporation(corp_sym)
@@ -36,7 +37,7 @@ def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> lis
     legs = board_legs(ctx.board)
     index = TrackIndex()
     used: set[str] = set()
-    out: list[dict[str, Any]] = []
+    out: list[JSONObject] = []
     for route in routes:
         spec = next(
             (s for tid, s in specs.items()

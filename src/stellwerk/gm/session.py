@@ -32,9 +32,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
-from stellwerk.api import EntityId, Game, IllegalAction
+from stellwerk.api import Game, IllegalAction
+from stellwerk.core.actions import action_id
+from stellwerk.core.entities import EntityId, PlayerId
+from stellwerk.core.jsondata import (
+    JSONObject,
+    ident,
+    integer,
+    is_int,
+    optional_integer,
+    optional_text,
+    text,
+)
 from stellwerk.gm import orders as o
 from stellwerk.gm.defaults import default_action
 from stellwerk.gm.look import legal, snap
@@ -57,7 +67,7 @@ from stellwerk.gm.understand import (
     understand,
 )
 
-Action = dict[str, Any]
+Action = JSONObject
 MAX_STEPS = 5000
 """A bound on actions per processing (a game has a few thousand at most)."""
 
@@ -67,17 +77,31 @@ class Pending:
     """An order waiting for its decision."""
 
     id: int
-    player: Any
+    player: PlayerId
     text: str
     order: o.Order
     mail: str = ""
+
+    def to_json(self) -> JSONObject:
+        """The stored form: the order as its text (read back by :meth:`from_json`)."""
+        return {"id": self.id, "player": self.player, "text": self.text, "mail": self.mail}
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> Pending | None:
+        """A stored pending order (None when its text no longer reads as an order)."""
+        line = text(data, "text")
+        order = o.parse_order(line)
+        if order is None:
+            return None
+        mail = optional_text(data, "mail") or ""
+        return cls(integer(data, "id"), ident(data, "player"), line, order, mail)
 
 
 @dataclass
 class Outcome:
     """The answer to one order line, standing firing or default."""
 
-    player: Any
+    player: PlayerId
     text: str
     understood: str | None = None
     refused: str | None = None
@@ -86,6 +110,20 @@ class Outcome:
     action_id: int | None = None
     mail: str = ""
 
+    @classmethod
+    def from_json(cls, data: JSONObject) -> Outcome:
+        """An answer as stored (``dataclasses.asdict`` written as JSON)."""
+        return cls(
+            player=ident(data, "player"),
+            text=text(data, "text"),
+            understood=optional_text(data, "understood"),
+            refused=optional_text(data, "refused"),
+            default=data.get("default") is True,
+            standing=data.get("standing") is True,
+            action_id=optional_integer(data, "action_id"),
+            mail=optional_text(data, "mail") or "",
+        )
+
 
 @dataclass
 class Event:
@@ -93,9 +131,21 @@ class Event:
     corrections)."""
 
     action_count: int
-    player: Any
+    player: PlayerId | None
+    """The player concerned (None: the game as a whole)."""
     kind: str
     text: str
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> Event:
+        """A GM log line as stored (``dataclasses.asdict`` written as JSON)."""
+        player = data.get("player")
+        return cls(
+            action_count=integer(data, "action_count"),
+            player=None if player is None else ident(data, "player"),
+            kind=text(data, "kind"),
+            text=text(data, "text"),
+        )
 
 
 @dataclass
@@ -103,22 +153,22 @@ class Session:
     """The GM's working state of one game (the store keeps it between processings)."""
 
     game: Game
-    langs: dict[Any, str] = field(default_factory=dict)
+    langs: dict[PlayerId, str] = field(default_factory=dict)
     pending: list[Pending] = field(default_factory=list)
     standing: list[Standing] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     next_order_id: int = 1
 
-    def lang(self, player: Any) -> str:
+    def lang(self, player: PlayerId) -> str:
         return self.langs.get(player, "en")
 
-    def name(self, player: Any) -> str:
+    def name(self, player: PlayerId) -> str:
         return dict(self.game.players).get(player, str(player))
 
     # -- receiving ------------------------------------------------------------------------
     def receive(
-        self, player: Any, body: str, *, correction: bool = False, mail: str = ""
+        self, player: PlayerId, body: str, *, correction: bool = False, mail: str = ""
     ) -> list[Outcome]:
         """Take a mail's orders for ``player``: standing orders are given at once, the others
         queued; lines that are not orders are answered at once.  A correction first drops
@@ -142,7 +192,7 @@ class Session:
         self.outcomes.extend(answers)
         return answers
 
-    def _give_standing(self, player: Any, text: str, order: o.Order, mail: str) -> Outcome:
+    def _give_standing(self, player: PlayerId, text: str, order: o.Order, mail: str) -> Outcome:
         if isinstance(order, o.CancelStanding):
             ended = [s for s in self.standing if s.player == player and s.active]
             for standing in ended:
@@ -172,7 +222,7 @@ class Session:
                 self.game.process(program)
             except IllegalAction as error:
                 return Outcome(player, text, refused=_reason(error, self.lang(player)), mail=mail)
-            standing.program_id = int(self.game.raw_actions[-1]["id"])
+            standing.program_id = action_id(self.game.raw_actions[-1])
             standing.since = standing.program_id
         self.standing.append(standing)
         self._event(player, "standing", f"standing order given: {text}")
@@ -202,24 +252,26 @@ class Session:
                 break
         return self.outcomes[start:]
 
-    def waiting_for(self) -> list[Any]:
+    def waiting_for(self) -> list[PlayerId]:
         """The players the game waits for now (who decide for an active entity)."""
-        out: list[Any] = []
+        out: list[PlayerId] = []
         for entity in self.game.active_entities():
             player = player_of(self.game, entity)
             if player is not None and player not in out:
                 out.append(player)
         return out
 
-    def _decisions(self) -> list[tuple[EntityId, Any]]:
+    def _decisions(self) -> list[tuple[EntityId, PlayerId | None]]:
         """(entity, player) of every decision now: the active entities, and other entities
         with listed actions that a deciding player answers for (a president's sale in an
         operating turn)."""
         active = list(self.game.active_entities())
-        out: list[tuple[EntityId, Any]] = [(e, player_of(self.game, e)) for e in active]
+        out: list[tuple[EntityId, PlayerId | None]] = [(e, player_of(self.game, e)) for e in active]
         players = {p for _, p in out}
         for action in legal(self.game):
-            entity: EntityId = action["entity"]
+            entity = action.get("entity")
+            if not (isinstance(entity, str) or is_int(entity)):
+                continue
             if entity not in active and all(entity != e for e, _ in out):
                 player = player_of(self.game, entity)
                 if player in players:
@@ -265,10 +317,10 @@ class Session:
             outcome.refused = _reason(error, self.lang(pending.player))
         else:
             outcome.understood = phrase
-            outcome.action_id = int(game.raw_actions[-1]["id"])
+            outcome.action_id = action_id(game.raw_actions[-1])
         self.outcomes.append(outcome)
 
-    def _phrase(self, action: Action, player: Any, order: o.Order | None = None) -> str:
+    def _phrase(self, action: Action, player: PlayerId, order: o.Order | None = None) -> str:
         lang = self.lang(player)
         best = isinstance(order, o.Run) and order.best
         text = order_text(self.game, action, lang, best=False)
@@ -278,7 +330,7 @@ class Session:
             )
         return text
 
-    def _skip_step(self, entity: EntityId, player: Any) -> bool:
+    def _skip_step(self, entity: EntityId, player: PlayerId) -> bool:
         """Pass a corporation's step when its orders are for a later step (module docs)."""
         if entity == player:
             return False
@@ -303,10 +355,10 @@ class Session:
         note = "kein Auftrag für diesen Schritt" if self.lang(player) == "de" else (
             "no order for this step")
         self.outcomes.append(Outcome(player, f"({note})", understood=text,
-                                     action_id=int(self.game.raw_actions[-1]["id"])))
+                                     action_id=action_id(self.game.raw_actions[-1])))
         return True
 
-    def _standing(self, entity: EntityId, player: Any) -> bool:
+    def _standing(self, entity: EntityId, player: PlayerId) -> bool:
         listed = legal(self.game)
         for standing in self.standing:
             if not standing.active or standing.player != player:
@@ -321,7 +373,7 @@ class Session:
                 return True
         return False
 
-    def _fire(self, firing: Firing, player: Any) -> bool:
+    def _fire(self, firing: Firing, player: PlayerId) -> bool:
         assert firing.action is not None
         text = self._phrase(firing.action, player)
         try:
@@ -329,10 +381,10 @@ class Session:
         except IllegalAction as error:
             self._cancel(firing.standing, _reason(error, "en"))
             return True
-        action_id = int(self.game.raw_actions[-1]["id"])
+        fired_id = action_id(self.game.raw_actions[-1])
         self._event(player, "fired", f"standing order '{firing.standing.text}' fired: {text}")
         self.outcomes.append(Outcome(player, firing.standing.text, understood=text,
-                                     standing=True, action_id=action_id))  # fmt: skip
+                                     standing=True, action_id=fired_id))  # fmt: skip
         return True
 
     def _cancel(self, standing: Standing, reason: str) -> None:
@@ -343,7 +395,7 @@ class Session:
         self._event(standing.player, "cancelled",
                     f"standing order '{standing.text}' cancelled: {reason}")  # fmt: skip
 
-    def _default(self, entity: EntityId, player: Any) -> bool:
+    def _default(self, entity: EntityId, player: PlayerId) -> bool:
         found = default_action(self.game, entity)
         if found is None:
             return False
@@ -356,12 +408,12 @@ class Session:
         label = "Vorgabe" if self.lang(player) == "de" else "default"
         self.outcomes.append(Outcome(player, f"({label}: {found.note})", understood=text,
                                      default=True,
-                                     action_id=int(self.game.raw_actions[-1]["id"])))
+                                     action_id=action_id(self.game.raw_actions[-1])))
         if found.note.startswith("drawn"):
             self._event(player, "draw", f"GM's draw for {entity}: {text}, {found.note}")
         return True
 
-    def _event(self, player: Any, kind: str, text: str) -> None:
+    def _event(self, player: PlayerId | None, kind: str, text: str) -> None:
         self.events.append(Event(len(self.game.raw_actions), player, kind, text))
 
 

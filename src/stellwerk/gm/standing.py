@@ -24,14 +24,27 @@ program of the game file gets a ``program_disable`` action naming the reason.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
 
-from stellwerk.api import EntityId, Game
+from stellwerk.api import Game
+from stellwerk.core.actions import action_id
+from stellwerk.core.entities import EntityId, PlayerId
+from stellwerk.core.jsondata import (
+    JSONObject,
+    JSONValue,
+    as_object,
+    first_text,
+    ident,
+    integer,
+    optional_integer,
+    optional_text,
+    text,
+)
 from stellwerk.gm.look import snap
 from stellwerk.gm.understand import CASH_CHOICES, Refused, _choose_by, player_of, share_source
 
-Action = dict[str, Any]
+Action = JSONObject
 
 PROGRAM_OF = {"share_pass": "program_share_pass", "buy_shares": "program_buy_shares"}
 """Our kinds kept as 18xx.games programmed actions."""
@@ -42,7 +55,7 @@ class Standing:
     """One standing order of a player."""
 
     id: int
-    player: Any
+    player: PlayerId
     kind: str
     target: str | None = None
     amount: int | None = None
@@ -53,7 +66,32 @@ class Standing:
     text: str = ""
     active: bool = True
     program_id: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JSONObject = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: JSONValue) -> Standing:
+        """A standing order as stored (``dataclasses.asdict`` written as JSON); a malformed
+        one raises ``ShapeError``."""
+        obj = as_object(data, "a standing order")
+        return cls(
+            id=integer(obj, "id"),
+            player=ident(obj, "player"),
+            kind=text(obj, "kind"),
+            target=optional_text(obj, "target"),
+            amount=optional_integer(obj, "amount"),
+            source=optional_text(obj, "source"),
+            since=optional_integer(obj, "since") or 0,
+            round_key=optional_text(obj, "round_key") or "",
+            text=optional_text(obj, "text") or "",
+            active=obj.get("active", True) is not False,
+            program_id=optional_integer(obj, "program_id"),
+            extra=as_object(obj.get("extra") or {}, "'extra'"),
+        )
+
+    def to_json(self) -> JSONObject:
+        """The stored form (read back by :meth:`from_json`)."""
+        out: JSONObject = {**dataclasses.asdict(self)}
+        return out
 
 
 def round_key(game: Game) -> str:
@@ -105,7 +143,7 @@ def fire(game: Game, standing: Standing, entity: EntityId, listed: list[Action])
     """What ``standing`` does at the decision of ``entity`` (listed: its legal actions), or
     None when it has nothing to do here."""
     mine = [a for a in listed if a.get("entity") == entity]
-    types = {a["type"] for a in mine}
+    types = {str(a["type"]) for a in mine}
     if standing.kind == "share_pass":
         if entity != standing.player or not is_stock_round(game) or "pass" not in types:
             return None
@@ -143,7 +181,7 @@ def shenanigans(game: Game, standing: Standing) -> str | None:
     corporation the holder presides since it was given (18xx.games' triggers)."""
     names = dict(game.players)
     for action in game.actions:
-        if int(action.get("id", 0)) <= standing.since:
+        if action_id(action) <= standing.since:
             continue
         who = action.get("entity")
         if who == standing.player or action.get("entity_type") != "player":
@@ -155,7 +193,7 @@ def shenanigans(game: Game, standing: Standing) -> str | None:
         if kind == "par":
             return f"{name} started {action.get('corporation')}"
         if kind == "buy_shares" and action.get("shares"):
-            corp = str(action["shares"][0]).rpartition("_")[0]
+            corp = first_text(action, "shares").rpartition("_")[0]
             if player_of(game, corp) == standing.player:
                 return f"{name} bought into {corp}"
     return None
@@ -170,7 +208,7 @@ def _buy(
     now = snap(game)
     corp = next((c for c in now["corporations"] if c["id"] == corp_sym), None)
     me = next((p for p in now["players"] if p["id"] == standing.player), None)
-    held = int((me or {}).get("shares", {}).get(corp_sym, 0))
+    held = me["shares"].get(corp_sym, 0) if me is not None else 0
     if standing.amount is None and corp is not None and corp.get("floated"):
         return Firing(standing, cancel=f"{corp_sym} has floated")
     if standing.amount is not None and held >= standing.amount:
@@ -179,8 +217,8 @@ def _buy(
     buys = [
         a for a in mine
         if a["type"] == "buy_shares" and a.get("shares")
-        and str(a["shares"][0]).rpartition("_")[0] == corp_sym
-        and share_source(game, str(a["shares"][0])) == wanted
+        and first_text(a, "shares").rpartition("_")[0] == corp_sym
+        and share_source(game, first_text(a, "shares")) == wanted
     ]  # fmt: skip
     if buys:
         return Firing(standing, action=buys[0])
@@ -205,8 +243,10 @@ def _bid(game: Game, standing: Standing, entity: EntityId, mine: list[Action]) -
         if any(a["type"] in ("bid", "pass") for a in mine):
             return Firing(standing, cancel=f"{target} is no longer for sale")
         return None
-    price = min(int(a.get("price") or 0) for a in bids)
+    price = min((optional_integer(a, "price") or 0) for a in bids)
     if price > int(standing.amount or 0):
         reason = f"the price of {target} ({price}) is above {standing.amount}"
         return Firing(standing, cancel=reason)
-    return Firing(standing, action=next(a for a in bids if int(a.get("price") or 0) == price))
+    return Firing(
+        standing, action=next(a for a in bids if (optional_integer(a, "price") or 0) == price)
+    )

@@ -21,17 +21,18 @@ price`` ``first``, ``take SB`` the secession's ``a`` when SB is its first new co
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from stellwerk.api import EntityId, Game
-from stellwerk.core.entities import Holder, Player
+from stellwerk.api import Game
+from stellwerk.core.entities import Corporation, EntityId, Holder, Player, PlayerId
+from stellwerk.core.jsondata import JSONObject, JSONValue, first_text, list_at, optional_integer
 from stellwerk.gm import orders as o
 from stellwerk.gm.look import asked, hexes, legal
 from stellwerk.gm.orders import normalise
 
-Action = dict[str, Any]
+Action = JSONObject
 
 PLAYER_KINDS: dict[type[o.Order], tuple[str, ...]] = {
     o.Bid: ("bid",),
@@ -111,14 +112,14 @@ def is_corp_order(order: o.Order) -> bool:
     return type(order) in CORP_KINDS or (isinstance(order, o.BuyCompany) and order.corp is not None)
 
 
-def player_of(game: Game, entity: EntityId) -> EntityId | None:
+def player_of(game: Game, entity: EntityId | None) -> PlayerId | None:
     """The player who decides for ``entity`` (a player id, a corporation or company symbol):
     the player himself, a corporation's president, a company's owner (or its owner's
     president); None when nobody does (a corporation in receivership)."""
     if any(pid == entity for pid, _ in game.players):
         return entity
     eng = game.engine
-    holder: Holder | None = None
+    holder: object = None
     corp = eng.corporation_or_none(str(entity))
     if corp is not None:
         holder = corp.owner
@@ -146,7 +147,7 @@ def symbol(game: Game, name: str) -> str:
     return name
 
 
-def addresses(game: Game, player: Any, order: o.Order, entity: EntityId) -> bool:
+def addresses(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> bool:
     """Whether ``order`` is meant for a decision of ``entity`` (one of the player's)."""
     is_player = bool(entity == player)
     if order.corp is not None:
@@ -161,7 +162,7 @@ def addresses(game: Game, player: Any, order: o.Order, entity: EntityId) -> bool
 
 
 
-def fits(game: Game, player: Any, order: o.Order, entity: EntityId) -> bool:
+def fits(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> bool:
     """Whether ``order`` answers the decision ``entity`` faces now: it is addressed to it and
     its action type is listed for it (a lay: some hex may take a tile)."""
     if not addresses(game, player, order, entity):
@@ -180,7 +181,7 @@ def _operating(game: Game) -> Any:
     return getattr(operator, "sym", None)
 
 
-def understand(game: Game, player: Any, order: o.Order, entity: EntityId) -> Understood:
+def understand(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> Understood:
     """The action ``order`` means for ``entity`` now; ``Refused`` when it means none or
     several."""
     if order.corp is not None and player_of(game, symbol(game, order.corp)) != player:
@@ -246,7 +247,7 @@ def _sealed(game: Game, order: o.Order, listed: list[Action]) -> Action:
     if not offered:
         raise Refused("no sealed bids are asked for now")
     items = blind_items(game)
-    bids = [0] * len(offered[0]["bids"])
+    bids: list[JSONValue] = [0] * len(list_at(offered[0], "bids"))
     for name, amount in order.bids:
         if name not in items:
             raise Refused(f"{name} is not for sale here (items: {', '.join(items)})")
@@ -300,7 +301,7 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
     assert isinstance(order, o.Buy)
     buys = [
         a for a in _of_type(listed, "buy_shares")
-        if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
+        if first_text(a, "shares").rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not buys:
         corp = game.engine.corporation_or_none(symbol(game, order.target))
@@ -308,7 +309,7 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
             raise Refused(f"there is no corporation {order.target}")
         why = why_not(game, listed, corp)
         raise Refused(f"no certificate of {order.target} can be bought now{why}")
-    sourced = [(share_source(game, str(a["shares"][0])), a) for a in buys]
+    sourced = [(share_source(game, first_text(a, "shares")), a) for a in buys]
     if order.source is not None:
         chosen = [a for s, a in sourced if _source_matches(game, s, order.source)]
         if not chosen:
@@ -317,7 +318,7 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
     else:
         ipo = [a for s, a in sourced if s == "ipo"]
         chosen = ipo or [a for _, a in sourced]
-    by_source = {share_source(game, str(a["shares"][0])): a for a in chosen}
+    by_source = {share_source(game, first_text(a, "shares")): a for a in chosen}
     if len(by_source) > 1:
         raise Refused(f"ambiguous: {order.target} is for sale from {', '.join(by_source)}; "
                       "write from ...")
@@ -329,15 +330,15 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
     return _one(list(by_percent.values()), "", lambda a: f"{a.get('percent')}%")
 
 
-def why_not(game: Game, listed: list[Action], corp: Any) -> str:
+def why_not(game: Game, listed: list[Action], corp: Corporation) -> str:
     """Why the deciding entity cannot buy a certificate of ``corp`` now, where the engine's
     general limits tell (common rules: the certificate limit, the 60 % holding limit, the
     cash for the cheapest certificate); '' when none of them is the reason."""
     entity = listed[0]["entity"] if listed else None
     if entity is None:
         return ""
-    engine: Any = game.engine
-    holder = next((h for h in engine.all_players if h.id == entity), None)
+    engine = game.engine
+    holder: Holder | None = next((h for h in engine.all_players if h.id == entity), None)
     if holder is None:
         holder = engine.corporation_or_none(str(entity))
     if holder is None:
@@ -365,15 +366,15 @@ def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
     assert isinstance(order, o.Sell)
     sales = [
         a for a in _of_type(listed, "sell_shares")
-        if a.get("shares") and str(a["shares"][0]).rpartition("_")[0].upper() == order.target
+        if first_text(a, "shares").rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not sales:
         if game.engine.corporation_or_none(symbol(game, order.target)) is None:
             raise Refused(f"there is no corporation {order.target}")
         raise Refused(f"no certificate of {order.target} can be sold now")
-    fitting = [a for a in sales if len(a["shares"]) == order.count]
+    fitting = [a for a in sales if len(list_at(a, "shares")) == order.count]
     if not fitting:
-        counts = sorted({len(a["shares"]) for a in sales})
+        counts = sorted({len(list_at(a, "shares")) for a in sales})
         raise Refused(f"{order.count} of {order.target} cannot be sold now (possible: "
                       f"{', '.join(map(str, counts))} certificates)")
     if order.percent is not None:
@@ -453,7 +454,7 @@ def _run(game: Game, order: o.Order, listed: list[Action]) -> Action:
         return dict(runs[0])
     from stellwerk.gm.routefind import named_routes
 
-    return {**runs[0], "routes": named_routes(game, str(runs[0]["entity"]), order.routes)}
+    return {**runs[0], "routes": [*named_routes(game, str(runs[0]["entity"]), order.routes)]}
 
 
 def _dividend(game: Game, order: o.Order, listed: list[Action]) -> Action:
@@ -597,6 +598,11 @@ def token_owner(game: Game, city: str, slot: int) -> str:
     return "" if holder is None else str(holder)
 
 
+def _seller(game: Game, offer: Action) -> str:
+    """The corporation whose token a ``buy_token`` offer names."""
+    return token_owner(game, str(offer["city"]), optional_integer(offer, "slot") or 0)
+
+
 def _buy_token(game: Game, order: o.Order, listed: list[Action]) -> Action:
     """A token bought from another corporation (rules/1841.md 2.5): the hex, optionally
     the city and the seller name it; the price, where the listing leaves a range, must be
@@ -612,14 +618,12 @@ def _buy_token(game: Game, order: o.Order, listed: list[Action]) -> Action:
     if order.city is not None:
         here = [a for a in here if city_place(game, str(a["city"]))[1] == order.city]
     if order.seller is not None:
-        here = [a for a in here if token_owner(game, str(a["city"]), int(a.get("slot") or 0))
-                .upper() == order.seller]  # fmt: skip
+        here = [a for a in here if _seller(game, a).upper() == order.seller]
     if not here:
         raise Refused(f"no such token can be bought on {order.hex}")
     places = {(a["city"], a.get("slot")): a for a in here}
-    action = _one(list(places.values()), "",
-                  lambda a: token_owner(game, str(a["city"]), int(a.get("slot") or 0)))
-    prices = sorted({int(a["price"]) for a in here if "price" in a})
+    action = _one(list(places.values()), "", lambda a: _seller(game, a))
+    prices = sorted({price for a in here if (price := optional_integer(a, "price")) is not None})
     if order.price is not None:
         action["price"] = order.price
     elif len(prices) > 1:
@@ -670,7 +674,10 @@ BANKRUPT_WORDS = {0: "resign", 1: "loan"}
 """18xx.games' bankruptcy options as the order language names them (rules/1841.md 2.6)."""
 
 
-HANDLERS: dict[type[o.Order], Any] = {
+Handler = Callable[[Game, o.Order, list[Action]], Action]
+"""Turns an order into the one listed action it means, or raises ``Refused``."""
+
+HANDLERS: dict[type[o.Order], Handler] = {
     o.Pass: _pass,
     o.Bid: _bid,
     o.SealedBids: _sealed,

@@ -5,11 +5,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+from stellwerk.core.jsondata import JSONObject
 
 if TYPE_CHECKING:
-    from stellwerk.api import EntityId
+    from stellwerk.io.snapshot import Snapshot
 
 
 class EngineGame(Protocol):
@@ -27,25 +28,23 @@ class EngineGame(Protocol):
     def game_end_reason(self) -> str | None:
         """Why the game ended (``bank``, ``bankrupt``, ...)."""
 
-    def process(self, action: dict[str, Any], replay: bool = False) -> Any:
+    def process(self, action: JSONObject, replay: bool = False) -> None:
         """Apply one action dict; ``replay`` applies recorded ``auto_actions`` as given;
         ``IllegalAction`` if refused."""
 
-    def undo(self) -> Any:
+    def undo(self) -> None:
         """Drop the last action."""
 
-    def to_file(self) -> dict[str, Any]:
+    def to_file(self) -> JSONObject:
         """The game as an 18xx.games game file dict."""
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> Snapshot:
         """The state in the trace format."""
 
-    def active_entities(self) -> Sequence[EntityId]:
-        """Who must act now (player ids, corporation and company symbols)."""
+    def active_entities(self) -> list[int | str]:
+        """Who must act now: player ids, corporation and company symbols."""
 
-    def legal_actions(
-        self, hex_id: str | None = None, all_lays: bool = False
-    ) -> list[dict[str, Any]]:
+    def legal_actions(self, hex_id: str | None = None, all_lays: bool = False) -> list[JSONObject]:
         """Finite choices as action dicts."""
 
 

@@ -32,11 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Company, Corporation, Entity, Player
+from stellwerk.core.entities import Company, Corporation, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.shares import Bundle
 from stellwerk.io import rails_report as rr
+from stellwerk.titles.g1835.game import Game1835
 from stellwerk.titles.g1835.sales import successor
 
 RAILS_DEFAULT_OPTIONS = ("prussian_reserved_ignored",)
@@ -49,10 +50,10 @@ class Divergence:
 
     line: int
     field: str
-    ours: Any
-    expected: Any
+    ours: object
+    expected: object
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "line": self.line,
             "action_id": self.line,
@@ -94,7 +95,7 @@ class ImportReport:
     def ok(self) -> bool:
         return self.matches_result
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         d = self.first_divergence
         return {
             "file": self.file,
@@ -189,8 +190,10 @@ class Importer:
         self.route_below: list[tuple[int, str, int, int]] = []
 
     @property
-    def engine(self) -> Any:
-        return self.game.engine
+    def engine(self) -> Game1835:
+        engine = self.game.engine
+        assert isinstance(engine, Game1835)  # the importer makes 1835 games only
+        return engine
 
     # -- choices the report does not record ------------------------------------------------
     def choose_city(self, line: int, company: str, candidates: list[int]) -> int:
@@ -260,14 +263,14 @@ class Importer:
             self.pass_one(line)
         raise Mismatch(Divergence(line, "flow", "no progress", "the report's next action"))
 
-    def entity_is(self, entity: Entity) -> Callable[[], bool]:
+    def entity_is(self, entity: object) -> Callable[[], bool]:
         def check() -> bool:
             _, current = self.current()
             return current is entity
 
         return check
 
-    def step_is(self, corp: Any, kinds: tuple[str, ...]) -> Callable[[], bool]:
+    def step_is(self, corp: Corporation, kinds: tuple[str, ...]) -> Callable[[], bool]:
         def check() -> bool:
             step, current = self.current()
             if step is None:
@@ -285,7 +288,7 @@ class Importer:
         return corp
 
     # -- checks -----------------------------------------------------------------------------
-    def expect(self, line: int, what: str, ours: Any, expected: Any) -> None:
+    def expect(self, line: int, what: str, ours: object, expected: object) -> None:
         self.checkpoints += 1
         if ours != expected:
             raise Mismatch(Divergence(line, what, ours, expected))
@@ -471,7 +474,7 @@ class Importer:
         tile_id = board.available().get(e.tile)
         if tile_id is None:
             raise Mismatch(Divergence(e.line, f"tile {e.tile} in the supply", None, e.hex))
-        entity: Entity = corp
+        entity: Corporation | Company = corp
         owner = corp.owner
         for company in owner.companies if isinstance(owner, Player) else []:
             if "lay_tile" not in engine.round.actions_for(company):
@@ -498,8 +501,8 @@ class Importer:
         """Tokens relaid after an upgrade of a trackless city (not in the report): the city
         they stood on first, another one if a later lay shows otherwise."""
         step = self.engine.round.active_step()
-        while getattr(step, "relays", None):
-            hex_id, sym = step.relays[0]
+        while relays := getattr(step, "relays", None):
+            hex_id, sym = relays[0]
             port = self.engine.map
             cities = port.relay_cities(hex_id, sym)
             state = port.board.hex(hex_id)
@@ -512,7 +515,7 @@ class Importer:
     def on_TokenLaid(self, e: rr.TokenLaid) -> None:
         engine = self.engine
         corp = self.corp(e.company)
-        entity: Entity = corp
+        entity: Corporation | Company = corp
         if e.free:
             owner = corp.owner
             for company in owner.companies if isinstance(owner, Player) else []:
@@ -646,7 +649,9 @@ class Importer:
 
     def on_Merged(self, e: rr.Merged) -> None:
         engine = self.engine
-        paper: Any = next((c for c in engine.corporations if c.sym == e.company), None)
+        paper: Corporation | Company | None = next(
+            (c for c in engine.corporations if c.sym == e.company), None
+        )
         if paper is None:
             paper = engine.company(e.company)
         if paper.closed:

@@ -13,13 +13,14 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeGuard
 
 from stellwerk.core.errors import GameFileError
+from stellwerk.core.jsondata import JSONObject, integer, is_int, is_object
 from stellwerk.core.rng import seed_from
 from stellwerk.io.undo import live_actions
 
-Action = dict[str, Any]
+Action = JSONObject
+"""An 18xx.games action as read from a file (its fields depend on its type)."""
 PlayerId = int | str
 
 
@@ -43,11 +44,7 @@ class GameFile:
         return self.result is not None
 
 
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_players(data: dict[str, Any]) -> list[tuple[PlayerId, str]]:
+def _check_players(data: JSONObject) -> list[tuple[PlayerId, str]]:
     players = data.get("players")
     if not isinstance(players, list) or not players:
         raise GameFileError("'players' must be a non-empty list")
@@ -64,38 +61,48 @@ def _check_players(data: dict[str, Any]) -> list[tuple[PlayerId, str]]:
     return out
 
 
-def _check_action(action: object, where: int | None, *, needs_id: bool) -> None:
-    if not isinstance(action, dict):
+def _check_action(action: object, where: int | None, *, needs_id: bool) -> Action:
+    if not is_object(action):
         raise GameFileError(f"action {action!r} is not an object", where)
     if not isinstance(action.get("type"), str) or not action["type"]:
         raise GameFileError("action has no type", where)
-    if needs_id and not _is_int(action.get("id")):
+    if needs_id and not is_int(action.get("id")):
         raise GameFileError(f"action has no integer id: {action.get('id')!r}", where)
     autos = action.get("auto_actions")
     if autos is None:
-        return
+        return action
     if not isinstance(autos, list):
         raise GameFileError("auto_actions must be a list", where)
     for auto in autos:
         _check_action(auto, where, needs_id=False)
+    return action
 
 
-def _check_actions(data: dict[str, Any]) -> list[Action]:
+def _check_actions(data: JSONObject) -> list[Action]:
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise GameFileError("'actions' must be a list")
     previous: int | None = None
-    for action in actions:
-        own_id = action.get("id") if isinstance(action, dict) else None
-        where = own_id if _is_int(own_id) else previous
-        _check_action(action, where, needs_id=True)
-        if previous is not None and action["id"] <= previous:
-            raise GameFileError(f"action ids must ascend, {action['id']} follows {previous}", where)
-        previous = action["id"]
-    return actions
+    out: list[Action] = []
+    for entry in actions:
+        own_id = entry.get("id") if isinstance(entry, dict) else None
+        where = own_id if is_int(own_id) else previous
+        action = _check_action(entry, where, needs_id=True)
+        action_id = integer(action, "id")  # checked just above
+        if previous is not None and action_id <= previous:
+            raise GameFileError(f"action ids must ascend, {action_id} follows {previous}", where)
+        previous = action_id
+        out.append(action)
+    return out
 
 
-def _check_settings(data: dict[str, Any]) -> tuple[int, list[str]]:
+def action_id(action: Action) -> int:
+    """The id of an action of a checked file's list (``GameFile.actions``/``live``; every
+    one has an integer id); an action without one raises ``GameFileError``."""
+    return integer(action, "id", GameFileError)
+
+
+def _check_settings(data: JSONObject) -> tuple[int, list[str]]:
     settings = data.get("settings") or {}
     if not isinstance(settings, dict):
         raise GameFileError("'settings' must be an object")
@@ -103,16 +110,17 @@ def _check_settings(data: dict[str, Any]) -> tuple[int, list[str]]:
     if not isinstance(rules, list) or not all(isinstance(rule, str) for rule in rules):
         raise GameFileError("'settings.optional_rules' must be a list of strings")
     raw_seed = settings.get("seed")
-    if raw_seed is not None and not (_is_int(raw_seed) or isinstance(raw_seed, str)):
+    if raw_seed is not None and not (is_int(raw_seed) or isinstance(raw_seed, str)):
         raise GameFileError(f"'settings.seed' must be an integer, not {raw_seed!r}")
+    game_id = data.get("id")
     try:
-        seed = seed_from(raw_seed, data.get("id"))
+        seed = seed_from(raw_seed, game_id if is_int(game_id) or isinstance(game_id, str) else None)
     except ValueError as error:
         raise GameFileError(f"'settings.seed' is not a number: {raw_seed!r}") from error
-    return seed, list(rules)
+    return seed, [rule for rule in rules if isinstance(rule, str)]
 
 
-def records_unfinished(data: dict[str, Any]) -> bool:
+def records_unfinished(data: JSONObject) -> bool:
     """Whether the file says its game is not over: ``status`` other than ``"finished"`` or
     ``finished: false``.  18xx.games' engine, saving a game in progress (a random game its
     generator stopped at a time limit), still writes the players' current values as ``result``;
@@ -121,13 +129,18 @@ def records_unfinished(data: dict[str, Any]) -> bool:
     return data.get("finished") is False or (isinstance(status, str) and status != "finished")
 
 
-def _check_result(data: dict[str, Any]) -> dict[str, int] | None:
+def _check_result(data: JSONObject) -> dict[str, int] | None:
     result = data.get("result")
     if result is None or result == {} or records_unfinished(data):
         return None
-    if not isinstance(result, dict) or not all(_is_int(value) for value in result.values()):
+    if not isinstance(result, dict):
         raise GameFileError("'result' must map player ids to integers")
-    return {str(key): value for key, value in result.items()}
+    out: dict[str, int] = {}
+    for key, value in result.items():
+        if not is_int(value):
+            raise GameFileError("'result' must map player ids to integers")
+        out[str(key)] = value
+    return out
 
 
 def load_game_file(data: object) -> GameFile:
@@ -153,7 +166,7 @@ def load_game_file(data: object) -> GameFile:
     )
 
 
-def read_game_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+def read_game_file(path: str | os.PathLike[str]) -> JSONObject:
     """Read a game file's JSON; unreadable JSON raises ``GameFileError``."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -171,9 +184,10 @@ def number_actions(actions: list[Action], first_id: int = 1) -> list[Action]:
     for action in actions:
         copy = dict(action)
         action_id = copy.get("id")
-        if not _is_int(action_id) or action_id <= last:
-            copy["id"] = last + 1
-        last = copy["id"]
+        if not is_int(action_id) or action_id <= last:
+            action_id = last + 1
+            copy["id"] = action_id
+        last = action_id
         out.append(copy)
     return out
 
@@ -188,13 +202,13 @@ def build_game_file(
     finished: bool = False,
     result: dict[str, int] | None = None,
     game_end_reason: str | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """A game file dict in 18xx.games' shape; ``result`` is only written for a finished game."""
-    data: dict[str, Any] = {
+    data: JSONObject = {
         "title": title,
         "players": [{"id": pid, "name": name} for pid, name in players],
         "settings": {"seed": seed, "optional_rules": list(optional_rules)},
-        "actions": number_actions(actions),
+        "actions": [*number_actions(actions)],
         "status": "finished" if finished else "active",
     }
     if finished:
@@ -229,7 +243,7 @@ def fsync_directory(folder: str | os.PathLike[str]) -> None:
         os.close(handle)
 
 
-def write_json_atomic(path: str | os.PathLike[str], data: dict[str, Any]) -> None:
+def write_json_atomic(path: str | os.PathLike[str], data: JSONObject) -> None:
     """Write ``data`` as JSON to ``path`` so that ``path`` always holds the old or the new text.
 
     A symlink stays a link: its target is rewritten.  The new text goes to a temporary file in

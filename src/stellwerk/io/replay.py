@@ -10,15 +10,30 @@ from __future__ import annotations
 import contextlib
 import time
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.jsondata import is_int
 from stellwerk.io.engine import EngineGame, GameFactory
-from stellwerk.io.gamefile import GameFile
-from stellwerk.io.trace import Difference, Trace, first_difference
+from stellwerk.io.gamefile import GameFile, action_id
+from stellwerk.io.trace import Difference, DifferenceJSON, Line, Trace, first_difference
 
-Line = dict[str, Any]
+
+class ReplayJSON(TypedDict):
+    """What ``stellwerk replay --json`` prints for one file."""
+
+    file: str
+    title: str
+    options: list[str]
+    actions: int
+    finished: bool
+    result: dict[str, int]
+    expected_result: dict[str, int] | None
+    matches_result: bool
+    first_divergence: DifferenceJSON | None
+    seconds: float
 
 
 @dataclass
@@ -51,7 +66,7 @@ class ReplayReport:
         """Matches and no divergence: the replay is a success."""
         return self.matches_result and self.first_divergence is None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ReplayJSON:
         """The JSON form printed by ``stellwerk replay --json``."""
         divergence = self.first_divergence
         return {
@@ -105,15 +120,17 @@ def _check_final(
 ) -> Difference | None:
     if len(trace.steps) > report.actions:
         extra = trace.steps[report.actions].get("action_id")
-        return Difference(extra, "trace", "end of game file", f"action {extra}")
+        return Difference(
+            extra if is_int(extra) else None, "trace", "end of game file", f"action {extra}"
+        )
     if trace.final is None:
         return None
-    ours = {"finished": game.finished, "game_end_reason": game.game_end_reason}
+    ours: dict[str, object] = {"finished": game.finished, "game_end_reason": game.game_end_reason}
     expected = {key: trace.final[key] for key in ours if key in trace.final}
     return first_difference(ours, expected, last_id)
 
 
-def _normalised(result: dict[Any, Any]) -> dict[str, int]:
+def _normalised(result: Mapping[str, int]) -> dict[str, int]:
     return {str(key): value for key, value in result.items()}
 
 
@@ -141,7 +158,7 @@ def replay(
         expected_game_end_reason=game_file.game_end_reason,
     )
     clock = _Clock()
-    action_id: int | None = None
+    number: int | None = None
     _prepare(game_file.title)
     try:
         with clock:
@@ -156,25 +173,25 @@ def replay(
         for index, action in enumerate(game_file.live):
             if report.first_divergence is not None:
                 break
-            action_id = action["id"]
+            number = action_id(action)
             try:
                 with clock:
                     game.process(action, replay=True)
             except IllegalAction as error:
-                report.first_divergence = _refused(action_id, error)
+                report.first_divergence = _refused(number, error)
                 break
             report.actions += 1
             if trace is not None:
                 expected = trace.steps[index] if index < len(trace.steps) else None
-                report.first_divergence = _check_step(game, expected, action["id"])
+                report.first_divergence = _check_step(game, expected, number)
         if trace is not None and report.first_divergence is None:
-            report.first_divergence = _check_final(game, trace, report, action_id)
+            report.first_divergence = _check_final(game, trace, report, number)
             report.trace_complete = report.first_divergence is None
         report.finished = game.finished
         report.result = _normalised(game.result) if game.finished else {}
         report.game_end_reason = game.game_end_reason
     except Exception as error:  # an engine bug must still give a report, with its traceback
-        report.first_divergence = _crashed(action_id, error)
+        report.first_divergence = _crashed(number, error)
         report.error_traceback = traceback.format_exc()
     report.seconds = clock.seconds
     return report

@@ -2,28 +2,75 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
-from stellwerk.core.entities import Company, Corporation, Holder, Player, SharePool
+from stellwerk.core.entities import Corporation, EntityId, Holder, Player, PlayerId, SharePool
 from stellwerk.core.game import Game
 
 POOL_ID = "SharePool"
 """How the trace names the pool as a president (18xx.games' class name; fixtures README)."""
 
 
-def _id(entity: Holder) -> int | str:
-    """How the trace names a holder: a player by id, the pool by ``POOL_ID``, a corporation
-    or company by symbol, anyone else by name."""
+class PlayerState(TypedDict):
+    """A player in a trace line."""
+
+    id: PlayerId
+    cash: int
+    shares: dict[str, int]
+    companies: list[str]
+
+
+class CorporationState(TypedDict):
+    """A corporation in a trace line (only ones that have been started or hold something)."""
+
+    id: str
+    cash: int
+    floated: bool
+    ipoed: bool
+    price: int | None
+    price_cell: list[int] | None
+    president: EntityId | None
+    """A player id, a corporation symbol, or ``SharePool``."""
+    trains: list[str]
+    tokens: list[str]
+    companies: list[str]
+    shares: dict[str, int]
+    pool_percent: int
+
+
+class _Tiles(TypedDict, total=False):
+    tiles: dict[str, str]
+
+
+class Snapshot(_Tiles):
+    """One state line of a trace (shared/fixtures/README.md), without ``action_id`` and
+    ``action_type``; ``tiles`` is left out on request."""
+
+    round: str
+    turn: int
+    round_num: int
+    phase: str
+    active: list[EntityId | None]
+    bank: int
+    players: list[PlayerState]
+    corporations: list[CorporationState]
+    depot: dict[str, int]
+
+
+def _id(entity: object) -> EntityId | None:
+    """A player's id, the pool's trace name, else the entity's symbol or name."""
     if isinstance(entity, Player):
         return entity.id
     if isinstance(entity, SharePool):
         return POOL_ID
-    if isinstance(entity, Corporation | Company):
-        return entity.sym or entity.name
-    return entity.name
+    for attribute in ("sym", "name"):
+        value = getattr(entity, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+    return None
 
 
-def _president(owner: Holder | None) -> int | str | None:
+def _president(owner: object) -> EntityId | None:
     """The president as the trace format names it: a player id, a corporation symbol, or
     ``SharePool`` when the president's certificate lies in the pool (1841's frozen
     corporations; 18xx.games' traces name the pool by its class)."""
@@ -34,7 +81,7 @@ def _president(owner: Holder | None) -> int | str | None:
     return _id(owner)
 
 
-def _shares(holder: Any) -> dict[str, int]:
+def _shares(holder: Holder) -> dict[str, int]:
     out: dict[str, int] = {}
     for corp, shares in holder.shares.items():
         pct = sum(s.percent for s in shares)
@@ -43,12 +90,12 @@ def _shares(holder: Any) -> dict[str, int]:
     return out
 
 
-def _corporation(game: Game, corp: Corporation) -> dict[str, Any] | None:
+def _corporation(game: Game, corp: Corporation) -> CorporationState | None:
     if not corp.ipoed and not corp.cash and not corp.trains:
         return None
     cell = corp.share_price
     owner = corp.owner
-    data: dict[str, Any] = {
+    data: CorporationState = {
         "id": corp.sym,
         "cash": corp.cash,
         "floated": corp.floated,
@@ -69,10 +116,10 @@ def round_name(game: Game) -> str:
     return game.round.name
 
 
-def snapshot(game: Game, with_tiles: bool = True) -> dict[str, Any]:
+def snapshot(game: Game, with_tiles: bool = True) -> Snapshot:
     """One trace line (without ``action_id``/``action_type``)."""
     rnd = game.round
-    out: dict[str, Any] = {
+    out: Snapshot = {
         "round": rnd.name,
         "turn": game.turn,
         "round_num": rnd.round_num,

@@ -17,19 +17,26 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from stellwerk.core.errors import GameFileError
+from stellwerk.core.jsondata import JSONObject
 
-Line = dict[str, Any]
+Line = JSONObject
+"""One line of a trace as read."""
+State = Mapping[str, object]
+"""A state to compare: a trace line, or our ``Snapshot`` (``stellwerk.io.snapshot``)."""
 
 KEYED_LISTS = frozenset({"players", "corporations", "minors"})
 SORTED_LISTS = frozenset({"tokens"})
 LINE_METADATA = frozenset({"action_id", "action_type"})
-MISSING: Any = None
+Found = tuple[str, object, object]
+"""A difference: (path, ours, expected)."""
+MISSING = None
+"""What a field missing on one side compares as."""
 
 
 @dataclass(frozen=True)
@@ -42,16 +49,25 @@ class Trace:
     final: Line | None
 
 
+class DifferenceJSON(TypedDict):
+    """The JSON form of a :class:`Difference`."""
+
+    action_id: int | None
+    field: str
+    ours: object
+    expected: object
+
+
 @dataclass(frozen=True)
 class Difference:
     """The first field where our state differs from the expected one."""
 
     action_id: int | None
     field: str
-    ours: Any
-    expected: Any
+    ours: object
+    expected: object
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DifferenceJSON:
         """The JSON form: ``{action_id, field, ours, expected}``."""
         return {
             "action_id": self.action_id,
@@ -91,23 +107,26 @@ def read_trace(path: str | os.PathLike[str]) -> Trace:
     return parse_trace(text.splitlines(), source=str(path))
 
 
-def _same(ours: Any, expected: Any) -> bool:
+def _same(ours: object, expected: object) -> bool:
     """Exact equality that does not let ``True`` equal ``1``."""
     if isinstance(ours, bool) or isinstance(expected, bool):
         return type(ours) is type(expected) and ours == expected
     return bool(ours == expected)
 
 
-def _keyed(entries: Any) -> dict[str, Any] | None:
+def _keyed(entries: object) -> dict[str, Mapping[str, object]] | None:
     """A list of ``{id: ...}`` objects as a dict by ``str(id)``; None if it is not one."""
-    if not isinstance(entries, list) or not all(
-        isinstance(entry, dict) and "id" in entry for entry in entries
-    ):
+    if not isinstance(entries, list):
         return None
-    return {str(entry["id"]): entry for entry in entries}
+    out: dict[str, Mapping[str, object]] = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or "id" not in entry:
+            return None
+        out[str(entry["id"])] = entry
+    return out
 
 
-def _diff(ours: Any, expected: Any, path: str, name: str) -> tuple[str, Any, Any] | None:
+def _diff(ours: object, expected: object, path: str, name: str) -> Found | None:
     """First difference below ``path`` as (path, ours, expected), or None."""
     if isinstance(expected, dict):
         if not isinstance(ours, dict):
@@ -130,11 +149,11 @@ def _diff(ours: Any, expected: Any, path: str, name: str) -> tuple[str, Any, Any
     return None if _same(ours, expected) else (path, ours, expected)
 
 
-def _sorted(values: list[Any]) -> list[Any]:
+def _sorted(values: list[object]) -> list[object]:
     return sorted(values, key=lambda value: json.dumps(value, sort_keys=True))
 
 
-def _diff_keyed(ours: Any, expected: list[Any], path: str) -> tuple[str, Any, Any] | None:
+def _diff_keyed(ours: object, expected: list[object], path: str) -> Found | None:
     theirs, mine = _keyed(expected), _keyed(ours)
     if theirs is None or mine is None:
         return None if _same(ours, expected) else (path, ours, expected)
@@ -149,7 +168,9 @@ def _diff_keyed(ours: Any, expected: list[Any], path: str) -> tuple[str, Any, An
     return None
 
 
-def first_difference(ours: Line, expected: Line, action_id: int | None = None) -> Difference | None:
+def first_difference(
+    ours: State, expected: State, action_id: int | None = None
+) -> Difference | None:
     """The first field (in the expected line's order) where ``ours`` differs from ``expected``.
 
     Only fields present in ``expected`` are compared; ``tiles`` thus only on lines that carry it.

@@ -14,15 +14,20 @@ Live actions keep their ids (nothing is renumbered) and their ``auto_actions``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.core.jsondata import JSONObject, is_int
 
-Action = dict[str, Any]
+Action = JSONObject
 
 UNDO = "undo"
 REDO = "redo"
 MESSAGE = "message"
+
+
+def _where(action: Action) -> int | None:
+    """The action's id for an error message (None when it has no integer id)."""
+    value = action.get("id")
+    return value if is_int(value) else None
 
 
 def _undo_start(actions: list[Action], live: list[bool], position: int) -> int:
@@ -35,14 +40,14 @@ def _undo_start(actions: list[Action], live: list[bool], position: int) -> int:
                 return index
         return 0
     if isinstance(target, bool) or not isinstance(target, int):
-        raise GameFileError(f"undo has a non-integer action_id {target!r}", undo.get("id"))
+        raise GameFileError(f"undo has a non-integer action_id {target!r}", _where(undo))
     if target == 0:
         return 0
     for index in range(position):
         if actions[index].get("id") == target:
             return index + 1
     reason = f"undo refers to action {target}, which is not earlier in the file"
-    raise GameFileError(reason, undo.get("id"))
+    raise GameFileError(reason, _where(undo))
 
 
 def live_mask(actions: list[Action]) -> list[bool]:
@@ -66,7 +71,7 @@ def live_mask(actions: list[Action]) -> list[bool]:
             undo_groups.append(group)
         elif kind == REDO:
             if not undo_groups:
-                raise GameFileError("redo with nothing to redo", action.get("id"))
+                raise GameFileError("redo with nothing to redo", _where(action))
             for index in undo_groups.pop():
                 live[index] = True
         elif kind == MESSAGE:

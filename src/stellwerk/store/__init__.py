@@ -13,7 +13,7 @@ from __future__ import annotations
 from stellwerk.store.base import GameStore, StoredGame, game_view
 from stellwerk.store.errors import GameExists, GameMovedOn, GameNotFound, StoreError
 from stellwerk.store.jsonfile import JsonFileStore
-from stellwerk.store.log import EngineClass
+from stellwerk.store.log import EngineClass, action_count, actions_of, players_of
 from stellwerk.store.postgres import URL_PREFIXES, PostgresStore
 from stellwerk.store.sql import SqlStore
 from stellwerk.store.sqlite import SqliteStore
@@ -29,8 +29,11 @@ __all__ = [
     "SqliteStore",
     "StoreError",
     "StoredGame",
+    "action_count",
+    "actions_of",
     "game_view",
     "open_store",
+    "players_of",
 ]
 
 SQLITE_PREFIX = "sqlite:///"

@@ -25,9 +25,11 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
+from stellwerk.core.entities import EntityId
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.io.engine import EngineGame
 from stellwerk.store.errors import GameMovedOn, StoreError
 from stellwerk.store.log import (
@@ -50,7 +52,29 @@ Change = Callable[[GameData], tuple[GameData, EngineGame]]
 it (``GameStore._change`` wraps the store's own changes into this shape)."""
 LiveChange = Callable[[GameData, EngineGame | None], tuple[GameData, EngineGame]]
 """A change that may use the engine already at the file read (``None``: build one)."""
-View = dict[str, Any]
+
+if TYPE_CHECKING:
+    from stellwerk.io.snapshot import Snapshot
+
+
+class View(TypedDict):
+    """What a front end shows of a game at ``count`` actions (``game_view``); JSON."""
+
+    count: int
+    snapshot: Snapshot
+    active: list[EntityId]
+    legal: list[JSONObject]
+    finished: bool
+    result: dict[str, int]
+    game_end_reason: str | None
+
+
+def stored_view(value: JSONValue, count: int) -> View | None:
+    """A view a backend cached (``game_view`` written as JSON by this package), when it is
+    one for ``count`` actions; None otherwise (then it is computed again)."""
+    if not isinstance(value, dict) or value.get("count") != count or "legal" not in value:
+        return None
+    return cast(View, value)  # written by game_view itself; the count names its state
 
 
 def fingerprint(data: GameData) -> str:
@@ -195,23 +219,23 @@ class GameStore(ABC):
         """Under the exclusive lock: read the game, raise ``GameMovedOn`` unless its count is
         ``base``, apply ``change`` and write its result; on any error write nothing."""
 
-    def annex_get(self, key: str, name: str) -> Any:
+    def annex_get(self, key: str, name: str) -> JSONValue:
         """What a front end stored about game ``key`` under ``name`` (JSON-like), or ``None``;
         ``GameNotFound`` if there is no such game.  Never part of the game file."""
         raise StoreError(f"{type(self).__name__} keeps no data beside the game file")
 
-    def annex_put(self, key: str, name: str, value: Any) -> None:
+    def annex_put(self, key: str, name: str, value: JSONValue) -> None:
         """Store ``value`` (JSON-serialisable) about game ``key`` under ``name``, replacing
         what was there; ``GameNotFound`` if there is no such game.  Not checked against the
         action count: annex data is the front end's, not the game's."""
         raise StoreError(f"{type(self).__name__} keeps no data beside the game file")
 
-    def site_get(self, name: str) -> Any:
+    def site_get(self, name: str) -> JSONValue:
         """What a front end stored about the whole store (not one game) under ``name``
         (JSON-like), or ``None``.  Never part of a game file."""
         raise StoreError(f"{type(self).__name__} keeps no data beside the game files")
 
-    def site_setdefault(self, name: str, value: Any) -> Any:
+    def site_setdefault(self, name: str, value: JSONValue) -> JSONValue:
         """The value stored under ``name`` (``site_get``); if there is none yet, store
         ``value`` first -- atomically, so of several processes doing this at once on one
         database all get the value of the first (as ``dict.setdefault``)."""
@@ -315,7 +339,7 @@ class GameStore(ABC):
 
         def change(data: GameData) -> tuple[GameData, EngineGame]:
             old = actions_of(data)
-            new = game.to_file()["actions"]
+            new = actions_of(game.to_file())
             if new[: len(old)] != old:
                 raise StoreError(f"{key}: the game's record does not continue the stored one")
             out = with_actions(data, new)

@@ -17,9 +17,11 @@ changed), so a refused action leaves nothing to undo.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from stellwerk.core.entities import EntityId
 from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.core.jsondata import JSONObject, JSONValue, is_int, objects
 from stellwerk.io.engine import EngineGame
 from stellwerk.io.undo import (
     MESSAGE,
@@ -32,8 +34,10 @@ from stellwerk.io.undo import (
     next_id,
 )
 
-Action = dict[str, Any]
-GameData = dict[str, Any]
+Action = JSONObject
+"""One entry of a game file's ``actions``."""
+GameData = JSONObject
+"""A game file dict (18xx.games' shape, ``stellwerk.io.gamefile``)."""
 
 if TYPE_CHECKING:
     from stellwerk.api import EntityId
@@ -44,16 +48,13 @@ CONTROL_KEYS = ("type", "entity", "entity_type", "action_id", "id")
 class EngineClass(Protocol):
     """What the store needs of ``stellwerk.api.Game``: loading a game file dict."""
 
-    def from_file(self, data: dict[str, Any]) -> EngineGame:
+    def from_file(self, data: GameData) -> EngineGame:
         """Rebuild the game of a game file dict (undo/redo resolved); ``GameFileError``."""
 
 
 def actions_of(data: GameData) -> list[Action]:
     """The raw action list of a game file dict (empty when absent)."""
-    actions = data.get("actions") or []
-    if not isinstance(actions, list):
-        raise GameFileError("'actions' must be a list")
-    return actions
+    return objects(data.get("actions") or [], "'actions'", GameFileError)
 
 
 def action_count(data: GameData) -> int:
@@ -77,7 +78,7 @@ def check_given_id(action: Action, expected: int) -> None:
 def with_actions(data: GameData, actions: list[Action]) -> GameData:
     """A copy of ``data`` (every key kept, in order) whose ``actions`` are ``actions``."""
     out = dict(data)
-    out["actions"] = actions
+    out["actions"] = [*actions]
     return out
 
 
@@ -89,7 +90,8 @@ def record_outcome(data: GameData, game: EngineGame) -> None:
     """
     if game.finished:
         data["status"] = "finished"
-        data["result"] = dict(game.result)
+        result: JSONObject = {**game.result}
+        data["result"] = result
         data["game_end_reason"] = game.game_end_reason
     elif data.get("status") == "finished" or data.get("result"):
         data["status"] = "active"
@@ -114,13 +116,16 @@ def appended(
     expected = next_id(actions)
     check_given_id(action, expected)
     if action.get("type") in (UNDO, REDO):
+        target = action.get("action_id")
+        if target is not None and not is_int(target):
+            raise IllegalAction(f"undo has a non-integer action_id {target!r}", RULE_UNDO)
         return controlled(
             engine,
             data,
             str(action["type"]),
-            entity=action.get("entity"),
-            entity_type=action.get("entity_type"),
-            action_id=action.get("action_id"),
+            entity=_entity_id(action.get("entity")),
+            entity_type=_text(action.get("entity_type")),
+            action_id=_integer(action.get("action_id")),
             extra={k: v for k, v in action.items() if k not in CONTROL_KEYS},
             game=game,
         )
@@ -138,16 +143,34 @@ def last_recorded(game: EngineGame) -> Action:
     ``raw_actions`` when the engine has them (``stellwerk.api.Game``; copying one action, not
     the whole record, keeps an append's cost flat as the game grows), else from ``to_file``."""
     raw = getattr(game, "raw_actions", None)
-    if isinstance(raw, list) and raw:
+    if isinstance(raw, list) and raw and isinstance(raw[-1], dict):
         last: Action = copy.deepcopy(raw[-1])
         return last
-    recorded: Action = game.to_file()["actions"][-1]  # to_file hands out a copy
-    return recorded
+    return actions_of(game.to_file())[-1]  # to_file hands out a copy
+
+
+def _entity_id(value: JSONValue) -> EntityId | None:
+    """An entity field as an id (None when missing or of another type)."""
+    return value if isinstance(value, str) or is_int(value) else None
+
+
+def _text(value: JSONValue) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _integer(value: JSONValue) -> int | None:
+    return value if is_int(value) else None
+
+
+def players_of(data: GameData) -> list[JSONObject]:
+    """The ``players`` entries of a game file dict (``{id, name}`` objects; empty when
+    absent); anything but a list of objects raises ``GameFileError``."""
+    return objects(data.get("players") or [], "'players'", GameFileError)
 
 
 def _entity_type(game: EngineGame, data: GameData, entity: EntityId) -> str:
     """``player`` for a player id, else the type the legal actions give ``entity``."""
-    if any(str(p.get("id")) == str(entity) for p in data.get("players", [])):
+    if any(str(p.get("id")) == str(entity) for p in players_of(data)):
         return "player"
     for legal in game.legal_actions():
         if legal.get("entity") == entity and isinstance(legal.get("entity_type"), str):
@@ -155,7 +178,7 @@ def _entity_type(game: EngineGame, data: GameData, entity: EntityId) -> str:
     return "corporation"
 
 
-def _acting_entity(game: EngineGame, data: GameData) -> tuple[Any, str]:
+def _acting_entity(game: EngineGame, data: GameData) -> tuple[EntityId | None, str]:
     """Who an undo/redo is recorded for: the entity to act now (as 18xx.games records it),
     or for a finished game the entity of the last live action."""
     active = game.active_entities()
@@ -164,9 +187,9 @@ def _acting_entity(game: EngineGame, data: GameData) -> tuple[Any, str]:
     actions = actions_of(data)
     for action, live in zip(reversed(actions), reversed(live_mask(actions)), strict=True):
         if live and action.get("type") != MESSAGE and "entity" in action:
-            return action["entity"], str(action.get("entity_type", "player"))
-    players = data.get("players") or [{}]
-    return players[0].get("id"), "player"
+            return _entity_id(action["entity"]), str(action.get("entity_type", "player"))
+    players = players_of(data) or [{}]
+    return _entity_id(players[0].get("id")), "player"
 
 
 def controlled(
@@ -177,7 +200,7 @@ def controlled(
     entity: EntityId | None = None,
     entity_type: str | None = None,
     action_id: int | None = None,
-    extra: dict[str, Any] | None = None,
+    extra: JSONObject | None = None,
     game: EngineGame | None = None,
 ) -> tuple[GameData, EngineGame]:
     """The game file with an ``undo`` or ``redo`` (``kind``) appended, and the game after it.

@@ -20,19 +20,44 @@ same game file dict the JSON backend would hold.
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from stellwerk.store.base import Change, GameStore, StoredGame, View, check_base
-from stellwerk.store.errors import GameExists, GameNotFound
-from stellwerk.store.log import EngineClass, GameData, actions_of
+from stellwerk.core.jsondata import JSONObject, JSONValue, as_list, as_object, text
+from stellwerk.store.base import Change, GameStore, StoredGame, View, check_base, stored_view
+from stellwerk.store.errors import GameExists, GameNotFound, StoreError
+from stellwerk.store.log import Action, EngineClass, GameData, actions_of
 from stellwerk.store.schema import migrate
-from stellwerk.store.sqldb import Database
+from stellwerk.store.sqldb import Database, SQLValue
 
 COLUMNS = ("title", "players", "settings")
 
 
-def _dump(value: Any) -> str:
+def _dump(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _text(value: SQLValue) -> str:
+    """A text column's value (our JSON columns and keys); anything else is a corrupt row."""
+    if not isinstance(value, str):
+        raise StoreError(f"the database holds {value!r} where text belongs")
+    return value
+
+
+def _int(value: SQLValue) -> int:
+    """An integer column's value (counts and sequence numbers)."""
+    if not isinstance(value, int):
+        raise StoreError(f"the database holds {value!r} where a number belongs")
+    return value
+
+
+def _json(value: SQLValue) -> JSONValue:
+    """A JSON text column's value, parsed."""
+    parsed: JSONValue = json.loads(_text(value))
+    return parsed
+
+
+def _object(value: SQLValue) -> JSONObject:
+    """A JSON object column's value, parsed."""
+    return as_object(_json(value), "a stored JSON column", StoreError)
 
 
 class SqlStore(GameStore):
@@ -57,7 +82,7 @@ class SqlStore(GameStore):
         )
         if row is None or not row[0]:
             raise GameNotFound(key)
-        return int(row[1])
+        return _int(row[1])
 
     def _read(self, key: str) -> GameData:
         """The game file dict, rebuilt in the file's key order (call inside a transaction)."""
@@ -66,19 +91,19 @@ class SqlStore(GameStore):
         )
         if row is None:
             raise GameNotFound(key)
-        parts: dict[str, Any] = {
-            "title": row[0],
-            "players": json.loads(row[1]),
-            "settings": json.loads(row[2]),
+        parts: JSONObject = {
+            "title": _text(row[0]),
+            "players": _json(row[1]),
+            "settings": _json(row[2]),
         }
-        parts.update(json.loads(row[3]))
+        parts.update(_object(row[3]))
         parts["actions"] = [
-            json.loads(text)
+            _json(text)
             for (text,) in self._db.rows(
                 "SELECT action FROM actions WHERE game_key = ? ORDER BY seq", (key,)
             )
         ]
-        order: list[str] = json.loads(row[4])
+        order = [str(name) for name in as_list(_json(row[4]), "key_order", StoreError)]
         data = {name: parts[name] for name in order if name in parts}
         data.update({name: value for name, value in parts.items() if name not in data})
         return data
@@ -91,7 +116,7 @@ class SqlStore(GameStore):
                 "SELECT action_count, view FROM state_cache WHERE game_key = ?", (key,)
             )
         count = len(actions_of(data))
-        cached = json.loads(row[1]) if row is not None and row[0] == count else None
+        cached = stored_view(_json(row[1]), count) if row is not None and row[0] == count else None
         return StoredGame(
             key,
             data,
@@ -107,7 +132,7 @@ class SqlStore(GameStore):
 
     def keys(self) -> list[str]:
         """Every game key, sorted by code point (in Python: a server's collation may differ)."""
-        return sorted(key for (key,) in self._db.rows("SELECT key FROM games"))
+        return sorted(_text(key) for (key,) in self._db.rows("SELECT key FROM games"))
 
     def _remember(self, key: str, view: View) -> None:
         """Cache ``view`` unless the game moved on meanwhile (then it is stale already)."""
@@ -120,16 +145,16 @@ class SqlStore(GameStore):
                     (key, view["count"], _dump(view)),
                 )
 
-    def annex_get(self, key: str, name: str) -> Any:
+    def annex_get(self, key: str, name: str) -> JSONValue:
         """The annex value of ``key`` under ``name`` (``GameStore.annex_get``)."""
         with self._db.transaction(write=False):
             self._count(key)
             row = self._db.one(
                 "SELECT value FROM annex WHERE game_key = ? AND name = ?", (key, name)
             )
-        return None if row is None else json.loads(row[0])
+        return None if row is None else _json(row[0])
 
-    def annex_put(self, key: str, name: str, value: Any) -> None:
+    def annex_put(self, key: str, name: str, value: JSONValue) -> None:
         """Store an annex value (``GameStore.annex_put``), in one write transaction."""
         with self._db.transaction(lock=key):
             self._count(key)
@@ -139,13 +164,13 @@ class SqlStore(GameStore):
                 (key, name, _dump(value)),
             )
 
-    def site_get(self, name: str) -> Any:
+    def site_get(self, name: str) -> JSONValue:
         """The store-wide value under ``name`` (``GameStore.site_get``)."""
         with self._db.transaction(write=False):
             row = self._db.one("SELECT value FROM site WHERE name = ?", (name,))
-        return None if row is None else json.loads(row[0])
+        return None if row is None else _json(row[0])
 
-    def site_setdefault(self, name: str, value: Any) -> Any:
+    def site_setdefault(self, name: str, value: JSONValue) -> JSONValue:
         """``GameStore.site_setdefault``: one write transaction locked on the name; the
         insert does nothing when a value is there, and the value read after it is the
         first writer's."""
@@ -156,7 +181,7 @@ class SqlStore(GameStore):
             )
             row = self._db.one("SELECT value FROM site WHERE name = ?", (name,))
         assert row is not None
-        return json.loads(row[0])
+        return _json(row[0])
 
     # -- writing ----------------------------------------------------------------------------
     def _insert_game(self, key: str, data: GameData) -> None:
@@ -166,7 +191,7 @@ class SqlStore(GameStore):
             "VALUES (?, ?, ?, ?, ?, ?)",
             (
                 key,
-                data["title"],
+                text(data, "title", StoreError),
                 _dump(data.get("players", [])),
                 _dump(data.get("settings", {})),
                 _dump(metadata),
@@ -175,7 +200,7 @@ class SqlStore(GameStore):
         )
         self._insert_actions(key, actions_of(data), 0)
 
-    def _insert_actions(self, key: str, actions: list[dict[str, Any]], count: int) -> None:
+    def _insert_actions(self, key: str, actions: list[Action], count: int) -> None:
         self._db.run_many(
             "INSERT INTO actions (game_key, seq, action) VALUES (?, ?, ?)",
             [(key, count + n, _dump(action)) for n, action in enumerate(actions, start=1)],

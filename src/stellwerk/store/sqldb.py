@@ -28,12 +28,17 @@ import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import psycopg
+    from psycopg.rows import TupleRow
 
-Row = tuple[Any, ...]
+SQLValue = int | float | str | bytes | None
+"""A value the two drivers bind and return: our columns are integers and (JSON) text."""
+Params = Sequence[SQLValue]
+"""The parameters of one statement, in the order of its ``?`` placeholders."""
+Row = tuple[SQLValue, ...]
 LOCK_CLASS = 0x5354  # "ST": the first key of our advisory locks (the second hashes the name)
 
 
@@ -43,15 +48,15 @@ class Database(ABC):
     dialect: str
 
     @abstractmethod
-    def run(self, sql: str, params: Sequence[Any] = ()) -> None:
+    def run(self, sql: str, params: Params = ()) -> None:
         """Execute one statement."""
 
     @abstractmethod
-    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    def rows(self, sql: str, params: Params = ()) -> list[Row]:
         """Execute one query and return all its rows."""
 
     @abstractmethod
-    def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def run_many(self, sql: str, rows: Sequence[Params]) -> None:
         """Execute one statement once per parameter row."""
 
     @abstractmethod
@@ -71,7 +76,7 @@ class Database(ABC):
     def close(self) -> None:
         """Close the connection."""
 
-    def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    def one(self, sql: str, params: Params = ()) -> Row | None:
         """The first row of a query, or ``None``."""
         found = self.rows(sql, params)
         return found[0] if found else None
@@ -103,13 +108,13 @@ class SqliteDatabase(Database):
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.connection = connection
 
-    def run(self, sql: str, params: Sequence[Any] = ()) -> None:
+    def run(self, sql: str, params: Params = ()) -> None:
         self.connection.execute(sql, params)
 
-    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    def rows(self, sql: str, params: Params = ()) -> list[Row]:
         return [tuple(row) for row in self.connection.execute(sql, params)]
 
-    def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def run_many(self, sql: str, rows: Sequence[Params]) -> None:
         self.connection.executemany(sql, rows)
 
     def begin(self, *, write: bool, lock: str | None = None) -> None:
@@ -149,8 +154,8 @@ class PostgresDatabase(Database):
 
     def __init__(
         self,
-        connection: psycopg.Connection[Any],
-        connect: Callable[[], psycopg.Connection[Any]] | None = None,
+        connection: psycopg.Connection[TupleRow],
+        connect: Callable[[], psycopg.Connection[TupleRow]] | None = None,
     ) -> None:
         self.connection = connection
         self._connect = connect
@@ -170,7 +175,7 @@ class PostgresDatabase(Database):
         self.connection = self._connect()
         return True
 
-    def _execute(self, sql: str, params: Sequence[Any]) -> list[Row]:
+    def _execute(self, sql: str, params: Params) -> list[Row]:
         import psycopg
 
         try:
@@ -181,19 +186,19 @@ class PostgresDatabase(Database):
             cursor = self.connection.execute(self.sql(sql), params)
         return [tuple(row) for row in cursor] if cursor.description is not None else []
 
-    def _send(self, statements: list[tuple[str, Sequence[Any]]]) -> None:
+    def _send(self, statements: list[tuple[str, Params]]) -> None:
         """Statements without results in one round trip (psycopg's pipeline mode)."""
         with self.connection.pipeline():
             for sql, params in statements:
                 self.connection.execute(self.sql(sql), params)
 
-    def run(self, sql: str, params: Sequence[Any] = ()) -> None:
+    def run(self, sql: str, params: Params = ()) -> None:
         self._execute(sql, params)
 
-    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    def rows(self, sql: str, params: Params = ()) -> list[Row]:
         return self._execute(sql, params)
 
-    def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def run_many(self, sql: str, rows: Sequence[Params]) -> None:
         with self.connection.cursor() as cursor:
             cursor.executemany(self.sql(sql), rows)
 
@@ -202,7 +207,7 @@ class PostgresDatabase(Database):
         so the statements after it take their snapshots once it is held)."""
         import psycopg
 
-        statements: list[tuple[str, Sequence[Any]]] = [(
+        statements: list[tuple[str, Params]] = [(
             "BEGIN ISOLATION LEVEL READ COMMITTED" if write
             else "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", (),
         )]  # fmt: skip
@@ -230,7 +235,7 @@ class PostgresDatabase(Database):
             self._in_transaction = False
 
     @staticmethod
-    def _lock_statement(name: str) -> tuple[str, Sequence[Any]]:
+    def _lock_statement(name: str) -> tuple[str, Params]:
         return "SELECT pg_advisory_xact_lock(?, ?)", (LOCK_CLASS, lock_number(name))
 
     def lock(self, name: str) -> None:

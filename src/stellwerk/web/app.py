@@ -29,6 +29,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import BaseRoute, Route
 
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
+from stellwerk.core.jsondata import JSONObject
 from stellwerk.store import GameMovedOn, GameNotFound, StoreError
 from stellwerk.store.log import EngineClass
 from stellwerk.web.deadlines import deadline_seconds
@@ -66,7 +67,7 @@ def bearer(request: Request) -> str | None:
     return request.query_params.get("token") or None
 
 
-async def json_body(request: Request) -> dict[str, Any]:
+async def json_body(request: Request) -> JSONObject:
     """The request's JSON object (``BadRequest`` for anything else)."""
     raw = await request.body()
     try:
@@ -84,7 +85,7 @@ def service_of(request: Request) -> GameService:
 
 
 # -- errors ---------------------------------------------------------------------------------
-def refusal(error: Exception) -> tuple[int, dict[str, Any]] | None:
+def refusal(error: Exception) -> tuple[int, JSONObject] | None:
     """The status and JSON body of an expected refusal; None for anything else."""
     if isinstance(error, WebError):
         return error.status, {"error": error.message}
@@ -109,7 +110,7 @@ async def on_refusal(request: Request, error: Exception) -> Response:
     status, body = found
     if request.url.path.startswith("/api/"):
         return JSONResponse(body, status_code=status)
-    text = body["error"] + (f" ({body['rule']})" if body.get("rule") else "")
+    text = str(body["error"]) + (f" ({body['rule']})" if body.get("rule") else "")
     return PlainTextResponse(text, status_code=status)
 
 
@@ -166,9 +167,10 @@ async def new_game(request: Request) -> Response:
     if not isinstance(title, str) or not title:
         raise BadRequest("'title' must be a title, e.g. \"1849\"")
     names = player_names(body.get("players"))
-    options = body.get("options", [])
-    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+    listed = body.get("options", [])
+    if not isinstance(listed, list) or not all(isinstance(o, str) for o in listed):
         raise BadRequest("'options' must be a list of option ids")
+    options = [str(o) for o in listed]
     seed = body.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise BadRequest("'seed' must be an integer")

@@ -26,9 +26,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stellwerk.api import Game
+from stellwerk.core.jsondata import (
+    JSONObject,
+    JSONValue,
+    first_text,
+    integer,
+    list_at,
+    objects_at,
+    optional_integer,
+)
 from stellwerk.words import Narrator
 
-Action = dict[str, Any]
+Action = JSONObject
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -178,7 +187,7 @@ class RouteOffer:
 
     corporation: str
     revenue: int
-    routes: tuple[Mapping[str, Any], ...]
+    routes: tuple[JSONObject, ...]
     choice: Choice
 
 
@@ -205,7 +214,7 @@ class Choices:
                 out.append((group, found))
         return out
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """JSON for the page's script: lays by hex, tokens by city (the buttons are HTML)."""
         return {
             "lays": {
@@ -248,18 +257,18 @@ class Labeller:
         self.narrator = Narrator(self.engine, lang)
         self.words = LABELS.get(lang, LABELS["en"])
 
-    def money(self, amount: Any) -> str:
+    def money(self, amount: JSONValue) -> str:
         return self.narrator.money(int(amount)) if isinstance(amount, int) else str(amount)
 
-    def word(self, key: str, **fields: Any) -> str:
+    def word(self, key: str, **fields: object) -> str:
         return self.words[key].format(**fields)
 
-    def code(self, value: Any) -> str:
+    def code(self, value: JSONValue) -> str:
         """A choice code (``decline``) in words, else the value itself."""
         text = str(value)
         return self.words.get(text, text)
 
-    def entity_name(self, kind: str, key: Any) -> str:
+    def entity_name(self, kind: str, key: JSONValue) -> str:
         return self.narrator.name((kind, key))
 
     def city(self, city_id: str) -> tuple[str, int, str]:
@@ -302,7 +311,7 @@ class Labeller:
             target = action.get("company") or action.get("corporation") or action.get("minor")
             return self.word("bid", target=self.entity_name("company", target))
         if kind == "blind_bid":
-            pairs = ", ".join(self.money(b) for b in action.get("bids") or [])
+            pairs = ", ".join(self.money(b) for b in list_at(action, "bids"))
             return self.word("blind_bid", pairs=pairs)
         if kind == "par":
             price = str(action.get("share_price", "")).split(",")[0]
@@ -312,8 +321,8 @@ class Labeller:
             shares = self.narrator.shares(action)
             if kind == "sell_shares":
                 return self.word("sell_shares", shares=shares)
-            first = (action.get("shares") or [""])[0]
-            return self.word("buy_shares", shares=shares, source=self.source(str(first)))
+            first = first_text(action, "shares")
+            return self.word("buy_shares", shares=shares, source=self.source(first))
         if kind == "buy_company":
             company = self.entity_name("company", action.get("company"))
             return self.word("buy_company", company=company, price=self.money(action.get("price")))
@@ -411,7 +420,7 @@ def _hex_lays(names: Labeller, hex_id: str, actions: list[Action]) -> HexLays:
     """One hex's lays: per tile (in listed order) its rotations, each with its action."""
     by_tile: dict[str, dict[int, Action]] = {}
     for action in actions:
-        by_tile.setdefault(str(action["tile"]), {})[int(action["rotation"])] = action
+        by_tile.setdefault(str(action["tile"]), {})[integer(action, "rotation")] = action
     tiles = tuple(
         TileChoice(tile, tile_name(tile), dict(sorted(rotations.items())))
         for tile, rotations in by_tile.items()
@@ -421,8 +430,8 @@ def _hex_lays(names: Labeller, hex_id: str, actions: list[Action]) -> HexLays:
 
 def _routes(names: Labeller, action: Action) -> RouteOffer:
     """The listed run: its routes (the engine's best) and their total revenue."""
-    routes = tuple(action.get("routes") or ())
-    revenue = sum(int(r.get("revenue", 0) or 0) for r in routes)
+    routes = tuple(objects_at(action, "routes"))
+    revenue = sum(optional_integer(r, "revenue") or 0 for r in routes)
     if routes:
         label = names.word("run_routes", revenue=names.money(revenue))
     else:

@@ -19,14 +19,16 @@ receivership), a finished game or one without a deadline is refused (422, rule
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from stellwerk.core.entities import EntityId, PlayerId
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.jsondata import JSONObject, JSONValue, optional_number
 from stellwerk.store import StoredGame
 from stellwerk.store.log import actions_of
 
 if TYPE_CHECKING:
-    from stellwerk.api import EntityId
+    from stellwerk.gm.defaults import Default
 
 RULE = "deadline"
 USER = "deadline"
@@ -34,7 +36,7 @@ USER = "deadline"
 MAX_HOURS = 24 * 60
 
 
-def deadline_seconds(value: Any) -> int | None:
+def deadline_seconds(value: JSONValue) -> int | None:
     """The ``deadline_hours`` of a new-game request as seconds (None: no deadline)."""
     if value is None:
         return None
@@ -43,16 +45,20 @@ def deadline_seconds(value: Any) -> int | None:
     return max(1, round(float(value) * 3600))
 
 
-def due_at(stored: StoredGame, record: Any) -> float | None:
+def due_at(stored: StoredGame, record: JSONValue) -> float | None:
     """When the open decision of ``stored`` is due (seconds since the epoch), or None."""
-    if not isinstance(record, dict) or not record.get("deadline_seconds"):
+    if not isinstance(record, dict):
         return None
-    since = record.get("created_at", 0)
+    seconds = optional_number(record, "deadline_seconds")
+    if not seconds:
+        return None
+    since = optional_number(record, "created_at") or 0
     for action in reversed(actions_of(stored.data)):
-        if isinstance(action.get("created_at"), int | float):
-            since = action["created_at"]
+        created = action.get("created_at")
+        if isinstance(created, int | float) and not isinstance(created, bool):
+            since = created
             break
-    return float(since) + float(record["deadline_seconds"])
+    return float(since) + float(seconds)
 
 
 @dataclass(frozen=True)
@@ -61,11 +67,11 @@ class Settled:
 
     action_count: int
     entity: EntityId
-    player: Any
-    action: dict[str, Any]
+    player: PlayerId
+    action: JSONObject
     note: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "action_count": self.action_count,
             "entity": self.entity,
@@ -75,7 +81,9 @@ class Settled:
         }
 
 
-def default_for(stored: StoredGame, record: Any, now: float) -> tuple[Any, Any, Any]:
+def default_for(
+    stored: StoredGame, record: JSONValue, now: float
+) -> tuple[EntityId, PlayerId, Default]:
     """(entity, player, Default) of the open decision of ``stored`` once it is due;
     ``IllegalAction`` (rule ``deadline``) when it is not due or cannot be defaulted."""
     from stellwerk.api import Game

@@ -41,9 +41,10 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import pass_context
 from starlette.datastructures import FormData, UploadFile
@@ -53,8 +54,10 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
-from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError
+from stellwerk.core.jsondata import JSONObject, JSONValue
+from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, WebError
@@ -70,6 +73,9 @@ from stellwerk.web.service import (
     undo_of,
 )
 from stellwerk.words import money
+
+if TYPE_CHECKING:
+    from stellwerk.words.view import GameView
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
@@ -216,7 +222,7 @@ def check_form(request: Request, form: FormData, purpose: str) -> None:
 
 
 def render(
-    request: Request, name: str, context: dict[str, Any], status: int = 200, nonce: str = ""
+    request: Request, name: str, context: Mapping[str, object], status: int = 200, nonce: str = ""
 ) -> Response:
     """A template with the language's words; keeps the language and the form nonce cookies."""
     lang = language(request)
@@ -280,7 +286,7 @@ class GamePage:
     key: str
     title: str
     count: int
-    view: dict[str, Any]
+    view: GameView
     map_svg: str
     market_svg: str
     charters_svg: str
@@ -343,7 +349,7 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         charters_svg=pictures[2],
         choices=choices,
         access=access,
-        names={str(p.get("id")): str(p.get("name")) for p in stored.data.get("players", [])},
+        names={str(p.get("id")): str(p.get("name")) for p in players_of(stored.data)},
         undo=undo_of(access) if may_undo(access, _mover(key, stored)) else None,
     )
 
@@ -403,7 +409,7 @@ async def new_game(request: Request) -> Response:
         return await new_form(request, f"{error}", 400, title)
     try:
         created = await service_of(request).create(
-            title, player_names(names), options, seed, deadline
+            title, player_names([*names]), options, seed, deadline
         )
     except WebError as error:
         return await new_form(request, error.message, error.status, title)
@@ -471,7 +477,7 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
     if wants_player != access.is_player:
         raise Forbidden("this link is not for this page")
     due = None if page.view["finished"] else await service.run(_due, key)
-    orders: list[dict[str, Any]] = []
+    orders: list[JSONObject] = []
     if access.is_player and not page.view["finished"]:
         orders = await service.run(_standing_of, key, access.player)
     nonce, _ = nonce_of(request)
@@ -500,23 +506,23 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
     return render(request, "game.html", context, status, nonce=nonce)
 
 
-def _standing_of(store: GameStore, key: str, player: Any) -> list[dict[str, Any]]:
+def _standing_of(store: GameStore, key: str, player: PlayerId) -> list[JSONObject]:
     """The player's active standing orders (``web.standing``'s annex record)."""
     record = store.annex_get(key, STANDING_ANNEX) or []
     return [
         order
-        for order in record
+        for order in (record if isinstance(record, list) else [])
         if isinstance(order, dict) and order.get("active") and order.get("player") == player
     ]
 
 
-def standing_action(form: FormData, player: Any) -> dict[str, Any]:
+def standing_action(form: FormData, player: JSONValue) -> JSONObject:
     """The programmed action (18xx.games' ``program_*``) a standing-order form asks for:
     ``share_pass`` (pass for the rest of this stock round), ``buy_shares`` (``corporation``
     each turn until ``until``: ``float`` or a number of shares; ``pool`` from the market) or
     ``disable`` (``original``: the order's kind)."""
     kind = str(form.get("kind", ""))
-    base = {"entity": player, "entity_type": "player"}
+    base: JSONObject = {"entity": player, "entity_type": "player"}
     if kind == "share_pass":
         return {"type": "program_share_pass", **base}
     if kind == "buy_shares":

@@ -39,9 +39,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, TypeVarTuple
 
+from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
+from stellwerk.core.jsondata import JSONObject, JSONValue, is_int, optional_number
+from stellwerk.io.engine import EngineGame
 from stellwerk.io.undo import MESSAGE, REDO, UNDO, live_mask, next_id
 from stellwerk.store import (
     GameMovedOn,
@@ -53,7 +56,7 @@ from stellwerk.store import (
     open_store,
 )
 from stellwerk.store.base import View
-from stellwerk.store.log import EngineClass, actions_of
+from stellwerk.store.log import EngineClass, action_count, actions_of, players_of
 from stellwerk.web import standing
 from stellwerk.web.deadlines import USER as DEADLINE_USER
 from stellwerk.web.deadlines import Settled, default_for, due_at
@@ -62,7 +65,6 @@ from stellwerk.web.seats import ANNEX, Access, deal, lookup
 from stellwerk.web.secret import stored_secret
 
 if TYPE_CHECKING:
-    from stellwerk.api import EntityId
     from stellwerk.io.engine import EngineGame
 
 LOG = logging.getLogger("stellwerk.web")
@@ -82,6 +84,7 @@ NOT_OVER_THE_WEB = {
 """Site actions a single player's link may not send (403), with the reason."""
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 def seat_link(key: str, token: str) -> str:
@@ -95,11 +98,11 @@ class Created:
 
     key: str
     title: str
-    players: list[tuple[Any, str, str]]
+    players: list[tuple[PlayerId, str, str]]
     """(player id, name, token) in seat order."""
     spectator: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "id": self.key,
             "title": self.title,
@@ -149,7 +152,17 @@ def _open(spec: str | None, engine: EngineClass | None) -> GameStore:
     return open_store(spec, engine)
 
 
-def player_names(value: Any) -> list[str]:
+class GameEntry(TypedDict):
+    """A game in the web app's list (``GET /api/games``)."""
+
+    id: str
+    title: JSONValue
+    players: list[JSONValue]
+    action_count: int
+    finished: bool
+
+
+def player_names(value: JSONValue) -> list[str]:
     """The ``players`` of a new-game request: 1 to ``MAX_PLAYERS`` distinct non-empty names
     (the title's own player counts are the engine's to check)."""
     if not isinstance(value, list) or not value:
@@ -179,7 +192,8 @@ class Desk:
     def __init__(self, store: GameStore, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
-        self.seats: dict[str, Any] = {}
+        self.seats: dict[str, JSONValue] = {}
+        """Each game's seats: its annex record (``web.seats``), once read."""
         self.games: dict[str, StoredGame] = {}
         self.views: dict[str, View] = {}
         self.movers: dict[str, tuple[int, Any]] = {}
@@ -209,7 +223,9 @@ class Desk:
             kept = self.movers[key] = (stored.count, last_mover(stored))
         return kept[1]
 
-    def seats_of(self, key: str) -> Any:
+    def seats_of(self, key: str) -> JSONValue:
+        """The seats record of game ``key`` (``web.seats.deal``), None for a game the web
+        app did not seat."""
         if key not in self.seats:
             record = self.store.annex_get(key, ANNEX)
             if record is None:
@@ -237,13 +253,17 @@ class GameService:
         self._watches: dict[str, Watch] = {}
 
     # -- plumbing ---------------------------------------------------------------------------
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
+    async def run(self, function: Callable[[GameStore, *Ts], T], *args: *Ts) -> T:
         """``function(store, *args)`` on the store's thread."""
         future = self._pool.submit(function, self._store, *args)
         return await asyncio.wrap_future(future)
 
     async def with_game(
-        self, key: str, token: str | None, function: Callable[..., T], *args: Any
+        self,
+        key: str,
+        token: str | None,
+        function: Callable[[StoredGame, Access, *Ts], T],
+        *args: *Ts,
     ) -> T:
         """``function(stored, access, *args)`` on the store's thread, after checking the
         token for game ``key`` (``GameNotFound``, ``NoToken``, ``Forbidden``): ``stored`` is
@@ -252,7 +272,7 @@ class GameService:
         game with ``act``)."""
         return await self._work(_with_game, key, token, function, *args)
 
-    async def _work(self, function: Callable[..., T], *args: Any) -> T:
+    async def _work(self, function: Callable[[Desk, *Ts], T], *args: *Ts) -> T:
         """``function(desk, *args)`` on the store's thread."""
         future = self._pool.submit(function, self._desk, *args)
         return await asyncio.wrap_future(future)
@@ -282,7 +302,7 @@ class GameService:
         option.  ``deadline``: seconds per decision (``web.deadlines``)."""
         return await self._work(_create, title, names, options, seed, deadline)
 
-    async def settle(self, key: str, token: str | None) -> dict[str, Any]:
+    async def settle(self, key: str, token: str | None) -> JSONObject:
         """The open decision's default order once its deadline passed (``web.deadlines``),
         triggered by a player of the game."""
         settled = await self._work(_settle, key, token)
@@ -297,7 +317,7 @@ class GameService:
             self.notifier.notify(key)
         return moved
 
-    async def import_file(self, data: dict[str, Any]) -> Created:
+    async def import_file(self, data: JSONObject) -> Created:
         """Store an 18xx.games game file (it must load) with a seat per player of the file."""
         return await self._work(_import_file, data)
 
@@ -309,11 +329,13 @@ class GameService:
         """Whose ``token`` is for game ``key``: ``GameNotFound``, ``NoToken``, ``Forbidden``."""
         return await self._work(_access, key, token)
 
-    async def read(self, key: str, token: str | None, hex_id: str | None = None) -> dict[str, Any]:
+    async def read(self, key: str, token: str | None, hex_id: str | None = None) -> JSONObject:
         """The game as the API shows it (docs/web.md); ``hex_id`` adds that hex's tile lays."""
         return await self._work(_read, key, token, hex_id)
 
-    async def act(self, key: str, token: str | None, action: Any, base: Any) -> tuple[int, int]:
+    async def act(
+        self, key: str, token: str | None, action: JSONValue, base: JSONValue
+    ) -> tuple[int, int]:
         """Apply ``action`` for the token's player, based on ``base`` actions: the count
         right after it (its position) and the count after the standing orders it woke
         (``web.standing``; the same when none acted).
@@ -321,13 +343,13 @@ class GameService:
         written), ``GameNotFound``, ``BadRequest``."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise BadRequest("'action' must be an object with a 'type'")
-        if not isinstance(base, int) or isinstance(base, bool) or base < 0:
+        if not is_int(base) or base < 0:
             raise BadRequest("'base' must be the action count the action is based on")
         counts = await self._work(_act, key, token, action, base)
         self.notifier.notify(key)
         return counts
 
-    async def export(self, key: str, token: str | None) -> dict[str, Any]:
+    async def export(self, key: str, token: str | None) -> JSONObject:
         """The 18xx.games game file (any token of the game)."""
         return await self._work(_export, key, token)
 
@@ -335,7 +357,7 @@ class GameService:
         """The stored action count (``GameNotFound``)."""
         return await self._work(_count, key)
 
-    async def games(self) -> list[dict[str, Any]]:
+    async def games(self) -> list[GameEntry]:
         """Every game of the web app: id, title, player names, action count, finished."""
         return await self._work(_games)
 
@@ -392,8 +414,8 @@ def _new_key(store: GameStore) -> str:
             return key
 
 
-def _seat(desk: Desk, key: str, data: dict[str, Any], deadline: int | None = None) -> Created:
-    players = [(p.get("id"), str(p.get("name"))) for p in data.get("players", [])]
+def _seat(desk: Desk, key: str, data: JSONObject, deadline: int | None = None) -> Created:
+    players = [(p.get("id"), str(p.get("name"))) for p in players_of(data)]
     dealt = deal(players)
     dealt.record["created_at"] = int(desk.clock())
     if deadline is not None:
@@ -425,7 +447,7 @@ def _create(
     return _seat(desk, key, data, deadline)
 
 
-def _import_file(desk: Desk, data: dict[str, Any]) -> Created:
+def _import_file(desk: Desk, data: JSONObject) -> Created:
     key = _new_key(desk.store)
     stored = desk.games[key] = desk.store.create(key, data)  # GameFileError: does not load
     return _seat(desk, key, stored.data)
@@ -461,59 +483,66 @@ def _access(desk: Desk, key: str, token: str | None) -> Access:
 
 
 def _with_game(
-    desk: Desk, key: str, token: str | None, function: Callable[..., T], *args: Any
+    desk: Desk,
+    key: str,
+    token: str | None,
+    function: Callable[[StoredGame, Access, *Ts], T],
+    *args: *Ts,
 ) -> T:
     access = _access(desk, key, token)
     return function(desk.stored(key), access, *args)
 
 
-def decider(game: EngineGame, entity: EntityId | None) -> EntityId | None:
+def decider(game: EngineGame, entity: JSONValue) -> PlayerId | None:
     """The player id who decides for ``entity`` in ``game`` (None: nobody, or no entity)."""
     from stellwerk.api import Game
     from stellwerk.gm.understand import player_of
 
-    if entity is None:
+    if not (isinstance(entity, str) or is_int(entity)):
         return None
     if isinstance(game, Game):
         return player_of(game, entity)
     return entity  # a stand-in engine of the tests: players act for themselves
 
 
-def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> dict[str, Any]:
+def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> JSONObject:
     access = _access(desk, key, token)
     stored = desk.stored(key)
     view = desk.view(key, stored)
     game = stored.game
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "id": key,
         "title": stored.data.get("title"),
-        "players": [{"id": p.get("id"), "name": p.get("name")} for p in stored.data["players"]],
+        "players": [{"id": p.get("id"), "name": p.get("name")} for p in players_of(stored.data)],
         "action_count": stored.count,
-        "active": view["active"],
-        "legal_actions": view["legal"],
+        "active": [*view["active"]],
+        "legal_actions": [*view["legal"]],
         "finished": view["finished"],
-        "result": view["result"],
+        "result": {**view["result"]},
         "game_end_reason": view["game_end_reason"],
         "you": access.to_json(),
     }
-    due = due_at(stored, desk.seats_of(key))
-    if due is not None and not view["finished"]:
-        out["deadline"] = {"due": due, "seconds": desk.seats_of(key)["deadline_seconds"]}
+    seats = desk.seats_of(key)
+    due = due_at(stored, seats)
+    if due is not None and not view["finished"] and isinstance(seats, dict):
+        out["deadline"] = {"due": due, "seconds": optional_number(seats, "deadline_seconds")}
     if access.is_player:
         out["yours"] = [e for e in view["active"] if decider(game, e) == access.player]
         out["may_undo"] = may_undo(access, desk.mover(key, stored))
     lay_hexes = getattr(game, "lay_hexes", None)
     if not view["finished"] and lay_hexes is not None:
-        out["lay_hexes"] = lay_hexes()
+        hexes: list[str] = lay_hexes()
+        out["lay_hexes"] = [*hexes]
     if hex_id is not None:
         out["hex"] = hex_id
-        out["hex_lays"] = [a for a in game.legal_actions(hex_id) if a.get("type") == "lay_tile"]
+        lays: list[JSONValue] = [
+            a for a in game.legal_actions(hex_id) if a.get("type") == "lay_tile"
+        ]
+        out["hex_lays"] = lays
     return out
 
 
-def _act(
-    desk: Desk, key: str, token: str | None, action: dict[str, Any], base: int
-) -> tuple[int, int]:
+def _act(desk: Desk, key: str, token: str | None, action: JSONObject, base: int) -> tuple[int, int]:
     access = _access(desk, key, token)
     if not access.is_player:
         raise Forbidden("spectators cannot act")
@@ -533,7 +562,7 @@ def _act(
     return after.count, standing.after_action(desk, key, action, after.count)
 
 
-def check_own_moves(stored: StoredGame, control: dict[str, Any], access: Access) -> None:
+def check_own_moves(stored: StoredGame, control: JSONObject, access: Access) -> None:
     """An ``undo`` or ``redo`` takes back or restores only the player's own moves: every
     action whose liveness it changes (common rules §3.4) must have been sent by him (its
     ``user``, which the web app records on every action; for an action without one, e.g.
@@ -599,7 +628,7 @@ def _check_playable(stored: StoredGame) -> None:
         check_playable(title)
 
 
-def _export(desk: Desk, key: str, token: str | None) -> dict[str, Any]:
+def _export(desk: Desk, key: str, token: str | None) -> JSONObject:
     _access(desk, key, token)
     return desk.store.export(key)
 
@@ -608,9 +637,9 @@ def _count(desk: Desk, key: str) -> int:
     return desk.store.count(key)
 
 
-def _games(desk: Desk) -> list[dict[str, Any]]:
+def _games(desk: Desk) -> list[GameEntry]:
     store = desk.store
-    out = []
+    out: list[GameEntry] = []
     keys = store.keys()
     for key in keys:
         try:
@@ -623,8 +652,8 @@ def _games(desk: Desk) -> list[dict[str, Any]]:
             {
                 "id": key,
                 "title": data.get("title"),
-                "players": [p.get("name") for p in data.get("players", [])],
-                "action_count": len(data.get("actions", [])),
+                "players": [p.get("name") for p in players_of(data)],
+                "action_count": action_count(data),
                 "finished": data.get("status") == "finished",
             }
         )
@@ -648,8 +677,8 @@ def settle_one(desk: Desk, key: str) -> Settled:
     action = {**found.action, "user": DEADLINE_USER, "created_at": now}
     base = stored.count
     after = desk.games[key] = desk.store.append(key, action, base)
-    name = next((p.get("name") for p in after.data["players"] if p.get("id") == player), player)
-    message = {
+    name = next((p.get("name") for p in players_of(after.data) if p.get("id") == player), player)
+    message: JSONObject = {
         "type": "message",
         "entity": player,
         "entity_type": "player",

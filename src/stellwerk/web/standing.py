@@ -25,14 +25,14 @@ before they run, and an unexpected error while they run is logged, not answered.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
+from stellwerk.core.actions import action_id
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.jsondata import JSONObject, as_list, ident
 from stellwerk.io.undo import REDO, UNDO, live_mask
-from stellwerk.store import GameMovedOn
-from stellwerk.store.log import actions_of
+from stellwerk.store import GameMovedOn, actions_of
 
 if TYPE_CHECKING:
     from stellwerk.gm.standing import Standing
@@ -45,7 +45,7 @@ MAX_FIRINGS = 50
 PROGRAMS = {"program_share_pass": "share_pass", "program_buy_shares": "buy_shares"}
 
 
-def given(action: dict[str, Any], program_id: int, round_now: str, number: int) -> Standing | None:
+def given(action: JSONObject, program_id: int, round_now: str, number: int) -> Standing | None:
     """The standing order a stored ``program_*`` action gives (None for other actions)."""
     from stellwerk.gm.standing import Standing
 
@@ -53,7 +53,7 @@ def given(action: dict[str, Any], program_id: int, round_now: str, number: int) 
     if kind is None:
         return None
     standing = Standing(
-        id=number, player=action.get("entity"), kind=kind, since=program_id,
+        id=number, player=ident(action, "entity"), kind=kind, since=program_id,
         round_key=round_now, text=str(action.get("type")), program_id=program_id,
     )  # fmt: skip
     if kind == "buy_shares":
@@ -68,14 +68,14 @@ def load(desk: Desk, key: str) -> list[Standing]:
     from stellwerk.gm.standing import Standing
 
     record = desk.store.annex_get(key, ANNEX) or []
-    return [Standing(**item) for item in record]
+    return [Standing.from_json(item) for item in as_list(record, "the standing orders")]
 
 
 def save(desk: Desk, key: str, orders: list[Standing]) -> None:
-    desk.store.annex_put(key, ANNEX, [dataclasses.asdict(order) for order in orders])
+    desk.store.annex_put(key, ANNEX, [order.to_json() for order in orders])
 
 
-def after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int:
+def after_action(desk: Desk, key: str, sent: JSONObject, count: int) -> int:
     """Take note of a standing order given or cancelled by ``sent`` (stored, the game now
     at ``count``), then let the standing orders act; the action count afterwards."""
     try:
@@ -85,7 +85,7 @@ def after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int:
         return desk.store.count(key)
 
 
-def _after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int:
+def _after_action(desk: Desk, key: str, sent: JSONObject, count: int) -> int:
     from stellwerk.api import Game
     from stellwerk.gm.standing import round_key
 
@@ -103,7 +103,7 @@ def _after_action(desk: Desk, key: str, sent: dict[str, Any], count: int) -> int
     if not isinstance(game, Game):
         return count  # standing orders need the engine (as default orders do)
     if kind in PROGRAMS:
-        program_id = int(stored.data["actions"][-1].get("id", count))
+        program_id = action_id(actions_of(stored.data)[-1])
         order = given(sent, program_id, round_key(game), len(orders) + 1)
         if order is not None:
             orders.append(order)
@@ -185,7 +185,7 @@ def _fire(desk: Desk, key: str, orders: list[Standing]) -> int:
     return count
 
 
-def _append(desk: Desk, key: str, action: dict[str, Any], base: int) -> int:
+def _append(desk: Desk, key: str, action: JSONObject, base: int) -> int:
     try:
         after = desk.games[key] = desk.store.append(key, action, base)
     except GameMovedOn as moved:

@@ -13,10 +13,11 @@ import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeGuard
 
 from stellwerk.core import events as ev
 from stellwerk.core.game import Game
+from stellwerk.core.jsondata import JSONObject, list_at
 from stellwerk.words.catalog import ACTIONS, EVENTS, LANGUAGES, WORDS, money, percent
 
 TOLD_BY: dict[str, tuple[type[ev.Event], ...]] = {
@@ -78,9 +79,9 @@ class Narrator:
             return self.words[kind]
         return str(key)
 
-    def entity(self, action: dict[str, Any]) -> str:
-        kind = action.get("entity_type", "player")
-        return self.name(("company" if kind == "company" else kind, action.get("entity")))
+    def entity(self, action: JSONObject) -> str:
+        kind = str(action.get("entity_type", "player"))
+        return self.name((kind, action.get("entity")))
 
     def listing(self, names: list[str]) -> str:
         """``A``, ``A and B``, ``A, B and C`` (``und`` in German)."""
@@ -88,12 +89,12 @@ class Narrator:
             return "".join(names)
         return f"{', '.join(names[:-1])} {self.words['and']} {names[-1]}"
 
-    def shares(self, action: dict[str, Any]) -> str:
+    def shares(self, action: JSONObject) -> str:
         """The certificates of a share action by corporation and percent (``10% of SFTN``),
         never by certificate id: the id's corporation part (``SFTN_2``), the action's
         ``percent`` when it names one corporation."""
         corps: list[str] = []
-        for share in action.get("shares", []):
+        for share in list_at(action, "shares"):
             corp = str(share).rpartition("_")[0] or str(share)
             if corp not in corps:
                 corps.append(corp)
@@ -139,12 +140,12 @@ class Narrator:
         return template.format(name=short, turn=event.turn, num=event.round_num)
 
     # -- actions ----------------------------------------------------------------------------
-    def action(self, action: dict[str, Any], spent: int) -> str:
+    def action(self, action: JSONObject, spent: int) -> str:
         """The sentence of one action (its cost ``spent`` by the acting entity)."""
         kind = str(action.get("type"))
         key = kind if kind in self.actions or not kind.startswith("program_") else "program"
         template = self.actions.get(key, self.actions["other"])
-        fields: dict[str, Any] = {k: v for k, v in action.items() if isinstance(v, (str, int))}
+        fields: dict[str, object] = {k: v for k, v in action.items() if isinstance(v, (str, int))}
         fields["entity"] = self.entity(action)
         fields["type"] = kind
         if "price" in action and isinstance(action["price"], int):
@@ -185,7 +186,7 @@ class Narrator:
         """The sentence of one event (None for events told with their action)."""
         if isinstance(event, (ev.Acted, ev.Spent)):
             return None
-        fields: dict[str, Any] = {}
+        fields: dict[str, object] = {}
         words = self.words
         for field in dataclasses.fields(event):
             value = getattr(event, field.name)
@@ -245,7 +246,7 @@ class Narrator:
         return _fill(template, fields)
 
 
-def _is_ref(value: Any) -> bool:
+def _is_ref(value: object) -> TypeGuard[ev.Ref]:
     return (
         isinstance(value, tuple)
         and len(value) == 2
@@ -253,12 +254,12 @@ def _is_ref(value: Any) -> bool:
     )
 
 
-class _Fields(dict[str, Any]):
+class _Fields(dict[str, object]):
     def __missing__(self, key: str) -> str:
         return "?"
 
 
-def _fill(template: str, fields: dict[str, Any]) -> str:
+def _fill(template: str, fields: dict[str, object]) -> str:
     return template.format_map(_Fields(fields))
 
 

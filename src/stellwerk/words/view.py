@@ -8,17 +8,90 @@ the tail of the log, and the legal actions as ready JSON, tile lays grouped by h
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Company, Corporation, Holder, Player
+from stellwerk.core.entities import Company, Corporation, Player, PlayerId
 from stellwerk.core.game import Game as CoreGame
+from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.map.board import Board
 from stellwerk.words.catalog import money
 from stellwerk.words.narrate import render, story
 
 
-def _name(entity: Holder) -> str:
+class BidView(TypedDict):
+    """A standing bid: on what, by whom, how much (and as money text)."""
+
+    item: str
+    player: str
+    price: int
+    text: str
+
+
+class CorporationView(TypedDict):
+    sym: str
+    name: str
+    president: str | None
+    cash: int
+    floated: bool
+    par: int | None
+    price: int | None
+    ipo_percent: int
+    pool_percent: int
+    trains: list[str]
+    tokens: list[str]
+    companies: list[str]
+
+
+class PlayerView(TypedDict):
+    id: PlayerId
+    name: str
+    cash: int
+    shares: dict[str, int]
+    companies: list[str]
+    certificates: int
+    certificate_limit: int
+    bankrupt: bool
+
+
+class CompanyView(TypedDict):
+    sym: str
+    name: str
+    owner: str | None
+
+
+class LegalView(TypedDict):
+    """The legal actions: tile lays grouped by hex, the others in ``actions``."""
+
+    actions: list[JSONObject]
+    lays: dict[str, list[JSONObject]]
+
+
+class GameView(TypedDict):
+    """What ``stellwerk show`` prints (``player_view``); ``legal`` may be left out."""
+
+    title: str
+    round: str
+    turn: int
+    round_num: int
+    step: str | None
+    phase: str
+    bank: int
+    acting: list[str]
+    priority: str | None
+    bids: list[BidView]
+    players: list[PlayerView]
+    corporations: list[CorporationView]
+    companies: list[CompanyView]
+    depot: dict[str, int]
+    log: list[str]
+    finished: bool
+    game_end_reason: str | None
+    result: dict[str, int]
+    legal: NotRequired[LegalView]
+
+
+def _name(entity: object) -> str:
     if isinstance(entity, Player):
         return entity.name
     if isinstance(entity, Company):
@@ -26,10 +99,10 @@ def _name(entity: Holder) -> str:
     return str(getattr(entity, "sym", None) or getattr(entity, "name", entity))
 
 
-def _bids(engine: CoreGame) -> list[dict[str, Any]]:
+def _bids(engine: CoreGame) -> list[BidView]:
     """Standing bids of the auction steps of the round (each step's ``bids``: per item a
     list of (player, price) or a mapping player -> price)."""
-    out: list[dict[str, Any]] = []
+    out: list[BidView] = []
     for step in engine.round.steps:
         bids = getattr(step, "bids", None)
         if not isinstance(bids, dict):
@@ -68,7 +141,7 @@ def _tokens(engine: CoreGame, corp: Corporation) -> list[str]:
     return engine.token_hexes(corp)
 
 
-def _corporation(engine: CoreGame, corp: Corporation) -> dict[str, Any]:
+def _corporation(engine: CoreGame, corp: Corporation) -> CorporationView:
     cell = corp.share_price
     par = corp.par_price
     president = corp.owner
@@ -88,7 +161,7 @@ def _corporation(engine: CoreGame, corp: Corporation) -> dict[str, Any]:
     }
 
 
-def _player(engine: CoreGame, player: Player) -> dict[str, Any]:
+def _player(engine: CoreGame, player: Player) -> PlayerView:
     shares = {sym: sum(s.percent for s in certs) for sym, certs in player.shares.items() if certs}
     return {
         "id": player.id,
@@ -102,11 +175,11 @@ def _player(engine: CoreGame, player: Player) -> dict[str, Any]:
     }
 
 
-def legal_grouped(game: Game) -> dict[str, Any]:
+def legal_grouped(game: Game) -> LegalView:
     """The legal actions: ``actions`` (every kind but tile lays) and ``lays`` (hex ->
     the lay_tile actions on it), each ready to send with ``stellwerk act``."""
     listed = game.legal_actions()
-    lays: dict[str, list[dict[str, Any]]] = {}
+    lays: dict[str, list[JSONObject]] = {}
     hexes = game.lay_hexes()
     for hex_id in hexes:
         found = [a for a in game.legal_actions(hex_id) if a["type"] == "lay_tile"]
@@ -115,7 +188,7 @@ def legal_grouped(game: Game) -> dict[str, Any]:
     return {"actions": [a for a in listed if a["type"] != "lay_tile"], "lays": lays}
 
 
-def player_view(game: Game, lang: str = "en", log: int = 10) -> dict[str, Any]:
+def player_view(game: Game, lang: str = "en", log: int = 10) -> GameView:
     """The state with names, who acts, the log's last ``log`` lines and the legal actions."""
     engine = game.engine
     rnd = engine.round
@@ -123,7 +196,7 @@ def player_view(game: Game, lang: str = "en", log: int = 10) -> dict[str, Any]:
         step = rnd.active_step()
         acting = [_name(e) for e in rnd.active_entities()]
     lines = render(story(engine, lang)) if log else []
-    view: dict[str, Any] = {
+    view: GameView = {
         "title": engine.title,
         "round": rnd.name.removeprefix("Round::"),
         "turn": engine.turn,
@@ -156,7 +229,7 @@ def player_view(game: Game, lang: str = "en", log: int = 10) -> dict[str, Any]:
     return view
 
 
-def render_view(view: dict[str, Any]) -> list[str]:
+def render_view(view: GameView) -> list[str]:
     """The view as text for a terminal."""
     title = view["title"]
 
@@ -207,7 +280,7 @@ def render_view(view: dict[str, Any]) -> list[str]:
     if view["finished"]:
         lines.append(f"Game over ({view['game_end_reason']}): {view['result']}")
         return lines
-    legal = view["legal"]
+    legal = view.get("legal", LegalView(actions=[], lays={}))
     lines.append("Legal actions (send one with: stellwerk act GAME 'JSON'):")
     lines += [f"  {json.dumps(a)}" for a in legal["actions"]]
     for hex_id, lays in legal["lays"].items():

@@ -18,9 +18,17 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from stellwerk.io.gamefile import load_game_file, read_game_file
+from stellwerk.core.jsondata import (
+    JSONObject,
+    as_list,
+    as_object,
+    objects,
+    optional_integer,
+    text,
+    texts,
+)
+from stellwerk.io.gamefile import action_id, load_game_file, read_game_file
 from stellwerk.titles.g1841.mapport import MapPort
 from stellwerk.titles.g1841.options import DECLARED
 from stellwerk.titles.g1841.settings import Settings1841
@@ -61,10 +69,17 @@ class Position:
     trains: Mapping[str, list[str]]
 
 
-def read_trace(path: Path) -> list[dict[str, Any]]:
+def read_trace(path: Path) -> list[JSONObject]:
     """The trace lines: header, initial state, one state per live action, end line."""
     with path.open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+        return [
+            as_object(json.loads(line), "a trace line", ValueError) for line in fh if line.strip()
+        ]
+
+
+def _corporations(state: JSONObject) -> list[JSONObject]:
+    """A trace state's corporations (each with its ``id``, ``trains`` and ``tokens``)."""
+    return objects(state.get("corporations"), "'corporations'", ValueError)
 
 
 def trace_path(game_path: Path) -> Path:
@@ -88,7 +103,7 @@ class _Rebuild:
                         out[(corp, hid)] += 1
         return out
 
-    def city_index(self, corp: str, hid: str, action: dict[str, Any], left: dict[str, int]) -> int:
+    def city_index(self, corp: str, hid: str, action: JSONObject, left: dict[str, int]) -> int:
         board = self.port.board
         if action.get("type") == "place_token":
             placed, index = board.resolve_city(str(action["city"]))
@@ -103,12 +118,17 @@ class _Rebuild:
                 return city
         raise ValueError(f"action {action.get('id')}: cannot tell which city of {hid} {corp} is in")
 
-    def apply(self, action: dict[str, Any], state: Mapping[str, Any]) -> None:
+    def apply(self, action: JSONObject, state: JSONObject) -> None:
         board = self.port.board
         if action.get("type") == "lay_tile":
-            board.lay_tile(str(action["hex"]), str(action["tile"]), int(action.get("rotation", 0)))
+            rotation = optional_integer(action, "rotation", ValueError) or 0
+            board.lay_tile(
+                text(action, "hex", ValueError), text(action, "tile", ValueError), rotation
+            )
         want: Counter[tuple[str, str]] = Counter(
-            (c["id"], hid) for c in state["corporations"] for hid in c.get("tokens", ())
+            (text(c, "id", ValueError), hid)
+            for c in _corporations(state)
+            for hid in texts(c, "tokens", ValueError)
         )
         have = self.tokens()
         left: dict[str, int] = {}
@@ -122,7 +142,7 @@ class _Rebuild:
         self.port.phase = str(state["phase"])
 
 
-def positions(game_path: Path) -> Iterator[tuple[dict[str, Any], Position]]:
+def positions(game_path: Path) -> Iterator[tuple[JSONObject, Position]]:
     """For every live action of the game file: (the action, the position before it).  The
     position object is updated in place, so copy what must outlive the next step."""
     data = read_game_file(game_path)
@@ -131,21 +151,25 @@ def positions(game_path: Path) -> Iterator[tuple[dict[str, Any], Position]]:
     live = load_game_file(data).live
     if len(states) < len(live) + 1:
         raise ValueError(f"{trace_path(game_path)} does not cover every action")
-    options = list(data.get("settings", {}).get("optional_rules") or [])
-    rebuild = _Rebuild(DECLARED.settings(options, len(data["players"])))
+    settings = as_object(data.get("settings") or {}, "'settings'", ValueError)
+    options = texts(settings, "optional_rules", ValueError)
+    players = as_list(data.get("players"), "'players'", ValueError)
+    rebuild = _Rebuild(DECLARED.settings(options, len(players)))
     position = Position(rebuild.port, None, {})
     for action, state, after in zip(live, states, states[1:], strict=False):
-        position.trains = {c["id"]: list(c.get("trains", ())) for c in state["corporations"]}
+        position.trains = {
+            text(c, "id", ValueError): texts(c, "trains", ValueError) for c in _corporations(state)
+        }
         yield action, position
-        if after.get("action_id") != action["id"]:
+        if after.get("action_id") != action_id(action):
             raise ValueError(f"trace line for action {action['id']} is missing")
         rebuild.apply(action, after)
-        position.after_id = int(action["id"])
+        position.after_id = action_id(action)
 
 
-def position_before(game_path: Path, action_id: int) -> tuple[dict[str, Any], Position]:
-    """The live action with id ``action_id`` and the position just before it."""
+def position_before(game_path: Path, wanted: int) -> tuple[JSONObject, Position]:
+    """The first live action with an id of at least ``wanted`` and the position before it."""
     for action, position in positions(game_path):
-        if int(action["id"]) >= action_id:
+        if action_id(action) >= wanted:
             return action, position
-    raise ValueError(f"{game_path.name} has no live action {action_id}")
+    raise ValueError(f"{game_path.name} has no live action {wanted}")
