@@ -275,7 +275,7 @@ class Game1841(Game):
         step of every action: the phase's limits are looked up once)."""
         limits = self.data.phase(self.phases.current.name).train_limit
         specs = self.specs
-        for corp in self.corporations:  # noqa: SIM110 (a plain loop: asked very often)
+        for corp in self.corporations:
             if corp.trains and len(corp.trains) > limits[specs[corp.sym].type]:
                 return True
         return False
