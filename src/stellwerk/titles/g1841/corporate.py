@@ -71,6 +71,7 @@ from stellwerk.titles.g1841.stock import (
     buy_bundle,
     buy_candidates,
     can_par,
+    candidates_of,
     par_cells,
     reopen_on_replay,
     reopened_homes,
@@ -212,7 +213,29 @@ class CorporateShares(Step):
         return found
 
     def can_buy_any(self, corp: Corporation) -> bool:
-        return any(self.can_buy(corp, b) for b in self.buy_candidates())
+        """Whether :meth:`can_buy` allows one of the candidates (:func:`.stock.buy_candidates`),
+        asked corporation by corporation: one that fails a test :meth:`can_buy` asks of every
+        certificate of it alike (its own, sold this round, the one purchase, in the buyer's
+        chain of control, the buyer's certificate limit, closed outside a replay) is passed
+        over without making its certificates (the turn's test, asked after every action)."""
+        game = self.game
+        if game.num_certs(corp) >= game.cert_limit(corp):
+            return False  # no certificate can be gained (can_gain)
+        sold = self.sold(corp)
+        bought = self.bought()
+        chain = chain_of_control(corp)
+        for target in game.corporations:
+            if not target.ipoed or target is corp or sold.get(target.sym):
+                continue
+            if target.closed and not game.loading:
+                continue
+            if bought and not self.can_buy_multiple(corp, target):
+                continue
+            if any(entity is target for entity in chain):  # in_chain
+                continue
+            if any(self.can_buy(corp, b) for b in candidates_of(game, target)):
+                return True
+        return False
 
     # -- starting a corporation -------------------------------------------------------------
     def may_par(self, corp: Corporation, target: Corporation) -> bool:

@@ -127,6 +127,8 @@ class Game1841(Game):
         self._frozen_seen: list[Holder | None] | None = None
         """The corporations and presidents for which :meth:`_frozen_changes` last found
         nothing to change (None: ask again)."""
+        self._end_checks: dict[str, str] | None = None
+        """:meth:`end_checks`, once found."""
         self.memo_cache = GraphStamps(self.map)
         set_table(self, self.data)
         tokens.reserve_homes(self)
@@ -288,7 +290,12 @@ class Game1841(Game):
 
     # -- game end (rules/1841.md 1.4) --------------------------------------------------------
     def end_checks(self) -> dict[str, str]:
-        return game_end.end_checks(self)
+        """:func:`.game_end.end_checks`, found once: the settings do not change (asked after
+        every action; do not change the answer)."""
+        found = self._end_checks
+        if found is None:
+            found = self._end_checks = game_end.end_checks(self)
+        return found
 
     def end_condition(self, reason: str) -> bool:
         if reason == "offboards":

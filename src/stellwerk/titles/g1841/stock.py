@@ -9,7 +9,7 @@ tokens, token purchase) is :mod:`.start`'s."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, transfer
@@ -329,19 +329,26 @@ def buy_candidates(game: Game1841) -> list[Bundle]:
     """One certificate per started corporation, source (its IPO, the pool) and certificate
     size -- the pool's president's certificate on its own, never the IPO's -- for the buyers
     of a stock round and of corporate share trading to test (rules/1841.md 2.2.1, 2.3.8)."""
-    out: list[Bundle] = []
-    for corp in game.corporations:
-        if not corp.ipoed:
+    return [b for corp in game.corporations if corp.ipoed for b in candidates_of(game, corp)]
+
+
+def candidates_of(game: Game1841, corp: Corporation) -> Iterator[Bundle]:
+    """:func:`buy_candidates` of one started corporation, its treasury's first, one at a
+    time (a test that finds one need not make the others)."""
+    sym = corp.sym
+    for shares, treasury in ((corp.shares.get(sym), True), (game.pool.shares.get(sym), False)):
+        if not shares:
             continue
-        for source in (corp, game.pool):
-            seen: set[tuple[int, bool]] = set()
-            for share in source.shares_of(corp.sym):
-                key = (share.percent, share.president)
-                if key in seen or (share.president and source is corp):
-                    continue
-                seen.add(key)
-                out.append(Bundle([share], share.percent, corp))  # Bundle.of, inlined
-    return out
+        seen: set[tuple[int, bool]] = set()
+        for share in shares:
+            president = share.president
+            if president and treasury:
+                continue
+            key = (share.percent, president)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield Bundle([share], share.percent, corp)  # Bundle.of, inlined
 
 
 def company_president_share(game: Game1841, company: Company) -> Any:
@@ -372,6 +379,26 @@ def treasury_in_filing_order(game: Game1841, corp: Corporation) -> list[Share]:
         (sym for sym in corp.shares if sym != corp.sym), key=lambda sym: rank.get(sym, len(rank))
     )
     return [*own, *(s for sym in others for s in corp.shares[sym])]
+
+
+def first_and_smallest(game: Game1841, corp: Corporation) -> tuple[Share, Share] | None:
+    """The first certificate ``corp`` holds and the first of the smallest percent, in
+    :func:`treasury_in_filing_order` (None if it holds none); a corporation holding only its
+    own, as most do, is answered without sorting."""
+    held_by_corp = corp.shares
+    own = held_by_corp.get(corp.sym)
+    if len(held_by_corp) == (0 if own is None else 1):  # nothing of other corporations
+        if not own:
+            return None
+        return own[0], min(own, key=_percent)
+    held = treasury_in_filing_order(game, corp)
+    if not held:
+        return None
+    return held[0], min(held, key=_percent)
+
+
+def _percent(share: Share) -> int:
+    return share.percent
 
 
 class Shares1841(BuySellParShares):
@@ -441,13 +468,31 @@ class Shares1841(BuySellParShares):
         with nothing listed is skipped): a pool certificate he may buy, a treasury that
         counts (:meth:`treasury_counts`), a share of another player (player-to-player
         purchases)."""
-        pool = self.game.pool
-        candidates = self.buy_candidates(player)
-        if any(self.can_buy(player, b) for b in candidates if b.owner is pool):
+        if self.pool_buyable(player):
             return True
         if self.treasury_counts(player):
             return True
         return bool(self.p2p_share_bundles(player))
+
+    def pool_buyable(self, player: Player) -> bool:
+        """Whether he may buy a certificate in the pool, of those :func:`buy_candidates`
+        lists (one per started corporation, size and kind), found without listing the
+        treasuries' (the turn's test asks this after every action)."""
+        game = self.game
+        in_pool = game.pool.shares
+        for corp in game.corporations:
+            shares = in_pool.get(corp.sym)
+            if not shares or not corp.ipoed:
+                continue
+            seen: set[tuple[int, bool]] = set()
+            for share in shares:
+                key = (share.percent, share.president)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if self.can_buy(player, Bundle([share], share.percent, corp)):
+                    return True
+        return False
 
     def treasury_counts(self, player: Player) -> bool:
         """Whether a treasury counts as a purchase left, as 18xx.games asks it: of each
@@ -459,19 +504,22 @@ class Shares1841(BuySellParShares):
         ends decide whose action is next, so they follow 18xx.games here.  Like it, the
         corporation of the first certificate held decides the sold-this-round test, in the
         order of :func:`treasury_in_filing_order`."""
-        for corp in self.game.corporations:
+        game = self.game
+        sold = self.sold(player)
+        bought = self.bought()
+        for corp in game.corporations:
             if not corp.ipoed:
                 continue
-            held = treasury_in_filing_order(self.game, corp)
-            if not held:
+            found = first_and_smallest(game, corp)
+            if found is None:
                 continue
-            first = self.game.corporation(held[0].corporation)
-            if self.sold(player).get(first.sym):
+            first = game.corporation(found[0].corporation)
+            if sold.get(first.sym):
                 continue
-            if self.bought() and not self.can_buy_multiple(player, first):
+            if bought and not self.can_buy_multiple(player, first):
                 continue
-            smallest = min(held, key=lambda s: s.percent)
-            bundle = Bundle.of([smallest], self.game.corporation(smallest.corporation))
+            smallest = found[1]
+            bundle = Bundle.of([smallest], game.corporation(smallest.corporation))
             if player.cash >= certificate_price(self.game, bundle) and self.can_gain(
                 player, bundle
             ):
