@@ -68,7 +68,10 @@ class Bundle:
 
     @property
     def presidents_share(self) -> Share | None:
-        return next((s for s in self.shares if s.president), None)
+        for share in self.shares:  # a plain loop: asked for every bundle a turn tests
+            if share.president:
+                return share
+        return None
 
     @property
     def partial(self) -> bool:

@@ -16,7 +16,7 @@ from stellwerk.api import Game
 from stellwerk.core.entities import Corporation
 from stellwerk.core.map.graph import token_nodes
 from stellwerk.io.gamefile import load_game_file, read_game_file
-from stellwerk.titles.g1841 import game_end, journal, ownership, start, token_order
+from stellwerk.titles.g1841 import emergency, game_end, journal, ownership, start, token_order
 from stellwerk.titles.g1841.corporate import CorporateShares
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.stock import (
@@ -90,8 +90,8 @@ def _check_kept(engine: Game1841) -> None:
 def _check_quick_tests(engine: Game1841) -> None:
     """The shortcuts of the tests asked after every action (issue 8 item 7) answer what the
     tests they stand for answer: the frozen-state check (rules/1841.md 2.3.10), the train
-    limit (1.2), the end conditions (1.4), a purchase left in a stock turn and in corporate
-    share trading (2.2.1, 2.3.8)."""
+    limit (1.2), the end conditions (1.4), an emergency sale left to a train buyer's chain
+    (2.3.7), a purchase left in a stock turn and in corporate share trading (2.2.1, 2.3.8)."""
     assert engine._frozen_changes() == engine._frozen_changes_walked()
     assert engine.has_crowded_corps() == any(
         len(c.trains) > engine.train_limit(c) for c in engine.corporations
@@ -105,6 +105,10 @@ def _check_quick_tests(engine: Game1841) -> None:
         held = treasury_in_filing_order(engine, corp)
         expected = (held[0], min(held, key=lambda s: s.percent)) if held else None
         assert first_and_smallest(engine, corp) == expected, corp.sym
+    for corp in engine.corporations:
+        if corp.floated and not corp.closed and engine.depot.depot_trains(engine.phases):
+            listed = bool(emergency.issuable_bundles(engine, corp))
+            assert emergency.has_issuable(engine, corp) == listed, corp.sym
     candidates = buy_candidates(engine)
     for step in engine.round.steps:
         if isinstance(step, Shares1841):
