@@ -205,7 +205,9 @@ class Game1841(Game):
         So a False answer is remembered with the presidents it was found for
         (``_frozen_seen``: the corporations, then their presidents) and is given again while
         they are the same and no update came between: most actions change no president."""
-        seen = [*self.corporations, *(c.owner if c.ipoed else None for c in self.corporations)]
+        corps = self.corporations
+        seen: list[Holder | None] = list(corps)
+        seen += [c.owner if c.ipoed else None for c in corps]
         # holders compare by identity (none defines ``__eq__``), and the list keeps them alive
         if seen == self._frozen_seen:
             return False
