@@ -361,18 +361,24 @@ class CorporateShares(Step):
     # remembered for the state (``remembered``), and the routing and the skip test ask only
     # those they need (``offers_current``, ``blocking``).
     def _test(self, name: str, entity: Corporation) -> bool:
-        tests: dict[str, Callable[[], bool]] = {
-            "can_sell": lambda: self.can_sell_any(entity),
-            "can_buy": lambda: self.can_buy_any(entity),
-            "can_par": lambda: self.can_par_any(entity),
-            "must_sell": lambda: (
+        found: bool = remembered(self, name, lambda: self._computed_test(name, entity))
+        return found
+
+    def _computed_test(self, name: str, entity: Corporation) -> bool:
+        """One of the four tests, computed."""
+        if name == "can_sell":
+            return self.can_sell_any(entity)
+        if name == "can_buy":
+            return self.can_buy_any(entity)
+        if name == "can_par":
+            return self.can_par_any(entity)
+        if name == "must_sell":
+            return (
                 self._over_a_limit(entity)
                 and self._test("can_sell", entity)
                 and self.must_sell(entity)
-            ),
-        }
-        found: bool = remembered(self, name, tests[name])
-        return found
+            )
+        raise KeyError(name)
 
     def _over_a_limit(self, corp: Corporation) -> bool:
         """Over the certificate limit, its controlling player over the holding limit of a

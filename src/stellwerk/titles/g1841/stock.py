@@ -9,7 +9,7 @@ tokens, token purchase) is :mod:`.start`'s."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, Share, transfer
@@ -713,18 +713,24 @@ class Shares1841(BuySellParShares):
     # the state (``remembered``), and the routing and the skip test ask only those they need
     # (``offers_current``, ``blocking``): the menu is asked after every action.
     def _test(self, name: str, entity: Player) -> bool:
-        tests: dict[str, Callable[[], bool]] = {
-            "can_sell": lambda: self.can_sell_any(entity),
-            "can_buy": lambda: self.can_buy_any(entity),
-            "can_par": lambda: self.can_par_any(entity),
-            "companies": lambda: bool(self.buyable_companies(entity)),
-            "must_sell": lambda: (
-                self._over_a_limit(entity)
-                and self.must_sell(entity, self._test("can_sell", entity))
-            ),
-        }
-        found: bool = remembered(self, name, tests[name])
+        found: bool = remembered(self, name, lambda: self._computed_test(name, entity))
         return found
+
+    def _computed_test(self, name: str, entity: Player) -> bool:
+        """One of the five tests, computed."""
+        if name == "can_sell":
+            return self.can_sell_any(entity)
+        if name == "can_buy":
+            return self.can_buy_any(entity)
+        if name == "can_par":
+            return self.can_par_any(entity)
+        if name == "companies":
+            return bool(self.buyable_companies(entity))
+        if name == "must_sell":
+            return self._over_a_limit(entity) and self.must_sell(
+                entity, self._test("can_sell", entity)
+            )
+        raise KeyError(name)
 
     def _over_a_limit(self, player: Player) -> bool:
         """Over the certificate limit or over the holding limit of some corporation held: a
