@@ -478,12 +478,15 @@ class Shares1841(BuySellParShares):
         """Whether he may buy a certificate in the pool, of those :func:`buy_candidates`
         lists (one per started corporation, size and kind), found without listing the
         treasuries' (the turn's test asks this after every action)."""
+        if self.bought():
+            return False  # a certificate from the pool is never one of the extra purchases
         game = self.game
         in_pool = game.pool.shares
+        sold = self.sold(player)
         for corp in game.corporations:
             shares = in_pool.get(corp.sym)
-            if not shares or not corp.ipoed:
-                continue
+            if not shares or not corp.ipoed or sold.get(corp.sym):
+                continue  # (nothing of a corporation he sold this round: can_buy)
             seen: set[tuple[int, bool]] = set()
             for share in shares:
                 key = (share.percent, share.president)
