@@ -158,7 +158,7 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
 def reopened_price(game: Game1841, bundle: Bundle) -> int:
     """What a certificate of a closed corporation costs in 18xx.games: a corporation without a
     price sells at the market's least par price a share, whatever par was named."""
-    lowest = min(c.price for c in par_cells(game))
+    lowest = par_cells(game)[-1].price  # the cells come highest price first
     return lowest * bundle.percent // bundle.corporation.share_unit
 
 
@@ -373,11 +373,11 @@ def treasury_in_filing_order(game: Game1841, corp: Corporation) -> list[Share]:
     the definition order.  A corporation closed and later held again would be filed last
     there; only a replayed reopening reaches that (live play refuses one), a known, rare
     difference."""
-    rank = {c.sym: i for i, c in enumerate(game.corporations)}
     own = corp.shares.get(corp.sym, [])
-    others = sorted(
-        (sym for sym in corp.shares if sym != corp.sym), key=lambda sym: rank.get(sym, len(rank))
-    )
+    others = [sym for sym in corp.shares if sym != corp.sym]
+    if len(others) > 1:  # (one needs no order: the ranks are found only to sort several)
+        rank = {c.sym: i for i, c in enumerate(game.corporations)}
+        others.sort(key=lambda sym: rank.get(sym, len(rank)))
     return [*own, *(s for sym in others for s in corp.shares[sym])]
 
 
@@ -591,10 +591,8 @@ class Shares1841(BuySellParShares):
             or not self.can_gain(player, Bundle.of([pres], corp))
         ):
             return False
-        cells = par_cells(self.game, corp)
-        return any(
-            c.price * corp.president_percent // corp.share_unit <= player.cash for c in cells
-        )
+        cheapest = par_cells(self.game, corp)[-1]  # highest price first: the last decides
+        return cheapest.price * corp.president_percent // corp.share_unit <= player.cash
 
     # -- concessions (rules/1841.md 2.2.1, 4.3) -----------------------------------------------
     def company_price(self, company: Company) -> tuple[int, int]:
