@@ -1,18 +1,21 @@
 """Benchmark: the speed targets of issue 7 (replay, refusal, undo, legal actions, selfplay).
 
 Usage: ``.venv/bin/python bench/speed.py [--seeds 1,2,3] [--cache DIR] [--skip-selfplay]
-[--oracle DIR | --no-oracle] [--fixtures-only]``.
+[--oracle DIR | --no-oracle] [--fixtures-only] [--titles 1841,1849] [--games GLOB ...]``.
 
 1. Whole selfplay games (the seeded random driver, ``stellwerk.selfplay``) of 1849 (5 players),
    1835 (4 players) and 1841 (4 players; the seeds take the option sets of ``OPTION_SETS`` in
    turn), one per seed: seconds each and the median (targets 3 s, 5 s and 10 s).
    Their game files are written to ``--cache`` and reused by the other measurements.
 2. Replay of the 18xx.games 1841 and 1849 fixtures and of the selfplay game files (CPU seconds
-   of the whole load), beside 18xx.games' time for the fixtures and the 1849 selfplay files
-   (issue 7, issue 8 item 7): measured in the same run when
+   of the whole load; each file is replayed once outside the clock first, as
+   ``oracle_replay.rb`` loads it once before timing), beside 18xx.games' time for the
+   fixtures and the 1849 selfplay files (issue 7, issue 8 item 7): measured in the same run when
    Ruby and a local copy of its engine are there (``--oracle``, default ``/tmp/x18``, laid out
    by ../shared/tools/oracle/setup.sh; timed by ``bench/oracle_replay.rb`` in CPU seconds too),
-   else the figure in ``REFERENCE_SECONDS``.  Target: at most 0.2 of its time.
+   else the figure in ``REFERENCE_SECONDS``.  Target: at most 0.2 of its time.  ``--games``
+   adds more files compared the same way (random games of 18xx.games' engine, selfplay
+   files); a last line per title sums up the ratios measured now.
 3. Refused actions at action ~800 (target 20 ms): one the live gate refuses, one the engine
    refuses while processing (the engine is restored from a checkpoint), and an undo there
    (target 50 ms).
@@ -28,6 +31,7 @@ Not a test: it prints one line per measurement and exits 0.
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import shutil
@@ -150,16 +154,22 @@ def oracle_times(paths: list[Path], oracle: Path | None, repeat: int) -> dict[st
     return out
 
 
-def replay_times(paths: list[Path], repeat: int, oracle: Path | None, compare: list[Path]) -> None:
+def replay_times(
+    paths: list[Path], repeat: int, oracle: Path | None, compare: list[Path]
+) -> dict[str, list[float]]:
     """CPU seconds of replaying each file (median and best of ``repeat``).  For the files in
     ``compare``, 18xx.games' engine is timed on the same file just before ours (the machine's
     load changes: back to back, the two see about the same) and the ratios are printed; where
-    it cannot be run, the recorded ``REFERENCE_SECONDS`` stand in."""
+    it cannot be run, the recorded ``REFERENCE_SECONDS`` stand in.  Returns the ratios of the
+    median times measured now, per title."""
+    ratios: dict[str, list[float]] = {}
     for path in paths:
         game_file = load_game_file(read_game_file(path))
         theirs = oracle_times([path], oracle, repeat) if path in compare else {}
+        # one replay outside the clock, as oracle_replay.rb loads each file once first
+        first = replay(game_file, Game.create, source=path.name)
         times = []
-        ok = True
+        ok = first.ok
         for _ in range(repeat):
             start = time.process_time()
             report = replay(game_file, Game.create, source=path.name)
@@ -168,10 +178,16 @@ def replay_times(paths: list[Path], repeat: int, oracle: Path | None, compare: l
         median, best = statistics.median(times), min(times)
         line = f"replay {path.name}: {median:.4f} s, best {best:.4f} s"
         line += f" ({len(game_file.live)} actions"
-        line += ", match)" if ok else ", NO MATCH)"
+        if ok:
+            line += ", match)"
+        elif first.first_divergence is None and not first.finished:
+            line += ", not over in the file, no divergence)"  # a random game cut short
+        else:
+            line += ", NO MATCH)"
         measured = theirs.get(path.name)
         if measured is not None:
             their_median, their_best = measured
+            ratios.setdefault(game_file.title, []).append(median / their_median)
             line += (
                 f"; 18xx.games {their_median:.3f} s, best {their_best:.3f} s (measured now):"
                 f" ratio {median / their_median:.2f}, best to best {best / their_best:.2f}"
@@ -182,6 +198,25 @@ def replay_times(paths: list[Path], repeat: int, oracle: Path | None, compare: l
             line += f"; 18xx.games {reference:.3f} s (recorded), ratio {median / reference:.2f}"
             line += " (target 0.2)"
         print(line, flush=True)
+    return ratios
+
+
+def ratio_summary(ratios: dict[str, list[float]]) -> None:
+    """One line per title: how many files were compared with 18xx.games and their ratios."""
+    for title, found in sorted(ratios.items()):
+        print(
+            f"ratio to 18xx.games, {title}, {len(found)} files: median "
+            f"{statistics.median(found):.3f}, lowest {min(found):.3f}, highest {max(found):.3f}"
+            " (target 0.2)",
+            flush=True,
+        )
+
+
+def game_files(patterns: list[str]) -> list[Path]:
+    """The game files the patterns (globs, e.g. ``/tmp/rg/*.json``) name, traces and other
+    non-game files left out, each once, sorted."""
+    found = {Path(name) for pattern in patterns for name in glob.glob(pattern)}
+    return sorted(p for p in found if p.suffix == ".json" and not p.name.endswith(".trace.json"))
 
 
 def _game_at(path: Path, count: int) -> Game:
@@ -289,26 +324,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--fixtures-only",
         action="store_true",
-        help="only the replays of the 18xx.games fixtures, beside 18xx.games' times",
+        help="only the replays of the 18xx.games fixtures (and --games), beside 18xx.games' times",
+    )
+    parser.add_argument(
+        "--games",
+        nargs="*",
+        default=[],
+        metavar="GLOB",
+        help="more game files to replay beside 18xx.games' time, e.g. random games of its "
+        "engine or selfplay files ('/tmp/rg/*.json'; traces are left out)",
+    )
+    parser.add_argument(
+        "--titles",
+        default=",".join(FIXTURE_TITLES),
+        help=f"titles whose fixtures are replayed (default {','.join(FIXTURE_TITLES)})",
     )
     args = parser.parse_args(argv)
     seeds = [int(s) for s in args.seeds.split(",")]
     oracle = None if args.no_oracle else args.oracle
     fixtures = [
         path
-        for title in FIXTURE_TITLES
+        for title in args.titles.split(",")
+        if title
         for path in sorted((args.shared / "fixtures" / "18xx.games" / title).glob("*.json"))
     ]
+    more = game_files(args.games)
     if args.fixtures_only:
-        replay_times(fixtures, args.repeat, oracle, fixtures)
+        ratio_summary(replay_times(fixtures + more, args.repeat, oracle, fixtures + more))
         return 0
     args.cache.mkdir(parents=True, exist_ok=True)
     games = selfplay_games(seeds, args.cache, not args.skip_selfplay)
-    replay_times(
-        fixtures + games["1849"] + games["1835"] + games["1841"],
-        args.repeat,
-        oracle,
-        fixtures + games["1849"],
+    compared = fixtures + more + games["1849"]
+    ratio_summary(
+        replay_times(compared + games["1835"] + games["1841"], args.repeat, oracle, compared)
     )
     longest = max(
         games["1835"] + games["1849"], key=lambda p: len(load_game_file(read_game_file(p)).live)

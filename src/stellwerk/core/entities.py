@@ -366,8 +366,17 @@ def controller(entity: Holder | None) -> Player | None:
         return entity
     if not isinstance(entity, Corporation):
         return None
-    last = chain_of_control(entity)[-1]
-    return last if isinstance(last, Player) else None
+    owner = entity.owner
+    if isinstance(owner, Player):  # most chains: a player presides
+        return owner
+    # the end of chain_of_control, walked without listing it (asked very often)
+    seen = {id(entity)}
+    while isinstance(owner, Corporation):
+        if id(owner) in seen:
+            return None  # a circular chain
+        seen.add(id(owner))
+        owner = owner.owner
+    return owner if isinstance(owner, Player) else None
 
 
 def is_circular(corp: Corporation) -> bool:

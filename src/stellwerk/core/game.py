@@ -63,6 +63,7 @@ from stellwerk.core.shares import (
     ChangePresident,
     all_bundles,
     generic_change_president,
+    iter_bundles,
     move_share,
     seat_distance,
     transfer_bundle,
@@ -630,7 +631,9 @@ class Game(ABC):
     def sale_bundles(self, holder: Holder, corp: Corporation) -> Iterator[Bundle]:
         """Hook: the bundles of :meth:`bundles_for_corporation` one at a time, in any order,
         for existence tests that stop at the first that qualifies; a title whose bundles are
-        dear to build makes them as they are asked for."""
+        dear to build makes them as they are asked for (the generic ones are made so)."""
+        if type(self).bundles_for_corporation is Game.bundles_for_corporation:
+            return iter_bundles(holder, corp)
         return iter(self.bundles_for_corporation(holder, corp))
 
     def transfer_shares(

@@ -7,6 +7,7 @@ two-dimensional rules; a title may refine single moves through :class:`MoveHooks
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -43,6 +44,14 @@ class MoveHooks:
     up: Callable[[Market, Coordinates], Coordinates | None] | None = None
 
 
+@functools.cache
+def _parsed(code: str) -> tuple[int, frozenset[str]]:
+    """A cell's code (``"100p"``): its price and type letters (the same few codes recur in
+    every market made: read each once)."""
+    digits = "".join(ch for ch in code if ch.isdigit())
+    return int(digits), frozenset(ch for ch in code if ch.isalpha())
+
+
 class Market:
     """The share price grid with generic two-dimensional movement (common rules §6.5)."""
 
@@ -54,9 +63,8 @@ class Market:
                 if not code:
                     cells.append(None)
                     continue
-                digits = "".join(ch for ch in code if ch.isdigit())
-                types = frozenset(ch for ch in code if ch.isalpha())
-                cells.append(Cell(r, c, int(digits), types))
+                price, types = _parsed(code)
+                cells.append(Cell(r, c, price, types))
             self.rows.append(cells)
         self.hooks = MoveHooks()
         self.end_reached = False

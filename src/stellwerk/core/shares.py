@@ -8,7 +8,7 @@ certificate moves matters; the order rules below follow 18xx.games.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol, TypeVar
@@ -33,6 +33,7 @@ __all__ = [
     "all_bundles",
     "can_dump",
     "generic_change_president",
+    "iter_bundles",
     "keeps_presidency",
     "more_than_needed",
     "move_share",
@@ -69,7 +70,10 @@ class Bundle:
 
     @property
     def presidents_share(self) -> Share | None:
-        return next((s for s in self.shares if s.president), None)
+        for share in self.shares:  # a plain loop: asked for every bundle a turn tests
+            if share.president:
+                return share
+        return None
 
     @property
     def partial(self) -> bool:
@@ -279,24 +283,28 @@ def fewest_summing(items: Sequence[T], size: Callable[[T], int], want: int) -> l
 def all_bundles(holder: Holder, corp: Corporation) -> list[Bundle]:
     """Generic sellable bundles: growing prefixes of the holder's certificates sorted with the
     president's certificate last, plus partial president bundles (base game rule)."""
+    return sorted(iter_bundles(holder, corp), key=lambda b: b.percent)
+
+
+def iter_bundles(holder: Holder, corp: Corporation) -> Iterator[Bundle]:
+    """The bundles of :func:`all_bundles` one at a time, smallest prefix first, the partial
+    president bundles last (for existence tests, which mostly stop at the first)."""
     if not corp.ipoed:
-        return []
+        return
     shares = sorted(holder.shares_of(corp.sym), key=lambda s: (1 if s.president else 0, s.percent))
     if not shares:
-        return []
-    bundles: list[Bundle] = []
+        return
     acc: list[Share] = []
     pct = 0
     for share in shares:
         acc.append(share)
         pct += share.percent
-        bundles.append(Bundle.of(list(acc), corp, pct))
+        yield Bundle(list(acc), pct, corp)  # Bundle.of with the percent given
     if shares[-1].president:
         normal = corp.share_unit
         n_partial = (corp.president_percent - normal) // normal
         for n in range(1, n_partial + 1):
-            bundles.append(Bundle.of(list(acc), corp, pct - normal * n))
-    return sorted(bundles, key=lambda b: b.percent)
+            yield Bundle(list(acc), pct - normal * n, corp)
 
 
 def _may_preside(corp: Corporation, holder: Holder, rules: ControlRules | None) -> bool:

@@ -2,7 +2,8 @@
 every position of the recorded 18xx.games games: who may act (remembered per state), the
 board's token index (token hexes, the cities a network walk starts from), the token order,
 whether a sale makes a corporation circular (rules/1841.md 2.2.1), whether a corporation has a
-home city and what its tokens cost (2.2.3), the corporations formed in the game (2.4.1, 2.4.2)."""
+home city and what its tokens cost (2.2.3), the corporations formed in the game (2.4.1, 2.4.2),
+and the shortcuts of the tests asked after every action (:func:`_check_quick_tests`)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,16 @@ from stellwerk.api import Game
 from stellwerk.core.entities import Corporation
 from stellwerk.core.map.graph import token_nodes
 from stellwerk.io.gamefile import load_game_file, read_game_file
-from stellwerk.titles.g1841 import journal, ownership, start, token_order
+from stellwerk.titles.g1841 import emergency, game_end, journal, ownership, start, token_order
+from stellwerk.titles.g1841.corporate import CorporateShares
 from stellwerk.titles.g1841.game import Game1841
-from stellwerk.titles.g1841.stock import formed_in_game
+from stellwerk.titles.g1841.stock import (
+    Shares1841,
+    buy_candidates,
+    first_and_smallest,
+    formed_in_game,
+    treasury_in_filing_order,
+)
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "18xx.games" / "1841"
@@ -74,7 +82,44 @@ def _check_kept(engine: Game1841) -> None:
                     quick = ownership.creates_circle(engine, bundle, engine.pool, change)
                     assert quick == ownership.tried_circle(engine, bundle, engine.pool, change)
     assert token_order.updated(engine) == token_order._updated(engine)
+    assert token_order.changed(engine) is None  # brought up to date after the action
     assert formed_in_game(engine) == _formed(engine)
+    _check_quick_tests(engine)
+
+
+def _check_quick_tests(engine: Game1841) -> None:
+    """The shortcuts of the tests asked after every action (issue 8 item 7) answer what the
+    tests they stand for answer: the frozen-state check (rules/1841.md 2.3.10), the train
+    limit (1.2), the end conditions (1.4), an emergency sale left to a train buyer's chain
+    (2.3.7), a purchase left in a stock turn and in corporate share trading (2.2.1, 2.3.8)."""
+    assert engine._frozen_changes() == engine._frozen_changes_walked()
+    assert engine.has_crowded_corps() == any(
+        len(c.trains) > engine.train_limit(c) for c in engine.corporations
+    )
+    assert engine.end_checks() == game_end.end_checks(engine)
+    assert game_end.all_offboards_connected(engine) == all(
+        any(h in engine.offboards_connected for h in members)
+        for members in engine.data.offboard_groups.values()
+    )
+    for corp in engine.corporations:
+        held = treasury_in_filing_order(engine, corp)
+        expected = (held[0], min(held, key=lambda s: s.percent)) if held else None
+        assert first_and_smallest(engine, corp) == expected, corp.sym
+    for corp in engine.corporations:
+        if corp.floated and not corp.closed and engine.depot.depot_trains(engine.phases):
+            listed = bool(emergency.issuable_bundles(engine, corp))
+            assert emergency.has_issuable(engine, corp) == listed, corp.sym
+    candidates = buy_candidates(engine)
+    for step in engine.round.steps:
+        if isinstance(step, Shares1841):
+            for player in engine.players:
+                listed = any(step.can_buy(player, b) for b in candidates if b.owner is engine.pool)
+                assert step.pool_buyable(player) == listed, player.name
+        if isinstance(step, CorporateShares):
+            for corp in engine.corporations:
+                if corp.floated and not corp.closed:
+                    listed = any(step.can_buy(corp, b) for b in candidates)
+                    assert step.can_buy_any(corp) == listed, corp.sym
 
 
 KINDS = ("pass", "sell_shares", "buy_shares", "par", "buy_company", "choose", "lay_tile")

@@ -450,3 +450,20 @@ def test_set_president_is_the_one_way_a_title_changes_a_presidency() -> None:
         if anything.search(line)
     ]
     assert found == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=7), min_size=3, max_size=3))
+def test_controller_is_the_end_of_the_chain_of_control(owners: list[int]) -> None:
+    """rules/1841.md 2.3.9: the controlling player is where the chain of control ends, for
+    any presidents -- players, corporations (chains and loops), the pool, nobody; the walk
+    that does not list the chain (asked after every action) answers the same."""
+    game = new_game()
+    corps = [game.corporation(s) for s in "XYZ"]
+    choices: list[Holder | None] = [*game.players[:3], *corps, game.pool, None]
+    for corp, pick in zip(corps, owners, strict=True):
+        corp.owner = choices[pick]
+    for corp in corps:
+        last = chain_of_control(corp)[-1]
+        assert controller(corp) is (last if isinstance(last, Player) else None)
+        assert is_circular(corp) == isinstance(last, Corporation)

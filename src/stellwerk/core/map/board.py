@@ -164,6 +164,7 @@ class Board:
         mapping = city_map(state.placed, new)
         cities = fresh_cities(new.tile)
         moved: list[tuple[str, int]] = []
+        held = sum(1 for city in state.cities for corp in city.tokens if corp is not None)
         for old_index, new_index in enumerate(mapping):
             old_city = state.cities[old_index]
             if new_index is None:
@@ -180,7 +181,11 @@ class Board:
         state.cities = cities
         self._tile_hex[tile_id] = state.spec.id
         self._links = self._links_without(state)
+        index = self._token_index
         self.version += 1
+        if index is not None and index[0] == self._version - 1 and len(moved) == held:
+            # every token stayed on the hex: the index of tokens by hex is the same
+            self._token_index = (self._version, index[1])
         return tuple(moved)
 
     def _links_without(self, state: HexState) -> dict[tuple[str, int], str | None]:
@@ -202,8 +207,11 @@ class Board:
         saved = (state.tile_id, state.placed, state.cities)
         content = self.content
         links = self._links
+        index = self._token_index
+        tokens_before = index[1] if index is not None and index[0] == self._version else None
         tile = self.tile_defs.get(tile_id.rpartition("-")[0]) or self.supply_tile(tile_id)
         self._swap_tile(state, tile_id, tile.rotated(rotation))
+        after = self._version
         try:
             yield
         finally:
@@ -211,8 +219,11 @@ class Board:
             state.tile_id, state.placed, state.cities = saved
             self._tile_hex[state.tile_id] = hex_id
             self._links = links
+            untouched = self._version == after  # nothing else changed inside the block
             self.version += 1  # never reuse a version number: caches keyed on it stay valid
             self.content = content  # but the board holds again what it held before
+            if untouched and tokens_before is not None:
+                self._token_index = (self._version, tokens_before)  # the tokens as before
 
     def reset_hex(self, hex_id: str, return_tile: bool = False) -> list[str]:
         """Put the preprinted tile back and remove every token on the hex from the game (a
@@ -222,6 +233,7 @@ class Board:
         removed = [c for city in state.cities for c in city.tokens if c is not None]
         for city in state.cities:
             city.tokens = [None] * len(city.tokens)
+        self._token_index = None  # the tokens changed (the lay below must not carry it)
         old_id = state.tile_id
         if old_id == state.spec.preprinted_id:
             self.version += 1
@@ -320,8 +332,9 @@ class Board:
     def tokens_by_corporation(self) -> dict[str, list[str]]:
         """Corporation -> the hexes of its tokens in board order (one entry per token): an
         index of the board made once per :attr:`version` (every token change bumps it), as
-        stock turns, token checks and network walks ask for the tokens of many corporations.
-        Do not change it."""
+        stock turns, token checks and network walks ask for the tokens of many corporations;
+        a tile lay that keeps every token on its hex, and the end of a trial lay that changed
+        nothing else, carry it to the new version.  Do not change it."""
         index = self._token_index
         if index is None or index[0] != self._version:
             found: dict[str, list[str]] = {}

@@ -22,7 +22,6 @@ import itertools
 from dataclasses import dataclass, field
 
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.geometry import opposite
 from stellwerk.core.map.tiles import Gauge
 
 DUAL = Gauge.DUAL
@@ -88,7 +87,10 @@ class _Walker:
 
     The board does not change during a walk, so hex links are looked up once per board
     (``Board.link_table``) and blocking nodes once per walk (``blocked``, shared by the walks
-    of one network)."""
+    of one network).  The walk recurses (a path calls itself for the paths across its edges):
+    the walks of these maps are a few dozen paths deep, and a call costs less than a stack
+    kept by hand.  The edges being crossed are counted in ``crossing`` (an edge leaves it when
+    its count is back to zero), and only hexes with an uncrossable edge look for one."""
 
     def __init__(
         self,
@@ -102,12 +104,13 @@ class _Walker:
     ) -> None:
         self.board = board
         self.uncrossable = uncrossable
+        self.border_hexes = _hexes_of(uncrossable)
         self.hexes = board.hexes
         self.corp = corp
         self.stop_at = stop_at
         self.visited_nodes = visited_nodes
         self.visited_paths: set[PathKey] = set()
-        self.counter: dict[tuple[str, int], int] = {}
+        self.crossing: dict[tuple[str, int], int] = {}
         self.order: list[PathKey] = []
         self.links = board.link_table() if links is None else links
         self.blocked = {} if blocked is None else blocked
@@ -119,14 +122,6 @@ class _Walker:
             return self.links[key]
         except KeyError:
             found = self.links[key] = self.board.neighbor(hid, edge)
-            return found
-
-    def blocks(self, key: NodeKey) -> bool:
-        """``HexState.node_blocks`` for the walking corporation, remembered for the walk."""
-        try:
-            return self.blocked[key]
-        except KeyError:
-            found = self.blocked[key] = self.hexes[key[0]].node_blocks(key[1], self.corp)
             return found
 
     def node(self, key: NodeKey, converging_path: bool = False) -> None:
@@ -152,35 +147,44 @@ class _Walker:
         hexes = self.hexes
         placed = hexes[hid].placed
         path = placed.paths[p]
-        counter = self.counter
+        crossing = self.crossing
         edges = path.edges
-        for e in edges:
-            if counter.get((hid, e)):
-                return
-        uncrossable = self.uncrossable
-        if uncrossable and any((hid, e) in uncrossable for e in edges):
-            return  # a path at an uncrossable edge is not walked (18xx.games skip_paths)
+        if crossing:
+            for e in edges:
+                if (hid, e) in crossing:
+                    return
+        if hid in self.border_hexes:
+            uncrossable = self.uncrossable
+            for e in edges:
+                if (hid, e) in uncrossable:
+                    return  # a path at an uncrossable edge is not walked (18xx.games skip_paths)
         visited.add(key)
         self.order.append(key)
         if key in self.stop_at:
             raise _Reached
         if not path.terminal:
+            blocked = self.blocked
+            visited_nodes = self.visited_nodes
             for n in path.nodes:
                 nxt = (hid, n)
-                if nxt == origin or self.blocks(nxt):
+                if nxt == origin or nxt in visited_nodes:
                     continue
-                self.node(nxt, node_conv or converging)
+                blocks = blocked.get(nxt)
+                if blocks is None:
+                    blocks = blocked[nxt] = hexes[hid].node_blocks(n, self.corp)
+                if not blocks:
+                    self.node(nxt, node_conv or converging)
         gauge = path.gauge
         any_gauge = gauge is DUAL  # Gauge.connects, inlined: the walk's innermost test
         links = self.links
         for e in edges:
             if e == skip:
                 continue
-            crossing = (hid, e)
-            nb = links[crossing] if crossing in links else self.link(hid, e)
+            edge = (hid, e)
+            nb = links[edge] if edge in links else self.link(hid, e)
             if nb is None:
                 continue
-            counter[crossing] = counter.get(crossing, 0) + 1
+            crossing[edge] = crossing.get(edge, 0) + 1
             back = (e + 3) % 6  # geometry.opposite
             nb_tile = hexes[nb].placed
             conv = converging or len(placed.paths_at_edge[e]) > 1
@@ -189,9 +193,27 @@ class _Walker:
                 other = nb_paths[q].gauge
                 if any_gauge or other is gauge or other is DUAL:
                     self.path(nb, q, back, origin, conv, node_conv)
-            counter[crossing] -= 1
+            left = crossing[edge] - 1
+            if left:
+                crossing[edge] = left
+            else:
+                del crossing[edge]
         if converging:
             visited.discard(key)
+
+
+_BORDER_HEXES: dict[frozenset[EdgeKey], frozenset[str]] = {}
+"""The hexes of each set of uncrossable edges walked (a title has a few, one per phase)."""
+
+
+def _hexes_of(uncrossable: frozenset[EdgeKey]) -> frozenset[str]:
+    """The hexes with an edge in ``uncrossable``."""
+    found = _BORDER_HEXES.get(uncrossable)
+    if found is None:
+        if len(_BORDER_HEXES) > 64:
+            _BORDER_HEXES.clear()
+        found = _BORDER_HEXES[uncrossable] = frozenset(h for h, _ in uncrossable)
+    return found
 
 
 class _Reached(Exception):
@@ -283,7 +305,6 @@ def compute_network(
     net = Network()
     uncrossable = limits.uncrossable
     tokens = token_nodes(board, corp, limits) if starts is None else list(starts)
-    seen_paths: set[PathKey] = set()
     links = board.link_table()
     for start in tokens:
         hid, _ = start
@@ -302,10 +323,9 @@ def compute_network(
         walker.node(start)
         local: set[NodeKey] = set()
         net_nodes, net_paths, hexes = net.nodes, net.paths, board.hexes
-        for key in walker.order:
-            if key in seen_paths:
+        for key in walker.order:  # a path walked again after a fork comes again: once each
+            if key in net_paths:
                 continue
-            seen_paths.add(key)
             net_paths.add(key)
             hid = key[0]
             path = hexes[hid].placed.paths[key[1]]
@@ -313,13 +333,18 @@ def compute_network(
                 node = (hid, n)
                 net_nodes.add(node)
                 local.add(node)
-            hex_edges = net_hexes.setdefault(hid, set())
+            hex_edges = net_hexes.get(hid)
+            if hex_edges is None:
+                hex_edges = net_hexes[hid] = set()
             for e in path.edges:
                 hex_edges.add(e)
                 crossing = (hid, e)
                 nb = links[crossing] if crossing in links else walker.link(hid, e)
                 if nb is not None and not (uncrossable and crossing in uncrossable):
-                    net_hexes.setdefault(nb, set()).add(opposite(e))
+                    across = net_hexes.get(nb)
+                    if across is None:
+                        across = net_hexes[nb] = set()
+                    across.add((e + 3) % 6)  # geometry.opposite
         if net.route_train_purchase:
             continue
         mandatory = optional = 0

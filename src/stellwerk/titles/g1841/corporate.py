@@ -77,6 +77,7 @@ from stellwerk.titles.g1841.stock import (
     buy_bundle,
     buy_candidates,
     can_par,
+    candidates_of,
     par_cells,
     reopen_on_replay,
     reopened_homes,
@@ -224,7 +225,29 @@ class CorporateShares(CorporationStep):
         return found
 
     def can_buy_any(self, corp: Corporation) -> bool:
-        return any(self.can_buy(corp, b, as_listed=True) for b in self.buy_candidates())
+        """Whether :meth:`can_buy` allows one of the candidates (:func:`.stock.buy_candidates`),
+        asked corporation by corporation: one that fails a test :meth:`can_buy` asks of every
+        certificate of it alike (its own, sold this round, the one purchase, in the buyer's
+        chain of control, the buyer's certificate limit, closed outside a replay) is passed
+        over without making its certificates (the turn's test, asked after every action)."""
+        game = self.game
+        if game.num_certs(corp) >= game.cert_limit(corp):
+            return False  # no certificate can be gained (can_gain)
+        sold = self.sold(corp)
+        bought = self.bought()
+        chain = chain_of_control(corp)
+        for target in game.corporations:
+            if not target.ipoed or target is corp or sold.get(target.sym):
+                continue
+            if target.closed and not game.loading:
+                continue
+            if bought and not self.can_buy_multiple(corp, target):
+                continue
+            if any(entity is target for entity in chain):  # in_chain
+                continue
+            if any(self.can_buy(corp, b, as_listed=True) for b in candidates_of(game, target)):
+                return True
+        return False
 
     # -- starting a corporation -------------------------------------------------------------
     def may_par(self, corp: Corporation, target: Corporation) -> bool:
@@ -351,18 +374,24 @@ class CorporateShares(CorporationStep):
     # remembered for the state (``remembered``), and the routing and the skip test ask only
     # those they need (``offers_current``, ``blocking``).
     def _test(self, name: str, entity: Corporation) -> bool:
-        tests: dict[str, Callable[[], bool]] = {
-            "can_sell": lambda: self.can_sell_any(entity),
-            "can_buy": lambda: self.can_buy_any(entity),
-            "can_par": lambda: self.can_par_any(entity),
-            "must_sell": lambda: (
+        found: bool = remembered(self, name, lambda: self._computed_test(name, entity))
+        return found
+
+    def _computed_test(self, name: str, entity: Corporation) -> bool:
+        """One of the four tests, computed."""
+        if name == "can_sell":
+            return self.can_sell_any(entity)
+        if name == "can_buy":
+            return self.can_buy_any(entity)
+        if name == "can_par":
+            return self.can_par_any(entity)
+        if name == "must_sell":
+            return (
                 self._over_a_limit(entity)
                 and self._test("can_sell", entity)
                 and self.must_sell(entity)
-            ),
-        }
-        found: bool = remembered(self, name, tests[name])
-        return found
+            )
+        raise KeyError(name)
 
     def _over_a_limit(self, corp: Corporation) -> bool:
         """Over the certificate limit, its controlling player over the holding limit of a

@@ -118,10 +118,12 @@ def half_share_price(bundle: Bundle) -> Fraction:
 def half_total(game: Game1841, bundle: Bundle) -> int:
     """The half-price total of a bundle: rounded up (18xx.games), or down (seed 000 item
     2.21, ``emr_half_price_rounding``)."""
-    exact = half_share_price(bundle) * Fraction(bundle.percent, bundle.corporation.share_unit)
+    # half a share's price times the shares, in whole numbers: price * percent / (2 * unit)
+    numerator = bundle.price_per_share() * bundle.percent
+    denominator = 2 * bundle.corporation.share_unit
     if game.settings.emr_half_price_rounding == "down":
-        return math.floor(exact)
-    return math.ceil(exact)
+        return numerator // denominator
+    return -(-numerator // denominator)
 
 
 def unhalved_total(bundle: Bundle) -> int:
@@ -303,14 +305,19 @@ def next_bundles(game: Game1841, owner: Seller, buyer: Corporation, needed: int)
     (18xx.games ``emr_shares_next``)."""
     if needed <= 0:
         return []
-    fitting = [
-        b
-        for corp in _held(owner, game)
-        for b in valid_bundles(game, owner, corp, buyer)
-        if half_total(game, b) < needed + half_share_price(b)
-    ]
+    fitting = list(_fitting(game, owner, buyer, needed))
     others = [b for b in fitting if b.corporation is not owner]
     return others or [b for b in fitting if b.corporation is owner]
+
+
+def _fitting(game: Game1841, owner: Seller, buyer: Corporation, needed: int) -> Iterator[Bundle]:
+    """The legal sales of ``owner`` of no share more than needed: a bundle whose half-price
+    total is less than ``needed`` plus half a share's price (in whole numbers: twice the
+    total against twice the need plus a share's price), one at a time."""
+    for corp in _held(owner, game):
+        for b in valid_bundles(game, owner, corp, buyer):
+            if 2 * half_total(game, b) < 2 * needed + b.price_per_share():
+                yield b
 
 
 def issuable_bundles(game: Game1841, buyer: Corporation, needed: int | None = None) -> list[Bundle]:
@@ -325,6 +332,19 @@ def issuable_bundles(game: Game1841, buyer: Corporation, needed: int | None = No
         if found:
             return found
     return []
+
+
+def has_issuable(game: Game1841, buyer: Corporation, needed: int | None = None) -> bool:
+    """Whether :func:`issuable_bundles` lists any: the same walk up the chain, stopped at the
+    first legal sale found (the train step asks this after every action)."""
+    left = needed_price(game, buyer) if needed is None else needed
+    for corp in chain_of_corps(buyer):
+        left -= corp.cash
+        if left <= 0:
+            return False
+        if next(_fitting(game, corp, buyer, left), None) is not None:
+            return True
+    return False
 
 
 def cash_before_issuing(game: Game1841, buyer: Corporation, needed: int | None = None) -> int:

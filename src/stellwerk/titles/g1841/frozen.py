@@ -56,7 +56,10 @@ def _chain_syms(corp: Corporation) -> list[str]:
 
 
 def update(game: Game1841) -> bool:
-    """Bring every corporation's frozen state up to date; whether anything changed."""
+    """Bring every corporation's frozen state up to date; whether anything changed (the
+    answer :meth:`.Game1841._frozen_changes` remembered is forgotten: it was about the states
+    before)."""
+    game._frozen_seen = None
     changed = False
     for corp in game.corporations:
         frozen = corp.ipoed and controller(corp) is None

@@ -131,6 +131,11 @@ class Game1841(Game):
         self.shares_board = False
         """A light copy for trying a merger's choice (:mod:`.trial`): it shares the board and
         the round with its game, so a merger tried on it stops before its token stage."""
+        self._frozen_seen: list[Holder | None] | None = None
+        """The corporations and presidents for which :meth:`_frozen_changes` last found
+        nothing to change (None: ask again)."""
+        self._end_checks: dict[str, str] | None = None
+        """:meth:`end_checks`, once found."""
         self.memo_cache = GraphStamps(self.map)
         set_table(self, self.data)
         tokens.reserve_homes(self)
@@ -184,8 +189,8 @@ class Game1841(Game):
     def action_processed(self, action: Action) -> None:
         """After every action the frozen corporations (2.3.10) and the order of the tokens
         (:mod:`.token_order`) are brought up to date."""
-        order = token_order.updated(self)
-        if order != self.token_order:
+        order = token_order.changed(self)
+        if order is not None:
             self.changing()
             self.token_order = order
         self.refresh_frozen()
@@ -200,7 +205,27 @@ class Game1841(Game):
 
     def _frozen_changes(self) -> bool:
         """Whether :func:`.frozen.update` would change anything (asked after every action: a
-        corporation whose president is a player is controlled, without walking its chain)."""
+        corporation whose president is a player is controlled, without walking its chain).
+
+        The answer depends only on the started corporations' presidents and on the frozen
+        states, which only :func:`.frozen.update` writes (it forgets what is remembered here).
+        So a False answer is remembered with the presidents it was found for
+        (``_frozen_seen``: the corporations, then their presidents) and is given again while
+        they are the same and no update came between: most actions change no president."""
+        corps = self.corporations
+        seen: list[Holder | None] = list(corps)
+        seen += [c.owner if c.ipoed else None for c in corps]
+        # holders compare by identity (none defines ``__eq__``), and the list keeps them alive
+        if seen == self._frozen_seen:
+            return False
+        if self._frozen_changes_walked():
+            self._frozen_seen = None
+            return True
+        self._frozen_seen = seen
+        return False
+
+    def _frozen_changes_walked(self) -> bool:
+        """:meth:`_frozen_changes` found by walking the chains of control."""
         states = self.frozen_states
         for corp in self.corporations:
             is_frozen = (
@@ -256,6 +281,16 @@ class Game1841(Game):
     def train_limit(self, corp: Corporation) -> int:
         return trains.train_limit(self, corp)
 
+    def has_crowded_corps(self) -> bool:
+        """Whether a corporation holds more trains than the limit of its type (asked at every
+        step of every action: the phase's limits are looked up once)."""
+        limits = self.data.phase(self.phases.current.name).train_limit
+        specs = self.specs
+        for corp in self.corporations:
+            if corp.trains and len(corp.trains) > limits[specs[corp.sym].type]:
+                return True
+        return False
+
     def must_buy_train_now(self, corp: Corporation) -> bool:
         return trains.must_buy(self, corp)
 
@@ -264,7 +299,12 @@ class Game1841(Game):
 
     # -- game end (rules/1841.md 1.4) --------------------------------------------------------
     def end_checks(self) -> dict[str, str]:
-        return game_end.end_checks(self)
+        """:func:`.game_end.end_checks`, found once: the settings do not change (asked after
+        every action; do not change the answer)."""
+        found = self._end_checks
+        if found is None:
+            found = self._end_checks = game_end.end_checks(self)
+        return found
 
     def end_condition(self, reason: str) -> bool:
         if reason == "offboards":

@@ -62,9 +62,10 @@ def record_offboards(game: Game1841, hexes: list[str]) -> None:
 def all_offboards_connected(game: Game1841) -> bool:
     """Every off-board group has at least one connected hex (rules/1841.md 1.4)."""
     connected = game.offboards_connected
-    return all(
-        any(h in connected for h in members) for members in game.data.offboard_groups.values()
-    )
+    groups = game.data.offboard_groups
+    if not connected and groups:  # asked after every action: mostly nothing is connected
+        return False
+    return all(any(h in connected for h in members) for members in groups.values())
 
 
 def after_operating_turn(game: Game1841) -> bool:

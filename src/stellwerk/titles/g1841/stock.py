@@ -8,7 +8,7 @@ tokens, token purchase) is :mod:`.start`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -172,7 +172,7 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
 def reopened_price(game: Game1841, bundle: Bundle) -> int:
     """What a certificate of a closed corporation costs in 18xx.games: a corporation without a
     price sells at the market's least par price a share, whatever par was named."""
-    lowest = min(c.price for c in par_cells(game))
+    lowest = par_cells(game)[-1].price  # the cells come highest price first
     return lowest * bundle.percent // bundle.corporation.share_unit
 
 
@@ -337,19 +337,26 @@ def buy_candidates(game: Game1841) -> list[Bundle]:
     """One certificate per started corporation, source (its IPO, the pool) and certificate
     size -- the pool's president's certificate on its own, never the IPO's -- for the buyers
     of a stock round and of corporate share trading to test (rules/1841.md 2.2.1, 2.3.8)."""
-    out: list[Bundle] = []
-    for corp in game.corporations:
-        if not corp.ipoed:
+    return [b for corp in game.corporations if corp.ipoed for b in candidates_of(game, corp)]
+
+
+def candidates_of(game: Game1841, corp: Corporation) -> Iterator[Bundle]:
+    """:func:`buy_candidates` of one started corporation, its treasury's first, one at a
+    time (a test that finds one need not make the others)."""
+    sym = corp.sym
+    for shares, treasury in ((corp.shares.get(sym), True), (game.pool.shares.get(sym), False)):
+        if not shares:
             continue
-        for source in (corp, game.pool):
-            seen: set[tuple[int, bool]] = set()
-            for share in source.shares_of(corp.sym):
-                key = (share.percent, share.president)
-                if key in seen or (share.president and source is corp):
-                    continue
-                seen.add(key)
-                out.append(Bundle([share], share.percent, corp))  # Bundle.of, inlined
-    return out
+        seen: set[tuple[int, bool]] = set()
+        for share in shares:
+            president = share.president
+            if president and treasury:
+                continue
+            key = (share.percent, president)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield Bundle([share], share.percent, corp)  # Bundle.of, inlined
 
 
 def company_president_share(game: Game1841, company: Company) -> Share | None:
@@ -374,12 +381,32 @@ def treasury_in_filing_order(game: Game1841, corp: Corporation) -> list[Share]:
     the definition order.  A corporation closed and later held again would be filed last
     there; only a replayed reopening reaches that (live play refuses one), a known, rare
     difference."""
-    rank = {c.sym: i for i, c in enumerate(game.corporations)}
     own = corp.shares.get(corp.sym, [])
-    others = sorted(
-        (sym for sym in corp.shares if sym != corp.sym), key=lambda sym: rank.get(sym, len(rank))
-    )
+    others = [sym for sym in corp.shares if sym != corp.sym]
+    if len(others) > 1:  # (one needs no order: the ranks are found only to sort several)
+        rank = {c.sym: i for i, c in enumerate(game.corporations)}
+        others.sort(key=lambda sym: rank.get(sym, len(rank)))
     return [*own, *(s for sym in others for s in corp.shares[sym])]
+
+
+def first_and_smallest(game: Game1841, corp: Corporation) -> tuple[Share, Share] | None:
+    """The first certificate ``corp`` holds and the first of the smallest percent, in
+    :func:`treasury_in_filing_order` (None if it holds none); a corporation holding only its
+    own, as most do, is answered without sorting."""
+    held_by_corp = corp.shares
+    own = held_by_corp.get(corp.sym)
+    if len(held_by_corp) == (0 if own is None else 1):  # nothing of other corporations
+        if not own:
+            return None
+        return own[0], min(own, key=_percent)
+    held = treasury_in_filing_order(game, corp)
+    if not held:
+        return None
+    return held[0], min(held, key=_percent)
+
+
+def _percent(share: Share) -> int:
+    return share.percent
 
 
 class Shares1841(BuySellParShares):
@@ -455,13 +482,34 @@ class Shares1841(BuySellParShares):
         with nothing listed is skipped): a pool certificate he may buy, a treasury that
         counts (:meth:`treasury_counts`), a share of another player (player-to-player
         purchases)."""
-        pool = self.game.pool
-        candidates = self.buy_candidates(player)
-        if any(self.can_buy(player, b, as_listed=True) for b in candidates if b.owner is pool):
+        if self.pool_buyable(player):
             return True
         if self.treasury_counts(player):
             return True
         return bool(self.p2p_share_bundles(player))
+
+    def pool_buyable(self, player: Player) -> bool:
+        """Whether he may buy a certificate in the pool, of those :func:`buy_candidates`
+        lists (one per started corporation, size and kind), found without listing the
+        treasuries' (the turn's test asks this after every action)."""
+        if self.bought():
+            return False  # a certificate from the pool is never one of the extra purchases
+        game = self.game
+        in_pool = game.pool.shares
+        sold = self.sold(player)
+        for corp in game.corporations:
+            shares = in_pool.get(corp.sym)
+            if not shares or not corp.ipoed or sold.get(corp.sym):
+                continue  # (nothing of a corporation he sold this round: can_buy)
+            seen: set[tuple[int, bool]] = set()
+            for share in shares:
+                key = (share.percent, share.president)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if self.can_buy(player, Bundle([share], share.percent, corp), as_listed=True):
+                    return True
+        return False
 
     def treasury_counts(self, player: Player) -> bool:
         """Whether a treasury counts as a purchase left, as 18xx.games asks it: of each
@@ -473,19 +521,22 @@ class Shares1841(BuySellParShares):
         ends decide whose action is next, so they follow 18xx.games here.  Like it, the
         corporation of the first certificate held decides the sold-this-round test, in the
         order of :func:`treasury_in_filing_order`."""
-        for corp in self.game.corporations:
+        game = self.game
+        sold = self.sold(player)
+        bought = self.bought()
+        for corp in game.corporations:
             if not corp.ipoed:
                 continue
-            held = treasury_in_filing_order(self.game, corp)
-            if not held:
+            found = first_and_smallest(game, corp)
+            if found is None:
                 continue
-            first = self.game.corporation(held[0].corporation)
-            if self.sold(player).get(first.sym):
+            first = game.corporation(found[0].corporation)
+            if sold.get(first.sym):
                 continue
-            if self.bought() and not self.can_buy_multiple(player, first):
+            if bought and not self.can_buy_multiple(player, first):
                 continue
-            smallest = min(held, key=lambda s: s.percent)
-            bundle = Bundle.of([smallest], self.game.corporation(smallest.corporation))
+            smallest = found[1]
+            bundle = Bundle.of([smallest], game.corporation(smallest.corporation))
             if player.cash >= certificate_price(self.game, bundle) and self.can_gain(
                 player, bundle
             ):
@@ -554,10 +605,8 @@ class Shares1841(BuySellParShares):
             or not self.can_gain(player, Bundle.of([pres], corp))
         ):
             return False
-        cells = par_cells(self.game, corp)
-        return any(
-            c.price * corp.president_percent // corp.share_unit <= player.cash for c in cells
-        )
+        cheapest = par_cells(self.game, corp)[-1]  # highest price first: the last decides
+        return cheapest.price * corp.president_percent // corp.share_unit <= player.cash
 
     # -- concessions (rules/1841.md 2.2.1, 4.3) -----------------------------------------------
     def company_price(self, company: Company) -> tuple[int, int]:
@@ -699,19 +748,26 @@ class Shares1841(BuySellParShares):
     # the state (``remembered``), and the routing and the skip test ask only those they need
     # (``offers_current``, ``blocking``): the menu is asked after every action.
     def _test(self, name: str, entity: Player) -> bool:
-        tests: dict[str, Callable[[], bool]] = {
-            "can_sell": lambda: self.can_sell_any(entity),
-            "can_buy": lambda: self.can_buy_any(entity),
-            "can_par": lambda: self.can_par_any(entity),
-            "companies": lambda: bool(self.buyable_companies(entity)),
-            "own_concession": lambda: self.own_concession_keeps_turn(entity),
-            "must_sell": lambda: (
-                self._over_a_limit(entity)
-                and self.must_sell(entity, self._test("can_sell", entity))
-            ),
-        }
-        found: bool = remembered(self, name, tests[name])
+        found: bool = remembered(self, name, lambda: self._computed_test(name, entity))
         return found
+
+    def _computed_test(self, name: str, entity: Player) -> bool:
+        """One of the six tests, computed."""
+        if name == "can_sell":
+            return self.can_sell_any(entity)
+        if name == "can_buy":
+            return self.can_buy_any(entity)
+        if name == "can_par":
+            return self.can_par_any(entity)
+        if name == "companies":
+            return bool(self.buyable_companies(entity))
+        if name == "own_concession":
+            return self.own_concession_keeps_turn(entity)
+        if name == "must_sell":
+            return self._over_a_limit(entity) and self.must_sell(
+                entity, self._test("can_sell", entity)
+            )
+        raise KeyError(name)
 
     def _over_a_limit(self, player: Player) -> bool:
         """Over the certificate limit or over the holding limit of some corporation held: a

@@ -38,26 +38,39 @@ def token_hexes(game: Game1841, sym: str) -> list[str]:
 
 Order = dict[str, list[str | None]]
 
-_LAST: weakref.WeakKeyDictionary[Any, tuple[Any, int, Order, Order]] = weakref.WeakKeyDictionary()
-"""Per game: the board, its version, the order given and :func:`updated`'s answer for them."""
+_LAST: weakref.WeakKeyDictionary[Any, tuple[dict[str, list[str]], Order, Order, bool]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per game: the board's token index, the order given, :func:`_updated`'s answer for them
+(copies: the game's order is changed in place by the procedures) and whether the two are
+equal."""
+
+
+def _answer(game: Game1841) -> tuple[Order, bool]:
+    """:func:`_updated` and whether it equals the order given, taken again while the tokens on
+    the board (the board's index of them, which is all it reads of the board) and the order
+    given are the same as last time (do not change the answer)."""
+    index = game.map.board.tokens_by_corporation()
+    given = game.token_order
+    last = _LAST.get(game)
+    if last is not None and (last[0] is index or last[0] == index) and last[1] == given:
+        return last[2], last[3]
+    out = _updated(game)
+    same = out == given
+    _LAST[game] = (index, _copied(given), _copied(out), same)
+    return out, same
 
 
 def updated(game: Game1841) -> Order:
-    """Every corporation's order brought up to date with the board (changes nothing).  Asked
-    after every action; the answer is taken again while the board (its version) and the order
-    given are the same as last time."""
-    board = game.map.board
-    last = _LAST.get(game)
-    if (
-        last is not None
-        and last[0] is board
-        and last[1] == board.version
-        and last[2] == game.token_order
-    ):
-        return _copied(last[3])
-    out = _updated(game)
-    _LAST[game] = (board, board.version, _copied(game.token_order), _copied(out))
-    return out
+    """Every corporation's order brought up to date with the board (changes nothing)."""
+    return _copied(_answer(game)[0])
+
+
+def changed(game: Game1841) -> Order | None:
+    """:func:`updated` if it differs from the game's order, else None (asked after every
+    action; most change no token)."""
+    out, same = _answer(game)
+    return None if same else _copied(out)
 
 
 def _copied(order: Order) -> Order:

@@ -91,7 +91,9 @@ class BuyTrain1841(BuyTrain):
     def chain_must_sell(self, corp: Corporation) -> bool:
         """A corporation of the chain must sell before the president helps (18xx.games
         MUST_EMERGENCY_ISSUE_BEFORE_EBUY; rules/1841.md 2.3.7)."""
-        return self.short(corp) and bool(emergency.issuable_bundles(self.game, corp))
+        # a legal sale is found only while the chain's cash is short of the price, so the
+        # chain is short whenever a sale is listed (cash_before_issuing stops at the seller)
+        return emergency.has_issuable(self.game, corp)
 
     def president_may_contribute(self, corp: Corporation) -> bool:
         """The controlling player's turn to sell: the corporation must buy, is short, and no
