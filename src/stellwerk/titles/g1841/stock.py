@@ -744,7 +744,7 @@ class Shares1841(BuySellParShares):
         )
 
     # -- the turn -------------------------------------------------------------------------------
-    # The menu is :func:`turn_menu` of five tests of the current player; each is remembered for
+    # The menu is :func:`turn_menu` of six tests of the current player; each is remembered for
     # the state (``remembered``), and the routing and the skip test ask only those they need
     # (``offers_current``, ``blocking``): the menu is asked after every action.
     def _test(self, name: str, entity: Player) -> bool:
