@@ -33,6 +33,7 @@ from stellwerk.titles.g1841 import (
 from stellwerk.titles.g1841.auction import auction_step
 from stellwerk.titles.g1841.data_load import title_data, variant_of
 from stellwerk.titles.g1841.decisions import Procedure
+from stellwerk.titles.g1841.kept import BoardAnswers, TokenOrderKept
 from stellwerk.titles.g1841.mapport import MapPort
 from stellwerk.titles.g1841.options import DECLARED
 from stellwerk.titles.g1841.setup import set_table
@@ -125,6 +126,14 @@ class Game1841(Game):
         self.token_order: dict[str, list[str | None]] = {}
         """Each corporation's tokens in charter order (hexes, ``None`` a free place), which
         railhead a lay uses (:mod:`.token_order`, rules/1841.md 2.3.3)."""
+        self.home_city_kept: BoardAnswers[str, bool] = BoardAnswers()
+        """Whether a corporation (by symbol) has a free home city, on this board and phase
+        (:func:`.start.has_home_city`; not state: a copy starts empty, :mod:`.kept`)."""
+        self.hex_price_kept: BoardAnswers[str, int] = BoardAnswers()
+        """The token price of a home hex, on this board and phase (:func:`.start.hex_price`;
+        not state)."""
+        self.token_order_kept = TokenOrderKept()
+        """The last answer of :mod:`.token_order` for the tokens on the board (not state)."""
         self.formed_seen = stock.FormedSeen()
         """The corporations the journal tells were formed, as far as it has been read
         (:func:`.stock.formed_in_game`, rules/1841.md 2.4.1, 2.4.2)."""

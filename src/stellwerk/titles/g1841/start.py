@@ -18,9 +18,8 @@ same function.
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
@@ -134,27 +133,16 @@ def home_cities(game: Game1841, corp: Corporation, hexes: list[str]) -> list[str
     return out
 
 
-_HOME_CITY: weakref.WeakKeyDictionary[Any, tuple[Any, int, int, dict[str, bool]]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per game: the board, its version, the phase and :func:`has_home_city`'s answers for them."""
-
-
 def has_home_city(game: Game1841, corp: Corporation) -> bool:
     """Whether a non-historical ``corp`` has a city with a free slot for its first home token
     now (rules/1841.md 2.2.3); without one it cannot start.  The stock turn asks this of every
     corporation after every action: the answer depends on the board (tiles, tokens and
-    reservations: its version), the phase and the corporation only, so it is kept for them,
-    and the search stops at the first such city."""
-    board = game.map.board
-    phase = phase_number(game)
-    memo = _HOME_CITY.get(game)
-    if memo is None or memo[0] is not board or memo[1] != board.version or memo[2] != phase:
-        memo = _HOME_CITY[game] = (board, board.version, phase, {})
-    found = memo[3].get(corp.sym)
-    if found is None:
-        found = memo[3][corp.sym] = home_city_exists(game, corp)
-    return found
+    reservations: its version), the phase and the corporation only, so the game keeps it for
+    them (``Game1841.home_city_kept``, :mod:`.kept`), and the search stops at the first such
+    city."""
+    return game.home_city_kept.get(
+        game.map.board, phase_number(game), corp.sym, lambda: home_city_exists(game, corp)
+    )
 
 
 def home_city_exists(game: Game1841, corp: Corporation) -> bool:
@@ -213,25 +201,14 @@ def connected_hex(game: Game1841, hid: str) -> bool:
     return False
 
 
-_HEX_PRICE: weakref.WeakKeyDictionary[Any, tuple[Any, int, str, dict[str, int]]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per game: the board, its version, the phase and :func:`hex_price`'s answers for them."""
-
-
 def hex_price(game: Game1841, home: str) -> int:
-    """The token price for a home at ``home`` (:func:`search_price`), kept while the board
-    (its version) and the phase (the borders in force) stay: a start's question is asked
-    after every action until it is answered."""
-    board = game.map.board
-    phase = game.phases.current.name
-    memo = _HEX_PRICE.get(game)
-    if memo is None or memo[0] is not board or memo[1] != board.version or memo[2] != phase:
-        memo = _HEX_PRICE[game] = (board, board.version, phase, {})
-    found = memo[3].get(home)
-    if found is None:
-        found = memo[3][home] = search_price(game, home)
-    return found
+    """The token price for a home at ``home`` (:func:`search_price`), kept on the game
+    (``Game1841.hex_price_kept``, :mod:`.kept`) while the board (its version) and the phase
+    (the borders in force) stay: a start's question is asked after every action until it is
+    answered."""
+    return game.hex_price_kept.get(
+        game.map.board, game.phases.current.name, home, lambda: search_price(game, home)
+    )
 
 
 def search_price(game: Game1841, home: str) -> int:

@@ -21,11 +21,11 @@ which set the order themselves with :func:`adopt`).
 
 from __future__ import annotations
 
-import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation
 from stellwerk.core.map.graph import NodeKey
+from stellwerk.titles.g1841.kept import Order
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -36,28 +36,20 @@ def token_hexes(game: Game1841, sym: str) -> list[str]:
     return list(dict.fromkeys(game.map.board.tokens_by_corporation().get(sym, ())))
 
 
-Order = dict[str, list[str | None]]
-
-_LAST: weakref.WeakKeyDictionary[Any, tuple[dict[str, list[str]], Order, Order, bool]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per game: the board's token index, the order given, :func:`_updated`'s answer for them
-(copies: the game's order is changed in place by the procedures) and whether the two are
-equal."""
-
-
 def _answer(game: Game1841) -> tuple[Order, bool]:
     """:func:`_updated` and whether it equals the order given, taken again while the tokens on
     the board (the board's index of them, which is all it reads of the board) and the order
-    given are the same as last time (do not change the answer)."""
+    given are the same as last time (do not change the answer); the last answer is kept on
+    the game (``Game1841.token_order_kept``, :mod:`.kept`)."""
     index = game.map.board.tokens_by_corporation()
     given = game.token_order
-    last = _LAST.get(game)
-    if last is not None and (last[0] is index or last[0] == index) and last[1] == given:
-        return last[2], last[3]
+    kept = game.token_order_kept
+    last = kept.found(index, given)
+    if last is not None:
+        return last
     out = _updated(game)
     same = out == given
-    _LAST[game] = (index, _copied(given), _copied(out), same)
+    kept.keep(index, _copied(given), _copied(out), same)
     return out, same
 
 

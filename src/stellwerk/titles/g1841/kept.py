@@ -1,0 +1,87 @@
+"""Answers a game keeps about its own state (issue 7 item 6: computed once per state change).
+
+A few pure questions of 1841 are asked after every action and rarely change their answer: has
+a corporation a free home city (rules/1841.md 2.2.3), what a token costs at a home hex (2.2.3),
+the order of the tokens (2.3.3).  Their answers depend only on the board (its identity and
+version) and the phase, so the game keeps them, typed, in a :class:`BoardAnswers` of its own
+(``Game1841.home_city_kept`` and ``Game1841.hex_price_kept``); the token order keeps its last
+answer in a :class:`TokenOrderKept`.
+
+They live on the game, never in a process-wide table: two games in one process (the web
+server, the game master) cannot see each other's answers, and a game's answers go with it.
+A copy of the game (a checkpoint's pickle, ``copy.deepcopy``, a merger's light copy in
+:mod:`.trial`) starts with nothing kept and finds the answers again: what is kept is never
+part of the state, so a copy can never carry an answer for another board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+from stellwerk.core.map.board import Board
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+Order = dict[str, list[str | None]]
+"""Each corporation's tokens in charter order (:mod:`.token_order`)."""
+
+
+class Forgotten:
+    """Kept answers are not state: a copy or a pickle of their holder starts empty."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Forgotten], tuple[()]]:
+        return (type(self), ())
+
+
+class BoardAnswers(Forgotten, Generic[K, V]):
+    """Answers by key, good while the board (this very board, at this version) and the phase
+    are those they were found for; any change of them forgets every answer."""
+
+    __slots__ = ("answers", "board", "phase", "version")
+
+    def __init__(self) -> None:
+        self.board: Board | None = None
+        self.version = -1
+        self.phase: object = None
+        self.answers: dict[K, V] = {}
+
+    def get(self, board: Board, phase: object, key: K, find: Callable[[], V]) -> V:
+        """The answer for ``key`` on ``board`` in ``phase``: the kept one, or ``find()``
+        (then kept)."""
+        if self.board is not board or self.version != board.version or self.phase != phase:
+            self.board, self.version, self.phase = board, board.version, phase
+            self.answers = {}
+        answers = self.answers
+        if key in answers:
+            return answers[key]
+        found = answers[key] = find()
+        return found
+
+
+class TokenOrderKept(Forgotten):
+    """The last answer of :func:`.token_order._answer`: the board's token index and the order
+    given it was found for, the order brought up to date and whether it equals the given one
+    (copies: the game's order is changed in place by the procedures)."""
+
+    __slots__ = ("answer", "given", "index", "same")
+
+    def __init__(self) -> None:
+        self.index: dict[str, list[str]] | None = None
+        self.given: Order = {}
+        self.answer: Order = {}
+        self.same = False
+
+    def found(self, index: dict[str, list[str]], given: Order) -> tuple[Order, bool] | None:
+        """The kept answer if it was found for this index and this order, else None."""
+        if self.index is None or not (self.index is index or self.index == index):
+            return None
+        if self.given != given:
+            return None
+        return self.answer, self.same
+
+    def keep(self, index: dict[str, list[str]], given: Order, answer: Order, same: bool) -> None:
+        self.index, self.given, self.answer, self.same = index, given, answer, same
