@@ -95,6 +95,10 @@ class Game:
         """How many entries of ``raw_actions`` ``next_id`` has looked at, and the highest id."""
         self.file_extras: JSONObject = {}
         self.checkpoints = Checkpoints()
+        self.front_kept: dict[str, tuple[int, object]] = {}
+        """Answers a front end keeps about this game, by question: the length of
+        ``raw_actions`` they were found at and the answer (``stellwerk.gm.look``); kept on the
+        game, so no other game ever sees them and they go with it."""
         self._engine: CoreGame = self._fresh()
 
     @property

@@ -22,23 +22,17 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-_CACHE: dict[tuple[int, str], tuple[Game, int, object]] = {}
-"""(game id, question) -> (the game, its record length, the answer); the game is held so
-that its id is not reused by another game while the entry lives."""
-
 
 def _remembered(game: Game, what: str, ask: Callable[[], T]) -> T:
-    """``ask()``, kept while the game's record has the same length; each ``what`` is asked
-    with one ``ask`` only, so the kept answer has its type."""
-    key = (id(game), what)
+    """``ask()``, kept on the game (``Game.front_kept``) while its record has the same
+    length; each ``what`` is asked with one ``ask`` only, so the kept answer has its type."""
+    kept = game.front_kept
     length = len(game.raw_actions)
-    found = _CACHE.get(key)
-    if found is not None and found[0] is game and found[1] == length:
-        return found[2]  # type: ignore[return-value]  # stored by this function for ``what``
-    if len(_CACHE) > 64:
-        _CACHE.clear()
+    found = kept.get(what)
+    if found is not None and found[0] == length:
+        return found[1]  # type: ignore[return-value]  # stored by this function for ``what``
     value = ask()
-    _CACHE[key] = (game, length, value)
+    kept[what] = (length, value)
     return value
 
 
