@@ -576,7 +576,13 @@ class Secession(Procedure):
         self.post_offer(game)
 
     def offer_answer(self, game: Game1841, choice: str) -> None:
+        """The asked holder buys the offered share or declines (rules/1841.md 2.4.1); a
+        purchase he cannot make is refused before anything changes."""
         corp = game.corporation(self.offer_corp)
+        if not self.holders:
+            raise IllegalAction("no share offer is open", RULE)
+        if choice == "yes" and not can_buy_offer(game, holder_of(game, self.holders[0]), corp):
+            raise IllegalAction(f"{self.holders[0]} cannot buy the offered share", RULE)
         holder = holder_of(game, self.holders.pop(0))
         if choice == "yes":
             share = corp.treasury_shares()[0]

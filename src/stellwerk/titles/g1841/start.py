@@ -254,15 +254,15 @@ def token_choices(game: Game1841, corp: Corporation) -> list[int]:
     return [n for n in range(low, high + 1) if n == low or n * price <= corp.cash]
 
 
-def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
-    """The shortfall for the minimum is raised by selling just enough of the corporation's
-    own IPO shares to the pool at half price (``ceil(2 * short / price)`` shares as
-    18xx.games; the total rounded as :func:`.emergency.half_total`, which never matters at the
-    start's whole half prices), the price dropping a row per share (rules/1841.md 2.2.3; seed
-    000 item 2.5)."""
+def token_sale(game: Game1841, corp: Corporation, total: int) -> Bundle | None:
+    """The IPO shares ``corp`` must sell to pay ``total`` for its tokens (None: its treasury
+    pays), checked before anything changes: just enough of its own IPO shares, sold to the
+    pool at half price (``ceil(2 * short / price)`` shares as 18xx.games; the total rounded
+    as :func:`.emergency.half_total`), must bring what is short (rules/1841.md 2.2.3; seed 000
+    item 2.5); else ``IllegalAction``."""
     short = total - corp.cash
     if short <= 0:
-        return
+        return None
     cell = corp.share_price
     assert cell is not None
     count = math.ceil(2 * short / cell.price)
@@ -270,6 +270,18 @@ def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
     if count > len(ipo):
         raise IllegalAction(f"{corp.sym} cannot raise L.{short} for its tokens", RULE)
     bundle = Bundle.of(list(ipo[:count]), corp)
+    if half_total(game, bundle) < short:
+        raise IllegalAction(f"{corp.sym} cannot raise L.{short} for its tokens", RULE)
+    return bundle
+
+
+def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
+    """The shortfall for the minimum is raised by selling :func:`token_sale`'s shares to the
+    pool at half price, the price dropping a row per share (rules/1841.md 2.2.3; seed 000
+    item 2.5).  Checks first: a refusal changes nothing."""
+    bundle = token_sale(game, corp, total)
+    if bundle is None:
+        return
     amount = half_total(game, bundle)
     transfer(game.bank, corp, amount, RULE)
     game.journal.append(SharesSold(ref(corp), corp.sym, bundle.percent, amount))
@@ -282,7 +294,9 @@ def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
 
 def buy_tokens(game: Game1841, corp: Corporation, count: int) -> None:
     """``corp`` buys ``count`` tokens at its price, selling IPO shares first if it must
-    (rules/1841.md 2.2.3)."""
+    (rules/1841.md 2.2.3).  Everything is checked before anything changes: the count offered
+    and the money (:func:`raise_for_tokens` refuses before its sale if the sale cannot bring
+    it; after it the treasury pays)."""
     if count not in token_choices(game, corp):
         raise IllegalAction(f"{corp.sym} cannot buy {count} tokens", RULE)
     total = count * token_price(game, corp)

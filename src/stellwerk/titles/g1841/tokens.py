@@ -175,7 +175,7 @@ def buy(game: Game1841, corp: Corporation, action: dict[str, Any]) -> None:
     slot = int(action.get("slot", 0))
     price = int(action.get("price", 0))
     city = board.hexes[hex_id].cities[index]
-    holder = city.tokens[slot] if slot < len(city.tokens) else None
+    holder = city.tokens[slot] if 0 <= slot < len(city.tokens) else None
     if holder is None:
         raise IllegalAction("no token there", RULE_BUY)
     if unplaced(game, corp) <= 0:

@@ -119,6 +119,9 @@ class Transform(Procedure):
         return None
 
     def answer(self, game: Game1841, action: Action) -> None:
+        """Apply an offer's or the token question's answer; everything is checked first
+        (:meth:`check`), so a refused answer changes nothing (issue 7 item 5)."""
+        self.check(game, action)
         choice = action["choice"]
         if self.stage in ("offer1", "offer2"):
             holder = merger.deref(game, self.todo.pop(0))
@@ -135,13 +138,42 @@ class Transform(Procedure):
         total = self.price(count)
         if target.cash < total:
             token_money(game, target, total)
-            if target.cash < total:
-                raise IllegalAction(f"{target.sym} does not have L.{total} for tokens", RULE)
         if count:
             target.num_tokens += count
             transfer(target, game.bank, total, RULE)
             game.journal.append(journal.TokensBought(target.sym, count, total))
         self.finish(game)
+
+    def check(self, game: Game1841, action: Action) -> None:
+        """Refuse an answer this transformation cannot take, changing nothing: an offer
+        accepted by a holder who cannot buy the share (rules/1841.md 2.3.12: a share left,
+        the cash, the limits), a token count out of range, or tokens the target cannot pay
+        even with what the sweep up its chain brings (:func:`token_money`, which gives at
+        most what :func:`.emergency.available` counts; seed 000 item 2.5)."""
+        choice = action.get("choice")
+        if self.stage in ("offer1", "offer2"):
+            if not self.todo:
+                raise IllegalAction("no share offer is open", RULE)
+            if choice not in ("yes", "no"):
+                raise IllegalAction(f"{choice!r} does not answer a share offer", RULE)
+            holder = merger.deref(game, self.todo[0])
+            if choice == "yes" and not can_buy_offered(game, holder, game.corporation(self.target)):
+                raise IllegalAction(f"{merger.describe(holder)} cannot buy the offered share", RULE)
+            return
+        if self.stage != "tokens":
+            raise IllegalAction("the transformation asks nothing now", RULE)
+        try:
+            count = int(str(choice))
+        except ValueError:
+            raise IllegalAction(f"{choice!r} is not a number of tokens", RULE) from None
+        if not self.token_min <= count <= self.token_max:
+            raise IllegalAction(
+                f"between {self.token_min} and {self.token_max} tokens, not {count}", RULE
+            )
+        target = game.corporation(self.target)
+        total = self.price(count)
+        if target.cash < total and emergency.available(target) < total:
+            raise IllegalAction(f"{target.sym} does not have L.{total} for tokens", RULE)
 
     # -- start
     def begin(self, game: Game1841) -> None:
