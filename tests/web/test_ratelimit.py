@@ -170,3 +170,52 @@ def test_serve_refuses_a_limit_it_cannot_read(tmp_path: Path) -> None:
         main, ["serve", "--db", str(tmp_path / "x.db"), "--create-limit", "lots"]
     )
     assert result.exit_code == 2 and "N/SECONDS" in result.output
+
+
+def _alert(text: str) -> tuple[str, str]:
+    """An error page's sentence and the page with it taken out."""
+    pattern = r'<p class="error" role="alert">(.*?)</p>'
+    found = re.search(pattern, text, flags=re.S)
+    assert found, text[:300]
+    return found.group(1), re.sub(pattern, "", text, flags=re.S)
+
+
+def test_the_pages_answer_429_with_the_sites_error_page_and_the_api_with_json() -> None:
+    """A refused new-game form is an HTML page in the site's layout -- the error page the
+    other refusals of the pages use (here an import form without a file) -- with
+    ``Retry-After``; the API's refusal stays JSON."""
+    with client(None) as free:
+        found = re.search(r'name="csrf" value="([^"]+)"', free.get("/").text)
+        assert found
+        other = free.post("/import", data={"csrf": found.group(1)})
+        assert other.status_code == 400
+        other_sentence, other_page = _alert(other.text)
+        assert other_sentence == "choose a file to import"
+    with client(RateLimit(1, 600)) as c:
+        assert c.post("/api/games", json=GAME).status_code == 201
+        page = c.post("/new", data={})
+        assert page.status_code == 429 and page.headers["content-type"].startswith("text/html")
+        assert 500 <= int(page.headers["retry-after"]) <= 600
+        sentence, rest = _alert(page.text)
+        assert "too many new games" in sentence
+        assert rest.replace('"/new?lang=', '"/import?lang=') == other_page
+        german = c.post("/new", data={}, headers={"accept-language": "de"})
+        assert german.status_code == 429 and '<html lang="de">' in german.text
+        assert 'href="/">Alle Spiele</a>' in german.text
+        api = c.post("/api/games", json=GAME)
+        assert api.status_code == 429 and api.headers["content-type"] == "application/json"
+        assert api.json()["retry_after"] == int(api.headers["retry-after"])
+        assert "too many new games" in api.json()["error"]
+
+
+def test_serve_help_says_the_limit_is_per_process() -> None:
+    """docs/web.md "Security": the buckets are each server process's own; ``serve --help``
+    says so where the limit is set."""
+    from click.testing import CliRunner
+
+    from stellwerk.cli.main import main
+
+    result = CliRunner().invoke(main, ["serve", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "--create-limit" in text and "each server process on its own" in text

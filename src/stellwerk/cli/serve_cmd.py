@@ -61,7 +61,8 @@ DEMO_SEED = 1849
     show_default=True,
     metavar="N/SECONDS",
     help="New games and imports per client address: N at once and N more every SECONDS "
-    "(429 beyond); 'off' for none.",
+    "(429 beyond); 'off' for none.  Counted by each server process on its own: N "
+    "processes behind one address let a client make up to N times as many.",
 )
 @click.option(
     "--forwarded-allow-ips",

@@ -35,7 +35,7 @@ from stellwerk.store.log import EngineClass
 from stellwerk.web.deadlines import deadline_seconds
 from stellwerk.web.errors import BadRequest, WebError
 from stellwerk.web.ratelimit import DEFAULT as DEFAULT_CREATE_LIMIT
-from stellwerk.web.ratelimit import Buckets, CreateLimit, RateLimit
+from stellwerk.web.ratelimit import Buckets, CreateLimit, ErrorPage, RateLimit
 from stellwerk.web.security import (
     BodyLimit,
     Csrf,
@@ -307,6 +307,19 @@ def page_routes(service: GameService, state: Any) -> list[BaseRoute]:
     return routes
 
 
+def error_page() -> ErrorPage | None:
+    """The pages' error page (``stellwerk.web.pages.error_page``) for refusals answered
+    before routing (the create limit's 429), or None when the app has no pages."""
+    try:
+        pages = importlib.import_module("stellwerk.web.pages")
+    except ModuleNotFoundError as error:
+        if error.name != "stellwerk.web.pages":
+            raise
+        return None
+    page: ErrorPage = pages.error_page
+    return page
+
+
 async def tick(service: GameService, interval: float) -> None:
     """The deadline ticker: settle what is due every ``interval`` seconds; an unexpected
     error is logged and the ticker goes on."""
@@ -363,7 +376,7 @@ def create_app(
     middleware = [Middleware(Guard), Middleware(SecurityHeaders)]
     buckets = None if create_limit is None else Buckets(create_limit)
     if buckets is not None:
-        middleware.append(Middleware(CreateLimit, buckets=buckets))
+        middleware.append(Middleware(CreateLimit, buckets=buckets, page=error_page()))
     middleware.append(Middleware(BodyLimit))
     app = Starlette(
         routes=list(API_ROUTES),

@@ -6,7 +6,8 @@ new-game form ``POST /new`` and the import form ``POST /import`` (``LIMITED``) -
 token from its client's bucket first, whether it then succeeds or is refused.  A bucket holds
 at most ``RateLimit.burst`` tokens and gains ``burst`` tokens every ``period`` seconds
 (continuously); an empty bucket answers ``429 Too Many Requests`` with ``Retry-After`` (whole
-seconds until the next token) and nothing is read or made.  Playing (actions, pages, feeds)
+seconds until the next token; JSON under ``/api/``, else the site's error page) and nothing
+is read or made.  Playing (actions, pages, feeds)
 is not limited here.
 
 The client is the request's remote address as the ASGI server reports it (uvicorn takes it
@@ -20,12 +21,14 @@ first (a new bucket is full anyway), then the longest unused.
 from __future__ import annotations
 
 import ipaddress
-import json
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from stellwerk.web.security import ASGIApp, Receive, Scope, Send
 
@@ -145,40 +148,38 @@ def client_of(scope: Scope) -> str:
     return str(address)
 
 
+ErrorPage = Callable[[Request, str, int], Response]
+"""Renders a refusal as an HTML page of the site (``web.pages.error_page``)."""
+
+
 class CreateLimit:
     """ASGI middleware: the requests of ``LIMITED`` take a token of their client's bucket
-    first, or are answered 429 with ``Retry-After`` (module docstring)."""
+    first, or are answered 429 with ``Retry-After`` (module docstring): JSON under ``/api/``,
+    else the site's error page (``page``, the layout of its other error pages; plain text
+    only when the app has no pages)."""
 
-    def __init__(self, app: ASGIApp, buckets: Buckets) -> None:
+    def __init__(self, app: ASGIApp, buckets: Buckets, page: ErrorPage | None = None) -> None:
         self.app = app
         self.buckets = buckets
+        self.page = page
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and (scope.get("method"), scope.get("path")) in LIMITED:
             wait = self.buckets.take(client_of(scope))
             if wait > 0:
-                await _too_many(scope, send, math.ceil(wait))
+                await self.too_many(scope, receive, send, math.ceil(wait))
                 return
         await self.app(scope, receive, send)
 
-
-async def _too_many(scope: Scope, send: Send, retry_after: int) -> None:
-    sentence = f"too many new games from your address; try again in {retry_after} s"
-    if str(scope.get("path", "")).startswith("/api/"):
-        body = json.dumps({"error": sentence, "retry_after": retry_after}).encode()
-        kind = b"application/json"
-    else:
-        body = sentence.encode()
-        kind = b"text/plain; charset=utf-8"
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 429,
-            "headers": [
-                (b"content-type", kind),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", str(retry_after).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    async def too_many(self, scope: Scope, receive: Receive, send: Send, retry_after: int) -> None:
+        """The 429 answer; nothing of the request is read."""
+        sentence = f"too many new games from your address; try again in {retry_after} s"
+        response: Response
+        if str(scope.get("path", "")).startswith("/api/"):
+            response = JSONResponse({"error": sentence, "retry_after": retry_after}, 429)
+        elif self.page is not None:
+            response = self.page(Request(scope), sentence, 429)
+        else:
+            response = PlainTextResponse(sentence, 429)
+        response.headers["retry-after"] = str(retry_after)
+        await response(scope, receive, send)
