@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from stellwerk.checkpoints import Checkpoints
 from stellwerk.core.actions import action_id
@@ -47,6 +47,8 @@ from stellwerk.core.game import Game as CoreGame
 from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.titles.registry import title_class
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from stellwerk.io.snapshot import Snapshot
@@ -96,10 +98,26 @@ class Game:
         self.file_extras: JSONObject = {}
         self.checkpoints = Checkpoints()
         self.front_kept: dict[str, tuple[int, object]] = {}
-        """Answers a front end keeps about this game, by question: the length of
-        ``raw_actions`` they were found at and the answer (``stellwerk.gm.look``); kept on the
-        game, so no other game ever sees them and they go with it."""
+        """Answers front ends keep about this game (:meth:`kept`), by question: the length
+        of ``raw_actions`` they were found at and the answer."""
         self._engine: CoreGame = self._fresh()
+
+    def kept(self, what: str, ask: Callable[[], T]) -> T:
+        """``ask()``, kept on this game while its record has the same length: for front ends
+        that ask one position the same question many times (the game master's order checks,
+        ``stellwerk.gm.look``; the web pages' pictures).  Every processed action, undo, redo
+        or site action lengthens ``raw_actions`` and a refused one changes nothing, so a kept
+        answer is the answer for the game as it is.  Kept on the game, never in a table of
+        the process, so no other game sees it and it goes with the game.  Each ``what`` must
+        be asked with one ``ask`` only (so the kept answer has its type); callers must not
+        change what they get."""
+        length = len(self.raw_actions)
+        found = self.front_kept.get(what)
+        if found is not None and found[0] == length:
+            return found[1]  # type: ignore[return-value]  # stored below for ``what``
+        value = ask()
+        self.front_kept[what] = (length, value)
+        return value
 
     @property
     def engine(self) -> CoreGame:

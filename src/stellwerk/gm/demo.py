@@ -69,8 +69,12 @@ def deliver(maildir: Path, sender: str, subject: str, body: str, number: int) ->
     deliver_maildir(maildir, [message])
 
 
-def compose(gm: GameMaster, rng: random.Random, name: str, lang: str, number: int) -> str:
-    """The orders a player sends for his next decision (the game as it stands)."""
+def compose(
+    gm: GameMaster, rng: random.Random, name: str, lang: str, number: int, sent: list[int]
+) -> str:
+    """The orders a player sends for his next decision (the game as it stands); once in the
+    demonstration (``sent``: the moves that carried one, the run's own list) an order the
+    rules refuse."""
     session, _ = gm.session(KEY)
     game = session.game
     pid = next(p["player"] for p in gm.tables.players(KEY) if p["name"] == name)
@@ -85,15 +89,12 @@ def compose(gm: GameMaster, rng: random.Random, name: str, lang: str, number: in
     lines = [f"# Zug {number}" if lang == "de" else f"# move {number}", line]
     if number == 5:
         lines.insert(1, "kaufe Aktien von allen" if lang == "de" else "buy everything")
-    if number >= 9 and not _illegal_sent:
+    if number >= 9 and not sent:
         wrong = _illegal(legal, lang)
         if wrong:
             lines.insert(1, wrong)
-            _illegal_sent.append(number)
+            sent.append(number)
     return "\n".join(lines) + "\n"
-
-
-_illegal_sent: list[int] = []
 
 
 def _illegal(legal: list[dict[str, Any]], lang: str) -> str | None:
@@ -120,7 +121,7 @@ def run(out: Path, periods: int = 6, seed: int = 7) -> list[Path]:
     gm = GameMaster(out / "gm.db", config)
     gm.new_from_config(KEY, "1849", seed=seed)
     rng = random.Random(seed)
-    _illegal_sent.clear()
+    illegal_sent: list[int] = []
     reports: list[Path] = []
     number = 0
     langs = {name: lang for name, _, lang in PLAYERS}
@@ -144,7 +145,7 @@ def run(out: Path, periods: int = 6, seed: int = 7) -> list[Path]:
                         missed = True
                         continue
                     number += 1
-                    body = compose(gm, rng, name, langs[name], number)
+                    body = compose(gm, rng, name, langs[name], number, illegal_sent)
                     if number == 12:
                         body = _standing(gm, name, langs[name]) + body
                     if body:

@@ -24,16 +24,8 @@ T = TypeVar("T")
 
 
 def _remembered(game: Game, what: str, ask: Callable[[], T]) -> T:
-    """``ask()``, kept on the game (``Game.front_kept``) while its record has the same
-    length; each ``what`` is asked with one ``ask`` only, so the kept answer has its type."""
-    kept = game.front_kept
-    length = len(game.raw_actions)
-    found = kept.get(what)
-    if found is not None and found[0] == length:
-        return found[1]  # type: ignore[return-value]  # stored by this function for ``what``
-    value = ask()
-    kept[what] = (length, value)
-    return value
+    """``ask()``, kept on the game while its record has the same length (``Game.kept``)."""
+    return game.kept(what, ask)
 
 
 def legal(game: Game) -> list[JSONObject]:

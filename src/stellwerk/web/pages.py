@@ -39,7 +39,6 @@ from __future__ import annotations
 import functools
 import json
 import secrets
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -251,32 +250,8 @@ def error_page(request: Request, message: str, status: int) -> Response:
 
 
 # -- the game page's content (on the store's thread) ---------------------------------------
-PICTURES: dict[tuple[str, int, str | None], tuple[str, str, str]] = {}
-"""The map, market and charters of recent (game, action count, routes shown): every
-seat's page after a move shows the same pictures, drawn once (on the store's thread,
-``GameService.with_game``); the oldest entries go first.  A game's count only grows
-(undo is appended), so a key names one position."""
-PICTURES_KEPT = 32
-PICTURES_LOCK = threading.Lock()
-"""Several apps in one process (tests) have a store thread each."""
-
-
-MOVERS: dict[tuple[str, int], Any] = {}
-"""``last_mover`` of recent (game, action count): it walks the whole log, and every seat's
-page after a move asks it (guarded by ``PICTURES_LOCK``, kept ``PICTURES_KEPT``)."""
-
-
-def _mover(key: str, stored: StoredGame) -> Any:
-    wanted = (key, stored.count)
-    with PICTURES_LOCK:
-        if wanted in MOVERS:
-            return MOVERS[wanted]
-    found = last_mover(stored)
-    with PICTURES_LOCK:
-        MOVERS[wanted] = found
-        while len(MOVERS) > PICTURES_KEPT:
-            MOVERS.pop(next(iter(MOVERS)))
-    return found
+Pictures = tuple[str, str, str]
+"""The map, market and charters as SVG."""
 
 
 @dataclass
@@ -322,23 +297,20 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
     view.pop("legal", None)
     offer = choices.routes
     shown = offer.corporation if offer is not None and offer.routes else None
-    wanted = (key, stored.count, shown)
-    with PICTURES_LOCK:
-        pictures = PICTURES.get(wanted)
+    # every seat's page after a move shows the same pictures: drawn once per position and
+    # routes shown, kept on the game (``api.Game.kept``: no other game sees them)
+    drawn: dict[str | None, Pictures] = game.kept("web.pictures", dict)
+    pictures = drawn.get(shown)
     if pictures is None:
         scene = map_scene(engine)
         if offer is not None and shown is not None:
             lines = route_lines(scene.board, shown, list(offer.routes))
             scene = map_scene(engine, lines, shown, best=True)
-        pictures = (
+        pictures = drawn[shown] = (
             render_map(scene),
             render_market(engine),
             render_charters(engine, game.actions),
         )
-        with PICTURES_LOCK:
-            PICTURES[wanted] = pictures
-            while len(PICTURES) > PICTURES_KEPT:
-                PICTURES.pop(next(iter(PICTURES)))
     return GamePage(
         key=key,
         title=str(stored.data.get("title")),
@@ -350,7 +322,10 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         choices=choices,
         access=access,
         names={str(p.get("id")): str(p.get("name")) for p in players_of(stored.data)},
-        undo=undo_of(access) if may_undo(access, _mover(key, stored)) else None,
+        # ``last_mover`` walks the whole log, and every seat's page after a move asks it
+        undo=undo_of(access)
+        if may_undo(access, game.kept("web.last_mover", lambda: last_mover(stored)))
+        else None,
     )
 
 
