@@ -10,12 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.kept import ByVersion
 from stellwerk.core.map.geometry import opposite
 from stellwerk.core.map.spec import MapSpec, SupplyEntry, supply_ids
 from stellwerk.core.map.state import HexState, city_map, fresh_cities
 from stellwerk.core.map.tiles import IMPASSABLE_COLORS, RotatedTile, TileDef
+
+if TYPE_CHECKING:
+    from stellwerk.core.routes.candidates import LegMap
 
 RULE_IDS = "common rules §2"
 RULE_TOKEN = "common rules §6.4"
@@ -57,6 +62,9 @@ class Board:
         self._links: dict[tuple[str, int], str | None] = {}
         self._token_index: tuple[int, dict[str, list[str]]] | None = None
         """(version, corporation -> hexes of its tokens): :meth:`tokens_by_corporation`."""
+        self.legs_kept: ByVersion[LegMap] = ByVersion()
+        """The route search's legs of this board at a version (``routes.optimize.board_legs``;
+        not state: a copy starts without them, ``core.kept``)."""
         """Answers of :meth:`neighbor` for the tiles as they lie now (:meth:`link_table`)."""
 
     def link_table(self) -> dict[tuple[str, int], str | None]:

@@ -42,11 +42,11 @@ What titles plug in (without changing the search):
 from __future__ import annotations
 
 import dataclasses
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from stellwerk.core.kept import ByVersion
 from stellwerk.core.map.board import Board
 from stellwerk.core.routes.candidates import (
     Candidate,
@@ -68,23 +68,18 @@ __all__ = [
     "clear_leg_cache",
 ]
 
-_LEGS: weakref.WeakKeyDictionary[Board, tuple[int, LegMap]] = weakref.WeakKeyDictionary()
-
-
 def board_legs(board: Board) -> LegMap:
     """The board's legs by start node, each node walked once per board version (on first
-    request)."""
-    cached = _LEGS.get(board)
-    if cached is not None and cached[0] == board.version:
-        return cached[1]
-    legs = LegMap(board)
-    _LEGS[board] = (board.version, legs)
+    request); kept on the board (``Board.legs_kept``), never in a table of the process."""
+    legs = board.legs_kept.get(board.version)
+    if legs is None:
+        legs = board.legs_kept.keep(board.version, LegMap(board))
     return legs
 
 
-def clear_leg_cache() -> None:
-    """Forget every cached leg list (for cold-start measurements)."""
-    _LEGS.clear()
+def clear_leg_cache(board: Board) -> None:
+    """Forget ``board``'s kept legs (for cold-start measurements)."""
+    board.legs_kept = ByVersion()
 
 
 def action_route(board: Board, walk: RouteWalk, revenue: int) -> dict[str, Any]:

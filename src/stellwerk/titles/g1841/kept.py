@@ -7,11 +7,10 @@ version) and the phase, so the game keeps them, typed, in a :class:`BoardAnswers
 (``Game1841.home_city_kept`` and ``Game1841.hex_price_kept``); the token order keeps its last
 answer in a :class:`TokenOrderKept`.
 
-They live on the game, never in a process-wide table: two games in one process (the web
-server, the game master) cannot see each other's answers, and a game's answers go with it.
-A copy of the game (a checkpoint's pickle, ``copy.deepcopy``, a merger's light copy in
-:mod:`.trial`) starts with nothing kept and finds the answers again: what is kept is never
-part of the state, so a copy can never carry an answer for another board.
+They live on the game, never in a process-wide table (``stellwerk.core.kept``): two games
+in one process (the web server, the game master) cannot see each other's answers, and a
+game's answers go with it.  A copy of the game (a checkpoint's pickle, ``copy.deepcopy``, a
+merger's light copy in :mod:`.trial`) starts with nothing kept and finds the answers again.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
+from stellwerk.core.kept import NotState
 from stellwerk.core.map.board import Board
 
 K = TypeVar("K", bound=Hashable)
@@ -28,16 +28,7 @@ Order = dict[str, list[str | None]]
 """Each corporation's tokens in charter order (:mod:`.token_order`)."""
 
 
-class Forgotten:
-    """Kept answers are not state: a copy or a pickle of their holder starts empty."""
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[type[Forgotten], tuple[()]]:
-        return (type(self), ())
-
-
-class BoardAnswers(Forgotten, Generic[K, V]):
+class BoardAnswers(NotState, Generic[K, V]):
     """Answers by key, good while the board (this very board, at this version) and the phase
     are those they were found for; any change of them forgets every answer."""
 
@@ -62,7 +53,7 @@ class BoardAnswers(Forgotten, Generic[K, V]):
         return found
 
 
-class TokenOrderKept(Forgotten):
+class TokenOrderKept(NotState):
     """The last answer of :func:`.token_order._answer`: the board's token index and the order
     given it was found for, the order brought up to date and whether it equals the given one
     (copies: the game's order is changed in place by the procedures)."""
