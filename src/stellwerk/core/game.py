@@ -15,7 +15,7 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from stellwerk.core.actions import TEXT_TYPES, check_shape
 from stellwerk.core.entities import (
@@ -57,6 +57,7 @@ from stellwerk.core.flow.base import ANNOUNCING, Action, Round, announces_change
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.rng import Rng
+from stellwerk.core.routes.model import RouteData, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import (
     Bundle,
@@ -122,7 +123,7 @@ class Game(ABC):
         self.log: list[str] = []
         self.journal: list[Event] = []
         """What happened, in order (``stellwerk.core.events``; the log players read)."""
-        self._seen: set[Any] = set()
+        self._seen: set[Entity | tuple[str, Corporation]] = set()
         """Closings, floats and bankruptcies already told (:meth:`watch`)."""
         self.corporations: list[Corporation] = []
         self.companies: list[Company] = []
@@ -840,12 +841,12 @@ class Game(ABC):
         with ``trains`` instead (a what-if; common rules §6.1): proven optimal unless the
         search reports it was cut short."""
 
-    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+    def suggest_routes(self, corp: Corporation) -> list[RouteData]:
         """The best routes of the corporation's trains (run_routes format, common rules §2.3)."""
         return self.best_run(corp).routes
 
     @abstractmethod
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         """The revenue of ``routes``, checked (common rules §6.1)."""
 
     # -- train and share hooks ----------------------------------------------------------------
@@ -901,7 +902,7 @@ class Game(ABC):
         """Private revenue to owners: players in seat order, then corporations (§6.7)."""
         owned = [c for c in self.companies if c.owner is not None and c.revenue > 0]
 
-        def key(c: Company) -> tuple[Any, ...]:
+        def key(c: Company) -> tuple[int, int, str, int, str]:
             if isinstance(c.owner, Player):
                 return (0, self.players.index(c.owner), "", c.revenue, c.name)
             assert c.owner is not None

@@ -19,6 +19,7 @@ from stellwerk.core.events import StepSkipped, ref
 
 if TYPE_CHECKING:
     from stellwerk.core.game import Game
+    from stellwerk.core.routes.model import RouteData
 
 Action = dict[str, Any]
 
@@ -46,7 +47,7 @@ class RoundState:
     current_actions: list[Action] = field(default_factory=list)
     pending_tokens: list[PendingToken] = field(default_factory=list)
     companies_pending_par: list[Company] = field(default_factory=list)
-    routes: list[Any] = field(default_factory=list)
+    routes: list[RouteData] = field(default_factory=list)
     revenue: int = 0
 
 

@@ -25,6 +25,7 @@ from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Market
+from stellwerk.core.routes.model import RouteData, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import Bundle, ChangePresident
 from stellwerk.core.trains import Depot, PhaseDef, Phases
@@ -439,14 +440,14 @@ class Game1835(Game):
         """Proven optimal (no node limit), for the route command and the pictures."""
         return self.map.best_run(corp, node_limit=None, trains=trains)
 
-    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+    def suggest_routes(self, corp: Corporation) -> list[RouteData]:
         """The routes offered in play: the search capped at 20000 nodes (kept as the 1835
         selfplay games and their replays by 18xx.games were made with it)."""
         try:
-            routes: list[dict[str, Any]] = self.map.best_run(corp).routes
+            routes: list[RouteData] = self.map.best_run(corp).routes
         except IllegalAction:
             routes = []
         return routes
 
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         return self.map.route_revenue(corp, routes)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from stellwerk.core.entities import Corporation, Entity, Holder, Player, Train, Trains
 from stellwerk.core.flow.base import Action, Round, announces_changes
 from stellwerk.core.flow.rounds import AuctionRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, move_corporation
+from stellwerk.core.routes.model import RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.titles.g1841 import (
     events,
@@ -408,7 +409,7 @@ class Game1841(Game):
         owner = corp if trains is None else Trains(list(trains))
         return self.map.best_run(corp.sym, self.map.train_specs(owner))
 
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         return self.map.route_revenue(
             corp.sym, routes, self.map.train_specs(corp), recorded=self.loading
         )

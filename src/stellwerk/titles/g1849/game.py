@@ -27,6 +27,7 @@ from stellwerk.core.flow.rounds import AuctionRound, OperatingRound, StockRound
 from stellwerk.core.flow.stock import HomeToken
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, Coordinates, Market
+from stellwerk.core.routes.model import RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import Bundle
 from stellwerk.core.trains import Depot, PhaseDef, Phases
@@ -508,7 +509,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:
         return self.map.route_info(corp)
 
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         return self.map.route_revenue(corp, routes)
 
     def place_home_token(self, corp: Corporation) -> None:
