@@ -55,9 +55,10 @@ from stellwerk.core.events import (
 )
 from stellwerk.core.flow.base import ANNOUNCING, Action, Round, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
+from stellwerk.core.map.board import Board
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.rng import Rng
-from stellwerk.core.routes.model import RouteData, RouteView
+from stellwerk.core.routes.model import RouteData, RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import (
     Bundle,
@@ -86,6 +87,14 @@ class MemoCache(Protocol):
     def reads(self, value: int) -> None: ...
 
 
+class MapView(Protocol):
+    """What the engine's users read of a title's map port: the board as it stands (tiles,
+    tokens, reservations; ``core.map.board``)."""
+
+    @property
+    def board(self) -> Board: ...
+
+
 _VERSIONS = itertools.count(1)
 """Numbers of states between processed actions (``Game.memo_key``), unique in the process."""
 
@@ -101,6 +110,9 @@ class Game(ABC):
     game_end_priority: ClassVar[list[str]] = ["immediate", "current_round", "current_or", "full_or"]
     live_rules: ClassVar[dict[str, str]] = {}
     """Hook: the title's rule per action type, named when live play refuses an action."""
+    map: MapView
+    """The title's map port, set by the title's constructor (a game without a board has
+    none)."""
 
     def __init__(
         self,
@@ -840,6 +852,11 @@ class Game(ABC):
         """The best run of the corporation on the board as it stands, with its own trains or
         with ``trains`` instead (a what-if; common rules §6.1): proven optimal unless the
         search reports it was cut short."""
+
+    @abstractmethod
+    def route_search(self, corp: Corporation) -> RouteSearch:
+        """The run context, trains and route rules of ``corp`` now, for a search of its
+        routes outside a run (the GM's named routes; common rules §6.1)."""
 
     def suggest_routes(self, corp: Corporation) -> list[RouteData]:
         """The best routes of the corporation's trains (run_routes format, common rules §2.3)."""

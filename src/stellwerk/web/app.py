@@ -20,13 +20,14 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import State
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
+from starlette.types import Message, Receive, Scope, Send
 
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.jsondata import JSONObject
@@ -36,15 +37,7 @@ from stellwerk.web.deadlines import deadline_seconds
 from stellwerk.web.errors import BadRequest, WebError
 from stellwerk.web.ratelimit import DEFAULT as DEFAULT_CREATE_LIMIT
 from stellwerk.web.ratelimit import Buckets, CreateLimit, RateLimit
-from stellwerk.web.security import (
-    BodyLimit,
-    Csrf,
-    Message,
-    Receive,
-    Scope,
-    SecurityHeaders,
-    Send,
-)
+from stellwerk.web.security import BodyLimit, Csrf, SecurityHeaders
 from stellwerk.web.service import LOG, GameService, player_names
 
 DEADLINE_INTERVAL = 60.0
@@ -295,7 +288,7 @@ API_ROUTES: list[BaseRoute] = [
 ]
 
 
-def page_routes(service: GameService, state: Any) -> list[BaseRoute]:
+def page_routes(service: GameService, state: State) -> list[BaseRoute]:
     """The pages' routes (``stellwerk.web.pages.routes``), or a placeholder home page."""
     try:
         pages = importlib.import_module("stellwerk.web.pages")

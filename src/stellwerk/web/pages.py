@@ -44,10 +44,11 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from jinja2 import pass_context
-from starlette.datastructures import FormData, UploadFile
+from jinja2.runtime import Context
+from starlette.datastructures import FormData, State, UploadFile
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -75,6 +76,8 @@ from stellwerk.web.service import (
 from stellwerk.words import money
 
 if TYPE_CHECKING:
+    from stellwerk.core.map.board import Board
+    from stellwerk.titles.registry import TitleInfo
     from stellwerk.words.view import GameView
 
 HERE = Path(__file__).parent
@@ -82,7 +85,7 @@ TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 
 
 @pass_context
-def _cash(context: Any, amount: Any) -> str:
+def _cash(context: Context, amount: object) -> str:
     """Money in the page's title currency and language (``stellwerk.words.money``); ``-``
     for none."""
     if not isinstance(amount, int) or isinstance(amount, bool):
@@ -261,12 +264,12 @@ PICTURES_LOCK = threading.Lock()
 """Several apps in one process (tests) have a store thread each."""
 
 
-MOVERS: dict[tuple[str, int], Any] = {}
+MOVERS: dict[tuple[str, int], JSONValue] = {}
 """``last_mover`` of recent (game, action count): it walks the whole log, and every seat's
 page after a move asks it (guarded by ``PICTURES_LOCK``, kept ``PICTURES_KEPT``)."""
 
 
-def _mover(key: str, stored: StoredGame) -> Any:
+def _mover(key: str, stored: StoredGame) -> JSONValue:
     wanted = (key, stored.count)
     with PICTURES_LOCK:
         if wanted in MOVERS:
@@ -293,7 +296,7 @@ class GamePage:
     choices: Choices
     access: Access
     names: dict[str, str]
-    undo: dict[str, Any] | None = None
+    undo: JSONObject | None = None
     """The ``undo`` the player may send now (``web.service.may_undo``), else None."""
 
 
@@ -310,11 +313,11 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
     game = stored.game
     if not isinstance(game, Game):  # a stand-in engine of the API's tests has no pages
         raise BadRequest("this game has no pages")
-    engine: Any = game.engine
+    engine = game.engine
     choices = Choices()
     if access.is_player and not game.finished:
 
-        def mine(action: dict[str, Any]) -> bool:
+        def mine(action: JSONObject) -> bool:
             return bool(decider(game, action.get("entity")) == access.player)
 
         choices = build_choices(game, lang, mine)
@@ -368,7 +371,7 @@ async def home(request: Request) -> Response:
     return render(request, "list.html", context, nonce=nonce)
 
 
-def titles_offered() -> list[Any]:
+def titles_offered() -> list[TitleInfo]:
     """Titles a new game may have, with their options (``stellwerk options``' data)."""
     from stellwerk.titles.registry import TITLES, title_info
 
@@ -478,7 +481,7 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
         raise Forbidden("this link is not for this page")
     due = None if page.view["finished"] else await service.run(_due, key)
     orders: list[JSONObject] = []
-    if access.is_player and not page.view["finished"]:
+    if access.player is not None and not page.view["finished"]:
         orders = await service.run(_standing_of, key, access.player)
     nonce, _ = nonce_of(request)
     kind = "play" if access.is_player else "watch"
@@ -638,7 +641,7 @@ class NotFound(WebError):
 
 
 @functools.lru_cache(maxsize=8)
-def _tile_board(title: str) -> Any:
+def _tile_board(title: str) -> Board:
     """A title's board as a new game has it: its tile definitions for the previews."""
     from stellwerk.api import Game
     from stellwerk.titles.registry import player_counts
@@ -646,8 +649,7 @@ def _tile_board(title: str) -> Any:
     players: list[tuple[int | str, str]] = [
         (i, f"P{i}") for i in range(1, min(player_counts(title)) + 1)
     ]
-    engine: Any = Game.create(title, players, [], 1).engine
-    return engine.map.board
+    return Game.create(title, players, [], 1).board
 
 
 @functools.lru_cache(maxsize=512)
@@ -685,7 +687,7 @@ async def tile_picture(request: Request) -> Response:
     )
 
 
-def routes(service: GameService, state: Any) -> list[BaseRoute]:
+def routes(service: GameService, state: State) -> list[BaseRoute]:
     """The pages' routes (``web.app.create_app`` adds them after the API's)."""
     return [
         Route("/", home, methods=["GET"]),

@@ -115,3 +115,14 @@ class RouteRules:
 def fail(reason: str, rule: str = "common rules §6.1") -> IllegalAction:
     """An IllegalAction for a route."""
     return IllegalAction(reason, rule)
+
+
+@dataclass(frozen=True, slots=True)
+class RouteSearch:
+    """What a search of one corporation's routes needs now (common rules §6.1): its run
+    context, its trains as routes see them (by train id) and the title's route rules;
+    ``Game.route_search`` gives it, so a front end asks no title's map port."""
+
+    ctx: RunContext
+    trains: Mapping[str, TrainSpec]
+    rules: RouteRules

@@ -25,7 +25,7 @@ from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Market
-from stellwerk.core.routes.model import RouteData, RouteView
+from stellwerk.core.routes.model import RouteData, RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import Bundle, ChangePresident
 from stellwerk.core.trains import Depot, PhaseDef, Phases
@@ -107,7 +107,7 @@ class Game1835(Game):
             self.companies.append(Company(pc.sym, pc.name, pc.value, revenue))
         from stellwerk.titles.g1835.mapport import MapPort
 
-        self.map = MapPort(self, self.settings.tile_supply)
+        self.map: MapPort = MapPort(self, self.settings.tile_supply)
         self.memo_cache = self.map.graph
         self.route_rules = self.map.route_rules
         """The route hooks (rules/1835.md 8.5) where front ends look for them."""
@@ -439,6 +439,9 @@ class Game1835(Game):
     def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
         """Proven optimal (no node limit), for the route command and the pictures."""
         return self.map.best_run(corp, node_limit=None, trains=trains)
+
+    def route_search(self, corp: Corporation) -> RouteSearch:
+        return RouteSearch(self.map.run_context(corp), self.map.train_specs(corp), self.route_rules)
 
     def suggest_routes(self, corp: Corporation) -> list[RouteData]:
         """The routes offered in play: the search capped at 20000 nodes (kept as the 1835

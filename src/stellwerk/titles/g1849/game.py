@@ -27,7 +27,7 @@ from stellwerk.core.flow.rounds import AuctionRound, OperatingRound, StockRound
 from stellwerk.core.flow.stock import HomeToken
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, Coordinates, Market
-from stellwerk.core.routes.model import RouteView
+from stellwerk.core.routes.model import RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import Bundle
 from stellwerk.core.trains import Depot, PhaseDef, Phases
@@ -545,6 +545,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
         return self.map.best_run(corp, trains)
+
+    def route_search(self, corp: Corporation) -> RouteSearch:
+        return RouteSearch(self.map.run_context(corp), self.map.train_specs(corp), self.route_rules)
 
     def update_garibaldi(self) -> None:
         afg = self.afg()
