@@ -36,7 +36,7 @@ from stellwerk.titles.g1849.closing import ClosingRules
 from stellwerk.titles.g1849.data_load import game_data
 from stellwerk.titles.g1849.entities import Corporation1849, c49
 from stellwerk.titles.g1849.options import DECLARED
-from stellwerk.titles.g1849.presidency import PresidencyRules
+from stellwerk.titles.g1849.presidency import PendingSwap, PresidencyRules
 
 
 class Game1849(ClosingRules, PresidencyRules, Game):
@@ -99,7 +99,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         # title state
         self.available_par_types = {"p"}
         self.messina_upgradeable = True
-        self.swap: dict[str, Any] | None = None
+        self.swap: PendingSwap | None = None
         self.loan_choice_player: Player | None = None
         self.moved_this_turn: list[Corporation] = []
         self.old_operating_order: list[Corporation] = []
