@@ -20,7 +20,7 @@ class PendingSwap(TypedDict):
     where the president's certificate went (``location``), the new president being
     ``other``."""
 
-    player: Holder
+    player: Player
     location: Holder
     other: Holder
     corporation: Corporation
@@ -47,6 +47,7 @@ class PresidencyRules(Game):
             double = next((s for s in incoming if s is last), None)
             if double is not None:
                 if sum(s.percent for s in incoming) >= 40:
+                    assert isinstance(previous, Player)  # only players preside in 1849
                     self.swap = {
                         "player": previous,
                         "location": swap_to,
