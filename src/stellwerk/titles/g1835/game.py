@@ -42,6 +42,10 @@ from stellwerk.titles.g1835.entities import Corporation1835, Minor, Paper, Start
 from stellwerk.titles.g1835.names import PR
 from stellwerk.titles.g1835.options import DECLARED
 
+Note = dict[str, str | int]
+"""What happened, as a Rails report tells it: ``kind`` and the names and amounts involved
+(``Game1835.note``)."""
+
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.formation import Formation
 
@@ -130,7 +134,7 @@ class Game1835(Game):
             if not c.reserved:
                 self.map.reserve_home(corp, c.home, c.city)
         self.start_items = [
-            StartItem(s.item, s.row, s.price, dict(s.includes) if s.includes else None)
+            StartItem(s.item, s.row, s.price, s.includes)
             for s in data.start_packet
         ]
         # title state
@@ -147,7 +151,7 @@ class Game1835(Game):
         self.or_in_set = 0
         self.or_label = ""
         self.turn = 0
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Note] = []
         self.ability_uses: dict[tuple[str, str], list[str]] = {}
         self.or_start_worth: dict[str, int] = {}
         self.worth_changes: list[tuple[str, dict[str, int]]] = []
@@ -183,7 +187,7 @@ class Game1835(Game):
         )
         return bool(raw.get("home_blocks_hex", False))
 
-    def note(self, kind: str, **fields: Any) -> None:
+    def note(self, kind: str, **fields: str | int) -> None:
         """Record what happened (checked against Rails reports; style guide §6 events)."""
         self.events.append({"kind": kind, **fields})
 
