@@ -24,8 +24,8 @@ import random
 import shutil
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
-from stellwerk.core.jsondata import JSONObject
 from stellwerk.gm.mail import GMConfig, deliver_maildir, read_maildir
 from stellwerk.gm.master import GameMaster
 from stellwerk.gm.phrase import order_text
@@ -96,7 +96,7 @@ def compose(gm: GameMaster, rng: random.Random, name: str, lang: str, number: in
 _illegal_sent: list[int] = []
 
 
-def _illegal(legal: list[JSONObject], lang: str) -> str | None:
+def _illegal(legal: list[dict[str, Any]], lang: str) -> str | None:
     """An order the rules refuse at this decision: a bid below the minimum, or a certificate
     of a corporation that does not exist."""
     bids = [a for a in legal if a["type"] == "bid"]

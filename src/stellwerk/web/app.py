@@ -27,7 +27,6 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
-from starlette.types import Message, Receive, Scope, Send
 
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.jsondata import JSONObject
@@ -37,7 +36,15 @@ from stellwerk.web.deadlines import deadline_seconds
 from stellwerk.web.errors import BadRequest, WebError
 from stellwerk.web.ratelimit import DEFAULT as DEFAULT_CREATE_LIMIT
 from stellwerk.web.ratelimit import Buckets, CreateLimit, RateLimit
-from stellwerk.web.security import BodyLimit, Csrf, SecurityHeaders
+from stellwerk.web.security import (
+    BodyLimit,
+    Csrf,
+    Message,
+    Receive,
+    Scope,
+    SecurityHeaders,
+    Send,
+)
 from stellwerk.web.service import LOG, GameService, player_names
 
 DEADLINE_INTERVAL = 60.0

@@ -44,7 +44,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -264,12 +264,12 @@ PICTURES_LOCK = threading.Lock()
 """Several apps in one process (tests) have a store thread each."""
 
 
-MOVERS: dict[tuple[str, int], JSONValue] = {}
+MOVERS: dict[tuple[str, int], Any] = {}
 """``last_mover`` of recent (game, action count): it walks the whole log, and every seat's
 page after a move asks it (guarded by ``PICTURES_LOCK``, kept ``PICTURES_KEPT``)."""
 
 
-def _mover(key: str, stored: StoredGame) -> JSONValue:
+def _mover(key: str, stored: StoredGame) -> Any:
     wanted = (key, stored.count)
     with PICTURES_LOCK:
         if wanted in MOVERS:

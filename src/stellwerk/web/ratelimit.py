@@ -27,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from stellwerk.web.security import ASGIApp, Receive, Scope, Send
 
 LIMITED = frozenset(
     {

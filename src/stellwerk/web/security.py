@@ -19,7 +19,11 @@ import json
 import time
 from collections.abc import Callable, Mapping
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp as ASGIApp
+from starlette.types import Message as Message
+from starlette.types import Receive as Receive
+from starlette.types import Scope as Scope
+from starlette.types import Send as Send
 
 JSON_LIMIT = 64 * 1024
 """Largest body of an ordinary request (an action, a new game, a form)."""

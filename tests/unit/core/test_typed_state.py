@@ -1,7 +1,7 @@
 """Issue 7 item 3, typed state: no ``extra`` dictionaries and no ``__getattr__`` state in the
 engine, the acting entity and the game typed everywhere, and few ``Any`` (mypy --strict runs
 over all of src/).  The ceilings below are ratchets: about 770 lines used ``Any`` before the
-typing work, 165 after the first pass (170 counted with the word in docstrings), 28 after
+typing work, 165 after the first pass (170 counted with the word in docstrings), 26 after
 the second; lower them when you remove more, never raise them without a reason in the
 commit (JSON at the edges has ``core/jsondata.py``'s types, entities ``core.entities``,
 run_routes routes ``core.routes.model.RouteData``).  What is left: the engine's action
@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "stellwerk"
-ANY_CEILING = 28
+ANY_CEILING = 26
 """Lines of src/stellwerk that name ``typing.Any`` (imports not counted)."""
 CAST_CEILING = 2
 """Calls of ``cast`` in src/stellwerk."""

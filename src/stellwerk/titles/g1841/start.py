@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
@@ -35,7 +35,6 @@ from stellwerk.titles.g1841.ownership import historical, major, phase_number
 from stellwerk.titles.g1841.rules.borders import borders_in_force
 
 if TYPE_CHECKING:
-    from stellwerk.core.map.board import Board
     from stellwerk.titles.g1841.game import Game1841
 
 RULE = "rules/1841.md 2.2.3"
@@ -135,7 +134,7 @@ def home_cities(game: Game1841, corp: Corporation, hexes: list[str]) -> list[str
     return out
 
 
-_HOME_CITY: weakref.WeakKeyDictionary[Game1841, tuple[Board, int, int, dict[str, bool]]] = (
+_HOME_CITY: weakref.WeakKeyDictionary[Any, tuple[Any, int, int, dict[str, bool]]] = (
     weakref.WeakKeyDictionary()
 )
 """Per game: the board, its version, the phase and :func:`has_home_city`'s answers for them."""
@@ -214,7 +213,7 @@ def connected_hex(game: Game1841, hid: str) -> bool:
     return False
 
 
-_HEX_PRICE: weakref.WeakKeyDictionary[Game1841, tuple[Board, int, str, dict[str, int]]] = (
+_HEX_PRICE: weakref.WeakKeyDictionary[Any, tuple[Any, int, str, dict[str, int]]] = (
     weakref.WeakKeyDictionary()
 )
 """Per game: the board, its version, the phase and :func:`hex_price`'s answers for them."""

@@ -22,7 +22,7 @@ which set the order themselves with :func:`adopt`).
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Corporation
 from stellwerk.core.map.graph import NodeKey
@@ -38,7 +38,7 @@ def token_hexes(game: Game1841, sym: str) -> list[str]:
 
 Order = dict[str, list[str | None]]
 
-_LAST: weakref.WeakKeyDictionary[Game1841, tuple[dict[str, list[str]], Order, Order, bool]] = (
+_LAST: weakref.WeakKeyDictionary[Any, tuple[dict[str, list[str]], Order, Order, bool]] = (
     weakref.WeakKeyDictionary()
 )
 """Per game: the board's token index, the order given, :func:`_updated`'s answer for them
