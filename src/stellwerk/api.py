@@ -45,6 +45,8 @@ from stellwerk.core.entities import Entity, EntityId, Player, PlayerId, Train
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.core.jsondata import JSONObject, JSONValue
+from stellwerk.core.map.board import Board
+from stellwerk.core.routes.model import RouteSearch
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.titles.registry import title_class
 
@@ -351,6 +353,19 @@ class Game:
         if trains is None:
             return engine.best_run(corp)
         return engine.best_run(corp, what_if_trains(engine, trains))
+
+    def route_search(self, corporation: str) -> RouteSearch:
+        """What a search of ``corporation``'s routes needs now: its run context, its trains
+        and the title's route rules (common rules §6.1; the GM matches named routes with it);
+        an unknown corporation is refused with :class:`IllegalAction`."""
+        engine = self._engine
+        return engine.route_search(engine.corporation(corporation))
+
+    @property
+    def board(self) -> Board:
+        """The map as it stands: tiles, tokens, reservations (``stellwerk.core.map.board``;
+        read it, do not change it)."""
+        return self._engine.map.board
 
     def to_file(self) -> JSONObject:
         """The 18xx.games game file of this game: every action of the record (undone ones,

@@ -45,7 +45,7 @@ def _is_shared(kind: type, known: dict[type, bool]) -> bool:
     return shared
 
 
-class _Table(dict[int, Any]):
+class _Table(dict[int, object]):
     """The shared objects one :class:`Checkpoints` refers to, by id."""
 
 
@@ -53,7 +53,7 @@ _TABLES: weakref.WeakValueDictionary[int, _Table] = weakref.WeakValueDictionary(
 _NEXT_TABLE = itertools.count()
 
 
-def _shared(table: int, key: int) -> Any:
+def _shared(table: int, key: int) -> object:
     """Unpickling: the shared object itself (pickled by reference to its table)."""
     return _TABLES[table][key]
 
@@ -69,7 +69,10 @@ class _Pickler(pickle.Pickler):
         self.table = _TABLES[table]
         self.known = known
 
-    def reducer_override(self, obj: Any) -> Any:
+    def reducer_override(self, obj: object) -> Any:
+        """A shared object as a reference into the table, anything else ``NotImplemented``
+        (pickle's protocol; typeshed types ``NotImplemented`` as ``Any``, so this stays
+        ``Any``)."""
         kind = type(obj)
         shared = self.known.get(kind)  # asked for every object: the lookup inlined
         if shared is None:

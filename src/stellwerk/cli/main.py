@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from stellwerk import __version__
@@ -23,7 +21,7 @@ from stellwerk.core.errors import EngineError
 class Stellwerk(click.Group):
     """The command group; an unexpected error ends a command with one line, never a traceback."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,7 +22,15 @@ from stellwerk.cli.common import check_output, describe_illegal, fail
 from stellwerk.cli.game_source import game_data, replay
 from stellwerk.cli.store_access import db_option
 from stellwerk.core.errors import EngineError, IllegalAction
+from stellwerk.core.game import Game as CoreGame
+from stellwerk.core.jsondata import JSONObject
+from stellwerk.core.routes.model import RouteView
 from stellwerk.io.gamefile import action_id
+
+if TYPE_CHECKING:
+    from stellwerk.pictures.mapview import RouteLine
+    from stellwerk.titles.g1841.mapport import MapPort
+    from stellwerk.titles.g1841.positions import Position
 
 
 @dataclass
@@ -30,16 +38,19 @@ class Picture:
     """What a picture is drawn from: a title game, or (1841 positions) a map port with the
     trains the trace records per corporation; the live actions before the pictured point."""
 
-    engine: Any
-    actions: list[dict[str, Any]]
+    engine: CoreGame | MapPort
+    actions: list[JSONObject]
     trains: dict[str, list[str]] | None = None
 
 
 def load(
     game: str, before_action: int | None, board_only: bool = False, db: str | None = None
-) -> tuple[Any, list[dict[str, Any]]]:
-    """The title game before ``before_action`` and the live actions it applied."""
+) -> tuple[CoreGame, list[JSONObject]]:
+    """The title game before ``before_action`` and the live actions it applied (a picture
+    of the whole game: never 1841's rebuilt positions, which only the map draws)."""
     picture = load_picture(game, before_action, board_only, db)
+    if not isinstance(picture.engine, CoreGame):
+        fail("only the map is drawn from a position rebuilt from its trace")
     return picture.engine, picture.actions
 
 
@@ -76,8 +87,8 @@ def load_picture(
     return Picture(loaded.game.engine, loaded.actions)
 
 
-def _before(action: dict[str, Any], before_action: int | None) -> bool:
-    return before_action is None or int(action.get("id", 0)) < before_action
+def _before(action: JSONObject, before_action: int | None) -> bool:
+    return before_action is None or action_id(action) < before_action
 
 
 def trace_name(path: Path) -> str:
@@ -86,7 +97,7 @@ def trace_name(path: Path) -> str:
     return trace_path(path).name
 
 
-def _positions_1841(path: Path, before_action: int | None) -> Any:
+def _positions_1841(path: Path, before_action: int | None) -> Position | None:
     """The 1841 position before ``before_action`` rebuilt from the file's trace, or None."""
     from stellwerk.titles.g1841.positions import positions, trace_path
 
@@ -120,12 +131,12 @@ def _map_svg(picture: Picture, routes: str | None, best: bool) -> str:
     from stellwerk.pictures.scene import board_of, last_run, map_scene, route_lines
 
     engine, actions = picture.engine, picture.actions
-    lines: list[Any] = []
+    lines: list[RouteLine] = []
     if routes is not None:
         _check_corporation(picture, routes)
         board = board_of(engine)
         if best:
-            recorded: list[Any] | None = _best(picture, routes)
+            recorded: list[RouteView] | None = _best(picture, routes)
         else:
             recorded = last_run(actions, routes)
             if recorded is None:
@@ -144,30 +155,31 @@ def _map_svg(picture: Picture, routes: str | None, best: bool) -> str:
 
 def _check_corporation(picture: Picture, symbol: str) -> None:
     """Refuse a symbol that names no corporation of the game (or of the 1841 positions)."""
-    if picture.trains is None:
+    engine = picture.engine
+    if isinstance(engine, CoreGame):
         try:
-            picture.engine.corporation(symbol)
+            engine.corporation(symbol)
         except IllegalAction as error:
             fail(describe_illegal(error))
         return
-    known = sorted(str(c.sym) for c in picture.engine.data.corporations)
+    known = sorted(str(c.sym) for c in engine.data.corporations)
     if symbol not in known:
         fail(f"--routes: no corporation {symbol} (one of {', '.join(known)})")
 
 
-def _best(picture: Picture, symbol: str) -> list[Any]:
+def _best(picture: Picture, symbol: str) -> list[RouteView]:
     """The optimiser's best routes of ``symbol``'s trains (common rules §6.1)."""
-    if picture.trains is None:
-        engine = picture.engine
+    engine = picture.engine
+    if isinstance(engine, CoreGame):
         return list(engine.best_run(engine.corporation(symbol)).routes)
     from stellwerk.titles.g1841.positions import owner_of
 
-    port = picture.engine
-    specs = port.train_specs(owner_of(picture.trains.get(symbol, [])))
+    port = engine
+    specs = port.train_specs(owner_of((picture.trains or {}).get(symbol, [])))
     return list(port.best_run(symbol, specs).routes)
 
 
-def _ran_for_revenue(actions: list[dict[str, Any]], corp: str) -> bool:
+def _ran_for_revenue(actions: list[JSONObject], corp: str) -> bool:
     """Did ``corp``'s last run earn something?"""
     for action in reversed(actions):
         if action.get("type") == "run_routes" and action.get("entity") == corp:

@@ -18,9 +18,12 @@ import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from stellwerk.web.service import GameService
 
 from stellwerk.cli.common import fail
 from stellwerk.web.ratelimit import DEFAULT as DEFAULT_CREATE_LIMIT
@@ -121,7 +124,7 @@ def serve(
     asyncio.run(_serve(server, db, app.state.service if demo else None))
 
 
-async def _serve(server: object, db: str, demo: Any = None) -> None:
+async def _serve(server: object, db: str, demo: GameService | None = None) -> None:
     """Run ``server`` (a ``uvicorn.Server``) and print its address once it listens; with
     ``demo`` (the app's ``GameService``) start a demonstration game and print its links."""
     import uvicorn
@@ -140,11 +143,13 @@ async def _serve(server: object, db: str, demo: Any = None) -> None:
                 base = f"http://{address[0]}:{address[1]}"
                 click.echo(f"stellwerk web app on {base}/ (store {db})")
                 if created is not None:
-                    links = created.to_json()
-                    click.echo(f"demonstration game {created.key} (1849, seed {DEMO_SEED}):")
-                    for seat in links["players"]:
-                        click.echo(f"  {seat['name']}: {base}{seat['link']}")
-                    click.echo(f"  spectators: {base}{links['spectator']['link']}")
+                    from stellwerk.web.service import seat_link
+
+                    key = created.key
+                    click.echo(f"demonstration game {key} (1849, seed {DEMO_SEED}):")
+                    for _pid, name, token in created.players:
+                        click.echo(f"  {name}: {base}{seat_link(key, token)}")
+                    click.echo(f"  spectators: {base}{seat_link(key, created.spectator)}")
                 break
             break
     await task

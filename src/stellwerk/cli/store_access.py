@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import click
 
@@ -17,7 +17,7 @@ from stellwerk.cli.common import EXIT_MOVED_ON, EXIT_REFUSED, describe_illegal, 
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.store import GameMovedOn, GameStore, StoreError, open_store
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def db_option(function: F) -> F:

@@ -16,14 +16,15 @@ sentence for that kind in the words catalogue; the core needs no change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from stellwerk.core.entities import Holder, Player
+from stellwerk.core.jsondata import JSONObject
 
 if TYPE_CHECKING:
     from stellwerk.core.trains import Depot
 
-Ref = tuple[str, Any]
+Ref = tuple[str, int | str]
 """An entity: ``("player", id)``, ``("corporation", sym)``, ``("company", sym)``,
 ``("pool", "")``, ``("bank", "")``, ``("depot", "")``."""
 
@@ -58,7 +59,7 @@ class Acted(Event):
     its consequences."""
 
     kind: ClassVar[str] = "acted"
-    action: Any
+    action: JSONObject
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from stellwerk.core.actions import TEXT_TYPES, check_shape
 from stellwerk.core.entities import (
@@ -55,8 +55,10 @@ from stellwerk.core.events import (
 )
 from stellwerk.core.flow.base import ANNOUNCING, Action, Round, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
+from stellwerk.core.map.board import Board
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.rng import Rng
+from stellwerk.core.routes.model import RouteData, RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import (
     Bundle,
@@ -85,6 +87,14 @@ class MemoCache(Protocol):
     def reads(self, value: int) -> None: ...
 
 
+class MapView(Protocol):
+    """What the engine's users read of a title's map port: the board as it stands (tiles,
+    tokens, reservations; ``core.map.board``)."""
+
+    @property
+    def board(self) -> Board: ...
+
+
 _VERSIONS = itertools.count(1)
 """Numbers of states between processed actions (``Game.memo_key``), unique in the process."""
 
@@ -100,6 +110,9 @@ class Game(ABC):
     game_end_priority: ClassVar[list[str]] = ["immediate", "current_round", "current_or", "full_or"]
     live_rules: ClassVar[dict[str, str]] = {}
     """Hook: the title's rule per action type, named when live play refuses an action."""
+    map: MapView
+    """The title's map port, set by the title's constructor (a game without a board has
+    none)."""
 
     def __init__(
         self,
@@ -122,7 +135,7 @@ class Game(ABC):
         self.log: list[str] = []
         self.journal: list[Event] = []
         """What happened, in order (``stellwerk.core.events``; the log players read)."""
-        self._seen: set[Any] = set()
+        self._seen: set[Entity | tuple[str, Corporation]] = set()
         """Closings, floats and bankruptcies already told (:meth:`watch`)."""
         self.corporations: list[Corporation] = []
         self.companies: list[Company] = []
@@ -840,12 +853,17 @@ class Game(ABC):
         with ``trains`` instead (a what-if; common rules §6.1): proven optimal unless the
         search reports it was cut short."""
 
-    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+    @abstractmethod
+    def route_search(self, corp: Corporation) -> RouteSearch:
+        """The run context, trains and route rules of ``corp`` now, for a search of its
+        routes outside a run (the GM's named routes; common rules §6.1)."""
+
+    def suggest_routes(self, corp: Corporation) -> list[RouteData]:
         """The best routes of the corporation's trains (run_routes format, common rules §2.3)."""
         return self.best_run(corp).routes
 
     @abstractmethod
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         """The revenue of ``routes``, checked (common rules §6.1)."""
 
     # -- train and share hooks ----------------------------------------------------------------
@@ -901,7 +919,7 @@ class Game(ABC):
         """Private revenue to owners: players in seat order, then corporations (§6.7)."""
         owned = [c for c in self.companies if c.owner is not None and c.revenue > 0]
 
-        def key(c: Company) -> tuple[Any, ...]:
+        def key(c: Company) -> tuple[int, int, str, int, str]:
             if isinstance(c.owner, Player):
                 return (0, self.players.index(c.owner), "", c.revenue, c.name)
             assert c.owner is not None

@@ -34,7 +34,6 @@ see ``stellwerk.api.Game.process`` for what replay accepts beyond it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from stellwerk.core.actions import SITE_TYPES, check_shape, check_site
 from stellwerk.core.entities import Entity, Share
@@ -171,19 +170,21 @@ def match(game: Game, step: Step, entity: Entity, action: Action, listed: Action
     return amount_reason
 
 
-def _same_value(given: Any, listed: Any) -> bool:
+def _same_value(given: object, listed: object) -> bool:
     if isinstance(given, bool) or isinstance(listed, bool):
         return given is listed
     return bool(given == listed and type(given) is type(listed))
 
 
-def _is_empty(value: Any) -> bool:
+def _is_empty(value: object) -> bool:
     """A field value that says nothing: ``None``, 0, ``False``, ``[]``, ``""`` or ``{}``
     (a float 0.0 is not: 18xx.games writes no float into a field we do not read)."""
     return value in (None, 0, False, [], "", {}) and not isinstance(value, float)
 
 
-def _harmless_extra(game: Game, entity: Entity, action: Action, key: str, value: Any) -> bool:
+def _harmless_extra(
+    game: Game, entity: Entity, action: Action, key: str, value: object
+) -> bool:
     if _is_empty(value):
         return True
     if key == "variant":

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from stellwerk.core.errors import IllegalAction
 
@@ -43,7 +43,7 @@ class Hook:
     a strategy object, so that engine checkpoints can pickle it)."""
 
     slot: str
-    value: Callable[..., Any]
+    value: Callable[..., object]
 
 
 @dataclass(frozen=True, slots=True)

@@ -177,7 +177,7 @@ def _standing(gm: GameMaster, name: str, lang: str) -> str:
     return f"{corp}: always run best and pay out  # standing order\n"
 
 
-def main(argv: list[str] | None = None) -> Any:
+def main(argv: list[str] | None = None) -> int:
     import sys
 
     args = sys.argv[1:] if argv is None else argv

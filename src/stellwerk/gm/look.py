@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from stellwerk.api import Game
 from stellwerk.core.jsondata import JSONObject
@@ -65,7 +65,7 @@ def asked(game: Game) -> Asked | None:
 
 
 def _asked(game: Game) -> Asked | None:
-    engine: Any = game.engine
+    engine = game.engine
     for procedure in list(getattr(engine, "procedures", None) or []):
         question = procedure.question(engine)
         if question is not None:

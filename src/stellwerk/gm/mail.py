@@ -56,13 +56,13 @@ import ssl
 import time
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from email.utils import parseaddr
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, NoReturn, Protocol
+from typing import NoReturn, Protocol
 
 LOG = logging.getLogger("stellwerk.gm.mail")
 
@@ -336,7 +336,7 @@ def _content(part: Message) -> str:
     """A text part decoded: transfer encoding (quoted-printable, base64) and charset; an
     unknown or wrong charset is read as UTF-8, bad bytes replaced."""
     try:
-        value = part.get_content()  # type: ignore[attr-defined]
+        value = part.get_content() if isinstance(part, EmailMessage) else None
         if isinstance(value, str):
             return value
     except (LookupError, UnicodeError, KeyError, AssertionError):
@@ -423,13 +423,14 @@ def _unique_name() -> str:
 
 
 class _Imap(Protocol):
-    """What ``read_imap`` uses of ``imaplib.IMAP4``."""
+    """What ``read_imap`` uses of ``imaplib.IMAP4``: the status of each command and the
+    response lines (bytes, or (header, body) pairs of a fetch), checked where they are read."""
 
-    def login(self, user: str, password: str) -> Any: ...
-    def select(self, mailbox: str = ...) -> Any: ...
-    def search(self, charset: str | None, *criteria: str) -> Any: ...
-    def fetch(self, message_set: str, message_parts: str) -> Any: ...
-    def logout(self) -> Any: ...
+    def login(self, user: str, password: str) -> object: ...
+    def select(self, mailbox: str = ...) -> tuple[str, object]: ...
+    def search(self, charset: str | None, *criteria: str) -> tuple[str, Sequence[object]]: ...
+    def fetch(self, message_set: str, message_parts: str) -> tuple[str, Sequence[object]]: ...
+    def logout(self) -> object: ...
 
 
 def read_imap(config: GMConfig) -> list[IncomingMail]:
@@ -465,7 +466,7 @@ def fetch_unseen(connection: _Imap, server: Server) -> list[IncomingMail]:
     status, found = connection.search(None, "UNSEEN")
     if status != "OK":
         raise imaplib.IMAP4.error("the search for unseen mails failed")
-    numbers = b" ".join(found).split()
+    numbers = b" ".join(line for line in found if isinstance(line, bytes)).split()
     mails = []
     for number in numbers:
         status, data = connection.fetch(number.decode(), "(BODY[])")

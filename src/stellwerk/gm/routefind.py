@@ -14,7 +14,6 @@ which the engine checks when the run is processed (common rules §6.1).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from stellwerk.api import Game
 from stellwerk.core.jsondata import JSONObject
@@ -26,14 +25,8 @@ from stellwerk.gm.understand import Refused, tile_name
 
 def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> list[JSONObject]:
     """The run_routes ``routes`` of ``corp_sym`` for routes named by stop hexes and train."""
-    engine: Any = game.engine
-    corp = engine.corporation(corp_sym)
-    port: Any = engine.map
-    ctx = port.run_context(corp)
-    if ctx.corp != corp_sym:  # a map port that takes the symbol (1841's), not the corporation
-        ctx = port.run_context(corp_sym)
-    specs = port.train_specs(corp)
-    rules = getattr(engine, "route_rules", None) or port.route_rules  # a title's or its map's
+    search = game.route_search(corp_sym)
+    ctx, specs, rules = search.ctx, search.trains, search.rules
     legs = board_legs(ctx.board)
     index = TrackIndex()
     used: set[str] = set()

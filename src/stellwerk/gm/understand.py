@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from stellwerk.api import Game
 from stellwerk.core.entities import Corporation, EntityId, Holder, Player, PlayerId
@@ -176,9 +175,10 @@ def fits(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> bool
     return bool(kinds & listed)
 
 
-def _operating(game: Game) -> Any:
+def _operating(game: Game) -> str | None:
+    """The symbol of the corporation operating now (None outside an operating turn)."""
     operator = getattr(game.engine.round, "current_operator", None)
-    return getattr(operator, "sym", None)
+    return operator.sym if isinstance(operator, Corporation) else None
 
 
 def understand(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> Understood:
@@ -194,7 +194,9 @@ def understand(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -
     return Understood(action, entity)
 
 
-def _one(found: list[Action], what: str, label: Any = None) -> Action:
+def _one(
+    found: list[Action], what: str, label: Callable[[Action], object] | None = None
+) -> Action:
     """The single action of ``found`` (duplicates removed); refused when none or several."""
     unique: list[Action] = []
     for action in found:
@@ -420,9 +422,7 @@ def city_hex(game: Game, city: str) -> str:
 
 def city_place(game: Game, city: str) -> tuple[str, int]:
     """(hex, city index on that hex) of a city id on the board now."""
-    engine: Any = game.engine
-    board = engine.map.board
-    hex_id, index = board.resolve_city(city)
+    hex_id, index = game.board.resolve_city(city)
     return str(hex_id), int(index)
 
 
@@ -591,9 +591,8 @@ def _keep_tokens(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 def token_owner(game: Game, city: str, slot: int) -> str:
     """The corporation whose token is in ``slot`` of ``city`` now ('' when none)."""
-    engine: Any = game.engine
     hex_id, index = city_place(game, city)
-    tokens = engine.map.board.hexes[hex_id].cities[index].tokens
+    tokens = game.board.hexes[hex_id].cities[index].tokens
     holder = tokens[slot] if 0 <= slot < len(tokens) else None
     return "" if holder is None else str(holder)
 
@@ -670,7 +669,7 @@ def _bankrupt(game: Game, order: o.Order, listed: list[Action]) -> Action:
                 lambda a: "bankrupt " + BANKRUPT_WORDS.get(a.get("option"), str(a.get("option"))))
 
 
-BANKRUPT_WORDS = {0: "resign", 1: "loan"}
+BANKRUPT_WORDS: dict[object, str] = {0: "resign", 1: "loan"}
 """18xx.games' bankruptcy options as the order language names them (rules/1841.md 2.6)."""
 
 

@@ -32,12 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Company, Corporation, Player
+from stellwerk.core.entities import Company, Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, act
+from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.shares import Bundle
 from stellwerk.io import rails_report as rr
-from stellwerk.titles.g1835.game import Game1835
+from stellwerk.titles.g1835.formation import Formation
+from stellwerk.titles.g1835.game import Game1835, Note
 from stellwerk.titles.g1835.sales import successor
 
 RAILS_DEFAULT_OPTIONS = ("prussian_reserved_ignored",)
@@ -232,7 +233,7 @@ class Importer:
                 Divergence(line, f"action {action['type']}", f"refused: {error}", "accepted")
             ) from error
 
-    def current(self) -> tuple[Any, Any]:
+    def current(self) -> tuple[Step | None, Entity | None]:
         rnd = self.engine.round
         step = rnd.active_step()
         return step, (step.current_entity() if step else None)
@@ -293,7 +294,7 @@ class Importer:
         if ours != expected:
             raise Mismatch(Divergence(line, what, ours, expected))
 
-    def next_event(self, kind: str, skip: Callable[[dict[str, Any]], bool] | None = None) -> Any:
+    def next_event(self, kind: str, skip: Callable[[Note], bool] | None = None) -> Note | None:
         events = self.engine.events
         i = self.cursor.get(kind, 0)
         while i < len(events):
@@ -433,8 +434,9 @@ class Importer:
     def on_PriceMoved(self, e: rr.PriceMoved) -> None:
         if e.cause == "adjust_down":
             _, entity = self.current()
-            if entity is not None and isinstance(entity, Corporation):
-                entity = entity.owner
+            if isinstance(entity, Corporation) and isinstance(entity.owner, Player):
+                entity = entity.owner  # its president chooses
+            assert entity is not None, "a price to lower without anyone to act"
             self.send(e.line, act(entity, "choose", choice="lower_price"))
         ev = self.next_event("price", lambda x: not x["logged"])
         ours = (ev["corp"], ev["cell"], ev["moved"]) if ev else None
@@ -638,8 +640,13 @@ class Importer:
                     e.amount)  # fmt: skip
 
     # formation
-    def formation(self) -> Any:
+    def formation(self) -> Formation | None:
         return self.engine.formation
+
+    def folding(self) -> object:
+        """What the formation under way asks about now (None when none is under way)."""
+        f = self.formation()
+        return None if f is None else f.current()
 
     def on_MergedCompanyStarted(self, e: rr.MergedCompanyStarted) -> None:
         f = self.formation()
@@ -659,8 +666,7 @@ class Importer:
         f = self.formation()
         if f is None or paper not in f.queue:
             raise Mismatch(Divergence(e.line, f"{e.company} offered to fold", None, "offered"))
-        self.advance(e.line, lambda: self.formation() is not None
-                     and self.formation().current() is paper)  # fmt: skip
+        self.advance(e.line, lambda: self.folding() is paper)
         self.send(e.line, act(paper, "choose", choice="fold_in"))
 
     def on_FormationRoundEnded(self, e: rr.FormationRoundEnded) -> None:

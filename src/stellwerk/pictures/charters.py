@@ -9,16 +9,20 @@ rules §4.1).  Last revenues come from the game's run_routes actions when they a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player, SharePool
+from stellwerk.core.entities import Corporation, Player, Share, SharePool
+from stellwerk.core.jsondata import JSONValue
 from stellwerk.pictures.hexdraw import token
 from stellwerk.pictures.scene import board_of, caption_of, title_of
 from stellwerk.pictures.style import CorpColors, corporation_colors, money
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
 
 if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
+
     from stellwerk.core.game import Game
+    from stellwerk.core.map.board import Board
 
 CHARTER_W = 300.0
 CHARTER_H = 196.0
@@ -32,7 +36,7 @@ def _currency(game: object) -> str | None:
     return None
 
 
-def last_revenues(actions: Sequence[Mapping[str, Any]] | None) -> dict[str, str]:
+def last_revenues(actions: Sequence[Mapping[str, JSONValue]] | None) -> dict[str, str]:
     """Per corporation, the revenue of its last run and what it did with it."""
     out: dict[str, str] = {}
     pending: dict[str, int] = {}
@@ -40,11 +44,17 @@ def last_revenues(actions: Sequence[Mapping[str, Any]] | None) -> dict[str, str]
         kind = action.get("type")
         entity = str(action.get("entity"))
         if kind == "run_routes":
-            if isinstance(action.get("revenue"), int):  # imported Rails reports: no routes
-                total = int(action["revenue"])
+            revenue = action.get("revenue")
+            if isinstance(revenue, int):  # imported Rails reports: no routes
+                total = int(revenue)
             else:
-                total = sum(int(r.get("revenue", 0)) for r in action.get("routes", ()) or ())
-                total += int(action.get("extra_revenue", 0) or 0)
+                routes = action.get("routes", ()) or ()
+                total = sum(
+                    _number(r.get("revenue", 0))
+                    for r in (routes if isinstance(routes, list) else ())
+                    if isinstance(r, dict)
+                )
+                total += _number(action.get("extra_revenue", 0) or 0)
             pending[entity] = total
             out[entity] = str(total)
         elif kind == "dividend" and entity in pending:
@@ -52,11 +62,20 @@ def last_revenues(actions: Sequence[Mapping[str, Any]] | None) -> dict[str, str]
     return out
 
 
-def _percent(shares: Sequence[Any]) -> int:
+def _number(value: JSONValue) -> int:
+    """A recorded amount as an integer (a number or its digits; anything else counts 0)."""
+    if isinstance(value, bool | int | float):
+        return int(value)
+    if isinstance(value, str):
+        return int(value)
+    return 0
+
+
+def _percent(shares: Sequence[Share]) -> int:
     return sum(int(s.percent) for s in shares)
 
 
-def render_charters(game: Game, actions: Sequence[Mapping[str, Any]] | None = None) -> str:
+def render_charters(game: Game, actions: Sequence[Mapping[str, JSONValue]] | None = None) -> str:
     """One charter per corporation that is or was in play (unstarted ones dimmed)."""
     title = title_of(game)
     fmt = _currency(game)
@@ -104,13 +123,13 @@ def render_charters(game: Game, actions: Sequence[Mapping[str, Any]] | None = No
 
 
 def _charter(
-    g: Any,
+    g: Element,
     game: object,
     corp: Corporation,
     colors: CorpColors,
     fmt: str | None,
     title: str,
-    board: Any,
+    board: Board,
     revenues: Mapping[str, str],
     pool: SharePool | None,
 ) -> None:

@@ -6,7 +6,7 @@ prices, common rules §6.2; drawn leftmost).  A one-row market is drawn as one r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.market import Market
 from stellwerk.pictures.hexdraw import token
@@ -15,6 +15,8 @@ from stellwerk.pictures.style import CorpColors, corporation_colors
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
 
 if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
+
     from stellwerk.core.game import Game
 
 ZONES: Mapping[str, tuple[str, str]] = {
@@ -114,7 +116,7 @@ def render_market(game: Game) -> str:
 
 
 def _markers(
-    g: Any, x: float, y: float, corps: list[str], colors: Mapping[str, CorpColors]
+    g: Element, x: float, y: float, corps: list[str], colors: Mapping[str, CorpColors]
 ) -> None:
     n = len(corps)
     if not n:
@@ -128,7 +130,7 @@ def _markers(
         token(g, (cx, cy), r, sym, colors.get(sym, CorpColors("#ccc", "#000")))
 
 
-def _legend(root: Any, x: float, y: float, used: set[str], labels: Mapping[str, str]) -> None:
+def _legend(root: Element, x: float, y: float, used: set[str], labels: Mapping[str, str]) -> None:
     g = sub(root, "g", id="market-legend")
     for zone in sorted(used):
         fill, label = ZONES[zone][0], labels[zone]

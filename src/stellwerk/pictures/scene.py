@@ -8,10 +8,11 @@ positions rebuilt from a trace) is enough for the map.  Nothing here changes the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from stellwerk.core.jsondata import JSONValue
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.tiles import NodeKind
+from stellwerk.core.routes.model import RouteView
 from stellwerk.core.routes.parse import parse_routes
 from stellwerk.pictures.mapview import MapScene, RouteLine
 from stellwerk.pictures.style import CorpColors, corporation_colors
@@ -162,7 +163,7 @@ def map_scene(
     )
 
 
-def route_lines(board: Board, corp: str, routes: Sequence[Mapping[str, Any]]) -> list[RouteLine]:
+def route_lines(board: Board, corp: str, routes: Sequence[RouteView]) -> list[RouteLine]:
     """Route lines of a run_routes action's ``routes`` (the track each train used)."""
     walks = parse_routes(board, corp, routes)
     out = []
@@ -180,10 +181,12 @@ def route_lines(board: Board, corp: str, routes: Sequence[Mapping[str, Any]]) ->
     return out
 
 
-def last_run(actions: Sequence[Mapping[str, Any]], corp: str) -> list[Mapping[str, Any]] | None:
-    """The routes of ``corp``'s last run_routes action among ``actions`` (None: it never ran)."""
+def last_run(actions: Sequence[Mapping[str, JSONValue]], corp: str) -> list[RouteView] | None:
+    """The routes of ``corp``'s last run_routes action among ``actions`` (None: it never ran;
+    entries that are not objects are no routes)."""
     for action in reversed(actions):
         if action.get("type") == "run_routes" and action.get("entity") == corp:
             routes = action.get("routes")
-            return list(routes) if isinstance(routes, list) else []
+            found = routes if isinstance(routes, list) else []
+            return [route for route in found if isinstance(route, dict)]
     return None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 HEX_FILL: Mapping[str, str] = {
     "white": "#eae0c8",
@@ -104,13 +103,14 @@ _CYCLE: tuple[tuple[str, str], ...] = (
 
 
 def corporation_colors(
-    title: str, symbols: Iterable[str], data: Mapping[str, Any] | None = None
+    title: str, symbols: Iterable[str], data: Mapping[str, object] | None = None
 ) -> dict[str, CorpColors]:
     """Colours of every corporation symbol (title data first, then the palette)."""
     declared: dict[str, tuple[str, str]] = {}
     if data:
         for key in ("corporations", "minors"):
-            for entry in data.get(key, ()) or ():
+            entries = data.get(key, ()) or ()
+            for entry in entries if isinstance(entries, list | tuple) else ():
                 if isinstance(entry, Mapping) and entry.get("color"):
                     declared[str(entry["sym"])] = (
                         str(entry["color"]),

@@ -20,14 +20,16 @@ thread): its transactions are statements on one connection.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from stellwerk.store.errors import StoreError
 from stellwerk.store.log import EngineClass
 from stellwerk.store.sql import SqlStore
 from stellwerk.store.sqldb import PostgresDatabase
+
+if TYPE_CHECKING:
+    from psycopg.rows import TupleRow
 
 URL_PREFIXES = ("postgresql://", "postgres://")
 CONNECT_TIMEOUT_SECONDS = 10
@@ -43,9 +45,10 @@ def shown_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=user + host))
 
 
-def _psycopg() -> Any:
+def _require_psycopg() -> None:
+    """psycopg is optional: without it, a ``StoreError`` says how to install it."""
     try:
-        return importlib.import_module("psycopg")
+        import psycopg  # noqa: F401
     except ImportError as error:
         raise StoreError(
             "PostgreSQL needs psycopg: pip install 'stellwerk[postgres]'"
@@ -58,9 +61,10 @@ class PostgresStore(SqlStore):
 
     def __init__(self, url: str, engine: EngineClass | None = None) -> None:
         self.url = url
-        psycopg = _psycopg()
+        _require_psycopg()
+        import psycopg
 
-        def connect() -> Any:
+        def connect() -> psycopg.Connection[TupleRow]:
             return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS)
 
         try:

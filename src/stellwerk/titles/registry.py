@@ -9,14 +9,24 @@ imported on first use, so listing titles stays cheap.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.game import Game
+from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.options import Declared, Option
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1835.settings import Settings1835
+    from stellwerk.titles.g1841.settings import Settings1841
+    from stellwerk.titles.g1849.settings import Settings1849
+
+TitleDeclared: TypeAlias = (
+    "Declared[Settings1849] | Declared[Settings1835] | Declared[Settings1841]"
+)
+"""The option declarations of one of our titles."""
 
 TITLES = ("1849", "1835", "1841")
 
@@ -50,7 +60,7 @@ class OptionInfo:
     note: str = ""
     implies: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "id": self.id,
             "label": self.label,
@@ -73,7 +83,7 @@ class TitleInfo:
     options: tuple[OptionInfo, ...]
     in_progress: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "id": self.id,
             "description": self.description,
@@ -123,10 +133,20 @@ def package(title: str) -> str:
     return _PACKAGES[title]
 
 
-def declared(title: str) -> Declared[Any]:
-    """A title's option declarations (its ``options.DECLARED``)."""
-    found: Declared[Any] = importlib.import_module(f"{package(title)}.options").DECLARED
-    return found
+def declared(title: str) -> TitleDeclared:
+    """A title's option declarations (its ``options.DECLARED``, imported on first use)."""
+    check_title(title)
+    if title == "1849":
+        from stellwerk.titles.g1849.options import DECLARED as DECLARED_1849
+
+        return DECLARED_1849
+    if title == "1841":
+        from stellwerk.titles.g1841.options import DECLARED as DECLARED_1841
+
+        return DECLARED_1841
+    from stellwerk.titles.g1835.options import DECLARED as DECLARED_1835
+
+    return DECLARED_1835
 
 
 def player_counts(title: str) -> tuple[int, ...]:
@@ -134,7 +154,7 @@ def player_counts(title: str) -> tuple[int, ...]:
     return declared(title).counts()
 
 
-def _option_info(decl: Declared[Any], option: Option) -> OptionInfo:
+def _option_info(decl: TitleDeclared, option: Option) -> OptionInfo:
     return OptionInfo(
         id=option.id,
         label=option.label,

@@ -20,9 +20,9 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import State
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
@@ -295,7 +295,7 @@ API_ROUTES: list[BaseRoute] = [
 ]
 
 
-def page_routes(service: GameService, state: Any) -> list[BaseRoute]:
+def page_routes(service: GameService, state: State) -> list[BaseRoute]:
     """The pages' routes (``stellwerk.web.pages.routes``), or a placeholder home page."""
     try:
         pages = importlib.import_module("stellwerk.web.pages")

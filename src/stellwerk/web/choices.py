@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from stellwerk.api import Game
 from stellwerk.core.jsondata import (
@@ -253,7 +252,7 @@ class Labeller:
 
     def __init__(self, game: Game, lang: str = "en") -> None:
         self.game = game
-        self.engine: Any = game.engine
+        self.engine = game.engine
         self.narrator = Narrator(self.engine, lang)
         self.words = LABELS.get(lang, LABELS["en"])
 
@@ -273,7 +272,7 @@ class Labeller:
 
     def city(self, city_id: str) -> tuple[str, int, str]:
         """(hex, city index, label) of an 18xx.games city id (``"H12-0-0"``)."""
-        board = self.engine.map.board
+        board = self.game.board
         hex_id, index = board.resolve_city(city_id)
         count = len(board.hexes[hex_id].cities)
         label = self.narrator.hex(hex_id)

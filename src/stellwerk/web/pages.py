@@ -46,7 +46,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import pass_context
-from starlette.datastructures import FormData, UploadFile
+from jinja2.runtime import Context
+from starlette.datastructures import FormData, State, UploadFile
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -74,6 +75,8 @@ from stellwerk.web.service import (
 from stellwerk.words import money
 
 if TYPE_CHECKING:
+    from stellwerk.core.map.board import Board
+    from stellwerk.titles.registry import TitleInfo
     from stellwerk.words.view import GameView
 
 HERE = Path(__file__).parent
@@ -81,7 +84,7 @@ TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 
 
 @pass_context
-def _cash(context: Any, amount: Any) -> str:
+def _cash(context: Context, amount: object) -> str:
     """Money in the page's title currency and language (``stellwerk.words.money``); ``-``
     for none."""
     if not isinstance(amount, int) or isinstance(amount, bool):
@@ -268,7 +271,7 @@ class GamePage:
     choices: Choices
     access: Access
     names: dict[str, str]
-    undo: dict[str, Any] | None = None
+    undo: JSONObject | None = None
     """The ``undo`` the player may send now (``web.service.may_undo``), else None."""
 
 
@@ -285,11 +288,11 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
     game = stored.game
     if not isinstance(game, Game):  # a stand-in engine of the API's tests has no pages
         raise BadRequest("this game has no pages")
-    engine: Any = game.engine
+    engine = game.engine
     choices = Choices()
     if access.is_player and not game.finished:
 
-        def mine(action: dict[str, Any]) -> bool:
+        def mine(action: JSONObject) -> bool:
             return bool(decider(game, action.get("entity")) == access.player)
 
         choices = build_choices(game, lang, mine)
@@ -343,7 +346,7 @@ async def home(request: Request) -> Response:
     return render(request, "list.html", context, nonce=nonce)
 
 
-def titles_offered() -> list[Any]:
+def titles_offered() -> list[TitleInfo]:
     """Titles a new game may have, with their options (``stellwerk options``' data)."""
     from stellwerk.titles.registry import TITLES, title_info
 
@@ -453,7 +456,7 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
         raise Forbidden("this link is not for this page")
     due = None if page.view["finished"] else await service.run(_due, key)
     orders: list[JSONObject] = []
-    if access.is_player and not page.view["finished"]:
+    if access.player is not None and not page.view["finished"]:
         orders = await service.run(_standing_of, key, access.player)
     nonce, _ = nonce_of(request)
     kind = "play" if access.is_player else "watch"
@@ -613,7 +616,7 @@ class NotFound(WebError):
 
 
 @functools.lru_cache(maxsize=8)
-def _tile_board(title: str) -> Any:
+def _tile_board(title: str) -> Board:
     """A title's board as a new game has it: its tile definitions for the previews."""
     from stellwerk.api import Game
     from stellwerk.titles.registry import player_counts
@@ -621,8 +624,7 @@ def _tile_board(title: str) -> Any:
     players: list[tuple[int | str, str]] = [
         (i, f"P{i}") for i in range(1, min(player_counts(title)) + 1)
     ]
-    engine: Any = Game.create(title, players, [], 1).engine
-    return engine.map.board
+    return Game.create(title, players, [], 1).board
 
 
 @functools.lru_cache(maxsize=512)
@@ -660,7 +662,7 @@ async def tile_picture(request: Request) -> Response:
     )
 
 
-def routes(service: GameService, state: Any) -> list[BaseRoute]:
+def routes(service: GameService, state: State) -> list[BaseRoute]:
     """The pages' routes (``web.app.create_app`` adds them after the API's)."""
     return [
         Route("/", home, methods=["GET"]),

@@ -16,7 +16,9 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Any
+
+from stellwerk.core.entities import PlayerId
+from stellwerk.core.jsondata import JSONObject, JSONValue, is_int
 
 ANNEX = "web"
 """The store annex name of the web app's data about a game."""
@@ -41,14 +43,14 @@ class Access:
     file, ``name`` the player's name) or the spectators (``player`` None)."""
 
     role: str
-    player: Any = None
+    player: PlayerId | None = None
     name: str | None = None
 
     @property
     def is_player(self) -> bool:
         return self.role == PLAYER
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"role": self.role, "player": self.player, "name": self.name}
 
 
@@ -56,17 +58,17 @@ class Access:
 class Dealt:
     """The tokens dealt for a new game (shown once, at creation) and the annex record."""
 
-    players: list[tuple[Any, str, str]]
+    players: list[tuple[JSONValue, str, str]]
     """(player id, name, token) in seat order."""
     spectator: str
-    record: dict[str, Any]
+    record: JSONObject
 
 
-def deal(players: list[tuple[Any, str]]) -> Dealt:
+def deal(players: list[tuple[JSONValue, str]]) -> Dealt:
     """Tokens for ``players`` ((id, name) in seat order) and a spectator token."""
     dealt = [(pid, name, new_token()) for pid, name in players]
     spectator = new_token()
-    record = {
+    record: JSONObject = {
         "version": 1,
         "seats": [{"player": pid, "name": name, "hash": digest(t)} for pid, name, t in dealt],
         "spectator": digest(spectator),
@@ -74,16 +76,23 @@ def deal(players: list[tuple[Any, str]]) -> Dealt:
     return Dealt(dealt, spectator, record)
 
 
-def lookup(record: Any, token: str | None) -> Access | None:
+def lookup(record: JSONValue, token: str | None) -> Access | None:
     """The access ``token`` gives to the game whose annex record is ``record``; None for a
-    missing or wrong token (or a game without seats, e.g. one stored by another front end)."""
+    missing or wrong token (or a game without seats, e.g. one stored by another front end;
+    a seat whose player is no player id -- ``deal`` writes the game file's -- gives none)."""
     if not token or not isinstance(record, dict):
         return None
     wanted = digest(token)
     found: Access | None = None
-    for seat in record.get("seats", []):
+    seats = record.get("seats", [])
+    for seat in seats if isinstance(seats, list) else []:
+        if not isinstance(seat, dict):
+            continue
+        player, name = seat.get("player"), seat.get("name")
+        if not (isinstance(player, str) or is_int(player)):
+            continue
         if hmac.compare_digest(str(seat.get("hash", "")), wanted) and found is None:
-            found = Access(PLAYER, seat.get("player"), seat.get("name"))
+            found = Access(PLAYER, player, name if isinstance(name, str) else None)
     if hmac.compare_digest(str(record.get("spectator", "")), wanted) and found is None:
         found = Access(SPECTATOR)
     return found

@@ -17,14 +17,13 @@ import hashlib
 import hmac
 import json
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from starlette.types import ASGIApp as ASGIApp
+from starlette.types import Message as Message
+from starlette.types import Receive as Receive
+from starlette.types import Scope as Scope
+from starlette.types import Send as Send
 
 JSON_LIMIT = 64 * 1024
 """Largest body of an ordinary request (an action, a new game, a form)."""
@@ -178,7 +177,7 @@ class Csrf:
         return hmac.compare_digest(signature, self._sign(scope, stamp))
 
 
-def same_origin(headers: MutableMapping[str, str] | Any, host: str) -> bool:
+def same_origin(headers: Mapping[str, str], host: str) -> bool:
     """Whether a request's ``Origin`` (if it sent one) is this server's ``host``."""
     origin = headers.get("origin")
     if not origin or origin == "null":

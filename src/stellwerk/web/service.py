@@ -39,7 +39,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, TypeVarTuple
+from typing import TYPE_CHECKING, TypedDict, TypeVar, TypeVarTuple
 
 from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
@@ -98,7 +98,7 @@ class Created:
 
     key: str
     title: str
-    players: list[tuple[PlayerId, str, str]]
+    players: list[tuple[JSONValue, str, str]]
     """(player id, name, token) in seat order."""
     spectator: str
 
@@ -196,7 +196,7 @@ class Desk:
         """Each game's seats: its annex record (``web.seats``), once read."""
         self.games: dict[str, StoredGame] = {}
         self.views: dict[str, View] = {}
-        self.movers: dict[str, tuple[int, Any]] = {}
+        self.movers: dict[str, tuple[int, JSONValue]] = {}
 
     def stored(self, key: str) -> StoredGame:
         """The stored game ``key`` at its current count (``GameNotFound``)."""
@@ -216,7 +216,7 @@ class Desk:
             kept = self.views[key] = game_view(stored.game, stored.count)
         return kept
 
-    def mover(self, key: str, stored: StoredGame) -> Any:
+    def mover(self, key: str, stored: StoredGame) -> JSONValue:
         """``last_mover`` of ``stored``, computed once per count (it walks the whole log)."""
         kept = self.movers.get(key)
         if kept is None or kept[0] != stored.count:
@@ -584,13 +584,13 @@ def check_own_moves(stored: StoredGame, control: JSONObject, access: Access) -> 
             raise Forbidden(f"{access.name} may not {control['type']} another player's move")
 
 
-def undo_of(access: Access) -> dict[str, Any]:
+def undo_of(access: Access) -> JSONObject:
     """The ``undo`` a player sends to take back his last move (common rules §3.4: without
     ``action_id``, the last live action that is not a message)."""
     return {"type": UNDO, "entity": access.player, "entity_type": "player"}
 
 
-def last_mover(stored: StoredGame) -> Any:
+def last_mover(stored: StoredGame) -> JSONValue:
     """Who made the game's last live move that is not a message (the one an ``undo`` without
     ``action_id`` takes back, common rules §3.4): its ``user``, or for an action without one
     (an imported file) the player deciding for its entity now; None when there is none."""
@@ -606,7 +606,7 @@ def last_mover(stored: StoredGame) -> Any:
     return None
 
 
-def may_undo(access: Access, mover: Any) -> bool:
+def may_undo(access: Access, mover: JSONValue) -> bool:
     """Whether the player may take back the game's last move now, ``mover``'s
     (``last_mover``): it is his own, sent by him -- so nobody else acted since, neither
     another player nor a deadline's default order.  What ``check_own_moves`` allows of an

@@ -26,7 +26,7 @@ before they run, and an unexpected error while they run is logged, not answered.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.actions import action_id
 from stellwerk.core.errors import IllegalAction
@@ -118,7 +118,7 @@ def _after_action(desk: Desk, key: str, sent: JSONObject, count: int) -> int:
         save(desk, key, orders)
 
 
-def follow_log(orders: list[Standing], actions: list[dict[str, Any]]) -> None:
+def follow_log(orders: list[Standing], actions: list[JSONObject]) -> None:
     """Set each order's ``active`` from the game's live actions (after an undo or redo): its
     program action is live and no live ``program_disable`` of its player for its kind came
     after it (a player's cancel and every end the orders themselves record are such)."""

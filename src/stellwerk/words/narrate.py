@@ -66,8 +66,9 @@ class Narrator:
                     self.locations[hex_id] = spec.location
 
     # -- names ------------------------------------------------------------------------------
-    def name(self, ref: ev.Ref | None) -> str:
-        """The name of an entity reference."""
+    def name(self, ref: tuple[str, object] | None) -> str:
+        """The name of an entity reference (an event's ``Ref``, or a kind and a key read from
+        an action)."""
         if ref is None:
             return "-"
         kind, key = ref
@@ -285,8 +286,9 @@ def story(game: Game, lang: str = "en", skipped_steps: bool = True) -> list[Line
         while j < len(journal) and not isinstance(journal[j], ev.Acted):
             j += 1
         consequences = journal[i + 1 : j]
-        if isinstance(action.get("id"), int):
-            action_id = action["id"]
+        found_id = action.get("id")
+        if isinstance(found_id, int):
+            action_id = found_id
             top = True
         else:
             top = False

@@ -9,6 +9,7 @@ from typing import Any
 from stellwerk.core.entities import Corporation, Player, Train
 from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.game import Game
+from stellwerk.core.routes.model import RouteSearch
 from stellwerk.core.routes.optimize import BestRun
 
 
@@ -43,6 +44,9 @@ class BoardlessGame(Game):
         return (False, False)
 
     def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
+        raise AssertionError("this test game has no map")
+
+    def route_search(self, corp: Corporation) -> RouteSearch:
         raise AssertionError("this test game has no map")
 
     def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:

@@ -1,17 +1,32 @@
 """Issue 7 item 3, typed state: no ``extra`` dictionaries and no ``__getattr__`` state in the
 engine, the acting entity and the game typed everywhere, and few ``Any`` (mypy --strict runs
-over all of src/).  The ceiling below is a ratchet: about 770 lines used ``Any`` before the
-typing work, 170 after; lower it when you remove more, never raise it without a reason in
-the commit (JSON at the edges has ``core/jsondata.py``'s types, entities ``core.entities``)."""
+over all of src/).  The ceilings below are ratchets: about 770 lines used ``Any`` before the
+typing work, 165 after the first pass (170 counted with the word in docstrings), 34 after
+the second; lower them when you remove more, never raise them without a reason in the
+commit (JSON at the edges has ``core/jsondata.py``'s types, entities ``core.entities``,
+run_routes routes ``core.routes.model.RouteData``).  What is left: the engine's action
+dict (``core.flow.base.Action``, its fields depend on the action type), the raw TOML of the
+titles' data loaders (``tomllib`` gives ``dict[str, Any]``; 1835's private abilities and
+1849's corporation tables are read from it where they are used), ``act``'s fields,
+pickle's ``reducer_override``, and module tables other branches rewrite (1841's kept answers,
+the web pages' movers, the selfplay driver).  ``Any`` is counted where the
+code names it (the parsed source's names, so the word in a docstring does not count), and
+the ways around a type -- ``cast(...)`` and ``# type: ignore`` -- have ceilings of their own,
+so that hiding an ``Any`` behind them does not pass."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "stellwerk"
-ANY_CEILING = 170
-"""Lines of src/stellwerk that use ``Any`` (imports not counted)."""
+ANY_CEILING = 34
+"""Lines of src/stellwerk that name ``typing.Any`` (imports not counted)."""
+CAST_CEILING = 2
+"""Calls of ``cast`` in src/stellwerk."""
+IGNORE_CEILING = 7
+"""``# type: ignore`` comments in src/stellwerk."""
 
 
 def lines() -> list[tuple[Path, int, str]]:
@@ -36,10 +51,48 @@ def test_acting_entity_and_game_are_typed() -> None:
     assert not found, where(found)
 
 
+def any_lines(path: Path) -> set[int]:
+    """Lines of ``path`` where the code names ``Any`` (``Any`` or ``typing.Any``; an import
+    is not a use)."""
+    found: set[int] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        named = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+        if named == "Any" and isinstance(node, ast.Name | ast.Attribute):
+            found.add(node.lineno)
+    return found
+
+
 def test_few_any() -> None:
+    texts = {(path, number): text for path, number, text in lines()}
     found = [
-        x
-        for x in lines()
-        if re.search(r"\bAny\b", x[2]) and not re.match(r"\s*(from|import)\s", x[2])
+        (path, number, texts[path, number])
+        for path in sorted(SRC.rglob("*.py"))
+        for number in sorted(any_lines(path))
     ]
     assert len(found) <= ANY_CEILING, f"{len(found)} lines use Any:\n{where(found)}"
+
+
+def test_the_counter_sees_uses_not_words() -> None:
+    """The counter counts an annotation, an alias and a subscript, not the word in a docstring
+    or an import."""
+    import tempfile
+
+    source = (
+        "from typing import Any\n"
+        "import typing\n"
+        "def f(x: Any) -> None:\n"
+        "    \"\"\"Any value.\"\"\"\n"
+        "Alias = dict[str, typing.Any]\n"
+        "# Any comment\n"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.py"
+        path.write_text(source, encoding="utf-8")
+        assert any_lines(path) == {3, 5}
+
+
+def test_few_casts_and_ignores() -> None:
+    casts = [x for x in lines() if re.search(r"\bcast\(", x[2])]
+    ignores = [x for x in lines() if re.search(r"#\s*type:\s*ignore", x[2])]
+    assert len(casts) <= CAST_CEILING, f"{len(casts)} casts:\n{where(casts)}"
+    assert len(ignores) <= IGNORE_CEILING, f"{len(ignores)} type: ignore:\n{where(ignores)}"

@@ -19,8 +19,13 @@ from stellwerk.core.events import StepSkipped, ref
 
 if TYPE_CHECKING:
     from stellwerk.core.game import Game
+    from stellwerk.core.routes.model import RouteData
 
 Action = dict[str, Any]
+
+StepOption = bool | int | str
+"""The value of a step's option, as a title lists it with the step's class (``StepSpec``):
+a switch (``blocks``), a number (``opening_bid``) or a rule's name (``rule``)."""
 
 
 class PendingToken(TypedDict):
@@ -46,7 +51,7 @@ class RoundState:
     current_actions: list[Action] = field(default_factory=list)
     pending_tokens: list[PendingToken] = field(default_factory=list)
     companies_pending_par: list[Company] = field(default_factory=list)
-    routes: list[Any] = field(default_factory=list)
+    routes: list[RouteData] = field(default_factory=list)
     revenue: int = 0
 
 
@@ -112,7 +117,7 @@ class Step:
     _memo: tuple[object, dict[str, tuple[object, object]]] | None = None
     """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
-    def __init__(self, game: Game, round_: Round[Entity], **opts: Any) -> None:
+    def __init__(self, game: Game, round_: Round[Entity], **opts: StepOption) -> None:
         self.game = game
         self.round = round_
         self.opts = opts
@@ -253,7 +258,7 @@ def act(entity: Entity, action_type: str, /, **fields: Any) -> Action:
 _ANY_ACTION_BLOCKING: set[object] = {Step.blocking}
 """``blocking`` methods that answer ``blocks and bool(current_actions())``."""
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def any_action_blocks(method: F) -> F:
@@ -290,7 +295,7 @@ def _is_current(step: Step, entity: Entity) -> bool:
 E_co = TypeVar("E_co", bound=Entity, covariant=True)
 """The kind of entity a round takes turns among (players, corporations)."""
 
-StepSpec = type[Step] | tuple[type[Step], dict[str, Any]]
+StepSpec = type[Step] | tuple[type[Step], dict[str, StepOption]]
 """A step of a round as its title lists it: the class, or the class and its options."""
 
 S = TypeVar("S", bound=Step)

@@ -3,12 +3,12 @@ bankruptcy (common rules §6.1–6.4, 6.7).  Map work is delegated to the game's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Company, Corporation, Entity, Player, Train, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import DividendPaid, RoutesRun
-from stellwerk.core.flow.base import Action, CorporationStep, act, remembered
+from stellwerk.core.flow.base import Action, CorporationStep, StepOption, act, remembered
 from stellwerk.core.flow.stock import _share_action, bundle_from_action, sale_choices
 from stellwerk.core.shares import Bundle, can_dump, keeps_presidency, more_than_needed
 
@@ -229,7 +229,7 @@ class BuyCompany(CorporationStep):
 
     description = "Buy Companies"
 
-    def __init__(self, game: Game, round_: Round[Entity], **opts: Any) -> None:
+    def __init__(self, game: Game, round_: Round[Entity], **opts: StepOption) -> None:
         super().__init__(game, round_, **opts)
         self.blocks = bool(opts.get("blocks", False))
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from stellwerk.core.jsondata import JSONObject, as_object, is_int, optional_integer, optional_text
 from stellwerk.core.map.geometry import Layout, edge_delta, parse_hex_id
 from stellwerk.core.map.tiles import TileDef, tile_from_dict
 
@@ -53,11 +53,15 @@ class SupplyEntry:
     count: int
 
 
-def load_map(data: Mapping[str, Any]) -> MapSpec:
-    """Build a :class:`MapSpec` from the map TOML (keys ``layout``, ``letter``, ``hexes``)."""
+def load_map(data: JSONObject) -> MapSpec:
+    """Build a :class:`MapSpec` from the map TOML (keys ``layout``, ``letter``, ``hexes``);
+    a value of another shape raises ValueError."""
     layout = Layout(data.get("layout", "flat"))
     letter_is_row = data.get("letter", "row") == "row"
-    raw: Mapping[str, Mapping[str, Any]] = data["hexes"]
+    raw = {
+        hid: as_object(h, f"hex {hid}", ValueError)
+        for hid, h in as_object(data.get("hexes"), "hexes", ValueError).items()
+    }
     coords = {hid: parse_hex_id(hid) for hid in raw}
     by_coord = {c: hid for hid, c in coords.items()}
     hexes: dict[str, HexSpec] = {}
@@ -71,10 +75,10 @@ def load_map(data: Mapping[str, Any]) -> MapSpec:
         hexes[hid] = HexSpec(
             id=hid,
             preprinted=tile,
-            copy=int(h.get("copy", 0)),
-            terrain_cost=int(h.get("terrain_cost", 0)),
-            borders=frozenset(int(b) for b in h.get("borders", ())),
-            location=h.get("location"),
+            copy=optional_integer(h, "copy", ValueError) or 0,
+            terrain_cost=optional_integer(h, "terrain_cost", ValueError) or 0,
+            borders=frozenset(_edges(h.get("borders") or [], hid)),
+            location=optional_text(h, "location", ValueError),
             port=bool(h.get("port", False)),
             neighbors=tuple(neighbors),
             terrain=str(h.get("terrain", "")),
@@ -82,10 +86,23 @@ def load_map(data: Mapping[str, Any]) -> MapSpec:
     return MapSpec(layout=layout, letter_is_row=letter_is_row, hexes=hexes)
 
 
-def load_supply(data: Mapping[str, Any]) -> list[SupplyEntry]:
-    """Build the supply list from the tiles TOML (table ``tiles``: name -> definition + count)."""
-    raw: Mapping[str, Mapping[str, Any]] = data["tiles"]
-    return [SupplyEntry(tile_from_dict(name, t), int(t.get("count", 1))) for name, t in raw.items()]
+def _edges(value: object, hex_id: str) -> list[int]:
+    """A hex's border edges: a list of integers; another value raises ValueError."""
+    if not isinstance(value, list) or not all(is_int(edge) for edge in value):
+        raise ValueError(f"hex {hex_id}: borders must be a list of edges, not {value!r}")
+    return [edge for edge in value if is_int(edge)]
+
+
+def load_supply(data: JSONObject) -> list[SupplyEntry]:
+    """Build the supply list from the tiles TOML (table ``tiles``: name -> definition + count);
+    a value of another shape raises ValueError."""
+    raw = as_object(data.get("tiles"), "tiles", ValueError)
+    out = []
+    for name, value in raw.items():
+        tile = as_object(value, f"tile {name}", ValueError)
+        count = optional_integer(tile, "count", ValueError)
+        out.append(SupplyEntry(tile_from_dict(name, tile), 1 if count is None else count))
+    return out
 
 
 def supply_ids(entries: Sequence[SupplyEntry]) -> list[tuple[str, TileDef]]:

@@ -9,10 +9,19 @@ definition edge e lies on board edge (e + r) mod 6.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+
+from stellwerk.core.jsondata import (
+    JSONObject,
+    JSONValue,
+    integer,
+    is_int,
+    objects,
+    optional_integer,
+    text,
+    texts,
+)
 
 COLORS: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
 """Upgrade order (common rules §6.3.1); red and blue tiles never upgrade."""
@@ -206,29 +215,38 @@ _KIND_KEYS: tuple[tuple[str, NodeKind, str], ...] = (
 )
 
 
-def _revenue(value: Any) -> tuple[int, tuple[tuple[str, int], ...]]:
-    if isinstance(value, Mapping):
-        return 0, tuple((str(k), int(v)) for k, v in value.items())
-    return int(value), ()
+def _amount(value: JSONValue, what: str) -> int:
+    """An integer of the data (not a bool); another value raises ValueError."""
+    if not is_int(value):
+        raise ValueError(f"{what} must be an integer, not {value!r}")
+    return value
 
 
-def tile_from_dict(name: str, data: Mapping[str, Any], color: str | None = None) -> TileDef:
+def _revenue(value: JSONValue, tile: str) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """A stop's revenue: an integer, or a table of values by phase colour."""
+    if isinstance(value, dict):
+        return 0, tuple((str(k), _amount(v, f"tile {tile}: a revenue")) for k, v in value.items())
+    return _amount(value, f"tile {tile}: a revenue"), ()
+
+
+def tile_from_dict(name: str, data: JSONObject, color: str | None = None) -> TileDef:
     """Build a tile from our TOML form: ``cities``/``towns``/``offboards`` lists of tables with
     ``part``, ``revenue`` (int or {colour: value}), ``slots``; ``paths`` tables with ``a``/``b``
     (``eN``, ``cN``, ``tN``, ``oN``), optional ``track`` and ``terminal``.  Raises ValueError."""
     nodes: list[NodeDef] = []
     refs: dict[str, int] = {}
     for key, kind, prefix in _KIND_KEYS:
-        for number, item in enumerate(data.get(key, ())):
-            revenue, phase_revenue = _revenue(item.get("revenue", 0))
+        for number, item in enumerate(objects(data.get(key) or [], f"{name}: {key}", ValueError)):
+            revenue, phase_revenue = _revenue(item.get("revenue", 0), name)
+            slots = optional_integer(item, "slots", ValueError)
             node = NodeDef(
                 kind=kind,
-                part=int(item["part"]),
+                part=integer(item, "part", ValueError),
                 revenue=revenue,
                 phase_revenue=phase_revenue,
-                slots=int(item.get("slots", 1 if kind is NodeKind.CITY else 0)),
+                slots=(1 if kind is NodeKind.CITY else 0) if slots is None else slots,
                 optional=bool(item.get("optional", False)),
-                groups=tuple(item.get("groups", ())),
+                groups=tuple(texts(item, "groups", ValueError)),
                 never=item.get("route") == "never",
             )
             refs[f"{prefix}{number}"] = len(nodes)
@@ -246,12 +264,12 @@ def tile_from_dict(name: str, data: Mapping[str, Any], color: str | None = None)
 
     paths = tuple(
         PathDef(
-            a=end(p["a"]),
-            b=end(p["b"]),
+            a=end(text(p, "a", ValueError)),
+            b=end(text(p, "b", ValueError)),
             gauge=Gauge(p.get("track", "broad")),
             terminal=bool(p.get("terminal", False)),
         )
-        for p in data.get("paths", ())
+        for p in objects(data.get("paths") or [], f"{name}: paths", ValueError)
     )
     label = data.get("label")
     return TileDef(
@@ -260,5 +278,5 @@ def tile_from_dict(name: str, data: Mapping[str, Any], color: str | None = None)
         nodes=tuple(nodes[i] for i in order),
         paths=paths,
         label=str(label) if label is not None else None,
-        cost=int(data.get("cost", 0)),
+        cost=optional_integer(data, "cost", ValueError) or 0,
     )

@@ -11,10 +11,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import NodeKey
 from stellwerk.core.map.tiles import NodeDef
 from stellwerk.core.routes.legs import Leg
+
+RouteData = JSONObject
+"""One route of a run_routes action as JSON (common rules §2.3): ``train``, ``connections``
+(hex chains), ``hexes``, ``nodes``, ``revenue`` and ``revenue_str``; the readers of
+``core.routes.parse`` narrow the fields they use."""
+RouteView = Mapping[str, JSONValue]
+"""A route read, not changed: what route checkers and pictures take."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,3 +115,14 @@ class RouteRules:
 def fail(reason: str, rule: str = "common rules §6.1") -> IllegalAction:
     """An IllegalAction for a route."""
     return IllegalAction(reason, rule)
+
+
+@dataclass(frozen=True, slots=True)
+class RouteSearch:
+    """What a search of one corporation's routes needs now (common rules §6.1): its run
+    context, its trains as routes see them (by train id) and the title's route rules;
+    ``Game.route_search`` gives it, so a front end asks no title's map port."""
+
+    ctx: RunContext
+    trains: Mapping[str, TrainSpec]
+    rules: RouteRules

@@ -44,7 +44,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from stellwerk.core.kept import ByVersion
 from stellwerk.core.map.board import Board
@@ -57,7 +56,7 @@ from stellwerk.core.routes.candidates import (
     confirm,
     train_candidates,
 )
-from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec
+from stellwerk.core.routes.model import RouteData, RouteRules, RouteWalk, RunContext, TrainSpec
 
 __all__ = [
     "BestRun",
@@ -82,7 +81,7 @@ def clear_leg_cache(board: Board) -> None:
     board.legs_kept = ByVersion()
 
 
-def action_route(board: Board, walk: RouteWalk, revenue: int) -> dict[str, Any]:
+def action_route(board: Board, walk: RouteWalk, revenue: int) -> RouteData:
     """A route in the run_routes format (common rules §2.3): train, connections (one hex chain
     per leg), stop hexes, node signatures, revenue and revenue string."""
     return {
@@ -102,7 +101,7 @@ class BestRun:
     (then the revenue is the proven optimum), and search statistics."""
 
     revenue: int
-    routes: list[dict[str, Any]]
+    routes: list[RouteData]
     walks: tuple[RouteWalk, ...]
     revenues: tuple[int, ...]
     optimal: bool

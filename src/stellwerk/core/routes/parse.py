@@ -9,13 +9,13 @@ uses fewest paths is taken (18xx.games Route#connection_data).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from stellwerk.core.jsondata import JSONValue
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import NodeKey, PathKey
 from stellwerk.core.routes.legs import Leg, intra_legs, walk_legs
-from stellwerk.core.routes.model import RouteWalk, fail
+from stellwerk.core.routes.model import RouteView, RouteWalk, fail
 
 RULE = "common rules §2.3"
 
@@ -107,11 +107,12 @@ def _search(
 
 
 def parse_route(
-    board: Board, corp: str, data: Mapping[str, Any], avoid: set[PathKey] | None = None
+    board: Board, corp: str, data: RouteView, avoid: set[PathKey] | None = None
 ) -> RouteWalk:
     """One route object of a run_routes action as a :class:`RouteWalk`; IllegalAction if its
-    chains do not describe connected track."""
-    chains = data.get("connections") or []
+    chains do not describe connected track, or if a field has another shape (common rules
+    §2.3: ``connections`` a list of hex chains, ``nodes`` a list of node signatures)."""
+    chains = [_texts(chain, "a chain of connections") for chain in _list(data, "connections")]
     train = str(data.get("train", ""))
     if not chains:
         raise fail(f"Route of {train} has no track", RULE)
@@ -119,7 +120,7 @@ def parse_route(
     for chain, legs in zip(chains, options, strict=True):
         if not legs:
             raise fail(f"No track of {corp} matches {'-'.join(chain)}", RULE)
-    wanted = set(data.get("nodes") or [])
+    wanted = set(_texts(data.get("nodes"), "'nodes'"))
     if len(options) == 1:
         options = [_single_order(board, corp, options[0])]
     walk = _search(options, avoid or set(), wanted, board)
@@ -142,7 +143,23 @@ def _single_order(board: Board, corp: str, legs: list[Leg]) -> list[Leg]:
     return sorted(legs, key=lambda leg: not tokened(leg))
 
 
-def parse_routes(board: Board, corp: str, routes: Sequence[Mapping[str, Any]]) -> list[RouteWalk]:
+def _list(data: RouteView, key: str) -> list[JSONValue]:
+    """The list at ``data[key]`` (missing, null or empty: empty); another value: refused."""
+    value = data.get(key) or []
+    if not isinstance(value, list):
+        raise fail(f"'{key}' of a route must be a list, not {value!r}", RULE)
+    return value
+
+
+def _texts(value: JSONValue, what: str) -> list[str]:
+    """``value`` as a list of strings (missing or null: empty); another value: refused."""
+    value = value or []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise fail(f"{what} must be a list of strings, not {value!r}", RULE)
+    return [item for item in value if isinstance(item, str)]
+
+
+def parse_routes(board: Board, corp: str, routes: Sequence[RouteView]) -> list[RouteWalk]:
     """All routes of a run_routes action, each avoiding the track of the routes before it."""
     used: set[PathKey] = set()
     out = []

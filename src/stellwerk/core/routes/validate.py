@@ -8,12 +8,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from stellwerk.core.jsondata import JSONValue
 from stellwerk.core.map.graph import NodeKey
 from stellwerk.core.map.tiles import NodeKind
 from stellwerk.core.routes.legs import TrackKey
-from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec, fail
+from stellwerk.core.routes.model import (
+    RouteRules,
+    RouteView,
+    RouteWalk,
+    RunContext,
+    TrainSpec,
+    fail,
+)
 from stellwerk.core.routes.parse import parse_routes
 
 RULE = "common rules §6.1"
@@ -101,7 +108,7 @@ def check_run(
 
 def run_routes(
     ctx: RunContext,
-    routes: Sequence[Mapping[str, Any]],
+    routes: Sequence[RouteView],
     trains: Mapping[str, TrainSpec],
     rules: RouteRules,
 ) -> list[int]:
@@ -112,7 +119,7 @@ def run_routes(
 
 def run_revenue(
     ctx: RunContext,
-    routes: Sequence[Mapping[str, Any]],
+    routes: Sequence[RouteView],
     trains: Mapping[str, TrainSpec],
     rules: RouteRules,
     *,
@@ -122,10 +129,21 @@ def run_revenue(
     file records (common rules §2.3); live play checks every route by the rules, recomputes its
     revenue and refuses a route that claims another one (common rules §6.1)."""
     if recorded:
-        return sum(int(route.get("revenue", 0)) for route in routes)
+        return sum(_amount(route.get("revenue", 0)) for route in routes)
     revenues = run_routes(ctx, routes, trains, rules)
     for route, revenue in zip(routes, revenues, strict=True):
         claimed = route.get("revenue")
-        if claimed is not None and int(claimed) != revenue:
+        if claimed is not None and _amount(claimed) != revenue:
             raise fail(f"route of {route.get('train')} earns {revenue}, not {claimed}")
     return sum(revenues)
+
+
+def _amount(value: JSONValue) -> int:
+    """A route's recorded ``revenue`` as an integer (a number or its digits); another value is
+    refused (common rules §2.3)."""
+    if isinstance(value, bool | int | float | str):
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    raise fail(f"a route's revenue must be a number, not {value!r}", "common rules §2.3")

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from stellwerk.core.jsondata import as_object, integer, text
 from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
 
 DATA = Path(__file__).parent / "data"
@@ -134,13 +135,36 @@ class Major:
 
 
 @dataclass(frozen=True, slots=True)
+class Included:
+    """The certificate that comes with a start-packet item (rules/1835.md 3.1): a share of
+    ``company`` of ``percent``, the president's certificate if ``president``."""
+
+    company: str
+    percent: int
+    president: bool = False
+
+
+def _included(value: object) -> Included | None:
+    """A start item's ``includes`` table, or None; another shape raises ValueError."""
+    if value is None:
+        return None
+    table = as_object(value, "includes", ValueError)
+    president = table.get("president", False)
+    if not isinstance(president, bool):
+        raise ValueError(f"includes.president must be true or false, not {president!r}")
+    return Included(
+        text(table, "company", ValueError), integer(table, "percent", ValueError), president
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class StartItem:
     """An item of the start packet (rules/1835.md 3.1)."""
 
     item: str
     row: int
     price: int
-    includes: Mapping[str, Any] | None
+    includes: Included | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +302,10 @@ def title_data() -> TitleData:
     )
     packet = tuple(
         StartItem(
-            item=s["item"], row=int(s["row"]), price=int(s["price"]), includes=s.get("includes")
+            item=s["item"],
+            row=int(s["row"]),
+            price=int(s["price"]),
+            includes=_included(s.get("includes")),
         )
         for s in g["start_packet"]
     )

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from stellwerk.core.entities import Company, Corporation
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1835.data_load import Included
 
 
 class Corporation1835(Corporation):
@@ -66,4 +69,4 @@ class StartItem:
     item: str
     row: int
     price: int
-    includes: dict[str, Any] | None
+    includes: Included | None

@@ -25,6 +25,7 @@ from stellwerk.core.flow.base import Action, Round
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Market
+from stellwerk.core.routes.model import RouteData, RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import Bundle, ChangePresident
 from stellwerk.core.trains import Depot, PhaseDef, Phases
@@ -40,6 +41,10 @@ from stellwerk.titles.g1835.data_load import StartOrder, cell_name, cell_positio
 from stellwerk.titles.g1835.entities import Corporation1835, Minor, Paper, StartItem
 from stellwerk.titles.g1835.names import PR
 from stellwerk.titles.g1835.options import DECLARED
+
+Note = dict[str, str | int]
+"""What happened, as a Rails report tells it: ``kind`` and the names and amounts involved
+(``Game1835.note``)."""
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.formation import Formation
@@ -106,7 +111,7 @@ class Game1835(Game):
             self.companies.append(Company(pc.sym, pc.name, pc.value, revenue))
         from stellwerk.titles.g1835.mapport import MapPort
 
-        self.map = MapPort(self, self.settings.tile_supply)
+        self.map: MapPort = MapPort(self, self.settings.tile_supply)
         self.memo_cache = self.map.graph
         self.route_rules = self.map.route_rules
         """The route hooks (rules/1835.md 8.5) where front ends look for them."""
@@ -129,7 +134,7 @@ class Game1835(Game):
             if not c.reserved:
                 self.map.reserve_home(corp, c.home, c.city)
         self.start_items = [
-            StartItem(s.item, s.row, s.price, dict(s.includes) if s.includes else None)
+            StartItem(s.item, s.row, s.price, s.includes)
             for s in data.start_packet
         ]
         # title state
@@ -146,7 +151,7 @@ class Game1835(Game):
         self.or_in_set = 0
         self.or_label = ""
         self.turn = 0
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Note] = []
         self.ability_uses: dict[tuple[str, str], list[str]] = {}
         self.or_start_worth: dict[str, int] = {}
         self.worth_changes: list[tuple[str, dict[str, int]]] = []
@@ -182,7 +187,7 @@ class Game1835(Game):
         )
         return bool(raw.get("home_blocks_hex", False))
 
-    def note(self, kind: str, **fields: Any) -> None:
+    def note(self, kind: str, **fields: str | int) -> None:
         """Record what happened (checked against Rails reports; style guide §6 events)."""
         self.events.append({"kind": kind, **fields})
 
@@ -439,14 +444,17 @@ class Game1835(Game):
         """Proven optimal (no node limit), for the route command and the pictures."""
         return self.map.best_run(corp, node_limit=None, trains=trains)
 
-    def suggest_routes(self, corp: Corporation) -> list[dict[str, Any]]:
+    def route_search(self, corp: Corporation) -> RouteSearch:
+        return RouteSearch(self.map.run_context(corp), self.map.train_specs(corp), self.route_rules)
+
+    def suggest_routes(self, corp: Corporation) -> list[RouteData]:
         """The routes offered in play: the search capped at 20000 nodes (kept as the 1835
         selfplay games and their replays by 18xx.games were made with it)."""
         try:
-            routes: list[dict[str, Any]] = self.map.best_run(corp).routes
+            routes: list[RouteData] = self.map.best_run(corp).routes
         except IllegalAction:
             routes = []
         return routes
 
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         return self.map.route_revenue(corp, routes)

@@ -7,13 +7,14 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Train, Trains, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
 from stellwerk.core.map.graph import NO_LIMITS, GraphCache, Network, WalkLimits
 from stellwerk.core.map.lay import LayOptions, check_lay, legal_lays
-from stellwerk.core.routes.model import RunContext, TrainSpec
+from stellwerk.core.routes.model import RouteView, RunContext, TrainSpec
 from stellwerk.core.routes.optimize import BestRun, best_routes
 from stellwerk.core.routes.validate import run_revenue
 from stellwerk.titles.g1835.data_load import game_data, map_spec
@@ -114,7 +115,7 @@ class MapPort:
             rules=self.track_rules,
         )
 
-    def lay_cost(self, corp: Corporation, action: dict[str, Any], opts: LayOptions) -> int:
+    def lay_cost(self, corp: Corporation, action: Action, opts: LayOptions) -> int:
         return check_lay(
             self.board,
             self.graph,
@@ -128,7 +129,7 @@ class MapPort:
     def lay_tile(
         self,
         corp: Corporation,
-        action: dict[str, Any],
+        action: Action,
         free: bool = False,
         teleport: list[str] | None = None,
         colors: tuple[str, ...] | None = None,
@@ -235,7 +236,7 @@ class MapPort:
         return out
 
     def place_token(
-        self, corp: Corporation, action: dict[str, Any], free_hexes: list[str] | None = None
+        self, corp: Corporation, action: Action, free_hexes: list[str] | None = None
     ) -> str:
         """Place a station token: reachable (live play), a free slot, not on a blocked home;
         pays 20M per hex from home unless a private's free token (``free_hexes``).  Returns the
@@ -278,7 +279,7 @@ class MapPort:
     def train_specs(self, corp: Corporation | Trains) -> dict[str, TrainSpec]:
         return {t.id: TrainSpec(t.id, t.name, t.distance) for t in corp.trains}
 
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         """Revenue of routes: checked and recomputed (common rules §6.1)."""
         return run_revenue(
             self.run_context(corp),

@@ -13,11 +13,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import SharesSold, ref
+from stellwerk.core.flow.base import Action
 from stellwerk.core.shares import Bundle, move_share
 from stellwerk.titles.g1835.entities import Minor
 
@@ -147,7 +148,7 @@ def lower_price(game: Game1835, memory: SaleMemory, corp_sym: str | None) -> Non
     memory.adjustable = None
 
 
-def bundle_of(game: Game1835, action: dict[str, Any]) -> Bundle:
+def bundle_of(game: Game1835, action: Action) -> Bundle:
     ids = action.get("shares") or []
     if not ids:
         raise IllegalAction("no certificates named", RULE)

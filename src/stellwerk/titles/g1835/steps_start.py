@@ -4,7 +4,7 @@ the item (``company``) and its price, as in 18xx.games' 1835 draft."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
@@ -13,6 +13,7 @@ from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1835.entities import Minor, StartItem
 
 if TYPE_CHECKING:
+    from stellwerk.titles.g1835.data_load import Included
     from stellwerk.titles.g1835.game import Game1835
 
 RULE = "1835 rules §3"
@@ -175,13 +176,13 @@ class BuyStartItem(PlayerStep):
         assert minor.home is not None
         game.map.board.place_token_at(minor.home, minor.city, minor.sym)
 
-    def give_share(self, player: Player, item: StartItem, includes: dict[str, Any]) -> None:
+    def give_share(self, player: Player, item: StartItem, includes: Included) -> None:
         game = self.game
-        corp = game.corporation(str(includes["company"]))
+        corp = game.corporation(includes.company)
         spec = game.data.private(item.item).extra_share if item.item != "BY_D" else None
         share_id = spec.get("x18_share") if spec else None
         treasury = corp.shares_of(corp.sym)
-        if includes.get("president"):
+        if includes.president:
             share = next(s for s in treasury if s.president)
         elif share_id:
             share = next(s for s in treasury if s.id == share_id)

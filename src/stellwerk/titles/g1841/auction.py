@@ -28,9 +28,10 @@ Two seed rules change how ties are broken (each a setting, off by default):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Company, Player
+from stellwerk.core.flow.base import Step, StepOption
 from stellwerk.core.flow.nominated_auction import NominatedAuction
 from stellwerk.core.flow.sealed_bids import SealedBids
 from stellwerk.titles.g1841.settings import Settings1841
@@ -102,10 +103,10 @@ class SealedBids1841(SealedBids):
         )
 
 
-def auction_step(settings: Settings1841) -> tuple[type[Any], dict[str, Any]]:
+def auction_step(settings: Settings1841) -> tuple[type[Step], dict[str, StepOption]]:
     """The step of the concession auction in play, with 1841's numbers."""
     if settings.auction == "sealed":
-        opts = {
+        opts: dict[str, StepOption] = {
             "opening_bid": OPENING_BID,
             "increment": INCREMENT,
             "advance_raises": True,

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from stellwerk.core.entities import Corporation, Entity, Holder, Player, Train, Trains
 from stellwerk.core.flow.base import Action, Round, announces_changes
 from stellwerk.core.flow.rounds import AuctionRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, move_corporation
+from stellwerk.core.routes.model import RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.titles.g1841 import (
     events,
@@ -93,7 +94,7 @@ class Game1841(Game):
         self.data = title_data(variant_of(self.settings))
         self.specs = {spec.sym: spec for spec in self.data.corporations}
         """Each corporation's charter by symbol."""
-        self.map = MapPort(self.settings)
+        self.map: MapPort = MapPort(self.settings)
         """The board: map, tile supply, tokens and routes."""
         self.token_count: dict[str, int] = {}
         """Tokens each corporation bought at its start (rules/1841.md 2.2.3)."""
@@ -417,7 +418,11 @@ class Game1841(Game):
         owner = corp if trains is None else Trains(list(trains))
         return self.map.best_run(corp.sym, self.map.train_specs(owner))
 
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_search(self, corp: Corporation) -> RouteSearch:
+        port = self.map
+        return RouteSearch(port.run_context(corp.sym), port.train_specs(corp), port.route_rules)
+
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         return self.map.route_revenue(
             corp.sym, routes, self.map.train_specs(corp), recorded=self.loading
         )

@@ -15,11 +15,11 @@ which besides may not cross the political borders in force (2.3.3 phase 2, 2.3.4
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import GraphCache, WalkLimits
-from stellwerk.core.routes.model import RunContext, TrainSpec
+from stellwerk.core.routes.model import RouteView, RunContext, TrainSpec
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.routes.validate import run_revenue
 from stellwerk.titles.g1841.data_load import (
@@ -127,7 +127,7 @@ class MapPort:
     def route_revenue(
         self,
         corp: str,
-        routes: Sequence[Mapping[str, Any]],
+        routes: Sequence[RouteView],
         trains: Mapping[str, TrainSpec],
         recorded: bool,
     ) -> int:

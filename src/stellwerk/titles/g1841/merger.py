@@ -28,7 +28,7 @@ bookkeeping can replace them: :func:`has_operated`, :func:`is_frozen`, :func:`ma
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import (
     Corporation,
@@ -984,5 +984,5 @@ def can_begin(game: Game1841, a: Corporation, b: Corporation, target: Corporatio
     return started.can_finish(trial)
 
 
-def describe(holder: Any) -> str:
+def describe(holder: object) -> str:
     return str(getattr(holder, "sym", None) or getattr(holder, "id", None) or holder)

@@ -15,10 +15,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -85,7 +86,7 @@ def choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
     return out
 
 
-def place(game: Game1841, corp: Corporation, action: dict[str, Any]) -> None:
+def place(game: Game1841, corp: Corporation, action: Action) -> None:
     """Place the token ``action`` names; both graphs forget their networks, and a token on a
     pass makes the full graph forget every route too (it may cut a route, 18xx.games)."""
     board = game.map.board
@@ -167,7 +168,7 @@ def buy_choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
     return out
 
 
-def buy(game: Game1841, corp: Corporation, action: dict[str, Any]) -> None:
+def buy(game: Game1841, corp: Corporation, action: Action) -> None:
     """Replace the seller's token by one of the buyer's for the price, paid to the seller
     (rules/1841.md 2.5)."""
     board = game.map.board

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
 from stellwerk.core.map.graph import GraphCache, Network, NodeKey, compute_network
 from stellwerk.core.map.lay import (
     LayContext,
@@ -252,7 +253,7 @@ class BaseView(GraphCache):
         return self._view
 
 
-def check(game: Game1841, corp: Corporation, action: dict[str, Any], lays: TurnLays) -> int:
+def check(game: Game1841, corp: Corporation, action: Action, lays: TurnLays) -> int:
     """The cost of the lay ``action`` names, or IllegalAction (rules/1841.md 2.3.3)."""
     hex_id = str(action["hex"])
     tile_id = str(action["tile"])
@@ -278,7 +279,7 @@ def check(game: Game1841, corp: Corporation, action: dict[str, Any], lays: TurnL
     return cost
 
 
-def lay_tile(game: Game1841, corp: Corporation, action: dict[str, Any], lays: TurnLays) -> None:
+def lay_tile(game: Game1841, corp: Corporation, action: Action, lays: TurnLays) -> None:
     """Lay the tile (checked), pay the terrain to the bank, remember the lay; both graphs
     forget their networks (rules/1841.md 2.3.3)."""
     cost = check(game, corp, action, lays)

@@ -22,7 +22,7 @@ copies.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -43,7 +43,7 @@ def light_copy(game: Game1841, *extra: T) -> tuple[Game1841, list[T]]:
     they are in it (a procedure not in the queue, say).  Holders, certificates, cash, trains,
     market and procedures are copied; :data:`SHARED` parts are the game's own."""
     trial = copy.copy(game)
-    memo: dict[int, Any] = {id(game): trial}
+    memo: dict[int, object] = {id(game): trial}
     state = vars(game)
     for name in SHARED:
         memo[id(state[name])] = state[name]

@@ -27,6 +27,7 @@ from stellwerk.core.flow.rounds import AuctionRound, OperatingRound, StockRound
 from stellwerk.core.flow.stock import HomeToken
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, Coordinates, Market
+from stellwerk.core.routes.model import RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.shares import Bundle
 from stellwerk.core.trains import Depot, PhaseDef, Phases
@@ -35,7 +36,7 @@ from stellwerk.titles.g1849.closing import ClosingRules
 from stellwerk.titles.g1849.data_load import game_data
 from stellwerk.titles.g1849.entities import Corporation1849, c49
 from stellwerk.titles.g1849.options import DECLARED
-from stellwerk.titles.g1849.presidency import PresidencyRules
+from stellwerk.titles.g1849.presidency import PendingSwap, PresidencyRules
 
 
 class Game1849(ClosingRules, PresidencyRules, Game):
@@ -98,7 +99,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         # title state
         self.available_par_types = {"p"}
         self.messina_upgradeable = True
-        self.swap: dict[str, Any] | None = None
+        self.swap: PendingSwap | None = None
         self.loan_choice_player: Player | None = None
         self.moved_this_turn: list[Corporation] = []
         self.old_operating_order: list[Corporation] = []
@@ -508,7 +509,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:
         return self.map.route_info(corp)
 
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         return self.map.route_revenue(corp, routes)
 
     def place_home_token(self, corp: Corporation) -> None:
@@ -544,6 +545,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
         return self.map.best_run(corp, trains)
+
+    def route_search(self, corp: Corporation) -> RouteSearch:
+        return RouteSearch(self.map.run_context(corp), self.map.train_specs(corp), self.route_rules)
 
     def update_garibaldi(self) -> None:
         afg = self.afg()

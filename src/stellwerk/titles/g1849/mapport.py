@@ -4,13 +4,14 @@ route checks (rules/1849.md §§3, 4.1, 4.3, 4.5, 4.6)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Train, Trains, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
 from stellwerk.core.map.graph import GraphCache
 from stellwerk.core.map.lay import LayOptions, candidate_hexes, check_lay, costed_lays
-from stellwerk.core.routes.model import RunContext, TrainSpec
+from stellwerk.core.routes.model import RouteView, RunContext, TrainSpec
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.core.routes.validate import run_revenue
 from stellwerk.titles.g1849.entities import c49
@@ -88,7 +89,7 @@ class MapPort:
         )
 
     def place_chosen_home(
-        self, corp: Corporation, action: dict[str, Any], hexes: list[str]
+        self, corp: Corporation, action: Action, hexes: list[str]
     ) -> None:
         hex_id, index = self.board.resolve_city(action["city"])
         if hex_id not in hexes:
@@ -184,7 +185,7 @@ class MapPort:
             rules=rules,
         )
 
-    def lay_tile(self, corp: Corporation, action: dict[str, Any]) -> None:
+    def lay_tile(self, corp: Corporation, action: Action) -> None:
         """Lay or upgrade a tile: checked by the core lay rules with 1849's hooks; the
         terrain cost is paid to the bank (1849 rules §3)."""
         game = self.game
@@ -237,7 +238,7 @@ class MapPort:
             return True
         return bool(self.graph.tokenable_cities(corp.sym))
 
-    def place_token(self, corp: Corporation, action: dict[str, Any]) -> None:
+    def place_token(self, corp: Corporation, action: Action) -> None:
         game = self.game
         hex_id, index = self.board.resolve_city(action["city"])
         sms = c49(corp).sms_hexes
@@ -290,7 +291,7 @@ class MapPort:
             for t in corp.trains
         }
 
-    def route_revenue(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
+    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         """Revenue of a run.  Replays take the recorded revenues (common rules §2.3); live
         play checks every route by the rules and recomputes its revenue."""
         return run_revenue(
@@ -336,7 +337,7 @@ class MapPort:
                     return True
         return False
 
-    def buy_token(self, corp: Corporation, action: dict[str, Any]) -> None:
+    def buy_token(self, corp: Corporation, action: Action) -> None:
         """Replace another corporation's token: reachable, not its home, it keeps another token
         on the map, the buyer has none on that hex and a token to place; the price goes to
         the seller (1849 rules §7.3)."""

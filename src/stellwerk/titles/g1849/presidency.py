@@ -5,7 +5,7 @@ which sales a president may make, and a corporation issuing or redeeming its own
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TypedDict
 
 from stellwerk.core.entities import Corporation, Holder, Player, Share
 from stellwerk.core.errors import IllegalAction
@@ -14,10 +14,22 @@ from stellwerk.core.shares import Bundle, ChangePresident, move_share, seat_dist
 from stellwerk.titles.g1849.entities import c49
 
 
+class PendingSwap(TypedDict):
+    """A presidency that changed to a holder of the 20 % last certificate (1849 rules §2.2):
+    the previous president (``player``) may still take two 10 % certificates for it from
+    where the president's certificate went (``location``), the new president being
+    ``other``."""
+
+    player: Player
+    location: Holder
+    other: Holder
+    corporation: Corporation
+
+
 class PresidencyRules(Game):
     """Share rules of 1849, bound into :class:`~stellwerk.titles.g1849.game.Game1849`."""
 
-    swap: dict[str, Any] | None
+    swap: PendingSwap | None
 
     def last_cert_last(self, bundle: Bundle) -> bool:
         """The 20 % last certificate leaves its place only as the last one there
@@ -35,6 +47,7 @@ class PresidencyRules(Game):
             double = next((s for s in incoming if s is last), None)
             if double is not None:
                 if sum(s.percent for s in incoming) >= 40:
+                    assert isinstance(previous, Player)  # only players preside in 1849
                     self.swap = {
                         "player": previous,
                         "location": swap_to,

@@ -12,9 +12,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from functools import cache
 
+from stellwerk.core.jsondata import JSONValue, as_object, integer, is_int, text, texts
 from stellwerk.core.map.tiles import NodeKind
 from stellwerk.core.routes.legs import INTRA
 from stellwerk.core.routes.model import (
@@ -29,9 +30,43 @@ from stellwerk.core.routes.model import (
 from stellwerk.titles.g1835.data_load import game_data
 
 
-def _operating() -> Mapping[str, Any]:
-    ops: Mapping[str, Any] = game_data()["operating"]
-    return ops
+@dataclass(frozen=True, slots=True)
+class Ferry:
+    """The Hamburg ferry (``[operating] hamburg_ferry``, rules/1835.md 8.5): on ``tile`` at
+    ``hex``, a route using an exit of each group pays ``penalty`` less."""
+
+    hex: str
+    tile: str
+    south_west: frozenset[int]
+    north_east: frozenset[int]
+    penalty: int
+
+
+def _edges(value: JSONValue, what: str) -> frozenset[int]:
+    if not isinstance(value, list) or not all(is_int(edge) for edge in value):
+        raise ValueError(f"hamburg_ferry.{what} must be a list of edges, not {value!r}")
+    return frozenset(edge for edge in value if is_int(edge))
+
+
+@cache
+def _ferry() -> Ferry:
+    """The ferry of ``data/game.toml``; another shape raises ValueError."""
+    operating = as_object(game_data().get("operating"), "operating", ValueError)
+    ferry = as_object(operating.get("hamburg_ferry"), "hamburg_ferry", ValueError)
+    return Ferry(
+        text(ferry, "hex", ValueError),
+        text(ferry, "tile", ValueError),
+        _edges(ferry.get("south_west"), "south_west"),
+        _edges(ferry.get("north_east"), "north_east"),
+        integer(ferry, "penalty", ValueError),
+    )
+
+
+@cache
+def _elsass_hexes() -> frozenset[str]:
+    """The Elsass-Lothringen hexes of ``data/game.toml`` (``[operating] elsass_hexes``)."""
+    operating = as_object(game_data().get("operating"), "operating", ValueError)
+    return frozenset(texts(operating, "elsass_hexes", ValueError))
 
 
 def is_plus_train(train: TrainSpec) -> bool:
@@ -51,21 +86,21 @@ def plus_distance(ctx: RunContext, route: RouteWalk, train: TrainSpec) -> int:
 
 def ferry_bonus(ctx: RunContext, route: RouteWalk, train: TrainSpec) -> int:
     """-10M for crossing the Elbe on brown Hamburg (rules/1835.md 8.5), plus marker bonuses."""
-    ferry = _operating()["hamburg_ferry"]
-    hex_id = ferry["hex"]
+    ferry = _ferry()
+    hex_id = ferry.hex
     state = ctx.board.hexes.get(hex_id)
     bonus = marker_bonus(ctx, route, train)
-    if state is None or state.tile.name != ferry["tile"]:
+    if state is None or state.tile.name != ferry.tile:
         return bonus
     edges = {e for leg in route.legs for h, e in leg.track if h == hex_id and e < INTRA}
-    if edges & set(ferry["south_west"]) and edges & set(ferry["north_east"]):
-        bonus -= int(ferry["penalty"])
+    if edges & ferry.south_west and edges & ferry.north_east:
+        bonus -= ferry.penalty
     return bonus
 
 
 def check_elsass(ctx: RunContext, route: RouteWalk, train: TrainSpec) -> None:
     """Elsass-Lothringen may not be used while it is worth 0 (Rails ElsasModifier)."""
-    hexes = set(_operating()["elsass_hexes"])
+    hexes = _elsass_hexes()
     for stop in route.stops:
         if stop[0] in hexes and printed_value(ctx, stop, train) == 0:
             raise fail(f"{stop[0]} is worth nothing now and cannot be used", "1835 rules §8.5")
