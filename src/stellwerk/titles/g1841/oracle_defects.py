@@ -1,0 +1,65 @@
+"""Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
+18xx.games' own engine cannot go on from (its defects A-E, docs/architecture.md).
+
+This is a player's heuristic for the random driver (:mod:`stellwerk.selfplay`), not a rule:
+our engine still offers and plays these moves by the rules (rules/1841.md), and the legal
+actions are unchanged.  A game that makes such a move is simply not accepted by 18xx.games'
+engine, so a driver whose games are checked there leaves the move out when it has another.
+
+Each check looks at the position before the move only; it names the defect's letter when
+the move would lead there and ``None`` otherwise.
+
+* **B** (a transformed major that cannot pay its required L.50 token): a minor's
+  transformation (rules/1841.md 2.3.12) whose minor has one token makes the target buy a
+  second for L.50.  18xx.games asks the token question first (its blocking Buy New Tokens
+  step), sweeping the cash of the chain of control up to the controlling player; when even
+  that sum is below L.50 its purchase raises and the step refuses the token emergency sales
+  that the rules call for (its ``transform_tokens`` and ``BuyNewTokens#process_choose``).
+  The sum at the token question is the minor's cash plus its chain's now: the share offers
+  in between move cash from a buyer in the chain to the target (no change) or from a buyer
+  outside it (more), so a transformation is avoided when that sum is below L.50 now.  (A
+  buyer in the offers who takes the presidency would change the chain; the check does not
+  foresee that.)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stellwerk.core.entities import Corporation
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
+from stellwerk.titles.g1841 import emergency
+from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+
+WATCHED_TYPES = frozenset({"merge"})
+"""The action types :func:`leads_to_defect` may name a defect for (the driver asks no other)."""
+
+
+def leads_to_defect(game: Game1841, action: Action) -> str | None:
+    """The letter of the 18xx.games defect ``action`` would lead into, or ``None``."""
+    if action.get("type") == "merge" and transform_short_of_token(game, action):
+        return "B"
+    return None
+
+
+def transform_short_of_token(game: Game1841, action: Action) -> bool:
+    """``action`` transforms a one-token minor whose cash and its chain's (up to the
+    controlling player) are below the required token's L.50 (defect B, module docstring)."""
+    try:
+        entity = game.entity(action)
+    except IllegalAction:
+        return False
+    if not isinstance(entity, Corporation):
+        return False
+    step = game.round.step_for_entity(entity)
+    if not isinstance(step, TransformStep):
+        return False
+    if entity.num_tokens != 1:
+        return False
+    return emergency.available(entity) < REQUIRED_TOKEN_PRICE

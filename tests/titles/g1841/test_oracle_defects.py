@@ -1,0 +1,104 @@
+"""The selfplay driver steers clear of 18xx.games' defect B (docs/architecture.md): it does
+not transform a one-token minor whose chain cannot pay the required L.50 token
+(rules/1841.md 2.3.12, Token EMR), a position 18xx.games' engine cannot go on from.  The
+position is reached by the random driver itself (3 players, lite), then the cash of the
+minor's chain is set on either side of L.50."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from stellwerk.api import Game
+from stellwerk.core.entities import transfer
+from stellwerk.selfplay import Action, choose_action, choose_clear, defect_of, lay_picker, offered
+from stellwerk.titles.g1841 import emergency, oracle_defects, token_emr
+from stellwerk.titles.g1841.game import Game1841
+from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
+
+
+def transforms(game: Game, legal: list[Action]) -> list[Action]:
+    engine = game.engine
+    return [
+        a
+        for a in legal
+        if a.get("type") == "merge"
+        and isinstance(engine.round.step_for_entity(engine.entity(a)), TransformStep)
+    ]
+
+
+def one_token_transform_offered() -> tuple[Game, list[Action]]:
+    """A selfplay game (lite, 3 players) played until a one-token minor may transform."""
+    for seed in range(1, 12):
+        game = Game.create("1841", [(i, f"Player {i}") for i in (1, 2, 3)], ["lite"], seed)
+        rng = random.Random(seed)
+        for played in range(900):
+            legal = offered(game, played)
+            found = transforms(game, legal)
+            if found and game.engine.entity(found[0]).num_tokens == 1:  # type: ignore[union-attr]
+                return game, legal
+            lay = lay_picker(game, rng, played)
+            if not legal and lay is not None and (only := lay()) is not None:
+                legal = [only]
+            if not legal or game.finished:
+                break
+            game.process(choose_action(legal, rng, lay))
+    pytest.fail("no selfplay game offered a one-token minor's transformation")
+
+
+def set_chain_cash(engine: Game1841, minor_sym: str, minor_cash: int) -> None:
+    """The minor holds ``minor_cash``, its owners up to the controlling player nothing."""
+    minor = engine.corporation(minor_sym)
+    for owner in emergency.owners(minor):
+        transfer(owner, engine.bank, owner.cash, "test")
+    transfer(minor, engine.bank, minor.cash, "test")
+    transfer(engine.bank, minor, minor_cash, "test")
+    engine.changing()
+
+
+def after_transform(game: Game, action: Action) -> Game1841:
+    """A copy with ``action`` played and every share offer declined: at the token question."""
+    trial = copy.deepcopy(game)
+    trial.process(action)
+    while True:
+        legal = trial.legal_actions()
+        offers = [a for a in legal if a.get("type") == "choose" and a.get("choice") == "no"]
+        if not offers:
+            return trial.engine  # type: ignore[return-value]
+        trial.process(offers[0])
+
+
+def test_defect_b_transform_short_of_token_is_avoided_rules_2_3_12() -> None:
+    """Minor with one token, chain cash below L.50: the check names B, the driver never
+    picks the transformation (it counts what it put aside), and the transformation would
+    indeed reach the position 18xx.games cannot go on from (token EMR with the question
+    open: the sweep cannot pay the required token)."""
+    game, legal = one_token_transform_offered()
+    xf = transforms(game, legal)
+    minor = str(xf[0]["entity"])
+    set_chain_cash(game.engine, minor, REQUIRED_TOKEN_PRICE - 10)  # type: ignore[arg-type]
+    assert all(defect_of(game, a) == "B" for a in xf)
+    assert all(defect_of(game, a) is None for a in legal if a not in xf)
+    avoided: dict[str, int] = {}
+    for seed in range(60):
+        picked = choose_clear(game, legal, random.Random(seed), None, avoided)
+        assert picked not in xf
+    assert avoided.get("B", 0) > 0
+    engine = after_transform(game, xf[0])
+    assert token_emr.question_open(engine) and not token_emr.required_payable(engine)
+
+
+def test_defect_b_not_avoided_when_chain_pays_the_token_rules_2_3_12() -> None:
+    """The same position with L.50 in the minor's treasury: no defect, the driver may
+    transform, and after the transformation the required token can be paid."""
+    game, legal = one_token_transform_offered()
+    xf = transforms(game, legal)
+    minor = str(xf[0]["entity"])
+    set_chain_cash(game.engine, minor, REQUIRED_TOKEN_PRICE)  # type: ignore[arg-type]
+    assert all(defect_of(game, a) is None for a in legal)
+    assert oracle_defects.leads_to_defect(game.engine, xf[0]) is None  # type: ignore[arg-type]
+    engine = after_transform(game, xf[0])
+    assert token_emr.question_open(engine) and token_emr.required_payable(engine)
