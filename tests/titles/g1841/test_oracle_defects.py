@@ -1,13 +1,16 @@
-"""The selfplay driver steers clear of 18xx.games' defect B (docs/architecture.md): it does
-not transform a one-token minor whose chain cannot pay the required L.50 token
-(rules/1841.md 2.3.12, Token EMR), a position 18xx.games' engine cannot go on from.  The
-position is reached by the random driver itself (3 players, lite), then the cash of the
-minor's chain is set on either side of L.50."""
+"""The selfplay driver steers clear of 18xx.games' defects B and D (docs/architecture.md),
+positions 18xx.games' engine cannot go on from: it does not transform a one-token minor whose
+chain cannot pay the required L.50 token (rules/1841.md 2.3.12, Token EMR), and does not buy
+the first 4-train while the Tuscan merge would transform a corporation no player controls
+(rules/1841.md 2.4.2).  The positions are reached by the random driver itself (3 players),
+then the one thing that matters is set on either side: the cash of the minor's chain, the
+Tuscan corporations floated and SFMA's president."""
 
 from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -30,15 +33,16 @@ def transforms(game: Game, legal: list[Action]) -> list[Action]:
     ]
 
 
-def one_token_transform_offered() -> tuple[Game, list[Action]]:
-    """A selfplay game (lite, 3 players) played until a one-token minor may transform."""
+def played_until(
+    options: list[str], wanted: Callable[[Game, list[Action]], bool]
+) -> tuple[Game, list[Action]]:
+    """A selfplay game (3 players) played until ``wanted`` holds for the offered actions."""
     for seed in range(1, 12):
-        game = Game.create("1841", [(i, f"Player {i}") for i in (1, 2, 3)], ["lite"], seed)
+        game = Game.create("1841", [(i, f"Player {i}") for i in (1, 2, 3)], options, seed)
         rng = random.Random(seed)
-        for played in range(900):
+        for played in range(2000):
             legal = offered(game, played)
-            found = transforms(game, legal)
-            if found and game.engine.entity(found[0]).num_tokens == 1:  # type: ignore[union-attr]
+            if wanted(game, legal):
                 return game, legal
             lay = lay_picker(game, rng, played)
             if not legal and lay is not None and (only := lay()) is not None:
@@ -46,7 +50,17 @@ def one_token_transform_offered() -> tuple[Game, list[Action]]:
             if not legal or game.finished:
                 break
             game.process(choose_action(legal, rng, lay))
-    pytest.fail("no selfplay game offered a one-token minor's transformation")
+    pytest.fail("no selfplay game reached the position")
+
+
+def one_token_transform_offered() -> tuple[Game, list[Action]]:
+    """A lite game where a one-token minor may transform."""
+
+    def wanted(game: Game, legal: list[Action]) -> bool:
+        found = transforms(game, legal)
+        return bool(found) and game.engine.entity(found[0]).num_tokens == 1  # type: ignore[union-attr]
+
+    return played_until(["lite"], wanted)
 
 
 def set_chain_cash(engine: Game1841, minor_sym: str, minor_cash: int) -> None:
@@ -102,3 +116,43 @@ def test_defect_b_not_avoided_when_chain_pays_the_token_rules_2_3_12() -> None:
     assert oracle_defects.leads_to_defect(game.engine, xf[0]) is None  # type: ignore[arg-type]
     engine = after_transform(game, xf[0])
     assert token_emr.question_open(engine) and token_emr.required_payable(engine)
+
+
+def tuscan_trains(game: Game, legal: list[Action]) -> list[Action]:
+    depot = {t.id: t for t in game.engine.depot.trains}
+    return [
+        a
+        for a in legal
+        if a.get("type") == "buy_train"
+        and oracle_defects.TUSCAN_MERGE_EVENT
+        in getattr(depot.get(str(a.get("train"))), "events", [])
+    ]
+
+
+def tuscan_sfma_transform(game: Game, sfma_president_pool: bool) -> Game1841:
+    """Only SFMA and SSFL floated (the merge transforms SFMA); SFMA presided by the pool or
+    by a player."""
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    sflp, sfma, ssfl = (engine.corporation(s) for s in ("SFLP", "SFMA", "SSFL"))
+    sflp.floated, sfma.floated, ssfl.floated = False, True, True
+    engine.set_president(sfma, engine.pool if sfma_president_pool else engine.players[0])
+    engine.changing()
+    return engine
+
+
+def test_defect_d_first_4_train_not_bought_for_uncontrolled_tuscan_transform_2_4_2() -> None:
+    """The first 4-train starts the Tuscan merge; with only SFMA and SSFL floated it
+    transforms SFMA, which 18xx.games cannot do while no player controls SFMA: the check
+    names D for that purchase only, and the driver picks something else."""
+    game, legal = played_until([], lambda g, legal: bool(tuscan_trains(g, legal)))
+    buys = tuscan_trains(game, legal)
+    tuscan_sfma_transform(game, sfma_president_pool=True)
+    assert all(defect_of(game, a) == "D" for a in buys)
+    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    avoided: dict[str, int] = {}
+    assert len(buys) < len(legal)  # something else is offered (a pass at least)
+    for seed in range(40):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in buys
+    assert avoided.get("D", 0) > 0
+    tuscan_sfma_transform(game, sfma_president_pool=False)
+    assert all(defect_of(game, a) is None for a in legal)

@@ -20,16 +20,24 @@ the move would lead there and ``None`` otherwise.
   outside it (more), so a transformation is avoided when that sum is below L.50 now.  (A
   buyer in the offers who takes the presidency would change the chain; the check does not
   foresee that.)
+* **D** (the Tuscan merge transforming a corporation no player controls): when only two of
+  the Tuscan corporations have floated, SSFL and one other, the merge (rules/1841.md 2.4.2)
+  begins by transforming that other one; 18xx.games' ``transform_shares`` then rotates the
+  players by the index of the corporation's controlling player, which raises when there is
+  none (presided by the pool, or frozen: seen in selfplay, SFMA).  The event comes with the
+  first 4-train (second edition), so a corporation does not choose to buy that train while
+  the merge would transform such a corporation.  (A secession first, with its decisions,
+  could change the presidency meanwhile; the check does not foresee that.)
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation
+from stellwerk.core.entities import Corporation, controller
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
-from stellwerk.titles.g1841 import emergency
+from stellwerk.titles.g1841 import emergency, tuscan
 from stellwerk.titles.g1841.merging_steps import TransformStep
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
 
@@ -37,7 +45,7 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
 
 
-WATCHED_TYPES = frozenset({"merge"})
+WATCHED_TYPES = frozenset({"merge", "buy_train"})
 """The action types :func:`leads_to_defect` may name a defect for (the driver asks no other)."""
 
 
@@ -45,6 +53,8 @@ def leads_to_defect(game: Game1841, action: Action) -> str | None:
     """The letter of the 18xx.games defect ``action`` would lead into, or ``None``."""
     if action.get("type") == "merge" and transform_short_of_token(game, action):
         return "B"
+    if action.get("type") == "buy_train" and tuscan_transform_uncontrolled(game, action):
+        return "D"
     return None
 
 
@@ -63,3 +73,22 @@ def transform_short_of_token(game: Game1841, action: Action) -> bool:
     if entity.num_tokens != 1:
         return False
     return emergency.available(entity) < REQUIRED_TOKEN_PRICE
+
+
+TUSCAN_MERGE_EVENT = "tuscan_merge"
+"""The train event that starts the Tuscan merge (data ``game.toml``, rules/1841.md 2.4.2)."""
+
+
+def tuscan_transform_uncontrolled(game: Game1841, action: Action) -> bool:
+    """``action`` buys the train whose event starts the Tuscan merge while that merge would
+    begin by transforming a corporation no player controls (defect D, module docstring)."""
+    train_id = str(action.get("train", ""))
+    train = next((t for t in game.depot.trains if t.id == train_id), None)
+    if train is None or TUSCAN_MERGE_EVENT not in train.events:
+        return False
+    olds = [tuscan.corporation_or_none(game, sym) for sym in tuscan.TUSCAN]
+    floated = [c for c in olds if c is not None and c.floated]
+    if len(floated) != 2 or not any(c.sym == "SSFL" for c in floated):
+        return False
+    transformed = next(c for c in floated if c.sym != "SSFL")
+    return controller(transformed) is None
