@@ -17,9 +17,10 @@ import pytest
 from stellwerk.api import Game
 from stellwerk.core.entities import transfer
 from stellwerk.selfplay import Action, choose_action, choose_clear, defect_of, lay_picker, offered
-from stellwerk.titles.g1841 import emergency, oracle_defects, token_emr
+from stellwerk.titles.g1841 import decisions, emergency, oracle_defects, token_emr
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
 
 
@@ -34,10 +35,10 @@ def transforms(game: Game, legal: list[Action]) -> list[Action]:
 
 
 def played_until(
-    options: list[str], wanted: Callable[[Game, list[Action]], bool]
+    options: list[str], wanted: Callable[[Game, list[Action]], bool], first_seed: int = 1
 ) -> tuple[Game, list[Action]]:
     """A selfplay game (3 players) played until ``wanted`` holds for the offered actions."""
-    for seed in range(1, 12):
+    for seed in range(first_seed, first_seed + 11):
         game = Game.create("1841", [(i, f"Player {i}") for i in (1, 2, 3)], options, seed)
         rng = random.Random(seed)
         for played in range(2000):
@@ -156,3 +157,34 @@ def test_defect_d_first_4_train_not_bought_for_uncontrolled_tuscan_transform_2_4
     assert avoided.get("D", 0) > 0
     tuscan_sfma_transform(game, sfma_president_pool=False)
     assert all(defect_of(game, a) is None for a in legal)
+
+
+def secession_tokens_asked(game: Game, legal: list[Action]) -> bool:
+    asked = decisions.current(game.engine)  # type: ignore[arg-type]
+    return asked is not None and isinstance(asked[0], Secession) and asked[1].topic == "buy_tokens"
+
+
+def test_defect_f_decider_buys_no_secession_tokens_2_4_1() -> None:
+    """The secession's token question for a new corporation no player controls is answered
+    by the decider; 18xx.games cannot take any count but 0 then: the check names F for
+    those counts only, and nothing when a player controls the corporation (it answers for
+    itself)."""
+    game, _ = played_until(["lite"], secession_tokens_asked, first_seed=2)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    asked = decisions.current(engine)
+    assert asked is not None and isinstance(asked[0], Secession)
+    corp = engine.corporation(asked[0].tokens_corp)
+    engine.set_president(corp, engine.pool)
+    engine.changing()
+    legal = game.legal_actions()
+    counts = [a for a in legal if a.get("type") == "choose"]
+    assert all(a.get("entity_type") == "player" for a in counts) and len(counts) > 1
+    for action in counts:
+        expected = None if str(action["choice"]) == "0" else "F"
+        assert defect_of(game, action) == expected
+    avoided: dict[str, int] = {}
+    for seed in range(30):
+        assert str(choose_clear(game, counts, random.Random(seed), None, avoided)["choice"]) == "0"
+    engine.set_president(corp, engine.players[0])
+    engine.changing()
+    assert all(defect_of(game, a) is None for a in game.legal_actions())

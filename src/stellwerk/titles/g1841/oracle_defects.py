@@ -28,24 +28,32 @@ the move would lead there and ``None`` otherwise.
   first 4-train (second edition), so a corporation does not choose to buy that train while
   the merge would transform such a corporation.  (A secession first, with its decisions,
   could change the presidency meanwhile; the check does not foresee that.)
+* **F** (the secession's extra tokens bought for a corporation no player controls): after
+  the Ferdinandea secession SB, then SFL, may buy tokens (second edition, rules/1841.md
+  2.4.1); for one no player controls the secession's decider answers.  18xx.games then
+  checks the decider's cash instead of the corporation's and, short, raises with a missing
+  method (``format_currency`` in its Buy New Tokens step), or else gives the tokens to the
+  player, who has none (its ``purchase_additional_tokens!``): any count but 0 stops it
+  (selfplay lite+p2p_purchases 5 players seed 604, action 1052).  The decider answers 0.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, controller
+from stellwerk.core.entities import Corporation, Player, controller
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
-from stellwerk.titles.g1841 import emergency, tuscan
+from stellwerk.titles.g1841 import decisions, emergency, tuscan
 from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
 
 
-WATCHED_TYPES = frozenset({"merge", "buy_train"})
+WATCHED_TYPES = frozenset({"merge", "buy_train", "choose"})
 """The action types :func:`leads_to_defect` may name a defect for (the driver asks no other)."""
 
 
@@ -55,6 +63,8 @@ def leads_to_defect(game: Game1841, action: Action) -> str | None:
         return "B"
     if action.get("type") == "buy_train" and tuscan_transform_uncontrolled(game, action):
         return "D"
+    if action.get("type") == "choose" and decider_buys_secession_tokens(game, action):
+        return "F"
     return None
 
 
@@ -92,3 +102,16 @@ def tuscan_transform_uncontrolled(game: Game1841, action: Action) -> bool:
         return False
     transformed = next(c for c in floated if c.sym != "SSFL")
     return controller(transformed) is None
+
+
+def decider_buys_secession_tokens(game: Game1841, action: Action) -> bool:
+    """``action`` answers the secession's token question for a corporation no player
+    controls (the decider, a player, answers) with a count other than 0 (defect F, module
+    docstring)."""
+    asked = decisions.current(game)
+    if asked is None:
+        return False
+    procedure, question = asked
+    if not isinstance(procedure, Secession) or question.topic != "buy_tokens":
+        return False
+    return isinstance(question.entity, Player) and str(action.get("choice")) != "0"
