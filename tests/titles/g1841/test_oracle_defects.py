@@ -137,8 +137,32 @@ def tuscan_sfma_transform(game: Game, sfma_president_pool: bool) -> Game1841:
     sflp, sfma, ssfl = (engine.corporation(s) for s in ("SFLP", "SFMA", "SSFL"))
     sflp.floated, sfma.floated, ssfl.floated = False, True, True
     engine.set_president(sfma, engine.pool if sfma_president_pool else engine.players[0])
+    engine.corporation("IRSFF").floated = False  # no secession (defect A) in the way
     engine.changing()
     return engine
+
+
+def test_defect_a_first_4_train_not_bought_while_irsff_uncontrolled_2_4_1() -> None:
+    """The first 4-train starts the secession; with IRSFF floated and no player controlling
+    it 18xx.games may find no decider: the check names A for that purchase only, and not
+    once a player controls IRSFF."""
+    game, legal = played_until([], lambda g, legal: bool(tuscan_trains(g, legal)))
+    buys = tuscan_trains(game, legal)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    for sym in ("SFLP", "SFMA", "SSFL"):  # no Tuscan transformation (defect D) in the way
+        engine.corporation(sym).floated = False
+    irsff = engine.corporation("IRSFF")
+    irsff.floated = True
+    engine.set_president(irsff, engine.pool)
+    engine.changing()
+    assert all(defect_of(game, a) == "A" for a in buys)
+    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    avoided: dict[str, int] = {}
+    for seed in range(20):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in buys
+    engine.set_president(irsff, engine.players[0])
+    engine.changing()
+    assert all(defect_of(game, a) is None for a in legal)
 
 
 def test_defect_d_first_4_train_not_bought_for_uncontrolled_tuscan_transform_2_4_2() -> None:

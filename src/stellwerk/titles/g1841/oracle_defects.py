@@ -9,6 +9,13 @@ engine, so a driver whose games are checked there leaves the move out when it ha
 Each check looks at the position before the move only; it names the defect's letter when
 the move would lead there and ``None`` otherwise.
 
+* **A** (the Ferdinandea secession while IRSFF is frozen): the secession (rules/1841.md
+  2.4.1) comes with the first 4-train; with IRSFF controlled by no player 18xx.games takes
+  the decider from the round's acting entity, which can be missing then (its
+  ``secession_start``; seen in selfplay after a corporation's emergency purchase of the
+  train, which is no choice).  A corporation does not choose to buy that train while IRSFF
+  has floated and no player controls it (whether the secession happens at all, Milano and
+  Venezia not connected, is not looked at).
 * **B** (a transformed major that cannot pay its required L.50 token): a minor's
   transformation (rules/1841.md 2.3.12) whose minor has one token makes the target buy a
   second for L.50.  18xx.games asks the token question first (its blocking Buy New Tokens
@@ -44,7 +51,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core.entities import Corporation, Player, controller
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
-from stellwerk.titles.g1841 import decisions, emergency, tuscan
+from stellwerk.titles.g1841 import decisions, emergency, secession, tuscan
 from stellwerk.titles.g1841.merging_steps import TransformStep
 from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
@@ -61,6 +68,8 @@ def leads_to_defect(game: Game1841, action: Action) -> str | None:
     """The letter of the 18xx.games defect ``action`` would lead into, or ``None``."""
     if action.get("type") == "merge" and transform_short_of_token(game, action):
         return "B"
+    if action.get("type") == "buy_train" and secession_irsff_uncontrolled(game, action):
+        return "A"
     if action.get("type") == "buy_train" and tuscan_transform_uncontrolled(game, action):
         return "D"
     if action.get("type") == "choose" and decider_buys_secession_tokens(game, action):
@@ -87,14 +96,30 @@ def transform_short_of_token(game: Game1841, action: Action) -> bool:
 
 TUSCAN_MERGE_EVENT = "tuscan_merge"
 """The train event that starts the Tuscan merge (data ``game.toml``, rules/1841.md 2.4.2)."""
+SECESSION_EVENT = "ferd_secession"
+"""The train event that starts the Ferdinandea secession (data ``game.toml``, 2.4.1)."""
+
+
+def bought_train_events(game: Game1841, action: Action) -> list[str]:
+    """The events of the depot train ``action`` buys (none for another's train)."""
+    train_id = str(action.get("train", ""))
+    train = next((t for t in game.depot.trains if t.id == train_id), None)
+    return list(train.events) if train is not None else []
+
+
+def secession_irsff_uncontrolled(game: Game1841, action: Action) -> bool:
+    """``action`` buys the train whose event starts the secession while IRSFF has floated
+    and no player controls it (defect A, module docstring)."""
+    if SECESSION_EVENT not in bought_train_events(game, action):
+        return False
+    irsff = tuscan.corporation_or_none(game, secession.OLD)
+    return irsff is not None and irsff.floated and not irsff.closed and controller(irsff) is None
 
 
 def tuscan_transform_uncontrolled(game: Game1841, action: Action) -> bool:
     """``action`` buys the train whose event starts the Tuscan merge while that merge would
     begin by transforming a corporation no player controls (defect D, module docstring)."""
-    train_id = str(action.get("train", ""))
-    train = next((t for t in game.depot.trains if t.id == train_id), None)
-    if train is None or TUSCAN_MERGE_EVENT not in train.events:
+    if TUSCAN_MERGE_EVENT not in bought_train_events(game, action):
         return False
     olds = [tuscan.corporation_or_none(game, sym) for sym in tuscan.TUSCAN]
     floated = [c for c in olds if c is not None and c.floated]
