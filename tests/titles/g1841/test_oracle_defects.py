@@ -212,3 +212,26 @@ def test_defect_f_decider_buys_no_secession_tokens_2_4_1() -> None:
     engine.set_president(corp, engine.players[0])
     engine.changing()
     assert all(defect_of(game, a) is None for a in game.legal_actions())
+
+
+def test_defect_g_first_4_train_not_bought_with_uncontrolled_tuscan_decider_2_4_2() -> None:
+    """All three Tuscan corporations floated: the merge's decider is the president of the
+    best-priced one; with no player controlling it 18xx.games takes the round's acting
+    entity, which can be missing: the check names G for the first 4-train only, and not
+    once a player controls that corporation."""
+    game, legal = played_until([], lambda g, legal: bool(tuscan_trains(g, legal)))
+    buys = tuscan_trains(game, legal)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    engine.corporation("IRSFF").floated = False  # no secession (defect A) in the way
+    olds = [engine.corporation(sym) for sym in ("SFLP", "SFMA", "SSFL")]
+    for corp in olds:
+        corp.floated = True
+        engine.set_president(corp, engine.players[0])
+    best = min(olds, key=lambda c: c.sort_key())
+    engine.set_president(best, engine.pool)
+    engine.changing()
+    assert all(defect_of(game, a) == "G" for a in buys)
+    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    engine.set_president(best, engine.players[1])
+    engine.changing()
+    assert all(defect_of(game, a) is None for a in legal)

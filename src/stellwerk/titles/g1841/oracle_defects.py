@@ -35,6 +35,13 @@ the move would lead there and ``None`` otherwise.
   first 4-train (second edition), so a corporation does not choose to buy that train while
   the merge would transform such a corporation.  (A secession first, with its decisions,
   could change the presidency meanwhile; the check does not foresee that.)
+* **G** (the Tuscan merge's decider when no player controls the best-priced Tuscan
+  corporation): the merge's decider is then taken from the round's acting entity, as in A,
+  and 18xx.games finds it missing (its ``tuscan_merge_start``; selfplay 6 players seed 608,
+  action 1772, the first 4-train bought after the buyer's emergency sales).  A corporation
+  does not choose to buy the first 4-train while the merge would happen (two Tuscan
+  corporations floated) with such a decider.  Bought in an emergency the train is no
+  choice, and those games still stop there.
 * **F** (the secession's extra tokens bought for a corporation no player controls): after
   the Ferdinandea secession SB, then SFL, may buy tokens (second edition, rules/1841.md
   2.4.1); for one no player controls the secession's decider answers.  18xx.games then
@@ -72,6 +79,8 @@ def leads_to_defect(game: Game1841, action: Action) -> str | None:
         return "A"
     if action.get("type") == "buy_train" and tuscan_transform_uncontrolled(game, action):
         return "D"
+    if action.get("type") == "buy_train" and tuscan_decider_uncontrolled(game, action):
+        return "G"
     if action.get("type") == "choose" and decider_buys_secession_tokens(game, action):
         return "F"
     return None
@@ -140,3 +149,17 @@ def decider_buys_secession_tokens(game: Game1841, action: Action) -> bool:
     if not isinstance(procedure, Secession) or question.topic != "buy_tokens":
         return False
     return isinstance(question.entity, Player) and str(action.get("choice")) != "0"
+
+
+def tuscan_decider_uncontrolled(game: Game1841, action: Action) -> bool:
+    """``action`` buys the train whose event starts the Tuscan merge while the merge would
+    happen and no player controls its best-priced floated corporation (defect G, module
+    docstring; :func:`.tuscan.decider_of`)."""
+    if TUSCAN_MERGE_EVENT not in bought_train_events(game, action):
+        return False
+    olds = [tuscan.corporation_or_none(game, sym) for sym in tuscan.TUSCAN]
+    floated = [c for c in olds if c is not None and c.floated]
+    if len(floated) < 2:
+        return False
+    best = min(floated, key=lambda c: c.sort_key())
+    return controller(best) is None
