@@ -57,6 +57,19 @@ shares round and round and never leaves the stock round (selfplay 1841 seed 4, 6
 ``version_1 lite p2p_purchases``: 4,600 share purchases between players in its first
 stock round, where every share was held by players)."""
 
+PLAYER_PATIENCE = 600
+"""Consecutive players' actions (no corporation acting in between) after which a player
+offered a ``pass`` takes it with :data:`PATIENT_PASS`: a stock round ends only when every
+player passes in turn, which a driver that prefers acting (:data:`PROGRESS_BIAS`) to passing
+may put off without end while buying, selling and trading stay possible -- six players
+with player-to-player purchases in 1841 (rules/1841.md 4.3) trade more than they pass.  The
+longest rounds seen in finished 1841 selfplay games are below 400 actions (a 6-player
+concession auction), so ordinary games are not changed by it (before the patience is
+exhausted the driver draws exactly as without it)."""
+
+PATIENT_PASS = 0.5
+"""Probability of passing once :data:`PLAYER_PATIENCE` is exhausted."""
+
 TYPE_WEIGHTS = {"sell_shares": 0.15, "bankrupt": 0.3, "take_loan": 0.3}
 """Relative weights of action types among the non-pass choices (others weigh 1): a driver
 that sells as often as it buys drives every corporation into the ground."""
@@ -302,6 +315,28 @@ def lay_picker(game: EngineGame, rng: random.Random, played: int) -> LayPicker |
     return pick
 
 
+def choose_patient(
+    game: EngineGame,
+    legal: list[Action],
+    rng: random.Random,
+    lay: LayPicker | None,
+    avoided: dict[str, int],
+    streak: int,
+) -> Action:
+    """:func:`choose_clear`, but after :data:`PLAYER_PATIENCE` players' actions in a row a
+    player's ``pass``, when offered, is taken with :data:`PATIENT_PASS`, so that stock rounds
+    end."""
+    if streak >= PLAYER_PATIENCE:
+        passes = [
+            a
+            for a in legal
+            if a.get("type") == "pass" and a.get("entity_type", "player") == "player"
+        ]
+        if passes and rng.random() < PATIENT_PASS:
+            return passes[0]
+    return choose_clear(game, legal, rng, lay, avoided)
+
+
 def play(
     game: EngineGame,
     seed: int,
@@ -313,10 +348,12 @@ def play(
     :class:`SelfplayFailure` when the engine fails on an action it offered.
 
     Each position is listed once without tile lays; a lay is looked for only when the driver
-    chooses to lay (:func:`lay_picker`)."""
+    chooses to lay (:func:`lay_picker`).  Players grow impatient in endless rounds
+    (:func:`choose_patient`)."""
     rng = random.Random(seed)
     played = 0
     avoided: dict[str, int] = {}
+    streak = 0  # players' actions since a corporation last acted
     legal: list[Action] | None = None
     while not game.finished:
         if played >= max_actions:
@@ -333,7 +370,7 @@ def play(
                 return SelfplayOutcome(
                     played, False, "the engine offered no legal action", True, avoided
                 )
-        action = choose_clear(game, legal, rng, lay, avoided)
+        action = choose_patient(game, legal, rng, lay, avoided, streak)
         apply(game, action, played)
         # A few positions leave nobody able to act (18xx.games keeps a stale acting step after
         # a corporation closes mid-turn, and we mirror it).  A player would not walk into
@@ -351,6 +388,7 @@ def play(
                     break
         legal = after
         played += 1
+        streak = streak + 1 if action.get("entity_type", "player") == "player" else 0
         if after_action is not None:
             after_action(game, action, rng)
             legal = None  # the checks may have acted on the game: list it again
