@@ -1,5 +1,6 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
-18xx.games' own engine cannot go on from (its defects A-E, docs/architecture.md).
+18xx.games' own engine cannot go on from (its defects A-G, docs/architecture.md; C and E
+are not looked at: no single move of a player was found to lead there).
 
 This is a player's heuristic for the random driver (:mod:`stellwerk.selfplay`), not a rule:
 our engine still offers and plays these moves by the rules (rules/1841.md), and the legal
@@ -35,13 +36,6 @@ the move would lead there and ``None`` otherwise.
   first 4-train (second edition), so a corporation does not choose to buy that train while
   the merge would transform such a corporation.  (A secession first, with its decisions,
   could change the presidency meanwhile; the check does not foresee that.)
-* **G** (the Tuscan merge's decider when no player controls the best-priced Tuscan
-  corporation): the merge's decider is then taken from the round's acting entity, as in A,
-  and 18xx.games finds it missing (its ``tuscan_merge_start``; selfplay 6 players seed 608,
-  action 1772, the first 4-train bought after the buyer's emergency sales).  A corporation
-  does not choose to buy the first 4-train while the merge would happen (two Tuscan
-  corporations floated) with such a decider.  Bought in an emergency the train is no
-  choice, and those games still stop there.
 * **F** (the secession's extra tokens bought for a corporation no player controls): after
   the Ferdinandea secession SB, then SFL, may buy tokens (second edition, rules/1841.md
   2.4.1); for one no player controls the secession's decider answers.  18xx.games then
@@ -49,6 +43,13 @@ the move would lead there and ``None`` otherwise.
   method (``format_currency`` in its Buy New Tokens step), or else gives the tokens to the
   player, who has none (its ``purchase_additional_tokens!``): any count but 0 stops it
   (selfplay lite+p2p_purchases 5 players seed 604, action 1052).  The decider answers 0.
+* **G** (the Tuscan merge's decider when no player controls the best-priced Tuscan
+  corporation): the merge's decider is then taken from the round's acting entity, as in A,
+  and 18xx.games finds it missing (its ``tuscan_merge_start``; selfplay 6 players seed 608,
+  action 1772, the first 4-train bought after the buyer's emergency sales).  A corporation
+  does not choose to buy the first 4-train while the merge would happen (two Tuscan
+  corporations floated) with such a decider.  Bought in an emergency the train is no
+  choice, and those games still stop there.
 """
 
 from __future__ import annotations
