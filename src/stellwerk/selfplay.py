@@ -130,12 +130,12 @@ class SelfplayOutcome:
     """Picks put aside because they lead into a known 18xx.games defect, per its letter."""
 
 
-DefectCheck = Callable[[Any, Action], "str | None"]
+DefectCheck = Callable[[object, Action], "str | None"]
 """A title's check of a move against 18xx.games' known defects: given the title game (the
 public game's ``engine``) and an offered action, the defect's letter or ``None``."""
 
 DEFECT_CHECKS: dict[str, tuple[frozenset[str], DefectCheck]] = {
-    "1841": (defects_1841.WATCHED_TYPES, defects_1841.leads_to_defect),
+    "1841": (defects_1841.WATCHED_TYPES, defects_1841.check),
 }
 """Per title, the action types worth checking and the check (module docstring)."""
 
@@ -148,7 +148,7 @@ def defect_of(game: EngineGame, action: Action) -> str | None:
     check = DEFECT_CHECKS.get(str(getattr(game, "title", "")))
     if check is None or action.get("type") not in check[0]:
         return None
-    engine: Any = getattr(game, "engine", None)
+    engine: object = getattr(game, "engine", None)
     return check[1](engine, action) if engine is not None else None
 
 

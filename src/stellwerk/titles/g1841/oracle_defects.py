@@ -42,7 +42,8 @@ the move would lead there and ``None`` otherwise.
   checks the decider's cash instead of the corporation's and, short, raises with a missing
   method (``format_currency`` in its Buy New Tokens step), or else gives the tokens to the
   player, who has none (its ``purchase_additional_tokens!``): any count but 0 stops it
-  (selfplay lite+p2p_purchases 5 players seed 604, action 1052).  The decider answers 0.
+  (selfplay of the lite game with player-to-player purchases, 5 players seed 604,
+  action 1052).  The decider answers 0.
 * **G** (the Tuscan merge's decider when no player controls the best-priced Tuscan
   corporation): the merge's decider is then taken from the round's acting entity, as in A,
   and 18xx.games finds it missing (its ``tuscan_merge_start``; selfplay 6 players seed 608,
@@ -70,6 +71,13 @@ if TYPE_CHECKING:
 
 WATCHED_TYPES = frozenset({"merge", "buy_train", "choose"})
 """The action types :func:`leads_to_defect` may name a defect for (the driver asks no other)."""
+
+
+def check(engine: object, action: Action) -> str | None:
+    """:func:`leads_to_defect` for the driver, which holds the title game as any engine."""
+    from stellwerk.titles.g1841.game import Game1841
+
+    return leads_to_defect(engine, action) if isinstance(engine, Game1841) else None
 
 
 def leads_to_defect(game: Game1841, action: Action) -> str | None:
