@@ -7,7 +7,7 @@ from typing import Any
 
 from fakegame import FakeGame
 
-from stellwerk.selfplay import choose_action, play, route_revenue
+from stellwerk.selfplay import PLAYER_PATIENCE, choose_action, play, route_revenue
 
 
 def routes(*revenues: int) -> dict[str, Any]:
@@ -89,3 +89,35 @@ def test_share_purchases_from_players_are_seldom_taken() -> None:
     ipo = {key: value for key, value in deals[0].items() if key != "total_price"}
     picks = [choose_action([ipo, legal[-1]], random.Random(seed)) for seed in range(100)]
     assert sum(1 for a in picks if a["type"] == "buy_shares") > 50
+
+
+class EndlessStockRound:
+    """A stock round of six players who may always buy or sell (rules/1841.md 2.2: the round
+    ends when every player passes in turn); nothing else happens, the game ends with it."""
+
+    def __init__(self) -> None:
+        self.passes_in_a_row = 0
+        self.turn = 0
+        self.finished = False
+
+    def legal_actions(self, hex_id: str | None = None, all_lays: bool = False) -> list[Any]:
+        player = self.turn % 6 + 1
+        return [
+            {"type": kind, "entity": player, "entity_type": "player"}
+            for kind in ("buy_shares", "sell_shares", "pass")
+        ]
+
+    def process(self, action: dict[str, Any], replay: bool = False) -> None:
+        self.passes_in_a_row = self.passes_in_a_row + 1 if action["type"] == "pass" else 0
+        self.turn += 1
+        self.finished = self.passes_in_a_row >= 6
+
+
+def test_players_grow_impatient_so_stock_rounds_end() -> None:
+    """Six players who prefer acting to passing hardly ever pass six times in a row; after
+    PLAYER_PATIENCE players' actions in a row they pass often, so the round ends soon after
+    (6-player 1841 selfplay with player-to-player purchases reached the action cap)."""
+    for seed in range(5):
+        outcome = play(EndlessStockRound(), seed=seed, max_actions=5000)  # type: ignore[arg-type]
+        assert outcome.finished
+        assert PLAYER_PATIENCE - 6 <= outcome.actions < PLAYER_PATIENCE + 200
