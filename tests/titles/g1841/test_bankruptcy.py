@@ -211,3 +211,23 @@ def test_2_6_sell_out_leaves_the_operating_order(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(rnd, "recalculate_order", lambda: calls.append(1), raising=False)
     emergency.sell(game, Bundle.of(list(p2.shares_of("SFLP")), sflp))
     assert calls == [1]
+
+
+@needs_fixtures
+def test_2_6_buying_power_counts_shares_only_at_a_step_with_sales(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """rules/1841.md 2.6 as 18xx.games measures it: the player's shares add to the buying
+    power only while the turn stands at a step with emergency sales (the train step); at a
+    step without sales (a corporation without trains at the token purchase step) only his
+    cash counts (18xx.games random game 1841 lite+p2p_purchases, 6 players, seed 313)."""
+    game, _ = position(OFFBOARDS, 400, "CGTF")
+    player = game.player_by_id(873)
+    cgtf = game.corporation("CGTF")
+    assert bankruptcy.sales_counted(game)
+    at_train_step = bankruptcy.liquidity(game, player, cgtf)
+    assert at_train_step > player.cash
+    elsewhere = game.round.step_of(Bankrupt1841)
+    monkeypatch.setattr(game.round, "active_step", lambda: elsewhere)
+    assert not bankruptcy.sales_counted(game)
+    assert bankruptcy.liquidity(game, player, cgtf) == player.cash

@@ -58,10 +58,26 @@ OPTIONS = (0, 1)
 # -- when ----------------------------------------------------------------------------------
 
 
+def sales_counted(game: Game1841) -> bool:
+    """Whether the player's shares count towards the buying power: only while the turn stands
+    at a step with emergency sales (the train step, the token emergency money).  18xx.games
+    values them through the current step's sale test, and a step without sales allows none:
+    a corporation without trains that declares bankruptcy right after its track stands at the
+    token purchase step, and there only cash counts (its random game 1841 lite+p2p_purchases,
+    6 players, seed 313, action 818: L.138 of cash, shares worth L.130 more, not counted)."""
+    from stellwerk.titles.g1841.trains import BuyTrain1841
+
+    step = game.round.active_step()
+    return isinstance(step, BuyTrain1841 | token_emr.TokenEmergencyMoney)
+
+
 def liquidity(game: Game1841, player: Player, buyer: Corporation) -> int:
     """The player's cash and, per operated corporation he holds, half his largest legal
-    emergency bundle at full price, rounded down (18xx.games ``liquidity(emergency: true)``)."""
+    emergency bundle at full price, rounded down (18xx.games ``liquidity(emergency: true)``);
+    only his cash where the current step has no sales (:func:`sales_counted`)."""
     total = player.cash
+    if not sales_counted(game):
+        return total
     for corp in game.corporations:
         if not player.shares_of(corp.sym) or corp.sym not in game.operated_corps:
             continue
