@@ -175,6 +175,27 @@ def test_treasury_shares_of_equal_value_split_in_reverse_definition_order() -> N
     assert sfl.percent_of("CTDA") == 10 and sb.percent_of("CTDA") == 0
 
 
+def test_treasury_split_leaves_other_holders_their_shares() -> None:
+    """rules/1841.md 2.4.1 (IRSFF's treasury shares, by price descending, alternately to SB
+    and SFL; the presidency moves along): only IRSFF's shares are dealt, every other holder
+    keeps its percentage.  CGTF's president's certificate to SB ties SB with p2 at 20 %;
+    p2, seated first, takes the presidency (swapping with SB); CGTF's 10 % later makes SB
+    president again and p2 gets two ordinary shares back for the certificate (18xx.games
+    swaps with the receiver only when the president's certificate itself moves; selfplay
+    seed 607)."""
+    game = new_game(3)
+    _, p2, p3 = players(game)
+    irsff = game.corporation("IRSFF")
+    sb, sfl = game.corporation("SB"), game.corporation("SFL")
+    cgtf = start(game, "CGTF", "100,3,5", irsff, {irsff: 10, p2: 20})
+    ctda = start(game, "CTDA", "68,4,2", irsff, {irsff: 10, p3: 20})
+    secession.split_treasury(game, irsff, sb, sfl)
+    assert (p2.percent_of("CGTF"), sb.percent_of("CGTF")) == (20, 30)
+    assert (p3.percent_of("CTDA"), sfl.percent_of("CTDA")) == (20, 30)
+    assert cgtf.owner is sb and ctda.owner is sfl
+    assert cgtf.presidents_share in sb.shares_of("CGTF")
+
+
 def test_trains_alternate_by_name_descending() -> None:
     """rules/1841.md 2.4.1: trains sorted by name, largest first, alternately SB, SFL."""
     game = new_game(3)

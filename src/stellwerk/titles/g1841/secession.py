@@ -308,7 +308,15 @@ def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporat
     Shares of equal value go in the reverse of the corporations' definition order (rules
     1.2): 18xx.games lists a holder's shares by corporation in that order, sorts them by
     value and reverses the list (selfplay 1841 seed 505, first edition, SFLi run variant:
-    CFCC and CTDA at L.8, CTDA to SFL)."""
+    CFCC and CTDA at L.8, CTDA to SFL).
+
+    Only a transfer of the president's certificate itself swaps with the receiver; when an
+    ordinary share makes the receiver president, the presidency changes as after any
+    transfer and the outgoing president (holding at least the certificate's percentage)
+    gets the receiver's ordinary shares back: the holders outside IRSFF keep their
+    percentages (18xx.games' corporate transfer swaps with the receiver only for a bundle
+    holding the president's certificate; selfplay lite 5 players seed 607, action 1015:
+    SFTC's 20 % of SFTG, ATFA's 20 % of RATF)."""
     order = {corp.sym: i for i, corp in enumerate(game.corporations)}
     held = sorted(
         (s for s in old.all_shares() if s.corporation != old.sym),
@@ -323,12 +331,13 @@ def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporat
     for i, share in enumerate(sorted(held, key=value)[::-1]):
         corp = game.corporation(share.corporation)
         to = a if i % 2 == 0 else b
+        swap = game.change_president_for(corp)
         transfer_bundle(
             Bundle.of([share], corp),
             to,
             game,
             game.pool,
-            SwapWith(to, game.change_president_for(corp)),
+            SwapWith(to, swap) if share.president else swap,
             game.handle_partial,
         )
 
