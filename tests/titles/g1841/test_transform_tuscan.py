@@ -181,3 +181,35 @@ def test_transform_step_protocol() -> None:
     ctda = game.corporation("CTDA")
     rnd.entities = [ctda]
     assert TransformStep(game, rnd).actions(ctda) == []
+
+
+def test_last_operators_transformation_keeps_the_round_open_rules_2_3_12() -> None:
+    """rules/1841.md 2.3.12: a transformation's share offers and token purchase belong to the
+    transforming corporation's turn.  When it is the round's last operator (nobody is left to
+    operate) the round still does not end while the transformation asks; it ends once the
+    last question is answered (18xx.games ends it at once and forgets the questions: defect
+    H, selfplay lite 5 players seed 604, action 1709)."""
+    from stellwerk.titles.g1841.operating import OperatingRound1841
+
+    game, _ = before_tuscan_merge()
+    sfma, atfa = game.corporation("SFMA"), game.corporation("ATFA")
+    rnd = OperatingRound1841.__new__(OperatingRound1841)
+    OperatingRound.__init__(rnd, game, [Decisions], 1)
+    rnd.entity_index = rnd.entities.index(sfma)
+    rnd.current_operator = sfma
+    game.round = rnd
+    transfer(game.bank, sfma, 300)
+    queue(game, transform.start_transform(game, sfma, atfa))
+    for corp in rnd.entities:
+        game.done_this_round.add(corp.sym)
+    assert not rnd.any_to_act()
+    decisions = rnd.step_of(Decisions)
+    assert decisions is not None
+    topics = []
+    while (asked := decisions.asked()) is not None:
+        assert not rnd.finished()
+        topics.append(asked.topic)
+        choice = "no" if asked.topic == "share_offer" else asked.choices[0]
+        decisions.process({"type": "choose", "choice": choice}, asked.entity)
+    assert topics[-1] == "buy_tokens" and "share_offer" in topics
+    assert rnd.finished() and not game.procedures

@@ -97,6 +97,18 @@ class OperatingRound1841(OperatingRound):
     def skip_entity(self, entity: Corporation) -> bool:
         return bool(entity.closed) or entity.sym in self.game.done_this_round
 
+    def finished(self) -> bool:
+        """Over when no step is active or nobody is left to operate -- but not while a
+        procedure of the turn still asks (the :class:`Decisions` step): a transformation or
+        merger by the round's last operator completes its share offers and token purchase in
+        that turn (rules/1841.md 2.3.11, 2.3.12), instead of waiting for a step of the next
+        round's first operator.  18xx.games ends the round there and its next round forgets
+        the questions (docs/architecture.md, defect H)."""
+        step = self.step_of(Decisions)
+        if not self.game.finished and step is not None and step.active():
+            return False
+        return super().finished()
+
     @announces_changes
     def after_process(self, action: Action, entity: Entity) -> None:
         if action["type"] == "message":
