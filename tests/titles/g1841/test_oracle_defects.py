@@ -235,3 +235,30 @@ def test_defect_g_first_4_train_not_bought_with_uncontrolled_tuscan_decider_2_4_
     engine.set_president(best, engine.players[1])
     engine.changing()
     assert all(defect_of(game, a) is None for a in legal)
+
+
+def test_defect_h_last_operator_does_not_transform_rules_2_3_12() -> None:
+    """A transformation asks its share offers and token purchase in the operator's turn
+    (rules/1841.md 2.3.12), which 18xx.games forgets when nobody is left to operate after it
+    (defect H).  With every later corporation done for the round the check names H and the
+    driver never picks the transformation; with one left to operate it names nothing."""
+    game, legal = one_token_transform_offered()
+    xf = transforms(game, legal)
+    minor = str(xf[0]["entity"])
+    set_chain_cash(game.engine, minor, REQUIRED_TOKEN_PRICE)  # type: ignore[arg-type]
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    rnd = engine.round
+    later = rnd.entities[rnd.entity_index + 1 :]  # type: ignore[attr-defined]
+    for corp in later:
+        engine.done_this_round.add(corp.sym)
+    engine.changing()
+    assert all(defect_of(game, a) == "H" for a in xf)
+    avoided: dict[str, int] = {}
+    for seed in range(30):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in xf
+    assert avoided.get("H", 0) > 0
+    if later:
+        engine.done_this_round.discard(later[-1].sym)
+        engine.changing()
+        assert all(defect_of(game, a) is None for a in xf)

@@ -1,6 +1,7 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
-18xx.games' own engine cannot go on from (its defects A-G, docs/architecture.md; C and E
-are not looked at: no single move of a player was found to lead there).
+18xx.games' own engine cannot go on from or plays on against the rules (its defects A-H,
+docs/architecture.md; C and E are not looked at: no single move of a player was found to
+lead there; I, a stale frozen flag, neither).
 
 This is a player's heuristic for the random driver (:mod:`stellwerk.selfplay`), not a rule:
 our engine still offers and plays these moves by the rules (rules/1841.md), and the legal
@@ -51,6 +52,12 @@ the move would lead there and ``None`` otherwise.
   does not choose to buy the first 4-train while the merge would happen (two Tuscan
   corporations floated) with such a decider.  Bought in an emergency the train is no
   choice, and those games still stop there.
+* **H** (a merger or transformation by the round's last operator): 18xx.games ends its
+  operating round as soon as nobody is left to operate and forgets the questions still
+  open (share offers, exchange choices, the token purchase), which we ask (selfplay lite
+  with player-to-player purchases, 5 players seed 604, action 1709).  A corporation with
+  nobody after it in the round left to operate (its merger partner aside) does not begin a
+  merger or transformation; the second half of a merger (the target) is no choice.
 """
 
 from __future__ import annotations
@@ -61,7 +68,7 @@ from stellwerk.core.entities import Corporation, Player, controller
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.titles.g1841 import decisions, emergency, secession, tuscan
-from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
 
@@ -92,7 +99,32 @@ def leads_to_defect(game: Game1841, action: Action) -> str | None:
         return "G"
     if action.get("type") == "choose" and decider_buys_secession_tokens(game, action):
         return "F"
+    if action.get("type") == "merge" and last_operator_merges(game, action):
+        return "H"
     return None
+
+
+def last_operator_merges(game: Game1841, action: Action) -> bool:
+    """``action`` begins a merger or a transformation of the operating round's last operator:
+    nobody after it in the order is left to operate but, for a merger, the partner it names
+    (defect H, module docstring)."""
+    from stellwerk.titles.g1841.operating import OperatingRound1841
+
+    rnd = game.round
+    if not isinstance(rnd, OperatingRound1841):
+        return False
+    try:
+        entity = game.entity(action)
+    except IllegalAction:
+        return False
+    step = rnd.step_for_entity(entity)
+    if isinstance(step, MergeStep) and getattr(step, "partner", None) is not None:
+        return False
+    if not isinstance(step, MergeStep | TransformStep):
+        return False
+    named = str(action.get("corporation", ""))
+    later = rnd.entities[rnd.entity_index + 1 :]
+    return not [c for c in later if c.sym != named and not rnd.skip_entity(c)]
 
 
 def transform_short_of_token(game: Game1841, action: Action) -> bool:
