@@ -1,0 +1,125 @@
+"""The answers 1849 keeps to replay fast (issue 7 item 6: who may act is computed once per state
+change) are the answers computed afresh, at every position of the recorded 18xx.games game and
+of a selfplay game: each active step's ``blocking`` and ``offers_current`` as remembered, the
+stock turn's remembered tests (common rules §6.6: sell, buy, start, forced sale) and the token
+step's existence test (common rules §6.4) against the whole menus computed again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stellwerk.api import Game
+from stellwerk.core.entities import Player
+from stellwerk.core.flow.operating import Token
+from stellwerk.core.flow.stock import BuySellParShares
+from stellwerk.core.game import Game as Engine
+from stellwerk.io.gamefile import load_game_file, read_game_file
+from stellwerk.selfplay import play
+
+SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+FIXTURE = SHARED / "fixtures" / "18xx.games" / "1849" / "1849_game_end_bank.json"
+
+KINDS = (
+    "pass",
+    "sell_shares",
+    "buy_shares",
+    "par",
+    "lay_tile",
+    "place_token",
+    "run_routes",
+    "dividend",
+    "buy_train",
+    "buy_company",
+    "choose",
+    "payoff_debt",
+    "take_loan",
+    "payoff_loan",
+    "bankrupt",
+)
+
+
+def _asked(engine: Engine) -> list[tuple[str, bool, list[bool]]]:
+    return [
+        (step.description, step.blocking(), [step.offers_current(kind) for kind in KINDS])
+        for step in engine.round.steps
+        if step.active()
+    ]
+
+
+def _check_menus(engine: Engine) -> None:
+    """The routing's questions of each active step, answered from what the steps remember
+    for the state the last action left, are the whole menus' answers computed afresh; so are
+    the stock turn's tests and the token step's menu."""
+    with engine.remembering():
+        assert engine.memo_key is not None
+        remembered = _asked(engine)
+        stock = [
+            (step._test(name, player), name)
+            for step in engine.round.steps
+            if isinstance(step, BuySellParShares) and step.active()
+            for player in [step.current_entity()]
+            if isinstance(player, Player)
+            for name in ("can_sell", "can_buy", "can_par", "must_sell")
+        ]
+    engine.changing()
+    fresh = []
+    for step in engine.round.steps:
+        if step.active():
+            menu = step._current_actions()
+            fresh.append((step.description, step.blocks and bool(menu), [k in menu for k in KINDS]))
+    assert remembered == fresh
+    for step in engine.round.steps:
+        if isinstance(step, BuySellParShares) and step.active():
+            player = step.current_entity()
+            assert isinstance(player, Player)
+            computed = {
+                "can_sell": step.can_sell_any(player),
+                "can_buy": step.can_buy_any(player),
+                "can_par": step.can_par_any(player),
+                "must_sell": step.must_sell(player),
+            }
+            assert all(found == computed[name] for found, name in stock), player.name
+        if isinstance(step, Token) and step.active():
+            corp = step.current_entity()
+            if corp is not None:
+                listed = bool(step.choices(corp))
+                assert bool(step.actions(corp)) == listed, corp.sym
+
+
+def _replayed_checked(game_file_data: dict[str, object]) -> int:
+    game_file = load_game_file(game_file_data)
+    game = Game.create(game_file.title, game_file.players, game_file.optional_rules, game_file.seed)
+    checked = 0
+    for action in game_file.live:
+        game.process(action, replay=True)
+        active = game.active_entities()
+        _check_menus(game._engine)
+        assert game.active_entities() == active  # asked afresh: the same
+        checked += 1
+    return checked
+
+
+def test_kept_answers_are_fresh_answers_in_the_recorded_game() -> None:
+    """After every action of 18xx.games' recorded 1849 game the remembered answers of who may
+    act and what (common rules §6) are the answers computed afresh."""
+    if not FIXTURE.exists():
+        pytest.skip(f"{FIXTURE} is absent")
+    data = read_game_file(FIXTURE)
+    assert _replayed_checked(dict(data)) == len(load_game_file(data).live)
+
+
+ELECTRIC = ["electric_dreams", "bonds", "acquiring_station_tokens"]
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), [(5, 2, []), (4, 7, ELECTRIC)])
+def test_kept_answers_are_fresh_answers_in_a_selfplay_game(
+    players: int, seed: int, options: list[str]
+) -> None:
+    """The same at every position of a selfplay game (forced sales, bankruptcies and bond
+    debts come up there more than in the recorded game), replayed from its file."""
+    game = Game.create("1849", [(n, f"Player {n}") for n in range(1, players + 1)], options, seed)
+    play(game, seed, max_actions=700)
+    data = game.to_file()
+    assert _replayed_checked(dict(data)) == len(load_game_file(data).live) > 300
