@@ -2,7 +2,9 @@
 change) are the answers computed afresh, at every position of the recorded 18xx.games game and
 of a selfplay game: each active step's ``blocking`` and ``offers_current`` as remembered, the
 stock turn's remembered tests (common rules §6.6: sell, buy, start, forced sale) and the token
-step's existence test (common rules §6.4) against the whole menus computed again."""
+step's existence test (common rules §6.4) against the whole menus computed again, and the
+bundles made one at a time for existence tests (sales, issues and redemptions, 1849 rules §§2.2,
+4.9) against the listed ones."""
 
 from __future__ import annotations
 
@@ -11,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Player
+from stellwerk.core.entities import Holder, Player
 from stellwerk.core.flow.operating import Token
 from stellwerk.core.flow.stock import BuySellParShares
 from stellwerk.core.game import Game as Engine
+from stellwerk.core.shares import Bundle, interchangeable
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.selfplay import play
 
@@ -88,6 +91,29 @@ def _check_menus(engine: Engine) -> None:
                 assert bool(step.actions(corp)) == listed, corp.sym
 
 
+def _shape(bundle: Bundle) -> tuple[int, int, tuple[int, ...]]:
+    return (id(bundle.owner), bundle.percent, tuple(s.percent for s in bundle.shares))
+
+
+def _check_bundles(engine: Engine) -> None:
+    """The bundles made one at a time are the listed bundles; an issue or a redemption is
+    accepted exactly when an interchangeable bundle is listed."""
+    holders: list[Holder] = [*engine.players, *engine.corporations, engine.pool]
+    for corp in engine.corporations:
+        for holder in holders:
+            made = sorted(_shape(b) for b in engine.sale_bundles(holder, corp))
+            listed = sorted(_shape(b) for b in engine.bundles_for_corporation(holder, corp))
+            assert made == listed, (holder, corp.sym)
+        issuable = engine.issuable_bundles(corp)
+        redeemable = engine.redeemable_bundles(corp)
+        for bundle in engine.bundles_for_corporation(corp, corp):
+            expected = any(interchangeable(bundle, b) for b in issuable)
+            assert engine.issuable_like(corp, bundle) == expected, corp.sym
+        for bundle in engine.bundles_for_corporation(engine.pool, corp):
+            expected = any(interchangeable(bundle, b) for b in redeemable)
+            assert engine.redeemable_like(corp, bundle) == expected, corp.sym
+
+
 def _replayed_checked(game_file_data: dict[str, object]) -> int:
     game_file = load_game_file(game_file_data)
     game = Game.create(game_file.title, game_file.players, game_file.optional_rules, game_file.seed)
@@ -97,6 +123,7 @@ def _replayed_checked(game_file_data: dict[str, object]) -> int:
         active = game.active_entities()
         _check_menus(game._engine)
         assert game.active_entities() == active  # asked afresh: the same
+        _check_bundles(game.engine)
         checked += 1
     return checked
 
