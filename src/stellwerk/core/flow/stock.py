@@ -168,7 +168,16 @@ class BuySellParShares(PlayerStep):
         bundle = self.smallest_bundle(shares, corp)
         return bundle is not None and player.cash >= bundle.price and self.can_gain(player, bundle)
 
+    def _no_room(self, player: Player) -> bool:
+        """No certificate fits under ``player``'s limit, whatever it is (the generic
+        :meth:`can_gain`, asked once instead of for every bundle; common rules §6.6)."""
+        return type(self).can_gain is BuySellParShares.can_gain and not (
+            self.game.within_cert_limit(player)
+        )
+
     def can_buy_any(self, player: Player) -> bool:
+        if self._no_room(player):
+            return False
         for corp in self.game.corporations:
             if self.can_buy_from(player, self.game.pool.shares_of(corp.sym), corp):
                 return True
@@ -185,7 +194,7 @@ class BuySellParShares(PlayerStep):
         president's certificate in the treasury, a par price he can pay for it, and room for
         the certificate (common rules §6.6).  The par prices do not depend on the corporation,
         so they are looked at once, when a corporation qualifies."""
-        if self.bought():
+        if self.bought() or self._no_room(player):
             return False
         game = self.game
         affordable: bool | None = None
