@@ -2,7 +2,8 @@
 change) are the answers computed afresh, at every position of the recorded 18xx.games game and
 of a selfplay game: each active step's ``blocking`` and ``offers_current`` as remembered, the
 stock turn's remembered tests (common rules §6.6: sell, buy, start, forced sale) and the token
-step's existence test (common rules §6.4) against the whole menus computed again, and the
+step's existence test (common rules §6.4) against the whole menus computed again, the
+networks that test puts off against networks computed at once, and the
 bundles made one at a time for existence tests (sales, issues and redemptions, 1849 rules §§2.2,
 4.9) against the listed ones."""
 
@@ -13,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from stellwerk.api import Game
+from stellwerk.core.actions import action_id
 from stellwerk.core.entities import Holder, Player
 from stellwerk.core.flow.operating import Token
 from stellwerk.core.flow.stock import BuySellParShares
 from stellwerk.core.game import Game as Engine
+from stellwerk.core.map.graph import GraphCache, Network, compute_network
 from stellwerk.core.shares import Bundle, interchangeable
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.selfplay import play
@@ -150,3 +153,68 @@ def test_kept_answers_are_fresh_answers_in_a_selfplay_game(
     play(game, seed, max_actions=700)
     data = game.to_file()
     assert _replayed_checked(dict(data)) == len(load_game_file(data).live) > 300
+
+
+def _net_contents(net: Network) -> tuple[object, ...]:
+    return (
+        sorted(net.nodes),
+        sorted(net.paths),
+        {hid: sorted(edges) for hid, edges in net.hexes.items()},
+        net.route_available,
+        net.route_train_purchase,
+    )
+
+
+def _contents(graph: GraphCache) -> tuple[object, ...]:
+    """What the cache holds, the networks it put off computed now (what ``settle`` would
+    leave, found without changing the cache)."""
+    nets = {corp: _net_contents(net) for corp, net in graph._nets.items()}
+    tokenable = dict(graph._tokenable)
+    routes = dict(graph._routes)
+    for corp in graph._deferred:
+        net = compute_network(graph.board, corp, limits=graph.limits)
+        nets[corp] = _net_contents(net)
+        tokenable[corp] = graph._token_spots(corp, net)
+        old = routes.get(corp, (False, False))
+        routes[corp] = (old[0] or net.route_available, old[1] or net.route_train_purchase)
+    return nets, tokenable, routes
+
+
+def _put_off_matches_eager(game_file_data: dict[str, object]) -> int:
+    game_file = load_game_file(game_file_data)
+    args = (game_file.title, game_file.players, game_file.optional_rules, game_file.seed)
+    putting_off, eager = Game.create(*args), Game.create(*args)
+    eager_graph = eager._engine.map.graph
+
+    def at_once(corp: str) -> bool:
+        return bool(eager_graph.tokenable_cities(corp))
+
+    eager_graph.has_tokenable_city = at_once  # type: ignore[method-assign]
+    put_off = 0
+    for action in game_file.live:
+        putting_off.process(action, replay=True)
+        eager.process(action, replay=True)
+        graph = putting_off._engine.map.graph
+        put_off += bool(graph._deferred)
+        assert _contents(graph) == _contents(eager_graph), action_id(action)
+        assert putting_off.active_entities() == eager.active_entities()
+        assert graph.stale == 0
+    return put_off
+
+
+def test_put_off_networks_are_the_networks_computed_at_once() -> None:
+    """common rules §6.4: the token step's test that stops at the first city with a free slot
+    puts the corporation's network off; computed later (before the board changes), the graph
+    cache holds exactly what computing it at once leaves, at every position of the recorded
+    game, and the same players are to act."""
+    if not FIXTURE.exists():
+        pytest.skip(f"{FIXTURE} is absent")
+    assert _put_off_matches_eager(dict(read_game_file(FIXTURE))) > 10
+
+
+def test_put_off_networks_in_a_selfplay_game_with_token_purchases() -> None:
+    """The same in a selfplay game with station tokens bought and E-tokens (1849 rules §7.3,
+    §7.5), where other corporations' tokens change hands."""
+    game = Game.create("1849", [(n, f"Player {n}") for n in range(1, 5)], ELECTRIC, 7)
+    play(game, 7, max_actions=700)
+    assert _put_off_matches_eager(dict(game.to_file())) > 10
