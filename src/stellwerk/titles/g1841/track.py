@@ -27,6 +27,7 @@ from stellwerk.core.map.lay import (
     LayContext,
     LayOptions,
     TrackRules,
+    candidate_hexes,
     check_lay,
     costed_lays,
     shape_rule,
@@ -301,6 +302,19 @@ def lay_tile(game: Game1841, corp: Corporation, action: dict[str, Any], lays: Tu
         transfer(corp, game.bank, cost, RULE)
     lays.hexes.append(hex_id)
     lays.old_tiles.append(old)
+
+
+def lay_hexes(game: Game1841, corp: Corporation, lays: TurnLays) -> list[str]:
+    """The hexes where :func:`legal_lays` may list a lay, found without checking one: those
+    the bases no earlier lay of this turn used reach, less the hexes laid this turn (a
+    superset, core ``Game.lay_hexes``).  Checking every lay here walked each base's network
+    once per candidate lay, the bulk of a late game's menus (selfplay version_1 5p s203)."""
+    bases = unused_bases(game, corp, lays)
+    if not bases:
+        return []
+    view = BaseView(game, corp, bases)
+    hexes = candidate_hexes(game.map.board, view, corp.sym, lay_options(game))
+    return [h for h in hexes if h not in lays.hexes]
 
 
 def legal_lays(
