@@ -8,6 +8,15 @@ when the game is finished, when nothing is offered, or after ``max_actions``.  T
 ``selfplay`` command, the property tests and the fuzz driver (``scripts/fuzz_selfplay.py``)
 use it.
 
+A player also steers clear of the moves that lead into a position 18xx.games' own engine
+cannot go on from (its known defects, docs/architecture.md): where the title names such a move
+(:data:`DEFECT_CHECKS`; 1841's :mod:`stellwerk.titles.g1841.oracle_defects`, defect B: no
+transformation whose major could not pay its required L.50 token), a pick that is one is put
+aside and another made from the rest, as long as any is left.  The engine's legal actions are
+unchanged; only the driver's choice is, and only at such a pick (the picks before it are the
+same as without the check, so a game that never meets one is the same game).  The outcome
+counts the moves put aside per defect letter.
+
 The engine failing on something it offered is reported as :class:`SelfplayFailure`, naming the
 action and how many actions came before it: an internal error (``EngineError``, or any other
 exception from the engine) or a refusal of a listed action (``IllegalAction``).  The game is left
@@ -20,12 +29,13 @@ import copy
 import random
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from stellwerk.core.errors import EngineError, IllegalAction
 from stellwerk.io.engine import EngineGame
 from stellwerk.titles.g1835 import options as options_1835
+from stellwerk.titles.g1841 import oracle_defects as defects_1841
 from stellwerk.titles.g1849 import options as options_1849
 
 Action = dict[str, Any]
@@ -103,6 +113,51 @@ class SelfplayOutcome:
     finished: bool
     stopped_because: str
     stuck: bool = False
+    avoided: dict[str, int] = field(default_factory=dict)
+    """Picks put aside because they lead into a known 18xx.games defect, per its letter."""
+
+
+DefectCheck = Callable[[Any, Action], "str | None"]
+"""A title's check of a move against 18xx.games' known defects: given the title game (the
+public game's ``engine``) and an offered action, the defect's letter or ``None``."""
+
+DEFECT_CHECKS: dict[str, tuple[frozenset[str], DefectCheck]] = {
+    "1841": (defects_1841.WATCHED_TYPES, defects_1841.leads_to_defect),
+}
+"""Per title, the action types worth checking and the check (module docstring)."""
+
+
+def defect_of(game: EngineGame, action: Action) -> str | None:
+    """The letter of the known 18xx.games defect ``action`` leads into, or ``None`` (always
+    for a game without a title check, such as the tests' fakes).  The title game is looked at
+    only for the watched action types: taking it makes the engine forget its remembered
+    answers (``api.Game.engine``)."""
+    check = DEFECT_CHECKS.get(str(getattr(game, "title", "")))
+    if check is None or action.get("type") not in check[0]:
+        return None
+    engine: Any = getattr(game, "engine", None)
+    return check[1](engine, action) if engine is not None else None
+
+
+def choose_clear(
+    game: EngineGame,
+    legal: list[Action],
+    rng: random.Random,
+    lay: LayPicker | None,
+    avoided: dict[str, int],
+) -> Action:
+    """:func:`choose_action`, but a pick that leads into a known 18xx.games defect
+    (:func:`defect_of`) is put aside (counted in ``avoided``) and the choice made again
+    among the rest; when nothing else is left that pick is made after all."""
+    action = choose_action(legal, rng, lay)
+    while (letter := defect_of(game, action)) is not None:
+        rest = [a for a in legal if a is not action]
+        if not rest:
+            break
+        avoided[letter] = avoided.get(letter, 0) + 1
+        legal = rest
+        action = choose_action(legal, rng, lay)
+    return action
 
 
 def route_revenue(action: Action) -> int:
@@ -261,10 +316,13 @@ def play(
     chooses to lay (:func:`lay_picker`)."""
     rng = random.Random(seed)
     played = 0
+    avoided: dict[str, int] = {}
     legal: list[Action] | None = None
     while not game.finished:
         if played >= max_actions:
-            return SelfplayOutcome(played, False, f"reached the cap of {max_actions} actions")
+            return SelfplayOutcome(
+                played, False, f"reached the cap of {max_actions} actions", avoided=avoided
+            )
         if legal is None:
             legal = offered(game, played)
         lay = lay_picker(game, rng, played)
@@ -273,9 +331,9 @@ def play(
                 legal = [found]
             else:
                 return SelfplayOutcome(
-                    played, False, "the engine offered no legal action", stuck=True
+                    played, False, "the engine offered no legal action", True, avoided
                 )
-        action = choose_action(legal, rng, lay)
+        action = choose_clear(game, legal, rng, lay, avoided)
         apply(game, action, played)
         # A few positions leave nobody able to act (18xx.games keeps a stale acting step after
         # a corporation closes mid-turn, and we mirror it).  A player would not walk into
@@ -296,7 +354,7 @@ def play(
         if after_action is not None:
             after_action(game, action, rng)
             legal = None  # the checks may have acted on the game: list it again
-    return SelfplayOutcome(played, True, "game finished")
+    return SelfplayOutcome(played, True, "game finished", avoided=avoided)
 
 
 # -- what the fuzz explores (scripts/fuzz_selfplay.py, tests/properties/test_selfplay_fuzz.py) ---

@@ -94,6 +94,9 @@ def selfplay(
         )
     save_json(output, game.to_file())
     message = f"{outcome.actions} actions, {outcome.stopped_because}"
+    if outcome.avoided:
+        put_aside = ", ".join(f"{n} x {letter}" for letter, n in sorted(outcome.avoided.items()))
+        message += f" (moves into 18xx.games defects put aside: {put_aside})"
     click.echo(f"{title} selfplay (seed {seed}): {message}; written to {output}")
     if game.finished:
         click.echo(f"result ({game.game_end_reason}): {game.result}")

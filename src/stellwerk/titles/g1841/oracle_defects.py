@@ -1,0 +1,165 @@
+"""Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
+18xx.games' own engine cannot go on from (its defects A-E, docs/architecture.md).
+
+This is a player's heuristic for the random driver (:mod:`stellwerk.selfplay`), not a rule:
+our engine still offers and plays these moves by the rules (rules/1841.md), and the legal
+actions are unchanged.  A game that makes such a move is simply not accepted by 18xx.games'
+engine, so a driver whose games are checked there leaves the move out when it has another.
+
+Each check looks at the position before the move only; it names the defect's letter when
+the move would lead there and ``None`` otherwise.
+
+* **A** (the Ferdinandea secession while IRSFF is frozen): the secession (rules/1841.md
+  2.4.1) comes with the first 4-train; with IRSFF controlled by no player 18xx.games takes
+  the decider from the round's acting entity, which can be missing then (its
+  ``secession_start``; seen in selfplay after a corporation's emergency purchase of the
+  train, which is no choice).  A corporation does not choose to buy that train while IRSFF
+  has floated and no player controls it (whether the secession happens at all, Milano and
+  Venezia not connected, is not looked at).
+* **B** (a transformed major that cannot pay its required L.50 token): a minor's
+  transformation (rules/1841.md 2.3.12) whose minor has one token makes the target buy a
+  second for L.50.  18xx.games asks the token question first (its blocking Buy New Tokens
+  step), sweeping the cash of the chain of control up to the controlling player; when even
+  that sum is below L.50 its purchase raises and the step refuses the token emergency sales
+  that the rules call for (its ``transform_tokens`` and ``BuyNewTokens#process_choose``).
+  The sum at the token question is the minor's cash plus its chain's now: the share offers
+  in between move cash from a buyer in the chain to the target (no change) or from a buyer
+  outside it (more), so a transformation is avoided when that sum is below L.50 now.  (A
+  buyer in the offers who takes the presidency would change the chain; the check does not
+  foresee that.)
+* **D** (the Tuscan merge transforming a corporation no player controls): when only two of
+  the Tuscan corporations have floated, SSFL and one other, the merge (rules/1841.md 2.4.2)
+  begins by transforming that other one; 18xx.games' ``transform_shares`` then rotates the
+  players by the index of the corporation's controlling player, which raises when there is
+  none (presided by the pool, or frozen: seen in selfplay, SFMA).  The event comes with the
+  first 4-train (second edition), so a corporation does not choose to buy that train while
+  the merge would transform such a corporation.  (A secession first, with its decisions,
+  could change the presidency meanwhile; the check does not foresee that.)
+* **G** (the Tuscan merge's decider when no player controls the best-priced Tuscan
+  corporation): the merge's decider is then taken from the round's acting entity, as in A,
+  and 18xx.games finds it missing (its ``tuscan_merge_start``; selfplay 6 players seed 608,
+  action 1772, the first 4-train bought after the buyer's emergency sales).  A corporation
+  does not choose to buy the first 4-train while the merge would happen (two Tuscan
+  corporations floated) with such a decider.  Bought in an emergency the train is no
+  choice, and those games still stop there.
+* **F** (the secession's extra tokens bought for a corporation no player controls): after
+  the Ferdinandea secession SB, then SFL, may buy tokens (second edition, rules/1841.md
+  2.4.1); for one no player controls the secession's decider answers.  18xx.games then
+  checks the decider's cash instead of the corporation's and, short, raises with a missing
+  method (``format_currency`` in its Buy New Tokens step), or else gives the tokens to the
+  player, who has none (its ``purchase_additional_tokens!``): any count but 0 stops it
+  (selfplay lite+p2p_purchases 5 players seed 604, action 1052).  The decider answers 0.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stellwerk.core.entities import Corporation, Player, controller
+from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Action
+from stellwerk.titles.g1841 import decisions, emergency, secession, tuscan
+from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.titles.g1841.secession import Secession
+from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.game import Game1841
+
+
+WATCHED_TYPES = frozenset({"merge", "buy_train", "choose"})
+"""The action types :func:`leads_to_defect` may name a defect for (the driver asks no other)."""
+
+
+def leads_to_defect(game: Game1841, action: Action) -> str | None:
+    """The letter of the 18xx.games defect ``action`` would lead into, or ``None``."""
+    if action.get("type") == "merge" and transform_short_of_token(game, action):
+        return "B"
+    if action.get("type") == "buy_train" and secession_irsff_uncontrolled(game, action):
+        return "A"
+    if action.get("type") == "buy_train" and tuscan_transform_uncontrolled(game, action):
+        return "D"
+    if action.get("type") == "buy_train" and tuscan_decider_uncontrolled(game, action):
+        return "G"
+    if action.get("type") == "choose" and decider_buys_secession_tokens(game, action):
+        return "F"
+    return None
+
+
+def transform_short_of_token(game: Game1841, action: Action) -> bool:
+    """``action`` transforms a one-token minor whose cash and its chain's (up to the
+    controlling player) are below the required token's L.50 (defect B, module docstring)."""
+    try:
+        entity = game.entity(action)
+    except IllegalAction:
+        return False
+    if not isinstance(entity, Corporation):
+        return False
+    step = game.round.step_for_entity(entity)
+    if not isinstance(step, TransformStep):
+        return False
+    if entity.num_tokens != 1:
+        return False
+    return emergency.available(entity) < REQUIRED_TOKEN_PRICE
+
+
+TUSCAN_MERGE_EVENT = "tuscan_merge"
+"""The train event that starts the Tuscan merge (data ``game.toml``, rules/1841.md 2.4.2)."""
+SECESSION_EVENT = "ferd_secession"
+"""The train event that starts the Ferdinandea secession (data ``game.toml``, 2.4.1)."""
+
+
+def bought_train_events(game: Game1841, action: Action) -> list[str]:
+    """The events of the depot train ``action`` buys (none for another's train)."""
+    train_id = str(action.get("train", ""))
+    train = next((t for t in game.depot.trains if t.id == train_id), None)
+    return list(train.events) if train is not None else []
+
+
+def secession_irsff_uncontrolled(game: Game1841, action: Action) -> bool:
+    """``action`` buys the train whose event starts the secession while IRSFF has floated
+    and no player controls it (defect A, module docstring)."""
+    if SECESSION_EVENT not in bought_train_events(game, action):
+        return False
+    irsff = tuscan.corporation_or_none(game, secession.OLD)
+    return irsff is not None and irsff.floated and not irsff.closed and controller(irsff) is None
+
+
+def tuscan_transform_uncontrolled(game: Game1841, action: Action) -> bool:
+    """``action`` buys the train whose event starts the Tuscan merge while that merge would
+    begin by transforming a corporation no player controls (defect D, module docstring)."""
+    if TUSCAN_MERGE_EVENT not in bought_train_events(game, action):
+        return False
+    olds = [tuscan.corporation_or_none(game, sym) for sym in tuscan.TUSCAN]
+    floated = [c for c in olds if c is not None and c.floated]
+    if len(floated) != 2 or not any(c.sym == "SSFL" for c in floated):
+        return False
+    transformed = next(c for c in floated if c.sym != "SSFL")
+    return controller(transformed) is None
+
+
+def decider_buys_secession_tokens(game: Game1841, action: Action) -> bool:
+    """``action`` answers the secession's token question for a corporation no player
+    controls (the decider, a player, answers) with a count other than 0 (defect F, module
+    docstring)."""
+    asked = decisions.current(game)
+    if asked is None:
+        return False
+    procedure, question = asked
+    if not isinstance(procedure, Secession) or question.topic != "buy_tokens":
+        return False
+    return isinstance(question.entity, Player) and str(action.get("choice")) != "0"
+
+
+def tuscan_decider_uncontrolled(game: Game1841, action: Action) -> bool:
+    """``action`` buys the train whose event starts the Tuscan merge while the merge would
+    happen and no player controls its best-priced floated corporation (defect G, module
+    docstring; :func:`.tuscan.decider_of`)."""
+    if TUSCAN_MERGE_EVENT not in bought_train_events(game, action):
+        return False
+    olds = [tuscan.corporation_or_none(game, sym) for sym in tuscan.TUSCAN]
+    floated = [c for c in olds if c is not None and c.floated]
+    if len(floated) < 2:
+        return False
+    best = min(floated, key=lambda c: c.sort_key())
+    return controller(best) is None

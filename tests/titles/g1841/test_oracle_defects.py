@@ -1,0 +1,237 @@
+"""The selfplay driver steers clear of 18xx.games' defects B and D (docs/architecture.md),
+positions 18xx.games' engine cannot go on from: it does not transform a one-token minor whose
+chain cannot pay the required L.50 token (rules/1841.md 2.3.12, Token EMR), and does not buy
+the first 4-train while the Tuscan merge would transform a corporation no player controls
+(rules/1841.md 2.4.2).  The positions are reached by the random driver itself (3 players),
+then the one thing that matters is set on either side: the cash of the minor's chain, the
+Tuscan corporations floated and SFMA's president."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+
+import pytest
+
+from stellwerk.api import Game
+from stellwerk.core.entities import transfer
+from stellwerk.selfplay import Action, choose_action, choose_clear, defect_of, lay_picker, offered
+from stellwerk.titles.g1841 import decisions, emergency, oracle_defects, token_emr
+from stellwerk.titles.g1841.game import Game1841
+from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.titles.g1841.secession import Secession
+from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
+
+
+def transforms(game: Game, legal: list[Action]) -> list[Action]:
+    engine = game.engine
+    return [
+        a
+        for a in legal
+        if a.get("type") == "merge"
+        and isinstance(engine.round.step_for_entity(engine.entity(a)), TransformStep)
+    ]
+
+
+def played_until(
+    options: list[str], wanted: Callable[[Game, list[Action]], bool], first_seed: int = 1
+) -> tuple[Game, list[Action]]:
+    """A selfplay game (3 players) played until ``wanted`` holds for the offered actions."""
+    for seed in range(first_seed, first_seed + 11):
+        game = Game.create("1841", [(i, f"Player {i}") for i in (1, 2, 3)], options, seed)
+        rng = random.Random(seed)
+        for played in range(2000):
+            legal = offered(game, played)
+            if wanted(game, legal):
+                return game, legal
+            lay = lay_picker(game, rng, played)
+            if not legal and lay is not None and (only := lay()) is not None:
+                legal = [only]
+            if not legal or game.finished:
+                break
+            game.process(choose_action(legal, rng, lay))
+    pytest.fail("no selfplay game reached the position")
+
+
+def one_token_transform_offered() -> tuple[Game, list[Action]]:
+    """A lite game where a one-token minor may transform."""
+
+    def wanted(game: Game, legal: list[Action]) -> bool:
+        found = transforms(game, legal)
+        return bool(found) and game.engine.entity(found[0]).num_tokens == 1  # type: ignore[union-attr]
+
+    return played_until(["lite"], wanted)
+
+
+def set_chain_cash(engine: Game1841, minor_sym: str, minor_cash: int) -> None:
+    """The minor holds ``minor_cash``, its owners up to the controlling player nothing."""
+    minor = engine.corporation(minor_sym)
+    for owner in emergency.owners(minor):
+        transfer(owner, engine.bank, owner.cash, "test")
+    transfer(minor, engine.bank, minor.cash, "test")
+    transfer(engine.bank, minor, minor_cash, "test")
+    engine.changing()
+
+
+def after_transform(game: Game, action: Action) -> Game1841:
+    """A copy with ``action`` played and every share offer declined: at the token question."""
+    trial = copy.deepcopy(game)
+    trial.process(action)
+    while True:
+        legal = trial.legal_actions()
+        offers = [a for a in legal if a.get("type") == "choose" and a.get("choice") == "no"]
+        if not offers:
+            return trial.engine  # type: ignore[return-value]
+        trial.process(offers[0])
+
+
+def test_defect_b_transform_short_of_token_is_avoided_rules_2_3_12() -> None:
+    """Minor with one token, chain cash below L.50: the check names B, the driver never
+    picks the transformation (it counts what it put aside), and the transformation would
+    indeed reach the position 18xx.games cannot go on from (token EMR with the question
+    open: the sweep cannot pay the required token)."""
+    game, legal = one_token_transform_offered()
+    xf = transforms(game, legal)
+    minor = str(xf[0]["entity"])
+    set_chain_cash(game.engine, minor, REQUIRED_TOKEN_PRICE - 10)  # type: ignore[arg-type]
+    assert all(defect_of(game, a) == "B" for a in xf)
+    assert all(defect_of(game, a) is None for a in legal if a not in xf)
+    avoided: dict[str, int] = {}
+    for seed in range(60):
+        picked = choose_clear(game, legal, random.Random(seed), None, avoided)
+        assert picked not in xf
+    assert avoided.get("B", 0) > 0
+    engine = after_transform(game, xf[0])
+    assert token_emr.question_open(engine) and not token_emr.required_payable(engine)
+
+
+def test_defect_b_not_avoided_when_chain_pays_the_token_rules_2_3_12() -> None:
+    """The same position with L.50 in the minor's treasury: no defect, the driver may
+    transform, and after the transformation the required token can be paid."""
+    game, legal = one_token_transform_offered()
+    xf = transforms(game, legal)
+    minor = str(xf[0]["entity"])
+    set_chain_cash(game.engine, minor, REQUIRED_TOKEN_PRICE)  # type: ignore[arg-type]
+    assert all(defect_of(game, a) is None for a in legal)
+    assert oracle_defects.leads_to_defect(game.engine, xf[0]) is None  # type: ignore[arg-type]
+    engine = after_transform(game, xf[0])
+    assert token_emr.question_open(engine) and token_emr.required_payable(engine)
+
+
+def tuscan_trains(game: Game, legal: list[Action]) -> list[Action]:
+    depot = {t.id: t for t in game.engine.depot.trains}
+    return [
+        a
+        for a in legal
+        if a.get("type") == "buy_train"
+        and oracle_defects.TUSCAN_MERGE_EVENT
+        in getattr(depot.get(str(a.get("train"))), "events", [])
+    ]
+
+
+def tuscan_sfma_transform(game: Game, sfma_president_pool: bool) -> Game1841:
+    """Only SFMA and SSFL floated (the merge transforms SFMA); SFMA presided by the pool or
+    by a player."""
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    sflp, sfma, ssfl = (engine.corporation(s) for s in ("SFLP", "SFMA", "SSFL"))
+    sflp.floated, sfma.floated, ssfl.floated = False, True, True
+    engine.set_president(sfma, engine.pool if sfma_president_pool else engine.players[0])
+    engine.corporation("IRSFF").floated = False  # no secession (defect A) in the way
+    engine.changing()
+    return engine
+
+
+def test_defect_a_first_4_train_not_bought_while_irsff_uncontrolled_2_4_1() -> None:
+    """The first 4-train starts the secession; with IRSFF floated and no player controlling
+    it 18xx.games may find no decider: the check names A for that purchase only, and not
+    once a player controls IRSFF."""
+    game, legal = played_until([], lambda g, legal: bool(tuscan_trains(g, legal)))
+    buys = tuscan_trains(game, legal)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    for sym in ("SFLP", "SFMA", "SSFL"):  # no Tuscan transformation (defect D) in the way
+        engine.corporation(sym).floated = False
+    irsff = engine.corporation("IRSFF")
+    irsff.floated = True
+    engine.set_president(irsff, engine.pool)
+    engine.changing()
+    assert all(defect_of(game, a) == "A" for a in buys)
+    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    avoided: dict[str, int] = {}
+    for seed in range(20):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in buys
+    engine.set_president(irsff, engine.players[0])
+    engine.changing()
+    assert all(defect_of(game, a) is None for a in legal)
+
+
+def test_defect_d_first_4_train_not_bought_for_uncontrolled_tuscan_transform_2_4_2() -> None:
+    """The first 4-train starts the Tuscan merge; with only SFMA and SSFL floated it
+    transforms SFMA, which 18xx.games cannot do while no player controls SFMA: the check
+    names D for that purchase only, and the driver picks something else."""
+    game, legal = played_until([], lambda g, legal: bool(tuscan_trains(g, legal)))
+    buys = tuscan_trains(game, legal)
+    tuscan_sfma_transform(game, sfma_president_pool=True)
+    assert all(defect_of(game, a) == "D" for a in buys)
+    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    avoided: dict[str, int] = {}
+    assert len(buys) < len(legal)  # something else is offered (a pass at least)
+    for seed in range(40):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in buys
+    assert avoided.get("D", 0) > 0
+    tuscan_sfma_transform(game, sfma_president_pool=False)
+    assert all(defect_of(game, a) is None for a in legal)
+
+
+def secession_tokens_asked(game: Game, legal: list[Action]) -> bool:
+    asked = decisions.current(game.engine)  # type: ignore[arg-type]
+    return asked is not None and isinstance(asked[0], Secession) and asked[1].topic == "buy_tokens"
+
+
+def test_defect_f_decider_buys_no_secession_tokens_2_4_1() -> None:
+    """The secession's token question for a new corporation no player controls is answered
+    by the decider; 18xx.games cannot take any count but 0 then: the check names F for
+    those counts only, and nothing when a player controls the corporation (it answers for
+    itself)."""
+    game, _ = played_until(["lite"], secession_tokens_asked, first_seed=2)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    asked = decisions.current(engine)
+    assert asked is not None and isinstance(asked[0], Secession)
+    corp = engine.corporation(asked[0].tokens_corp)
+    engine.set_president(corp, engine.pool)
+    engine.changing()
+    legal = game.legal_actions()
+    counts = [a for a in legal if a.get("type") == "choose"]
+    assert all(a.get("entity_type") == "player" for a in counts) and len(counts) > 1
+    for action in counts:
+        expected = None if str(action["choice"]) == "0" else "F"
+        assert defect_of(game, action) == expected
+    avoided: dict[str, int] = {}
+    for seed in range(30):
+        assert str(choose_clear(game, counts, random.Random(seed), None, avoided)["choice"]) == "0"
+    engine.set_president(corp, engine.players[0])
+    engine.changing()
+    assert all(defect_of(game, a) is None for a in game.legal_actions())
+
+
+def test_defect_g_first_4_train_not_bought_with_uncontrolled_tuscan_decider_2_4_2() -> None:
+    """All three Tuscan corporations floated: the merge's decider is the president of the
+    best-priced one; with no player controlling it 18xx.games takes the round's acting
+    entity, which can be missing: the check names G for the first 4-train only, and not
+    once a player controls that corporation."""
+    game, legal = played_until([], lambda g, legal: bool(tuscan_trains(g, legal)))
+    buys = tuscan_trains(game, legal)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    engine.corporation("IRSFF").floated = False  # no secession (defect A) in the way
+    olds = [engine.corporation(sym) for sym in ("SFLP", "SFMA", "SSFL")]
+    for corp in olds:
+        corp.floated = True
+        engine.set_president(corp, engine.players[0])
+    best = min(olds, key=lambda c: c.sort_key())
+    engine.set_president(best, engine.pool)
+    engine.changing()
+    assert all(defect_of(game, a) == "G" for a in buys)
+    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    engine.set_president(best, engine.players[1])
+    engine.changing()
+    assert all(defect_of(game, a) is None for a in legal)
