@@ -309,7 +309,8 @@ def lay_hexes(game: Game1841, corp: Corporation, lays: TurnLays) -> list[str]:
     """The hexes where :func:`legal_lays` may list a lay, found without checking one: those
     the bases no earlier lay of this turn used reach, less the hexes laid this turn (a
     superset, core ``Game.lay_hexes``).  Checking every lay here walked each base's network
-    once per candidate lay, the bulk of a late game's menus (selfplay version_1 5p s203)."""
+    once per candidate lay, the bulk of a late game's menus (a first-edition selfplay game,
+    5 players, seed 203)."""
     bases = unused_bases(game, corp, lays)
     if not bases:
         return []
