@@ -1,21 +1,26 @@
 """Benchmark: the speed targets of issue 7 (replay, refusal, undo, legal actions, selfplay).
 
 Usage: ``.venv/bin/python bench/speed.py [--seeds 1,2,3] [--cache DIR] [--skip-selfplay]
-[--oracle DIR | --no-oracle] [--fixtures-only] [--titles 1841,1849] [--games GLOB ...]``.
+[--oracle DIR | --no-oracle] [--fixtures-only] [--titles 1841,1849] [--games GLOB ...]
+[--repeat N] [--rounds R]``.
 
 1. Whole selfplay games (the seeded random driver, ``stellwerk.selfplay``) of 1849 (5 players),
    1835 (4 players) and 1841 (4 players; the seeds take the option sets of ``OPTION_SETS`` in
    turn), one per seed: seconds each and the median (targets 3 s, 5 s and 10 s).
    Their game files are written to ``--cache`` and reused by the other measurements.
-2. Replay of the 18xx.games 1841 and 1849 fixtures and of the selfplay game files (CPU seconds
-   of the whole load; each file is replayed once outside the clock first, as
-   ``oracle_replay.rb`` loads it once before timing), beside 18xx.games' time for the
-   fixtures and the 1849 selfplay files (issue 7, issue 8 item 7): measured in the same run when
-   Ruby and a local copy of its engine are there (``--oracle``, default ``/tmp/x18``, laid out
-   by ../shared/tools/oracle/setup.sh; timed by ``bench/oracle_replay.rb`` in CPU seconds too),
-   else the figure in ``REFERENCE_SECONDS``.  Target: at most 0.2 of its time.  ``--games``
-   adds more files compared the same way (random games of 18xx.games' engine, selfplay
-   files); a last line per title sums up the ratios measured now.
+2. Replay of the 18xx.games 1841 and 1849 fixtures and of the selfplay game files beside
+   18xx.games' time for the fixtures and the 1849 selfplay files (issue 7, issue 8 item 7),
+   both engines timed the same way: a fresh process per file and side (``bench/our_replay.py``
+   and ``bench/oracle_replay.rb``), one load before the clock, a full garbage collection
+   before each timed load, CPU seconds of the load only (game creation included); ``--rounds``
+   rounds of ``--repeat`` runs, the two engines taking turns, and the lower quartiles of
+   each side's runs compared (load mostly adds time; best and median ratios are printed
+   too).  18xx.games is timed when Ruby and a local copy of its engine are there
+   (``--oracle``, default ``/tmp/x18``, laid out by ../shared/tools/oracle/setup.sh), else
+   the figure in ``REFERENCE_SECONDS`` stands in.
+   Target: at most 0.2 of its time.  ``--games`` adds more files compared the same way
+   (random games of 18xx.games' engine, selfplay files); a last line per title sums up the
+   lower-quartile ratios measured now.
 3. Refused actions at action ~800 (target 20 ms): one the live gate refuses, one the engine
    refuses while processing (the engine is restored from a checkpoint), and an undo there
    (target 50 ms).
@@ -23,7 +28,7 @@ Usage: ``.venv/bin/python bench/speed.py [--seeds 1,2,3] [--cache DIR] [--skip-s
    and ``legal_actions()`` at every position of one 1841 selfplay game: median and maximum
    (target median 15 ms).
 
-Times are CPU seconds of this process (``time.process_time``): the machine is shared, and
+Times are CPU seconds of the measuring process (``time.process_time``): the machine is shared, and
 wall-clock time under load says more about the neighbours than about the engine.
 Not a test: it prints one line per measurement and exits 0.
 """
@@ -46,7 +51,6 @@ from typing import Any
 from stellwerk.api import Game
 from stellwerk.core.errors import IllegalAction
 from stellwerk.io.gamefile import load_game_file, read_game_file
-from stellwerk.io.replay import replay
 from stellwerk.selfplay import play
 
 REPO = Path(__file__).resolve().parents[1]
@@ -122,80 +126,120 @@ def selfplay_games(seeds: list[int], cache: Path, run: bool) -> dict[str, list[P
     return out
 
 
-def oracle_times(paths: list[Path], oracle: Path | None, repeat: int) -> dict[str, Timing]:
-    """18xx.games' CPU seconds (median, best) loading each file, measured now by its engine in
-    ``oracle`` (skipped, with a note, when Ruby or the engine is missing or fails)."""
-    if oracle is None or not paths:
-        return {}
+def _json_rows(command: list[str], cwd: Path, env: dict[str, str], who: str) -> list[Any]:
+    """The JSON lines a timing script printed (empty, with a note, when it cannot run)."""
+    try:
+        done = subprocess.run(
+            command, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        print(f"{who}: not measured ({error})")
+        return []
+    rows = []
+    for line in done.stdout.splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["?"])[-1]
+        print(f"{who}: stopped early ({tail})")
+    return rows
+
+
+def oracle_runs(path: Path, oracle: Path | None, runs: int) -> list[float]:
+    """18xx.games' CPU seconds of each of ``runs`` loads of ``path`` by its engine in
+    ``oracle`` (``bench/oracle_replay.rb``: a fresh process, one load before the clock, a full
+    garbage collection before each timed one); none, with a note, when Ruby or the engine is
+    missing or fails."""
+    if oracle is None:
+        return []
     ruby = shutil.which("ruby")
     if ruby is None or not (oracle / "lib" / "engine.rb").is_file():
         print(f"18xx.games engine: not measured (no ruby or no {oracle}/lib/engine.rb)")
-        return {}
+        return []
     script = Path(__file__).resolve().with_name("oracle_replay.rb")
-    env = {**os.environ, "RUNS": str(max(3, repeat)), "ENGINE_LOG_LEVEL": "4"}
-    command = [ruby, "-Ishim", str(script), *(str(p.resolve()) for p in paths)]
-    try:
-        done = subprocess.run(
-            command, cwd=oracle, env=env, capture_output=True, text=True, timeout=1800
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        print(f"18xx.games engine: not measured ({error})")
-        return {}
-    out: dict[str, Timing] = {}
-    for line in done.stdout.splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        out[Path(row["file"]).name] = (float(row["median_s"]), float(row["min_s"]))
-    if done.returncode != 0:
-        tail = (done.stderr.strip().splitlines() or ["?"])[-1]
-        print(f"18xx.games engine: stopped early ({tail})")
-    return out
+    env = {**os.environ, "RUNS": str(runs), "ENGINE_LOG_LEVEL": "4"}
+    rows = _json_rows([ruby, "-Ishim", str(script), str(path.resolve())], oracle, env, "18xx.games")
+    return [float(t) for row in rows for t in row["runs"]]
+
+
+def our_runs(path: Path, runs: int) -> dict[str, Any] | None:
+    """Our CPU seconds of each of ``runs`` replays of ``path``, timed as 18xx.games' engine is
+    (``bench/our_replay.py``: a fresh process, one replay before the clock, a full garbage
+    collection before each timed one), with whether the replay matched."""
+    script = Path(__file__).resolve().with_name("our_replay.py")
+    env = {**os.environ, "RUNS": str(runs)}
+    rows = _json_rows([sys.executable, str(script), str(path.resolve())], REPO, env, "stellwerk")
+    return rows[0] if rows else None
+
+
+def low(runs: list[float]) -> float:
+    """The lower quartile of ``runs`` (the lowest of fewer than four): a low figure of the
+    runs, as the best is, but not one wrong reading."""
+    if len(runs) < 4:
+        return min(runs)
+    return statistics.quantiles(runs, n=4, method="inclusive")[0]
 
 
 def replay_times(
-    paths: list[Path], repeat: int, oracle: Path | None, compare: list[Path]
+    paths: list[Path], repeat: int, rounds: int, oracle: Path | None, compare: list[Path]
 ) -> dict[str, list[float]]:
-    """CPU seconds of replaying each file (median and best of ``repeat``).  For the files in
-    ``compare``, 18xx.games' engine is timed on the same file just before ours (the machine's
-    load changes: back to back, the two see about the same) and the ratios are printed; where
-    it cannot be run, the recorded ``REFERENCE_SECONDS`` stand in.  Returns the ratios of the
-    median times measured now, per title."""
+    """CPU seconds of replaying each file, the best and the median of ``rounds`` rounds of
+    ``repeat`` runs.  For the files in ``compare`` 18xx.games' engine is timed on the same file
+    in the same rounds, the two engines taking turns (which one goes first alternates), each
+    run measured the same way (:func:`our_runs`, :func:`oracle_runs`).  The machine's load
+    changes and mostly adds time, so the low runs of each side are the fairest figures; the
+    ratio printed first (and summed up) compares the lower quartiles of the two sides' runs
+    (:func:`low`), which a single wrong reading of the CPU clock cannot move (one replay of
+    40 ms read 1.4 ms under a load of 18).  Where 18xx.games cannot be run, the recorded
+    ``REFERENCE_SECONDS`` stand in.  Returns the lower-quartile ratios measured now, per
+    title."""
     ratios: dict[str, list[float]] = {}
     for path in paths:
-        game_file = load_game_file(read_game_file(path))
-        theirs = oracle_times([path], oracle, repeat) if path in compare else {}
-        # one replay outside the clock, as oracle_replay.rb loads each file once first
-        first = replay(game_file, Game.create, source=path.name)
-        times = []
-        ok = first.ok
-        for _ in range(repeat):
-            start = time.process_time()
-            report = replay(game_file, Game.create, source=path.name)
-            times.append(time.process_time() - start)
-            ok = ok and report.ok
-        median, best = statistics.median(times), min(times)
-        line = f"replay {path.name}: {median:.4f} s, best {best:.4f} s"
-        line += f" ({len(game_file.live)} actions"
-        if ok:
+        ours: list[float] = []
+        theirs: list[float] = []
+        row: dict[str, Any] | None = None
+        for index in range(rounds):
+            compared = path in compare and oracle is not None
+            if compared and index % 2 == 0:
+                theirs += oracle_runs(path, oracle, repeat)
+            found = our_runs(path, repeat)
+            if found is not None:
+                row = found
+                ours += [float(t) for t in found["runs"]]
+            if compared and index % 2 == 1:
+                theirs += oracle_runs(path, oracle, repeat)
+        if row is None or not ours:
+            print(f"replay {path.name}: not measured")
+            continue
+        median, best, quartile = statistics.median(ours), min(ours), low(ours)
+        line = (
+            f"replay {path.name}: lower quartile {quartile:.4f} s, best {best:.4f} s,"
+            f" median {median:.4f} s"
+        )
+        line += f" ({row['actions']} actions"
+        if row["ok"]:
             line += ", match)"
-        elif first.first_divergence is None and not first.finished:
+        elif row["divergence"] is None and not row["finished"]:
             line += ", not over in the file, no divergence)"  # a random game cut short
         else:
             line += ", NO MATCH)"
-        measured = theirs.get(path.name)
-        if measured is not None:
-            their_median, their_best = measured
-            ratios.setdefault(game_file.title, []).append(median / their_median)
+        title = load_game_file(read_game_file(path)).title
+        if theirs:
+            their_median, their_best = statistics.median(theirs), min(theirs)
+            their_quartile = low(theirs)
+            ratios.setdefault(title, []).append(quartile / their_quartile)
             line += (
-                f"; 18xx.games {their_median:.3f} s, best {their_best:.3f} s (measured now):"
-                f" ratio {median / their_median:.2f}, best to best {best / their_best:.2f}"
-                " (target 0.2)"
+                f"; 18xx.games lower quartile {their_quartile:.3f} s, best {their_best:.3f} s,"
+                f" median {their_median:.3f} s (measured now, {len(theirs)} runs beside our"
+                f" {len(ours)}): ratio {quartile / their_quartile:.3f} (lower quartiles),"
+                f" best to best {best / their_best:.3f}, median to median"
+                f" {median / their_median:.3f} (target 0.2)"
             )
         elif path.name in REFERENCE_SECONDS:
             reference = REFERENCE_SECONDS[path.name]
-            line += f"; 18xx.games {reference:.3f} s (recorded), ratio {median / reference:.2f}"
+            line += f"; 18xx.games {reference:.3f} s (recorded), ratio {quartile / reference:.3f}"
             line += " (target 0.2)"
         print(line, flush=True)
     return ratios
@@ -205,7 +249,7 @@ def ratio_summary(ratios: dict[str, list[float]]) -> None:
     """One line per title: how many files were compared with 18xx.games and their ratios."""
     for title, found in sorted(ratios.items()):
         print(
-            f"ratio to 18xx.games, {title}, {len(found)} files: median "
+            f"ratio to 18xx.games (lower quartiles), {title}, {len(found)} files: median "
             f"{statistics.median(found):.3f}, lowest {min(found):.3f}, highest {max(found):.3f}"
             " (target 0.2)",
             flush=True,
@@ -315,6 +359,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--repeat", type=int, default=3, help="repeats per measurement")
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="replays: rounds of --repeat runs, the two engines taking turns (default 3)",
+    )
+    parser.add_argument(
         "--oracle",
         type=Path,
         default=Path("/tmp/x18"),
@@ -350,13 +400,17 @@ def main(argv: list[str] | None = None) -> int:
     ]
     more = game_files(args.games)
     if args.fixtures_only:
-        ratio_summary(replay_times(fixtures + more, args.repeat, oracle, fixtures + more))
+        ratio_summary(
+            replay_times(fixtures + more, args.repeat, args.rounds, oracle, fixtures + more)
+        )
         return 0
     args.cache.mkdir(parents=True, exist_ok=True)
     games = selfplay_games(seeds, args.cache, not args.skip_selfplay)
     compared = fixtures + more + games["1849"]
     ratio_summary(
-        replay_times(compared + games["1835"] + games["1841"], args.repeat, oracle, compared)
+        replay_times(
+            compared + games["1835"] + games["1841"], args.repeat, args.rounds, oracle, compared
+        )
     )
     longest = max(
         games["1835"] + games["1849"], key=lambda p: len(load_game_file(read_game_file(p)).live)

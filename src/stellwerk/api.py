@@ -226,8 +226,7 @@ class Game:
     def next_id(self) -> int:
         """The id a new action gets: one more than the highest in the record
         (``stellwerk.io.undo.next_id``, found incrementally: the record only grows)."""
-        from stellwerk.io.undo import highest_id
-
+        highest_id = _highest_id()
         seen, highest = self._ids_seen
         raw = self.raw_actions
         if seen > len(raw):  # the record was replaced by a shorter one
@@ -384,6 +383,20 @@ class Game:
             out["result"] = result
             out["game_end_reason"] = self.game_end_reason
         return out
+
+
+def _highest_id() -> Callable[[list[JSONObject], int], int]:
+    """``stellwerk.io.undo.highest_id``, imported once (io sits above the API, so not at the
+    top; an import in ``next_id`` itself cost a few microseconds per action)."""
+    global _HIGHEST_ID
+    if _HIGHEST_ID is None:
+        from stellwerk.io.undo import highest_id
+
+        _HIGHEST_ID = highest_id
+    return _HIGHEST_ID
+
+
+_HIGHEST_ID: Callable[[list[JSONObject], int], int] | None = None
 
 
 def what_if_trains(engine: CoreGame, names: Sequence[str]) -> list[Train]:

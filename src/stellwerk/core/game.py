@@ -65,6 +65,7 @@ from stellwerk.core.shares import (
     ChangePresident,
     all_bundles,
     generic_change_president,
+    interchangeable,
     iter_bundles,
     move_share,
     seat_distance,
@@ -882,6 +883,16 @@ class Game(ABC):
     def can_redeem(self, corp: Corporation) -> bool:
         """Hook: whether :meth:`redeemable_bundles` lists any (a title may answer faster)."""
         return bool(self.redeemable_bundles(corp))
+
+    def issuable_like(self, corp: Corporation, bundle: Bundle) -> bool:
+        """Hook: whether :meth:`issuable_bundles` lists a bundle interchangeable with
+        ``bundle`` (``shares.interchangeable``; a title may look without listing them all)."""
+        return any(interchangeable(bundle, b) for b in self.issuable_bundles(corp))
+
+    def redeemable_like(self, corp: Corporation, bundle: Bundle) -> bool:
+        """Hook: whether :meth:`redeemable_bundles` lists a bundle interchangeable with
+        ``bundle`` (a title may look without listing them all)."""
+        return any(interchangeable(bundle, b) for b in self.redeemable_bundles(corp))
 
     def depot_trains_for(self, corp: Corporation) -> list[Train]:
         return self.depot.depot_trains(self.phases)

@@ -33,6 +33,7 @@ __all__ = [
     "all_bundles",
     "can_dump",
     "generic_change_president",
+    "interchangeable",
     "iter_bundles",
     "keeps_presidency",
     "more_than_needed",
@@ -90,6 +91,16 @@ class Bundle:
     @property
     def price(self) -> int:
         return math.ceil(self.price_per_share() * self.num_shares())
+
+
+def interchangeable(a: Bundle, b: Bundle) -> bool:
+    """Two bundles are interchangeable: same owner, percent and certificate sizes (which
+    certificates of a kind an action names does not matter for whether it is allowed)."""
+    return (
+        a.owner is b.owner
+        and a.percent == b.percent
+        and sorted(s.percent for s in a.shares) == sorted(s.percent for s in b.shares)
+    )
 
 
 def seat_distance(players: list[Player], a: Holder | None, b: Player) -> int:

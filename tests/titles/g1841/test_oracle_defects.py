@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 
 from stellwerk.api import Game
-from stellwerk.core.entities import transfer
+from stellwerk.core.entities import Corporation, transfer
 from stellwerk.selfplay import Action, choose_action, choose_clear, defect_of, lay_picker, offered
 from stellwerk.titles.g1841 import decisions, emergency, oracle_defects, token_emr
 from stellwerk.titles.g1841.game import Game1841
@@ -130,12 +130,25 @@ def tuscan_trains(game: Game, legal: list[Action]) -> list[Action]:
     ]
 
 
+def floated_with_price(engine: Game1841, corp: Corporation) -> None:
+    """``corp`` floated, as the position needs whatever the game reached: parred at L.100
+    and presided by the first player if it had no price (a floated corporation has both)."""
+    corp.floated = True
+    if corp.share_price is None:
+        cell = engine.market.cell_by_id("100,3,5")
+        assert cell is not None
+        engine.set_par(corp, cell)
+        engine.set_president(corp, engine.players[0])
+
+
 def tuscan_sfma_transform(game: Game, sfma_president_pool: bool) -> Game1841:
     """Only SFMA and SSFL floated (the merge transforms SFMA); SFMA presided by the pool or
     by a player."""
     engine: Game1841 = game.engine  # type: ignore[assignment]
     sflp, sfma, ssfl = (engine.corporation(s) for s in ("SFLP", "SFMA", "SSFL"))
-    sflp.floated, sfma.floated, ssfl.floated = False, True, True
+    sflp.floated = False
+    for corp in (sfma, ssfl):
+        floated_with_price(engine, corp)
     engine.set_president(sfma, engine.pool if sfma_president_pool else engine.players[0])
     engine.corporation("IRSFF").floated = False  # no secession (defect A) in the way
     engine.changing()
@@ -225,7 +238,7 @@ def test_defect_g_first_4_train_not_bought_with_uncontrolled_tuscan_decider_2_4_
     engine.corporation("IRSFF").floated = False  # no secession (defect A) in the way
     olds = [engine.corporation(sym) for sym in ("SFLP", "SFMA", "SSFL")]
     for corp in olds:
-        corp.floated = True
+        floated_with_price(engine, corp)
         engine.set_president(corp, engine.players[0])
     best = min(olds, key=lambda c: c.sort_key())
     engine.set_president(best, engine.pool)

@@ -451,19 +451,33 @@ class Round(Generic[E_co]):
         ents = self.entities
         current = ents[self.entity_index] if ents and self.entity_index < len(ents) else None
         closed = getattr(current, "closed", False)  # nothing is skipped for a closed entity
+        # until a step is skipped, this walk asks what ``_active_step`` asks, in its order:
+        # its answer is remembered too (the round asks for it next)
+        key, cache = game.memo_key, game.memo_cache
+        before = (cache.stamp, cache.reads) if cache is not None else None
+        found: Step | None = None
+        skipped = closed
         for step in self.steps:
             if closed:
                 break
             if not step.blocks or not step.active():
                 continue
             if step.blocking():
+                found = step
                 break
+            skipped = True
             game.changing()
             if current is not None:
                 game.journal.append(StepSkipped(ref(current), step.description))
             step.skip()
             game.settle()
             closed = getattr(current, "closed", False)  # a skip may close it
+        if not skipped and key is not None and game.memo_key == key and self.stale_step is None:
+            if before is None:
+                _keep(self, key, "active_step", found, None)
+            elif cache is not None and cache.stamp == before[0]:
+                stamp = None if cache.reads == before[1] else before[0]
+                _keep(self, key, "active_step", found, stamp)
         if not settled:
             game.changing()
 

@@ -317,26 +317,17 @@ class IssueShares(CorporationStep):
 
     def process_sell_shares(self, action: Action, entity: Corporation) -> None:
         bundle = bundle_from_action(self.game, action)
-        if not any(_same(bundle, b) for b in self.game.issuable_bundles(entity)):
+        if not self.game.issuable_like(entity, bundle):
             raise IllegalAction("these shares cannot be issued", "title rules: issuing shares")
         self.game.sell_shares_and_change_price(bundle)
         self.pass_()
 
     def process_buy_shares(self, action: Action, entity: Corporation) -> None:
         bundle = bundle_from_action(self.game, action)
-        if not any(_same(bundle, b) for b in self.game.redeemable_bundles(entity)):
+        if not self.game.redeemable_like(entity, bundle):
             raise IllegalAction("these shares cannot be redeemed", "title rules: redeeming shares")
         self.game.buy_shares(entity, bundle)
         self.pass_()
-
-
-def _same(a: Bundle, b: Bundle) -> bool:
-    """Two bundles are interchangeable: same owner, percent and certificate sizes."""
-
-    def shape(x: Bundle) -> tuple[int, int, list[int]]:
-        return (id(x.owner), x.percent, sorted(s.percent for s in x.shares))
-
-    return shape(a) == shape(b)
 
 
 class BuyTrain(CorporationStep):

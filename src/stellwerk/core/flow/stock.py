@@ -66,6 +66,10 @@ def turn_menu(
     return out
 
 
+_KIND_TESTS = {"sell_shares": "can_sell", "buy_shares": "can_buy", "par": "can_par"}
+"""The test of the stock turn that offers each kind of action (``pass`` comes with any)."""
+
+
 class BuySellParShares(PlayerStep):
     """One player turn of the stock round."""
 
@@ -164,7 +168,16 @@ class BuySellParShares(PlayerStep):
         bundle = self.smallest_bundle(shares, corp)
         return bundle is not None and player.cash >= bundle.price and self.can_gain(player, bundle)
 
+    def _no_room(self, player: Player) -> bool:
+        """No certificate fits under ``player``'s limit, whatever it is (the generic
+        :meth:`can_gain`, asked once instead of for every bundle; common rules §6.6)."""
+        return type(self).can_gain is BuySellParShares.can_gain and not (
+            self.game.within_cert_limit(player)
+        )
+
     def can_buy_any(self, player: Player) -> bool:
+        if self._no_room(player):
+            return False
         for corp in self.game.corporations:
             if self.can_buy_from(player, self.game.pool.shares_of(corp.sym), corp):
                 return True
@@ -177,21 +190,73 @@ class BuySellParShares(PlayerStep):
         return False
 
     def can_par_any(self, player: Player) -> bool:
-        if self.bought():
+        """Whether ``player`` may start some corporation: one not yet started with its
+        president's certificate in the treasury, a par price he can pay for it, and room for
+        the certificate (common rules §6.6).  The par prices do not depend on the corporation,
+        so they are looked at once, when a corporation qualifies."""
+        if self.bought() or self._no_room(player):
             return False
-        for corp in self.game.corporations:
-            if self.game.can_par(corp) and corp.treasury_shares():
-                pres = Bundle.of([corp.treasury_shares()[0]], corp)
-                if self.game.can_afford_par(player) and self.can_gain(player, pres):
+        game = self.game
+        affordable: bool | None = None
+        for corp in game.corporations:
+            if game.can_par(corp):
+                treasury = corp.treasury_shares()
+                if not treasury:
+                    continue
+                if affordable is None:
+                    affordable = game.can_afford_par(player)
+                if not affordable:
+                    return False
+                if self.can_gain(player, Bundle.of([treasury[0]], corp)):
                     return True
         return False
+
+    # -- the turn ------------------------------------------------------------------------------
+    # The menu is :func:`turn_menu` of four tests of the current player, each remembered for
+    # the state (``remembered``; issue 7 item 6: who may act is found once per state, by
+    # existence tests): the skip test (``blocking``) and the routing (``offers_current``)
+    # ask only those they need, and the menu asked afterwards reuses them.
+    def _test(self, name: str, player: Player) -> bool:
+        found: bool = remembered(self, name, lambda: self._computed_test(name, player))
+        return found
+
+    def _computed_test(self, name: str, player: Player) -> bool:
+        """One of the turn's tests of ``player``, computed."""
+        if name == "can_sell":
+            return self.can_sell_any(player)
+        if name == "can_buy":
+            return self.can_buy_any(player)
+        if name == "can_par":
+            return self.can_par_any(player)
+        if name == "must_sell":
+            if type(self).must_sell is BuySellParShares.must_sell and not self._over_a_limit(
+                player
+            ):
+                return False  # a forced sale needs a limit exceeded: no sale to test
+            return self.must_sell(player, self._test("can_sell", player))
+        raise KeyError(name)
+
+    def _over_a_limit(self, player: Player) -> bool:
+        """Over the certificate limit, or over the holding limit of a corporation held: what
+        :meth:`must_sell` asks besides a possible sale (common rules §6.6)."""
+        game = self.game
+        if game.num_certs(player) > game.cert_limit(player):
+            return True
+        return any(
+            player.shares.get(c.sym) and not game.holding_ok(player, c) for c in game.corporations
+        )
+
+    def _plain_menu(self) -> bool:
+        """The menu is this class's :meth:`actions` (a title step with its own is asked the
+        long way) and the step blocks."""
+        return self.blocks and type(self).actions is BuySellParShares.actions
 
     @any_action_blocks
     def blocking(self) -> bool:
         """``bool(current_actions())`` asked as existence tests that stop at the first yes
         (a sale is possible whenever it must be made); a title step with its own
         ``actions`` is asked the long way."""
-        if type(self).actions is not BuySellParShares.actions:
+        if not self._plain_menu():
             return super().blocking()
         found: bool = remembered(self, "blocking", self._any_action)
         return found
@@ -200,17 +265,37 @@ class BuySellParShares(PlayerStep):
         entity = self.current_entity()
         if not self.blocks or not isinstance(entity, Player) or getattr(entity, "closed", False):
             return False
-        return self.can_buy_any(entity) or self.can_par_any(entity) or self.can_sell_any(entity)
+        return (
+            self._test("can_buy", entity)
+            or self._test("can_par", entity)
+            or self._test("can_sell", entity)
+        )
+
+    def offers_current(self, kind: str) -> bool:
+        """``kind in self.current_actions()`` from the tests it needs (:func:`turn_menu`: a
+        forced sale alone, else each purchase and sale by its test, ``pass`` with any)."""
+        if not self._plain_menu():
+            return super().offers_current(kind)
+        entity = self.current_entity()
+        if not isinstance(entity, Player) or getattr(entity, "closed", False):
+            return False
+        if not self.blocking():
+            return False  # nothing offered
+        if self._test("must_sell", entity):
+            return kind == "sell_shares"
+        test = _KIND_TESTS.get(kind, "")
+        if not test:
+            return kind == "pass"
+        return self._test(test, entity)
 
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
-        can_sell = self.can_sell_any(entity)
         return turn_menu(
-            self.must_sell(entity, can_sell),
-            can_sell,
-            lambda: self.can_buy_any(entity),
-            lambda: self.can_par_any(entity),
+            self._test("must_sell", entity),
+            self._test("can_sell", entity),
+            lambda: self._test("can_buy", entity),
+            lambda: self._test("can_par", entity),
         )
 
     def choices(self, entity: Entity) -> list[Action]:

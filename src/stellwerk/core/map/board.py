@@ -7,7 +7,7 @@ Mutating methods do no rule checks beyond what keeps the state consistent; rule 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -65,7 +65,14 @@ class Board:
         self.legs_kept: ByVersion[LegMap] = ByVersion()
         """The route search's legs of this board at a version (``routes.optimize.board_legs``;
         not state: a copy starts without them, ``core.kept``)."""
+        self.before_change: list[Callable[[], None]] = []
+        """Called before anything on the board changes (tiles, tokens, reservations): a cache
+        that put off work on the board as it is does it then (``GraphCache``)."""
         """Answers of :meth:`neighbor` for the tiles as they lie now (:meth:`link_table`)."""
+
+    def _will_change(self) -> None:
+        for call in self.before_change:
+            call()
 
     def link_table(self) -> dict[tuple[str, int], str | None]:
         """Answers of :meth:`neighbor` for the tiles as they lie now, keyed by (hex, edge), for
@@ -153,6 +160,7 @@ class Board:
         """Replace the tile on ``hex_id`` with supply tile ``tile_id`` (no rule checks; see
         lay.check_lay).  Tokens and reservations move to the new city containing the old city's
         exits; a replaced supply tile returns to the supply under its old id (§2.1, §6.3)."""
+        self._will_change()
         state = self.hex(hex_id)
         tile = self.supply_tile(tile_id)
         new = tile.rotated(rotation)
@@ -211,6 +219,7 @@ class Board:
     def trial_lay(self, hex_id: str, tile_id: str, rotation: int) -> Iterator[None]:
         """Lay a tile for the duration of a ``with`` block, then restore the hex exactly (used by
         pure checks that need the board after the lay)."""
+        self._will_change()
         state = self.hex(hex_id)
         saved = (state.tile_id, state.placed, state.cities)
         content = self.content
@@ -237,6 +246,7 @@ class Board:
         """Put the preprinted tile back and remove every token on the hex from the game (a
         title's disaster event).  18xx.games does not return the removed tile to the supply;
         pass ``return_tile`` to do so.  Returns the corporations whose tokens were removed."""
+        self._will_change()
         state = self.hex(hex_id)
         removed = [c for city in state.cities for c in city.tokens if c is not None]
         for city in state.cities:
@@ -278,6 +288,7 @@ class Board:
         self, hex_id: str, city_index: int, corp: str, same_hex_allowed: bool = False
     ) -> int:
         """Place a token of ``corp`` in a city (home tokens use this); returns the slot."""
+        self._will_change()
         if not self.can_place_token(hex_id, city_index, corp, same_hex_allowed):
             raise IllegalAction(f"{corp} cannot place a token in {hex_id}", RULE_TOKEN)
         slot = self.hexes[hex_id].cities[city_index].place(corp)
@@ -294,6 +305,7 @@ class Board:
 
     def replace_token(self, city_id: str, slot: int, corp: str) -> str:
         """Swap the token in ``slot`` for one of ``corp`` (token purchase); returns its owner."""
+        self._will_change()
         hex_id, index = self.resolve_city(city_id)
         city = self.hexes[hex_id].cities[index]
         old = city.tokens[slot] if slot < len(city.tokens) else None
@@ -306,6 +318,7 @@ class Board:
 
     def remove_token(self, city_id: str, slot: int) -> str | None:
         """Remove the token in ``slot`` of a city; returns its corporation."""
+        self._will_change()
         hex_id, index = self.resolve_city(city_id)
         city = self.hexes[hex_id].cities[index]
         corp = city.tokens[slot] if slot < len(city.tokens) else None
@@ -316,6 +329,7 @@ class Board:
 
     def remove_corp_token(self, hex_id: str, corp: str) -> bool:
         """Remove ``corp``'s token from a hex; True if there was one."""
+        self._will_change()
         found = False
         for city in self.hex(hex_id).cities:
             for i, holder in enumerate(city.tokens):
@@ -356,6 +370,7 @@ class Board:
 
     def reserve(self, hex_id: str, city_index: int, corp: str) -> int:
         """Reserve a slot of a city for ``corp``'s home token: the first open slot (§6.4)."""
+        self._will_change()
         city = self.hex(hex_id).cities[city_index]
         slot = city.open_slot()
         if slot is None:
@@ -366,6 +381,7 @@ class Board:
 
     def unreserve(self, corp: str) -> list[str]:
         """Drop every reservation of ``corp``; returns the hexes concerned."""
+        self._will_change()
         out = []
         for hid, state in self.hexes.items():
             for city in state.cities:

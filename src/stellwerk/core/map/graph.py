@@ -18,7 +18,9 @@ Results (cached per board version):
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from stellwerk.core.map.board import Board
@@ -363,6 +365,27 @@ def compute_network(
     return net
 
 
+def tokenable_paths(board: Board, corp: str) -> frozenset[PathKey]:
+    """The paths through a city where ``corp`` may place a token now (a free, unreserved slot
+    and no token of its own on the hex, common rules §6.4): the network holds such a city
+    exactly when it holds one of these paths (a node is reached with a path through it)."""
+    out: list[PathKey] = []
+    for hid, state in board.hexes.items():
+        if not state.cities:
+            continue
+        free = [
+            state.tile.city_nodes[index]
+            for index in range(len(state.cities))
+            if board.can_place_token(hid, index, corp)
+        ]
+        if not free:
+            continue
+        for p, path in enumerate(state.placed.paths):
+            if any(n in free for n in path.nodes):
+                out.append((hid, p))
+    return frozenset(out)
+
+
 STAMPS = itertools.count(1)
 """Stamps of graph-cache contents: every change takes a new one, unique in the process."""
 
@@ -403,6 +426,15 @@ class GraphCache:
         self._computed: dict[str, Network] = {}
         self._computed_content = board.content
         self._computed_limits = limits
+        self._deferred: dict[str, tuple[int, WalkLimits, bool]] = {}
+        """Networks (and token spots) a token test put off (:meth:`has_tokenable_city`):
+        corporation -> the board content and limits then, and the test's answer.  Each is as
+        good as cached: it is computed when first asked for, or before the board changes
+        (``Board.before_change``), or dropped where a clear would drop it."""
+        self.stale = 0
+        """Put-off networks computed on another board than the one they were put off on (an
+        engine defect: the board changed without telling; the tests require none)."""
+        board.before_change.append(self.settle)
         self.stamp = next(STAMPS)
         self.reads = 0
         """Counts the questions asked of the cache (networks, token spots, route flags): an
@@ -417,12 +449,49 @@ class GraphCache:
             self.clear_all()
             self._version = self.board.version
 
+    def settle(self) -> None:
+        """Compute the networks put off, on the board they were put off on (before it
+        changes).  A cache that follows the board forgets them instead: it forgets
+        everything once the board has changed."""
+        if self.follow_board:
+            self._deferred.clear()
+            return
+        for corp in list(self._deferred):
+            self._settle(corp)
+
+    def _settle(self, corp: str) -> None:
+        """Compute the network of ``corp`` that a token test put off, as that test would have:
+        the network, its route flags and the token spots (the contents do not change: no new
+        stamp)."""
+        when = self._deferred.pop(corp, None)
+        if when is None:
+            return
+        if when[:2] != (self.board.content, self.limits):
+            self.stale += 1
+        net = self._nets[corp] = self._computed_network(corp)
+        old = self._routes.get(corp, (False, False))
+        self._routes[corp] = (old[0] or net.route_available, old[1] or net.route_train_purchase)
+        self._tokenable[corp] = self._token_spots(corp, net)
+
     def clear(self) -> None:
-        """Forget networks and token spots; keep route flags that say a train is needed."""
+        """Forget networks and token spots; keep route flags that say a train is needed (a
+        network put off belongs to a corporation known to need a train: it is dropped)."""
         self._bump()
+        self._deferred.clear()
         self._nets.clear()
         self._tokenable.clear()
         self._routes = {c: f for c, f in self._routes.items() if f[1]}
+
+    @contextlib.contextmanager
+    def cleared_after(self) -> Iterator[None]:
+        """A board change after which the cache is cleared, nothing asked of it in between
+        (a tile lay, a token placed): the networks put off are dropped at once, as that clear
+        drops them, instead of being computed before the board changes."""
+        self._deferred.clear()
+        try:
+            yield
+        finally:
+            self.clear()
 
     def clear_for(self, corp: str) -> None:
         """:meth:`clear`, and forget the route flags of ``corp``."""
@@ -431,12 +500,14 @@ class GraphCache:
 
     def save(self) -> SavedCache:
         """The cache contents, to :meth:`restore` after a look-ahead that must leave no trace."""
+        self.settle()
         return dict(self._nets), dict(self._tokenable), dict(self._routes), self.stamp
 
     def restore(self, saved: SavedCache) -> None:
         nets, tokenable, routes, stamp = saved
         if stamp == self.stamp:
             return  # nothing changed since the save
+        self._deferred.clear()  # none at the save
         self._nets, self._tokenable, self._routes = dict(nets), dict(tokenable), dict(routes)
         self.stamp = stamp
 
@@ -447,6 +518,7 @@ class GraphCache:
     def forget(self, corp: str) -> None:
         """Drop everything cached for ``corp`` (a closed corporation starts afresh)."""
         self._bump()
+        self._deferred.pop(corp, None)
         self._nets.pop(corp, None)
         self._tokenable.pop(corp, None)
         self._routes.pop(corp, None)
@@ -454,6 +526,7 @@ class GraphCache:
     def clear_all(self) -> None:
         """Forget everything."""
         self._bump()
+        self._deferred.clear()
         self._nets.clear()
         self._tokenable.clear()
         self._routes.clear()
@@ -462,6 +535,8 @@ class GraphCache:
         """The (cached) network of ``corp``."""
         self.reads += 1
         self._check_version()
+        if corp in self._deferred:
+            self._settle(corp)
         net = self._nets.get(corp)
         if net is None:
             self._bump()
@@ -489,19 +564,51 @@ class GraphCache:
         unreserved slot and no token of ``corp`` on the hex (common rules §6.4)."""
         self.reads += 1
         self._check_version()
+        if corp in self._deferred:
+            self._settle(corp)
         cached = self._tokenable.get(corp)
         if cached is not None:
             return cached
+        out = self._token_spots(corp, self.network(corp))
+        self._bump()
+        self._tokenable[corp] = out
+        return out
+
+    def _token_spots(self, corp: str, net: Network) -> list[tuple[str, int]]:
         board = self.board
         out = []
-        for hid, node in sorted(self.network(corp).nodes):
+        for hid, node in sorted(net.nodes):
             state = board.hexes[hid]
             index = state.city_index(node)
             if index is not None and board.can_place_token(hid, index, corp):
                 out.append((hid, index))
-        self._bump()
-        self._tokenable[corp] = out
         return out
+
+    def has_tokenable_city(self, corp: str) -> bool:
+        """``bool(tokenable_cities(corp))``, with the cache left as that leaves it.  When the
+        network is not known yet and its route flags cannot change (a train is known to be
+        needed), the walks stop at the first city with a free slot (:func:`reaches_any_path`
+        over :func:`tokenable_paths`: the same walks as :func:`compute_network`), and the
+        network is put off: computed when asked for, or before the board changes (issue 7
+        item 6: the token step is asked after every tile lay, and most of them need only
+        this answer)."""
+        self.reads += 1
+        self._check_version()
+        put_off = self._deferred.get(corp)
+        if put_off is not None and put_off[1] == self.limits:
+            return put_off[2]  # the board is as it was then (a change computes it first)
+        if (
+            corp in self._tokenable
+            or corp in self._nets
+            or self._routes.get(corp) != (True, True)
+            or (self._computed_content == self.board.content and corp in self._computed)
+        ):
+            return bool(self.tokenable_cities(corp))
+        targets = tokenable_paths(self.board, corp)
+        found = bool(targets) and reaches_any_path(self.board, corp, targets, self.limits)
+        self._bump()
+        self._deferred[corp] = (self.board.content, self.limits, found)
+        return found
 
     def route_flags(self, corp: str) -> tuple[bool, bool]:
         """(a route exists, a train must be bought) - 18xx.games ``route_info``."""

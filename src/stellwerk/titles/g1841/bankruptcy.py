@@ -63,8 +63,9 @@ def sales_counted(game: Game1841) -> bool:
     at a step with emergency sales (the train step, the token emergency money).  18xx.games
     values them through the current step's sale test, and a step without sales allows none:
     a corporation without trains that declares bankruptcy right after its track stands at the
-    token purchase step, and there only cash counts (its random game 1841 lite+p2p_purchases,
-    6 players, seed 313, action 818: L.138 of cash, shares worth L.130 more, not counted)."""
+    token purchase step, and there only cash counts (its random game 1841 lite with
+    player-to-player purchases, 6 players, seed 313, action 818: L.138 of cash, shares worth
+    L.130 more, not counted)."""
     from stellwerk.titles.g1841.trains import BuyTrain1841
 
     step = game.round.active_step()

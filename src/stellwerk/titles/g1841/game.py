@@ -398,6 +398,9 @@ class Game1841(Game):
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return track.legal_lays(self, corp, self._turn_lays(), hex_id)
 
+    def lay_hexes(self, corp: Corporation) -> list[str]:
+        return track.lay_hexes(self, corp, self._turn_lays())
+
     def lay_tile(self, corp: Corporation, action: Action) -> None:
         track.lay_tile(self, corp, action, self._turn_lays())
 

@@ -28,6 +28,7 @@ from stellwerk.core.map.lay import (
     LayContext,
     LayOptions,
     TrackRules,
+    candidate_hexes,
     check_lay,
     costed_lays,
     shape_rule,
@@ -181,16 +182,24 @@ def base_used(
     that reaches a new path of the tile, else one that reaches a city or town of it (an
     upgraded city, rules/1841.md 2.3.3 and seed 000 rule change 3.2).  ``bases`` name nodes of
     the board before the lay (``bases_before_lay``, a trial lay) or after it (an earlier lay
-    of this turn); the base returned is one of ``bases`` as given."""
+    of this turn); the base returned is one of ``bases`` as given.
+
+    A base's network is walked only when the answer needs it (the first base that connects
+    is the answer, so later ones are often never walked): on a dense late map each walk is
+    costly and a turn's menu asks this once per candidate lay."""
     if not bases:
         return None
     board = game.map.board
     full = game.map.graph
     new = board.hexes[hex_id].placed
-    moved = {
-        base: moved_base(base, hex_id, old, new) if bases_before_lay else base for base in bases
-    }
-    nets = {base: token_network(game, corp, moved[base], full) for base in bases}
+    nets: dict[NodeKey, Network] = {}
+
+    def net(base: NodeKey) -> Network:
+        if base not in nets:
+            start = moved_base(base, hex_id, old, new) if bases_before_lay else base
+            nets[base] = token_network(game, corp, start, full)
+        return nets[base]
+
     reached = compute_network(board, corp.sym, limits=full.limits).paths if old.paths else None
     for np in new.paths:
         if reached is not None and (hex_id, np.index) not in reached:
@@ -198,11 +207,11 @@ def base_used(
         if any(path_kept_by(np, new.tile, op, old.tile) for op in old.paths):
             continue
         for base in bases:
-            if (hex_id, np.index) in nets[base].paths:
+            if (hex_id, np.index) in net(base).paths:
                 return base
     for node in range(len(new.tile.nodes)):
         for base in bases:
-            if (hex_id, node) in nets[base].nodes:
+            if (hex_id, node) in net(base).nodes:
                 return base
     return None
 
@@ -294,6 +303,20 @@ def lay_tile(game: Game1841, corp: Corporation, action: Action, lays: TurnLays) 
         transfer(corp, game.bank, cost, RULE)
     lays.hexes.append(hex_id)
     lays.old_tiles.append(old)
+
+
+def lay_hexes(game: Game1841, corp: Corporation, lays: TurnLays) -> list[str]:
+    """The hexes where :func:`legal_lays` may list a lay, found without checking one: those
+    the bases no earlier lay of this turn used reach, less the hexes laid this turn (a
+    superset, core ``Game.lay_hexes``).  Checking every lay here walked each base's network
+    once per candidate lay, the bulk of a late game's menus (a first-edition selfplay game,
+    5 players, seed 203)."""
+    bases = unused_bases(game, corp, lays)
+    if not bases:
+        return []
+    view = BaseView(game, corp, bases)
+    hexes = candidate_hexes(game.map.board, view, corp.sym, lay_options(game))
+    return [h for h in hexes if h not in lays.hexes]
 
 
 def legal_lays(

@@ -197,8 +197,8 @@ class MapPort:
         )
         if corp.cash < cost:
             raise IllegalAction(f"{corp.sym} cannot pay {cost}", "1849 rules §3.3")
-        self.board.lay_tile(hex_id, tile_id, rotation)
-        self.graph.clear()
+        with self.graph.cleared_after():
+            self.board.lay_tile(hex_id, tile_id, rotation)
         if cost:
             transfer(corp, game.bank, cost, "1849 rules §3.3")
         if c49(corp).sms_hexes is not None:
@@ -236,7 +236,7 @@ class MapPort:
             return False
         if c49(corp).sms_hexes is not None:
             return True
-        return bool(self.graph.tokenable_cities(corp.sym))
+        return self.graph.has_tokenable_city(corp.sym)
 
     def place_token(self, corp: Corporation, action: Action) -> None:
         game = self.game
@@ -251,9 +251,9 @@ class MapPort:
             )
         if self.unplaced_tokens(corp) <= 0:
             raise IllegalAction(f"{corp.sym} has no token left", "1849 rules §4.1")
-        self.board.place_token_at(hex_id, index, corp.sym)
-        self._token_placed(corp, hex_id)
-        self.graph.clear()
+        with self.graph.cleared_after():
+            self.board.place_token_at(hex_id, index, corp.sym)
+            self._token_placed(corp, hex_id)
         self._afg_blocked_check()
 
     def _afg_blocked_check(self) -> None:

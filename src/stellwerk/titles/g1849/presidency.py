@@ -10,7 +10,13 @@ from typing import TypedDict
 from stellwerk.core.entities import Corporation, Holder, Player, Share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.game import Game
-from stellwerk.core.shares import Bundle, ChangePresident, move_share, seat_distance
+from stellwerk.core.shares import (
+    Bundle,
+    ChangePresident,
+    interchangeable,
+    move_share,
+    seat_distance,
+)
 from stellwerk.titles.g1849.entities import c49
 
 
@@ -249,6 +255,31 @@ class PresidencyRules(Game):
             return False
         return any(
             len(b.shares) == 1 and corp.cash >= b.price and self.last_cert_last(b)
+            for b in self.sale_bundles(self.pool, corp)
+        )
+
+    def issuable_like(self, corp: Corporation, bundle: Bundle) -> bool:
+        """Whether :meth:`issuable_bundles` lists a bundle interchangeable with ``bundle``:
+        the treasury's bundles made one at a time (:meth:`sale_bundles`, the same bundles as
+        :meth:`bundles_for_corporation`), stopping at the first (1849 rules §4.9)."""
+        if len(corp.operating_history) < 2:
+            return False
+        room = 5 - corp.market_percent() // corp.share_unit
+        return any(
+            interchangeable(bundle, b) and b.num_shares() <= room and self.last_cert_last(b)
+            for b in self.sale_bundles(corp, corp)
+        )
+
+    def redeemable_like(self, corp: Corporation, bundle: Bundle) -> bool:
+        """Whether :meth:`redeemable_bundles` lists a bundle interchangeable with ``bundle``,
+        the pool's bundles made one at a time (1849 rules §4.9)."""
+        if len(corp.operating_history) < 2:
+            return False
+        return any(
+            interchangeable(bundle, b)
+            and len(b.shares) == 1
+            and corp.cash >= b.price
+            and self.last_cert_last(b)
             for b in self.sale_bundles(self.pool, corp)
         )
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core.entities import Company, Corporation, Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.auction import CompanyPendingPar
-from stellwerk.core.flow.base import Action, CorporationStep, PlayerStep, Step, act, remembered
+from stellwerk.core.flow.base import Action, CorporationStep, PlayerStep, Step, act
 from stellwerk.core.flow.operating import Dividend, IssueShares
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.flow.stock import (
@@ -214,12 +214,12 @@ class EmergencyMoneyRaising(CorporationStep):
     needs_entity = True
 
     def crisis(self) -> Corporation | None:
-        """The first corporation in debt (remembered for the state: the routing asks every
-        step whether it is active)."""
-        found: Corporation | None = remembered(
-            self, "crisis", lambda: next((c for c in self.game.corporations if c.cash < 0), None)
-        )
-        return found
+        """The first corporation in debt (the routing asks every step whether it is active:
+        a plain look at a few cash figures, cheaper than remembering it)."""
+        for corp in self.game.corporations:
+            if corp.cash < 0:
+                return corp
+        return None
 
     def active(self) -> bool:
         return self.crisis() is not None
