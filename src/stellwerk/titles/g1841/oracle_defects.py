@@ -62,6 +62,7 @@ the move would lead there and ``None`` otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Player, controller
@@ -88,19 +89,12 @@ def check(engine: object, action: Action) -> str | None:
 
 
 def leads_to_defect(game: Game1841, action: Action) -> str | None:
-    """The letter of the 18xx.games defect ``action`` would lead into, or ``None``."""
-    if action.get("type") == "merge" and transform_short_of_token(game, action):
-        return "B"
-    if action.get("type") == "buy_train" and secession_irsff_uncontrolled(game, action):
-        return "A"
-    if action.get("type") == "buy_train" and tuscan_transform_uncontrolled(game, action):
-        return "D"
-    if action.get("type") == "buy_train" and tuscan_decider_uncontrolled(game, action):
-        return "G"
-    if action.get("type") == "choose" and decider_buys_secession_tokens(game, action):
-        return "F"
-    if action.get("type") == "merge" and last_operator_merges(game, action):
-        return "H"
+    """The letter of the 18xx.games defect ``action`` would lead into, or ``None`` (the checks
+    of :data:`CHECKS`, in their order)."""
+    kind = action.get("type")
+    for action_type, check, letter in CHECKS:
+        if kind == action_type and check(game, action):
+            return letter
     return None
 
 
@@ -204,3 +198,15 @@ def tuscan_decider_uncontrolled(game: Game1841, action: Action) -> bool:
         return False
     best = min(floated, key=lambda c: c.sort_key())
     return controller(best) is None
+
+
+CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
+    ("merge", transform_short_of_token, "B"),
+    ("buy_train", secession_irsff_uncontrolled, "A"),
+    ("buy_train", tuscan_transform_uncontrolled, "D"),
+    ("buy_train", tuscan_decider_uncontrolled, "G"),
+    ("choose", decider_buys_secession_tokens, "F"),
+    ("merge", last_operator_merges, "H"),
+)
+"""Action type, the check that such an action leads into the defect, and the defect's letter
+(docs/architecture.md); the first that holds names the defect."""
