@@ -166,3 +166,26 @@ def test_undo_through_the_store_agrees_with_a_fresh_load(
     after = store.append(KEY, _sent(actions[START + 1]), START + 3)
     assert after.game.snapshot() == Game.from_file(store.export(KEY)).snapshot()
     store.close()
+
+
+def test_the_kept_engines_are_bounded(
+    kind: str, tmp_path: Path, played: dict[str, Any]
+) -> None:
+    """A store keeps at most ``kept_live`` engines, the most recently used: appends to a game
+    whose engine was dropped rebuild it once from its file, with the same state."""
+    store = _store(kind, tmp_path)
+    store.kept_live = 2
+    keys = [f"k{n}.json" for n in range(3)]
+    for key in keys:
+        store.create(key, _head(played, START))
+    loads = Counting.loads
+    actions = played["actions"]
+    store.append(keys[1], _sent(actions[START]), START)
+    store.append(keys[2], _sent(actions[START]), START)
+    assert Counting.loads == loads  # both still kept (k0, the oldest, was dropped)
+    stored = store.append(keys[0], _sent(actions[START]), START)
+    assert Counting.loads == loads + 1  # k0 rebuilt from its file
+    assert stored.game.snapshot() == Game.from_file(store.export(keys[0])).snapshot()
+    store.append(keys[2], _sent(actions[START + 1]), START + 1)
+    assert Counting.loads == loads + 1  # k2 was kept
+    store.close()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 import json
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict, cast
@@ -185,9 +186,13 @@ class GameStore(ABC):
     new action count) so a front end can show it without rebuilding the game.
     """
 
+    kept_live = 64
+    """At most this many kept engines (the most recently used); an older one is rebuilt from
+    its file when next needed, so a server with many games keeps a bounded memory."""
+
     def __init__(self, engine: EngineClass | None = None) -> None:
         self._engine = engine
-        self._live: dict[str, LiveGame] = {}
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
         """The kept engine per key (module docstring, "Live engines")."""
 
     @property
@@ -251,6 +256,7 @@ class GameStore(ABC):
         if live.mark != fingerprint(data):
             del self._live[key]
             return None
+        self._live.move_to_end(key)
         return live
 
     def keep_live(self, key: str, data: GameData, game: EngineGame) -> LiveGame:
@@ -261,6 +267,9 @@ class GameStore(ABC):
             live.mark = mark
         else:
             live = self._live[key] = LiveGame(mark, game)
+        self._live.move_to_end(key)
+        while len(self._live) > self.kept_live:
+            self._live.popitem(last=False)
         return live
 
     def forget_live(self, key: str) -> None:

@@ -35,6 +35,7 @@ import random
 import secrets
 import tempfile
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -182,19 +183,29 @@ def player_names(value: JSONValue) -> list[str]:
     return names
 
 
+KEPT_GAMES = 64
+"""How many games' engines a process keeps in memory (the most recently read ones); an older
+game is loaded again from the store when asked for."""
+
+
 class Desk:
     """The store thread's own state: the store, the seats of each game read so far (they never
     change once dealt) and the last ``StoredGame`` seen of each game.  That one is reused
     while the stored action count is the same (the log only grows, so an equal count is the
     same game): reading a game then costs one count query, not the whole log, and its view
-    is computed once per count."""
+    is computed once per count.  At most ``kept`` games are held (least recently read
+    goes first, with its view and last mover), so a server with many games keeps a bounded
+    memory."""
 
-    def __init__(self, store: GameStore, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, store: GameStore, clock: Callable[[], float] = time.time, kept: int = KEPT_GAMES
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.kept = kept
         self.seats: dict[str, JSONValue] = {}
         """Each game's seats: its annex record (``web.seats``), once read."""
-        self.games: dict[str, StoredGame] = {}
+        self.games: OrderedDict[str, StoredGame] = OrderedDict()
         self.views: dict[str, View] = {}
         self.movers: dict[str, tuple[int, JSONValue]] = {}
 
@@ -202,8 +213,14 @@ class Desk:
         """The stored game ``key`` at its current count (``GameNotFound``)."""
         kept = self.games.get(key)
         if kept is not None and kept.count == self.store.count(key):
+            self.games.move_to_end(key)
             return kept
         stored = self.games[key] = self.store.load(key)
+        self.games.move_to_end(key)
+        while len(self.games) > self.kept:
+            old, _ = self.games.popitem(last=False)
+            self.views.pop(old, None)
+            self.movers.pop(old, None)
         return stored
 
     def view(self, key: str, stored: StoredGame) -> View:
