@@ -11,6 +11,7 @@ from stellwerk.titles.g1841 import frozen, journal, merger, transform, tuscan
 from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.words import story
 
 from .traced import actions, differences, fixture, game_before, trace_lines
 
@@ -250,6 +251,10 @@ def test_last_operators_transformation_questions_dropped_as_18xx_games() -> None
     assert asks is not None and asks.asked() is None
     dropped = [e for e in game.journal if isinstance(e, journal.QuestionsDropped)]
     assert [e.corp for e in dropped] == ["ATFA"]
+    english = "\n".join(line.text for line in story(game, "en"))
+    german = "\n".join(line.text for line in story(game, "de"))
+    assert "the questions still open about ATFA are dropped" in english
+    assert "die offenen Fragen zu ATFA entfallen" in german
 
 
 def test_a_transformation_holds_the_frozen_states_as_18xx_games() -> None:
