@@ -64,7 +64,9 @@ the move would lead there and ``None`` otherwise.
   the printed rules (``Settings1841.round_waits_for_decisions``) the games part at once.
   So in either case a corporation with nobody after it in the round left to operate (its
   merger partner aside) does not begin a merger or transformation; the second half of a
-  merger (the target) is no choice.
+  merger (the target) is no choice.  The check is wider than the position (the round ends
+  only when every corporation of the order, the transformation's target included, is done
+  for the round or closed); narrowing it would change the driver's seeded games.
 
 I (no update of the frozen states after a transformation) needs no check: the default
 follows 18xx.games there (``Game1841.frozen_held``).
