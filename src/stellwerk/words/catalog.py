@@ -116,6 +116,8 @@ EVENTS: dict[str, dict[str, str]] = {
         "g1841_tokens_bought": "{corp} buys {count} station token(s) for {price}.",
         "g1841_frozen": "{corp} is frozen{circular}.",
         "g1841_thawed": "{corp} is no longer frozen.",
+        "g1841_questions_dropped": "The round ends: the questions still open about {corp} "
+        "are dropped.",
     },
     "de": {
         "round_started": "-- {round} --",
@@ -149,6 +151,7 @@ EVENTS: dict[str, dict[str, str]] = {
         "g1841_tokens_bought": "{corp} kauft {count} Station(en) für {price}.",
         "g1841_frozen": "{corp} ist eingefroren{circular}.",
         "g1841_thawed": "{corp} ist nicht mehr eingefroren.",
+        "g1841_questions_dropped": "Die Runde endet: die offenen Fragen zu {corp} entfallen.",
     },
 }
 """Sentences of events, by kind (a few kinds have variants: ``price_kept``, ``dividend_*``)."""

@@ -3,12 +3,15 @@ of 1841_game_end_bankrupt just before its Tuscan Merge (tests/titles/g1841/trace
 
 from __future__ import annotations
 
+import dataclasses
+
 from stellwerk.core.entities import Corporation, move_share, transfer
 from stellwerk.core.flow.rounds import OperatingRound
-from stellwerk.titles.g1841 import merger, transform, tuscan
+from stellwerk.titles.g1841 import frozen, journal, merger, transform, tuscan
 from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.words import story
 
 from .traced import actions, differences, fixture, game_before, trace_lines
 
@@ -183,15 +186,15 @@ def test_transform_step_protocol() -> None:
     assert TransformStep(game, rnd).actions(ctda) == []
 
 
-def test_last_operators_transformation_keeps_the_round_open_rules_2_3_12() -> None:
-    """rules/1841.md 2.3.12: a transformation's share offers and token purchase belong to the
-    transforming corporation's turn.  When it is the round's last operator (nobody is left to
-    operate) the round still does not end while the transformation asks; it ends once the
-    last question is answered (18xx.games ends it at once and forgets the questions: defect
-    H, selfplay lite 5 players seed 604, action 1709)."""
+def last_operator_transforms(rules: bool) -> tuple[Game1841, OperatingRound]:
+    """SFMA, the operating round's last operator with every other corporation done, has begun
+    its transformation into ATFA (its share offers asked first); ``rules``: the settings of
+    the printed rules for the round's end (``or_waits_for_last_decisions``)."""
     from stellwerk.titles.g1841.operating import OperatingRound1841
 
     game, _ = before_tuscan_merge()
+    if rules:
+        game.settings = dataclasses.replace(game.settings, round_waits_for_decisions=True)
     sfma, atfa = game.corporation("SFMA"), game.corporation("ATFA")
     rnd = OperatingRound1841.__new__(OperatingRound1841)
     OperatingRound.__init__(rnd, game, [Decisions], 1)
@@ -203,6 +206,17 @@ def test_last_operators_transformation_keeps_the_round_open_rules_2_3_12() -> No
     for corp in rnd.entities:
         game.done_this_round.add(corp.sym)
     assert not rnd.any_to_act()
+    return game, rnd
+
+
+def test_last_operators_transformation_keeps_the_round_open_rules_2_3_12() -> None:
+    """rules/1841.md 2.3.12 (option ``or_waits_for_last_decisions``): a transformation's share
+    offers and token purchase belong to the transforming corporation's turn.  When it is the
+    round's last operator (nobody is left to operate) the round still does not end while the
+    transformation asks; it ends once the last question is answered (18xx.games ends it at
+    once and forgets the questions, the default: defect H, selfplay lite 5 players seed 604,
+    action 1709)."""
+    game, rnd = last_operator_transforms(rules=True)
     decisions = rnd.step_of(Decisions)
     assert decisions is not None
     topics = []
@@ -213,3 +227,61 @@ def test_last_operators_transformation_keeps_the_round_open_rules_2_3_12() -> No
         decisions.process({"type": "choose", "choice": choice}, asked.entity)
     assert topics[-1] == "buy_tokens" and "share_offer" in topics
     assert rnd.finished() and not game.procedures
+    assert not game.corporation("SFMA").ipoed  # restarted (2.3.12)
+
+
+def test_last_operators_transformation_questions_dropped_as_18xx_games() -> None:
+    """The default follows 18xx.games (issue 8 item 3; docs/architecture.md, defect H; its
+    selfplay game lite 5 players seed 604, action 1709, replays so to action 1741): the round
+    is over while the share offers are still asked (rules/1841.md 2.3.1: nobody is left to
+    operate), and the next round starts with no question open -- the offers and the token
+    purchase are dropped, the transformation is never completed: SFMA is not restarted (it
+    keeps its price and its certificates in its treasury)."""
+    game, rnd = last_operator_transforms(rules=False)
+    decisions = rnd.step_of(Decisions)
+    assert decisions is not None and decisions.asked() is not None
+    assert rnd.finished()
+    sfma = game.corporation("SFMA")
+    game.round = game.new_operating_round(2)
+    assert not game.procedures and game.token_emr_due is None
+    assert sfma.ipoed and sfma.share_price is not None and not sfma.closed
+    assert len(sfma.shares_of("SFMA")) == len(sfma.certificates)
+    assert game.corporation("ATFA").ipoed
+    asks = game.round.step_of(Decisions)
+    assert asks is not None and asks.asked() is None
+    dropped = [e for e in game.journal if isinstance(e, journal.QuestionsDropped)]
+    assert [e.corp for e in dropped] == ["ATFA"]
+    english = "\n".join(line.text for line in story(game, "en"))
+    german = "\n".join(line.text for line in story(game, "de"))
+    assert "the questions still open about ATFA are dropped" in english
+    assert "die offenen Fragen zu ATFA entfallen" in german
+
+
+def test_a_transformation_holds_the_frozen_states_as_18xx_games() -> None:
+    """18xx.games brings the frozen states (rules/1841.md 2.3.9, 2.3.10) up to date after
+    share trades, emergency sales, bankruptcy, mergers, the secession and frozen turns, not
+    after a transformation (docs/architecture.md, defect I; selfplay p2p_purchases 6 players
+    seed 610, action 1652: IRSFF, thawed by the transformation's share moves, still had its
+    frozen turn).  The default follows it: after a transformation a chain of control that
+    changes leaves the states as they were until the next share purchase or sale; option
+    ``transform_refreshes_frozen`` takes every change at once (2.3.9)."""
+    for rules in (False, True):
+        game, _ = before_tuscan_merge()
+        if rules:
+            game.settings = dataclasses.replace(game.settings, transformation_updates_frozen=True)
+        sfma, atfa = game.corporation("SFMA"), game.corporation("ATFA")
+        transfer(game.bank, sfma, 300)
+        queue(game, transform.start_transform(game, sfma, atfa))
+        assert game.frozen_held is not rules
+        other = next(
+            c for c in game.corporations if c.floated and c is not atfa and c.presidents_share
+        )
+        assert not frozen.is_frozen(game, other)
+        pres = other.presidents_share
+        assert pres is not None
+        move_share(pres, game.pool)
+        game.set_president(other, game.pool)
+        game.refresh_frozen("choose")  # a share offer answered
+        assert frozen.is_frozen(game, other) is rules
+        game.refresh_frozen("sell_shares")
+        assert frozen.is_frozen(game, other) and not game.frozen_held

@@ -4,7 +4,9 @@ A started corporation whose chain of control does not end at a player -- it ends
 or it loops (circular) -- is frozen.  The state is kept per corporation and brought up to date
 after every action (:func:`update`, 18xx.games ``update_frozen!``): a circular corporation stays
 circular while it is frozen, and remembers the corporations that were in its chain when it
-became circular.
+became circular.  As in 18xx.games, a transformation's share moves are not taken into account
+until the next share trade or procedure that updates the states (``Game1841.frozen_held``;
+docs/architecture.md, defect I), unless the settings take them at once (rules/1841.md 2.3.9).
 
 At its turn in an operating round a frozen corporation does nothing but: its price moves two
 columns left, and if it is circular it sells (at full price, with the normal price drops) the
@@ -60,6 +62,7 @@ def update(game: Game1841) -> bool:
     answer :meth:`.Game1841._frozen_changes` remembered is forgotten: it was about the states
     before)."""
     game._frozen_seen = None
+    game.frozen_held = False
     changed = False
     for corp in game.corporations:
         frozen = corp.ipoed and controller(corp) is None

@@ -24,6 +24,7 @@ from stellwerk.titles.g1841 import (
     events,
     frozen,
     game_end,
+    journal,
     operating,
     stock,
     token_order,
@@ -38,6 +39,11 @@ from stellwerk.titles.g1841.kept import BoardAnswers, TokenOrderKept
 from stellwerk.titles.g1841.mapport import MapPort
 from stellwerk.titles.g1841.options import DECLARED
 from stellwerk.titles.g1841.setup import set_table
+
+FROZEN_UPDATING_ACTIONS = frozenset({"buy_shares", "sell_shares"})
+"""The actions after which 18xx.games brings the frozen states up to date (its share steps'
+purchases and sales, the emergency sales of its train and token steps); its bankruptcy,
+merger, secession and frozen turn do it inside (:func:`.frozen.update`)."""
 
 
 class GraphStamps:
@@ -141,6 +147,10 @@ class Game1841(Game):
         self.shares_board = False
         """A light copy for trying a merger's choice (:mod:`.trial`): it shares the board and
         the round with its game, so a merger tried on it stops before its token stage."""
+        self.frozen_held = False
+        """The frozen states are not brought up to date after every action until the next
+        share trade or procedure that updates them (:meth:`refresh_frozen`): set by a
+        transformation unless :attr:`.Settings1841.transformation_updates_frozen`."""
         self._frozen_seen: list[Holder | None] | None = None
         """The corporations and presidents for which :meth:`_frozen_changes` last found
         nothing to change (None: ask again)."""
@@ -160,11 +170,29 @@ class Game1841(Game):
     # -- rounds -----------------------------------------------------------------------------
     def new_stock_round(self) -> Round[Entity]:
         self.stalled_token_purchase = None
+        self.drop_open_questions()
         return stock.new_stock_round(self)
 
     def new_operating_round(self, round_num: int) -> Round[Entity]:
         self.stalled_token_purchase = None
+        self.drop_open_questions()
         return operating.new_operating_round(self, round_num)
+
+    def drop_open_questions(self) -> None:
+        """A new round starts with no question open: as in 18xx.games, whose pending share
+        offers, exchange choices and token purchases belong to the round that ends, the
+        procedures still asking are dropped, never completed (a transformation's minor is
+        not restarted), with the token emergency money they made due (docs/architecture.md,
+        defect H).  With :attr:`.Settings1841.round_waits_for_decisions` an operating round
+        does not end while they ask (rules/1841.md 2.3.11, 2.3.12), so none is left here."""
+        if not self.procedures and self.token_emr_due is None:
+            return
+        self.changing()
+        for procedure in self.procedures:
+            about = getattr(procedure, "target", "") or getattr(procedure, "corp", "")
+            self.journal.append(journal.QuestionsDropped(str(about)))
+        self.procedures.clear()
+        self.token_emr_due = None
 
     @contextlib.contextmanager
     def looking_ahead(self) -> Iterator[None]:
@@ -203,12 +231,18 @@ class Game1841(Game):
         if order is not None:
             self.changing()
             self.token_order = order
-        self.refresh_frozen()
+        self.refresh_frozen(str(action.get("type", "")))
 
-    def refresh_frozen(self) -> None:
+    def refresh_frozen(self, after: str = "") -> None:
         """Bring the frozen states (rules/1841.md 2.3.10) up to date if a chain of control
-        changed: after every action, and before a corporation's turn starts in the middle
-        of one (:meth:`.operating.OperatingRound1841.start_operating`)."""
+        changed: after every action (``after`` its type), and before a corporation's turn
+        starts in the middle of one (:meth:`.operating.OperatingRound1841.start_operating`).
+
+        While :attr:`frozen_held` (a transformation's share moves, as 18xx.games, defect I)
+        only a share purchase or sale brings them up to date here; the other procedures
+        that do so in 18xx.games call :func:`.frozen.update` themselves."""
+        if self.frozen_held and after not in FROZEN_UPDATING_ACTIONS:
+            return
         if self._frozen_changes():
             self.changing()
             frozen.update(self)

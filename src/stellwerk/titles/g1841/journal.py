@@ -87,3 +87,14 @@ class Thawed(Event):
 
     kind: ClassVar[str] = "g1841_thawed"
     corp: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionsDropped(Event):
+    """A new round began while a procedure about ``corp`` still asked: its questions (share
+    offers, exchanges, token purchases) are dropped and it is never completed, as in
+    18xx.games (docs/architecture.md, defect H; rules/1841.md 2.3.11, 2.3.12 would ask them
+    in the turn)."""
+
+    kind: ClassVar[str] = "g1841_questions_dropped"
+    corp: str

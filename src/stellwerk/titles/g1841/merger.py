@@ -764,6 +764,9 @@ class Merger(Procedure):
     # -- after the exchange: president, circularity, tokens
     def tokens_start(self, game: Game1841) -> None:
         a, b, target = self.corps(game)
+        # the exchange is over: 18xx.games brings the frozen states up to date here, held
+        # ones too (``Game1841.frozen_held``; they are, after this action)
+        game.frozen_held = False
         pres = self.target_pres(game)
         if pres is not None:
             if not self.tuscan:

@@ -98,15 +98,17 @@ class OperatingRound1841(OperatingRound):
         return bool(entity.closed) or entity.sym in self.game.done_this_round
 
     def finished(self) -> bool:
-        """Over when no step is active or nobody is left to operate -- but not while a
-        procedure of the turn still asks (the :class:`Decisions` step): a transformation or
-        merger by the round's last operator completes its share offers and token purchase in
-        that turn (rules/1841.md 2.3.11, 2.3.12), instead of waiting for a step of the next
-        round's first operator.  18xx.games ends the round there and its next round forgets
-        the questions (docs/architecture.md, defect H)."""
-        step = self.step_of(Decisions)
-        if not self.game.finished and step is not None and step.active():
-            return False
+        """Over when no step is active or nobody is left to operate (every corporation of
+        the order closed or done this round), as in 18xx.games, whatever a procedure still
+        asks: the next round drops those questions (``Game1841.drop_open_questions``,
+        docs/architecture.md, defect H).  With
+        :attr:`.Settings1841.round_waits_for_decisions` not while a procedure of the turn
+        still asks (the :class:`Decisions` step): a merger or transformation then completes
+        its share offers and token purchase in the turn (rules/1841.md 2.3.11, 2.3.12)."""
+        if self.game.settings.round_waits_for_decisions and not self.game.finished:
+            step = self.step_of(Decisions)
+            if step is not None and step.active():
+                return False
         return super().finished()
 
     @announces_changes

@@ -75,6 +75,24 @@ OPTIONS: dict[str, Option] = declare(
         note="de: Die SFLi agiert schon in der Runde ihrer Gründung; the second edition's "
         "rule already, so it changes the game only with version_1",
     ),
+    # --- the printed rules where 18xx.games differs (issue 8 item 3) ------------------------
+    Option(
+        "or_waits_for_last_decisions",
+        "The last operator's merger or transformation asks its questions before the OR ends",
+        "rules/1841.md §2.3.11, §2.3.12; 18xx.games drops them (its defect H)",
+        (Data("round_waits_for_decisions", True),),
+        note="de: Die Operationsrunde endet erst, wenn die Fragen einer Fusion oder "
+        "Umwandlung der letzten Gesellschaft beantwortet sind (Aktienangebote, Pöppelkauf); "
+        "18xx.games ends the round and forgets them",
+    ),
+    Option(
+        "transform_refreshes_frozen",
+        "A transformation's share moves freeze and thaw corporations at once",
+        "rules/1841.md §2.3.9, §2.3.10, §2.3.12; 18xx.games keeps the old states (its defect I)",
+        (Data("transformation_updates_frozen", True),),
+        note="de: Nach einer Umwandlung gilt die neue Kontrollkette sofort für das Einfrieren; "
+        "18xx.games updates frozen corporations only at its next share trade",
+    ),
     # --- seed 000 (1841 FAQ): clarifications that differ from 18xx.games --------------------
     Option(
         "v1_tie_farthest_from_priority",

@@ -1,7 +1,7 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
 18xx.games' own engine cannot go on from or plays on against the rules (its defects A-H,
 docs/architecture.md; C and E are not looked at: no single move of a player was found to
-lead there; I, a stale frozen flag, neither).
+lead there; I the default follows).
 
 This is a player's heuristic for the random driver (:mod:`stellwerk.selfplay`), not a rule:
 our engine still offers and plays these moves by the rules (rules/1841.md), and the legal
@@ -54,10 +54,22 @@ the move would lead there and ``None`` otherwise.
   choice, and those games still stop there.
 * **H** (a merger or transformation by the round's last operator): 18xx.games ends its
   operating round as soon as nobody is left to operate and forgets the questions still
-  open (share offers, exchange choices, the token purchase), which we ask (selfplay lite
-  with player-to-player purchases, 5 players seed 604, action 1709).  A corporation with
-  nobody after it in the round left to operate (its merger partner aside) does not begin a
-  merger or transformation; the second half of a merger (the target) is no choice.
+  open (share offers, exchange choices, the token purchase) (selfplay lite with
+  player-to-player purchases, 5 players seed 604, action 1709).  Our default does the same
+  (``Game1841.drop_open_questions``) and both engines agree after it, but the position is a
+  dead end there too: the transformed minor, never restarted, operates in the next round
+  with no cash, trains or tokens, sells its own treasury in emergency, is left to the pool
+  and can neither buy a train nor go bankrupt (18xx.games' ``bankrupt`` fails without a
+  president; we offer nothing; the game above continued from action 1713, twice).  With
+  the printed rules (``Settings1841.round_waits_for_decisions``) the games part at once.
+  So in either case a corporation with nobody after it in the round left to operate (its
+  merger partner aside) does not begin a merger or transformation; the second half of a
+  merger (the target) is no choice.  The check is wider than the position (the round ends
+  only when every corporation of the order, the transformation's target included, is done
+  for the round or closed); narrowing it would change the driver's seeded games.
+
+I (no update of the frozen states after a transformation) needs no check: the default
+follows 18xx.games there (``Game1841.frozen_held``).
 """
 
 from __future__ import annotations

@@ -169,6 +169,22 @@ class Settings1841:
     (18xx.games); or seed 003 H15: players and corporations take cash, not the share, no
     tokens are bought, as many tokens as possible stay, the ones kept are drawn by lot."""
 
+    round_waits_for_decisions: bool = False
+    """Whether an operating round waits for the questions of a merger or transformation that
+    are still open when nobody is left to operate (the share offers, the exchange choices, the
+    token purchase: rules/1841.md 2.3.11, 2.3.12 put them in the corporation's turn).
+    18xx.games (the default) ends the round there and its next round starts with no question
+    open: the questions are dropped and the procedure is never completed (docs/architecture.md,
+    defect H)."""
+
+    transformation_updates_frozen: bool = False
+    """Whether the frozen states (§2.3.9, §2.3.10) are brought up to date after a
+    transformation's share moves, as after every other change of a chain of control.
+    18xx.games (the default) brings them up to date only after share purchases and sales,
+    emergency sales, bankruptcy, mergers, the secession and frozen turns, so after a
+    transformation they stay as they were until the next of those (docs/architecture.md,
+    defect I)."""
+
     @property
     def auction(self) -> Auction:
         """The concession auction in play: the chosen one, else the edition's."""

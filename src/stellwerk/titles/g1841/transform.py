@@ -193,6 +193,10 @@ class Transform(Procedure):
         board.version += 1
         merger.start_target(game, target, cell)
         self.convert_shares(game)
+        if not game.settings.transformation_updates_frozen:
+            # 18xx.games brings no frozen state up to date for a transformation's share
+            # moves (docs/architecture.md, defect I): they wait for its next update
+            game.frozen_held = True
         rnd = game.round
         if isinstance(rnd, OperatingRound) and corp in rnd.entities:
             rnd.entities[rnd.entities.index(corp)] = target
