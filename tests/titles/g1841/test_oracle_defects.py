@@ -1,10 +1,13 @@
-"""The selfplay driver steers clear of 18xx.games' defects B and D (docs/architecture.md),
-positions 18xx.games' engine cannot go on from: it does not transform a one-token minor whose
-chain cannot pay the required L.50 token (rules/1841.md 2.3.12, Token EMR), and does not buy
-the first 4-train while the Tuscan merge would transform a corporation no player controls
-(rules/1841.md 2.4.2).  The positions are reached by the random driver itself (3 players),
-then the one thing that matters is set on either side: the cash of the minor's chain, the
-Tuscan corporations floated and SFMA's president."""
+"""The selfplay driver steers clear of 18xx.games' defects (docs/architecture.md), positions
+18xx.games' engine cannot go on from or plays on against the rules: for example it does not
+transform a one-token minor whose chain cannot pay the required L.50 token (B, rules/1841.md
+2.3.12, Token EMR), does not buy the first 4-train while the Tuscan merge would transform a
+corporation no player controls (D, 2.4.2) or while IRSFF, as the concessions' closing leaves
+it, has no controlling player (A, 2.4 item 1, 2.4.1), and makes no transformation that changes
+a corporation's frozen state (I, 2.3.10).  The positions are reached by the random driver
+itself (3 players), then the one thing that matters is set on either side: the cash of the
+minor's chain, the Tuscan corporations floated and SFMA's president, the holders of IRSFF or
+of a pool-presided corporation."""
 
 from __future__ import annotations
 
