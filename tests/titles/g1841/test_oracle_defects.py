@@ -1,10 +1,13 @@
-"""The selfplay driver steers clear of 18xx.games' defects B and D (docs/architecture.md),
-positions 18xx.games' engine cannot go on from: it does not transform a one-token minor whose
-chain cannot pay the required L.50 token (rules/1841.md 2.3.12, Token EMR), and does not buy
-the first 4-train while the Tuscan merge would transform a corporation no player controls
-(rules/1841.md 2.4.2).  The positions are reached by the random driver itself (3 players),
-then the one thing that matters is set on either side: the cash of the minor's chain, the
-Tuscan corporations floated and SFMA's president."""
+"""The selfplay driver steers clear of 18xx.games' defects (docs/architecture.md), positions
+18xx.games' engine cannot go on from or plays on against the rules: for example it does not
+transform a one-token minor whose chain cannot pay the required L.50 token (B, rules/1841.md
+2.3.12, Token EMR), does not buy the first 4-train while the Tuscan merge would transform a
+corporation no player controls (D, 2.4.2) or while IRSFF, as the concessions' closing leaves
+it, has no controlling player (A, 2.4 item 1, 2.4.1), and makes no transformation that changes
+a corporation's frozen state (I, 2.3.10).  The positions are reached by the random driver
+itself (3 players), then the one thing that matters is set on either side: the cash of the
+minor's chain, the Tuscan corporations floated and SFMA's president, the holders of IRSFF or
+of a pool-presided corporation."""
 
 from __future__ import annotations
 
@@ -15,9 +18,9 @@ from collections.abc import Callable
 import pytest
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Corporation, transfer
+from stellwerk.core.entities import Corporation, controller, move_share, transfer
 from stellwerk.selfplay import Action, choose_action, choose_clear, defect_of, lay_picker, offered
-from stellwerk.titles.g1841 import decisions, emergency, oracle_defects, token_emr
+from stellwerk.titles.g1841 import decisions, emergency, frozen, oracle_defects, token_emr
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import TransformStep
 from stellwerk.titles.g1841.secession import Secession
@@ -54,14 +57,14 @@ def played_until(
     pytest.fail("no selfplay game reached the position")
 
 
-def one_token_transform_offered() -> tuple[Game, list[Action]]:
-    """A lite game where a one-token minor may transform."""
+def one_token_transform_offered(options: tuple[str, ...] = ()) -> tuple[Game, list[Action]]:
+    """A lite game (with ``options`` besides) where a one-token minor may transform."""
 
     def wanted(game: Game, legal: list[Action]) -> bool:
         found = transforms(game, legal)
         return bool(found) and game.engine.entity(found[0]).num_tokens == 1  # type: ignore[union-attr]
 
-    return played_until(["lite"], wanted)
+    return played_until(["lite", *options], wanted)
 
 
 def set_chain_cash(engine: Game1841, minor_sym: str, minor_cash: int) -> None:
@@ -275,3 +278,163 @@ def test_defect_h_last_operator_does_not_transform_rules_2_3_12() -> None:
         engine.done_this_round.discard(later[-1].sym)
         engine.changing()
         assert all(defect_of(game, a) is None for a in xf)
+
+
+def held_by_pool(engine: Game1841, corp: Corporation) -> None:
+    """Every certificate of ``corp`` outside its treasury to the pool, which presides it
+    (frozen: no player at the end of its chain, rules/1841.md 2.3.10)."""
+    for holder in engine.holders():
+        if holder is not engine.pool and holder is not corp:
+            for share in list(holder.shares_of(corp.sym)):
+                move_share(share, engine.pool)
+    engine.set_president(corp, engine.pool)
+
+
+PRINTED_FROZEN_UPDATE = ("transform_refreshes_frozen",)
+"""The option of the printed rules' frozen update after a transformation (2.3.9); the default
+follows 18xx.games (defect I), so only with it is there anything for the driver to avoid."""
+
+
+def minor_holds_pool_presided(
+    cash_for_token: int, player_tens: int, options: tuple[str, ...] = PRINTED_FROZEN_UPDATE
+) -> tuple[Game, list[Action]]:
+    """A one-token minor may transform (its chain can pay the token); a floated corporation X
+    is presided by the pool (frozen), the minor's controlling player holds ``player_tens`` of
+    its 10 % certificates and the minor one."""
+    game, legal = one_token_transform_offered(options)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    minor = engine.corporation(str(transforms(game, legal)[0]["entity"]))
+    set_chain_cash(engine, minor.sym, cash_for_token)
+    player = controller(minor)
+    assert player is not None
+    x = next(
+        c
+        for c in engine.corporations
+        if c.floated
+        and c is not minor
+        and c.presidents_share is not None
+        and c.presidents_share.owner is not minor
+        and c.share_unit == 10
+    )
+    held_by_pool(engine, x)
+    tens = [s for s in engine.pool.shares_of(x.sym) if not s.president]
+    for share in tens[:player_tens]:
+        move_share(share, player)
+    move_share(tens[player_tens], minor)
+    frozen.update(engine)
+    engine.changing()
+    assert frozen.is_frozen(engine, x)
+    return game, legal
+
+
+def test_defect_i_transform_that_thaws_another_corporation_is_avoided_rules_2_3_10() -> None:
+    """The minor's 10 % of a pool-presided corporation passes to the major in the
+    transformation, and the presidency check of that move gives the corporation to the
+    player holding 20 % (rules/1841.md 2.3.9): no longer frozen (2.3.10), which 18xx.games
+    does not bring up to date after a transformation (defect I).  The check names I for the
+    transformations only, the driver never picks one, and the copy shows the thaw."""
+    game, legal = minor_holds_pool_presided(REQUIRED_TOKEN_PRICE, player_tens=2)
+    xf = transforms(game, legal)
+    assert all(defect_of(game, a) == "I" for a in xf)
+    assert all(defect_of(game, a) is None for a in legal if a not in xf)
+    avoided: dict[str, int] = {}
+    for seed in range(30):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in xf
+    assert avoided.get("I", 0) > 0
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    before = {c.sym for c in engine.corporations if frozen.is_frozen(engine, c)}
+    trial = copy.deepcopy(game)
+    trial.process(xf[0])
+    after_engine: Game1841 = trial.engine  # type: ignore[assignment]
+    after = {c.sym for c in after_engine.corporations if frozen.is_frozen(after_engine, c)}
+    assert before - after
+
+
+def test_defect_i_not_named_when_no_frozen_state_changes_rules_2_3_10() -> None:
+    """The same position with the player at 10 %: the minor's share moving to the major
+    settles no presidency (nobody reaches the president's 20 %), every frozen state stays,
+    and the check names nothing (the transformation is tried on a copy all the same)."""
+    game, legal = minor_holds_pool_presided(REQUIRED_TOKEN_PRICE, player_tens=1)
+    xf = transforms(game, legal)
+    assert all(defect_of(game, a) is None for a in legal)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    assert oracle_defects.transform_changes_frozen(engine, xf[0]) is False
+
+
+def test_defect_i_not_named_in_the_default_that_follows_18xx_games_rules_2_3_10() -> None:
+    """The thawing position of the test above without the printed rules' update: the default
+    holds the frozen states after a transformation as 18xx.games does (defect I,
+    ``Game1841.frozen_held``), so both engines agree and nothing is set aside."""
+    game, legal = minor_holds_pool_presided(REQUIRED_TOKEN_PRICE, player_tens=2, options=())
+    xf = transforms(game, legal)
+    assert xf
+    assert all(defect_of(game, a) is None for a in xf)
+
+
+def first_4_train_with_irsff_held(president_pool: bool) -> tuple[Game, list[Action], Corporation]:
+    """The first 4-train is offered, IRSFF's concession still open; IRSFF has floated,
+    presided by the first player with its president's certificate (20 %), while another
+    corporation Y holds 30 % of it.  Y is presided by the pool (frozen) or by the second
+    player.  The Tuscan merge and other corporations' presidencies are kept out of the way."""
+    game, _ = played_until([], lambda g, legal: bool(tuscan_trains(g, legal)))
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    for sym in ("SFLP", "SFMA", "SSFL"):  # no Tuscan transformation (defect D) in the way
+        engine.corporation(sym).floated = False
+    irsff = engine.corporation("IRSFF")
+    floated_with_price(engine, irsff)
+    held_by_pool(engine, irsff)
+    y = next(
+        c
+        for c in engine.corporations
+        if c.floated and c.sym not in ("IRSFF", "SFLP", "SFMA", "SSFL") and c.presidents_share
+    )
+    pres = irsff.presidents_share
+    assert pres is not None
+    if pres.owner is not engine.pool:
+        move_share(pres, engine.pool)
+    tens = [s for s in engine.pool.shares_of("IRSFF") if not s.president]
+    move_share(pres, engine.players[0])
+    for share in tens[:3]:
+        move_share(share, y)
+    engine.set_president(irsff, engine.players[0])
+    held_by_pool(engine, y)
+    if not president_pool:
+        y_pres = y.presidents_share
+        assert y_pres is not None
+        move_share(y_pres, engine.players[1])
+        engine.set_president(y, engine.players[1])
+    company = next(c for c in engine.companies if c.sym == "IRSFF")
+    company.closed = False
+    frozen.update(engine)
+    engine.changing()
+    return game, tuscan_trains(game, game.legal_actions()), y
+
+
+def test_defect_a_irsff_falls_to_uncontrolled_corporation_when_concessions_close_2_4() -> None:
+    """The first 4-train closes the concessions before the secession, and IRSFF's
+    presidency check then hands it to Y, its largest holder (rules/1841.md 2.4 item 1):
+    with Y presided by the pool no player controls IRSFF at the secession, so the check
+    names A for that purchase although a player controls IRSFF now; and the driver picks
+    something else."""
+    game, buys, y = first_4_train_with_irsff_held(president_pool=True)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    assert buys and controller(engine.corporation("IRSFF")) is engine.players[0]
+    closed = oracle_defects.after_concessions_close(engine)
+    assert closed.corporation("IRSFF").owner is closed.corporation(y.sym)
+    assert engine.corporation("IRSFF").owner is engine.players[0]  # the copy's own holders
+    legal = game.legal_actions()
+    assert all(defect_of(game, a) == "A" for a in buys)
+    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    avoided: dict[str, int] = {}
+    for seed in range(20):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in buys
+
+
+def test_defect_a_not_named_when_irsff_falls_to_controlled_corporation_2_4() -> None:
+    """The same with Y presided by the second player: IRSFF falls to Y at the presidency
+    check, a player controls it through Y, and the check names nothing."""
+    game, buys, y = first_4_train_with_irsff_held(president_pool=False)
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    closed = oracle_defects.after_concessions_close(engine)
+    assert closed.corporation("IRSFF").owner is closed.corporation(y.sym)
+    assert all(defect_of(game, a) is None for a in buys)

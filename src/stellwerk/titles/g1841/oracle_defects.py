@@ -1,7 +1,7 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
-18xx.games' own engine cannot go on from or plays on against the rules (its defects A-H,
+18xx.games' own engine cannot go on from or plays on against the rules (its defects A-I,
 docs/architecture.md; C and E are not looked at: no single move of a player was found to
-lead there; I the default follows).
+lead there; I matters only with the printed rules' frozen update, the default follows it).
 
 This is a player's heuristic for the random driver (:mod:`stellwerk.selfplay`), not a rule:
 our engine still offers and plays these moves by the rules (rules/1841.md), and the legal
@@ -17,7 +17,11 @@ the move would lead there and ``None`` otherwise.
   ``secession_start``; seen in selfplay after a corporation's emergency purchase of the
   train, which is no choice).  A corporation does not choose to buy that train while IRSFF
   has floated and no player controls it (whether the secession happens at all, Milano and
-  Venezia not connected, is not looked at).
+  Venezia not connected, is not looked at).  The same train closes the concessions first,
+  and the presidency check then (rules/1841.md 2.4 item 1) may hand IRSFF to a corporation
+  that holds more of it than its president -- one no player controls (selfplay 6 players
+  seed 607): so IRSFF's controller is looked at as that check leaves it, tried on a light
+  copy (:func:`after_concessions_close`).
 * **B** (a transformed major that cannot pay its required L.50 token): a minor's
   transformation (rules/1841.md 2.3.12) whose minor has one token makes the target buy a
   second for L.50.  18xx.games asks the token question first (its blocking Buy New Tokens
@@ -67,23 +71,34 @@ the move would lead there and ``None`` otherwise.
   merger (the target) is no choice.  The check is wider than the position (the round ends
   only when every corporation of the order, the transformation's target included, is done
   for the round or closed); narrowing it would change the driver's seeded games.
-
-I (no update of the frozen states after a transformation) needs no check: the default
-follows 18xx.games there (``Game1841.frozen_held``).
+* **I** (frozen states not brought up to date after a transformation): 18xx.games refreshes
+  its frozen flags after share trades, sales for trains, mergers and the like, not after a
+  transformation, whose share moves can settle another corporation's presidency (selfplay
+  with player-to-player purchases, 6 players seed 610: the minor's 10 % of IRSFF passing to
+  its major gave IRSFF a controlling player) -- a corporation still marked frozen there has a
+  frozen turn, or one no longer controlled operates normally, where the rules (2.3.9, 2.3.10)
+  take the chain of control as it is.  A minor does not begin a transformation after which
+  (tried on a copy of the game, :func:`transform_changes_frozen`) any corporation's frozen
+  state differs from the one before it (a later refresh in the round, a share trade say,
+  would mend it; the check does not foresee that).  This matters only with the printed
+  rules' update (``Settings1841.transformation_updates_frozen``): the default holds the
+  states as 18xx.games does (``Game1841.frozen_held``), so there is nothing to steer around.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Corporation, Player, controller
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
-from stellwerk.titles.g1841 import decisions, emergency, secession, tuscan
+from stellwerk.titles.g1841 import decisions, emergency, events, frozen, secession, tuscan
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
+from stellwerk.titles.g1841.trial import light_copy
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -163,13 +178,45 @@ def bought_train_events(game: Game1841, action: Action) -> list[str]:
     return list(train.events) if train is not None else []
 
 
+CLOSE_CONCESSIONS_EVENT = "close_companies"
+"""The train event that closes the concessions, before the secession (data ``game.toml``,
+rules/1841.md 2.4 item 1)."""
+
+
+def after_concessions_close(game: Game1841) -> Game1841:
+    """A light copy of ``game`` (:func:`.trial.light_copy`: holders, certificates and
+    presidents are its own) with the presidency of every started corporation whose concession
+    is still open re-evaluated, in the concessions' order, as their closing does
+    (rules/1841.md 2.4 item 1, :func:`.events.reevaluate_president`); nothing else of the
+    closing (the unstarted corporations' reservations) is touched."""
+    trial, _ = light_copy(game)
+    for company in trial.companies:
+        if company.closed:
+            continue
+        spec = next(c for c in trial.data.companies if c.sym == company.sym)
+        if spec.corporation is None:
+            continue
+        corp = trial.corporation(spec.corporation)
+        if corp.ipoed:
+            events.reevaluate_president(trial, corp)
+    return trial
+
+
 def secession_irsff_uncontrolled(game: Game1841, action: Action) -> bool:
     """``action`` buys the train whose event starts the secession while IRSFF has floated
-    and no player controls it (defect A, module docstring)."""
-    if SECESSION_EVENT not in bought_train_events(game, action):
+    and no player controls it, as the concessions' closing by the same train leaves its
+    presidency (defect A, module docstring)."""
+    train_events = bought_train_events(game, action)
+    if SECESSION_EVENT not in train_events:
         return False
     irsff = tuscan.corporation_or_none(game, secession.OLD)
-    return irsff is not None and irsff.floated and not irsff.closed and controller(irsff) is None
+    if irsff is None or not irsff.floated or irsff.closed:
+        return False
+    if controller(irsff) is None:
+        return True
+    if CLOSE_CONCESSIONS_EVENT not in train_events:
+        return False
+    return controller(after_concessions_close(game).corporation(secession.OLD)) is None
 
 
 def tuscan_transform_uncontrolled(game: Game1841, action: Action) -> bool:
@@ -212,6 +259,38 @@ def tuscan_decider_uncontrolled(game: Game1841, action: Action) -> bool:
     return controller(best) is None
 
 
+def transform_changes_frozen(game: Game1841, action: Action) -> bool:
+    """``action`` begins a transformation after whose share moves some corporation's frozen
+    state (rules/1841.md 2.3.9, 2.3.10: no player at the end of its chain) differs from the
+    one before it -- the transformation tried on a copy of the game (defect I, module
+    docstring).  Its own shares become the major's and a presidency it holds goes with its
+    assets, under the same controlling player; only the certificates of third corporations
+    it holds, passing to the major, can settle another presidency anew, so a minor without
+    any is not tried."""
+    try:
+        entity = game.entity(action)
+    except IllegalAction:
+        return False
+    if not game.settings.transformation_updates_frozen:
+        return False  # the default holds the states as 18xx.games does (Game1841.frozen_held)
+    if not isinstance(entity, Corporation):
+        return False
+    if not isinstance(game.round.step_for_entity(entity), TransformStep):
+        return False
+    if not any(held for sym, held in entity.shares.items() if sym != entity.sym):
+        return False  # only the certificates of others it holds can move a presidency
+    trial = copy.deepcopy(game)
+    try:
+        trial.resume()
+        trial.process_action(dict(action))
+    except IllegalAction:
+        return False
+    return any(
+        frozen.is_frozen(game, corp) != frozen.is_frozen(trial, trial.corporation(corp.sym))
+        for corp in game.corporations
+    )
+
+
 CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("merge", transform_short_of_token, "B"),
     ("buy_train", secession_irsff_uncontrolled, "A"),
@@ -219,6 +298,7 @@ CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("buy_train", tuscan_decider_uncontrolled, "G"),
     ("choose", decider_buys_secession_tokens, "F"),
     ("merge", last_operator_merges, "H"),
+    ("merge", transform_changes_frozen, "I"),
 )
 """Action type, the check that such an action leads into the defect, and the defect's letter
 (docs/architecture.md); the first that holds names the defect."""
