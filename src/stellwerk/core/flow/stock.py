@@ -8,7 +8,7 @@ a player over the certificate limit must sell first.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from stellwerk.core.entities import Corporation, Entity, Player, Share
 from stellwerk.core.errors import IllegalAction
@@ -20,6 +20,7 @@ from stellwerk.core.flow.base import (
     act,
     any_action_blocks,
     remembered,
+    remembered_tests,
 )
 from stellwerk.core.shares import Bundle, can_dump
 
@@ -68,6 +69,15 @@ def turn_menu(
 
 _KIND_TESTS = {"sell_shares": "can_sell", "buy_shares": "can_buy", "par": "can_par"}
 """The test of the stock turn that offers each kind of action (``pass`` comes with any)."""
+
+
+_TURN_TESTS: dict[str, Callable[[BuySellParShares, Player], bool]] = {
+    "can_sell": lambda step, player: step.can_sell_any(player),
+    "can_buy": lambda step, player: step.can_buy_any(player),
+    "can_par": lambda step, player: step.can_par_any(player),
+    "must_sell": lambda step, player: step._must_sell_test(player),
+}
+"""The four tests of the stock turn (:func:`turn_menu`) by name, computed."""
 
 
 class BuySellParShares(PlayerStep):
@@ -216,25 +226,15 @@ class BuySellParShares(PlayerStep):
     # the state (``remembered``; issue 7 item 6: who may act is found once per state, by
     # existence tests): the skip test (``blocking``) and the routing (``offers_current``)
     # ask only those they need, and the menu asked afterwards reuses them.
-    def _test(self, name: str, player: Player) -> bool:
-        found: bool = remembered(self, name, lambda: self._computed_test(name, player))
-        return found
+    _test: ClassVar[Callable[[BuySellParShares, str, Player], bool]] = remembered_tests(_TURN_TESTS)
+    """One of the turn's tests of ``player`` by name, remembered for the state."""
 
-    def _computed_test(self, name: str, player: Player) -> bool:
-        """One of the turn's tests of ``player``, computed."""
-        if name == "can_sell":
-            return self.can_sell_any(player)
-        if name == "can_buy":
-            return self.can_buy_any(player)
-        if name == "can_par":
-            return self.can_par_any(player)
-        if name == "must_sell":
-            if type(self).must_sell is BuySellParShares.must_sell and not self._over_a_limit(
-                player
-            ):
-                return False  # a forced sale needs a limit exceeded: no sale to test
-            return self.must_sell(player, self._test("can_sell", player))
-        raise KeyError(name)
+    def _must_sell_test(self, player: Player) -> bool:
+        """Whether ``player`` must sell now (common rules §6.6): asked only when over a limit
+        unless a title's step has its own :meth:`must_sell`."""
+        if type(self).must_sell is BuySellParShares.must_sell and not self._over_a_limit(player):
+            return False  # a forced sale needs a limit exceeded: no sale to test
+        return self.must_sell(player, self._test("can_sell", player))
 
     def _over_a_limit(self, player: Player) -> bool:
         """Over the certificate limit, or over the holding limit of a corporation held: what
