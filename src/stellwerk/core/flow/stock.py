@@ -8,7 +8,7 @@ a player over the certificate limit must sell first.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from stellwerk.core.entities import Corporation, Entity, Player, Share
 from stellwerk.core.errors import IllegalAction
@@ -71,13 +71,34 @@ _KIND_TESTS = {"sell_shares": "can_sell", "buy_shares": "can_buy", "par": "can_p
 """The test of the stock turn that offers each kind of action (``pass`` comes with any)."""
 
 
-_TURN_TESTS: dict[str, Callable[[BuySellParShares, Player], bool]] = {
-    "can_sell": lambda step, player: step.can_sell_any(player),
-    "can_buy": lambda step, player: step.can_buy_any(player),
-    "can_par": lambda step, player: step.can_par_any(player),
-    "must_sell": lambda step, player: step._must_sell_test(player),
-}
-"""The four tests of the stock turn (:func:`turn_menu`) by name, computed."""
+EntityT = TypeVar("EntityT", bound=Entity, contravariant=True)
+
+
+class ShareTurn(Protocol[EntityT]):
+    """A share step's four tests of the entity to act (common rules §6.6): what
+    :func:`share_turn_tests` asks."""
+
+    def can_sell_any(self, entity: EntityT, /) -> bool: ...
+
+    def can_buy_any(self, entity: EntityT, /) -> bool: ...
+
+    def can_par_any(self, entity: EntityT, /) -> bool: ...
+
+    def must_sell_now(self, entity: EntityT, /) -> bool: ...
+
+
+def share_turn_tests(
+    kind: type[EntityT],
+) -> dict[str, Callable[[ShareTurn[EntityT], EntityT], bool]]:
+    """The four tests of a share turn (:func:`turn_menu`) by name, for
+    :func:`~stellwerk.core.flow.base.remembered_tests`, of a step whose entities to act are
+    ``kind``: a title's step adds its own."""
+    return {
+        "can_sell": lambda step, entity: step.can_sell_any(entity),
+        "can_buy": lambda step, entity: step.can_buy_any(entity),
+        "can_par": lambda step, entity: step.can_par_any(entity),
+        "must_sell": lambda step, entity: step.must_sell_now(entity),
+    }
 
 
 class BuySellParShares(PlayerStep):
@@ -226,10 +247,12 @@ class BuySellParShares(PlayerStep):
     # the state (``remembered``; issue 7 item 6: who may act is found once per state, by
     # existence tests): the skip test (``blocking``) and the routing (``offers_current``)
     # ask only those they need, and the menu asked afterwards reuses them.
-    _test: ClassVar[Callable[[BuySellParShares, str, Player], bool]] = remembered_tests(_TURN_TESTS)
+    _test: ClassVar[Callable[[BuySellParShares, str, Player], bool]] = remembered_tests(
+        share_turn_tests(Player)
+    )
     """One of the turn's tests of ``player`` by name, remembered for the state."""
 
-    def _must_sell_test(self, player: Player) -> bool:
+    def must_sell_now(self, player: Player) -> bool:
         """Whether ``player`` must sell now (common rules §6.6): asked only when over a limit
         unless a title's step has its own :meth:`must_sell`."""
         if type(self).must_sell is BuySellParShares.must_sell and not self._over_a_limit(player):

@@ -46,7 +46,7 @@ happen in reverse operating order, :func:`.stock.settle_drops`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TYPE_CHECKING, ClassVar, TypeGuard
 
 from stellwerk.core.entities import Corporation, Entity, chain_of_control
 from stellwerk.core.errors import IllegalAction
@@ -58,7 +58,7 @@ from stellwerk.core.flow.base import (
     remembered,
     remembered_tests,
 )
-from stellwerk.core.flow.stock import bundle_from_action, turn_menu
+from stellwerk.core.flow.stock import bundle_from_action, share_turn_tests, turn_menu
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle, can_dump
 from stellwerk.titles.g1841 import countries
@@ -122,14 +122,6 @@ def may_start(game: Game1841, corp: Corporation) -> bool:
         return False
     return can_par(game, corp)
 
-
-_CORPORATE_TURN_TESTS: dict[str, Callable[[CorporateShares, Corporation], bool]] = {
-    "can_sell": lambda step, corp: step.can_sell_any(corp),
-    "can_buy": lambda step, corp: step.can_buy_any(corp),
-    "can_par": lambda step, corp: step.can_par_any(corp),
-    "must_sell": lambda step, corp: step._must_sell_test(corp),
-}
-"""The four tests of the corporation's share turn (:func:`turn_menu`) by name, computed."""
 
 _OFFER_TESTS: dict[str, str | None] = {
     "pass": None,
@@ -391,10 +383,12 @@ class CorporateShares(CorporationStep):
     # The menu is :func:`turn_menu` of four tests of the operating corporation; each is
     # remembered for the state (``remembered``), and the routing and the skip test ask only
     # those they need (``offers_current``, ``blocking``).
-    _test = remembered_tests(_CORPORATE_TURN_TESTS)
+    _test: ClassVar[Callable[[CorporateShares, str, Corporation], bool]] = remembered_tests(
+        share_turn_tests(Corporation)
+    )
     """One of the four tests of ``entity`` by name, remembered for the state."""
 
-    def _must_sell_test(self, corp: Corporation) -> bool:
+    def must_sell_now(self, corp: Corporation) -> bool:
         """Whether ``corp`` must sell now: a forced sale needs a limit exceeded and a sale
         possible (rules/1841.md 2.3.8, seed 003 H13)."""
         return self._over_a_limit(corp) and self._test("can_sell", corp) and self.must_sell(corp)

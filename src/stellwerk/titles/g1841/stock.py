@@ -24,7 +24,12 @@ from stellwerk.core.flow.base import (
     remembered_tests,
 )
 from stellwerk.core.flow.rounds import StockRound
-from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, turn_menu
+from stellwerk.core.flow.stock import (
+    BuySellParShares,
+    bundle_from_action,
+    share_turn_tests,
+    turn_menu,
+)
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
@@ -417,12 +422,9 @@ def _percent(share: Share) -> int:
 
 
 _SHARE_TURN_TESTS: dict[str, Callable[[Shares1841, Player], bool]] = {
-    "can_sell": lambda step, player: step.can_sell_any(player),
-    "can_buy": lambda step, player: step.can_buy_any(player),
-    "can_par": lambda step, player: step.can_par_any(player),
+    **share_turn_tests(Player),
     "companies": lambda step, player: bool(step.buyable_companies(player)),
     "own_concession": lambda step, player: step.own_concession_keeps_turn(player),
-    "must_sell": lambda step, player: step._must_sell_test(player),
 }
 """The six tests of the player's share turn (:func:`turn_menu`) by name, computed."""
 
@@ -777,7 +779,7 @@ class Shares1841(BuySellParShares):
     _test: ClassVar[Callable[[Shares1841, str, Player], bool]] = remembered_tests(_SHARE_TURN_TESTS)
     """One of the six tests of ``entity`` by name, remembered for the state."""
 
-    def _must_sell_test(self, player: Player) -> bool:
+    def must_sell_now(self, player: Player) -> bool:
         """Whether ``player`` must sell now (rules/1841.md 2.2.1): a forced sale needs a limit
         exceeded, and testing that needs no sale tested."""
         return self._over_a_limit(player) and self.must_sell(player, self._test("can_sell", player))
