@@ -30,15 +30,13 @@ import random
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from stellwerk.core.errors import EngineError, IllegalAction
+from stellwerk.core.flow.base import Action
 from stellwerk.io.engine import EngineGame
 from stellwerk.titles.g1835 import options as options_1835
 from stellwerk.titles.g1841 import oracle_defects as defects_1841
 from stellwerk.titles.g1849 import options as options_1849
-
-Action = dict[str, Any]
 
 PROGRESS_BIAS = 0.8
 """Probability of choosing among non-pass actions when there are any."""
@@ -472,7 +470,7 @@ def allowed_players(title: str, options: tuple[str, ...]) -> list[int]:
     """Player counts the title and every chosen option allow."""
     from stellwerk.titles.registry import declared as declared_of
 
-    declared: Any = declared_of(title)
+    declared = declared_of(title)
     return [
         n
         for n in PLAYER_COUNTS[title]

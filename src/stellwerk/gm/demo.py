@@ -24,8 +24,8 @@ import random
 import shutil
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
+from stellwerk.core.flow.base import Action
 from stellwerk.gm.mail import GMConfig, deliver_maildir, read_maildir
 from stellwerk.gm.master import GameMaster
 from stellwerk.gm.phrase import order_text
@@ -97,7 +97,7 @@ def compose(
     return "\n".join(lines) + "\n"
 
 
-def _illegal(legal: list[dict[str, Any]], lang: str) -> str | None:
+def _illegal(legal: list[Action], lang: str) -> str | None:
     """An order the rules refuse at this decision: a bid below the minimum, or a certificate
     of a corporation that does not exist."""
     bids = [a for a in legal if a["type"] == "bid"]

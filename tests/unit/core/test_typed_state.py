@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "stellwerk"
-ANY_CEILING = 29
+ANY_CEILING = 26
 """Lines of src/stellwerk that name ``typing.Any`` (imports not counted)."""
 CAST_CEILING = 2
 """Calls of ``cast`` in src/stellwerk."""

@@ -9,7 +9,7 @@ descriptions (common rules §6) and of 18xx.games, whose traces we must reproduc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, cast
 
@@ -103,6 +103,31 @@ def _keep(
     if memo is None or memo[0] != key:
         memo = owner._memo = (key, {})
     memo[1][name] = (value, stamp)
+
+
+StepT = TypeVar("StepT", bound="Step")
+EntityT = TypeVar("EntityT", bound=Entity)
+
+
+def remembered_tests(
+    table: Mapping[str, Callable[[StepT, EntityT], bool]],
+) -> Callable[[StepT, str, EntityT], bool]:
+    """A step's turn tests by name, each remembered for the state (:func:`remembered`, keyed
+    by the game's ``memo_key``; issue 7: who may act is found once per state, by existence
+    tests).  ``table`` maps a test's name to how it is computed for the step and the entity
+    to act; the function returned, a method of the step (``_test = remembered_tests({...})``),
+    answers ``step._test(name, entity)``.  An unknown name is a ``KeyError``.
+
+    A title's step lists its own tests: the table's functions ask the step's methods, so a
+    subclass's overrides are the ones asked."""
+    tests = dict(table)
+
+    def test(step: StepT, name: str, entity: EntityT) -> bool:
+        compute = tests[name]
+        found: bool = remembered(step, name, lambda: compute(step, entity))
+        return found
+
+    return test
 
 
 class Step:

@@ -8,7 +8,7 @@ a player over the certificate limit must sell first.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from stellwerk.core.entities import Corporation, Entity, Player, Share
 from stellwerk.core.errors import IllegalAction
@@ -20,6 +20,7 @@ from stellwerk.core.flow.base import (
     act,
     any_action_blocks,
     remembered,
+    remembered_tests,
 )
 from stellwerk.core.shares import Bundle, can_dump
 
@@ -68,6 +69,36 @@ def turn_menu(
 
 _KIND_TESTS = {"sell_shares": "can_sell", "buy_shares": "can_buy", "par": "can_par"}
 """The test of the stock turn that offers each kind of action (``pass`` comes with any)."""
+
+
+EntityT = TypeVar("EntityT", bound=Entity, contravariant=True)
+
+
+class ShareTurn(Protocol[EntityT]):
+    """A share step's four tests of the entity to act (common rules §6.6): what
+    :func:`share_turn_tests` asks."""
+
+    def can_sell_any(self, entity: EntityT, /) -> bool: ...
+
+    def can_buy_any(self, entity: EntityT, /) -> bool: ...
+
+    def can_par_any(self, entity: EntityT, /) -> bool: ...
+
+    def must_sell_now(self, entity: EntityT, /) -> bool: ...
+
+
+def share_turn_tests(
+    kind: type[EntityT],
+) -> dict[str, Callable[[ShareTurn[EntityT], EntityT], bool]]:
+    """The four tests of a share turn (:func:`turn_menu`) by name, for
+    :func:`~stellwerk.core.flow.base.remembered_tests`, of a step whose entities to act are
+    ``kind``: a title's step adds its own."""
+    return {
+        "can_sell": lambda step, entity: step.can_sell_any(entity),
+        "can_buy": lambda step, entity: step.can_buy_any(entity),
+        "can_par": lambda step, entity: step.can_par_any(entity),
+        "must_sell": lambda step, entity: step.must_sell_now(entity),
+    }
 
 
 class BuySellParShares(PlayerStep):
@@ -216,25 +247,17 @@ class BuySellParShares(PlayerStep):
     # the state (``remembered``; issue 7 item 6: who may act is found once per state, by
     # existence tests): the skip test (``blocking``) and the routing (``offers_current``)
     # ask only those they need, and the menu asked afterwards reuses them.
-    def _test(self, name: str, player: Player) -> bool:
-        found: bool = remembered(self, name, lambda: self._computed_test(name, player))
-        return found
+    _test: ClassVar[Callable[[BuySellParShares, str, Player], bool]] = remembered_tests(
+        share_turn_tests(Player)
+    )
+    """One of the turn's tests of ``player`` by name, remembered for the state."""
 
-    def _computed_test(self, name: str, player: Player) -> bool:
-        """One of the turn's tests of ``player``, computed."""
-        if name == "can_sell":
-            return self.can_sell_any(player)
-        if name == "can_buy":
-            return self.can_buy_any(player)
-        if name == "can_par":
-            return self.can_par_any(player)
-        if name == "must_sell":
-            if type(self).must_sell is BuySellParShares.must_sell and not self._over_a_limit(
-                player
-            ):
-                return False  # a forced sale needs a limit exceeded: no sale to test
-            return self.must_sell(player, self._test("can_sell", player))
-        raise KeyError(name)
+    def must_sell_now(self, player: Player) -> bool:
+        """Whether ``player`` must sell now (common rules §6.6): asked only when over a limit
+        unless a title's step has its own :meth:`must_sell`."""
+        if type(self).must_sell is BuySellParShares.must_sell and not self._over_a_limit(player):
+            return False  # a forced sale needs a limit exceeded: no sale to test
+        return self.must_sell(player, self._test("can_sell", player))
 
     def _over_a_limit(self, player: Player) -> bool:
         """Over the certificate limit, or over the holding limit of a corporation held: what

@@ -46,7 +46,7 @@ happen in reverse operating order, :func:`.stock.settle_drops`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TYPE_CHECKING, ClassVar, TypeGuard
 
 from stellwerk.core.entities import Corporation, Entity, chain_of_control
 from stellwerk.core.errors import IllegalAction
@@ -56,8 +56,9 @@ from stellwerk.core.flow.base import (
     act,
     any_action_blocks,
     remembered,
+    remembered_tests,
 )
-from stellwerk.core.flow.stock import bundle_from_action, turn_menu
+from stellwerk.core.flow.stock import bundle_from_action, share_turn_tests, turn_menu
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle, can_dump
 from stellwerk.titles.g1841 import countries
@@ -120,6 +121,15 @@ def may_start(game: Game1841, corp: Corporation) -> bool:
     if historical(game, corp) and phase_number(game) < CONCESSIONS_UNTIL_PHASE:
         return False
     return can_par(game, corp)
+
+
+_OFFER_TESTS: dict[str, str | None] = {
+    "pass": None,
+    "sell_shares": "can_sell",
+    "buy_shares": "can_buy",
+    "par": "can_par",
+}
+"""The test of the corporate share turn that offers each kind of action (``pass`` with any)."""
 
 
 class CorporateShares(CorporationStep):
@@ -373,25 +383,15 @@ class CorporateShares(CorporationStep):
     # The menu is :func:`turn_menu` of four tests of the operating corporation; each is
     # remembered for the state (``remembered``), and the routing and the skip test ask only
     # those they need (``offers_current``, ``blocking``).
-    def _test(self, name: str, entity: Corporation) -> bool:
-        found: bool = remembered(self, name, lambda: self._computed_test(name, entity))
-        return found
+    _test: ClassVar[Callable[[CorporateShares, str, Corporation], bool]] = remembered_tests(
+        share_turn_tests(Corporation)
+    )
+    """One of the four tests of ``entity`` by name, remembered for the state."""
 
-    def _computed_test(self, name: str, entity: Corporation) -> bool:
-        """One of the four tests, computed."""
-        if name == "can_sell":
-            return self.can_sell_any(entity)
-        if name == "can_buy":
-            return self.can_buy_any(entity)
-        if name == "can_par":
-            return self.can_par_any(entity)
-        if name == "must_sell":
-            return (
-                self._over_a_limit(entity)
-                and self._test("can_sell", entity)
-                and self.must_sell(entity)
-            )
-        raise KeyError(name)
+    def must_sell_now(self, corp: Corporation) -> bool:
+        """Whether ``corp`` must sell now: a forced sale needs a limit exceeded and a sale
+        possible (rules/1841.md 2.3.8, seed 003 H13)."""
+        return self._over_a_limit(corp) and self._test("can_sell", corp) and self.must_sell(corp)
 
     def _over_a_limit(self, corp: Corporation) -> bool:
         """Over the certificate limit, its controlling player over the holding limit of a
@@ -429,10 +429,9 @@ class CorporateShares(CorporationStep):
             return False
         if self._test("must_sell", entity):
             return kind == "sell_shares"
-        tests = {"pass": None, "sell_shares": "can_sell", "buy_shares": "can_buy", "par": "can_par"}
-        if kind not in tests:
+        if kind not in _OFFER_TESTS:
             return False
-        name = tests[kind]
+        name = _OFFER_TESTS[kind]
         return name is None or self._test(name, entity)
 
     def choices(self, entity: Entity) -> list[Action]:

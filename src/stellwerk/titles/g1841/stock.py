@@ -8,16 +8,28 @@ tokens, token purchase) is :mod:`.start`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from stellwerk.core.entities import Company, Corporation, Entity, Holder, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import Event, SharesBought, SharesSold, ref
-from stellwerk.core.flow.base import Action, Round, act, any_action_blocks, remembered
+from stellwerk.core.flow.base import (
+    Action,
+    Round,
+    act,
+    any_action_blocks,
+    remembered,
+    remembered_tests,
+)
 from stellwerk.core.flow.rounds import StockRound
-from stellwerk.core.flow.stock import BuySellParShares, bundle_from_action, turn_menu
+from stellwerk.core.flow.stock import (
+    BuySellParShares,
+    bundle_from_action,
+    share_turn_tests,
+    turn_menu,
+)
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
@@ -409,6 +421,23 @@ def _percent(share: Share) -> int:
     return share.percent
 
 
+_SHARE_TURN_TESTS: dict[str, Callable[[Shares1841, Player], bool]] = {
+    **share_turn_tests(Player),
+    "companies": lambda step, player: bool(step.buyable_companies(player)),
+    "own_concession": lambda step, player: step.own_concession_keeps_turn(player),
+}
+"""The six tests of the player's share turn (:func:`turn_menu`) by name, computed."""
+
+_OFFER_TESTS: dict[str, str | None] = {
+    "pass": None,
+    "sell_shares": "can_sell",
+    "buy_shares": "can_buy",
+    "par": "can_par",
+    "buy_company": "companies",
+}
+"""The test of the share turn that offers each kind of action (``pass`` comes with any)."""
+
+
 class Shares1841(BuySellParShares):
     """A player's turn (rules/1841.md 2.2.1): sell, then one purchase; after starting a major
     more IPO shares of it while below 40 %.  When the turn's buying is over, a corporation
@@ -747,27 +776,13 @@ class Shares1841(BuySellParShares):
     # The menu is :func:`turn_menu` of six tests of the current player; each is remembered for
     # the state (``remembered``), and the routing and the skip test ask only those they need
     # (``offers_current``, ``blocking``): the menu is asked after every action.
-    def _test(self, name: str, entity: Player) -> bool:
-        found: bool = remembered(self, name, lambda: self._computed_test(name, entity))
-        return found
+    _test: ClassVar[Callable[[Shares1841, str, Player], bool]] = remembered_tests(_SHARE_TURN_TESTS)
+    """One of the six tests of ``entity`` by name, remembered for the state."""
 
-    def _computed_test(self, name: str, entity: Player) -> bool:
-        """One of the six tests, computed."""
-        if name == "can_sell":
-            return self.can_sell_any(entity)
-        if name == "can_buy":
-            return self.can_buy_any(entity)
-        if name == "can_par":
-            return self.can_par_any(entity)
-        if name == "companies":
-            return bool(self.buyable_companies(entity))
-        if name == "own_concession":
-            return self.own_concession_keeps_turn(entity)
-        if name == "must_sell":
-            return self._over_a_limit(entity) and self.must_sell(
-                entity, self._test("can_sell", entity)
-            )
-        raise KeyError(name)
+    def must_sell_now(self, player: Player) -> bool:
+        """Whether ``player`` must sell now (rules/1841.md 2.2.1): a forced sale needs a limit
+        exceeded, and testing that needs no sale tested."""
+        return self._over_a_limit(player) and self.must_sell(player, self._test("can_sell", player))
 
     def _over_a_limit(self, player: Player) -> bool:
         """Over the certificate limit or over the holding limit of some corporation held: a
@@ -819,16 +834,9 @@ class Shares1841(BuySellParShares):
             return False
         if self._test("must_sell", entity):
             return kind == "sell_shares"
-        tests = {
-            "pass": None,
-            "sell_shares": "can_sell",
-            "buy_shares": "can_buy",
-            "par": "can_par",
-            "buy_company": "companies",
-        }
-        if kind not in tests:
+        if kind not in _OFFER_TESTS:
             return False
-        name = tests[kind]
+        name = _OFFER_TESTS[kind]
         return name is None or self._test(name, entity)
 
     def choices(self, entity: Entity) -> list[Action]:
