@@ -199,3 +199,21 @@ def test_treasury_purchase_test_takes_holdings_in_definition_order() -> None:
     assert step is not None
     player.cash = 70
     assert step.treasury_counts(player)
+
+
+def test_a_replayed_reopening_without_a_reservation_takes_the_first_city_as_18xx_games() -> None:
+    """rules/1841.md 1.2/2.2.3: in the first edition SFMA's printed home is Firenze R14 city 1.
+    Closed unstarted, its reservation goes; a replay (the only way to start it again) puts the
+    token where 18xx.games does, the first city with room (its random game version_1, 6
+    players, seed 910: SFMA in R14 city 0); live play keeps the printed city."""
+    from stellwerk.titles.g1841.start import printed_home_city
+
+    game = Game1841([(i, f"p{i}") for i in range(1, 4)], ["version_1"], 1)
+    sfma = game.corporation("SFMA")
+    close_unstarted(game, sfma)
+    cities = game.map.board.hex("R14").cities
+    assert len(cities) == 2
+    assert all(c.reserved_slot("SFMA") is None for c in cities)
+    assert printed_home_city(game, sfma, "R14", 1) == 1
+    game.loading = True
+    assert printed_home_city(game, sfma, "R14", 1) == 0

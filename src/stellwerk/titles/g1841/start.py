@@ -371,11 +371,14 @@ def printed_home_city(game: Game1841, corp: Corporation, hex_id: str, printed: i
     lay.  So the token goes into the city reserved for it, else the printed city if it is
     still there and has room, else the first city with room (18xx.games: the reserved city,
     else the first).  With no room anywhere the printed (or first) city is returned and the
-    placement refuses clearly."""
+    placement refuses clearly.  A replay follows 18xx.games where no city is reserved (a closed
+    historical corporation started again, which only a replay allows: its reservation went
+    with the closing, and 18xx.games puts the token in the first city -- its random game 1841
+    version_1, 6 players, seed 910: SFMA again in Firenze R14's city 0)."""
     board = game.map.board
     cities = board.hex(hex_id).cities
     reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
-    still = [printed] if 0 <= printed < len(cities) else []
+    still = [printed] if 0 <= printed < len(cities) and (reserved or not game.loading) else []
     tried = [*reserved, *still, *range(len(cities))]
     found: int = next((i for i in tried if board.can_place_token(hex_id, i, corp.sym)), tried[0])
     return found
