@@ -378,7 +378,8 @@ def printed_home_city(game: Game1841, corp: Corporation, hex_id: str, printed: i
     board = game.map.board
     cities = board.hex(hex_id).cities
     reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
-    still = [printed] if 0 <= printed < len(cities) and (reserved or not game.loading) else []
+    reopened = corp.closed and game.loading  # a closed one started again (replay only)
+    still = [printed] if 0 <= printed < len(cities) and (reserved or not reopened) else []
     tried = [*reserved, *still, *range(len(cities))]
     found: int = next((i for i in tried if board.can_place_token(hex_id, i, corp.sym)), tried[0])
     return found
