@@ -374,7 +374,7 @@ def printed_home_city(game: Game1841, corp: Corporation, hex_id: str, printed: i
     placement refuses clearly.  A replay follows 18xx.games where no city is reserved (a closed
     historical corporation started again, which only a replay allows: its reservation went
     with the closing, and 18xx.games puts the token in the first city -- its random game 1841
-    version_1, 6 players, seed 910: SFMA again in Firenze R14's city 0)."""
+    first edition, 6 players, seed 910: SFMA again in Firenze R14's city 0)."""
     board = game.map.board
     cities = board.hex(hex_id).cities
     reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
