@@ -37,6 +37,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from stellwerk.checkpoints import Checkpoints
@@ -64,6 +65,7 @@ __all__ = [
     "JSONObject",
     "JSONValue",
     "PlayerId",
+    "RoundView",
     "action_id",
 ]
 
@@ -75,6 +77,32 @@ OWN_KEYS = frozenset(
 LOG = logging.getLogger("stellwerk.engine")
 
 """Engine defects are logged here (level ERROR, with the action and the traceback)."""
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """The round a game is in, as front ends tell rounds apart.
+
+    ``seq`` is the round's place in the game's sequence of rounds (1 for the first round,
+    then one more for every round begun, whatever its kind): no two rounds of a game share
+    it, so a standing order, a deadline or a default order given for one round can never
+    apply in another.  ``number`` (the operating round of a set) and ``turn`` do not tell
+    rounds apart: ``number`` is 1 in every stock round, and stock rounds may follow each
+    other in one turn (an 1841 game in which no corporation operates)."""
+
+    seq: int
+    kind: str
+    """``auction``, ``stock``, ``operating`` or a title's own kind (1835's ``start`` and
+    ``formation``)."""
+    name: str
+    """The reference engine's round name (``Round::Stock``)."""
+    turn: int
+    number: int
+
+    @property
+    def key(self) -> str:
+        """A short stable name of the round for stores and logs (``r12``)."""
+        return f"r{self.seq}"
 
 
 class Game:
@@ -315,6 +343,13 @@ class Game:
     @property
     def game_end_reason(self) -> str | None:
         return self._engine.game_end_reason
+
+    @property
+    def round(self) -> RoundView:
+        """The round the game is in now (:class:`RoundView`)."""
+        engine = self._engine
+        rnd = engine.round
+        return RoundView(rnd.seq, rnd.kind, rnd.name, engine.turn, rnd.round_num)
 
     def active_entities(self) -> list[EntityId]:
         """Who may act now: players by id, corporations and companies by symbol."""

@@ -20,8 +20,7 @@ def test_issue10_item3_deadlines_without_any_orders_are_settled_by_defaults(
     session = Session(game)
     rounds = set()
     for _ in range(8):
-        now = game.snapshot()
-        rounds.add((now["round"], now["round_num"], now["turn"]))
+        rounds.add(game.round.seq)
         answers = session.advance(defaults=True)
         if game.finished:
             break

@@ -107,7 +107,8 @@ def test_issue10_item1_a_correction_replaces_the_unused_orders(gm: GameMaster) -
     gm.take_mails([mail(later[1], "passe\nkaufe SFA", number=1)])
     gm.take_mails([mail(later[1], "Änderung\npasse", subject="[1849 #g1] Änderung", number=2)])
     status = gm.status("g1")
-    assert status["pending"] == [f"{later[0]}: passe"]
+    waits = "waits for your turn in a stock round or auction"
+    assert status["pending"] == [f"{later[0]}: passe ({waits})"]
 
 
 def test_issue10_item3_deadline_defaults_are_marked_in_the_reports(gm: GameMaster) -> None:
@@ -210,8 +211,9 @@ def test_issue10_item7_the_demonstration_game(tmp_path: Path) -> None:
     reports = outbox(tmp_path / "gm" / "outbox")
     clara = [body for to, body in reports[9:12] if "clara@" in to]
     assert len(clara) == 1 and "[Standardbefehl]" in clara[0]
-    ben = [body for to, body in reports[3:6] if "ben@" in to]
-    assert len(ben) == 1 and "understood as" in ben[0] and "refused" in ben[0]
+    ben = [body for to, body in reports[:6] if "ben@" in to]
+    assert len(ben) == 2 and all("understood as" in body for body in ben)
+    assert any("refused" in body for body in ben)
     message = email.message_from_bytes(written[0].read_bytes(), policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     names = [str(part.get_filename()) for part in message.iter_attachments()]
@@ -266,3 +268,23 @@ def test_issue10_item6_gm_fetch_reads_the_mailbox_and_sends_reports(tmp_path: Pa
     code, text = run(["gm", "fetch", "--db", db, "--config", str(config)])
     assert code == 0 and "understood" not in text  # the mail was read before: moved to cur
     assert len(list((tmp_path / "out").glob("*.eml"))) == 3
+
+
+def test_reports_list_waiting_orders_and_the_deadline_count(gm: GameMaster) -> None:
+    """A player's order for a later decision is listed in his report with what it waits
+    for (German for a German player); a deadline's line says how many defaults it gave."""
+    session, _ = gm.session("g1")
+    waiting = session.waiting_for()[0]
+    later = next(p for p in PLAYERS if PLAYERS.index(p) + 1 != waiting)
+    gm.take_mails([mail(later[1], "passe", number=1)])
+    report = gm.reports("g1", later[0])[later[0]].text
+    if later[2] == "de":
+        assert "Deine Befehle für spätere Entscheidungen" in report
+        assert "passe (wartet auf deinen Zug" in report
+    else:
+        assert "Your orders kept for a later decision" in report
+        assert "passe (waits for your turn" in report
+    answers = gm.deadline("g1")
+    given = sum(1 for a in answers if a.default)
+    assert given and f"deadline: {given} default orders given" in gm.gm_log("g1")
+    assert gm.status("g1")["round_seq"] == gm.session("g1")[0].game.round.seq

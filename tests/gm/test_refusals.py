@@ -72,17 +72,32 @@ def test_an_illegal_bid_is_refused_by_the_engine_naming_the_rule() -> None:
 
 
 def test_an_order_for_a_corporation_of_another_player_is_refused() -> None:
+    """An order for a corporation another player presides is refused as it arrives (it can
+    never be his decision unless the mail buys the presidency first); the rest of the mail
+    is used."""
     game = position(3, 38)
     snap = game.snapshot()
     player = acting_player(game)
     other = next(c["id"] for c in snap["corporations"] if c.get("president") not in (None, player))
-    before = record(game)
     session = Session(game)
-    session.receive(player, f"{other}: pass\npass")
+    answers = session.receive(player, f"{other}: pass\npass")
+    assert [a.refused for a in answers] == [f"you do not preside {other}"]
+    assert not session.pending[1:] and session.pending[0].text == "pass"
     answers = session.advance()
     assert answers[0].understood is not None  # the plain pass answers the stock turn
-    assert session.pending and session.pending[0].text == f"{other}: pass"
-    del before
+    assert not session.pending
+
+
+def test_an_order_for_a_corporation_the_mail_buys_first_waits() -> None:
+    """A mail that buys into another player's corporation before ordering for it: the
+    order waits (the buy may make the sender president)."""
+    game = position(3, 38)
+    snap = game.snapshot()
+    player = acting_player(game)
+    other = next(c["id"] for c in snap["corporations"] if c.get("president") not in (None, player))
+    session = Session(game)
+    answers = session.receive(player, f"buy {other}\n{other}: pass")
+    assert answers == [] and [p.text for p in session.pending] == [f"buy {other}", f"{other}: pass"]
 
 
 def test_an_ambiguous_source_is_refused_naming_the_choices() -> None:

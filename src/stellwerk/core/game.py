@@ -144,6 +144,9 @@ class Game(ABC):
         self.depot = Depot([])
         self.phases = Phases([PhaseDef("1", [], 1, 4, [])])
         self.operating_rounds = 1
+        self.rounds_begun = 0
+        """How many rounds were built, the placeholder below included: the next round's
+        :attr:`Round.seq`."""
         self.round: Round[Entity] = Round(self, [])
         self._version: int | None = None
         """Names the state while it holds still (:meth:`settle`); None while it changes."""

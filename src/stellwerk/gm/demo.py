@@ -129,13 +129,11 @@ def run(out: Path, periods: int = 6, seed: int = 7) -> list[Path]:
     try:
         for period in range(1, periods + 1):
             session, _ = gm.session(KEY)
-            start = session.game.snapshot()
-            start_round = (start.get("round"), start.get("round_num"))
+            start_round = session.game.round.seq
             missed = False
             for _ in range(400):
                 session, _ = gm.session(KEY)
-                now = session.game.snapshot()
-                if session.game.finished or (now.get("round"), now.get("round_num")) != start_round:
+                if session.game.finished or session.game.round.seq != start_round:
                     break
                 names = {p["player"]: p["name"] for p in gm.tables.players(KEY)}
                 waiting = [names[p] for p in session.waiting_for()]

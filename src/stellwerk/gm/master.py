@@ -70,6 +70,8 @@ class GMStatus(TypedDict):
     round: str
     turn: int
     round_num: int
+    round_seq: int
+    """The round's place in the game's sequence of rounds (``api.RoundView.seq``)."""
     finished: bool
     waiting_for: list[PlayerId | str]
     deadline: str | None
@@ -353,15 +355,18 @@ class GameMaster:
             start = seen.get(str(pid), 0)
             mine = [x for x in session.outcomes[start:] if x.player == pid]
             first = seen_events.get(str(pid), 0)  # the GM log since his last report
-            gm_log = [e.text for e in session.events[first:]
-                      if e.player in (None, pid) and e.kind not in GM_ONLY]  # fmt: skip
-            gm_log = [t for t in gm_log if t not in corrections]
+            gm_log = [e.in_language(info["lang"]) for e in session.events[first:]
+                      if e.player in (None, pid) and e.kind not in GM_ONLY
+                      and e.text not in corrections]  # fmt: skip
             standing = [s.text for s in session.standing if s.active and s.player == pid]
+            waiting = [f"{p.text} ({p.waits_for(info['lang'])})"
+                       for p in session.pending if p.player == pid]  # fmt: skip
             out[info["name"]] = build_report(
                 session.game, player=info["name"], lang=info["lang"],
                 since_action=info["reported"], orders=[report_order(x) for x in mine],
                 deadline=datetime.fromisoformat(deadline) if deadline else None,
                 corrections=corrections, gm_log=gm_log, key=key, standing=standing,
+                waiting=waiting,
             )  # fmt: skip
         if mark:
             self.mark_reported(key, list(out))
@@ -451,10 +456,12 @@ class GameMaster:
             "round": snap["round"],
             "turn": snap["turn"],
             "round_num": snap["round_num"],
+            "round_seq": session.game.round.seq,
             "finished": session.game.finished,
             "waiting_for": [names.get(p, p) for p in session.waiting_for()],
             "deadline": deadline,
-            "pending": [f"{names.get(p.player, p.player)}: {p.text}" for p in session.pending],
+            "pending": [f"{names.get(p.player, p.player)}: {p.text} ({p.waits_for('en')})"
+                        for p in session.pending],
             "standing": [f"{names.get(s.player, s.player)}: {s.text}"
                          for s in session.standing if s.active],
             "unsent": self.unsent(key),

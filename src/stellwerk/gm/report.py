@@ -80,6 +80,7 @@ LABELS: dict[str, dict[str, str]] = {
         "corrections": "Corrections by the game master",
         "gm_log": "Game master's log",
         "in_force": "Your standing orders in force",
+        "waiting": "Your orders kept for a later decision",
         "orders": "Your orders",
         "no_orders": "No orders from you were processed.",
         "understood": "understood as {what}",
@@ -137,6 +138,7 @@ LABELS: dict[str, dict[str, str]] = {
         "corrections": "Korrekturen der Spielleitung",
         "gm_log": "Protokoll der Spielleitung",
         "in_force": "Deine gültigen Daueraufträge",
+        "waiting": "Deine Befehle für spätere Entscheidungen",
         "orders": "Deine Befehle",
         "no_orders": "Von dir wurden keine Befehle verarbeitet.",
         "understood": "verstanden als {what}",
@@ -245,6 +247,7 @@ def build_report(
     gm_log: list[str] | None = None,
     key: str | None = None,
     standing: list[str] | None = None,
+    waiting: list[str] | None = None,
 ) -> Report:
     """The report to ``player`` (name or id) in ``lang`` ("en" or "de") after a processing.
 
@@ -256,7 +259,8 @@ def build_report(
     subject and the attachments' names (the GM's key of it in the store; default the game
     file's id), so that a reply can be told apart from mails about the GM's other games.
     ``standing``: the player's standing orders in force, as written, listed after the
-    orders."""
+    orders; ``waiting``: his orders that wait for a later decision, each with what it waits
+    for."""
     if lang not in LANGUAGES:
         raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
     name = player_name(game, player)
@@ -320,6 +324,7 @@ def build_report(
         "corrections": list(corrections),
         "gm_log": list(gm_log or ()),
         "standing": list(standing or ()),
+        "waiting": list(waiting or ()),
         "orders": [_order(order, words) for order in orders],
         "acting": acting,
         "your_turn": your_turn,

@@ -22,6 +22,29 @@ game is advanced as far as the orders reach (:meth:`Session.advance`):
   this processing (everybody passing in an auction that the rules let go round) stop there,
   logged: the game waits for orders or the GM.
 
+**Rounds.**  A round is named by its place in the game's sequence of rounds
+(``api.Game.round``, :class:`stellwerk.api.RoundView`): every round is distinct, whatever its
+kind and number.  A deadline's defaults never run on past the round they began in (they are
+counted, and the reports say how many were given); a standing pass ends with the stock
+round it was given in, at once when that round ends.
+
+**Waiting orders end when their decision has passed.**  A player's orders for one decision
+maker are used in the order written, so an order that is still waiting when the decision it
+was written for is settled otherwise will never be meant again.  An order ends, answered
+"ended: ..." in the sender's next report, when for the same decision maker
+
+* a later-written order of the sender was used (an order for ``SYM:``: one for the same
+  corporation or company; an order of his own turn in a share round -- bid, sealed bids,
+  par, buy, sell, pass: a later one of these, in a share round; any other order -- an answer
+  to a procedure's question, take cash, bankrupt, ...: a later one of the same kind), or
+* a standing order or a default order settled such a decision for him (for ``SYM:`` in its
+  turn; for his own turn in a share round);
+
+and every waiting order ends when the game ends.  While it waits, every report lists it with
+what it waits for.  An order the sender may not give is refused at once, when it arrives:
+any order for a game that has ended, and an order for a corporation (or company) another
+player decides for, unless an earlier line of the same mail buys or starts it.
+
 Everything that happens is recorded as :class:`Outcome` (one per order line or standing
 firing or default) and :class:`Event` (the GM log: firings, cancellations, draws), which the
 reports show.  A mail marked ``Änderung``/``correction`` first drops the player's pending
@@ -57,6 +80,7 @@ from stellwerk.gm.standing import (
     fire,
     program_action,
     round_key,
+    same_round,
 )
 from stellwerk.gm.understand import (
     Refused,
@@ -64,12 +88,35 @@ from stellwerk.gm.understand import (
     fits,
     is_corp_order,
     player_of,
+    symbol,
     understand,
 )
 
 Action = JSONObject
 MAX_STEPS = 5000
 """A bound on actions per processing (a game has a few thousand at most)."""
+
+SHARE_ROUNDS = frozenset({"auction", "start", "stock"})
+"""The kinds of round in which players act for themselves in turn (``RoundView.kind``): the
+auctions (a start round is one) and the stock rounds."""
+
+STOCK_ORDERS = (o.Bid, o.SealedBids, o.Par, o.Buy, o.Sell, o.Pass)
+"""Orders of a player's own turn in a share round (when written without ``SYM:``)."""
+
+
+def is_stock_order(order: o.Order) -> bool:
+    """Whether ``order`` is for a player's own turn in a share round."""
+    return order.corp is None and isinstance(order, STOCK_ORDERS)
+
+
+def same_decision(earlier: o.Order, used: o.Order) -> bool:
+    """Whether an order ``used`` settles the decision maker that ``earlier`` waits for
+    (module docstring; both orders of one player)."""
+    if earlier.corp is not None or used.corp is not None:
+        return earlier.corp == used.corp
+    if is_stock_order(earlier) or is_stock_order(used):
+        return is_stock_order(earlier) and is_stock_order(used)
+    return type(earlier) is type(used)
 
 
 @dataclass
@@ -81,10 +128,16 @@ class Pending:
     text: str
     order: o.Order
     mail: str = ""
+    given_in: int | None = None
+    """The ``RoundView.seq`` of the round it arrived in (None: stored before rounds were
+    told apart)."""
 
     def to_json(self) -> JSONObject:
         """The stored form: the order as its text (read back by :meth:`from_json`)."""
-        return {"id": self.id, "player": self.player, "text": self.text, "mail": self.mail}
+        return {
+            "id": self.id, "player": self.player, "text": self.text, "mail": self.mail,
+            "given_in": self.given_in,
+        }  # fmt: skip
 
     @classmethod
     def from_json(cls, data: JSONObject) -> Pending | None:
@@ -94,7 +147,22 @@ class Pending:
         if order is None:
             return None
         mail = optional_text(data, "mail") or ""
-        return cls(integer(data, "id"), ident(data, "player"), line, order, mail)
+        return cls(
+            integer(data, "id"), ident(data, "player"), line, order, mail,
+            optional_integer(data, "given_in"),
+        )  # fmt: skip
+
+    def waits_for(self, lang: str) -> str:
+        """What the order waits for, in ``lang``, for the player's report."""
+        de = lang == "de"
+        if self.order.corp is not None:
+            corp = self.order.corp
+            return f"wartet auf den Zug von {corp}" if de else f"waits for {corp}'s turn"
+        if is_stock_order(self.order):
+            return ("wartet auf deinen Zug in einer Aktien- oder Versteigerungsrunde" if de
+                    else "waits for your turn in a stock round or auction")  # fmt: skip
+        return ("wartet auf die Entscheidung, die er beantwortet" if de
+                else "waits for the decision it answers")  # fmt: skip
 
 
 @dataclass
@@ -135,6 +203,8 @@ class Event:
     """The player concerned (None: the game as a whole)."""
     kind: str
     text: str
+    text_de: str = ""
+    """The line in German ('' when it has none: ``text`` serves every language)."""
 
     @classmethod
     def from_json(cls, data: JSONObject) -> Event:
@@ -145,7 +215,12 @@ class Event:
             player=None if player is None else ident(data, "player"),
             kind=text(data, "kind"),
             text=text(data, "text"),
+            text_de=optional_text(data, "text_de") or "",
         )
+
+    def in_language(self, lang: str) -> str:
+        """The line in ``lang`` (German where it has a German text)."""
+        return self.text_de if lang == "de" and self.text_de else self.text
 
 
 @dataclass
@@ -179,18 +254,42 @@ class Session:
             self.pending = [p for p in self.pending if p.player != player]
             if dropped:
                 self._event(player, "correction", f"{len(dropped)} earlier orders replaced")
+        bought: set[str] = set()  # corporations an earlier line of this mail buys or starts
         for line in o.parse_text(body):
             if line.order is None:
                 reason = in_language(line.error or "", self.lang(player))
                 answers.append(Outcome(player, line.text, refused=reason, mail=mail))
                 continue
+            if self.game.finished:
+                reason = in_language("the game has ended", self.lang(player))
+                answers.append(Outcome(player, line.text, refused=reason, mail=mail))
+                continue
             if isinstance(line.order, o.STANDING):
                 answers.append(self._give_standing(player, line.text, line.order, mail))
                 continue
-            self.pending.append(Pending(self.next_order_id, player, line.text, line.order, mail))
+            if isinstance(line.order, o.Par | o.Buy) and line.order.corp is None:
+                bought.add(line.order.target.upper())
+            forbidden = self._not_his(player, line.order, bought)
+            if forbidden is not None:
+                reason = in_language(forbidden, self.lang(player))
+                answers.append(Outcome(player, line.text, refused=reason, mail=mail))
+                continue
+            self.pending.append(Pending(self.next_order_id, player, line.text, line.order, mail,
+                                        given_in=self.game.round.seq))  # fmt: skip
             self.next_order_id += 1
         self.outcomes.extend(answers)
         return answers
+
+    def _not_his(self, player: PlayerId, order: o.Order, bought: set[str]) -> str | None:
+        """Why ``player`` may not give ``order`` (for a corporation or company another player
+        decides for, that no earlier line of the mail buys or starts), or None."""
+        if order.corp is None or order.corp in bought:
+            return None
+        sym = symbol(self.game, order.corp)
+        decider = player_of(self.game, sym)
+        if decider is None or decider == player:
+            return None
+        return f"you do not preside {sym}"
 
     def _give_standing(self, player: PlayerId, text: str, order: o.Order, mail: str) -> Outcome:
         if isinstance(order, o.CancelStanding):
@@ -232,25 +331,81 @@ class Session:
     # -- advancing ------------------------------------------------------------------------
     def advance(self, *, defaults: bool = False) -> list[Outcome]:
         """Apply pending orders, standing orders and (``defaults``) default orders as far as
-        they reach (module docstring).  Returns the answers of this processing."""
+        they reach (module docstring): defaults only in the round the processing began in.
+        Returns the answers of this processing."""
         start = len(self.outcomes)
-        start_round = round_key(self.game).split("#")[:2]
+        start_round = self.game.round.seq
+        given = 0
         seen: set[str] = set()
         for _ in range(MAX_STEPS):
+            self._end_waiting()
             if self.game.finished:
                 break
-            if defaults and round_key(self.game).split("#")[:2] != start_round:
+            if defaults and self.game.round.seq != start_round:
                 break
             if defaults:
                 position = json.dumps(snap(self.game), sort_keys=True, default=str)
                 if position in seen:  # defaults go round in a circle (all pass forever)
                     self._event(None, "default", "the defaults repeat a position: everybody "
-                                "passes; the game waits for orders or the GM")  # fmt: skip
+                                "passes; the game waits for orders or the GM",
+                                "die Vorgaben wiederholen eine Stellung: alle passen; das "
+                                "Spiel wartet auf Befehle oder die Spielleitung")  # fmt: skip
                     break
                 seen.add(position)
+            before = len(self.outcomes)
             if not self._step(defaults):
                 break
+            given += sum(1 for x in self.outcomes[before:] if x.default)
+        self._end_waiting()
+        if defaults:
+            self._event(None, "deadline",
+                        f"deadline: {given} default orders given",
+                        f"Abgabetermin: {given} Vorgaben gegeben")  # fmt: skip
         return self.outcomes[start:]
+
+    def _end_waiting(self) -> None:
+        """Once the game is over, end every waiting order and standing order; end standing
+        passes whose stock round is over (module docstring)."""
+        if self.game.finished:
+            for pending in list(self.pending):
+                self._end(pending, "ended: the game is over")
+        for standing in self.standing:
+            if not standing.active:
+                continue
+            if self.game.finished:
+                self._cancel(standing, "the game is over", program=False)
+            elif standing.kind == "share_pass" and not same_round(self.game, standing.round_key):
+                self._cancel(standing, "the stock round it was given in has ended")
+
+    def _end(self, pending: Pending, reason: str) -> None:
+        """End the waiting order ``pending`` for ``reason`` (answered in the next report)."""
+        self.pending.remove(pending)
+        self.outcomes.append(Outcome(pending.player, pending.text, mail=pending.mail,
+                                     refused=in_language(reason, self.lang(pending.player))))
+
+    def _passed_over(self, used: Pending) -> None:
+        """End the orders of ``used``'s sender written before it that wait for the decision
+        maker it settled (``same_decision``, module docstring)."""
+        for pending in list(self.pending):
+            if pending.player != used.player or pending.id >= used.id:
+                continue
+            if same_decision(pending.order, used.order):
+                self._end(pending, "ended: its decision has passed (a later order was used)")
+
+    def _settled(self, player: PlayerId, entity: EntityId, in_share_round: bool) -> None:
+        """A standing or default order settled ``entity``'s decision for ``player``: his
+        orders waiting for that decision maker end (module docstring)."""
+        for pending in list(self.pending):
+            if pending.player != player:
+                continue
+            order = pending.order
+            if order.corp is not None:
+                if entity != player and str(entity).upper() == order.corp:
+                    self._end(pending, "ended: its decision has passed (settled by a standing "
+                              "or default order)")  # fmt: skip
+            elif is_stock_order(order) and in_share_round and entity == player:
+                self._end(pending, "ended: its decision has passed (settled by a standing or "
+                          "default order)")  # fmt: skip
 
     def waiting_for(self) -> list[PlayerId]:
         """The players the game waits for now (who decide for an active entity)."""
@@ -306,6 +461,9 @@ class Session:
     def _apply_order(self, pending: Pending, entity: EntityId) -> None:
         self.pending.remove(pending)
         game = self.game
+        share_round = game.round.kind in SHARE_ROUNDS
+        if share_round or not is_stock_order(pending.order):
+            self._passed_over(pending)
         outcome = Outcome(pending.player, pending.text, mail=pending.mail)
         try:
             understood = understand(game, pending.player, pending.order, entity)
@@ -376,35 +534,45 @@ class Session:
     def _fire(self, firing: Firing, player: PlayerId) -> bool:
         assert firing.action is not None
         text = self._phrase(firing.action, player)
+        entity = firing.action.get("entity")
+        share_round = self.game.round.kind in SHARE_ROUNDS
         try:
             self.game.process(firing.action)
         except IllegalAction as error:
             self._cancel(firing.standing, _reason(error, "en"))
             return True
+        if isinstance(entity, str | int):
+            self._settled(player, entity, share_round)
         fired_id = action_id(self.game.raw_actions[-1])
         self._event(player, "fired", f"standing order '{firing.standing.text}' fired: {text}")
         self.outcomes.append(Outcome(player, firing.standing.text, understood=text,
                                      standing=True, action_id=fired_id))  # fmt: skip
         return True
 
-    def _cancel(self, standing: Standing, reason: str) -> None:
+    def _cancel(self, standing: Standing, reason: str, *, program: bool = True) -> None:
+        """End ``standing`` for ``reason``: logged, and a programmed one disabled in the game
+        file (``program``; not once the game is over)."""
         standing.active = False
-        disable = disable_action(standing, reason)
+        disable = disable_action(standing, reason) if program else None
         if disable is not None:
             self.game.process(disable)
+        de = in_language(reason, "de")
         self._event(standing.player, "cancelled",
-                    f"standing order '{standing.text}' cancelled: {reason}")  # fmt: skip
+                    f"standing order '{standing.text}' cancelled: {reason}",
+                    f"Dauerauftrag '{standing.text}' beendet: {de}")  # fmt: skip
 
     def _default(self, entity: EntityId, player: PlayerId) -> bool:
         found = default_action(self.game, entity)
         if found is None:
             return False
         text = self._phrase(found.action, player)
+        share_round = self.game.round.kind in SHARE_ROUNDS
         try:
             self.game.process(found.action)
         except IllegalAction as error:  # a default the engine refuses: an engine defect
             self._event(player, "default", f"default refused: {_reason(error, 'en')}")
             return False
+        self._settled(player, entity, share_round)
         label = "Vorgabe" if self.lang(player) == "de" else "default"
         self.outcomes.append(Outcome(player, f"({label}: {found.note})", understood=text,
                                      default=True,
@@ -413,8 +581,8 @@ class Session:
             self._event(player, "draw", f"GM's draw for {entity}: {text}, {found.note}")
         return True
 
-    def _event(self, player: PlayerId | None, kind: str, text: str) -> None:
-        self.events.append(Event(len(self.game.raw_actions), player, kind, text))
+    def _event(self, player: PlayerId | None, kind: str, text: str, text_de: str = "") -> None:
+        self.events.append(Event(len(self.game.raw_actions), player, kind, text, text_de))
 
 
 def _standing_fields(order: o.Order) -> tuple[str, str | None, int | None, str | None]:

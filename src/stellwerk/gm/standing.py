@@ -95,13 +95,25 @@ class Standing:
 
 
 def round_key(game: Game) -> str:
-    """The round now: its kind and number (a standing pass ends with its stock round)."""
-    now = snap(game)
-    return f"{now.get('round')}#{now.get('round_num')}#{now.get('turn')}"
+    """The round now, as a standing order records it: ``RoundView.key`` (``r12``), its place
+    in the game's sequence of rounds, so every round is told from every other."""
+    return game.round.key
+
+
+def same_round(game: Game, key: str) -> bool:
+    """Whether the game is still in the round ``key`` names.  A key stored before rounds
+    were told apart (``Round::Stock#1#3``: name, number, turn) names the round by all three,
+    which stock rounds of one turn share (so such an old order may live one round too long,
+    never fire in a later turn)."""
+    now = game.round
+    if "#" not in key:
+        return key == now.key
+    return key.split("#")[:3] == [now.name, str(now.number), str(now.turn)]
 
 
 def is_stock_round(game: Game) -> bool:
-    return "stock" in str(snap(game).get("round", "")).lower()
+    """Whether the game is in a stock round."""
+    return game.round.kind == "stock"
 
 
 def program_action(standing: Standing) -> Action | None:
@@ -147,7 +159,7 @@ def fire(game: Game, standing: Standing, entity: EntityId, listed: list[Action])
     if standing.kind == "share_pass":
         if entity != standing.player or not is_stock_round(game) or "pass" not in types:
             return None
-        if round_key(game).split("#")[:2] != standing.round_key.split("#")[:2]:
+        if not same_round(game, standing.round_key):
             return Firing(standing, cancel="the stock round it was given in has ended")
         reason = shenanigans(game, standing)
         if reason:

@@ -341,6 +341,12 @@ class Round(Generic[E_co]):
     def __init__(self, game: Game, step_classes: list[StepSpec], round_num: int = 1) -> None:
         self.game = game
         self.round_num = round_num
+        self.seq: int = game.rounds_begun
+        """The round's place in the game's sequence of rounds: 0 for the placeholder a game
+        is built with, then 1, 2, ... for every round begun, whatever its kind, so no two
+        rounds of a game share it (``round_num`` only counts the operating rounds of a set,
+        and ``turn`` stays the same over stock rounds that follow each other)."""
+        game.rounds_begun = self.seq + 1
         self.entity_index = 0
         self.entities: list[E_co] = self.select_entities()
         self.state = RoundState()
