@@ -381,3 +381,52 @@ def test_log_since_is_a_tail_of_the_whole_log(game: Game, data: st.DataObject) -
     assert len(late) <= len(early) < len(whole)
     for part in (early, late):
         assert part == (whole[-len(part) :] if part else [])
+
+
+def test_pictures_go_out_only_when_they_changed(game: Game) -> None:
+    """A report attaches (and shows inline) only the pictures that differ from those the
+    player already has, and names the others as unchanged; after a tile lay the map is
+    new again."""
+    first = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
+                         deadline=None)  # fmt: skip
+    assert set(first.pictures) == {"map", "market", "charters", "players"}
+    again = build_report(game, player="Alice", lang="de", since_action=0, orders=[],
+                         deadline=None, sent_pictures=first.pictures)  # fmt: skip
+    assert [n for n, _, _ in again.attachments if n.endswith(".png")] == []
+    assert "<svg" not in again.html and again.pictures == first.pictures
+    assert "Unverändert seit deiner letzten Auswertung (nicht angehängt): Karte" in again.text
+    changed = dict(first.pictures, map="something else")
+    third = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
+                         deadline=None, sent_pictures=changed)  # fmt: skip
+    assert [n.rsplit("_", 1)[-1] for n, _, _ in third.attachments if n.endswith(".png")] == [
+        "map.png"]
+
+
+def test_the_game_file_only_when_asked_for(game: Game) -> None:
+    with_file = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
+                             deadline=None)  # fmt: skip
+    without = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
+                           deadline=None, with_game_file=False)  # fmt: skip
+    assert with_file.has_game_file and any(n.endswith(".json") for n, _, _ in with_file.attachments)
+    assert not without.has_game_file
+    assert not any(n.endswith(".json") for n, _, _ in without.attachments)
+
+
+def test_a_report_keeps_its_size_limit(game: Game) -> None:
+    """Over the limit, attachments are left out in ``LEAVE_OUT``'s order (charters first,
+    the map last) and the report says which; what was left out is not noted as sent."""
+    from stellwerk.gm.report import LEAVE_OUT, TEXT_ALLOWANCE
+
+    full = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
+                        deadline=None, max_bytes=None)  # fmt: skip
+    sizes = {n: len(data) for n, _, data in full.attachments}
+    charters = next(size for name, size in sizes.items() if name.endswith("charters.png"))
+    limit = TEXT_ALLOWANCE + sum(sizes.values()) + len(full.html) - charters
+    small = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
+                         deadline=None, max_bytes=limit)  # fmt: skip
+    assert not any(n.endswith("charters.png") for n, _, _ in small.attachments)
+    assert "charters" not in small.pictures and "map" in small.pictures
+    assert f"Left out to keep this report under {limit // 1000} KB: Charters" in small.text
+    tiny = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
+                        deadline=None, max_bytes=1)  # fmt: skip
+    assert tiny.attachments == [] and tiny.pictures == {} and LEAVE_OUT[-1] == "map"

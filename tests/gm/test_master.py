@@ -288,3 +288,20 @@ def test_reports_list_waiting_orders_and_the_deadline_count(gm: GameMaster) -> N
     given = sum(1 for a in answers if a.default)
     assert given and f"deadline: {given} default orders given" in gm.gm_log("g1")
     assert gm.status("g1")["round_seq"] == gm.session("g1")[0].game.round.seq
+
+
+def test_the_game_file_goes_out_per_round_and_on_request(gm: GameMaster) -> None:
+    """The first report and the first after a round ended carry the game file; one in the
+    same round does not, unless the player asked for it ("schicke Spieldatei"); pictures
+    that did not change are not sent again."""
+    def attached(name: str) -> list[str]:
+        return [n for n, _, _ in gm.reports("g1", name)[name].attachments]
+
+    anna = PLAYERS[0][0]
+    assert any(n.endswith(".json") for n in attached(anna))
+    again = attached(anna)
+    assert not any(n.endswith(".json") or n.endswith(".png") for n in again)
+    results = gm.take_mails([mail(PLAYERS[0][1], "schicke Spieldatei", number=3)])
+    assert results[0].answers[0].understood == "die Spieldatei kommt mit der nächsten Auswertung"
+    assert any(n.endswith(".json") for n in attached(anna))
+    assert not any(n.endswith(".json") for n in attached(anna))

@@ -23,6 +23,7 @@ SMTP or into the outbox folder).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -30,7 +31,7 @@ from typing import TypedDict
 
 from stellwerk.api import Game
 from stellwerk.core.entities import PlayerId
-from stellwerk.core.jsondata import JSONObject, JSONValue
+from stellwerk.core.jsondata import JSONObject, JSONValue, as_object
 from stellwerk.gm import mail as m
 from stellwerk.gm import orders as o
 from stellwerk.gm.gmstore import GMTables
@@ -178,6 +179,8 @@ class GameMaster:
         session.standing = [Standing.from_json(s) for s in self.tables.records(key, "standing")]
         session.outcomes = [Outcome.from_json(x) for x in self.tables.records(key, "outcomes")]
         session.events = [Event.from_json(x) for x in self.tables.records(key, "events")]
+        requested = set(self.tables.texts(key, "file_requests"))
+        session.file_requests = {p["player"] for p in players if str(p["player"]) in requested}
         return session, stored.count
 
     def save(self, key: str, session: Session, base: int) -> None:
@@ -198,6 +201,8 @@ class GameMaster:
             self.tables.set_part(key, "outcomes", outcomes)
             events: list[JSONValue] = [asdict(x) for x in session.events]
             self.tables.set_part(key, "events", events)
+            requests: list[JSONValue] = [str(p) for p in sorted(session.file_requests, key=str)]
+            self.tables.set_part(key, "file_requests", requests)
         except BaseException:
             self.tables.rollback()
             raise
@@ -346,7 +351,11 @@ class GameMaster:
         deadline, _ = self.tables.game(key)
         seen = self.tables.counts(key, "reported_outcomes")
         seen_events = self.tables.counts(key, "reported_events")
+        rounds = self.tables.counts(key, "reported_rounds")
+        had_pictures = as_object(self.tables.part(key, "reported_pictures", {}) or {},
+                                 "the GM part 'reported_pictures'", StoreError)  # fmt: skip
         corrections = self.tables.texts(key, "corrections")
+        now_round = session.game.round.seq
         out: dict[str, Report] = {}
         for info in self.tables.players(key):
             if player is not None and info["name"] != player:
@@ -366,27 +375,47 @@ class GameMaster:
                 since_action=info["reported"], orders=[report_order(x) for x in mine],
                 deadline=datetime.fromisoformat(deadline) if deadline else None,
                 corrections=corrections, gm_log=gm_log, key=key, standing=standing,
-                waiting=waiting,
+                waiting=waiting, sent_pictures=_texts(had_pictures.get(str(pid))),
+                with_game_file=(session.game.finished or rounds.get(str(pid)) != now_round
+                                or pid in session.file_requests),
             )  # fmt: skip
         if mark:
-            self.mark_reported(key, list(out))
+            self.mark_reported(key, list(out), out)
         return out
 
-    def mark_reported(self, key: str, names: list[str]) -> None:
+    def mark_reported(
+        self, key: str, names: list[str], reports: Mapping[str, Report] | None = None
+    ) -> None:
         """The players ``names`` have their reports up to now: the next report starts here,
-        and they leave the list of unsent reports."""
+        they leave the list of unsent reports, and (from ``reports``) the pictures they now
+        have and the round of their game file are noted (the next report attaches only what
+        changed)."""
         session, _ = self.session(key)
         seen: JSONObject = {**self.tables.counts(key, "reported_outcomes")}
         seen_events: JSONObject = {**self.tables.counts(key, "reported_events")}
+        rounds: JSONObject = {**self.tables.counts(key, "reported_rounds")}
+        pictures = {**as_object(self.tables.part(key, "reported_pictures", {}) or {},
+                                "the GM part 'reported_pictures'", StoreError)}  # fmt: skip
         unsent: JSONObject = {**self.tables.notes(key, "unsent")}
         for info in self.tables.players(key):
             if info["name"] in names:
-                seen[str(info["player"])] = len(session.outcomes)
-                seen_events[str(info["player"])] = len(session.events)
+                pid = str(info["player"])
+                seen[pid] = len(session.outcomes)
+                seen_events[pid] = len(session.events)
                 self.tables.set_reported(key, info["player"], session.game.next_id() - 1)
                 unsent.pop(info["name"], None)
+                report = (reports or {}).get(info["name"])
+                if report is not None:
+                    pictures[pid] = {**report.pictures}
+                    if report.has_game_file:
+                        rounds[pid] = session.game.round.seq
+                        session.file_requests.discard(info["player"])
         self.tables.set_part(key, "reported_outcomes", seen)
         self.tables.set_part(key, "reported_events", seen_events)
+        self.tables.set_part(key, "reported_rounds", rounds)
+        self.tables.set_part(key, "reported_pictures", pictures)
+        requests: list[JSONValue] = [str(p) for p in sorted(session.file_requests, key=str)]
+        self.tables.set_part(key, "file_requests", requests)
         self.tables.set_part(key, "unsent", unsent)
 
     def unsent(self, key: str) -> dict[str, str]:
@@ -416,7 +445,7 @@ class GameMaster:
         ]  # fmt: skip
         written, failed = m.send_each(config, messages)
         sent = [name for index, name in enumerate(names) if index not in failed]
-        self.mark_reported(key, sent)
+        self.mark_reported(key, sent, reports)
         if failed:
             unsent: JSONObject = {**self.tables.notes(key, "unsent")}
             for index, reason in failed.items():
@@ -476,6 +505,13 @@ def report_order(outcome: Outcome) -> ReportOrder:
     """The report's line of a session ``Outcome``."""
     return ReportOrder(outcome.text, outcome.understood, outcome.refused, outcome.default,
                        outcome.standing)  # fmt: skip
+
+
+def _texts(value: JSONValue) -> dict[str, str]:
+    """A stored mapping of names to texts (a player's picture digests); {} for none."""
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): str(v) for k, v in value.items()}
 
 
 def _iso(when: datetime | None) -> str | None:

@@ -17,9 +17,14 @@ language (English or German):
 * the map, the market, the charters and the players' table as pictures
   (``stellwerk.pictures``): SVG inline in the HTML part, PNG attached (SVG attached instead
   when cairosvg, the ``pictures`` extra, is missing: the report still goes out, and that is
-  logged);
+  logged) -- each only when it changed since the player's last report (the report names
+  the unchanged ones);
 * the 18xx.games game file (``Game.to_file``) attached as JSON, so any player can load the
-  game elsewhere.
+  game elsewhere: when the caller asks for it (the GM does at the end of every round, at the
+  end of the game and when the player asked for it);
+* a size limit (``max_bytes``): attachments are left out until the report fits, the least
+  needed first (``LEAVE_OUT``: charters, players' table, game file, market, map), and the
+  report says which.
 
 The text and HTML parts are Jinja2 templates (``stellwerk/gm/templates``); this module only
 gathers the facts and the words.  It reads the game through the public API and never changes
@@ -28,10 +33,11 @@ it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -65,6 +71,10 @@ LOG = logging.getLogger("stellwerk.gm.report")
 
 PNG_SCALE = 1.0
 """PNG pictures at their natural size: the map is about 250 KB, four pictures about 400 KB."""
+
+MAX_REPORT_BYTES = 1_500_000
+"""The GM's default size limit of one report (text, HTML with the inline pictures and the
+attachments, before the mail's transfer encoding)."""
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -103,6 +113,8 @@ LABELS: dict[str, dict[str, str]] = {
         "bank_owned": "bank",
         "pictures": "Pictures",
         "attached": "Attached",
+        "unchanged": "Unchanged since your last report (not attached): {what}",
+        "left_out": "Left out to keep this report under {limit} KB: {what}",
         "map": "Map",
         "market": "Stock market",
         "charters": "Charters",
@@ -161,6 +173,8 @@ LABELS: dict[str, dict[str, str]] = {
         "bank_owned": "Bank",
         "pictures": "Bilder",
         "attached": "Anhänge",
+        "unchanged": "Unverändert seit deiner letzten Auswertung (nicht angehängt): {what}",
+        "left_out": "Weggelassen, damit die Auswertung unter {limit} KB bleibt: {what}",
         "map": "Karte",
         "market": "Kurstabelle",
         "charters": "Gesellschaften",
@@ -217,6 +231,11 @@ class Report:
     attachments: list[tuple[str, str, bytes]] = field(default_factory=list)
     player: str = ""
     last_action: int = 0
+    pictures: dict[str, str] = field(default_factory=dict)
+    """The digest of each picture the player has once this report is sent (attached now,
+    or unchanged since an earlier report): the ``sent_pictures`` of his next report."""
+    has_game_file: bool = False
+    """Whether the game file is attached."""
 
 
 def player_name(game: Game, player: str | int) -> str:
@@ -248,6 +267,9 @@ def build_report(
     key: str | None = None,
     standing: list[str] | None = None,
     waiting: list[str] | None = None,
+    sent_pictures: Mapping[str, str] | None = None,
+    with_game_file: bool = True,
+    max_bytes: int | None = MAX_REPORT_BYTES,
 ) -> Report:
     """The report to ``player`` (name or id) in ``lang`` ("en" or "de") after a processing.
 
@@ -260,7 +282,9 @@ def build_report(
     file's id), so that a reply can be told apart from mails about the GM's other games.
     ``standing``: the player's standing orders in force, as written, listed after the
     orders; ``waiting``: his orders that wait for a later decision, each with what it waits
-    for."""
+    for.  ``sent_pictures``: the digests of the pictures the player has (``Report.pictures``
+    of his last report): those unchanged are not attached again.  ``with_game_file``: attach
+    the game file.  ``max_bytes``: the size limit (None: none; module docstring)."""
     if lang not in LANGUAGES:
         raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
     name = player_name(game, player)
@@ -293,17 +317,31 @@ def build_report(
         if (line.action_id is None and since_action <= 0)
         or (line.action_id is not None and line.action_id > since_action)
     ]
-    pictures = _pictures(game)
+    drawn = _pictures(game)
+    digests = {kind: _digest(svg) for kind, svg in drawn.items()}
+    had = dict(sent_pictures or {})
+    pictures = {kind: svg for kind, svg in drawn.items() if had.get(kind) != digests[kind]}
+    unchanged = [words[PICTURE_LABELS[kind]] for kind in drawn if kind not in pictures]
     stem = re.sub(r"[^\w.-]+", "-", f"{title}_{game_key}_{last_action}")
-    attachments: list[tuple[str, str, bytes]] = []
+    files: dict[str, tuple[str, str, bytes]] = {}
     for kind, svg in pictures.items():
         png = _png(svg)
         if png is None:
-            attachments.append((f"{stem}_{kind}.svg", "image/svg+xml", svg.encode("utf-8")))
+            files[kind] = (f"{stem}_{kind}.svg", "image/svg+xml", svg.encode("utf-8"))
         else:
-            attachments.append((f"{stem}_{kind}.png", "image/png", png))
-    game_file = json.dumps(game.to_file(), ensure_ascii=False, indent=1)
-    attachments.append((f"{stem}.json", "application/json", game_file.encode("utf-8")))
+            files[kind] = (f"{stem}_{kind}.png", "image/png", png)
+    if with_game_file:
+        game_file = json.dumps(game.to_file(), ensure_ascii=False, indent=1)
+        files["game"] = (f"{stem}.json", "application/json", game_file.encode("utf-8"))
+    left_out: list[str] = []
+    if max_bytes is not None:
+        for kind in _to_leave_out(files, pictures, max_bytes):
+            del files[kind]
+            pictures.pop(kind, None)
+            left_out.append(words["game_file"] if kind == "game" else words[PICTURE_LABELS[kind]])
+    attachments = list(files.values())
+    now_has = {kind: digest for kind, digest in had.items() if kind in digests}
+    now_has.update({kind: digests[kind] for kind in pictures})
 
     players = _player_rows(view, words, cash, lang)
     corporations = [c for c in view["corporations"] if c["par"] is not None or c["floated"]]
@@ -346,10 +384,48 @@ def build_report(
         ],
         "pictures": [(words[PICTURE_LABELS[k]], Markup(svg)) for k, svg in pictures.items()],
         "attachments": [(n, _describe(n, words)) for n, _, _ in attachments],
+        "unchanged": words["unchanged"].format(what=", ".join(unchanged)) if unchanged else None,
+        "left_out": words["left_out"].format(limit=(max_bytes or 0) // 1000,
+                                             what=", ".join(left_out)) if left_out else None,
     }
     text = _environment(False).get_template("report.txt.j2").render(context)
     html = _environment(True).get_template("report.html.j2").render(context)
-    return Report(subject, text, html, attachments, name, last_action)
+    return Report(subject, text, html, attachments, name, last_action, now_has, "game" in files)
+
+
+def _digest(svg: str) -> str:
+    """A short name of a picture's content (equal pictures, equal names)."""
+    return hashlib.sha256(svg.encode("utf-8")).hexdigest()[:16]
+
+
+TEXT_ALLOWANCE = 100_000
+"""What the text and HTML parts of a report take besides the pictures, at most (a long
+log since the last report included)."""
+
+
+LEAVE_OUT = ("charters", "players", "game", "market", "map")
+"""What a report too large leaves out first: the charters and the players' table repeat the
+text tables, the game file can be asked for, the market and the map are what players look
+at."""
+
+
+def _to_leave_out(
+    files: Mapping[str, tuple[str, str, bytes]], pictures: Mapping[str, str], limit: int
+) -> list[str]:
+    """The attachments to leave out so that the report fits ``limit``, in ``LEAVE_OUT``'s
+    order (a picture counts attached and inline in the HTML part)."""
+    def size(kind: str) -> int:
+        inline = len(pictures[kind].encode("utf-8")) if kind in pictures else 0
+        return len(files[kind][2]) + inline
+
+    total = TEXT_ALLOWANCE + sum(size(kind) for kind in files)
+    out: list[str] = []
+    for kind in (k for k in LEAVE_OUT if k in files):
+        if total <= limit:
+            break
+        total -= size(kind)
+        out.append(kind)
+    return out
 
 
 PLAYER_HEADER = ("h_name", "h_cash", "h_certs", "h_shares", "h_companies")

@@ -96,6 +96,13 @@ Action = JSONObject
 MAX_STEPS = 5000
 """A bound on actions per processing (a game has a few thousand at most)."""
 
+FILE_REQUEST = frozenset({
+    "game file", "send game file", "send the game file", "spieldatei", "schicke spieldatei",
+    "sende spieldatei", "spieldatei bitte",
+})  # fmt: skip
+"""Lines (normalised) that ask for the game file with the next report; a report carries it
+anyway at the end of each round and of the game."""
+
 SHARE_ROUNDS = frozenset({"auction", "start", "stock"})
 """The kinds of round in which players act for themselves in turn (``RoundView.kind``): the
 auctions (a start round is one) and the stock rounds."""
@@ -234,6 +241,8 @@ class Session:
     outcomes: list[Outcome] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     next_order_id: int = 1
+    file_requests: set[PlayerId] = field(default_factory=set)
+    """The players who asked for the game file with their next report (``FILE_REQUEST``)."""
 
     def lang(self, player: PlayerId) -> str:
         return self.langs.get(player, "en")
@@ -256,6 +265,12 @@ class Session:
                 self._event(player, "correction", f"{len(dropped)} earlier orders replaced")
         bought: set[str] = set()  # corporations an earlier line of this mail buys or starts
         for line in o.parse_text(body):
+            if o.normalise(line.text).rstrip(".!") in FILE_REQUEST:
+                self.file_requests.add(player)
+                note = "die Spieldatei kommt mit der nächsten Auswertung" if self.lang(
+                    player) == "de" else "the game file comes with the next report"
+                answers.append(Outcome(player, line.text, understood=note, mail=mail))
+                continue
             if line.order is None:
                 reason = in_language(line.error or "", self.lang(player))
                 answers.append(Outcome(player, line.text, refused=reason, mail=mail))
