@@ -38,6 +38,11 @@ FORMS = [
     ("ATA: take loan", "ATA: Anleihe ausgeben", o.IssueBond(corp="ATA")),
     ("ATA: repay bond", "ATA: zahle Anleihe zurück", o.RepayBond(corp="ATA")),
     ("ATA: payoff loan", "ATA: Anleihe zurueckzahlen", o.RepayBond(corp="ATA")),
+    ("M2: form PR", "M2: bilde PR", o.Formation("form", corp="M2")),
+    ("M4: exchange", "M4: tausche", o.Formation("fold_in", corp="M4")),
+    ("M4: fold in", "M4: tausche ein", o.Formation("fold_in", corp="M4")),
+    ("M4: decline", "M4: lehne ab", o.Formation("decline", corp="M4")),
+    ("lower the price", "senke den Kurs", o.PriceDown()),
     ("AFG: token C1 city 1", "AFG: marke C1 stadt 1", o.Token("C1", 1, corp="AFG")),
     ("AFG: token C1 city C1-0-1", "AFG: marke C1 stadt c1-0-1",
      o.Token("C1", None, "c1-0-1", corp="AFG")),
@@ -80,13 +85,13 @@ def test_issue28_a_malformed_new_form_is_refused_naming_the_form(text: str, prob
 def _driven(title: str, players: int, options: tuple[str, ...], seed: int,
             kind: str) -> dict[str, Any]:
     """The game file of a seeded random game (the selfplay driver's choices) at the first
-    position where some entity may send a ``kind`` action."""
+    position where some entity may send a ``kind`` action (``choose=VALUE``: that choice)."""
     game = Game.create(title, [(i, f"P{i}") for i in range(1, players + 1)], list(options), seed)
     rng = random.Random(seed)
     for number in range(2000):
-        legal = game.legal_actions()
-        if any(a["type"] == kind for a in legal):
+        if of_type(game, kind):
             return game.to_file()
+        legal = game.legal_actions()
         game.process(choose_action(legal, rng, lay_picker(game, rng, number)))
     raise AssertionError(f"{title} seed {seed} never offers {kind}")
 
@@ -110,7 +115,10 @@ def recorded_1849(index: int) -> tuple[Game, dict[str, Any]]:
 
 
 def of_type(game: Game, kind: str) -> list[dict[str, Any]]:
-    return [dict(a) for a in game.legal_actions() if a["type"] == kind]
+    """The listed actions of type ``kind``; ``choose=VALUE``: the choices of that value."""
+    kind, _, choice = kind.partition("=")
+    return [dict(a) for a in game.legal_actions()
+            if a["type"] == kind and (not choice or a.get("choice") == choice)]  # fmt: skip
 
 
 def played(game: Game) -> dict[str, Any]:
@@ -132,6 +140,9 @@ SITES = [
     ("1849", 3, ("bonds",), 3, "take_loan"),
     ("1849", 3, ("bonds",), 3, "payoff_loan"),
     ("1849", 3, ("bonds",), 3, "payoff_debt"),
+    ("1835", 3, (), 1, "choose=form"),
+    ("1835", 3, (), 1, "choose=fold_in"),
+    ("1835", 3, (), 1, "choose=lower_price"),
 ]
 """Positions of seeded random games where each new action is listed (1849 with its bonds
 variant: the bond steps and the debt they may bring, 1849 rules §7.4)."""
@@ -154,6 +165,34 @@ def test_issue28_every_listed_new_action_phrased_reads_back_to_itself(
         assert order is not None, text
         player = player_of(game, action["entity"])
         assert understand(game, player, order, action["entity"]).action == action, text
+
+
+@pytest.mark.parametrize(("kind", "english", "german"), [
+    ("form", "form PR", "bilde PR"), ("fold_in", "exchange", "tausche"),
+])  # fmt: skip
+def test_issue28_the_prussian_formation_by_order(kind: str, english: str, german: str) -> None:
+    """rules/1835.md 10: the starting minor (M2) forms the PR or declines; then each paper
+    exchanges into PR shares or declines.  The orders give the listed ``choose`` of the
+    formation step; ``decline`` / ``lehne ab`` its other answer."""
+    for text, lang in ((english, "en"), (german, "de"), ("decline", "en"), ("lehne ab", "de")):
+        game = driven("1835", 3, (), 1, f"choose={kind}")
+        value = "decline" if text in ("decline", "lehne ab") else kind
+        wanted = of_type(game, f"choose={value}")[0]
+        paper = str(wanted["entity"])
+        answer = by_session(game, player_of(game, paper), f"{paper}: {text}", lang)
+        assert answer.refused is None, answer
+        assert played(game) == wanted
+        assert answer.understood == f"{paper}: {text}"
+
+
+def test_issue28_a_formation_order_outside_the_formation_is_refused() -> None:
+    game = driven("1835", 3, (), 1, "choose=lower_price")
+    player = of_type(game, "choose=lower_price")[0]["entity"]
+    with pytest.raises(Refused, match=r"form PR is not one of the choices \(lower_price\)"):
+        understand(game, player, o.Formation("form"), player)
+    action = understand(game, player, o.PriceDown(), player).action
+    assert action == of_type(game, "choose=lower_price")[0]
+    assert order_text(game, action, "de") == "senke den kurs"
 
 
 @pytest.mark.parametrize(("title", "write"), [

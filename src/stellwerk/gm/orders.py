@@ -51,6 +51,10 @@ Forms (English / German; ``[...]`` optional):
   corporation, 1849 bonds variant)
 * ``issue bond`` / ``gib anleihe aus`` (``take_loan``), ``repay bond`` / ``zahle anleihe
   zurück`` (``payoff_loan``): 1849's bond variant
+* 1835's Prussian formation (rules/1835.md 10): ``M2: form PR`` / ``M2: bilde PR`` (the
+  starting minor forms it), ``M4: exchange`` / ``M4: tausche`` (a paper folds in),
+  ``M4: decline`` / ``M4: lehne ab``; after a repeated sale, ``lower the price`` /
+  ``senke den kurs`` (1835's optional price drop, ``choose lower_price``)
 * ``choose TEXT`` / ``wähle TEXT`` (any other listed choice, by its text)
 * ``bankrupt`` / ``bankrott`` (when the rules offer it); ``bankrupt resign`` / ``bankrott
   aufgeben`` and ``bankrupt loan`` / ``bankrott kredit`` where the rules offer both
@@ -288,6 +292,19 @@ class RepayBond(Order):
 
 
 @dataclass(frozen=True)
+class Formation(Order):
+    """A paper's answer in 1835's Prussian formation: ``form`` (the starting minor forms PR),
+    ``fold_in`` (exchange it for PR shares) or ``decline`` (rules/1835.md 10)."""
+
+    what: str
+
+
+@dataclass(frozen=True)
+class PriceDown(Order):
+    """Drop the price one more row after a repeated sale (1835's ``lower_price`` choice)."""
+
+
+@dataclass(frozen=True)
 class Choose(Order):
     choice: str
 
@@ -410,6 +427,18 @@ REPAY_BOND = {
     "anleihe zurueckzahlen", "anleihe tilgen", "tilge anleihe", "tilge die anleihe",
     "loese anleihe ein", "anleihe einloesen",
 }  # fmt: skip
+FORMATION = {
+    "form pr": "form", "form prussia": "form", "form the pr": "form", "bilde pr": "form",
+    "bilde preussen": "form", "bilde die pr": "form", "pr bilden": "form",
+    "exchange": "fold_in", "exchange for pr": "fold_in", "fold in": "fold_in",
+    "tausche": "fold_in", "tausche ein": "fold_in", "tausche gegen pr": "fold_in",
+    "eintauschen": "fold_in", "umtauschen": "fold_in", "tausche um": "fold_in",
+    "decline": "decline", "lehne ab": "decline", "ablehnen": "decline",
+}  # fmt: skip
+PRICE_DOWN = {
+    "lower the price", "lower price", "price down", "drop the price", "senke den kurs",
+    "senke kurs", "kurs senken", "den kurs senken",
+}  # fmt: skip
 CANCEL = {
     "cancel standing orders", "cancel standing", "cancel", "dauerauftraege loeschen",
     "dauerauftraege aufheben", "loesche dauerauftraege", "keine dauerauftraege",
@@ -504,6 +533,10 @@ def _parse(words: list[str], text: str, corp: str | None) -> Order:
             assert isinstance(token, Token)
             return RemoveToken(token.hex, token.city, token.city_id, corp=corp)
         raise OrderError("write: remove token H12 [city 1] / entferne marke H12 [stadt 1]")
+    if text in FORMATION:
+        return Formation(FORMATION[text], corp=corp)
+    if text in PRICE_DOWN:
+        return PriceDown(corp=corp)
     if text in PAY_DEBT:
         return PayDebt(corp=corp)
     if text in ISSUE_BOND:

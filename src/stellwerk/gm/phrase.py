@@ -40,7 +40,8 @@ WORDS: dict[str, dict[str, str]] = {
         "transform": "transform into {target}", "remove": "remove token {hex} city {city}",
         "buy_token": "buy token {hex} city {city} from {seller} for {price}",
         "discard": "discard {train}", "assign": "assign {target}", "pay_debt": "pay debt",
-        "issue_bond": "issue bond", "repay_bond": "repay bond",
+        "issue_bond": "issue bond", "repay_bond": "repay bond", "form": "form PR",
+        "fold_in": "exchange", "decline": "decline", "lower_price": "lower the price",
     },
     "de": {
         "pass": "passe", "bid": "biete {price} auf {target}", "bids": "gebote {pairs}",
@@ -59,6 +60,8 @@ WORDS: dict[str, dict[str, str]] = {
         "buy_token": "kaufe marke {hex} stadt {city} von {seller} für {price}",
         "discard": "wirf {train} ab", "assign": "weise {target} zu", "pay_debt": "zahle schulden",
         "issue_bond": "gib anleihe aus", "repay_bond": "zahle anleihe zurück",
+        "form": "bilde PR", "fold_in": "tausche", "decline": "lehne ab",
+        "lower_price": "senke den kurs",
     },
 }  # fmt: skip
 
@@ -171,6 +174,8 @@ def _choice(game: Game, action: Action, words: dict[str, str]) -> str:
     choice = action.get("choice")
     question = asked(game)
     if question is None:
+        if game.title == "1835" and choice in CHOICES_1835:
+            return words[str(choice)]
         return words["choose"].format(choice=choice)
     if isinstance(choice, int) and not isinstance(choice, bool):
         return words["no_tokens"] if choice == 0 else words["tokens"].format(count=choice)
@@ -184,6 +189,11 @@ def _choice(game: Game, action: Action, words: dict[str, str]) -> str:
     if value in named:
         return words[named[value]]
     return words["choose"].format(choice=choice)
+
+
+CHOICES_1835 = ("form", "fold_in", "decline", "lower_price")
+"""1835's choices with an order of their own: the Prussian formation's (rules/1835.md 10)
+and the price drop after a repeated sale."""
 
 
 def _sales_differ(game: Game, action: Action, target: str) -> bool:

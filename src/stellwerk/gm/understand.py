@@ -69,6 +69,8 @@ EITHER_KINDS: dict[type[o.Order], tuple[str, ...]] = {
     o.KeepTokens: ("pass",),
     o.Discard: ("discard_train",),
     o.Assign: ("assign",),
+    o.Formation: ("choose",),
+    o.PriceDown: ("choose",),
 }
 """Orders for whoever of the sender's entities decides now."""
 
@@ -413,11 +415,20 @@ def tile_name(tile_id: str) -> str:
     return name if sep and copy.isdigit() else tile_id
 
 
+def board_hex(game: Game, name: str) -> str:
+    """The id of the hex ``name`` as the map spells it (orders are read in upper case, and a
+    few hex ids are not: 1849's port ``a12``, 1841's ``a4``); ``name`` when no hex has it."""
+    for hex_id in game.board.hexes:
+        if str(hex_id).upper() == name.upper():
+            return str(hex_id)
+    return name
+
+
 def _lay(game: Game, order: o.Order, listed: list[Action]) -> Action:
     assert isinstance(order, o.Lay)
     entity = listed[0]["entity"] if listed else _operating(game)
     lays = [
-        a for a in game.legal_actions(hex_id=order.hex)
+        a for a in game.legal_actions(hex_id=board_hex(game, order.hex))
         if a.get("type") == "lay_tile" and a.get("entity") == entity
     ]  # fmt: skip
     if not lays:
@@ -436,8 +447,9 @@ def _lay(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 
 def city_hex(game: Game, city: str) -> str:
-    """The hex of a city id (``<tile id>-<part>``) on the board now."""
-    return str(city_place(game, city)[0])
+    """The hex of a city id (``<tile id>-<part>``) on the board now, in upper case as orders
+    name hexes."""
+    return str(city_place(game, city)[0]).upper()
 
 
 def city_place(game: Game, city: str) -> tuple[str, int]:
@@ -737,6 +749,19 @@ def _assign(game: Game, order: o.Order, listed: list[Action]) -> Action:
     return _one(named, "", lambda a: a.get("target"))
 
 
+def _formation(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """1835's Prussian formation (rules/1835.md 10): ``form PR`` is the choice ``form``,
+    ``exchange`` ``fold_in``, ``decline`` ``decline``."""
+    assert isinstance(order, o.Formation)
+    words = {"form": "form PR", "fold_in": "exchange", "decline": "decline"}
+    return _choose_by(listed, (order.what,), words[order.what])
+
+
+def _price_down(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """1835's optional price drop after a repeated sale (the choice ``lower_price``)."""
+    return _choose_by(listed, ("lower_price",), "lower the price")
+
+
 def _pay_debt(game: Game, order: o.Order, listed: list[Action]) -> Action:
     """The president pays his corporation's debt (1849 rules §7.4, ``payoff_debt``)."""
     return _one(_of_type(listed, "payoff_debt"), "there is no debt you can pay now")
@@ -784,6 +809,8 @@ HANDLERS: dict[type[o.Order], Handler] = {
     o.Discard: _discard,
     o.Assign: _assign,
     o.PayDebt: _pay_debt,
+    o.Formation: _formation,
+    o.PriceDown: _price_down,
     o.IssueBond: _issue_bond,
     o.RepayBond: _repay_bond,
 }
