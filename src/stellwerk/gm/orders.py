@@ -417,16 +417,18 @@ PAY_DEBT = {
     "schulden zahlen", "schulden bezahlen", "begleiche schulden", "schulden begleichen",
 }  # fmt: skip
 ISSUE_BOND = {
-    "issue bond", "issue the bond", "take loan", "take bond", "issue loan",
-    "gib anleihe aus", "gib die anleihe aus", "anleihe ausgeben", "anleihe aufnehmen",
-    "nimm anleihe", "gebe anleihe aus",
+    "issue bond", "issue the bond", "take bond", "gib anleihe aus", "gib die anleihe aus",
+    "anleihe ausgeben", "anleihe aufnehmen", "nimm anleihe", "gebe anleihe aus",
 }  # fmt: skip
+"""Issuing 1849's bond (18xx.games' ``take_loan``); "loan" is not among the words, since
+1849's bankrupt player's "Take L.500 loan" and 1841's ``bankrupt loan`` are other loans."""
 REPAY_BOND = {
-    "repay bond", "repay the bond", "redeem bond", "pay off bond", "payoff loan",
-    "repay loan", "pay off loan", "zahle anleihe zurueck", "zahle die anleihe zurueck",
-    "anleihe zurueckzahlen", "anleihe tilgen", "tilge anleihe", "tilge die anleihe",
-    "loese anleihe ein", "anleihe einloesen",
+    "repay bond", "repay the bond", "redeem bond", "pay off bond", "pay off the bond",
+    "zahle anleihe zurueck", "zahle die anleihe zurueck", "anleihe zurueckzahlen",
+    "anleihe tilgen", "tilge anleihe", "tilge die anleihe", "loese anleihe ein",
+    "anleihe einloesen",
 }  # fmt: skip
+"""Repaying 1849's bond (18xx.games' ``payoff_loan``)."""
 FORMATION = {
     "form pr": "form", "form prussia": "form", "form the pr": "form", "bilde pr": "form",
     "bilde preussen": "form", "bilde die pr": "form", "pr bilden": "form",
