@@ -403,3 +403,23 @@ def test_issue28_buy_from_a_player_named_without_accents() -> None:
     assert _source_matches(game, "Jürgen", "jurgen")
     assert _source_matches(game, "Jürgen", "juergen")
     assert not _source_matches(game, "Jürgen", "chloe")
+
+
+@pytest.mark.parametrize("reason", [
+    "no train is to be discarded now",
+    "no 16H train can be discarded (trains: 6H, 8H)",
+    "nothing can be assigned now",
+    "H12 cannot be assigned to (possible: a12, A5)",
+    "there is no debt you can pay now",
+    "no bond can be issued now",
+    "no bond can be repaid now",
+    "no token can be placed in city 0 of C1 (possible: 1 = C1-0-1)",
+    "no token can be removed in city 2 of H4 (possible: 0 = 4-0-0)",
+    "no token can be bought in city 57-0-0 of Q15 (possible: 0 = 9-0-0)",
+    "city 'x1': write the city's number (city 1) or its id (city 57-0-0)",
+])  # fmt: skip
+def test_issue28_the_new_refusals_are_given_in_german(reason: str) -> None:
+    """Issue 10 item 4: the GM's own reasons in the player's language, the new ones too."""
+    german = in_language(reason, "de")
+    assert german != reason
+    assert "possible" not in german and "trains:" not in german
