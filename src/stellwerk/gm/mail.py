@@ -580,9 +580,9 @@ The order language (``stellwerk.gm``) reads such a line as no order."""
 def fold(name: str) -> str:
     """A name as it is compared: without regard to case, accents or umlauts.  Accents are
     dropped (NFKD, combining marks removed: ``Chloé`` = ``Chloe``, ``Zoë`` = ``Zoe``), ``ß``
-    is ``ss`` (case folding), and an umlaut matches both its spelling with ``e`` and its plain vowel
-    (``Jürgen`` = ``Juergen`` = ``Jurgen``), for which ``ae``/``oe``/``ue`` fold to
-    ``a``/``o``/``u`` -- so two names differing only in such an ``e`` (``Joel``, ``Jol``)
+    is ``ss`` (case folding), and an umlaut matches both its spelling with ``e`` and its
+    plain vowel (``Jürgen`` = ``Juergen`` = ``Jurgen``), for which ``ae``/``oe``/``ue`` fold
+    to ``a``/``o``/``u`` -- so two names differing only in such an ``e`` (``Joel``, ``Jol``)
     are the same name too."""
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFC", name).casefold())
     text = "".join(c for c in text if not unicodedata.combining(c))
