@@ -15,7 +15,8 @@ from stellwerk.selfplay import choose_action, lay_picker
 EXPRESSIBLE = {
     "pass", "bid", "blind_bid", "par", "buy_shares", "sell_shares", "lay_tile", "place_token",
     "run_routes", "dividend", "buy_train", "buy_company", "choose", "bankrupt", "merge",
-    "remove_token", "buy_token",
+    "remove_token", "buy_token", "discard_train", "assign", "payoff_debt", "take_loan",
+    "payoff_loan",
 }  # fmt: skip
 
 

@@ -9,17 +9,21 @@ from gm_scripted import by_orders, script
 
 CASES = [("1849", 3, 3, 400), ("1835", 3, 2, 400), ("1835", 4, 6, 300)]
 
+BONDS = ("1849", 3, 3, 260, ["bonds"])
+"""1849 with its bonds variant (1849 rules §7.4): by 260 actions this game has had CNM
+assigned, a train discarded over the limit, bonds issued and repaid and a debt paid by the
+president (issue 28 item 6: every action has an order form)."""
 
 
-
-@pytest.mark.parametrize(("title", "players", "seed", "actions"), CASES)
+@pytest.mark.parametrize(("title", "players", "seed", "actions", "options"),
+                         [(*case, None) for case in CASES] + [BONDS])  # fmt: skip
 @pytest.mark.parametrize("batch", [1, 25])
 def test_issue10_a_game_by_orders_equals_the_game_by_actions(
-    title: str, players: int, seed: int, actions: int, batch: int
+    title: str, players: int, seed: int, actions: int, options: list[str] | None, batch: int
 ) -> None:
-    reference, lines = script(title, players, seed, actions)
+    reference, lines = script(title, players, seed, actions, options)
     assert len(lines) == len(reference.actions) > 250
-    session, answers = by_orders(title, players, seed, lines, batch=batch)
+    session, answers = by_orders(title, players, seed, lines, options, batch=batch)
     refused = [a for a in answers if a.refused is not None]
     assert refused == []
     assert session.pending == []
@@ -28,6 +32,14 @@ def test_issue10_a_game_by_orders_equals_the_game_by_actions(
     played = [{k: v for k, v in a.items() if k != "auto_actions"} for a in session.game.actions]
     wanted = [{k: v for k, v in a.items() if k != "auto_actions"} for a in reference.actions]
     assert played == wanted
+
+
+def test_issue28_the_bonds_game_uses_every_new_order_form() -> None:
+    """The scripted bonds game (:data:`BONDS`) holds each action that had no order form
+    before issue 28, so the game-by-orders test above plays each through its order."""
+    reference, _ = script(*BONDS)
+    kinds = {a["type"] for a in reference.actions}
+    assert {"assign", "discard_train", "take_loan", "payoff_loan", "payoff_debt"} <= kinds
 
 
 def test_the_scripts_reach_several_operating_rounds() -> None:

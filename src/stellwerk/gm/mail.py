@@ -578,10 +578,15 @@ The order language (``stellwerk.gm``) reads such a line as no order."""
 
 
 def fold(name: str) -> str:
-    """A name compared without regard to case and umlauts (``Jürgen`` = ``JUERGEN``)."""
-    text = unicodedata.normalize("NFC", name).casefold()
-    for umlaut, spelled in UMLAUTS.items():
-        text = text.replace(umlaut, spelled)
+    """A name as it is compared: without regard to case, accents or umlauts.  Accents are
+    dropped (NFKD, combining marks removed: ``Chloé`` = ``Chloe``, ``Zoë`` = ``Zoe``), ``ß``
+    is ``ss`` (case folding), and an umlaut matches both its spelling with ``e`` and its
+    plain vowel (``Jürgen`` = ``Juergen`` = ``Jurgen``), for which ``ae``/``oe``/``ue`` fold
+    to ``a``/``o``/``u`` -- so two names differing only in such an ``e`` (``Joel``, ``Jol``)
+    are the same name too."""
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFC", name).casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = re.sub(r"([aou])e", r"\1", text)
     return " ".join(text.split())
 
 

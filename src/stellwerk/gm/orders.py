@@ -20,7 +20,10 @@ Forms (English / German; ``[...]`` optional):
   (the percent tells a president's certificate in the pool from a share)
 * ``sell 2 ATA [30%]`` / ``verkaufe 2 ATA [30%]`` (the percent tells bundles apart)
 * ``lay 57 on H12 rotation 2`` / ``lege 57 auf H12 drehung 2``
-* ``token H12 [city 2]`` / ``marke H12 [stadt 2]``
+* ``token H12 [city 1]`` / ``marke H12 [stadt 1]``: the city is 18xx.games' number, the last
+  part of its city id (``H12-0-1`` is city 1 of H12, also where H12 has no other city), or
+  the whole city id (``token H12 city H12-0-1``, ``marke H12 stadt 57-0-0``); the same for
+  ``remove token`` and ``buy token``
 * ``run best`` / ``fahre optimal``; ``run H12-J10-L12 with 4H[; K7-L8 with 2H]`` /
   ``fahre H12-J10-L12 mit 4H``
 * ``payout`` / ``ausschütten``, ``withhold`` / ``einbehalten``, ``half`` / ``halb``
@@ -40,6 +43,18 @@ Forms (English / German; ``[...]`` optional):
   ``keep tokens`` / ``behalte marken`` (keep all the others, when the rules allow)
 * ``buy token H12 [city 1] [from CORP] [for 50]`` / ``kaufe marke H12 [stadt 1] [von CORP]
   [für 50]`` (token acquisition from another corporation)
+* ``discard 4H`` / ``wirf 4H ab`` (also ``discard train 4H``, ``abwerfen 4H``): a corporation
+  over its train limit gives a train back (``discard_train``)
+* ``assign A5`` / ``weise A5 zu`` (also ``assign to A5``, ``zuweisen A5``): a company's
+  ability put on a hex or a corporation (``assign``: 1849's CNM puts its +20 marker on a port)
+* ``pay debt`` / ``zahle schulden`` (``payoff_debt``: a president pays the debt of his
+  corporation, 1849 bonds variant)
+* ``issue bond`` / ``gib anleihe aus`` (``take_loan``), ``repay bond`` / ``zahle anleihe
+  zurück`` (``payoff_loan``): 1849's bond variant
+* 1835's Prussian formation (rules/1835.md 10): ``M2: form PR`` / ``M2: bilde PR`` (the
+  starting minor forms it), ``M4: exchange`` / ``M4: tausche`` (a paper folds in),
+  ``M4: decline`` / ``M4: lehne ab``; after a repeated sale, ``lower the price`` /
+  ``senke den kurs`` (1835's optional price drop, ``choose lower_price``)
 * ``choose TEXT`` / ``wähle TEXT`` (any other listed choice, by its text)
 * ``bankrupt`` / ``bankrott`` (when the rules offer it); ``bankrupt resign`` / ``bankrott
   aufgeben`` and ``bankrupt loan`` / ``bankrott kredit`` where the rules offer both
@@ -141,8 +156,12 @@ class Lay(Order):
 
 @dataclass(frozen=True)
 class Token(Order):
+    """A token on ``hex``; ``city`` is 18xx.games' city number there (the last part of its
+    city id), ``city_id`` the whole city id as written (lower case), either or neither."""
+
     hex: str
     city: int | None = None
+    city_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -220,8 +239,11 @@ class MergeBoth(Order):
 
 @dataclass(frozen=True)
 class RemoveToken(Order):
+    """A merger's token removed from ``hex`` (``city``, ``city_id`` as for :class:`Token`)."""
+
     hex: str
     city: int | None = None
+    city_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -237,6 +259,49 @@ class BuyToken(Order):
     city: int | None = None
     seller: str | None = None
     price: int | None = None
+    city_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Discard(Order):
+    """Give back a train of ``train``'s name, over the train limit (``discard_train``)."""
+
+    train: str
+
+
+@dataclass(frozen=True)
+class Assign(Order):
+    """Put a company's ability on ``target``, a hex or a corporation (``assign``)."""
+
+    target: str
+
+
+@dataclass(frozen=True)
+class PayDebt(Order):
+    """The president pays his corporation's debt from his own cash (``payoff_debt``)."""
+
+
+@dataclass(frozen=True)
+class IssueBond(Order):
+    """The corporation issues its bond (``take_loan``, 1849 rules §7.4)."""
+
+
+@dataclass(frozen=True)
+class RepayBond(Order):
+    """The corporation repays its bond (``payoff_loan``, 1849 rules §7.4)."""
+
+
+@dataclass(frozen=True)
+class Formation(Order):
+    """A paper's answer in 1835's Prussian formation: ``form`` (the starting minor forms PR),
+    ``fold_in`` (exchange it for PR shares) or ``decline`` (rules/1835.md 10)."""
+
+    what: str
+
+
+@dataclass(frozen=True)
+class PriceDown(Order):
+    """Drop the price one more row after a repeated sale (1835's ``lower_price`` choice)."""
 
 
 @dataclass(frozen=True)
@@ -343,6 +408,39 @@ DIVIDENDS = {
     "withhold": "withhold", "einbehalten": "withhold", "behalten": "withhold",
     "half": "half", "halb": "half", "haelfte": "half",
 }  # fmt: skip
+DISCARD = {"discard", "abwerfen", "wirf"}
+ASSIGN = {"assign", "zuweisen", "weise"}
+TO = {"to", "on", "an", "auf", "nach", "zu"}
+PAY_DEBT = {
+    "pay debt", "pay the debt", "pay off debt", "pay off the debt", "payoff debt",
+    "zahle schulden", "zahle die schulden", "bezahle schulden", "bezahle die schulden",
+    "schulden zahlen", "schulden bezahlen", "begleiche schulden", "schulden begleichen",
+}  # fmt: skip
+ISSUE_BOND = {
+    "issue bond", "issue the bond", "take bond", "gib anleihe aus", "gib die anleihe aus",
+    "anleihe ausgeben", "anleihe aufnehmen", "nimm anleihe", "gebe anleihe aus",
+}  # fmt: skip
+"""Issuing 1849's bond (18xx.games' ``take_loan``); "loan" is not among the words, since
+1849's bankrupt player's "Take L.500 loan" and 1841's ``bankrupt loan`` are other loans."""
+REPAY_BOND = {
+    "repay bond", "repay the bond", "redeem bond", "pay off bond", "pay off the bond",
+    "zahle anleihe zurueck", "zahle die anleihe zurueck", "anleihe zurueckzahlen",
+    "anleihe tilgen", "tilge anleihe", "tilge die anleihe", "loese anleihe ein",
+    "anleihe einloesen",
+}  # fmt: skip
+"""Repaying 1849's bond (18xx.games' ``payoff_loan``)."""
+FORMATION = {
+    "form pr": "form", "form prussia": "form", "form the pr": "form", "bilde pr": "form",
+    "bilde preussen": "form", "bilde die pr": "form", "pr bilden": "form",
+    "exchange": "fold_in", "exchange for pr": "fold_in", "fold in": "fold_in",
+    "tausche": "fold_in", "tausche ein": "fold_in", "tausche gegen pr": "fold_in",
+    "eintauschen": "fold_in", "umtauschen": "fold_in", "tausche um": "fold_in",
+    "decline": "decline", "lehne ab": "decline", "ablehnen": "decline",
+}  # fmt: skip
+PRICE_DOWN = {
+    "lower the price", "lower price", "price down", "drop the price", "senke den kurs",
+    "senke kurs", "kurs senken", "den kurs senken",
+}  # fmt: skip
 CANCEL = {
     "cancel standing orders", "cancel standing", "cancel", "dauerauftraege loeschen",
     "dauerauftraege aufheben", "loesche dauerauftraege", "keine dauerauftraege",
@@ -435,8 +533,22 @@ def _parse(words: list[str], text: str, corp: str | None) -> Order:
         if rest and rest[0] in TOKENS:
             token = _token(rest[1:], corp)
             assert isinstance(token, Token)
-            return RemoveToken(token.hex, token.city, corp=corp)
+            return RemoveToken(token.hex, token.city, token.city_id, corp=corp)
         raise OrderError("write: remove token H12 [city 1] / entferne marke H12 [stadt 1]")
+    if text in FORMATION:
+        return Formation(FORMATION[text], corp=corp)
+    if text in PRICE_DOWN:
+        return PriceDown(corp=corp)
+    if text in PAY_DEBT:
+        return PayDebt(corp=corp)
+    if text in ISSUE_BOND:
+        return IssueBond(corp=corp)
+    if text in REPAY_BOND:
+        return RepayBond(corp=corp)
+    if head in DISCARD:
+        return _discard(head, rest, corp)
+    if head in ASSIGN:
+        return _assign(head, rest, corp)
     if head in TAKE:
         return _take(rest, corp)
     if head in CHOOSE:
@@ -457,6 +569,36 @@ def _always(rest: list[str], corp: str | None) -> Order:
     if runs and words & BEST and words & set(DIVIDENDS):
         return StandingRun(corp=corp)
     raise OrderError("write: always take cash / always run best and pay out")
+
+
+def _discard(head: str, rest: list[str], corp: str | None) -> Order:
+    """``discard [train] 4H`` / ``abwerfen [zug] 4H`` / ``wirf [zug] 4H ab`` (``ab`` at the
+    end is German word order and means nothing more)."""
+    if head == "wirf":
+        if not rest or rest[-1] != "ab":
+            raise OrderError("write: discard 4H / wirf 4H ab")
+        rest = rest[:-1]
+    if rest and rest[0] in TRAIN | {"the", "den", "einen"}:
+        rest = rest[1:]
+    if rest and rest[0] in TRAIN:
+        rest = rest[1:]
+    if len(rest) != 1 or not WORD.match(rest[0]):
+        raise OrderError("write: discard 4H / wirf 4H ab")
+    return Discard(rest[0].upper(), corp=corp)
+
+
+def _assign(head: str, rest: list[str], corp: str | None) -> Order:
+    """``assign [to] A5`` / ``zuweisen [an] A5`` / ``weise A5 zu`` (``weise ... zu`` is the
+    German word order; ``zu`` at the end means nothing more)."""
+    if head == "weise":
+        if not rest or rest[-1] != "zu":
+            raise OrderError("write: assign A5 / weise A5 zu")
+        rest = rest[:-1]
+    if len(rest) == 2 and rest[0] in TO:
+        rest = rest[1:]
+    if len(rest) != 1 or not WORD.match(rest[0]):
+        raise OrderError("write: assign A5 / weise A5 zu")
+    return Assign(rest[0].upper(), corp=corp)
 
 
 def _take(rest: list[str], corp: str | None) -> Order:
@@ -556,18 +698,20 @@ def _buy_token(rest: list[str], corp: str | None) -> Order:
         raise OrderError(form)
     hex_id, tail = _hex(rest[0]), rest[1:]
     city: int | None = None
+    city_id: str | None = None
     seller: str | None = None
     price: int | None = None
     while tail:
         if len(tail) >= 2 and tail[0] in CITY:
-            city, tail = _number(tail[1], "city"), tail[2:]
+            city, city_id = _city(tail[1])
+            tail = tail[2:]
         elif len(tail) >= 2 and tail[0] in FROM:
             seller, tail = _sym(tail[1]), tail[2:]
         elif len(tail) >= 2 and tail[0] in FOR:
             price, tail = _number(tail[1], "price"), tail[2:]
         else:
             raise OrderError(f"cannot read {' '.join(tail)!r}: {form}")
-    return BuyToken(hex_id, city, seller, price, corp=corp)
+    return BuyToken(hex_id, city, seller, price, city_id, corp=corp)
 
 
 def _lay(rest: list[str], corp: str | None) -> Order:
@@ -588,8 +732,22 @@ def _token(rest: list[str], corp: str | None) -> Order:
     if len(rest) == 1:
         return Token(_hex(rest[0]), corp=corp)
     if len(rest) == 3 and rest[1] in CITY:
-        return Token(_hex(rest[0]), _number(rest[2], "city"), corp=corp)
-    raise OrderError("write: token H12 [city 2] / marke H12 [stadt 2]")
+        return Token(_hex(rest[0]), *_city(rest[2]), corp=corp)
+    raise OrderError("write: token H12 [city 1] / marke H12 [stadt 1]")
+
+
+CITY_ID = re.compile(r"^[a-z0-9]+(?:-\d+)+$")
+"""An 18xx.games city id as written in an order (normalised): ``57-0-0``, ``h12-0-1``."""
+
+
+def _city(word: str) -> tuple[int | None, str | None]:
+    """(18xx.games' city number, None) for a number, (None, the city id) for a whole city id
+    (``57-0-0``, ``H12-0-1``: tile id, copy, city number)."""
+    if word.isdigit():
+        return int(word), None
+    if CITY_ID.match(word) and word.count("-") >= 2:
+        return None, word
+    raise OrderError(f"city {word!r}: write the city's number (city 1) or its id (city 57-0-0)")
 
 
 def _run(rest: list[str], corp: str | None) -> Order:

@@ -13,6 +13,7 @@ from stellwerk.gm.look import asked, legal
 from stellwerk.gm.understand import (
     BANKRUPT_WORDS,
     blind_items,
+    city_number,
     city_place,
     share_source,
     tile_name,
@@ -38,6 +39,9 @@ WORDS: dict[str, dict[str, str]] = {
         "merge_with": "merge with {target}", "merge_into": "merge into {target}",
         "transform": "transform into {target}", "remove": "remove token {hex} city {city}",
         "buy_token": "buy token {hex} city {city} from {seller} for {price}",
+        "discard": "discard {train}", "assign": "assign {target}", "pay_debt": "pay debt",
+        "issue_bond": "issue bond", "repay_bond": "repay bond", "form": "form PR",
+        "fold_in": "exchange", "decline": "decline", "lower_price": "lower the price",
     },
     "de": {
         "pass": "passe", "bid": "biete {price} auf {target}", "bids": "gebote {pairs}",
@@ -54,6 +58,10 @@ WORDS: dict[str, dict[str, str]] = {
         "merge_with": "fusioniere mit {target}", "merge_into": "fusioniere zu {target}",
         "transform": "wandle in {target} um", "remove": "entferne marke {hex} stadt {city}",
         "buy_token": "kaufe marke {hex} stadt {city} von {seller} für {price}",
+        "discard": "wirf {train} ab", "assign": "weise {target} zu", "pay_debt": "zahle schulden",
+        "issue_bond": "gib anleihe aus", "repay_bond": "zahle anleihe zurück",
+        "form": "bilde PR", "fold_in": "tausche", "decline": "lehne ab",
+        "lower_price": "senke den kurs",
     },
 }  # fmt: skip
 
@@ -102,8 +110,8 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
             rotation=action.get("rotation"),
         )  # fmt: skip
     elif kind == "place_token":
-        hex_id, index = city_place(game, str(action.get("city")))
-        text = words["token"].format(hex=hex_id, city=index)
+        hex_id, _ = city_place(game, str(action.get("city")))
+        text = words["token"].format(hex=hex_id, city=city_number(str(action.get("city"))))
     elif kind == "run_routes":
         text = words["best"] if best else _routes(action, words)
     elif kind == "dividend":
@@ -136,14 +144,24 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
             form = "transform"
         text = words[form].format(target=target)
     elif kind == "remove_token":
-        hex_id, index = city_place(game, str(action.get("city")))
-        text = words["remove"].format(hex=hex_id, city=index)
+        hex_id, _ = city_place(game, str(action.get("city")))
+        text = words["remove"].format(hex=hex_id, city=city_number(str(action.get("city"))))
     elif kind == "buy_token":
         city = str(action.get("city"))
-        hex_id, index = city_place(game, city)
+        hex_id, _ = city_place(game, city)
         seller = token_owner(game, city, optional_integer(action, "slot") or 0)
-        text = words["buy_token"].format(hex=hex_id, city=index, seller=seller,
+        text = words["buy_token"].format(hex=hex_id, city=city_number(city), seller=seller,
                                          price=action.get("price"))  # fmt: skip
+    elif kind == "discard_train":
+        text = words["discard"].format(train=tile_name(str(action.get("train"))))
+    elif kind == "assign":
+        text = words["assign"].format(target=action.get("target"))
+    elif kind == "payoff_debt":
+        text = words["pay_debt"]
+    elif kind == "take_loan":
+        text = words["issue_bond"]
+    elif kind == "payoff_loan":
+        text = words["repay_bond"]
     else:
         text = str(kind)
     return corp_prefix + text
@@ -156,6 +174,8 @@ def _choice(game: Game, action: Action, words: dict[str, str]) -> str:
     choice = action.get("choice")
     question = asked(game)
     if question is None:
+        if game.title == "1835" and choice in CHOICES_1835:
+            return words[str(choice)]
         return words["choose"].format(choice=choice)
     if isinstance(choice, int) and not isinstance(choice, bool):
         return words["no_tokens"] if choice == 0 else words["tokens"].format(count=choice)
@@ -169,6 +189,11 @@ def _choice(game: Game, action: Action, words: dict[str, str]) -> str:
     if value in named:
         return words[named[value]]
     return words["choose"].format(choice=choice)
+
+
+CHOICES_1835 = ("form", "fold_in", "decline", "lower_price")
+"""1835's choices with an order of their own: the Prussian formation's (rules/1835.md 10)
+and the price drop after a repeated sale."""
 
 
 def _sales_differ(game: Game, action: Action, target: str) -> bool:

@@ -24,7 +24,7 @@ import re
 
 LISTS = {
     "possible": "möglich", "open": "offen", "offered": "angeboten", "fits": "passt",
-    "from": "von", "items": "Posten", "allowed": "erlaubt",
+    "from": "von", "items": "Posten", "allowed": "erlaubt", "trains": "Züge",
 }  # fmt: skip
 """The words that open a parenthesised list of what is possible instead."""
 
@@ -91,8 +91,8 @@ FORMS_DE: list[tuple[str, str]] = [
     (r"no token can be placed now", "jetzt kann keine Marke gesetzt werden"),
     (r"no token can be placed on (?P<x>\S+)" + TAIL,
      "auf {x} kann keine Marke gesetzt werden{tail}"),
-    (r"no token can be placed in city (?P<x>\S+) of (?P<y>\S+)",
-     "in Stadt {x} von {y} kann keine Marke gesetzt werden"),
+    (r"no token can be placed in city (?P<x>\S+) of (?P<y>\S+)" + TAIL,
+     "in Stadt {x} von {y} kann keine Marke gesetzt werden{tail}"),
     (r"no train can run now", "jetzt kann kein Zug fahren"),
     (r"no dividend is to be decided now", "jetzt ist keine Dividende zu entscheiden"),
     (r"(?P<x>\S+) is not allowed now" + TAIL, "{x} ist jetzt nicht erlaubt{tail}"),
@@ -132,8 +132,19 @@ FORMS_DE += [
     (r"no token is to be removed now", "jetzt ist keine Marke zu entfernen"),
     (r"no token can be removed on (?P<x>\S+)" + TAIL, "auf {x} kann keine Marke entfernt "
      "werden{tail}"),
-    (r"no token can be removed in city (?P<x>\S+) of (?P<y>\S+)",
-     "in Stadt {x} von {y} kann keine Marke entfernt werden"),
+    (r"no token can be removed in city (?P<x>\S+) of (?P<y>\S+)" + TAIL,
+     "in Stadt {x} von {y} kann keine Marke entfernt werden{tail}"),
+    (r"no token can be bought in city (?P<x>\S+) of (?P<y>\S+)" + TAIL,
+     "in Stadt {x} von {y} kann keine Marke gekauft werden{tail}"),
+    (r"city (?P<x>'.*'): write the city's number \(city 1\) or its id \(city 57-0-0\)",
+     "Stadt {x}: schreibe die Nummer der Stadt (stadt 1) oder ihre Kennung (stadt 57-0-0)"),
+    (r"no train is to be discarded now", "jetzt ist kein Zug abzuwerfen"),
+    (r"no (?P<x>\S+) train can be discarded" + TAIL, "kein {x}-Zug kann abgeworfen werden{tail}"),
+    (r"nothing can be assigned now", "jetzt ist nichts zuzuweisen"),
+    (r"(?P<x>\S+) cannot be assigned to" + TAIL, "{x} ist kein mögliches Ziel{tail}"),
+    (r"there is no debt you can pay now", "jetzt sind keine Schulden zu bezahlen"),
+    (r"no bond can be issued now", "jetzt kann keine Anleihe ausgegeben werden"),
+    (r"no bond can be repaid now", "jetzt kann keine Anleihe zurückgezahlt werden"),
     (r"more tokens must be removed first", "erst müssen weitere Marken entfernt werden"),
     (r"no token can be bought now", "jetzt kann keine Marke gekauft werden"),
     (r"no token can be bought on (?P<x>\S+)" + TAIL, "auf {x} kann keine Marke gekauft "

@@ -4,10 +4,11 @@ A player names the stops, not the track between them.  The route of each named t
 up among *every legal route of that train* as the engine's own route enumerator lists them
 (``stellwerk.core.routes.candidates.train_candidates``, the search the optimiser uses, so the
 title's route rules apply): the route whose stop hexes are the named ones, in this order or
-reversed.  Where the named stops allow several legal routes (two ways between two cities, or
-which city of a two-city hex), the GM takes the one paying most -- what the player would ask
-for -- and of equal ones the first the enumerator lists (so the same order always means the
-same route); the reply names the route taken.  Several routes of one run must not share track,
+reversed (hexes without regard to case: 1849's port ``a12``, 1841's ``a4``).  Where the
+named stops allow several legal routes (two ways between two cities, or which city of a
+two-city hex), the GM takes the one paying most -- what the player would ask for -- and of
+equal ones the first the enumerator lists (so the same order always means the same route);
+the reply names the route taken.  Several routes of one run must not share track,
 which the engine checks when the run is processed (common rules §6.1).
 """
 
@@ -44,7 +45,7 @@ def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> lis
         wanted = list(route.hexes)
         found = []
         for cand in train_candidates(ctx, legs, spec, rules, index):
-            stops = [h for h, _ in cand.walk.stops]
+            stops = [h.upper() for h, _ in cand.walk.stops]  # orders spell 1849's a12 A12
             if stops in (wanted, wanted[::-1]) and cand.legal is not False:
                 found.append(cand)
         if not found:

@@ -29,6 +29,7 @@ from stellwerk.core.entities import Corporation, EntityId, Holder, Player, Playe
 from stellwerk.core.jsondata import JSONObject, JSONValue, first_text, list_at, optional_integer
 from stellwerk.gm import orders as o
 from stellwerk.gm.look import asked, hexes, legal
+from stellwerk.gm.mail import fold
 from stellwerk.gm.orders import normalise
 
 Action = JSONObject
@@ -39,6 +40,7 @@ PLAYER_KINDS: dict[type[o.Order], tuple[str, ...]] = {
     o.Par: ("par",),
     o.Buy: ("buy_shares",),
     o.Sell: ("sell_shares",),
+    o.PayDebt: ("payoff_debt",),
 }
 """Orders a player gives for himself, and the action types they become."""
 
@@ -50,6 +52,8 @@ CORP_KINDS: dict[type[o.Order], tuple[str, ...]] = {
     o.BuyTrain: ("buy_train",),
     o.Merge: ("merge",),
     o.BuyToken: ("buy_token",),
+    o.IssueBond: ("take_loan",),
+    o.RepayBond: ("payoff_loan",),
 }
 """Orders for a corporation's operating turn, and the action types they become."""
 
@@ -63,6 +67,10 @@ EITHER_KINDS: dict[type[o.Order], tuple[str, ...]] = {
     o.TokenCount: ("choose",),
     o.RemoveToken: ("remove_token",),
     o.KeepTokens: ("pass",),
+    o.Discard: ("discard_train",),
+    o.Assign: ("assign",),
+    o.Formation: ("choose",),
+    o.PriceDown: ("choose",),
 }
 """Orders for whoever of the sender's entities decides now."""
 
@@ -146,10 +154,24 @@ def symbol(game: Game, name: str) -> str:
     return name
 
 
+def company_owner(game: Game, entity: EntityId) -> str:
+    """The symbol of the corporation owning the company ``entity``; '' when ``entity`` is no
+    company or no corporation owns it."""
+    try:
+        owner = game.engine.company(str(entity)).owner
+    except Exception:
+        return ""
+    return str(getattr(owner, "sym", "") or "")
+
+
 def addresses(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> bool:
-    """Whether ``order`` is meant for a decision of ``entity`` (one of the player's)."""
+    """Whether ``order`` is meant for a decision of ``entity`` (one of the player's).  An
+    ``assign`` is the company's (1849's CNM), and may be prefixed with its own symbol or with
+    its owning corporation's (``CNM: assign A5``, ``RCS: assign A5``)."""
     is_player = bool(entity == player)
     if order.corp is not None:
+        if isinstance(order, o.Assign) and not is_player:  # "RCS: assign A5" for RCS's CNM
+            return order.corp in (str(entity).upper(), company_owner(game, entity).upper())
         return not is_player and str(entity).upper() == order.corp
     if type(order) in PLAYER_KINDS:
         return is_player
@@ -296,7 +318,7 @@ def _source_matches(game: Game, source: str, wanted: str) -> bool:
         return source == "ipo"
     if wanted in POOL_WORDS:
         return source == "pool"
-    return normalise(source) == wanted
+    return normalise(source) == wanted or fold(source) == fold(wanted)
 
 
 def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
@@ -393,11 +415,20 @@ def tile_name(tile_id: str) -> str:
     return name if sep and copy.isdigit() else tile_id
 
 
+def board_hex(game: Game, name: str) -> str:
+    """The id of the hex ``name`` as the map spells it (orders are read in upper case, and a
+    few hex ids are not: 1849's port ``a12``, 1841's ``a4``); ``name`` when no hex has it."""
+    for hex_id in game.board.hexes:
+        if str(hex_id).upper() == name.upper():
+            return str(hex_id)
+    return name
+
+
 def _lay(game: Game, order: o.Order, listed: list[Action]) -> Action:
     assert isinstance(order, o.Lay)
     entity = listed[0]["entity"] if listed else _operating(game)
     lays = [
-        a for a in game.legal_actions(hex_id=order.hex)
+        a for a in game.legal_actions(hex_id=board_hex(game, order.hex))
         if a.get("type") == "lay_tile" and a.get("entity") == entity
     ]  # fmt: skip
     if not lays:
@@ -416,14 +447,43 @@ def _lay(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 
 def city_hex(game: Game, city: str) -> str:
-    """The hex of a city id (``<tile id>-<part>``) on the board now."""
-    return str(city_place(game, city)[0])
+    """The hex of a city id (``<tile id>-<part>``) on the board now, in upper case as orders
+    name hexes."""
+    return str(city_place(game, city)[0]).upper()
 
 
 def city_place(game: Game, city: str) -> tuple[str, int]:
-    """(hex, city index on that hex) of a city id on the board now."""
+    """(hex, city index on that hex) of a city id on the board now: the index counts the
+    hex's cities only, which is not always 18xx.games' number (:func:`city_number`)."""
     hex_id, index = game.board.resolve_city(city)
     return str(hex_id), int(index)
+
+
+def city_number(city: str) -> int:
+    """18xx.games' number of a city on its hex: the last part of its city id (``H12-0-1`` is
+    city 1 of 1849's printed Catania, its only city; ``57-0-0`` city 0).  Orders name cities
+    by it (``token H12 city 1``)."""
+    return int(city.rpartition("-")[2])
+
+
+def _in_city(game: Game, order: o.Token | o.RemoveToken | o.BuyToken, here: list[Action],
+             doing: str) -> list[Action]:
+    """The actions of ``here`` (all on ``order.hex``) in the city the order names: by 18xx.games'
+    number or by the whole city id (without regard to case); all of them when it names none.
+    Refused naming the hex's cities when none is that city."""
+    if order.city is None and order.city_id is None:
+        return here
+    if order.city_id is not None:
+        found = [a for a in here if str(a["city"]).casefold() == order.city_id.casefold()]
+        named = order.city_id
+    else:
+        found = [a for a in here if city_number(str(a["city"])) == order.city]
+        named = str(order.city)
+    if not found:
+        cities = sorted({f"{city_number(str(a['city']))} = {a['city']}" for a in here})
+        raise Refused(f"no token can be {doing} in city {named} of {order.hex} "
+                      f"(possible: {', '.join(cities)})")
+    return found
 
 
 def _token(game: Game, order: o.Order, listed: list[Action]) -> Action:
@@ -435,14 +495,9 @@ def _token(game: Game, order: o.Order, listed: list[Action]) -> Action:
     if not here:
         hexes = sorted({city_hex(game, str(a["city"])) for a in tokens})
         raise Refused(f"no token can be placed on {order.hex} (possible: {', '.join(hexes)})")
-    if order.city is not None:
-        here = [a for a in here if city_place(game, str(a["city"]))[1] == order.city]
-        if not here:
-            raise Refused(f"no token can be placed in city {order.city} of {order.hex}")
+    here = _in_city(game, order, here, "placed")
     by_city = {a["city"]: a for a in here}
-    return _one(
-        list(by_city.values()), "", lambda a: f"city {city_place(game, str(a['city']))[1]}"
-    )
+    return _one(list(by_city.values()), "", lambda a: f"city {city_number(str(a['city']))}")
 
 
 def _run(game: Game, order: o.Order, listed: list[Action]) -> Action:
@@ -576,11 +631,8 @@ def _remove_token(game: Game, order: o.Order, listed: list[Action]) -> Action:
     if not here:
         hexes_ = sorted({city_hex(game, str(a["city"])) for a in removals})
         raise Refused(f"no token can be removed on {order.hex} (possible: {', '.join(hexes_)})")
-    if order.city is not None:
-        here = [a for a in here if city_place(game, str(a["city"]))[1] == order.city]
-        if not here:
-            raise Refused(f"no token can be removed in city {order.city} of {order.hex}")
-    return _one(here, "", lambda a: f"city {city_place(game, str(a['city']))[1]}")
+    here = _in_city(game, order, here, "removed")
+    return _one(here, "", lambda a: f"city {city_number(str(a['city']))}")
 
 
 def _keep_tokens(game: Game, order: o.Order, listed: list[Action]) -> Action:
@@ -614,8 +666,7 @@ def _buy_token(game: Game, order: o.Order, listed: list[Action]) -> Action:
     if not here:
         hexes_ = sorted({city_hex(game, str(a["city"])) for a in offers})
         raise Refused(f"no token can be bought on {order.hex} (possible: {', '.join(hexes_)})")
-    if order.city is not None:
-        here = [a for a in here if city_place(game, str(a["city"]))[1] == order.city]
+    here = _in_city(game, order, here, "bought")
     if order.seller is not None:
         here = [a for a in here if _seller(game, a).upper() == order.seller]
     if not here:
@@ -669,6 +720,63 @@ def _bankrupt(game: Game, order: o.Order, listed: list[Action]) -> Action:
                 lambda a: "bankrupt " + BANKRUPT_WORDS.get(a.get("option"), str(a.get("option"))))
 
 
+def _discard(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """A train given back over the train limit (common rules: the corporation chooses which;
+    one listed ``discard_train`` per train name): the order names the train."""
+    assert isinstance(order, o.Discard)
+    offered = _of_type(listed, "discard_train")
+    if not offered:
+        raise Refused("no train is to be discarded now")
+    named = [a for a in offered if tile_name(str(a["train"])).upper() == order.train.upper()
+             or str(a["train"]).upper() == order.train.upper()]  # fmt: skip
+    if not named:
+        names = ", ".join(sorted({tile_name(str(a["train"])) for a in offered}))
+        raise Refused(f"no {order.train} train can be discarded (trains: {names})")
+    return _one(named, "", lambda a: a["train"])
+
+
+def _assign(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """A company's ability assigned to a hex or a corporation: the order names the target,
+    matched to the listed targets without regard to case (1849's port ``a12``)."""
+    assert isinstance(order, o.Assign)
+    offered = _of_type(listed, "assign")
+    if not offered:
+        raise Refused("nothing can be assigned now")
+    named = [a for a in offered if str(a.get("target")).upper() == order.target.upper()]
+    if not named:
+        targets = ", ".join(str(a.get("target")) for a in offered)
+        raise Refused(f"{order.target} cannot be assigned to (possible: {targets})")
+    return _one(named, "", lambda a: a.get("target"))
+
+
+def _formation(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """1835's Prussian formation (rules/1835.md 10): ``form PR`` is the choice ``form``,
+    ``exchange`` ``fold_in``, ``decline`` ``decline``."""
+    assert isinstance(order, o.Formation)
+    words = {"form": "form PR", "fold_in": "exchange", "decline": "decline"}
+    return _choose_by(listed, (order.what,), words[order.what])
+
+
+def _price_down(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """1835's optional price drop after a repeated sale (the choice ``lower_price``)."""
+    return _choose_by(listed, ("lower_price",), "lower the price")
+
+
+def _pay_debt(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """The president pays his corporation's debt (1849 rules §7.4, ``payoff_debt``)."""
+    return _one(_of_type(listed, "payoff_debt"), "there is no debt you can pay now")
+
+
+def _issue_bond(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """Issue the bond (1849 rules §7.4, ``take_loan``): offered in the turn's bond step."""
+    return _one(_of_type(listed, "take_loan"), "no bond can be issued now")
+
+
+def _repay_bond(game: Game, order: o.Order, listed: list[Action]) -> Action:
+    """Repay the bond (1849 rules §7.4, ``payoff_loan``): offered in the turn's bond step."""
+    return _one(_of_type(listed, "payoff_loan"), "no bond can be repaid now")
+
+
 BANKRUPT_WORDS: dict[object, str] = {0: "resign", 1: "loan"}
 """18xx.games' bankruptcy options as the order language names them (rules/1841.md 2.6)."""
 
@@ -698,4 +806,11 @@ HANDLERS: dict[type[o.Order], Handler] = {
     o.RemoveToken: _remove_token,
     o.KeepTokens: _keep_tokens,
     o.BuyToken: _buy_token,
+    o.Discard: _discard,
+    o.Assign: _assign,
+    o.PayDebt: _pay_debt,
+    o.Formation: _formation,
+    o.PriceDown: _price_down,
+    o.IssueBond: _issue_bond,
+    o.RepayBond: _repay_bond,
 }
