@@ -9,14 +9,11 @@
 #
 #   printf '3 1\n4 2 bonds\n' | bash scripts/oracle_diff.sh [OUTDIR]
 #   printf '3 1 lite\n' | TITLE=1841 bash scripts/oracle_diff.sh [OUTDIR]
-# MAX_ACTIONS caps each selfplay game (for 1841, which is still being built, TITLE=1841 passes
-# the developers' --allow-in-progress).
+# MAX_ACTIONS caps each selfplay game.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-/tmp/stellwerk-oracle}"
 title="${TITLE:-1849}"
-# titles still being built (registry.IN_PROGRESS) need the developers' selfplay switch
-case "$title" in 1841) DEV_FLAG=--allow-in-progress ;; *) DEV_FLAG= ;; esac
 mkdir -p "$out"
 oracle=/tmp/x18
 [ -f "$oracle/trace.rb" ] || { echo "no oracle in $oracle (see ../shared/tools/oracle)" >&2; exit 2; }
@@ -30,7 +27,7 @@ while read -r players seed opts; do
     name="$out/${title}_p${players}_s${seed}_$(echo "${opts:-}" | tr ' ' '+')"
     args=()
     for o in ${opts:-}; do args+=(--option "$o"); done
-    .venv/bin/stellwerk selfplay "$title" ${DEV_FLAG:-} ${MAX_ACTIONS:+--max-actions "$MAX_ACTIONS"} --players "$players" --seed "$seed" "${args[@]}" -o "$name.json" > "$name.selfplay.log" 2>&1
+    .venv/bin/stellwerk selfplay "$title" ${MAX_ACTIONS:+--max-actions "$MAX_ACTIONS"} --players "$players" --seed "$seed" "${args[@]}" -o "$name.json" > "$name.selfplay.log" 2>&1
     (cd "$oracle" && ENGINE_LOG_LEVEL=4 timeout 900 ruby -Ishim trace_strict.rb "$name.json" "$name.trace.jsonl" > "$name.oracle.log" 2>&1)
     verdict=$(.venv/bin/stellwerk replay "$name.json" --trace "$name.trace.jsonl" --json 2>/dev/null | tail -n 1)
     echo "$(basename "$name"): $(tail -n 1 "$name.selfplay.log" | cut -c1-70) | ${verdict:0:400}"

@@ -494,16 +494,9 @@ def reproducer(
     seed: int,
     options: tuple[str, ...] | list[str],
     max_actions: int,
-    allow_in_progress: bool = False,
 ) -> str:
-    """The ``stellwerk selfplay`` command line that plays the same game again (with the
-    developers' ``--allow-in-progress`` when it was given or the title is still being built,
-    registry ``IN_PROGRESS``)."""
-    from stellwerk.titles.registry import IN_PROGRESS
-
+    """The ``stellwerk selfplay`` command line that plays the same game again."""
     words = ["stellwerk", "selfplay", title, "--players", str(players), "--seed", str(seed)]
-    if allow_in_progress or title in IN_PROGRESS:
-        words.append("--allow-in-progress")
     for option in options:
         words += ["--option", option]
     words += ["--max-actions", str(max_actions), "-o", "game.json"]

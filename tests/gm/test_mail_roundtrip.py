@@ -7,7 +7,7 @@ group's mail server: a mail to the GM's address is delivered into the GM's Maild
 a player is kept as that player's mailbox.  The players send their orders by SMTP (alternating
 English and German, several decisions ahead per mail, ``gm_scripted.script``); ``stellwerk gm
 fetch`` reads the Maildir, applies the orders and sends the reports back by SMTP.  1841 is in
-``test_mail_roundtrip_1841.py`` (it takes 1841 off ``registry.IN_PROGRESS`` for its run).
+``test_mail_roundtrip_1841.py``.
 """
 
 from __future__ import annotations

@@ -10,9 +10,6 @@ the map attached (the map shows the borders of the current phase, rules/1841.md 
   tokens (``buy 1 tokens`` / ``kaufe 1 marken``), the token removal (``remove token`` /
   ``entferne marke``), and the operating rounds around them;
 * (``--slow``) a whole scripted second-edition game from its start.
-
-1841 is still listed as in progress (``titles/registry.py``); these tests take it off the list
-for their run (``monkeypatch``), as the lead will when it is done.
 """
 
 from __future__ import annotations
@@ -36,14 +33,8 @@ from stellwerk.gm.understand import player_of
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.pictures.mapview import render_map
 from stellwerk.pictures.scene import map_scene, political_of
-from stellwerk.titles import registry
 
 __all__ = ["mail_server"]  # the fixture, imported for the tests here
-
-
-@pytest.fixture(autouse=True)
-def playable_1841(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(registry.IN_PROGRESS, "1841", raising=False)
 
 
 def write_config(folder: Path, port: int, names: list[str]) -> Path:

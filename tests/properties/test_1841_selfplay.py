@@ -93,23 +93,13 @@ def test_whole_1841_games_have_no_engine_failure(options: tuple[str, ...], playe
     play_checked(options, players, 7, 20_000)
 
 
-def test_selfplay_of_a_title_in_progress_needs_the_developer_switch(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A title still being built: ``selfplay`` is refused like ``new`` (registry
-    ``IN_PROGRESS``) unless the hidden ``--allow-in-progress`` is given; the help text says
-    it is for developers.  1841 has left the list, so it plays without the switch."""
-    from stellwerk.titles import registry
-
+def test_selfplay_plays_1841_like_every_registered_title(tmp_path: Any) -> None:
+    """``selfplay 1841`` plays with no developer switch (every registered title is playable;
+    the switch for titles still being built is gone, so it is a usage error)."""
     out = tmp_path / "g.json"
     base = ["selfplay", "1841", "--players", "3", "--max-actions", "40", "-o", str(out)]
     played = CliRunner().invoke(main, base)
     assert played.exit_code == EXIT_OK, played.output
-    monkeypatch.setitem(registry.IN_PROGRESS, "1841", "its routes are not drawn yet")
-    refused = CliRunner().invoke(main, base)
-    assert refused.exit_code == EXIT_USAGE and "1841 cannot be played yet" in refused.output
-    allowed = CliRunner().invoke(main, [*base, "--allow-in-progress"])
-    assert allowed.exit_code == EXIT_OK, allowed.output
     assert len(json.loads(out.read_text())["actions"]) == 40
-    help_text = " ".join(CliRunner().invoke(main, ["selfplay", "--help"]).output.split())
-    assert "developers" in help_text and "--allow-in-progress" in help_text
+    refused = CliRunner().invoke(main, [*base, "--allow-in-progress"])
+    assert refused.exit_code == EXIT_USAGE

@@ -264,10 +264,6 @@ def test_opening_through_the_pages(
     browser: Any, server: str, title: str, names: list[str], seed: int, skip: set[str], most: int
 ) -> None:
     """Issue 11: the opening of a title played by clicks, every player on his own page."""
-    from stellwerk.titles.registry import IN_PROGRESS
-
-    if title in IN_PROGRESS:
-        pytest.skip(f"{title} cannot be started yet: {IN_PROGRESS[title]}")
     table = create_game(browser, server, title, names, seed)
     wanted = OPENING - skip
     count = 0

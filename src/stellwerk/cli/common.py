@@ -45,15 +45,9 @@ def create_game(
     players: list[tuple[int | str, str]],
     options: list[str],
     seed: int,
-    allow_in_progress: bool = False,
 ) -> EngineGame:
-    """A new game to play through ``Game.create``; refused (``IllegalAction``) for a title
-    still being built (``registry.check_playable``) unless ``allow_in_progress`` (developers'
-    selfplay of a title being built, never offered to users)."""
-    from stellwerk.titles.registry import check_playable
-
-    if not allow_in_progress:
-        check_playable(title)
+    """A new game to play through ``Game.create`` (``IllegalAction`` for an unknown title, a
+    wrong player count or option)."""
     return _build(title, players, options, seed)
 
 
@@ -68,7 +62,7 @@ def game_factory(
     title: str, players: list[tuple[int | str, str]], options: list[str], seed: int
 ) -> EngineGame:
     """A game to replay a file into, with the factory signature ``stellwerk.io.replay``
-    expects (titles in progress too: their files replay as far as they are built)."""
+    expects."""
     return _build(title, players, options, seed)
 
 

@@ -1,10 +1,10 @@
 """Where the picture and log commands find a game: a game file, a Rails 1835 ``.report`` or a
 key in the game store (``--db``), replayed as far as the engine can (issue 9 item 4).
 
-A title still being built (1841: its game files replay only up to the first operating round)
-must still be drawn and told: when a recorded action is refused, the game is rebuilt from the
-live actions before it and :class:`Loaded` says where it stopped and why, so the command can
-say so on stderr instead of failing.  A game that cannot be set up at all still fails.
+A game the engine cannot replay to its end must still be drawn and told: when a recorded
+action is refused, the game is rebuilt from the live actions before it and :class:`Loaded`
+says where it stopped and why, so the command can say so on stderr instead of failing.  A
+game that cannot be set up at all still fails.
 """
 
 from __future__ import annotations

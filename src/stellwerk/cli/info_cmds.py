@@ -30,8 +30,6 @@ def titles(as_json: bool) -> None:
             f"{info.id}  {describe_counts(info.players)} players, "
             f"{len(info.options)} options  {info.description}"
         )
-        if info.in_progress:
-            click.echo(f"      in progress: {info.in_progress}")
 
 
 def _option_lines(option: OptionInfo) -> list[str]:
@@ -61,8 +59,6 @@ def options(title: str, as_json: bool) -> None:
         click.echo(json.dumps(info.to_dict()))
         return
     click.echo(f"{info.id}: {info.description}; {describe_counts(info.players)} players")
-    if info.in_progress:
-        click.echo(f"in progress: {info.in_progress}")
     for option in info.options:
         for line in _option_lines(option):
             click.echo(line)

@@ -16,6 +16,7 @@ from stellwerk.cli.selfplay_cmd import selfplay
 from stellwerk.cli.serve_cmd import serve
 from stellwerk.cli.words_cmds import log, show
 from stellwerk.core.errors import EngineError
+from stellwerk.titles.registry import known_titles
 
 
 class Stellwerk(click.Group):
@@ -36,14 +37,18 @@ class Stellwerk(click.Group):
             raise SystemExit(EXIT_INTERNAL) from error
 
 
-@click.group(cls=Stellwerk, context_settings={"help_option_names": ["-h", "--help"]})
+HELP = f"""stellwerk: an 18xx engine ({known_titles()}) - replay, play and test games.
+
+Exit statuses: 0 ok, 1 refused action or replay mismatch, 2 usage error or bad file,
+3 the game moved on since your base action count, 4 internal error.
+"""
+"""The ``stellwerk --help`` text; its titles are the registry's (``registry.TITLES``)."""
+
+
+@click.group(cls=Stellwerk, help=HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="stellwerk")
 def main() -> None:
-    """stellwerk: an 18xx engine (1849, 1835; 1841 to come) - replay, play and test games.
-
-    Exit statuses: 0 ok, 1 refused action or replay mismatch, 2 usage error or bad file,
-    3 the game moved on since your base action count, 4 internal error.
-    """
+    """The command group (its help is :data:`HELP`)."""
 
 
 COMMANDS = (titles, options, new, show, log, act, undo, redo, selfplay, replay_command, routes)

@@ -59,7 +59,7 @@ def load_picture(
 ) -> Picture:
     """The game GAME (a file, a Rails report or a store key) before ``before_action``.
 
-    When the engine cannot replay that far (1841's game flow is being built) the state before
+    When the engine cannot replay that far (it refuses a recorded action) the state before
     the first refused action is drawn, with a note on stderr.  For the map (``board_only``) of
     an 1841 game file with its state trace beside it, the board rebuilt from the trace
     (``titles/g1841/positions.py``) is drawn instead: it has every tile and token."""

@@ -46,12 +46,6 @@ from stellwerk.selfplay import SelfplayFailure, describe_error, play, reproducer
     required=True,
     help="Where to write the game file.",
 )
-@click.option(
-    "--allow-in-progress",
-    is_flag=True,
-    hidden=True,
-    help="For developers: play a title still being built (`stellwerk titles` marks it).",
-)
 def selfplay(
     title: str,
     count: int,
@@ -59,7 +53,6 @@ def selfplay(
     options: tuple[str, ...],
     max_actions: int,
     output: Path,
-    allow_in_progress: bool,
 ) -> None:
     """Play a whole game of TITLE with random legal actions and write its game file.
 
@@ -68,20 +61,17 @@ def selfplay(
     or an output path that cannot be written; 4 when the engine failed (an internal error) or
     left nobody able to act.  On a failure the file holds the game up to the failing action,
     and one line on stderr names the seed, the action and the command that plays it again.
-
-    A title still being built is refused; developers testing it pass the hidden flag
-    --allow-in-progress (kept out of the listed options so users are not offered it).
     """
     check_output(output)
     players = player_list([f"Player {number}" for number in range(1, count + 1)])
     try:
-        game = create_game(title, players, list(options), seed, allow_in_progress)
+        game = create_game(title, players, list(options), seed)
     except IllegalAction as error:
         fail(describe_illegal(error))  # it names the title, the count and the rule
     except Exception as error:  # an engine defect while setting up: one line, never a traceback
         reason = f"internal engine error: {describe_error(error)}"
         fail(f"cannot start {title} with {count} players: {reason}", EXIT_INTERNAL)
-    again = reproducer(title, count, seed, options, max_actions, allow_in_progress)
+    again = reproducer(title, count, seed, options, max_actions)
     try:
         outcome = play(game, seed, max_actions)
     except SelfplayFailure as failure:

@@ -129,9 +129,6 @@ class GameMaster:
         ``start``: a game file to go on from (a game begun elsewhere, or a stored position):
         its title must be ``title`` and its players these, by name, in this order; its
         options and seed are the game's (``options``, ``seed`` are then not used)."""
-        from stellwerk.titles.registry import check_playable
-
-        check_playable(title)
         ids: list[tuple[int | str, str]] = [
             (number, name) for number, (name, _, _) in enumerate(players, start=1)
         ]

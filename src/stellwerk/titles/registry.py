@@ -1,49 +1,34 @@
-"""Titles by name: their game classes, player counts and declared options.
+"""Titles by id: the one mapping of the titles the engine has (:data:`TITLES`).
 
-What a front end lists (``stellwerk titles``, ``stellwerk options TITLE``) and checks before it
-builds a game comes from here; the facts themselves stay where they are declared once: player
-counts in each title's ``data/game.toml`` (``[players]``), options in its ``options.py``
+Each entry is a title's :class:`~stellwerk.titles.contract.Title`, exported as ``TITLE`` by its
+``title.py``; adding a title is writing that object and one line here.  What a front end lists
+(``stellwerk titles``, ``stellwerk options TITLE``, the web's new-game page) and checks before
+it builds a game comes from here; the facts themselves stay where they are declared once:
+player counts in each title's ``data/game.toml`` (``[players]``), options in its ``options.py``
 (``DECLARED``, a core :class:`~stellwerk.core.options.Declared`).  Title code and data are
-imported on first use, so listing titles stays cheap.
+imported on first use, so listing titles stays cheap.  The functions below are the lookups
+front ends call by title id; each refuses an unknown id naming the known ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from types import MappingProxyType
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.game import Game
 from stellwerk.core.jsondata import JSONObject
-from stellwerk.core.options import Declared, Option
+from stellwerk.core.options import Option
+from stellwerk.titles.contract import Declarations, Title
+from stellwerk.titles.g1835.title import TITLE as TITLE_1835
+from stellwerk.titles.g1841.title import TITLE as TITLE_1841
+from stellwerk.titles.g1849.title import TITLE as TITLE_1849
 
-if TYPE_CHECKING:
-    from stellwerk.titles.g1835.settings import Settings1835
-    from stellwerk.titles.g1841.settings import Settings1841
-    from stellwerk.titles.g1849.settings import Settings1849
-
-TitleDeclared: TypeAlias = (
-    "Declared[Settings1849] | Declared[Settings1835] | Declared[Settings1841]"
+TITLES: Mapping[str, Title] = MappingProxyType(
+    {title.id: title for title in (TITLE_1849, TITLE_1835, TITLE_1841)}
 )
-"""The option declarations of one of our titles."""
-
-TITLES = ("1849", "1835", "1841")
-
-_DESCRIPTIONS = {
-    "1849": "1849 - The Game of Sicilian Railways (18xx.games rules, seed 001 variants)",
-    "1835": "1835 - Germany before the Prussian formation (Rails rules and start variants)",
-    "1841": "1841 - Northern Italy (18xx.games rules, first and second edition, 1841lite)",
-}
-IN_PROGRESS: dict[str, str] = {}
-"""Titles still being built: listed and loadable, but refused for new games (``check_playable``)
-so that nobody starts a game the engine cannot finish."""
-
-_PACKAGES = {
-    "1849": "stellwerk.titles.g1849",
-    "1835": "stellwerk.titles.g1835",
-    "1841": "stellwerk.titles.g1841",
-}
+"""Every title by id, in the order front ends list them."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +66,6 @@ class TitleInfo:
     description: str
     players: tuple[int, ...]
     options: tuple[OptionInfo, ...]
-    in_progress: str = ""
 
     def to_dict(self) -> JSONObject:
         return {
@@ -89,7 +73,6 @@ class TitleInfo:
             "description": self.description,
             "players": list(self.players),
             "options": [option.to_dict() for option in self.options],
-            "in_progress": self.in_progress,
         }
 
 
@@ -98,63 +81,40 @@ def known_titles() -> str:
     return ", ".join(TITLES)
 
 
-def check_title(title: str) -> None:
+def get_title(title_id: str) -> Title:
+    """The registered title ``title_id``; an unknown id is refused, naming the known ones."""
+    found = TITLES.get(title_id)
+    if found is None:
+        raise IllegalAction(f"unknown title {title_id!r}; known titles: {known_titles()}", "titles")
+    return found
+
+
+def check_title(title_id: str) -> None:
     """Refuse a title we do not have, naming the ones we have."""
-    if title not in _PACKAGES:
-        raise IllegalAction(f"unknown title {title!r}; known titles: {known_titles()}", "titles")
+    get_title(title_id)
 
 
-def check_playable(title: str) -> None:
-    """Refuse a new game of a title still being built (``IN_PROGRESS``), saying what is
-    missing (an unknown title is the engine's to refuse)."""
-    if title in IN_PROGRESS:
-        raise IllegalAction(f"{title} cannot be played yet: {IN_PROGRESS[title]}", "titles")
-
-
-def title_class(title: str) -> type[Game]:
+def title_class(title_id: str) -> type[Game]:
     """The game class of a title (imported on first use)."""
-    check_title(title)
-    if title == "1849":
-        from stellwerk.titles.g1849.game import Game1849
-
-        return Game1849
-    if title == "1841":
-        from stellwerk.titles.g1841.game import Game1841
-
-        return Game1841
-    from stellwerk.titles.g1835.game import Game1835
-
-    return Game1835
+    return get_title(title_id).game_class()
 
 
-def package(title: str) -> str:
+def package(title_id: str) -> str:
     """The Python package of a title's code and data."""
-    check_title(title)
-    return _PACKAGES[title]
+    return get_title(title_id).package
 
 
-def declared(title: str) -> TitleDeclared:
+def declared(title_id: str) -> Declarations:
     """A title's option declarations (its ``options.DECLARED``, imported on first use)."""
-    check_title(title)
-    if title == "1849":
-        from stellwerk.titles.g1849.options import DECLARED as DECLARED_1849
-
-        return DECLARED_1849
-    if title == "1841":
-        from stellwerk.titles.g1841.options import DECLARED as DECLARED_1841
-
-        return DECLARED_1841
-    from stellwerk.titles.g1835.options import DECLARED as DECLARED_1835
-
-    return DECLARED_1835
+    return get_title(title_id).declared()
 
 
-def player_counts(title: str) -> tuple[int, ...]:
+def player_counts(title_id: str) -> tuple[int, ...]:
     """The player counts a title allows, from its ``data/game.toml`` (``[players]``)."""
-    return declared(title).counts()
+    return get_title(title_id).player_counts()
 
 
-def _option_info(decl: TitleDeclared, option: Option) -> OptionInfo:
+def _option_info(decl: Declarations, option: Option) -> OptionInfo:
     return OptionInfo(
         id=option.id,
         label=option.label,
@@ -167,15 +127,15 @@ def _option_info(decl: TitleDeclared, option: Option) -> OptionInfo:
     )
 
 
-def title_info(title: str) -> TitleInfo:
+def title_info(title_id: str) -> TitleInfo:
     """Everything ``stellwerk titles`` and ``stellwerk options`` show about a title."""
-    decl = declared(title)
+    entry = get_title(title_id)
+    decl = entry.declared()
     return TitleInfo(
-        id=title,
-        description=_DESCRIPTIONS[title],
+        id=entry.id,
+        description=entry.description,
         players=decl.counts(),
         options=tuple(_option_info(decl, option) for option in decl.options.values()),
-        in_progress=IN_PROGRESS.get(title, ""),
     )
 
 
@@ -187,15 +147,14 @@ def describe_counts(counts: Iterable[int]) -> str:
     return ", ".join(str(value) for value in values)
 
 
-def check_setup(title: str, count: int, options: Iterable[str]) -> None:
+def check_setup(title_id: str, count: int, options: Iterable[str]) -> None:
     """Refuse an unknown title, a wrong player count, and unknown, conflicting or incomplete
     options (core ``check_setup`` on the title's declarations), before any game is built."""
-    declared(title).check(options, count)
+    declared(title_id).check(options, count)
 
 
-def prepare(title: str) -> None:
+def prepare(title_id: str) -> None:
     """Load a title's code and data files once (program start-up, not game time)."""
-    cls = title_class(title)
-    warm = getattr(cls, "warm", None)
-    if callable(warm):
-        warm()
+    entry = get_title(title_id)
+    entry.game_class()
+    entry.load_data()

@@ -347,10 +347,11 @@ async def home(request: Request) -> Response:
 
 
 def titles_offered() -> list[TitleInfo]:
-    """Titles a new game may have, with their options (``stellwerk options``' data)."""
+    """Titles a new game may have (every registered one), with their options (``stellwerk
+    options``' data)."""
     from stellwerk.titles.registry import TITLES, title_info
 
-    return [title_info(t) for t in TITLES if not title_info(t).in_progress]
+    return [title_info(t) for t in TITLES]
 
 
 async def new_form(

@@ -314,9 +314,8 @@ class GameService:
         seed: int | None,
         deadline: int | None = None,
     ) -> Created:
-        """A new game of ``title`` (refused for titles still being built, like ``stellwerk
-        new``) with a seat per name; ``IllegalAction`` for a wrong title, player count or
-        option.  ``deadline``: seconds per decision (``web.deadlines``)."""
+        """A new game of ``title`` with a seat per name; ``IllegalAction`` for a wrong title,
+        player count or option.  ``deadline``: seconds per decision (``web.deadlines``)."""
         return await self._work(_create, title, names, options, seed, deadline)
 
     async def settle(self, key: str, token: str | None) -> JSONObject:
@@ -451,9 +450,7 @@ def _create(
     deadline: int | None,
 ) -> Created:
     from stellwerk.api import Game
-    from stellwerk.titles.registry import check_playable
 
-    check_playable(title)
     chosen = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
     players: list[tuple[int | str, str]] = [(i, n) for i, n in enumerate(names, start=1)]
     game = Game.create(title, players=players, options=options, seed=chosen)
@@ -566,7 +563,6 @@ def _act(desk: Desk, key: str, token: str | None, action: JSONObject, base: int)
     stored = desk.stored(key)
     if stored.count != base:
         raise GameMovedOn(key, base, stored.count)
-    _check_playable(stored)
     if action["type"] in NOT_OVER_THE_WEB:
         raise Forbidden(NOT_OVER_THE_WEB[action["type"]])
     entity = action.get("entity")
@@ -635,16 +631,6 @@ def may_undo(access: Access, mover: JSONValue) -> bool:
     return access.is_player and mover is not None and mover == access.player
 
 
-def _check_playable(stored: StoredGame) -> None:
-    """Live play is refused for a title still being built (its imported games can be
-    watched)."""
-    from stellwerk.titles.registry import check_playable
-
-    title = stored.data.get("title")
-    if isinstance(title, str):
-        check_playable(title)
-
-
 def _export(desk: Desk, key: str, token: str | None) -> JSONObject:
     _access(desk, key, token)
     return desk.store.export(key)
@@ -688,7 +674,6 @@ def settle_one(desk: Desk, key: str) -> Settled:
     """Apply the default order of game ``key``'s open decision if it is due (``IllegalAction``
     with rule ``deadline`` otherwise), then the message that tells of it."""
     stored = desk.stored(key)
-    _check_playable(stored)
     entity, player, found = default_for(stored, desk.seats_of(key), desk.clock())
     now = int(desk.clock())
     action = {**found.action, "user": DEADLINE_USER, "created_at": now}

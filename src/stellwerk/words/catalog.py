@@ -248,8 +248,8 @@ WORDS: dict[str, dict[str, str]] = {
 }
 """Phrases the sentences are built from."""
 
-CURRENCY: dict[str, str] = {"1849": "L.{}", "1841": "L.{}", "1835": "{} M"}
-"""Money per title (issue 9 item 3); a title not listed pays in dollars."""
+DOLLARS = "${}"
+"""Money of a game whose title is not registered."""
 
 THOUSANDS = {"en": ",", "de": "."}
 
@@ -261,9 +261,13 @@ def register(kind: str, en: str, de: str) -> None:
 
 
 def money(title: str, amount: int, lang: str = "en") -> str:
-    """``amount`` in the title's currency: ``L.100``, ``1.000 M``."""
+    """``amount`` in the title's currency (its ``presentation.currency``): ``L.100``,
+    ``1.000 M``; dollars for a title that is not registered."""
+    from stellwerk.titles.registry import TITLES
+
+    entry = TITLES.get(title)
     digits = f"{abs(amount):,}".replace(",", THOUSANDS.get(lang, ","))
-    text = CURRENCY.get(title, "${}").format(digits)
+    text = (entry.presentation.currency if entry else DOLLARS).format(digits)
     return f"-{text}" if amount < 0 else text
 
 

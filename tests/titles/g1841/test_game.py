@@ -52,24 +52,13 @@ def test_registered() -> None:
     assert registry.player_counts("1841") == tuple(range(3, 9))
 
 
-def test_a_title_in_progress_is_refused_for_new_games_and_1841_is_playable(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A title still being built is listed with what is missing, and a new game of it is
-    refused with that reason (registry.IN_PROGRESS), so no one starts a game the engine
-    cannot finish; the refusal goes away with the entry.  1841 has left the list (its
-    real and random games of 18xx.games replay, whole selfplay games end)."""
+def test_1841_is_playable() -> None:
+    """A new game of 1841 is started like any registered title's (its real and random games
+    of 18xx.games replay, whole selfplay games end)."""
     from stellwerk.cli.common import create_game
-    from stellwerk.core.errors import IllegalAction
 
-    players = [(1, "A"), (2, "B"), (3, "C")]
-    assert registry.title_info("1841").in_progress == ""
-    assert create_game("1841", players, [], 1) is not None
-    monkeypatch.setitem(registry.IN_PROGRESS, "1841", "its routes are not drawn yet")
-    assert "routes are not drawn" in registry.title_info("1841").in_progress
-    with pytest.raises(IllegalAction, match="1841 cannot be played yet"):
-        create_game("1841", players, [], 1)
-    assert registry.title_info("1849").in_progress == ""
+    players: list[tuple[int | str, str]] = [(1, "A"), (2, "B"), (3, "C")]
+    assert create_game("1841", players, [], 1).title == "1841"
 
 
 def test_concessions_do_not_count_against_the_certificate_limit() -> None:

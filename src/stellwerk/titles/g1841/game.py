@@ -162,11 +162,6 @@ class Game1841(Game):
         self.round = AuctionRound(self, [auction_step(self.settings)])
         self.round.setup()
 
-    @classmethod
-    def warm(cls) -> None:
-        """Read the data files and build the printed map once per process."""
-        MapPort()
-
     # -- rounds -----------------------------------------------------------------------------
     def new_stock_round(self) -> Round[Entity]:
         self.stalled_token_purchase = None

@@ -133,14 +133,6 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         finally:
             self.map.graph.restore(saved)
 
-    @classmethod
-    def warm(cls) -> None:
-        """Read the data files and build the map tables once per process."""
-        from stellwerk.titles.g1849.rules.track import new_board
-
-        game_data()
-        new_board()
-
     # -- setup ------------------------------------------------------------------------------
     def _setup_companies(self) -> None:
         for c in self.data["companies"]:

@@ -1,0 +1,39 @@
+"""1835 as the engine knows it (:class:`~stellwerk.titles.contract.Title`): its id, its game
+class, its option declarations and its data, loaded on first use; money in marks
+(``1,000 M``)."""
+
+from __future__ import annotations
+
+from stellwerk.core.game import Game
+from stellwerk.titles.contract import Declarations, Presentation, Title
+
+
+def _game() -> type[Game]:
+    from stellwerk.titles.g1835.game import Game1835
+
+    return Game1835
+
+
+def _declared() -> Declarations:
+    from stellwerk.titles.g1835.options import DECLARED
+
+    return DECLARED
+
+
+def _data() -> None:
+    """Read and check the data files once per process."""
+    from stellwerk.titles.g1835.data_load import title_data
+
+    title_data()
+
+
+TITLE = Title(
+    id="1835",
+    description="1835 - Germany before the Prussian formation (Rails rules and start variants)",
+    package="stellwerk.titles.g1835",
+    load_game=_game,
+    load_declared=_declared,
+    load_data=_data,
+    presentation=Presentation(currency="{} M"),
+)
+"""1835, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""

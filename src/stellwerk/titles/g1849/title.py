@@ -1,0 +1,40 @@
+"""1849 as the engine knows it (:class:`~stellwerk.titles.contract.Title`): its id, its game
+class, its option declarations and its data, loaded on first use; money in lire (``L.100``)."""
+
+from __future__ import annotations
+
+from stellwerk.core.game import Game
+from stellwerk.titles.contract import Declarations, Presentation, Title
+
+
+def _game() -> type[Game]:
+    from stellwerk.titles.g1849.game import Game1849
+
+    return Game1849
+
+
+def _declared() -> Declarations:
+    from stellwerk.titles.g1849.options import DECLARED
+
+    return DECLARED
+
+
+def _data() -> None:
+    """Read the data files and build the map tables once per process."""
+    from stellwerk.titles.g1849.data_load import game_data
+    from stellwerk.titles.g1849.rules.track import new_board
+
+    game_data()
+    new_board()
+
+
+TITLE = Title(
+    id="1849",
+    description="1849 - The Game of Sicilian Railways (18xx.games rules, seed 001 variants)",
+    package="stellwerk.titles.g1849",
+    load_game=_game,
+    load_declared=_declared,
+    load_data=_data,
+    presentation=Presentation(currency="L.{}"),
+)
+"""1849, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""
