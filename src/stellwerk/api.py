@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from stellwerk.checkpoints import Checkpoints
 from stellwerk.core.actions import action_id
+from stellwerk.core.entities import Corporation as CoreCorporation
 from stellwerk.core.entities import Entity, EntityId, Player, PlayerId, Train
 from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.game import Game as CoreGame
@@ -350,6 +351,21 @@ class Game:
         engine = self._engine
         rnd = engine.round
         return RoundView(rnd.seq, rnd.kind, rnd.name, engine.turn, rnd.round_num)
+
+    def holders_of(self, symbol: str) -> list[EntityId]:
+        """Who holds certificates of the corporation ``symbol`` (players by id, corporations
+        by symbol; not the pool or the bank), or the owner of the company ``symbol``; [] for
+        an unknown symbol."""
+        engine = self._engine
+        corp = engine.corporation_or_none(symbol)
+        if corp is not None:
+            holders = [h for h in corp.share_holders if isinstance(h, Player | CoreCorporation)]
+            return [_entity_id(h) for h in holders]
+        company = next((c for c in engine.companies if c.sym == symbol), None)
+        owner = company.owner if company is not None else None
+        if isinstance(owner, Player | CoreCorporation):
+            return [_entity_id(owner)]
+        return []
 
     def active_entities(self) -> list[EntityId]:
         """Who may act now: players by id, corporations and companies by symbol."""

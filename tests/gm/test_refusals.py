@@ -72,13 +72,15 @@ def test_an_illegal_bid_is_refused_by_the_engine_naming_the_rule() -> None:
 
 
 def test_an_order_for_a_corporation_of_another_player_is_refused() -> None:
-    """An order for a corporation another player presides is refused as it arrives (it can
-    never be his decision unless the mail buys the presidency first); the rest of the mail
-    is used."""
+    """An order for a corporation another player presides, of which the sender holds no
+    certificate, is refused as it arrives (it cannot become his decision unless the mail
+    buys into it first); the rest of the mail is used."""
     game = position(3, 38)
     snap = game.snapshot()
     player = acting_player(game)
-    other = next(c["id"] for c in snap["corporations"] if c.get("president") not in (None, player))
+    mine = next(p["shares"] for p in snap["players"] if p["id"] == player)
+    other = next(c["id"] for c in snap["corporations"]
+                 if c.get("president") not in (None, player) and c["id"] not in mine)
     session = Session(game)
     answers = session.receive(player, f"{other}: pass\npass")
     assert [a.refused for a in answers] == [f"you do not preside {other}"]

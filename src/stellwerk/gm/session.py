@@ -282,8 +282,10 @@ class Session:
             if isinstance(line.order, o.STANDING):
                 answers.append(self._give_standing(player, line.text, line.order, mail))
                 continue
-            if isinstance(line.order, o.Par | o.Buy) and line.order.corp is None:
+            if isinstance(line.order, o.Par | o.Buy | o.Bid | o.BuyCompany):
                 bought.add(line.order.target.upper())
+            if isinstance(line.order, o.SealedBids):
+                bought.update(target.upper() for target, _ in line.order.bids)
             forbidden = self._not_his(player, line.order, bought)
             if forbidden is not None:
                 reason = in_language(forbidden, self.lang(player))
@@ -296,13 +298,19 @@ class Session:
         return answers
 
     def _not_his(self, player: PlayerId, order: o.Order, bought: set[str]) -> str | None:
-        """Why ``player`` may not give ``order`` (for a corporation or company another player
-        decides for, that no earlier line of the mail buys or starts), or None."""
+        """Why ``player`` may not give ``order``, or None: an order for a corporation or
+        company another player decides for, in which the sender has no stake that could
+        make it his before the order is reached -- he holds no certificate of it (nor does a
+        corporation he decides for), and no earlier line of the mail buys, starts or bids
+        on it.  (With a stake it waits: other players' sales may make him president.)"""
         if order.corp is None or order.corp in bought:
             return None
         sym = symbol(self.game, order.corp)
         decider = player_of(self.game, sym)
         if decider is None or decider == player:
+            return None
+        holders = self.game.holders_of(sym)
+        if any(holder == player or player_of(self.game, holder) == player for holder in holders):
             return None
         return f"you do not preside {sym}"
 
