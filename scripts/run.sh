@@ -2,7 +2,9 @@
 # Sets up .venv, plays a whole 1849 game with the seeded random driver, replays it and prints
 # the result and draws its map and market; replays the real 1849 fixture too when ../shared/fixtures exists;
 # then plays a demonstration game of 1849 by mail (Maildir in, reports out in $OUT/gm/outbox; no mail
-# server, no ../shared needed) and shows its state with `stellwerk gm status`.
+# server, no ../shared needed) and shows its state with `stellwerk gm status`; then the seeds' own
+# case by mail: 1841 with seed 003's house rules (zugzwang), in German, through the concession
+# auction, a merger answered by mail and a missed deadline settled by default orders.
 # Environment: SEED (default 1), PLAYERS (default 3), OUT (default out/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +37,12 @@ echo "== game master: a demonstration game of 1849 by mail into $OUT/gm"
 .venv/bin/python -m stellwerk.gm.demo "$OUT/gm" || status=1
 if [ -f "$OUT/gm/gm.db" ]; then
     .venv/bin/stellwerk gm status demo1849 --db "$OUT/gm/gm.db" || status=1
+fi
+
+echo "== game master: the seeds' own case, 1841 with the zugzwang house rules by mail in German, into $OUT/gm1841"
+.venv/bin/python -m stellwerk.gm.demo1841 "$OUT/gm1841" || status=1
+if [ -f "$OUT/gm1841/gm.db" ]; then
+    .venv/bin/stellwerk gm status zugzwang1841 --db "$OUT/gm1841/gm.db" || status=1
 fi
 
 echo "== web app: a demonstration game of 1849 in the browser (SQLite $OUT/web/demo.db)"
