@@ -456,9 +456,14 @@ def test_starttls_is_required_when_configured(
 
 def test_outbox_one_eml_per_report(tmp_path: Path, config: GMConfig) -> None:
     """Issue 10 items 5, 7: without a mail server the reports go to an outbox folder, one
-    .eml file each, never replacing an earlier one."""
+    .eml file each, never replacing an earlier one; a message whose Message-ID is there
+    already (a report built again after a crash) is not written twice."""
     first = send(config, [order_mail("gm@example.org"), order_mail("gm@example.org", "zwei")])
-    second = write_outbox(config.outgoing.path or tmp_path, [order_mail("gm@example.org")])
+    again = order_mail("gm@example.org")
+    assert write_outbox(config.outgoing.path or tmp_path, [again]) == []
+    del again["Message-ID"]
+    again["Message-ID"] = "<another@example.org>"
+    second = write_outbox(config.outgoing.path or tmp_path, [again])
     files = sorted((tmp_path / "o").iterdir())
     assert files == sorted([*first, *second])
     assert len(files) == 3 and all(f.suffix == ".eml" for f in files)

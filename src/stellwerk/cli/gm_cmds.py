@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -263,6 +263,63 @@ def fetch_command(db: Path, config: Path) -> None:
         _echo_answers(gm_.advanced.get(key, []), names_of[key])
     for key in keys:
         _send_reports(gm_, key, replies.get(key))
+
+
+def _hours(text: str | None, name: str) -> timedelta | None:
+    """``--remind-before`` / ``--deadline-every``: hours (``12``, ``1.5``) or ``off``."""
+    if text is None or text.strip().lower() in ("off", "none", "0"):
+        return None
+    try:
+        hours = float(text)
+    except ValueError:
+        fail(f"{name}: {text!r} is not a number of hours (or 'off')")
+    if not 0 < hours < 24 * 366:
+        fail(f"{name}: {text!r} hours is out of range")
+    return timedelta(hours=hours)
+
+
+@gm.command("run")
+@DB
+@CONFIG
+@click.option("--every", "every", type=click.FloatRange(min=0.001), default=5.0,
+              show_default=True, help="Minutes between two passes over the mailbox.")
+@click.option("--remind-before", "remind_before", default="12", show_default=True,
+              help="Hours before a deadline that the reminder goes out ('off': none).")
+@click.option("--deadline-every", "deadline_every", default=None,
+              help="Hours from one deadline to the next, set when one passes (default: "
+                   "none; set each with gm deadline --next).")
+@click.option("--once", is_flag=True, help="One pass, then stop (for cron or a timer unit).")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Append the log to this file (default: standard error).")
+def run_command(db: Path, config: Path, every: float, remind_before: str,
+                deadline_every: str | None, once: bool, log_file: Path | None) -> None:
+    """Run the game master: every --every minutes read the mailbox, apply the orders, send
+    the reports, remind before a deadline and apply a deadline when it is due.  Killed at
+    any point and started again, it picks up where it was (all state in --db).  Stops on
+    SIGTERM or Ctrl-C after the pass under way (docs/gm.md, docs/stellwerk-gm.service)."""
+    import logging
+
+    from stellwerk.gm.mail import ConfigError
+    from stellwerk.gm.runner import RunSettings, run
+
+    settings = RunSettings(every=every * 60.0,
+                           remind_before=_hours(remind_before, "--remind-before"),
+                           deadline_every=_hours(deadline_every, "--deadline-every"))  # fmt: skip
+    handler: logging.Handler = (logging.FileHandler(log_file, encoding="utf-8")
+                                if log_file is not None else logging.StreamHandler())  # fmt: skip
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s",
+                                           "%Y-%m-%d %H:%M:%S"))  # fmt: skip
+    for name in ("stellwerk.gm.run", "stellwerk.gm.mail"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+    gm_ = _master(db, config)
+    try:
+        run(gm_, settings, once=once)
+    except ConfigError as error:
+        fail(str(error))
+    finally:
+        gm_.close()
 
 
 @gm.command("deadline")

@@ -85,13 +85,22 @@ def _player_id(text: str) -> PlayerId:
 class GMTables:
     """Reading and writing the GM tables of one database file."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.db = sqlite3.connect(str(path), timeout=60.0, isolation_level=None)
+    def __init__(self, where: str | Path | sqlite3.Connection) -> None:
+        """The tables in the database file ``where``, on a connection of their own, or on
+        the open connection ``where`` (the game store's, so that the GM's state commits in
+        the same transaction as the game's actions; made with ``isolation_level=None``)."""
+        self._own = not isinstance(where, sqlite3.Connection)
+        if isinstance(where, sqlite3.Connection):
+            self.db = where
+        else:
+            self.db = sqlite3.connect(str(where), timeout=60.0, isolation_level=None)
         self.db.execute("PRAGMA foreign_keys = ON")
         migrate(self.db)
 
     def close(self) -> None:
-        self.db.close()
+        """Close the connection if it is the tables' own."""
+        if self._own:
+            self.db.close()
 
     def begin(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")

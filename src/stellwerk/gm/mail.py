@@ -546,20 +546,31 @@ def send(config: GMConfig, messages: list[EmailMessage]) -> list[Path]:
 
 def write_outbox(folder: str | Path, messages: list[EmailMessage]) -> list[Path]:
     """Write each message to ``folder`` (made when missing) as one ``.eml`` file, named by
-    a running number, the recipient and the subject; an existing file is never replaced."""
+    a running number, the recipient, the subject and a digest of its Message-ID; an existing
+    file is never replaced, and a message whose Message-ID is there already is not written
+    again (a report built again after a crash: ``GameMaster.send_reports``).  The file is
+    written under a temporary name and renamed, so a file in the outbox is always whole."""
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
     out = []
     number = len(list(root.glob("*.eml")))
     for message in messages:
+        tag = hashlib.sha256(str(message.get("Message-ID", "")).encode()).hexdigest()[:10]
+        if message.get("Message-ID") and any(root.glob(f"*-{tag}.eml")):
+            continue
         recipient = parseaddr(str(message.get("To", "")))[1] or "nobody"
         stem = _slug(f"{recipient} {message.get('Subject', '')}")[:80]
         while True:
             number += 1
-            path = root / f"{number:04d}-{stem}.eml"
+            path = root / f"{number:04d}-{stem}-{tag}.eml"
             if not path.exists():
                 break
-        path.write_bytes(message.as_bytes())
+        temporary = root / f".{path.name}.tmp"
+        with temporary.open("wb") as handle:
+            handle.write(message.as_bytes())
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
         out.append(path)
     return out
 

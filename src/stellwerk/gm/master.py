@@ -23,9 +23,11 @@ SMTP or into the outbox folder).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from email.utils import parseaddr
 from pathlib import Path
 from typing import TypedDict
 
@@ -102,8 +104,11 @@ class GameMaster:
         self.path = Path(db_path)
         self.config = config
         self.store = SqliteStore(self.path)
-        self.tables = GMTables(self.path)
+        self.tables = GMTables(self.store.connection)
         self._kept: dict[str, tuple[Session, int]] = {}
+        self._marks: dict[str, list[tuple[str, str, str]]] = {}
+        """Per game the mails read by the processing under way (Message-ID, sender,
+        status), written by ``save`` with the game's actions."""
         """The session of each game as last saved, with its action count: the next
         processing starts from it instead of replaying the game (while the count holds)."""
         self.advanced: dict[str, list[Outcome]] = {}
@@ -180,15 +185,19 @@ class GameMaster:
         session.file_requests = {p["player"] for p in players if str(p["player"]) in requested}
         return session, stored.count
 
-    def save(self, key: str, session: Session, base: int) -> None:
-        """Write the game's new actions (based on ``base``), then the GM state with the
-        action count it belongs to.  Two connections cannot share one SQLite transaction, so
-        the game goes first: should the second write fail, the next load finds the GM state
-        behind the game and refuses to go on (``session``) rather than apply orders twice."""
-        stored = self.store.extend(key, session.game, base)
-        self.tables.begin()
-        try:
-            self.tables.set_part(key, "count", stored.count)
+    def save(
+        self, key: str, session: Session, base: int, also: Callable[[], None] | None = None
+    ) -> None:
+        """Write the game's new actions (based on ``base``), the GM state with the action
+        count it belongs to, and the marks of the mails this processing read, in one
+        transaction of the database: a processing broken off at any point (a crash, a
+        ``kill -9``) leaves either all of it or none of it, so its mails, still unmarked, are
+        read and applied again, never twice.  ``also()``: more GM writes of the same
+        processing, in the same transaction (a deadline's next deadline)."""
+        marks = self._marks.pop(key, [])
+
+        def write_state(count: int) -> None:
+            self.tables.set_part(key, "count", count)
             pending: list[JSONValue] = [p.to_json() for p in session.pending]
             self.tables.set_part(key, "pending", pending)
             self.tables.set_part(key, "next_order_id", session.next_order_id)
@@ -200,10 +209,12 @@ class GameMaster:
             self.tables.set_part(key, "events", events)
             requests: list[JSONValue] = [str(p) for p in sorted(session.file_requests, key=str)]
             self.tables.set_part(key, "file_requests", requests)
-        except BaseException:
-            self.tables.rollback()
-            raise
-        self.tables.commit()
+            for message_id, sender, status in marks:
+                self.tables.mark_mail(key, message_id, sender, status)
+            if also is not None:
+                also()
+
+        stored = self.store.extend(key, session.game, base, also=write_state)
         self._kept[key] = (session, stored.count)
 
     # -- orders -----------------------------------------------------------------------------------
@@ -227,6 +238,13 @@ class GameMaster:
 
     def take_mails(self, mails: list[IncomingMail], key: str | None = None) -> list[MailResult]:
         """Read order mails (for ``key``, or the game each names) and advance the games."""
+        self._marks = {}
+        try:
+            return self._take_mails(mails, key)
+        finally:
+            self._marks = {}
+
+    def _take_mails(self, mails: list[IncomingMail], key: str | None) -> list[MailResult]:
         results: list[MailResult] = []
         sessions: dict[str, tuple[Session, int]] = {}
         for mail in mails:
@@ -238,6 +256,10 @@ class GameMaster:
                 sessions[result.key] = self.session(result.key, change=True)
             session = sessions[result.key][0]
             if result.refused is not None:  # logged in the game's GM log, saved below
+                if mail.message_id:
+                    self._marks.setdefault(result.key, []).append(
+                        (mail.message_id, mail.sender, "refused")
+                    )
                 sender = self._sender(result.key, mail)
                 session.events.append(
                     Event(len(session.game.raw_actions), sender,
@@ -251,7 +273,9 @@ class GameMaster:
                 result.player, mail.own_text, correction=correction, mail=mail.message_id
             )
             if mail.message_id:
-                self.tables.mark_mail(result.key, mail.message_id, mail.sender, "read")
+                self._marks.setdefault(result.key, []).append(
+                    (mail.message_id, mail.sender, "read")
+                )
         self.advanced = {}
         for game_key, (session, base) in sessions.items():
             self.advanced[game_key] = session.advance()
@@ -278,7 +302,11 @@ class GameMaster:
             return MailResult(
                 mail, key=game_key, refused=f"{name} does not play in the game {game_key}"
             )
-        if mail.message_id and self.tables.seen(game_key, mail.message_id):
+        batch = self._marks.get(game_key, [])
+        if mail.message_id and (
+            self.tables.seen(game_key, mail.message_id)
+            or any(mark[0] == mail.message_id for mark in batch)
+        ):
             return MailResult(mail, key=game_key, refused=READ_BEFORE)
         return MailResult(mail, key=game_key, player=player["player"])
 
@@ -309,8 +337,8 @@ class GameMaster:
         session, base = self.session(key, change=True)
         answers = session.advance()
         answers += session.advance(defaults=True)
-        self.save(key, session, base)
-        self.tables.set_deadline(key, _iso(next_deadline))
+        self.save(key, session, base,
+                  also=lambda: self.tables.set_deadline(key, _iso(next_deadline)))  # fmt: skip
         return answers
 
     def correct(
@@ -388,6 +416,17 @@ class GameMaster:
         have and the round of their game file are noted (the next report attaches only what
         changed)."""
         session, _ = self.session(key)
+        self.tables.begin()  # all marks of a report at once, or none (a crash in between)
+        try:
+            self._mark_reported(key, session, names, reports)
+        except BaseException:
+            self.tables.rollback()
+            raise
+        self.tables.commit()
+
+    def _mark_reported(
+        self, key: str, session: Session, names: list[str], reports: Mapping[str, Report] | None
+    ) -> None:
         seen: JSONObject = {**self.tables.counts(key, "reported_outcomes")}
         seen_events: JSONObject = {**self.tables.counts(key, "reported_events")}
         rounds: JSONObject = {**self.tables.counts(key, "reported_rounds")}
@@ -440,6 +479,10 @@ class GameMaster:
                      in_reply_to=(replies or {}).get(name))
             for name in names
         ]  # fmt: skip
+        session, _ = self.session(key)
+        for name, message in zip(names, messages, strict=True):
+            del message["Message-ID"]
+            message["Message-ID"] = self._report_id(key, name, session)
         written, failed = m.send_each(config, messages)
         sent = [name for index, name in enumerate(names) if index not in failed]
         self.mark_reported(key, sent, reports)
@@ -450,6 +493,18 @@ class GameMaster:
             self.tables.set_part(key, "unsent", unsent)
             raise ReportsUnsent(key, {names[i]: r for i, r in failed.items()}, reports, written)
         return reports, written
+
+    def _report_id(self, key: str, name: str, session: Session) -> str:
+        """The Message-ID of ``name``'s report now: made from what it covers (the game, the
+        player, the last action, the GM's answers and log lines so far), so a report built
+        again after a crash has the same one and the outbox writes it once
+        (``mail.write_outbox``)."""
+        config = self.needs_config()
+        domain = parseaddr(config.address)[1].rpartition("@")[2] or "stellwerk.invalid"
+        last = session.game.next_id() - 1
+        what = f"{key}\n{name}\n{last}\n{len(session.outcomes)}\n{len(session.events)}"
+        digest = hashlib.sha256(what.encode("utf-8")).hexdigest()[:24]
+        return f"<report.{digest}@{domain}>"
 
     def resend(self, key: str, player: str | None = None) -> tuple[dict[str, Report], list[Path]]:
         """Send again the reports that could not be sent (``gm resend``): to every player

@@ -340,11 +340,18 @@ class GameStore(ABC):
             )),
         )  # fmt: skip
 
-    def extend(self, key: str, game: EngineGame, base: int) -> StoredGame:
+    def extend(
+        self, key: str, game: EngineGame, base: int, also: Callable[[int], None] | None = None
+    ) -> StoredGame:
         """Write the actions ``game`` holds beyond the stored ones, based on ``base`` actions
         (``GameMovedOn`` otherwise): for a front end that applied many actions to a game in
         memory (the game master's processing), one write instead of one per action.  The
-        stored record must be the start of the game's record (``StoreError`` otherwise)."""
+        stored record must be the start of the game's record (``StoreError`` otherwise).
+
+        ``also(count)``: a front end's own writes that belong to this state of the game (the
+        game master's orders and mail marks), called with the new action count inside the
+        write; in an SQL store on the store's connection (``SqliteStore.connection``) they
+        commit or roll back with the actions."""
 
         def change(data: GameData) -> tuple[GameData, EngineGame]:
             old = actions_of(data)
@@ -353,6 +360,8 @@ class GameStore(ABC):
                 raise StoreError(f"{key}: the game's record does not continue the stored one")
             out = with_actions(data, new)
             record_outcome(out, game)
+            if also is not None:
+                also(len(new))
             return out, game
 
         return self._update(key, base, change)

@@ -38,3 +38,11 @@ class SqliteStore(SqlStore):
             super().__init__(SqliteDatabase(connection), engine)
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: {error}") from error
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The store's own connection, for a front end whose tables live in the same file and
+        whose writes must commit with the game's (``GameStore.extend``'s ``also``)."""
+        db = self._db
+        assert isinstance(db, SqliteDatabase)
+        return db.connection

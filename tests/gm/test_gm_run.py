@@ -1,0 +1,220 @@
+"""``stellwerk gm run``, the game master left running: the mailbox read in two steps, reports
+of every game with news, the reminder before a deadline, a deadline applied when due, and a
+game master killed with -9 in the middle of a batch that loses no order and applies none
+twice, and writes no report twice."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from stellwerk.gm.mail import GMConfig, deliver_maildir, parse_mail
+from stellwerk.gm.mailbox import MaildirBox
+from stellwerk.gm.master import GameMaster
+from stellwerk.gm.phrase import order_text
+from stellwerk.gm.runner import RunSettings, run_once
+from stellwerk.gm.understand import player_of
+from stellwerk.selfplay import choose_action, lay_picker
+from stellwerk.store import SqliteStore
+
+from .test_master import PLAYERS, write_config
+
+KEY = "g1"
+SETTINGS = RunSettings(every=0.0, remind_before=timedelta(hours=12), deadline_every=None)
+
+
+def order_mail(name: str, address: str, body: str, number: int) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = f"{name} <{address}>"
+    message["Subject"] = f"[1849 #{KEY}] Züge"
+    message["Message-ID"] = f"<{number}.run@example.org>"
+    message.set_content(body)
+    return message
+
+
+def next_order(gm: GameMaster, rng: random.Random, number: int) -> EmailMessage:
+    """The mail of the player the game waits for, with one of his legal actions as an
+    order (the seeded driver standing in for him)."""
+    game = gm.session(KEY)[0].game
+    pid = gm.session(KEY)[0].waiting_for()[0]
+    entities = [e for e in game.active_entities() if player_of(game, e) == pid]
+    legal = [a for a in game.legal_actions() if a.get("entity") in entities]
+    action = choose_action(legal, rng, lay_picker(game, rng, number))
+    name, address, lang = PLAYERS[int(pid) - 1]
+    line = order_text(game, action, lang, best=action["type"] == "run_routes")
+    return order_mail(name, address, line + "\n", number)
+
+
+def outbox(folder: Path) -> list[tuple[str, str]]:
+    out = []
+    for path in sorted(folder.glob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        out.append((str(message["To"]), str(message["Subject"])))
+    return out
+
+
+def new_master(tmp_path: Path) -> GameMaster:
+    master = GameMaster(tmp_path / "gm.db", GMConfig.load(write_config(tmp_path, (KEY,))))
+    master.new_from_config(KEY, "1849", seed=3)
+    return master
+
+
+def test_a_pass_applies_the_mails_marks_them_read_and_sends_the_reports(tmp_path: Path) -> None:
+    gm = new_master(tmp_path)
+    box = MaildirBox(tmp_path / "box")
+    first = run_once(gm, box, SETTINGS)
+    assert sorted(first.reports[KEY]) == sorted(n for n, _, _ in PLAYERS)  # the first reports
+    deliver_maildir(tmp_path / "box", [next_order(gm, random.Random(1), 1)])
+    before = gm.store.count(KEY)
+    done = run_once(gm, box, SETTINGS)
+    assert done.mails == 1 and gm.store.count(KEY) > before
+    assert box.peek() == [] and len(os.listdir(tmp_path / "box" / "cur")) == 1
+    assert sorted(done.reports[KEY]) == sorted(n for n, _, _ in PLAYERS)
+    again = run_once(gm, box, SETTINGS)
+    assert again.mails == 0 and again.reports == {}, "nothing new, nothing sent"
+    gm.close()
+
+
+def test_a_mail_read_before_a_crash_is_not_applied_again(tmp_path: Path) -> None:
+    """Killed after the orders were saved but before the mails were marked read: the next
+    pass finds their Message-IDs known, passes over them and marks them read, and sends the
+    reports the crash kept back."""
+    gm = new_master(tmp_path)
+    box = MaildirBox(tmp_path / "box")
+    run_once(gm, box, SETTINGS)
+    deliver_maildir(tmp_path / "box", [next_order(gm, random.Random(2), 1)])
+    gm.take_mails([u.mail for u in box.peek()])  # ... and the crash: not marked read
+    count = gm.store.count(KEY)
+    done = run_once(gm, box, SETTINGS)
+    assert gm.store.count(KEY) == count and done.mails == 0
+    assert box.peek() == []
+    assert sorted(done.reports[KEY]) == sorted(n for n, _, _ in PLAYERS)
+    gm.close()
+
+
+def test_orders_and_mail_marks_commit_together(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                               ) -> None:  # fmt: skip
+    """A processing that breaks off while saving leaves neither its actions nor the marks
+    of its mails: the mail is applied on the next pass, once."""
+    gm = new_master(tmp_path)
+    box = MaildirBox(tmp_path / "box")
+    run_once(gm, box, SETTINGS)
+    deliver_maildir(tmp_path / "box", [next_order(gm, random.Random(3), 1)])
+    count = gm.store.count(KEY)
+
+    def broken(*_: object) -> None:
+        raise OSError("disk gone")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(gm.tables, "mark_mail", broken)
+        with pytest.raises(OSError):
+            gm.take_mails([u.mail for u in box.peek()])
+    fresh = GameMaster(tmp_path / "gm.db", gm.config)
+    assert fresh.store.count(KEY) == count
+    done = run_once(fresh, box, SETTINGS)
+    assert done.mails == 1 and fresh.store.count(KEY) > count
+    fresh.close()
+    gm.close()
+
+
+def test_the_reminder_goes_once_and_the_deadline_is_applied_when_due(tmp_path: Path) -> None:
+    gm = new_master(tmp_path)
+    box = MaildirBox(tmp_path / "box")
+    run_once(gm, box, SETTINGS)
+    now = datetime(2026, 12, 6, 12, 0).astimezone()
+    gm.tables.set_deadline(KEY, (now + timedelta(hours=3)).isoformat(timespec="minutes"))
+    waiting = gm.session(KEY)[0].waiting_for()
+    names = {p["player"]: p["name"] for p in gm.tables.players(KEY)}
+    done = run_once(gm, box, SETTINGS, now=now)
+    assert done.reminded[KEY] == [names[p] for p in waiting]
+    assert run_once(gm, box, SETTINGS, now=now + timedelta(hours=1)).reminded == {}
+    subjects = [s for _, s in outbox(tmp_path / "out")]
+    assert sum("Reminder" in s or "Erinnerung" in s for s in subjects) == len(waiting)
+    settings = RunSettings(every=0.0, remind_before=None, deadline_every=timedelta(hours=48))
+    count = gm.store.count(KEY)
+    later = now + timedelta(hours=4)
+    done = run_once(gm, box, settings, now=later)
+    assert done.deadlines == [KEY] and gm.store.count(KEY) > count
+    deadline, _ = gm.tables.game(KEY)
+    assert deadline == (now + timedelta(hours=51)).isoformat(timespec="minutes")
+    count = gm.store.count(KEY)
+    assert run_once(gm, box, settings, now=later).deadlines == []
+    assert gm.store.count(KEY) == count, "a deadline is applied once"
+    gm.close()
+
+
+def test_the_cli_runs_one_pass(tmp_path: Path) -> None:
+    gm = new_master(tmp_path)
+    gm.close()
+    config = tmp_path / "gm.toml"
+    code = subprocess.run(
+        [sys.executable, "-m", "stellwerk", "gm", "run", "--db", str(tmp_path / "gm.db"),
+         "--config", str(config), "--once", "--log", str(tmp_path / "gm.log")],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert code.returncode == 0, code.stderr
+    log = (tmp_path / "gm.log").read_text(encoding="utf-8")
+    assert "report sent to Anna" in log and "game master stopped" in log
+
+
+def test_killed_with_9_in_a_batch_loses_no_order_and_doubles_nothing(tmp_path: Path) -> None:
+    """A batch of order mails (made by playing the game in a reference game master), read by
+    ``gm run`` that is killed with SIGKILL at random moments and started again until the
+    mailbox is empty: the game reaches the reference's actions exactly, every mail is read,
+    and no report is written twice."""
+    reference = tmp_path / "reference"
+    reference.mkdir()
+    ref = new_master(reference)
+    rng = random.Random(5)
+    mails = []
+    for number in range(1, 41):
+        if ref.session(KEY)[0].game.finished:
+            break
+        message = next_order(ref, rng, number)
+        ref.take_mails([parse_mail(message.as_bytes())])
+        mails.append(message)
+    expected = SqliteStore(reference / "gm.db").export(KEY)["actions"]
+    ref.close()
+
+    live = tmp_path / "live"
+    live.mkdir()
+    new_master(live).close()
+    command = [sys.executable, "-m", "stellwerk", "gm", "run", "--db", str(live / "gm.db"),
+               "--config", str(live / "gm.toml"), "--every", "0.002", "--remind-before", "off"]
+    kills = 0
+    chance = random.Random(9)
+    waves = [mails[i : i + 8] for i in range(0, len(mails), 8)]
+    deadline = time.monotonic() + 240
+    index = 0
+    while (waves or os.listdir(live / "box" / "new")) and time.monotonic() < deadline:
+        for message in waves.pop(0) if waves else []:
+            path = deliver_maildir(live / "box", [message])[0]
+            os.utime(path, (1_000_000 + index, 1_000_000 + index))  # read in this order
+            index += 1
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(chance.uniform(0.4, 1.8))
+        assert process.poll() is None, "gm run stopped by itself"
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        kills += 1
+    final = subprocess.run([*command, "--once"], capture_output=True, text=True, timeout=300)
+    assert final.returncode == 0, final.stderr
+    assert kills >= 2
+    assert os.listdir(live / "box" / "new") == []
+    actions = SqliteStore(live / "gm.db").export(KEY)["actions"]
+    assert [{k: v for k, v in a.items() if k != "created_at"} for a in actions] == [
+        {k: v for k, v in a.items() if k != "created_at"} for a in expected
+    ]
+    sent = outbox(live / "out")
+    assert len(sent) == len(set(sent)), "a report written twice"
