@@ -4,12 +4,15 @@
 #               drive it with Playwright; no browser is downloaded)
 #   postgresql  Debian's PostgreSQL server binaries for the PostgreSQL store's tests
 #               (tests/store/pgserver.py starts a throwaway server of its own with them)
+#   dovecot-imapd  Debian's IMAP server for the game master's mailbox tests
+#               (tests/gm/imapserver.py starts a throwaway server of its own)
 # Idempotent: installs only what is missing.  CI runs it as root on a clean Debian machine
 # before the tests (.ci/run); elsewhere, without root, it only says what is missing.
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+[ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi

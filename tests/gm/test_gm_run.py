@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from stellwerk.gm.mail import GMConfig, deliver_maildir, parse_mail
-from stellwerk.gm.mailbox import MaildirBox
+from stellwerk.gm.mailbox import MaildirBox, mailbox_of
 from stellwerk.gm.master import GameMaster
 from stellwerk.gm.phrase import order_text
 from stellwerk.gm.runner import RunSettings, run_once
@@ -28,6 +29,7 @@ from stellwerk.gm.understand import player_of
 from stellwerk.selfplay import choose_action, lay_picker
 from stellwerk.store import SqliteStore
 
+from .imapserver import ImapServer, available, imap_server
 from .test_master import PLAYERS, write_config
 
 KEY = "g1"
@@ -218,3 +220,51 @@ def test_killed_with_9_in_a_batch_loses_no_order_and_doubles_nothing(tmp_path: P
     ]
     sent = outbox(live / "out")
     assert len(sent) == len(set(sent)), "a report written twice"
+
+
+@pytest.fixture
+def imap(tmp_path: Path) -> Iterator[ImapServer]:
+    """Debian's dovecot on a free localhost port (skipped without it; CI installs it)."""
+    if not available():
+        if os.environ.get("CI") == "true":
+            pytest.fail("no dovecot (scripts/ci_packages.sh installs dovecot-imapd)")
+        pytest.skip("no dovecot as root here (apt-get install dovecot-imapd)")
+    with imap_server(tmp_path / "dovecot") as server:
+        yield server
+
+
+def imap_master(tmp_path: Path, server: ImapServer) -> GameMaster:
+    write_config(tmp_path, (KEY,))
+    text = (tmp_path / "gm.toml").read_text(encoding="utf-8")
+    text = text.replace(
+        'kind = "maildir"\npath = "box"',
+        f'kind = "imap"\nhost = "{server.host}"\nport = {server.port}\nsecurity = "plain"\n'
+        f'user = "gm"\npassword = "{server.password}"',
+    )
+    (tmp_path / "gm.toml").write_text(text, encoding="utf-8")
+    master = GameMaster(tmp_path / "gm.db", GMConfig.load(tmp_path / "gm.toml"))
+    master.new_from_config(KEY, "1849", seed=3)
+    return master
+
+
+def test_a_pass_reads_a_real_imap_server_and_marks_read_only_after_saving(
+    tmp_path: Path, imap: ImapServer
+) -> None:
+    """Against a real IMAP server: a pass applies the order of an unseen mail and marks it
+    seen; a mail peeked and applied but not marked (the crash) is left unseen by the peek,
+    passed over by the next pass (known Message-ID) and marked seen then."""
+    gm = imap_master(tmp_path, imap)
+    assert gm.config is not None
+    box = mailbox_of(gm.config)
+    run_once(gm, box, SETTINGS)
+    imap.append("gm", next_order(gm, random.Random(4), 1).as_bytes())
+    count = gm.store.count(KEY)
+    done = run_once(gm, box, SETTINGS)
+    assert done.mails == 1 and gm.store.count(KEY) > count and imap.unseen("gm") == 0
+    imap.append("gm", next_order(gm, random.Random(5), 2).as_bytes())
+    gm.take_mails([u.mail for u in box.peek()])  # applied, then the crash
+    assert imap.unseen("gm") == 1, "the peek leaves the mail unseen"
+    count = gm.store.count(KEY)
+    done = run_once(gm, box, SETTINGS)
+    assert done.mails == 0 and gm.store.count(KEY) == count and imap.unseen("gm") == 0
+    gm.close()
