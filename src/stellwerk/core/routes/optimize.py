@@ -18,7 +18,11 @@ Method:
    trains alone on the whole board (a "Russian doll" search solves the shorter train suffixes
    first).  Both never underestimate, so a pruned branch cannot hold a better run and the
    completed search proves the result optimal.  Trains of the same type take candidates in
-   increasing list order (their routes are interchangeable).
+   increasing list order (their routes are interchangeable).  The candidates of a train type
+   are the bits of a number, and per piece of track the candidates using it a mask, so "the
+   best candidate still possible" is a few operations on numbers instead of a scan of
+   thousands of routes; the last two trains are solved without a search level for the last
+   (for each route of the next-to-last, the last train's best free route).
 
 A ``node_limit`` may cut the search short; the result then says ``optimal=False``.
 
@@ -111,7 +115,14 @@ class BestRun:
 
 class _Search:
     """Branch and bound over trains (see the module docstring).  Candidates listed lazily are
-    checked by the route check the first time the search would use them."""
+    checked by the route check the first time the search would use them.
+
+    The candidates of a train type are the bits of a number (bit k: the k-th best).  For each
+    piece of track the candidates using it form a mask (``conflict``), so the candidates that
+    a chosen route leaves possible are a few operations on numbers, not a scan of the list:
+    ``blocked`` is, per list, the candidates sharing track with the routes chosen so far, and
+    the best possible candidate from index ``start`` is the lowest bit of the list's ``valid``
+    candidates (not known to be illegal) outside ``blocked``, shifted by ``start``."""
 
     def __init__(
         self,
@@ -137,55 +148,100 @@ class _Search:
         self.pick: list[int] = [0] * self.n
         self.complete = True
         self.suffix: list[int] = [_UNBOUNDED] * self.n + [0]
+        distinct: list[list[Candidate]] = []
+        self.lid: list[int] = []
+        """Per train, the index of its candidate list among the distinct lists."""
+        for cands in lists:
+            found = next((d for d, other in enumerate(distinct) if other is cands), None)
+            if found is None:
+                found = len(distinct)
+                distinct.append(cands)
+            self.lid.append(found)
+        self.valid = [
+            sum(1 << k for k, c in enumerate(cands) if c.legal is not False) for cands in distinct
+        ]
+        self.conflict = [_conflicts(cands) for cands in distinct]
+        self.cache: list[dict[int, int]] = [{} for _ in distinct]
+        self.later: list[tuple[int, ...]] = [
+            tuple(sorted({self.lid[j] for j in range(i + 1, self.n)})) for i in range(self.n)
+        ]
+        """Per train, the lists of the trains after it (whose blocked masks a pick extends)."""
 
     def legal(self, i: int, k: int) -> bool:
         cand = self.lists[i][k]
         legal = cand.legal
         if legal is None:
             legal = confirm(self.ctx, cand, self.trains[i], self.rules)
+            if not legal:
+                self.valid[self.lid[i]] &= ~(1 << k)
         return legal
 
-    def first_fit(self, i: int, used: int, start: int = 0, check: bool = True) -> int:
-        """Index (from ``start``) of train i's best legal candidate disjoint from ``used``
-        (len if none).  Without ``check`` unchecked candidates count as legal (enough for a
-        bound: an unchecked candidate's revenue is what it earns if legal)."""
-        masks = self.masks[i]
-        cands = self.lists[i]
-        for k in range(start, len(masks)):
-            if masks[k] & used:
-                continue
-            if check:
-                if self.legal(i, k):
-                    return k
-            elif cands[k].legal is not False:
+    def blocked_by(self, d: int, mask: int) -> int:
+        """The candidates of list ``d`` sharing a piece of track with ``mask``."""
+        cache = self.cache[d]
+        out = cache.get(mask)
+        if out is None:
+            out = 0
+            conflict = self.conflict[d]
+            rest = mask
+            while rest:
+                low = rest & -rest
+                out |= conflict.get(low.bit_length() - 1, 0)
+                rest ^= low
+            cache[mask] = out
+        return out
+
+    def first_fit(self, i: int, blocked: list[int], start: int = 0) -> int:
+        """Index (from ``start``) of train i's best legal candidate outside ``blocked`` (len
+        if none); each candidate tried is checked by the route check."""
+        d = self.lid[i]
+        while True:
+            free = (self.valid[d] & ~blocked[d]) >> start
+            if not free:
+                return len(self.revs[i])
+            k = start + (free & -free).bit_length() - 1
+            if self.legal(i, k):
                 return k
-        return len(masks)
+            start = k + 1
 
     def greedy(self, i0: int) -> None:
         """A first incumbent for trains i0..: each in turn takes its best compatible route."""
-        used = 0
+        blocked = [0] * len(self.valid)
         total = 0
         pick = list(self.pick)
         for i in range(i0, self.n):
-            k = self.first_fit(i, used)
+            k = self.first_fit(i, blocked)
             if k < len(self.masks[i]):
-                used |= self.masks[i][k]
+                blocked = self.extend(blocked, i, k)
                 total += self.revs[i][k]
             pick[i] = k
         self.best, self.best_pick = total, pick
 
-    def bound(self, i: int, used: int, start: int) -> int:
-        """Upper bound for trains i.. given the track ``used`` and train i's first allowed
-        candidate: the smaller of (a) the sum of each train's best legal candidate disjoint
-        from ``used`` (trains of one type take distinct candidates in list order, as in the
-        search) and (b) the proven optimum of trains i.. on the whole board."""
+    def extend(self, blocked: list[int], i: int, k: int) -> list[int]:
+        """``blocked`` after train i takes candidate k (for the lists of the later trains)."""
+        mask = self.masks[i][k]
+        out = list(blocked)
+        for d in self.later[i]:
+            out[d] |= self.blocked_by(d, mask)
+        return out
+
+    def bound(self, i: int, blocked: list[int], start: int) -> int:
+        """Upper bound for trains i.. given the candidates ``blocked`` by the routes chosen
+        and train i's first allowed candidate: the smaller of (a) the sum of each train's best
+        candidate not blocked and not known to be illegal (trains of one type take distinct
+        candidates in list order, as in the search) and (b) the proven optimum of trains i..
+        on the whole board."""
         total = 0
         prev = start - 1
         for j in range(i, self.n):
-            k = self.first_fit(j, used, prev + 1 if j == i or self.same[j] else 0, False)
-            if k < len(self.revs[j]):
-                total += self.revs[j][k]
-            prev = k
+            d = self.lid[j]
+            first = prev + 1 if j == i or self.same[j] else 0
+            free = (self.valid[d] & ~blocked[d]) >> first
+            if free:
+                prev = first + (free & -free).bit_length() - 1
+                total += self.revs[j][prev]
+            else:
+                prev = len(self.revs[j])
         return min(total, self.suffix[i])
 
     def solve(self) -> None:
@@ -193,14 +249,14 @@ class _Search:
         each run bounded by the optima of the shorter suffixes."""
         for i0 in range(self.n - 1, -1, -1):
             self.greedy(i0)
-            self.visit(i0, 0, 0, 0)
+            self.visit(i0, [0] * len(self.valid), 0, 0)
             if not self.complete:
                 if i0 > 0:
                     self.greedy(0)
                 return
             self.suffix[i0] = self.best
 
-    def visit(self, i: int, used: int, acc: int, start: int) -> None:
+    def visit(self, i: int, blocked: list[int], acc: int, start: int) -> None:
         if self.node_limit is not None and self.nodes >= self.node_limit:
             self.complete = False
             return
@@ -209,23 +265,102 @@ class _Search:
             if acc > self.best:
                 self.best, self.best_pick = acc, list(self.pick)
             return
-        if acc + self.bound(i, used, start) <= self.best:
+        if acc + self.bound(i, blocked, start) <= self.best:
+            return
+        if i == self.n - 2:
+            self.last_two(blocked, acc, start)
             return
         nxt_same = i + 1 < self.n and self.same[i + 1]
-        rest = self.bound(i + 1, used, start + 1 if nxt_same else 0) if i + 1 < self.n else 0
-        revs, masks = self.revs[i], self.masks[i]
-        for k in range(start, len(revs)):
+        rest = self.bound(i + 1, blocked, start + 1 if nxt_same else 0) if i + 1 < self.n else 0
+        revs = self.revs[i]
+        d = self.lid[i]
+        free = ((self.valid[d] & ~blocked[d]) >> start) << start
+        while free:
+            low = free & -free
+            free ^= low
+            k = low.bit_length() - 1
             r = revs[k]
             if acc + r + rest <= self.best:
                 break
-            m = masks[k]
-            if m & used or not self.legal(i, k):
+            if not self.legal(i, k):
                 continue
             self.pick[i] = k
-            self.visit(i + 1, used | m, acc + r, k + 1 if nxt_same else 0)
+            self.visit(i + 1, self.extend(blocked, i, k), acc + r, k + 1 if nxt_same else 0)
         if acc + rest > self.best:
             self.pick[i] = len(revs)
-            self.visit(i + 1, used, acc, len(revs) + 1 if nxt_same else 0)
+            self.visit(i + 1, blocked, acc, len(revs) + 1 if nxt_same else 0)
+
+
+    def last_two(self, blocked: list[int], acc: int, start: int) -> None:
+        """The last two trains exactly, without a level of search for the last one: for each
+        candidate of the next-to-last train (best first, while it and the last train's best
+        free candidate could still beat the incumbent), the last train's best free legal
+        candidate once it is chosen; then the next-to-last train idle."""
+        i, j = self.n - 2, self.n - 1
+        same = self.same[j]
+        revs, masks, cands = self.revs[i], self.masks[i], self.lists[i]
+        revs_j, cands_j = self.revs[j], self.lists[j]
+        d, dj = self.lid[i], self.lid[j]
+        rest = self.bound(j, blocked, start + 1 if same else 0)
+        valid = self.valid
+        blocked_j = blocked[dj]
+        cache = self.cache[dj]
+        free = ((valid[d] & ~blocked[d]) >> start) << start
+        while free:
+            low = free & -free
+            free ^= low
+            k = low.bit_length() - 1
+            r = revs[k]
+            if acc + r + rest <= self.best:
+                break
+            if cands[k].legal is not True and not self.legal(i, k):
+                continue
+            self.nodes += 1
+            mask = masks[k]
+            by = cache.get(mask)
+            if by is None:
+                by = self.blocked_by(dj, mask)
+            after = blocked_j | by
+            kk = k + 1 if same else 0
+            while True:  # the last train's best free legal candidate
+                fit = (valid[dj] & ~after) >> kk
+                if not fit:
+                    kk = len(revs_j)
+                    break
+                kk += (fit & -fit).bit_length() - 1
+                if cands_j[kk].legal is True or self.legal(j, kk):
+                    break
+                kk += 1
+            total = acc + r + (revs_j[kk] if kk < len(revs_j) else 0)
+            if total > self.best:
+                self.pick[i], self.pick[j] = k, kk
+                self.best, self.best_pick = total, list(self.pick)
+        if acc + rest > self.best:  # the next-to-last train idle
+            self.nodes += 1
+            kk = len(revs_j) if same else self.first_fit(j, blocked, 0)
+            total = acc + (revs_j[kk] if kk < len(revs_j) else 0)
+            if total > self.best:
+                self.pick[i], self.pick[j] = len(revs), kk
+                self.best, self.best_pick = total, list(self.pick)
+
+
+def _conflicts(cands: list[Candidate]) -> dict[int, int]:
+    """Per piece of track (its bit in the candidates' masks), the candidates using it as a
+    mask of candidate indices."""
+    users: dict[int, list[int]] = {}
+    for k, cand in enumerate(cands):
+        rest = cand.mask
+        while rest:
+            low = rest & -rest
+            users.setdefault(low.bit_length() - 1, []).append(k)
+            rest ^= low
+    out: dict[int, int] = {}
+    for piece, ks in users.items():
+        bits = bytearray((len(cands) + 8) // 8)
+        for k in ks:
+            bits[k >> 3] |= 1 << (k & 7)
+        out[piece] = int.from_bytes(bits, "little")
+    return out
 
 
 def best_routes(
