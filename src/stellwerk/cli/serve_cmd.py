@@ -69,10 +69,11 @@ DEMO_SEED = 1849
 )
 @click.option(
     "--forwarded-allow-ips",
-    default="127.0.0.1",
-    show_default=True,
+    default="",
     metavar="IPS",
-    help="Proxies whose X-Forwarded-For names the client (comma-separated, '*' for any).",
+    help="Proxies whose X-Forwarded-For names the client (comma-separated addresses, '*' "
+    "for any); default none: the client is the address that connected, so no client can "
+    "name another address to dodge the create limit.",
 )
 @click.option(
     "--log-level",
@@ -117,8 +118,8 @@ def serve(
         log_level=log_level,
         access_log=False,
         lifespan="on",
-        proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
+        proxy_headers=bool(forwarded_allow_ips.strip()),
+        forwarded_allow_ips=forwarded_allow_ips.strip() or None,
     )
     server = uvicorn.Server(config)
     asyncio.run(_serve(server, db, app.state.service if demo else None))

@@ -462,6 +462,13 @@ def _create(
 
 
 def _import_file(desk: Desk, data: JSONObject) -> Created:
+    """An imported file's players pass the checks of a new game's (``player_names``): a
+    name from a file is shown on every page and in every link list like a typed one."""
+    players = data.get("players")
+    if not isinstance(players, list):
+        raise BadRequest("the game file has no list of players")
+    names: list[JSONValue] = [p.get("name") if isinstance(p, dict) else None for p in players]
+    player_names(names)
     key = _new_key(desk.store)
     stored = desk.games[key] = desk.store.create(key, data)  # GameFileError: does not load
     return _seat(desk, key, stored.data)
