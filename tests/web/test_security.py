@@ -59,7 +59,7 @@ def test_oversize_action_is_413_and_changes_nothing_issue11_5() -> None:
 def test_imports_may_be_larger_but_not_over_their_limit() -> None:
     with app_client() as client:
         big = b'{"title": "1849", "players": [], "pad": "' + b"z" * (JSON_LIMIT * 2) + b'"}'
-        assert client.post("/api/games/import", content=big).status_code == 400  # read, refused: no players
+        assert client.post("/api/games/import", content=big).status_code == 400  # read: no players
         huge = b"z" * (IMPORT_LIMIT + 1)
         assert client.post("/api/games/import", content=huge).status_code == 413
 
