@@ -103,19 +103,11 @@ _CYCLE: tuple[tuple[str, str], ...] = (
 
 
 def corporation_colors(
-    title: str, symbols: Iterable[str], data: Mapping[str, object] | None = None
+    title: str, symbols: Iterable[str], declared: Mapping[str, tuple[str, str]] | None = None
 ) -> dict[str, CorpColors]:
-    """Colours of every corporation symbol (title data first, then the palette)."""
-    declared: dict[str, tuple[str, str]] = {}
-    if data:
-        for key in ("corporations", "minors"):
-            entries = data.get(key, ()) or ()
-            for entry in entries if isinstance(entries, list | tuple) else ():
-                if isinstance(entry, Mapping) and entry.get("color"):
-                    declared[str(entry["sym"])] = (
-                        str(entry["color"]),
-                        str(entry.get("text_color", "#fff")),
-                    )
+    """Colours of every corporation symbol: those the title's data declares (symbol ->
+    (fill, text); ``Reader.declared_colors``), then the title's palette, then the cycle."""
+    declared = declared or {}
     fixed = _PALETTES.get(title, {})
     out: dict[str, CorpColors] = {}
     n = 0
