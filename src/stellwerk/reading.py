@@ -2,8 +2,9 @@
 engine.  Part of the API: front ends get a :class:`Reader` from ``stellwerk.api.Game.view``
 and never see what it reads.
 
-A reader reads the engine it was given as it is when asked; it changes nothing (who may act
-is asked the way the API asks it, inside ``CoreGame.remembering``).  Corporations owned by
+A reader reads the engine it was given and changes nothing (who may act is asked the way the
+API asks it, inside ``CoreGame.remembering``); the views it hands out are frozen copies, their
+mappings read-only.  Corporations owned by
 corporations (1841) and frozen corporations need no title knowledge here: the chain of
 control is the core's (``stellwerk.core.entities.chain_of_control``, ``Game.controller``).
 """
@@ -11,6 +12,7 @@ control is the core's (``stellwerk.core.entities.chain_of_control``, ``Game.cont
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from stellwerk.core.entities import Company, Corporation, Holder, Player, chain_of_control
@@ -75,7 +77,7 @@ class Reader:
             turn=engine.turn,
             phase=engine.phases.name,
             bank=engine.bank.cash,
-            depot=dict(engine.depot.counts()),
+            depot=MappingProxyType(engine.depot.counts()),
             priority=self.priority(),
             finished=engine.finished,
             game_end_reason=engine.game_end_reason,
@@ -116,9 +118,9 @@ class Reader:
             id=player.id,
             name=player.name,
             cash=player.cash,
-            shares={
-                sym: sum(s.percent for s in certs) for sym, certs in player.shares.items() if certs
-            },
+            shares=MappingProxyType(
+                {sym: sum(s.percent for s in cs) for sym, cs in player.shares.items() if cs}
+            ),
             companies=tuple(ref(c) for c in player.companies),
             certificates=engine.num_certs(player),
             certificate_limit=engine.cert_limit(player),
@@ -341,9 +343,9 @@ def _facts(game: object, board: Board, title: str, phase: str | None, turn: int 
         turn=turn,
         political=_political(port),
         active_column=_active_column(game, port, corporations, board),
-        homes=_homes(corporations, board),
+        homes=MappingProxyType(_homes(corporations, board)),
         symbols=tuple(symbols),
-        declared_colors=_declared_colors(mapping),
+        declared_colors=MappingProxyType(_declared_colors(mapping)),
     )
 
 
