@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TypeGuard
 
 from stellwerk.core import events as ev
 from stellwerk.core.jsondata import JSONObject, list_at
-from stellwerk.reading import reader_of
+from stellwerk.reading import Reader, reader_of
 from stellwerk.words.catalog import ACTIONS, EVENTS, LANGUAGES, WORDS, money, percent
 
 TOLD_BY: dict[str, tuple[type[ev.Event], ...]] = {
@@ -48,10 +48,11 @@ class Line:
 
 
 class Narrator:
-    """Names and phrases of one game in one language.  ``game``: an API game (a title game
-    itself only from the game master, until it reads the API's views too)."""
+    """Names and phrases of one game in one language.  ``game``: an API game or its reader
+    (``Game.view``; a title game itself only from the game master, until it reads the API's
+    views too)."""
 
-    def __init__(self, game: Game | CoreGame, lang: str = "en") -> None:
+    def __init__(self, game: Game | Reader | CoreGame, lang: str = "en") -> None:
         if lang not in LANGUAGES:
             raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
         look = reader_of(game)
@@ -270,7 +271,9 @@ def _fill(template: str, fields: dict[str, object]) -> str:
     return template.format_map(_Fields(fields))
 
 
-def story(game: Game | CoreGame, lang: str = "en", skipped_steps: bool = True) -> list[Line]:
+def story(
+    game: Game | Reader | CoreGame, lang: str = "en", skipped_steps: bool = True
+) -> list[Line]:
     """Every action and event of the game as sentences, in order.  ``skipped_steps`` False
     leaves out the steps skipped automatically."""
     narrator = Narrator(game, lang)
