@@ -122,14 +122,10 @@ def corporation_colors(
     return out
 
 
-def money(title: str, amount: int, fmt: str | None = None) -> str:
+def money(title: str, amount: int) -> str:
     """An amount in the title's currency format, exactly as the log writes it
     (``stellwerk.words.money``: ``L.5,432``, ``1,000 M``, ``-L.750``), so a picture and the
-    log sent with it agree.  ``fmt`` (a title data's ``currency``) is used only for a title
-    that is not registered."""
-    from stellwerk.titles.registry import TITLES
+    log sent with it agree."""
     from stellwerk.words.catalog import money as words_money
 
-    if title in TITLES or not fmt:
-        return words_money(title, amount, "en")
-    return fmt % amount if "%d" in fmt else f"{amount}"
+    return words_money(title, amount, "en")
