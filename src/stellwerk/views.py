@@ -76,13 +76,14 @@ class BidView:
 
 @dataclass(frozen=True)
 class StepView:
-    """The part of the round's turn sequence that is asked now (its first blocking step with
-    something to do), who may act, and the auction's standing bids.
+    """The part of the round's turn sequence that is asked now (its first active step that
+    blocks), who may act, and the auction's standing bids.
 
     ``description``: the step's name as the reference engine shows it (``Bid on Companies``,
-    ``Lay Track``); None when no step is active (the game is over).  ``acting``: who may send
-    an action now.  ``bids``: the standing bids of the round's auction steps, by item, in the
-    order they were made (sealed bids are secret and never listed)."""
+    ``Lay/Upgrade Track``); None when no step blocks (as when the game is over).
+    ``acting``: who may send an action now.  ``bids``: the standing bids of the round's
+    auction steps, by item, in the order they were made (sealed bids are secret and never
+    listed)."""
 
     description: str | None
     acting: tuple[EntityRef, ...]
