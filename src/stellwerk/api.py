@@ -37,7 +37,6 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from stellwerk.checkpoints import Checkpoints
@@ -50,7 +49,9 @@ from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.core.map.board import Board
 from stellwerk.core.routes.model import RouteSearch
 from stellwerk.core.routes.optimize import BestRun
+from stellwerk.reading import Reader
 from stellwerk.titles.registry import title_class
+from stellwerk.views import RoundView
 
 T = TypeVar("T")
 
@@ -78,32 +79,6 @@ OWN_KEYS = frozenset(
 LOG = logging.getLogger("stellwerk.engine")
 
 """Engine defects are logged here (level ERROR, with the action and the traceback)."""
-
-
-@dataclass(frozen=True)
-class RoundView:
-    """The round a game is in, as front ends tell rounds apart.
-
-    ``seq`` is the round's place in the game's sequence of rounds (1 for the first round,
-    then one more for every round begun, whatever its kind): no two rounds of a game share
-    it, so a standing order, a deadline or a default order given for one round can never
-    apply in another.  ``number`` (the operating round of a set) and ``turn`` do not tell
-    rounds apart: ``number`` is 1 in every stock round, and stock rounds may follow each
-    other in one turn (an 1841 game in which no corporation operates)."""
-
-    seq: int
-    kind: str
-    """``auction``, ``stock``, ``operating`` or a title's own kind (1835's ``start`` and
-    ``formation``)."""
-    name: str
-    """The reference engine's round name (``Round::Stock``)."""
-    turn: int
-    number: int
-
-    @property
-    def key(self) -> str:
-        """A short stable name of the round for stores and logs (``r12``)."""
-        return f"r{self.seq}"
 
 
 class Game:
@@ -344,6 +319,13 @@ class Game:
     @property
     def game_end_reason(self) -> str | None:
         return self._engine.game_end_reason
+
+    @property
+    def view(self) -> Reader:
+        """The game's read-only views (``stellwerk.views``: players, corporations with their
+        holders and chains of control, companies, market, step and bids, the map's facts),
+        read from the game as it is now; take it anew after an action."""
+        return Reader(self._engine)
 
     @property
     def round(self) -> RoundView:

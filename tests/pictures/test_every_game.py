@@ -82,7 +82,7 @@ def test_1841_final_maps_tokens_and_last_routes(path: Path, tmp_path: Path) -> N
     # the engine replays the whole game now: the map is the replay's, not a rebuilt board
     assert "rebuilt from" not in result.stderr  # type: ignore[attr-defined]
     hexes, tokens, routes = _hexes_and_tokens(out.read_text(encoding="utf-8"))
-    board = board_of(port)
+    board = port.board
     assert hexes == set(board.hexes)
     assert tokens == _board_tokens(board)
     assert sum(len(t) for t in tokens.values()) > 0

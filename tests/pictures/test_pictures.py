@@ -23,8 +23,9 @@ from stellwerk.core.map.board import Board
 from stellwerk.pictures.charters import render_charters, render_players
 from stellwerk.pictures.mapview import render_map
 from stellwerk.pictures.market import render_market
-from stellwerk.pictures.scene import board_of, last_run, map_scene, route_lines
+from stellwerk.pictures.scene import MapSource, board_of, last_run, map_scene, route_lines
 from stellwerk.pictures.tilesheet import render_tiles, tile_counts
+from stellwerk.reading import port_map_facts
 from stellwerk.selfplay import play
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures"
@@ -162,7 +163,8 @@ def test_1841_map_has_the_borders_of_the_phase() -> None:
         port = position.port
         if port.phase in seen:
             continue
-        root = check_map(render_map(map_scene(port)), port.board)
+        source = MapSource(port.board, port_map_facts(port, "1841"))
+        root = check_map(render_map(map_scene(source)), port.board)
         borders = [e for e in root.iter(f"{NS}line") if e.get("class") == "political-border"]
         seen[port.phase] = len(borders)
         assert len(borders) * 2 >= len(port.political_borders()) > 0 or not borders

@@ -18,40 +18,41 @@ from typing import TYPE_CHECKING
 
 import click
 
-from stellwerk.cli.common import check_output, describe_illegal, fail
+from stellwerk.cli.common import check_output, fail
 from stellwerk.cli.game_source import game_data, replay
 from stellwerk.cli.store_access import db_option
 from stellwerk.core.errors import EngineError, IllegalAction
-from stellwerk.core.game import Game as CoreGame
 from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.routes.model import RouteView
 from stellwerk.io.gamefile import action_id
 
 if TYPE_CHECKING:
+    from stellwerk.api import Game
     from stellwerk.pictures.mapview import RouteLine
-    from stellwerk.titles.g1841.mapport import MapPort
     from stellwerk.titles.g1841.positions import Position
 
 
 @dataclass
 class Picture:
-    """What a picture is drawn from: a title game, or (1841 positions) a map port with the
-    trains the trace records per corporation; the live actions before the pictured point."""
+    """What a picture is drawn from: an API game, or (1841) a position rebuilt from the
+    game's state trace (its map port and the trains the trace records per corporation); the
+    live actions before the pictured point."""
 
-    engine: CoreGame | MapPort
+    source: Game | Position
     actions: list[JSONObject]
-    trains: dict[str, list[str]] | None = None
 
 
 def load(
     game: str, before_action: int | None, board_only: bool = False, db: str | None = None
-) -> tuple[CoreGame, list[JSONObject]]:
-    """The title game before ``before_action`` and the live actions it applied (a picture
-    of the whole game: never 1841's rebuilt positions, which only the map draws)."""
+) -> tuple[Game, list[JSONObject]]:
+    """The game before ``before_action`` and the live actions it applied (a picture of the
+    whole game: never 1841's rebuilt positions, which only the map draws)."""
+    from stellwerk.api import Game
+
     picture = load_picture(game, before_action, board_only, db)
-    if not isinstance(picture.engine, CoreGame):
+    if not isinstance(picture.source, Game):
         fail("only the map is drawn from a position rebuilt from its trace")
-    return picture.engine, picture.actions
+    return picture.source, picture.actions
 
 
 def load_picture(
@@ -76,7 +77,7 @@ def load_picture(
             from stellwerk.io.gamefile import load_game_file
 
             actions = [a for a in load_game_file(data).live if _before(a, before_action)]
-            return Picture(position.port, actions, dict(position.trains))
+            return Picture(position, actions)
     note = loaded.note()
     if note is not None:
         click.echo(note, err=True)
@@ -84,7 +85,7 @@ def load_picture(
 
     if not isinstance(loaded.game, Game):  # tests' toy engines draw nothing
         fail("this engine draws no pictures")
-    return Picture(loaded.game.engine, loaded.actions)
+    return Picture(loaded.game, loaded.actions)
 
 
 def _before(action: JSONObject, before_action: int | None) -> bool:
@@ -127,14 +128,22 @@ def _write(svg_text: str, output: Path, scale: float) -> None:
 
 
 def _map_svg(picture: Picture, routes: str | None, best: bool) -> str:
+    from stellwerk.api import Game
     from stellwerk.pictures.mapview import render_map
-    from stellwerk.pictures.scene import board_of, last_run, map_scene, route_lines
+    from stellwerk.pictures.scene import MapSource, last_run, map_scene, route_lines
+    from stellwerk.reading import port_map_facts
 
-    engine, actions = picture.engine, picture.actions
+    actions = picture.actions
+    found = picture.source
+    source = (
+        found
+        if isinstance(found, Game)
+        else MapSource(found.port.board, port_map_facts(found.port, "1841"))
+    )
     lines: list[RouteLine] = []
     if routes is not None:
         _check_corporation(picture, routes)
-        board = board_of(engine)
+        board = found.board if isinstance(found, Game) else found.port.board
         if best:
             recorded: list[RouteView] | None = _best(picture, routes)
         else:
@@ -150,32 +159,33 @@ def _map_svg(picture: Picture, routes: str | None, best: bool) -> str:
             lines = route_lines(board, routes, recorded or [])
         except (IllegalAction, EngineError) as error:
             fail(f"--routes: the routes of {routes} do not fit the board now: {error}")
-    return render_map(map_scene(engine, lines, routes, best))
+    return render_map(map_scene(source, lines, routes, best))
 
 
 def _check_corporation(picture: Picture, symbol: str) -> None:
     """Refuse a symbol that names no corporation of the game (or of the 1841 positions)."""
-    engine = picture.engine
-    if isinstance(engine, CoreGame):
-        try:
-            engine.corporation(symbol)
-        except IllegalAction as error:
-            fail(describe_illegal(error))
-        return
-    known = sorted(str(c.sym) for c in engine.data.corporations)
+    from stellwerk.api import Game
+
+    found = picture.source
+    if isinstance(found, Game):
+        known = [c.sym for c in found.view.corporations()]
+    else:
+        known = sorted(str(c.sym) for c in found.port.data.corporations)
     if symbol not in known:
         fail(f"--routes: no corporation {symbol} (one of {', '.join(known)})")
 
 
 def _best(picture: Picture, symbol: str) -> list[RouteView]:
     """The optimiser's best routes of ``symbol``'s trains (common rules §6.1)."""
-    engine = picture.engine
-    if isinstance(engine, CoreGame):
-        return list(engine.best_run(engine.corporation(symbol)).routes)
+    from stellwerk.api import Game
+
+    found = picture.source
+    if isinstance(found, Game):
+        return list(found.best_routes(symbol).routes)
     from stellwerk.titles.g1841.positions import owner_of
 
-    port = engine
-    specs = port.train_specs(owner_of((picture.trains or {}).get(symbol, [])))
+    port = found.port
+    specs = port.train_specs(owner_of(found.trains.get(symbol, [])))
     return list(port.best_run(symbol, specs).routes)
 
 
@@ -239,8 +249,8 @@ def market_command(
     from stellwerk.pictures.market import render_market
 
     check_output(output)
-    engine, _ = load(game_file, before_action, db=db)
-    _write(render_market(engine), output, scale)
+    game, _ = load(game_file, before_action, db=db)
+    _write(render_market(game), output, scale)
 
 
 @click.command("charters")
@@ -255,8 +265,8 @@ def charters_command(
     from stellwerk.pictures.charters import render_charters
 
     check_output(output)
-    engine, actions = load(game_file, before_action, db=db)
-    _write(render_charters(engine, actions), output, scale)
+    game, actions = load(game_file, before_action, db=db)
+    _write(render_charters(game, actions), output, scale)
 
 
 @click.command("players")
@@ -271,8 +281,8 @@ def players_command(
     from stellwerk.pictures.charters import render_players
 
     check_output(output)
-    engine, _ = load(game_file, before_action, db=db)
-    _write(render_players(engine), output, scale)
+    game, _ = load(game_file, before_action, db=db)
+    _write(render_players(game), output, scale)
 
 
 @click.command("tiles")
@@ -287,8 +297,8 @@ def tiles_command(
     from stellwerk.pictures.tilesheet import render_tiles
 
     check_output(output)
-    engine, _ = load(game_file, before_action, db=db)
-    _write(render_tiles(engine), output, scale)
+    game, _ = load(game_file, before_action, db=db)
+    _write(render_tiles(game), output, scale)
 
 
 PICTURE_COMMANDS = (map_command, market_command, charters_command, players_command, tiles_command)

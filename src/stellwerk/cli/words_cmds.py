@@ -9,7 +9,7 @@ actions as ready JSON (tile lays grouped by hex); ``--json`` prints the same as 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 import click
 
@@ -20,7 +20,7 @@ from stellwerk.words import LANGUAGES, story
 from stellwerk.words import render as render_lines
 
 if TYPE_CHECKING:
-    pass
+    from stellwerk.api import Game
 
 ACT_EXAMPLES = """\b
 Examples of ACTION, one per action type (entity: a player id, a corporation or company
@@ -61,11 +61,12 @@ symbol with entity_type; `stellwerk show GAME` lists the ones legal now, ready t
 """The ``act`` help's examples (issue 9 item 4: an example for every action type)."""
 
 
-def _real(game: object) -> bool:
-    """Whether ``game`` runs on the core engine (tests drive toy engines without one)."""
-    from stellwerk.core.game import Game as CoreGame
+def _real(game: object) -> TypeGuard[Game]:
+    """Whether ``game`` offers the API's views (tests drive toy engines in place of the API,
+    ``tests/io/fakegame.py``, which have none and keep no log)."""
+    from stellwerk.reading import Reader
 
-    return isinstance(getattr(game, "_engine", None), CoreGame)
+    return isinstance(getattr(game, "view", None), Reader)
 
 
 @click.command("show")
@@ -86,13 +87,12 @@ def show(game: str, as_json: bool, log_lines: int, lang: str, db: str | None) ->
     Example:  stellwerk show game.json --log 20 --lang de
               stellwerk show game.json --json | jq '.legal.lays'
     """
-    from stellwerk.api import Game
     from stellwerk.words.view import player_view, render_view
 
     with opened(db) as store, store_outcomes():
         stored = store.load(game)
         engine_game = stored.game
-        if isinstance(engine_game, Game) and _real(engine_game):
+        if _real(engine_game):
             view = player_view(engine_game, lang, max(log_lines, 0))
             if as_json:
                 click.echo(json.dumps(view, ensure_ascii=False))
@@ -132,7 +132,7 @@ def log(game: str, lang: str, no_skips: bool, db: str | None) -> None:
     loaded = replay(data, path, None)
     if not _real(loaded.game):
         raise click.ClickException("this engine keeps no log")
-    lines = story(loaded.game.engine, lang, skipped_steps=not no_skips)
+    lines = story(loaded.game, lang, skipped_steps=not no_skips)
     for line in render_lines(lines):
         click.echo(line)
     note = loaded.note()

@@ -11,29 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player, Share, SharePool
 from stellwerk.core.jsondata import JSONValue
 from stellwerk.pictures.hexdraw import token
-from stellwerk.pictures.scene import board_of, caption_of, title_of
+from stellwerk.pictures.scene import caption_of, reader
 from stellwerk.pictures.style import CorpColors, corporation_colors, money
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
+from stellwerk.views import CorporationView
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
-    from stellwerk.core.game import Game
-    from stellwerk.core.map.board import Board
+    from stellwerk.pictures.scene import Shown
 
 CHARTER_W = 300.0
 CHARTER_H = 196.0
-
-
-def _currency(game: object) -> str | None:
-    data = getattr(game, "data", None)
-    if isinstance(data, Mapping):
-        fmt = data.get("currency")
-        return str(fmt) if fmt else None
-    return None
 
 
 def last_revenues(actions: Sequence[Mapping[str, JSONValue]] | None) -> dict[str, str]:
@@ -71,21 +62,13 @@ def _number(value: JSONValue) -> int:
     return 0
 
 
-def _percent(shares: Sequence[Share]) -> int:
-    return sum(int(s.percent) for s in shares)
-
-
-def render_charters(game: Game, actions: Sequence[Mapping[str, JSONValue]] | None = None) -> str:
+def render_charters(game: Shown, actions: Sequence[Mapping[str, JSONValue]] | None = None) -> str:
     """One charter per corporation that is or was in play (unstarted ones dimmed)."""
-    title = title_of(game)
-    fmt = _currency(game)
-    corps: list[Corporation] = [c for c in game.corporations]
-    raw = getattr(game, "data", None)  # a title's data table, where it has one
-    data = raw if isinstance(raw, Mapping) else None
-    colors = corporation_colors(title, [c.sym for c in corps], data)
-    board = board_of(game)
+    look = reader(game)
+    title = look.title
+    corps = look.corporations()
+    colors = corporation_colors(title, [c.sym for c in corps], look.declared_colors())
     revenues = last_revenues(actions)
-    pool: SharePool | None = getattr(game, "pool", None)
     per_row = 4
     rows = (len(corps) + per_row - 1) // per_row
     margin = 16.0
@@ -108,32 +91,14 @@ def render_charters(game: Game, actions: Sequence[Mapping[str, JSONValue]] | Non
         g = sub(
             root, "g", id=f"charter-{corp.sym}", transform=f"translate({x} {y})", class_="charter"
         )
-        _charter(
-            g,
-            game,
-            corp,
-            colors.get(corp.sym, CorpColors("#ccc", "#000")),
-            fmt,
-            title,
-            board,
-            revenues,
-            pool,
-        )
+        _charter(g, corp, colors.get(corp.sym, CorpColors("#ccc", "#000")), title, revenues)
     return to_string(root)
 
 
 def _charter(
-    g: Element,
-    game: object,
-    corp: Corporation,
-    colors: CorpColors,
-    fmt: str | None,
-    title: str,
-    board: Board,
-    revenues: Mapping[str, str],
-    pool: SharePool | None,
+    g: Element, corp: CorporationView, colors: CorpColors, title: str, revenues: Mapping[str, str]
 ) -> None:
-    started = bool(corp.ipoed or corp.floated)
+    started = bool(corp.started or corp.floated)
     opacity = "1" if started and not corp.closed else "0.45"
     sub(
         g,
@@ -162,21 +127,17 @@ def _charter(
         opacity=opacity,
     )
     token(g, (20, 17), 14, corp.sym, colors)
-    name = corp.full_name if len(corp.full_name) <= 34 else corp.full_name[:33] + "…"
+    name = corp.name if len(corp.name) <= 34 else corp.name[:33] + "…"
     text(g, 40, 17, name, 12, anchor="start", fill=colors.text, weight="bold")
 
     def m(value: int) -> str:
-        return money(title, value, fmt)
+        return money(title, value)
 
-    president = corp.owner.name if isinstance(corp.owner, Player) else "-"
-    price = corp.share_price.price if corp.share_price is not None else None
-    par = corp.par_price.price if corp.par_price is not None else None
-    placed = len(board.token_hexes(corp.sym))
-    left = max(corp.num_tokens - placed, 0)
-    ipo = _percent(corp.treasury_shares())
-    pool_pct = corp.market_percent() if pool is not None else 0
-    trains = ", ".join(t.name for t in corp.trains) or "none"
-    companies = ", ".join(getattr(c, "sym", "?") for c in corp.companies) or "-"
+    president = corp.president.name if corp.president and corp.president.kind == "player" else "-"
+    price, par = corp.price, corp.par
+    left = max(corp.token_count - len(corp.tokens), 0)
+    trains = ", ".join(corp.trains) or "none"
+    companies = ", ".join(str(c.key) for c in corp.companies) or "-"
     status = (
         "closed"
         if corp.closed
@@ -190,8 +151,8 @@ def _charter(
         ),
         ("Treasury", m(corp.cash)),
         ("Trains", trains),
-        ("Tokens left", f"{left} of {corp.num_tokens}"),
-        ("IPO / pool", f"{ipo}% / {pool_pct}%"),
+        ("Tokens left", f"{left} of {corp.token_count}"),
+        ("IPO / pool", f"{corp.ipo_percent}% / {corp.pool_percent}%"),
         ("Companies", companies),
         ("Last revenue", revenues.get(corp.sym, "-")),
         ("Status", status),
@@ -213,13 +174,15 @@ def _charter(
         y += 16
 
 
-def render_players(game: Game) -> str:
+def render_players(game: Shown) -> str:
     """The players' table: cash, certificates / limit, shares per corporation, companies,
     worth (cash + share values + companies, common rules §4.1)."""
-    title = title_of(game)
-    fmt = _currency(game)
-    players: list[Player] = list(game.players)
-    corps = [c for c in game.corporations if c.ipoed or any(p.shares.get(c.sym) for p in players)]
+    look = reader(game)
+    title = look.title
+    players = look.seating()
+    corps = [
+        c for c in look.corporations() if c.started or any(p.shares.get(c.sym) for p in players)
+    ]
     columns = ["Player", "Cash", "Certs", *[c.sym for c in corps], "Companies", "Worth"]
     widths = [130.0, 80.0, 60.0, *[48.0] * len(corps), 120.0, 90.0]
     margin = 16.0
@@ -236,33 +199,18 @@ def render_players(game: Game) -> str:
         sub(table, "rect", x=x, y=0, width=w, height=row_h, fill="#ddd", stroke="#888")
         text(table, x + w / 2, row_h / 2, label, 12, weight="bold")
         x += w
-    try:
-        limit: int | None = int(game.cert_limit())
-    except Exception:
-        limit = None
+    limit = look.certificate_limit()
     for i, player in enumerate(players):
         y = row_h * (i + 1)
-        try:
-            certs = int(game.num_certs(player))
-        except Exception:
-            certs = sum(len(v) for v in player.shares.values())
-        try:
-            worth = money(title, int(game.player_value(player)), fmt)
-        except Exception:
-            worth = "-"
-        over = limit is not None and certs > limit
+        certs = player.certificates
+        over = certs > limit
         values = [
             player.name,
-            money(title, player.cash, fmt),
-            f"{certs}/{limit}" if limit is not None else str(certs),
-            *[
-                f"{sum(s.percent for s in player.shares.get(c.sym, ()))}%"
-                if player.shares.get(c.sym)
-                else ""
-                for c in corps
-            ],
-            ", ".join(c.sym for c in player.companies) or "-",
-            worth,
+            money(title, player.cash),
+            f"{certs}/{limit}",
+            *[f"{player.shares[c.sym]}%" if player.shares.get(c.sym) else "" for c in corps],
+            ", ".join(str(c.key) for c in player.companies) or "-",
+            money(title, player.worth),
         ]
         row = sub(table, "g", id=f"player-{player.id}", class_="player")
         x = 0.0

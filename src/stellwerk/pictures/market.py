@@ -5,19 +5,18 @@ prices, common rules §6.2; drawn leftmost).  A one-row market is drawn as one r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from stellwerk.core.market import Market
 from stellwerk.pictures.hexdraw import token
-from stellwerk.pictures.scene import caption_of, title_of
+from stellwerk.pictures.scene import caption_of, reader
 from stellwerk.pictures.style import CorpColors, corporation_colors
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
-    from stellwerk.core.game import Game
+    from stellwerk.pictures.scene import Shown
 
 ZONES: Mapping[str, tuple[str, str]] = {
     "p": ("#f4a6a6", "par price"),
@@ -59,14 +58,13 @@ CELL_W = 58.0
 CELL_H = 46.0
 
 
-def render_market(game: Game) -> str:
-    """The market of a title game as SVG text."""
-    market: Market = game.market
-    title = title_of(game)
-    symbols = [c.sym for c in game.corporations]
-    raw = getattr(game, "data", None)  # a title's data table, where it has one
-    data = raw if isinstance(raw, Mapping) else None
-    colors = corporation_colors(title, symbols, data)
+def render_market(game: Shown) -> str:
+    """The market of a game as SVG text."""
+    look = reader(game)
+    market = look.market()
+    title = look.title
+    symbols = look.symbols()
+    colors = corporation_colors(title, symbols, look.declared_colors())
     rows = market.rows
     width_cells = max(len(r) for r in rows)
     margin = 20.0
@@ -116,7 +114,7 @@ def render_market(game: Game) -> str:
 
 
 def _markers(
-    g: Element, x: float, y: float, corps: list[str], colors: Mapping[str, CorpColors]
+    g: Element, x: float, y: float, corps: Sequence[str], colors: Mapping[str, CorpColors]
 ) -> None:
     n = len(corps)
     if not n:

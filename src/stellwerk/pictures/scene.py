@@ -1,141 +1,93 @@
-"""Scenes from games: what a picture needs, read from a title game's public objects.
+"""Scenes from games: what a picture needs, read from the API's views of a game.
 
-A title game (``api.Game.engine``) has ``title``, ``map`` (its map port, with ``board``),
-``corporations``, ``players``, ``market``, ``phases`` and ``data``.  A map port alone (1841
-positions rebuilt from a trace) is enough for the map.  Nothing here changes the game.
+A picture is drawn from an API game (``stellwerk.api.Game``: its board and
+``Game.view``) or from a :class:`MapSource`, a board with its facts (``views.MapFacts``; a
+board rebuilt without a game, as 1841's positions from a state trace, gets its facts from
+``stellwerk.reading.port_map_facts``).  The game master still hands over the title game
+itself; :func:`stellwerk.reading.reader_of` reads it the same way until it moves onto the
+views.  Nothing here changes the game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from stellwerk.core.jsondata import JSONValue
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.tiles import NodeKind
 from stellwerk.core.routes.model import RouteView
 from stellwerk.core.routes.parse import parse_routes
 from stellwerk.pictures.mapview import MapScene, RouteLine
 from stellwerk.pictures.style import CorpColors, corporation_colors
+from stellwerk.reading import Reader, reader_of
+from stellwerk.views import MapFacts
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from stellwerk.api import Game
+    from stellwerk.core.game import Game as CoreGame
+
+    Shown: TypeAlias = Game | Reader | CoreGame
+    """What the pictures are drawn from: an API game or its reader (``Game.view``: one
+    reader for several pictures reads the game once), or -- from the game master, until it
+    moves onto the views -- a title game."""
 
 
-def title_of(game: object) -> str:
-    """The title name (``"1849"``) of a title game or a map port."""
-    title = getattr(game, "title", None)
-    if isinstance(title, str):
-        return title
-    data = getattr(game, "data", None)
-    module = type(game).__module__
-    for name in ("1849", "1835", "1841"):
-        if f"g{name}" in module:
-            return name
-    return str(getattr(data, "title", "") or "")
+@dataclass(frozen=True)
+class MapSource:
+    """What a map or a tile sheet is drawn from: the ``board`` (read only) and its
+    ``facts``."""
+
+    board: Board
+    facts: MapFacts
 
 
-def board_of(game: object) -> Board:
-    """The board of a title game or of a map port."""
+def reader(game: Shown) -> Reader:
+    """The views of what is shown."""
+    return reader_of(game)
+
+
+def map_source(game: Shown | MapSource) -> MapSource:
+    """The board and its facts of a game, or the map source itself."""
+    if isinstance(game, MapSource):
+        return game
+    look = reader(game)
+    return MapSource(look.board(), look.map_facts())
+
+
+def title_of(game: Shown | MapSource) -> str:
+    """The title name (``"1849"``) of what is pictured."""
+    if isinstance(game, MapSource):
+        return game.facts.title
+    return reader(game).title
+
+
+def board_of(game: Shown | MapSource | Board) -> Board:
+    """The board of what is pictured."""
     if isinstance(game, Board):
         return game
-    port = getattr(game, "map", None)
-    board = getattr(port, "board", None) or getattr(game, "board", None)
-    if not isinstance(board, Board):
-        raise TypeError(f"{type(game).__name__} has no board")
-    return board
+    if isinstance(game, MapSource):
+        return game.board
+    return reader(game).board()
 
 
-def colors_of(game: object, board: Board) -> dict[str, CorpColors]:
+def colors_of(facts: MapFacts) -> dict[str, CorpColors]:
     """Colours of every corporation of the game, and of any symbol on the board."""
-    symbols = [c.sym for c in getattr(game, "corporations", ()) or ()]
-    data = getattr(game, "data", None)
-    mapping = data if isinstance(data, Mapping) else None
-    if mapping is not None:
-        for key in ("minors", "corporations"):
-            symbols += [str(e["sym"]) for e in mapping.get(key, ()) or () if "sym" in e]
-    port_data = getattr(getattr(game, "map", game), "data", None)
-    corps = getattr(port_data, "corporations", None)
-    if corps:
-        symbols += [str(getattr(c, "sym", "")) for c in corps]
-    for state in board.hexes.values():
-        for city in state.cities:
-            symbols += [s for s in (*city.tokens, *city.reservations) if s is not None]
-    return corporation_colors(title_of(game), symbols, mapping)
+    return corporation_colors(facts.title, facts.symbols, facts.declared_colors)
 
 
-def political_of(game: object) -> frozenset[tuple[str, int]]:
-    """Political borders in force (1841's map port), else none."""
-    port = getattr(game, "map", game)
-    borders = getattr(port, "political_borders", None)
-    if callable(borders):
-        found = borders()
-        return frozenset((str(h), int(e)) for h, e in found)
-    return frozenset()
+def political_of(game: Shown | MapSource) -> frozenset[tuple[str, int]]:
+    """Political borders in force (hex, edge; 1841), else none."""
+    return map_source(game).facts.political
 
 
-def homes_of(game: object, board: Board) -> dict[str, list[tuple[str, int]]]:
-    """Home stations of corporations not on the board yet and without a reservation."""
-    placed: set[str] = set()
-    for state in board.hexes.values():
-        for city in state.cities:
-            placed.update(s for s in (*city.tokens, *city.reservations) if s is not None)
-    out: dict[str, list[tuple[str, int]]] = {}
-    for corp in getattr(game, "corporations", ()) or ():
-        home = getattr(corp, "home", None)
-        if getattr(corp, "closed", False) or corp.sym in placed or not isinstance(home, str):
-            continue
-        home_state = board.hexes.get(home)
-        if home_state is None or not home_state.cities:
-            continue
-        index = getattr(corp, "city", 0)
-        index = index if isinstance(index, int) and 0 <= index < len(home_state.cities) else 0
-        out.setdefault(home, []).append((str(corp.sym), index))
-    return out
-
-
-def phase_name(game: object) -> str | None:
-    phases = getattr(game, "phases", None)
-    name = getattr(phases, "name", None)
-    if isinstance(name, str):
-        return name
-    port = getattr(game, "map", game)
-    phase = getattr(port, "phase", None)
-    return str(phase) if phase is not None else None
-
-
-def active_column(game: object, board: Board) -> str | None:
-    """The column of phase revenues that pays now: the one whose value the title's route rules
-    give an off-board (None when that cannot be told)."""
-    port = getattr(game, "map", game)
-    rules = getattr(game, "route_rules", None) or getattr(port, "route_rules", None)
-    run_context = getattr(port, "run_context", None)
-    corps = list(getattr(game, "corporations", ()) or ())
-    if rules is None or run_context is None:
-        return None
-    from stellwerk.core.routes.model import TrainSpec
-
-    try:
-        ctx = run_context(corps[0] if corps else "")
-    except Exception:  # a title whose run context needs more than a corporation
-        return None
-    train = TrainSpec("2-0", "2", 2)
-    for hid, state in board.hexes.items():
-        for i, node in enumerate(state.tile.nodes):
-            if node.kind is not NodeKind.OFFBOARD or not node.phase_revenue:
-                continue
-            try:
-                value = rules.stop_value(ctx, (hid, i), train)
-            except Exception:
-                return None
-            columns = [c for c, v in node.phase_revenue if v == value]
-            if len(columns) == 1:
-                return columns[0]
-    return None
-
-
-def caption_of(game: object, extra: str = "") -> str:
-    parts = [title_of(game)]
-    phase = phase_name(game)
+def caption(title: str, phase: str | None, turn: int | None, extra: str = "") -> str:
+    """A picture's caption: title, phase, turn and what else it shows."""
+    parts = [title]
     if phase:
         parts.append(f"phase {phase}")
-    turn = getattr(game, "turn", None)
     if isinstance(turn, int):
         parts.append(f"turn {turn}")
     if extra:
@@ -143,21 +95,34 @@ def caption_of(game: object, extra: str = "") -> str:
     return " - ".join(parts)
 
 
+def caption_of(game: Shown | MapSource, extra: str = "") -> str:
+    """The caption of what is pictured (title, phase, turn, ``extra``)."""
+    if isinstance(game, MapSource):
+        facts = game.facts
+        return caption(facts.title, facts.phase, facts.turn, extra)
+    table = reader(game).table()
+    return caption(table.title, table.phase, table.turn, extra)
+
+
 def map_scene(
-    game: object, routes: Sequence[RouteLine] = (), routes_of: str | None = None, best: bool = False
+    game: Shown | MapSource,
+    routes: Sequence[RouteLine] = (),
+    routes_of: str | None = None,
+    best: bool = False,
 ) -> MapScene:
-    """The scene of a title game's (or map port's) board as it is now; ``best`` says the
-    routes are the optimiser's, not a recorded run."""
-    board = board_of(game)
+    """The scene of a game's (or map source's) board as it is now; ``best`` says the routes
+    are the optimiser's, not a recorded run."""
+    source = map_source(game)
+    facts = source.facts
     extra = f"{'best ' if best else ''}routes of {routes_of}" if routes_of else ""
     return MapScene(
-        title=title_of(game),
-        board=board,
-        colors=colors_of(game, board),
-        caption=caption_of(game, extra),
-        political=political_of(game),
-        active_column=active_column(game, board),
-        homes=homes_of(game, board),
+        title=facts.title,
+        board=source.board,
+        colors=colors_of(facts),
+        caption=caption(facts.title, facts.phase, facts.turn, extra),
+        political=facts.political,
+        active_column=facts.active_column,
+        homes=facts.homes,
         routes=routes,
         routes_of=routes_of,
     )

@@ -103,19 +103,11 @@ _CYCLE: tuple[tuple[str, str], ...] = (
 
 
 def corporation_colors(
-    title: str, symbols: Iterable[str], data: Mapping[str, object] | None = None
+    title: str, symbols: Iterable[str], declared: Mapping[str, tuple[str, str]] | None = None
 ) -> dict[str, CorpColors]:
-    """Colours of every corporation symbol (title data first, then the palette)."""
-    declared: dict[str, tuple[str, str]] = {}
-    if data:
-        for key in ("corporations", "minors"):
-            entries = data.get(key, ()) or ()
-            for entry in entries if isinstance(entries, list | tuple) else ():
-                if isinstance(entry, Mapping) and entry.get("color"):
-                    declared[str(entry["sym"])] = (
-                        str(entry["color"]),
-                        str(entry.get("text_color", "#fff")),
-                    )
+    """Colours of every corporation symbol: those the title's data declares (symbol ->
+    (fill, text); ``Reader.declared_colors``), then the title's palette, then the cycle."""
+    declared = declared or {}
     fixed = _PALETTES.get(title, {})
     out: dict[str, CorpColors] = {}
     n = 0
@@ -130,14 +122,10 @@ def corporation_colors(
     return out
 
 
-def money(title: str, amount: int, fmt: str | None = None) -> str:
+def money(title: str, amount: int) -> str:
     """An amount in the title's currency format, exactly as the log writes it
     (``stellwerk.words.money``: ``L.5,432``, ``1,000 M``, ``-L.750``), so a picture and the
-    log sent with it agree.  ``fmt`` (a title data's ``currency``) is used only for a title
-    that is not registered."""
-    from stellwerk.titles.registry import TITLES
+    log sent with it agree."""
     from stellwerk.words.catalog import money as words_money
 
-    if title in TITLES or not fmt:
-        return words_money(title, amount, "en")
-    return fmt % amount if "%d" in fmt else f"{amount}"
+    return words_money(title, amount, "en")

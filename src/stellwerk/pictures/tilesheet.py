@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.geometry import Layout
 from stellwerk.core.map.tiles import COLORS
 from stellwerk.pictures.geometry import SQRT3
 from stellwerk.pictures.hexdraw import HexMarks, draw_hex
-from stellwerk.pictures.scene import board_of, caption_of, title_of
+from stellwerk.pictures.scene import MapSource, board_of, caption_of, title_of
+
+if TYPE_CHECKING:
+    from stellwerk.pictures.scene import Shown
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
 
 RADIUS = 44.0
@@ -23,8 +27,8 @@ def tile_counts(board: Board) -> dict[str, tuple[int, int]]:
     return {name: (left[name], left[name] + placed[name]) for name in board.tile_defs}
 
 
-def render_tiles(game: object, per_row: int = 10) -> str:
-    """The tile sheet of a game's (or map port's) board as SVG text."""
+def render_tiles(game: Shown | MapSource, per_row: int = 10) -> str:
+    """The tile sheet of a game's (or map source's) board as SVG text."""
     board = board_of(game)
     layout = board.spec.layout
     counts = tile_counts(board)

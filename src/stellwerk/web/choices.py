@@ -252,8 +252,8 @@ class Labeller:
 
     def __init__(self, game: Game, lang: str = "en") -> None:
         self.game = game
-        self.engine = game.engine
-        self.narrator = Narrator(self.engine, lang)
+        self.look = game.view
+        self.narrator = Narrator(game, lang)
         self.words = LABELS.get(lang, LABELS["en"])
 
     def money(self, amount: JSONValue) -> str:
@@ -282,23 +282,22 @@ class Labeller:
 
     def source(self, share_id: str) -> str:
         """Where a certificate is: the IPO, the pool, or its holder's name."""
-        share = self.engine.share_by_id(share_id)
-        owner = share.owner
-        kind = getattr(owner, "kind", "")
-        if kind == "pool":
+        share = self.look.certificate(share_id)
+        holder = share.holder
+        if holder is None:
+            return ""
+        if holder.kind == "pool":
             return self.words["pool"]
-        sym = getattr(owner, "sym", None)
-        if sym is not None:
-            return self.words["ipo"] if sym == share.corporation else str(sym)
-        return str(getattr(owner, "name", kind))
+        if holder.kind in ("corporation", "company"):
+            return self.words["ipo"] if holder.key == share.corporation else str(holder.key)
+        return holder.name
 
     def train_source(self, train_id: str) -> tuple[str, bool]:
         """Who sells a train (name) and whether it is another corporation (price named)."""
-        owner = self.engine.train_by_id(train_id).owner
-        sym = getattr(owner, "sym", None)
-        if sym is None or getattr(owner, "kind", "") in ("depot", "bank"):
+        owner = self.look.train(train_id).owner
+        if owner is None or owner.kind not in ("corporation", "company"):
             return self.words["depot"], False
-        return str(sym), True
+        return str(owner.key), True
 
     def label(self, action: Action) -> str:
         """The button text of a listed action."""

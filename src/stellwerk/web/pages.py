@@ -288,7 +288,6 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
     game = stored.game
     if not isinstance(game, Game):  # a stand-in engine of the API's tests has no pages
         raise BadRequest("this game has no pages")
-    engine = game.engine
     choices = Choices()
     if access.is_player and not game.finished:
 
@@ -305,14 +304,15 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
     drawn: dict[str | None, Pictures] = game.kept("web.pictures", dict)
     pictures = drawn.get(shown)
     if pictures is None:
-        scene = map_scene(engine)
+        look = game.view  # one reading of the game for the three pictures
+        scene = map_scene(look)
         if offer is not None and shown is not None:
             lines = route_lines(scene.board, shown, list(offer.routes))
-            scene = map_scene(engine, lines, shown, best=True)
+            scene = map_scene(look, lines, shown, best=True)
         pictures = drawn[shown] = (
             render_map(scene),
-            render_market(engine),
-            render_charters(engine, game.actions),
+            render_market(look),
+            render_charters(look, game.actions),
         )
     return GamePage(
         key=key,

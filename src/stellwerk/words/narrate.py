@@ -1,6 +1,6 @@
 """The game told in sentences: actions and the events they caused (issue 9 item 3).
 
-``story(engine, lang)`` walks ``engine.journal`` (``stellwerk.core.events``): each ``Acted``
+``story(game, lang)`` walks the game's journal (``stellwerk.core.events``): each ``Acted``
 opens an action, the events after it are its consequences.  An action whose consequences
 tell it fully (a share purchase is told by its ``SharesBought``) is not told twice
 (``TOLD_BY``).  Players are named by name, corporations by their symbol (what players call
@@ -12,12 +12,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeGuard
+from typing import TYPE_CHECKING, TypeGuard
 
 from stellwerk.core import events as ev
-from stellwerk.core.game import Game
 from stellwerk.core.jsondata import JSONObject, list_at
+from stellwerk.reading import Reader, reader_of
 from stellwerk.words.catalog import ACTIONS, EVENTS, LANGUAGES, WORDS, money, percent
 
 TOLD_BY: dict[str, tuple[type[ev.Event], ...]] = {
@@ -28,6 +29,10 @@ TOLD_BY: dict[str, tuple[type[ev.Event], ...]] = {
     "dividend": (ev.DividendPaid,),
 }
 """Action types told by these events when the action caused one."""
+
+if TYPE_CHECKING:
+    from stellwerk.api import Game
+    from stellwerk.core.game import Game as CoreGame
 
 MONEY_FIELDS = frozenset({"price", "revenue", "amount", "per_share", "cost", "old", "new"})
 
@@ -43,27 +48,29 @@ class Line:
 
 
 class Narrator:
-    """Names and phrases of one game in one language."""
+    """Names and phrases of one game in one language.  ``game``: an API game or its reader
+    (``Game.view``; a title game itself only from the game master, until it reads the API's
+    views too)."""
 
-    def __init__(self, game: Game, lang: str = "en") -> None:
+    def __init__(self, game: Game | Reader | CoreGame, lang: str = "en") -> None:
         if lang not in LANGUAGES:
             raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
-        self.game = game
+        look = reader_of(game)
+        self.look = look
+        self.title = look.title
         self.lang = lang
         self.actions = ACTIONS[lang]
         self.events = EVENTS[lang]
         self.words = WORDS[lang]
-        self.players = {str(p.id): p.name for p in game.all_players}
-        self.companies = {c.sym: c.name for c in game.companies}
+        self.players = {str(p.id): p.name for p in look.players()}
+        self.companies = {c.sym: c.name for c in look.companies()}
         self.tile_hex: dict[str, str] = {}
         """Tile id -> hex, followed through the lays: city ids name the tile they are on."""
-        board = getattr(getattr(game, "map", None), "board", None)
         self.locations: dict[str, str] = {}
-        if board is not None:
-            for hex_id, spec in board.spec.hexes.items():
-                self.tile_hex[spec.preprinted_id] = hex_id
-                if spec.location:
-                    self.locations[hex_id] = spec.location
+        for hex_id, spec in look.board().spec.hexes.items():
+            self.tile_hex[spec.preprinted_id] = hex_id
+            if spec.location:
+                self.locations[hex_id] = spec.location
 
     # -- names ------------------------------------------------------------------------------
     def name(self, ref: tuple[str, object] | None) -> str:
@@ -114,7 +121,7 @@ class Narrator:
         return text
 
     def money(self, amount: int) -> str:
-        return money(self.game.title, amount, self.lang)
+        return money(self.title, amount, self.lang)
 
     def hex(self, hex_id: str) -> str:
         location = self.locations.get(hex_id)
@@ -264,11 +271,13 @@ def _fill(template: str, fields: dict[str, object]) -> str:
     return template.format_map(_Fields(fields))
 
 
-def story(game: Game, lang: str = "en", skipped_steps: bool = True) -> list[Line]:
-    """Every action and event of the game as sentences, in order (issue 9 item 3).
-    ``skipped_steps`` False leaves out the steps skipped automatically."""
+def story(
+    game: Game | Reader | CoreGame, lang: str = "en", skipped_steps: bool = True
+) -> list[Line]:
+    """Every action and event of the game as sentences, in order.  ``skipped_steps`` False
+    leaves out the steps skipped automatically."""
     narrator = Narrator(game, lang)
-    journal = game.journal
+    journal = narrator.look.journal()
     out: list[Line] = []
     i = 0
     action_id: int | None = None
@@ -308,7 +317,7 @@ def story(game: Game, lang: str = "en", skipped_steps: bool = True) -> list[Line
     return out
 
 
-def _merge_skips(events: list[ev.Event]) -> list[ev.Event]:
+def _merge_skips(events: Sequence[ev.Event]) -> list[ev.Event]:
     """Consecutive skipped steps of one entity told as one (``A skips: x, y.``)."""
     out: list[ev.Event] = []
     for event in events:

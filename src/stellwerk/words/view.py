@@ -1,4 +1,4 @@
-"""What a player needs to see of a game, with names (issue 9 item 4): ``stellwerk show``.
+"""What a player needs to see of a game, with names: ``stellwerk show``.
 
 ``player_view(game)`` is JSON-ready: the round and its step, who is to act (by name), standing
 bids, the priority deal, players, corporations (IPO and pool shares, par and current price),
@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from typing import NotRequired, TypedDict
 
+from stellwerk import views
 from stellwerk.api import Game
-from stellwerk.core.entities import Company, Corporation, Player, PlayerId
-from stellwerk.core.game import Game as CoreGame
+from stellwerk.core.entities import PlayerId
 from stellwerk.core.jsondata import JSONObject
-from stellwerk.core.map.board import Board
 from stellwerk.words.catalog import money
 from stellwerk.words.narrate import render, story
 
@@ -91,86 +90,45 @@ class GameView(TypedDict):
     legal: NotRequired[LegalView]
 
 
-def _name(entity: object) -> str:
-    if isinstance(entity, Player):
-        return entity.name
-    if isinstance(entity, Company):
-        return entity.name
-    return str(getattr(entity, "sym", None) or getattr(entity, "name", entity))
+def _bids(title: str, bids: tuple[views.BidView, ...]) -> list[BidView]:
+    """Standing bids of the round's auction steps, with the amount as money text."""
+    return [
+        {
+            "item": bid.item.name,
+            "player": bid.bidder.name,
+            "price": bid.price,
+            "text": money(title, bid.price),
+        }
+        for bid in bids
+    ]
 
 
-def _bids(engine: CoreGame) -> list[BidView]:
-    """Standing bids of the auction steps of the round (each step's ``bids``: per item a
-    list of (player, price) or a mapping player -> price)."""
-    out: list[BidView] = []
-    for step in engine.round.steps:
-        bids = getattr(step, "bids", None)
-        if not isinstance(bids, dict):
-            continue
-        for item, standing in bids.items():
-            pairs = standing.items() if isinstance(standing, dict) else standing
-            for player, price in pairs:
-                if price is None:
-                    continue
-                out.append(
-                    {
-                        "item": _name(item),
-                        "player": _name(player),
-                        "price": price,
-                        "text": money(engine.title, price),
-                    }
-                )
-    return out
-
-
-def _priority(engine: CoreGame) -> str | None:
-    """The holder of the priority deal: the title's ``priority`` or the first in seat order."""
-    holder = getattr(engine, "priority", None)
-    if isinstance(holder, Player):
-        return holder.name
-    active = [p for p in engine.players if not p.bankrupt]
-    return active[0].name if active else None
-
-
-def _tokens(engine: CoreGame, corp: Corporation) -> list[str]:
-    """The hexes of ``corp``'s placed tokens, read from the board (every title has one; the
-    engine's ``token_hexes`` hook is bound only where a trace format needs it)."""
-    board = getattr(getattr(engine, "map", None), "board", None)
-    if isinstance(board, Board):
-        return board.token_hexes(corp.sym)
-    return engine.token_hexes(corp)
-
-
-def _corporation(engine: CoreGame, corp: Corporation) -> CorporationView:
-    cell = corp.share_price
-    par = corp.par_price
-    president = corp.owner
+def _corporation(corp: views.CorporationView) -> CorporationView:
     return {
         "sym": corp.sym,
         "name": corp.name,
-        "president": _name(president) if president is not None else None,
+        "president": corp.president.name if corp.president is not None else None,
         "cash": corp.cash,
         "floated": corp.floated,
-        "par": par.price if par is not None else None,
-        "price": cell.price if cell is not None else None,
-        "ipo_percent": corp.percent_of(corp.sym),
-        "pool_percent": engine.pool.percent_of(corp.sym),
-        "trains": [t.name for t in corp.trains],
-        "tokens": _tokens(engine, corp),
+        "par": corp.par,
+        "price": corp.price,
+        "ipo_percent": corp.ipo_percent,
+        "pool_percent": corp.pool_percent,
+        "trains": list(corp.trains),
+        "tokens": list(corp.tokens),
         "companies": [c.name for c in corp.companies],
     }
 
 
-def _player(engine: CoreGame, player: Player) -> PlayerView:
-    shares = {sym: sum(s.percent for s in certs) for sym, certs in player.shares.items() if certs}
+def _player(player: views.PlayerView) -> PlayerView:
     return {
         "id": player.id,
         "name": player.name,
         "cash": player.cash,
-        "shares": shares,
+        "shares": dict(player.shares),
         "companies": [c.name for c in player.companies],
-        "certificates": engine.num_certs(player),
-        "certificate_limit": engine.cert_limit(player),
+        "certificates": player.certificates,
+        "certificate_limit": player.certificate_limit,
         "bankrupt": player.bankrupt,
     }
 
@@ -190,42 +148,40 @@ def legal_grouped(game: Game) -> LegalView:
 
 def player_view(game: Game, lang: str = "en", log: int = 10) -> GameView:
     """The state with names, who acts, the log's last ``log`` lines and the legal actions."""
-    engine = game.engine
-    rnd = engine.round
-    with engine.remembering():
-        step = rnd.active_step()
-        acting = [_name(e) for e in rnd.active_entities()]
-    lines = render(story(engine, lang)) if log else []
+    look = game.view
+    table = look.table()
+    rnd = game.round
+    step = look.step()
+    companies = look.companies()
+    players = look.players()
+    lines = render(story(game, lang)) if log else []
     view: GameView = {
-        "title": engine.title,
+        "title": table.title,
         "round": rnd.name.removeprefix("Round::"),
-        "turn": engine.turn,
-        "round_num": rnd.round_num,
-        "step": step.description if step is not None else None,
-        "phase": engine.phases.name,
-        "bank": engine.bank.cash,
-        "acting": acting,
-        "priority": _priority(engine),
-        "bids": _bids(engine),
-        "players": [_player(engine, p) for p in engine.all_players],
-        "corporations": [_corporation(engine, c) for c in engine.corporations],
+        "turn": table.turn,
+        "round_num": rnd.number,
+        "step": step.description,
+        "phase": table.phase,
+        "bank": table.bank,
+        "acting": [e.name for e in step.acting],
+        "priority": table.priority.name if table.priority is not None else None,
+        "bids": _bids(table.title, step.bids),
+        "players": [_player(p) for p in players],
+        "corporations": [_corporation(c) for c in look.corporations()],
         "companies": [
-            {"sym": c.sym, "name": c.name, "owner": _name(c.owner) if c.owner else None}
-            for c in engine.companies
+            {"sym": c.sym, "name": c.name, "owner": c.owner.name if c.owner else None}
+            for c in companies
             if not c.closed
         ],
-        "depot": engine.depot.counts(),
+        "depot": dict(table.depot),
         "log": lines[-log:] if log else [],
-        "finished": engine.finished,
-        "game_end_reason": engine.game_end_reason,
+        "finished": table.finished,
+        "game_end_reason": table.game_end_reason,
         "result": {
-            p.name: value
-            for p in engine.all_players
-            for pid, value in game.result.items()
-            if str(p.id) == pid
+            p.name: value for p in players for pid, value in game.result.items() if str(p.id) == pid
         },
     }
-    view["legal"] = legal_grouped(game) if not engine.finished else {"actions": [], "lays": {}}
+    view["legal"] = legal_grouped(game) if not table.finished else {"actions": [], "lays": {}}
     return view
 
 

@@ -1,0 +1,444 @@
+"""The API's reading of a title game: the views of :mod:`stellwerk.views`, found in the
+engine.  Part of the API: front ends get a :class:`Reader` from ``stellwerk.api.Game.view``
+and never see what it reads.
+
+A reader reads the engine it was given and changes nothing (who may act is asked the way the
+API asks it, inside ``CoreGame.remembering``); the views it hands out are frozen copies, their
+mappings read-only.  Corporations owned by
+corporations (1841) and frozen corporations need no title knowledge here: the chain of
+control is the core's (``stellwerk.core.entities.chain_of_control``, ``Game.controller``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from stellwerk.core.entities import Company, Corporation, Holder, Player, chain_of_control
+from stellwerk.core.events import Event
+from stellwerk.core.map.board import Board
+from stellwerk.core.map.tiles import NodeKind
+from stellwerk.views import (
+    BidView,
+    CertificateView,
+    CompanyView,
+    CorporationView,
+    EntityRef,
+    HoldingView,
+    MapFacts,
+    MarketCellView,
+    MarketView,
+    PlayerView,
+    StepView,
+    TableView,
+    TrainView,
+)
+
+if TYPE_CHECKING:
+    from stellwerk.core.game import Game as CoreGame
+
+
+def ref(holder: Holder) -> EntityRef:
+    """How a holder is named: a player by id and name, a corporation or company by symbol
+    (a corporation's name is its symbol, what players call it), others by their own name."""
+    if isinstance(holder, Player):
+        return EntityRef("player", holder.id, holder.name)
+    if isinstance(holder, Company):
+        return EntityRef("company", holder.sym, holder.name)
+    if isinstance(holder, Corporation):
+        return EntityRef("corporation", holder.sym, holder.sym)
+    return EntityRef(holder.kind, holder.name, holder.name)
+
+
+DEPOT = EntityRef("depot", "depot", "depot")
+"""The bank's trains as an owner."""
+
+
+class Reader:
+    """The views of one title game.  A reader answers each question for the game as it was
+    when the question was first asked of it (the players and corporations are read once):
+    take a new one after an action (``api.Game.view``), never keep one."""
+
+    def __init__(self, engine: CoreGame) -> None:
+        self._engine = engine
+        self._players: dict[int, PlayerView] | None = None
+        self._corporations: tuple[CorporationView, ...] | None = None
+
+    # -- the table ----------------------------------------------------------------------
+    @property
+    def title(self) -> str:
+        return self._engine.title
+
+    def table(self) -> TableView:
+        engine = self._engine
+        return TableView(
+            title=engine.title,
+            turn=engine.turn,
+            phase=engine.phases.name,
+            bank=engine.bank.cash,
+            depot=MappingProxyType(engine.depot.counts()),
+            priority=self.priority(),
+            finished=engine.finished,
+            game_end_reason=engine.game_end_reason,
+        )
+
+    def priority(self) -> EntityRef | None:
+        """The holder of the priority deal: a title that keeps it apart from the seat order
+        names it in its game's ``priority`` (1835); else the first player in seat order who
+        is not bankrupt."""
+        engine = self._engine
+        holder = getattr(engine, "priority", None)
+        if isinstance(holder, Player):
+            return ref(holder)
+        active = [p for p in engine.players if not p.bankrupt]
+        return ref(active[0]) if active else None
+
+    # -- players, corporations, companies ------------------------------------------------
+    def players(self) -> tuple[PlayerView, ...]:
+        """Every player who started the game (bankrupt ones too), in seat order."""
+        return tuple(self._player_view(p) for p in self._engine.all_players)
+
+    def _player_view(self, player: Player) -> PlayerView:
+        if self._players is None:
+            self._players = {id(p): self._player(p) for p in self._engine.all_players}
+        found = self._players.get(id(player))
+        return found if found is not None else self._player(player)
+
+    def seating(self) -> tuple[PlayerView, ...]:
+        """The players at the table in seat order as the game keeps it now: from the holder
+        of the priority deal where the title passes it round by turning the seats (1849,
+        1841), else as seated (1835 keeps the deal apart: :meth:`priority`); a player who has
+        left the game after a bankruptcy is no longer seated where the title removes him."""
+        return tuple(self._player_view(p) for p in self._engine.players)
+
+    def _player(self, player: Player) -> PlayerView:
+        engine = self._engine
+        return PlayerView(
+            id=player.id,
+            name=player.name,
+            cash=player.cash,
+            shares=MappingProxyType(
+                {sym: sum(s.percent for s in cs) for sym, cs in player.shares.items() if cs}
+            ),
+            companies=tuple(ref(c) for c in player.companies),
+            certificates=engine.num_certs(player),
+            certificate_limit=engine.cert_limit(player),
+            worth=engine.player_value(player),
+            bankrupt=player.bankrupt,
+        )
+
+    def certificate_limit(self) -> int:
+        """The players' certificate limit by the title's table now (a player's own limit may
+        differ: ``PlayerView.certificate_limit``)."""
+        return self._engine.cert_limit()
+
+    def corporations(self) -> tuple[CorporationView, ...]:
+        """Every corporation of the game (majors and minors, closed ones too), in the game's
+        order."""
+        if self._corporations is None:
+            engine = self._engine
+            found = getattr(getattr(engine, "map", None), "board", None)
+            board = found if isinstance(found, Board) else None
+            self._corporations = tuple(self._corporation(c, board) for c in engine.corporations)
+        return self._corporations
+
+    def symbols(self) -> tuple[str, ...]:
+        """The symbols of every corporation of the game, in the game's order."""
+        return tuple(c.sym for c in self._engine.corporations)
+
+    def corporation(self, sym: str) -> CorporationView | None:
+        """The corporation ``sym``; None for an unknown symbol."""
+        return next((c for c in self.corporations() if c.sym == sym), None)
+
+    def _corporation(self, corp: Corporation, board: Board | None) -> CorporationView:
+        engine = self._engine
+        chain = chain_of_control(corp)
+        links = tuple(ref(h) for h in chain if h is not None)
+        controller = engine.controller(corp)
+        holders = []
+        for holder, percent in corp.share_holders.items():
+            certs = holder.shares_of(corp.sym)
+            holders.append(
+                HoldingView(ref(holder), percent, len(certs), any(s.president for s in certs))
+            )
+        tokens = board.token_hexes(corp.sym) if board is not None else engine.token_hexes(corp)
+        home = corp.home if isinstance(corp.home, str) else None
+        city = getattr(corp, "city", 0)
+        return CorporationView(
+            sym=corp.sym,
+            name=corp.full_name,
+            president=ref(corp.owner) if corp.owner is not None else None,
+            chain=links,
+            controller=ref(controller) if controller is not None else None,
+            circular=isinstance(chain[-1], Corporation),
+            price=corp.share_price.price if corp.share_price is not None else None,
+            par=corp.par_price.price if corp.par_price is not None else None,
+            cash=corp.cash,
+            trains=tuple(t.name for t in corp.trains),
+            tokens=tuple(tokens),
+            token_count=corp.num_tokens,
+            ipo_percent=corp.percent_of(corp.sym),
+            pool_percent=engine.pool.percent_of(corp.sym),
+            holders=tuple(holders),
+            companies=tuple(ref(c) for c in corp.companies),
+            started=corp.ipoed,
+            floated=corp.floated,
+            closed=corp.closed,
+            home=home,
+            home_city=city if isinstance(city, int) else 0,
+        )
+
+    def companies(self) -> tuple[CompanyView, ...]:
+        """Every private company of the game, closed ones too, in the game's order."""
+        return tuple(
+            CompanyView(
+                sym=c.sym,
+                name=c.name,
+                owner=ref(c.owner) if c.owner is not None else None,
+                value=c.value,
+                revenue=c.revenue,
+                closed=c.closed,
+            )
+            for c in self._engine.companies
+        )
+
+    def holders_of(self, sym: str) -> tuple[HoldingView, ...]:
+        """Who holds shares of the corporation ``sym`` (treasury and pool included); () for
+        an unknown symbol."""
+        corp = self.corporation(sym)
+        return corp.holders if corp is not None else ()
+
+    def declared_colors(self) -> dict[str, tuple[str, str]]:
+        """The colours the title's data names per corporation symbol (fill, text); empty
+        where the title leaves colours to the pictures' palette."""
+        data = getattr(self._engine, "data", None)
+        return _declared_colors(data if isinstance(data, Mapping) else None)
+
+    def certificate(self, share_id: str) -> CertificateView:
+        """The certificate ``share_id`` (``SFA_3``); an unknown one is refused with
+        ``IllegalAction``."""
+        share = self._engine.share_by_id(share_id)
+        return CertificateView(
+            id=share.id,
+            corporation=share.corporation,
+            percent=share.percent,
+            president=share.president,
+            holder=ref(share.owner) if share.owner is not None else None,
+        )
+
+    def train(self, train_id: str) -> TrainView:
+        """The train ``train_id`` (``4-1``); an unknown one is refused with
+        ``IllegalAction``."""
+        train = self._engine.train_by_id(train_id)
+        owner = train.owner
+        found = None if owner is None else ref(owner) if isinstance(owner, Holder) else DEPOT
+        return TrainView(id=train.id, name=train.name, owner=found)
+
+    # -- market, step, bids ------------------------------------------------------------------
+    def market(self) -> MarketView:
+        return MarketView(
+            tuple(
+                tuple(
+                    None
+                    if cell is None
+                    else MarketCellView(
+                        cell.row,
+                        cell.column,
+                        cell.price,
+                        frozenset(cell.types),
+                        tuple(cell.corporations),
+                    )
+                    for cell in row
+                )
+                for row in self._engine.market.rows
+            )
+        )
+
+    def step(self) -> StepView:
+        """The step asked now, who acts, and the standing bids."""
+        engine = self._engine
+        rnd = engine.round
+        with engine.remembering():
+            step = rnd.active_step()
+            acting = tuple(ref(e) for e in rnd.active_entities())
+        return StepView(
+            description=step.description if step is not None else None,
+            acting=acting,
+            bids=self.bids(),
+        )
+
+    def bids(self) -> tuple[BidView, ...]:
+        """The standing bids of the round's auction steps (an auction step keeps them in its
+        ``bids``: per item, a list of (player, price) or a mapping player -> price, None for
+        one who has joined but not bid yet)."""
+        out: list[BidView] = []
+        for step in self._engine.round.steps:
+            bids = getattr(step, "bids", None)
+            if not isinstance(bids, dict):
+                continue
+            for item, standing in bids.items():
+                pairs = standing.items() if isinstance(standing, dict) else standing
+                for player, price in pairs:
+                    if price is None:
+                        continue
+                    out.append(BidView(_item_ref(item), ref(player), int(price)))
+        return tuple(out)
+
+    # -- the log, the map --------------------------------------------------------------------
+    def journal(self) -> Sequence[Event]:
+        """What happened, in order (``stellwerk.core.events``: frozen records; the engine's
+        own list, read it only)."""
+        return self._engine.journal
+
+    def board(self) -> Board:
+        """The map as it stands (``stellwerk.core.map.board``; read it, do not change it)."""
+        return self._engine.map.board
+
+    def map_facts(self) -> MapFacts:
+        """What a picture of the map needs beside the board (:class:`MapFacts`)."""
+        engine = self._engine
+        board = engine.map.board
+        return _facts(engine, board, engine.title, engine.phases.name, engine.turn)
+
+
+def _item_ref(item: object) -> EntityRef:
+    if isinstance(item, Holder):
+        return ref(item)
+    return EntityRef("item", str(item), str(item))
+
+
+# -- map facts: read from a title game or from a map port alone (a board rebuilt without a
+# game, as 1841's positions from a state trace) ------------------------------------------------
+
+
+def port_map_facts(port: object, title: str) -> MapFacts:
+    """The map facts of a title's map port alone (no game around it: 1841's positions rebuilt
+    from a state trace): its phase, its political borders, its data's corporations."""
+    board = getattr(port, "board", None)
+    if not isinstance(board, Board):
+        raise TypeError(f"{type(port).__name__} has no board")
+    phase = getattr(port, "phase", None)
+    return _facts(port, board, title, str(phase) if phase is not None else None, None)
+
+
+def _facts(game: object, board: Board, title: str, phase: str | None, turn: int | None) -> MapFacts:
+    corporations = list(getattr(game, "corporations", ()) or ())
+    symbols = [str(c.sym) for c in corporations]
+    data = getattr(game, "data", None)
+    mapping = data if isinstance(data, Mapping) else None
+    if mapping is not None:
+        for key in ("minors", "corporations"):
+            symbols += [str(e["sym"]) for e in mapping.get(key, ()) or () if "sym" in e]
+    port = getattr(game, "map", game)
+    port_corps = getattr(getattr(port, "data", None), "corporations", None)
+    if port_corps:
+        symbols += [str(getattr(c, "sym", "")) for c in port_corps]
+    for state in board.hexes.values():
+        for city in state.cities:
+            symbols += [s for s in (*city.tokens, *city.reservations) if s is not None]
+    return MapFacts(
+        title=title,
+        phase=phase,
+        turn=turn,
+        political=_political(port),
+        active_column=_active_column(game, port, corporations, board),
+        homes=MappingProxyType(_homes(corporations, board)),
+        symbols=tuple(symbols),
+        declared_colors=MappingProxyType(_declared_colors(mapping)),
+    )
+
+
+def _declared_colors(data: Mapping[str, object] | None) -> dict[str, tuple[str, str]]:
+    """The colours a title's data table names (``color``, ``text_color``) per symbol."""
+    declared: dict[str, tuple[str, str]] = {}
+    if not data:
+        return declared
+    for key in ("corporations", "minors"):
+        entries = data.get(key, ()) or ()
+        for entry in entries if isinstance(entries, list | tuple) else ():
+            if isinstance(entry, Mapping) and entry.get("color"):
+                declared[str(entry["sym"])] = (
+                    str(entry["color"]),
+                    str(entry.get("text_color", "#fff")),
+                )
+    return declared
+
+
+def _political(port: object) -> frozenset[tuple[str, int]]:
+    """Political borders in force (1841's map port has them), else none."""
+    borders = getattr(port, "political_borders", None)
+    if callable(borders):
+        return frozenset((str(h), int(e)) for h, e in borders())
+    return frozenset()
+
+
+def _homes(corporations: Sequence[object], board: Board) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Home stations of corporations not on the board yet and without a reservation."""
+    placed: set[str] = set()
+    for state in board.hexes.values():
+        for city in state.cities:
+            placed.update(s for s in (*city.tokens, *city.reservations) if s is not None)
+    out: dict[str, list[tuple[str, int]]] = {}
+    for corp in corporations:
+        home = getattr(corp, "home", None)
+        sym = str(getattr(corp, "sym", ""))
+        if getattr(corp, "closed", False) or sym in placed or not isinstance(home, str):
+            continue
+        home_state = board.hexes.get(home)
+        if home_state is None or not home_state.cities:
+            continue
+        index = getattr(corp, "city", 0)
+        index = index if isinstance(index, int) and 0 <= index < len(home_state.cities) else 0
+        out.setdefault(home, []).append((sym, index))
+    return {hex_id: tuple(found) for hex_id, found in out.items()}
+
+
+def _active_column(
+    game: object, port: object, corporations: Sequence[object], board: Board
+) -> str | None:
+    """The column of phase revenues that pays now: the one whose value the title's route
+    rules give an off-board (None when that cannot be told)."""
+    rules = getattr(game, "route_rules", None) or getattr(port, "route_rules", None)
+    run_context = getattr(port, "run_context", None)
+    if rules is None or run_context is None:
+        return None
+    from stellwerk.core.routes.model import TrainSpec
+
+    try:
+        ctx = run_context(corporations[0] if corporations else "")
+    except Exception:  # a title whose run context needs more than a corporation
+        return None
+    train = TrainSpec("2-0", "2", 2)
+    for hid, state in board.hexes.items():
+        for i, node in enumerate(state.tile.nodes):
+            if node.kind is not NodeKind.OFFBOARD or not node.phase_revenue:
+                continue
+            try:
+                value = rules.stop_value(ctx, (hid, i), train)
+            except Exception:
+                return None
+            columns = [c for c, v in node.phase_revenue if v == value]
+            if len(columns) == 1:
+                return str(columns[0])
+    return None
+
+
+def reader_of(game: object) -> Reader:
+    """A reader itself, the reader of an API game, or that of a title game handed over by a
+    caller not yet moved onto the API's views (the game master passes the engine; it moves in
+    a later change)."""
+    if isinstance(game, Reader):
+        return game
+    from stellwerk.api import Game
+
+    if isinstance(game, Game):
+        return game.view
+    from stellwerk.core.game import Game as CoreGame
+
+    if isinstance(game, CoreGame):
+        return Reader(game)
+    raise TypeError(f"{type(game).__name__} is not a game")
+
+
+__all__ = ["Reader", "port_map_facts", "reader_of", "ref"]
