@@ -86,8 +86,14 @@ def _run(args: list[str], cwd: Path | None = None, timeout: float = 1800,
                           env={**os.environ, "ENGINE_LOG_LEVEL": "4", **(env or {})})  # fmt: skip
 
 
-def _replay(game: Path, trace: Path) -> dict[str, object]:
-    """Our replay of ``game`` against ``trace``: the JSON report (or why there is none)."""
+def _replay(game: Path, trace: Path, stop_at_trace_end: bool = False) -> dict[str, object]:
+    """Our replay of ``game`` against ``trace``: the JSON report (or why there is none).
+    ``stop_at_trace_end``: the trace's refusal line is left out first (a cut game)."""
+    if stop_at_trace_end:
+        lines = trace.read_text(encoding="utf-8").splitlines()
+        kept = [x for x in lines if '"refused_action_id"' not in x]
+        trace = trace.with_suffix(".cut.jsonl")
+        trace.write_text("\n".join(kept) + "\n", encoding="utf-8")
     done = _run([str(REPO / ".venv/bin/stellwerk"), "replay", str(game), "--trace", str(trace),
                  "--json"])  # fmt: skip
     lines = [x for x in done.stdout.splitlines() if x.startswith("{")]
@@ -128,11 +134,27 @@ def random_game(seed: int, players: int, options: tuple[str, ...], out: Path,
     if not game.exists():
         verdict.verdict, verdict.detail = "skipped", f"randgame failed: {made.stderr[-300:]}"
         return verdict
-    traced = _run(["ruby", "-Ishim", "trace.rb", str(game), str(trace)], cwd=ORACLE)
-    if traced.returncode != 0:
+    traced = _run(["ruby", "-Ishim", "trace_strict.rb", str(game), str(trace)], cwd=ORACLE)
+    refused = _refused(trace)
+    note = ""
+    if refused is not None:
+        # the generator recorded an action its own engine refuses (silently, in a one-go
+        # load): compare the game up to the action before it
+        cut = int(str(refused.get("refused_action_id", 0)))
+        data = json.loads(game.read_text(encoding="utf-8"))
+        data["actions"] = [a for a in data["actions"] if int(a["id"]) < cut]
+        data.pop("result", None)
+        game = name.with_suffix(".cut.json")
+        game.write_text(json.dumps(data), encoding="utf-8")
+        note = f"18xx.games refused its own action {cut} ({str(refused.get('error'))[:120]}); "
+        note += "compared before it. "
+    elif traced.returncode != 0:
         verdict.verdict, verdict.detail = "skipped", f"trace failed: {traced.stderr[-300:]}"
         return verdict
-    return _judge(verdict, _replay(game, trace), game, random_kind=True)
+    judged = _judge(verdict, _replay(game, trace, stop_at_trace_end=refused is not None), game,
+                    random_kind=True)  # fmt: skip
+    judged.detail = note + judged.detail
+    return judged
 
 
 def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
@@ -230,9 +252,17 @@ def main(argv: list[str] | None = None) -> int:
     sets = option_sets()
     kinds = ["random", "selfplay"] if args.kind == "both" else [args.kind]
     started = time.time()
-    verdicts: list[Verdict] = []
     log = args.out / "campaign.jsonl"
+    verdicts: list[Verdict] = []  # a campaign going on in the same folder keeps the earlier
+    if log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            found = json.loads(line)
+            found["options"] = tuple(found["options"])
+            verdicts.append(Verdict(**found))
+    done_seeds = {v.seed for v in verdicts}
     for number in itertools.count():
+        if base + number in done_seeds:
+            continue
         if args.games and len(verdicts) >= args.games:
             break
         if time.time() - started > args.minutes * 60:
