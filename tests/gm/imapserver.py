@@ -67,18 +67,21 @@ def _free_port() -> int:
 def imap_server(folder: Path) -> Iterator[ImapServer]:
     """Dovecot serving IMAP (no TLS) on 127.0.0.1 from ``folder`` until the block ends."""
     folder.mkdir(parents=True, exist_ok=True)
-    for sub in ("run", "state"):
-        (folder / sub).mkdir(exist_ok=True)
-    # the mail files belong to nobody, who must reach them: not below pytest's private folder
-    home = Path(tempfile.mkdtemp(prefix="stellwerk-imap-"))
+    # a short path of its own: dovecot's sockets need short names, and the mail files belong
+    # to nobody, who must reach them (not below pytest's private folder)
+    root = Path(tempfile.mkdtemp(prefix="swimap-"))
+    os.chmod(root, 0o755)
+    for sub in ("run", "state", "home"):
+        (root / sub).mkdir()
+    home = root / "home"
     os.chmod(home, 0o777)
     port = _free_port()
     config = folder / "dovecot.conf"
     config.write_text(
         f"""protocols = imap
 listen = 127.0.0.1
-base_dir = {folder}/run
-state_dir = {folder}/state
+base_dir = {root}/run
+state_dir = {root}/state
 log_path = {folder}/dovecot.log
 ssl = no
 disable_plaintext_auth = no
@@ -131,5 +134,4 @@ service anvil {{
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        shutil.rmtree(folder / "run", ignore_errors=True)
-        shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(root, ignore_errors=True)
