@@ -40,7 +40,7 @@ def games() -> list[tuple[str, Any]]:
 
         out.append((g1849.stem, Game.from_file(read_game_file(g1849)).engine))
     for report in sorted((SHARED / "rails" / "1835").glob("*.report")):
-        from stellwerk.io.from_rails_report import import_report
+        from stellwerk.importers.rails import import_report
 
         imported = import_report(report)
         if imported.game is not None:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check on the oldest and the newest supported Python:
-#   Python 3.11 (.venv):       ruff check, mypy --strict, pytest on 2 workers (pytest-xdist)
+#   Python 3.11 (.venv):       ruff check, mypy --strict, the import layers (import-linter),
+#                              pytest on 2 workers (pytest-xdist)
 #   Python 3.13 (.venv-3.13):  pytest on 2 workers, and a non-editable `pip install .` into a
 #                              temporary venv that must give a working `stellwerk` command
 # A venv is (re)made by scripts/setup.sh when it is missing or older than pyproject.toml; a
@@ -38,6 +39,8 @@ if ready 3.11 .venv; then
     .venv/bin/ruff check . || status=1
     echo "== mypy"
     .venv/bin/mypy || status=1
+    echo "== import layers (lint-imports, pyproject.toml [tool.importlinter])"
+    .venv/bin/lint-imports || status=1
     echo "== pytest (Python 3.11)"
     run_pytest .venv "$@" || status=1
 else

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from stellwerk.api import Game
 from stellwerk.cli.main import main
-from stellwerk.io.from_rails_report import ImportReport, import_report
+from stellwerk.importers.rails import ImportReport, import_report
 
 FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "rails" / "1835"
 REPORTS = sorted(FIXTURES.glob("*.report")) if FIXTURES.is_dir() else []

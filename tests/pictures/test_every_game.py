@@ -95,7 +95,7 @@ def test_1841_final_maps_tokens_and_last_routes(path: Path, tmp_path: Path) -> N
 def test_rails_report_routes_of_the_last_run(report: Path, tmp_path: Path) -> None:
     """Every Rails 1835 report: ``--routes`` of the last corporation that earned draws a
     route per train the optimiser uses (the report records no routes)."""
-    from stellwerk.io.from_rails_report import import_report
+    from stellwerk.importers.rails import import_report
 
     imported = import_report(report)
     if imported.game is None:

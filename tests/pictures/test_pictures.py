@@ -125,7 +125,7 @@ def test_routes_of_a_corporation_that_never_ran_are_refused(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("report", REPORTS, ids=[p.stem for p in REPORTS])
 def test_1835_report_final_map(report: Path, tmp_path: Path) -> None:
-    from stellwerk.io.from_rails_report import import_report
+    from stellwerk.importers.rails import import_report
 
     imported = import_report(report)
     if imported.game is None:

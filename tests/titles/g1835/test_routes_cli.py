@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from stellwerk.api import Game
 from stellwerk.cli.main import main
-from stellwerk.io.from_rails_report import import_report
+from stellwerk.importers.rails import import_report
 
 FIXTURES = Path(__file__).resolve().parents[3] / ".." / "shared" / "fixtures" / "rails" / "1835"
 
