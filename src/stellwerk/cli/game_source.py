@@ -52,7 +52,7 @@ def game_data(game: str, db: str | None) -> tuple[JSONObject, Path | None]:
     if not path.is_file():
         fail(f"{path}: no such file" if not path.exists() else f"{path}: is not a file")
     if path.suffix == ".report":
-        from stellwerk.io.from_rails_report import import_report
+        from stellwerk.importers.rails import import_report
 
         report = import_report(path)
         if report.game is None:

@@ -123,7 +123,7 @@ def _finish(ok: bool, error_traceback: str | None, show_traceback: bool) -> None
 
 def _replay_rails(file: Path, as_json: bool, check_routes: bool, show_traceback: bool) -> None:
     """Import a Rails 1835 report, replay it and check every checkpoint."""
-    from stellwerk.io.from_rails_report import import_report
+    from stellwerk.importers.rails import import_report
     from stellwerk.io.rails_report import ReportError, parse_file
 
     try:

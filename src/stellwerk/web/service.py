@@ -475,7 +475,7 @@ def _import_file(desk: Desk, data: JSONObject) -> Created:
 
 
 def _import_rails(desk: Desk, text: str) -> Created:
-    from stellwerk.io.from_rails_report import import_report
+    from stellwerk.importers.rails import import_report
     from stellwerk.io.rails_report import ReportError, parse_text
 
     try:
