@@ -164,7 +164,8 @@ def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
     game, trace = name.with_suffix(".json"), name.with_suffix(".trace.jsonl")
     verdict = Verdict("selfplay", seed, players, options, "unknown", file=str(game))
     args = [str(REPO / ".venv/bin/stellwerk"), "selfplay", "1841", "--players", str(players),
-            "--seed", str(seed), "--max-actions", str(max_actions), "-o", str(game)]
+            "--seed", str(seed), "--max-actions", str(max_actions), "-o", str(game),
+            "--veto", str(REPO / "tools" / "oracle_defects_1841.py") + ":veto"]
     for option in options:
         args += ["--option", option]
     played = _run(args)

@@ -27,7 +27,7 @@ while read -r players seed opts; do
     name="$out/${title}_p${players}_s${seed}_$(echo "${opts:-}" | tr ' ' '+')"
     args=()
     for o in ${opts:-}; do args+=(--option "$o"); done
-    .venv/bin/stellwerk selfplay "$title" ${MAX_ACTIONS:+--max-actions "$MAX_ACTIONS"} --players "$players" --seed "$seed" "${args[@]}" -o "$name.json" > "$name.selfplay.log" 2>&1
+    .venv/bin/stellwerk selfplay "$title" ${MAX_ACTIONS:+--max-actions "$MAX_ACTIONS"} --players "$players" --seed "$seed" "${args[@]}" --veto tools/oracle_defects_1841.py:veto -o "$name.json" > "$name.selfplay.log" 2>&1
     (cd "$oracle" && ENGINE_LOG_LEVEL=4 timeout 900 ruby -Ishim trace_strict.rb "$name.json" "$name.trace.jsonl" > "$name.oracle.log" 2>&1)
     verdict=$(.venv/bin/stellwerk replay "$name.json" --trace "$name.trace.jsonl" --json 2>/dev/null | tail -n 1)
     echo "$(basename "$name"): $(tail -n 1 "$name.selfplay.log" | cut -c1-70) | ${verdict:0:400}"

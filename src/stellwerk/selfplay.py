@@ -8,14 +8,13 @@ when the game is finished, when nothing is offered, or after ``max_actions``.  T
 ``selfplay`` command, the property tests and the fuzz driver (``scripts/fuzz_selfplay.py``)
 use it.
 
-A player also steers clear of the moves that lead into a position 18xx.games' own engine
-cannot go on from (its known defects, docs/architecture.md): where the title names such a move
-(:data:`DEFECT_CHECKS`; 1841's :mod:`stellwerk.titles.g1841.oracle_defects`, defect B: no
-transformation whose major could not pay its required L.50 token), a pick that is one is put
-aside and another made from the rest, as long as any is left.  The engine's legal actions are
+A caller may give a **veto** (:data:`Veto`): a function that names a reason to put a pick
+aside (the differential tooling's checks for the moves that lead into a position another
+engine cannot go on from, ``tools/oracle_defects_1841.py``).  A vetoed pick is put aside and
+another made from the rest, as long as any is left.  The engine's legal actions are
 unchanged; only the driver's choice is, and only at such a pick (the picks before it are the
-same as without the check, so a game that never meets one is the same game).  The outcome
-counts the moves put aside per defect letter.
+same as without the veto, so a game that never meets one is the same game).  The outcome
+counts the picks put aside per reason.
 
 The engine failing on something it offered is reported as :class:`SelfplayFailure`, naming the
 action and how many actions came before it: an internal error (``EngineError``, or any other
@@ -35,7 +34,6 @@ from stellwerk.core.errors import EngineError, IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.io.engine import EngineGame
 from stellwerk.titles.g1835 import options as options_1835
-from stellwerk.titles.g1841 import oracle_defects as defects_1841
 from stellwerk.titles.g1849 import options as options_1849
 
 PROGRESS_BIAS = 0.8
@@ -125,29 +123,12 @@ class SelfplayOutcome:
     stopped_because: str
     stuck: bool = False
     avoided: dict[str, int] = field(default_factory=dict)
-    """Picks put aside because they lead into a known 18xx.games defect, per its letter."""
+    """Picks put aside by the caller's veto, per the reason it gave."""
 
 
-DefectCheck = Callable[[object, Action], "str | None"]
-"""A title's check of a move against 18xx.games' known defects: given the title game (the
-public game's ``engine``) and an offered action, the defect's letter or ``None``."""
-
-DEFECT_CHECKS: dict[str, tuple[frozenset[str], DefectCheck]] = {
-    "1841": (defects_1841.WATCHED_TYPES, defects_1841.check),
-}
-"""Per title, the action types worth checking and the check (module docstring)."""
-
-
-def defect_of(game: EngineGame, action: Action) -> str | None:
-    """The letter of the known 18xx.games defect ``action`` leads into, or ``None`` (always
-    for a game without a title check, such as the tests' fakes).  The title game is looked at
-    only for the watched action types: taking it makes the engine forget its remembered
-    answers (``api.Game.engine``)."""
-    check = DEFECT_CHECKS.get(str(getattr(game, "title", "")))
-    if check is None or action.get("type") not in check[0]:
-        return None
-    engine: object = getattr(game, "engine", None)
-    return check[1](engine, action) if engine is not None else None
+Veto = Callable[[EngineGame, Action], "str | None"]
+"""A reason to put a pick aside, or ``None`` to let it be made (module docstring): given the
+game and a pick of the driver."""
 
 
 def choose_clear(
@@ -156,12 +137,15 @@ def choose_clear(
     rng: random.Random,
     lay: LayPicker | None,
     avoided: dict[str, int],
+    veto: Veto | None = None,
 ) -> Action:
-    """:func:`choose_action`, but a pick that leads into a known 18xx.games defect
-    (:func:`defect_of`) is put aside (counted in ``avoided``) and the choice made again
-    among the rest; when nothing else is left that pick is made after all."""
+    """:func:`choose_action`, but a pick that ``veto`` names a reason for is put aside
+    (counted in ``avoided`` under that reason) and the choice made again among the rest;
+    when nothing else is left that pick is made after all."""
     action = choose_action(legal, rng, lay)
-    while (letter := defect_of(game, action)) is not None:
+    if veto is None:
+        return action
+    while (letter := veto(game, action)) is not None:
         rest = [a for a in legal if a is not action]
         if not rest:
             break
@@ -320,6 +304,7 @@ def choose_patient(
     lay: LayPicker | None,
     avoided: dict[str, int],
     streak: int,
+    veto: Veto | None = None,
 ) -> Action:
     """:func:`choose_clear`, but after :data:`PLAYER_PATIENCE` players' actions in a row a
     player's ``pass``, when offered, is taken with :data:`PATIENT_PASS`, so that stock rounds
@@ -332,7 +317,7 @@ def choose_patient(
         ]
         if passes and rng.random() < PATIENT_PASS:
             return passes[0]
-    return choose_clear(game, legal, rng, lay, avoided)
+    return choose_clear(game, legal, rng, lay, avoided, veto)
 
 
 def play(
@@ -340,9 +325,11 @@ def play(
     seed: int,
     max_actions: int = 10_000,
     after_action: Callable[[EngineGame, Action, random.Random], None] | None = None,
+    veto: Veto | None = None,
 ) -> SelfplayOutcome:
     """Play ``game`` with random legal actions until it ends, stalls or hits ``max_actions``.
-    ``after_action`` (the property tests' checks) runs after every action kept.  Raises
+    ``after_action`` (the property tests' checks) runs after every action kept; ``veto``
+    puts picks aside (module docstring).  Raises
     :class:`SelfplayFailure` when the engine fails on an action it offered.
 
     Each position is listed once without tile lays; a lay is looked for only when the driver
@@ -368,7 +355,7 @@ def play(
                 return SelfplayOutcome(
                     played, False, "the engine offered no legal action", True, avoided
                 )
-        action = choose_patient(game, legal, rng, lay, avoided, streak)
+        action = choose_patient(game, legal, rng, lay, avoided, streak, veto)
         apply(game, action, played)
         # A few positions leave nobody able to act (18xx.games keeps a stale acting step after
         # a corporation closes mid-turn, and we mirror it).  A player would not walk into

@@ -18,7 +18,7 @@ from stellwerk.cli.common import (
     save_json,
 )
 from stellwerk.core.errors import IllegalAction
-from stellwerk.selfplay import SelfplayFailure, describe_error, play, reproducer
+from stellwerk.selfplay import SelfplayFailure, Veto, describe_error, play, reproducer
 
 
 @click.command("selfplay")
@@ -40,6 +40,14 @@ from stellwerk.selfplay import SelfplayFailure, describe_error, play, reproducer
     help="Stop after this many actions.",
 )
 @click.option(
+    "--veto",
+    "veto_spec",
+    metavar="FILE.py:NAME",
+    help="A function (game, action) -> reason or None, loaded from FILE.py, that puts the "
+    "driver's picks aside (differential tooling: tools/oracle_defects_1841.py:veto steers "
+    "clear of 18xx.games' known defects).",
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -53,6 +61,7 @@ def selfplay(
     options: tuple[str, ...],
     max_actions: int,
     output: Path,
+    veto_spec: str | None,
 ) -> None:
     """Play a whole game of TITLE with random legal actions and write its game file.
 
@@ -63,6 +72,7 @@ def selfplay(
     and one line on stderr names the seed, the action and the command that plays it again.
     """
     check_output(output)
+    veto = load_veto(veto_spec) if veto_spec else None
     players = player_list([f"Player {number}" for number in range(1, count + 1)])
     try:
         game = create_game(title, players, list(options), seed)
@@ -73,7 +83,7 @@ def selfplay(
         fail(f"cannot start {title} with {count} players: {reason}", EXIT_INTERNAL)
     again = reproducer(title, count, seed, options, max_actions)
     try:
-        outcome = play(game, seed, max_actions)
+        outcome = play(game, seed, max_actions, veto=veto)
     except SelfplayFailure as failure:
         save_json(output, game.to_file())
         action = json.dumps(failure.action) if failure.action is not None else "-"
@@ -86,9 +96,32 @@ def selfplay(
     message = f"{outcome.actions} actions, {outcome.stopped_because}"
     if outcome.avoided:
         put_aside = ", ".join(f"{n} x {letter}" for letter, n in sorted(outcome.avoided.items()))
-        message += f" (moves into 18xx.games defects put aside: {put_aside})"
+        message += f" (picks put aside by the veto: {put_aside})"
     click.echo(f"{title} selfplay (seed {seed}): {message}; written to {output}")
     if game.finished:
         click.echo(f"result ({game.game_end_reason}): {game.result}")
     if outcome.stuck:
         fail(f"{title} selfplay (seed {seed}): nobody can act; again: {again}", EXIT_INTERNAL)
+
+
+def load_veto(spec: str) -> Veto:
+    """The veto ``FILE.py:NAME`` names (``--veto``); a missing file or name: exit 2."""
+    import importlib.util
+
+    path_text, _, name = spec.rpartition(":")
+    path = Path(path_text)
+    if not path_text or not name or not path.is_file():
+        fail(f"--veto: {spec!r} is not FILE.py:NAME of an existing file")
+    module_spec = importlib.util.spec_from_file_location(f"stellwerk_veto_{path.stem}", path)
+    if module_spec is None or module_spec.loader is None:
+        fail(f"--veto: cannot load {path}")
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as error:  # the tooling's own fault: one line, no traceback
+        fail(f"--veto: {path} failed to load: {error}")
+    found = getattr(module, name, None)
+    if not callable(found):
+        fail(f"--veto: {path} has no function {name!r}")
+    veto: Veto = found
+    return veto

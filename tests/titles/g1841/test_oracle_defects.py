@@ -15,16 +15,19 @@ import copy
 import random
 from collections.abc import Callable
 
+import oracle_defects_1841 as oracle_defects  # tools/: differential tooling
 import pytest
 
 from stellwerk.api import Game
 from stellwerk.core.entities import Corporation, controller, move_share, transfer
-from stellwerk.selfplay import Action, choose_action, choose_clear, defect_of, lay_picker, offered
-from stellwerk.titles.g1841 import decisions, emergency, frozen, oracle_defects, token_emr
+from stellwerk.selfplay import Action, choose_action, choose_clear, lay_picker, offered
+from stellwerk.titles.g1841 import decisions, emergency, frozen, token_emr
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import TransformStep
 from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
+
+VETO = oracle_defects.veto
 
 
 def transforms(game: Game, legal: list[Action]) -> list[Action]:
@@ -98,11 +101,11 @@ def test_defect_b_transform_short_of_token_is_avoided_rules_2_3_12() -> None:
     xf = transforms(game, legal)
     minor = str(xf[0]["entity"])
     set_chain_cash(game.engine, minor, REQUIRED_TOKEN_PRICE - 10)  # type: ignore[arg-type]
-    assert all(defect_of(game, a) == "B" for a in xf)
-    assert all(defect_of(game, a) is None for a in legal if a not in xf)
+    assert all(oracle_defects.veto(game, a) == "B" for a in xf)
+    assert all(oracle_defects.veto(game, a) is None for a in legal if a not in xf)
     avoided: dict[str, int] = {}
     for seed in range(60):
-        picked = choose_clear(game, legal, random.Random(seed), None, avoided)
+        picked = choose_clear(game, legal, random.Random(seed), None, avoided, VETO)
         assert picked not in xf
     assert avoided.get("B", 0) > 0
     engine = after_transform(game, xf[0])
@@ -116,7 +119,7 @@ def test_defect_b_not_avoided_when_chain_pays_the_token_rules_2_3_12() -> None:
     xf = transforms(game, legal)
     minor = str(xf[0]["entity"])
     set_chain_cash(game.engine, minor, REQUIRED_TOKEN_PRICE)  # type: ignore[arg-type]
-    assert all(defect_of(game, a) is None for a in legal)
+    assert all(oracle_defects.veto(game, a) is None for a in legal)
     assert oracle_defects.leads_to_defect(game.engine, xf[0]) is None  # type: ignore[arg-type]
     engine = after_transform(game, xf[0])
     assert token_emr.question_open(engine) and token_emr.required_payable(engine)
@@ -171,14 +174,14 @@ def test_defect_a_first_4_train_not_bought_while_irsff_uncontrolled_2_4_1() -> N
     irsff.floated = True
     engine.set_president(irsff, engine.pool)
     engine.changing()
-    assert all(defect_of(game, a) == "A" for a in buys)
-    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    assert all(oracle_defects.veto(game, a) == "A" for a in buys)
+    assert all(oracle_defects.veto(game, a) is None for a in legal if a not in buys)
     avoided: dict[str, int] = {}
     for seed in range(20):
-        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in buys
+        assert choose_clear(game, legal, random.Random(seed), None, avoided, VETO) not in buys
     engine.set_president(irsff, engine.players[0])
     engine.changing()
-    assert all(defect_of(game, a) is None for a in legal)
+    assert all(oracle_defects.veto(game, a) is None for a in legal)
 
 
 def test_defect_d_first_4_train_not_bought_for_uncontrolled_tuscan_transform_2_4_2() -> None:
@@ -188,15 +191,15 @@ def test_defect_d_first_4_train_not_bought_for_uncontrolled_tuscan_transform_2_4
     game, legal = played_until([], lambda g, legal: bool(tuscan_trains(g, legal)))
     buys = tuscan_trains(game, legal)
     tuscan_sfma_transform(game, sfma_president_pool=True)
-    assert all(defect_of(game, a) == "D" for a in buys)
-    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    assert all(oracle_defects.veto(game, a) == "D" for a in buys)
+    assert all(oracle_defects.veto(game, a) is None for a in legal if a not in buys)
     avoided: dict[str, int] = {}
     assert len(buys) < len(legal)  # something else is offered (a pass at least)
     for seed in range(40):
-        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in buys
+        assert choose_clear(game, legal, random.Random(seed), None, avoided, VETO) not in buys
     assert avoided.get("D", 0) > 0
     tuscan_sfma_transform(game, sfma_president_pool=False)
-    assert all(defect_of(game, a) is None for a in legal)
+    assert all(oracle_defects.veto(game, a) is None for a in legal)
 
 
 def secession_tokens_asked(game: Game, legal: list[Action]) -> bool:
@@ -221,13 +224,14 @@ def test_defect_f_decider_buys_no_secession_tokens_2_4_1() -> None:
     assert all(a.get("entity_type") == "player" for a in counts) and len(counts) > 1
     for action in counts:
         expected = None if str(action["choice"]) == "0" else "F"
-        assert defect_of(game, action) == expected
+        assert oracle_defects.veto(game, action) == expected
     avoided: dict[str, int] = {}
     for seed in range(30):
-        assert str(choose_clear(game, counts, random.Random(seed), None, avoided)["choice"]) == "0"
+        picked = choose_clear(game, counts, random.Random(seed), None, avoided, VETO)
+        assert str(picked["choice"]) == "0"
     engine.set_president(corp, engine.players[0])
     engine.changing()
-    assert all(defect_of(game, a) is None for a in game.legal_actions())
+    assert all(oracle_defects.veto(game, a) is None for a in game.legal_actions())
 
 
 def test_defect_g_first_4_train_not_bought_with_uncontrolled_tuscan_decider_2_4_2() -> None:
@@ -246,11 +250,11 @@ def test_defect_g_first_4_train_not_bought_with_uncontrolled_tuscan_decider_2_4_
     best = min(olds, key=lambda c: c.sort_key())
     engine.set_president(best, engine.pool)
     engine.changing()
-    assert all(defect_of(game, a) == "G" for a in buys)
-    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    assert all(oracle_defects.veto(game, a) == "G" for a in buys)
+    assert all(oracle_defects.veto(game, a) is None for a in legal if a not in buys)
     engine.set_president(best, engine.players[1])
     engine.changing()
-    assert all(defect_of(game, a) is None for a in legal)
+    assert all(oracle_defects.veto(game, a) is None for a in legal)
 
 
 def test_defect_h_last_operator_does_not_transform_rules_2_3_12() -> None:
@@ -269,15 +273,15 @@ def test_defect_h_last_operator_does_not_transform_rules_2_3_12() -> None:
     for corp in later:
         engine.done_this_round.add(corp.sym)
     engine.changing()
-    assert all(defect_of(game, a) == "H" for a in xf)
+    assert all(oracle_defects.veto(game, a) == "H" for a in xf)
     avoided: dict[str, int] = {}
     for seed in range(30):
-        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in xf
+        assert choose_clear(game, legal, random.Random(seed), None, avoided, VETO) not in xf
     assert avoided.get("H", 0) > 0
     if later:
         engine.done_this_round.discard(later[-1].sym)
         engine.changing()
-        assert all(defect_of(game, a) is None for a in xf)
+        assert all(oracle_defects.veto(game, a) is None for a in xf)
 
 
 def held_by_pool(engine: Game1841, corp: Corporation) -> None:
@@ -335,11 +339,11 @@ def test_defect_i_transform_that_thaws_another_corporation_is_avoided_rules_2_3_
     transformations only, the driver never picks one, and the copy shows the thaw."""
     game, legal = minor_holds_pool_presided(REQUIRED_TOKEN_PRICE, player_tens=2)
     xf = transforms(game, legal)
-    assert all(defect_of(game, a) == "I" for a in xf)
-    assert all(defect_of(game, a) is None for a in legal if a not in xf)
+    assert all(oracle_defects.veto(game, a) == "I" for a in xf)
+    assert all(oracle_defects.veto(game, a) is None for a in legal if a not in xf)
     avoided: dict[str, int] = {}
     for seed in range(30):
-        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in xf
+        assert choose_clear(game, legal, random.Random(seed), None, avoided, VETO) not in xf
     assert avoided.get("I", 0) > 0
     engine: Game1841 = game.engine  # type: ignore[assignment]
     before = {c.sym for c in engine.corporations if frozen.is_frozen(engine, c)}
@@ -356,7 +360,7 @@ def test_defect_i_not_named_when_no_frozen_state_changes_rules_2_3_10() -> None:
     and the check names nothing (the transformation is tried on a copy all the same)."""
     game, legal = minor_holds_pool_presided(REQUIRED_TOKEN_PRICE, player_tens=1)
     xf = transforms(game, legal)
-    assert all(defect_of(game, a) is None for a in legal)
+    assert all(oracle_defects.veto(game, a) is None for a in legal)
     engine: Game1841 = game.engine  # type: ignore[assignment]
     assert oracle_defects.transform_changes_frozen(engine, xf[0]) is False
 
@@ -368,7 +372,7 @@ def test_defect_i_not_named_in_the_default_that_follows_18xx_games_rules_2_3_10(
     game, legal = minor_holds_pool_presided(REQUIRED_TOKEN_PRICE, player_tens=2, options=())
     xf = transforms(game, legal)
     assert xf
-    assert all(defect_of(game, a) is None for a in xf)
+    assert all(oracle_defects.veto(game, a) is None for a in xf)
 
 
 def first_4_train_with_irsff_held(president_pool: bool) -> tuple[Game, list[Action], Corporation]:
@@ -423,11 +427,11 @@ def test_defect_a_irsff_falls_to_uncontrolled_corporation_when_concessions_close
     assert closed.corporation("IRSFF").owner is closed.corporation(y.sym)
     assert engine.corporation("IRSFF").owner is engine.players[0]  # the copy's own holders
     legal = game.legal_actions()
-    assert all(defect_of(game, a) == "A" for a in buys)
-    assert all(defect_of(game, a) is None for a in legal if a not in buys)
+    assert all(oracle_defects.veto(game, a) == "A" for a in buys)
+    assert all(oracle_defects.veto(game, a) is None for a in legal if a not in buys)
     avoided: dict[str, int] = {}
     for seed in range(20):
-        assert choose_clear(game, legal, random.Random(seed), None, avoided) not in buys
+        assert choose_clear(game, legal, random.Random(seed), None, avoided, VETO) not in buys
 
 
 def test_defect_a_not_named_when_irsff_falls_to_controlled_corporation_2_4() -> None:
@@ -437,4 +441,4 @@ def test_defect_a_not_named_when_irsff_falls_to_controlled_corporation_2_4() -> 
     engine: Game1841 = game.engine  # type: ignore[assignment]
     closed = oracle_defects.after_concessions_close(engine)
     assert closed.corporation("IRSFF").owner is closed.corporation(y.sym)
-    assert all(defect_of(game, a) is None for a in buys)
+    assert all(oracle_defects.veto(game, a) is None for a in buys)

@@ -3,6 +3,10 @@
 docs/architecture.md; C and E are not looked at: no single move of a player was found to
 lead there; I matters only with the printed rules' frozen update, the default follows it).
 
+Differential tooling, not part of the product: the selfplay games checked against
+18xx.games' engine (``tools/selfplay_oracle.py``, ``scripts/campaign1841.py``,
+``scripts/oracle_diff.sh``) pass :func:`veto` to ``stellwerk.selfplay.play``.
+
 This is a player's heuristic for the random driver (:mod:`stellwerk.selfplay`), not a rule:
 our engine still offers and plays these moves by the rules (rules/1841.md), and the legal
 actions are unchanged.  A game that makes such a move is simply not accepted by 18xx.games'
@@ -94,6 +98,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core.entities import Corporation, Player, controller
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
+from stellwerk.io.engine import EngineGame
 from stellwerk.titles.g1841 import decisions, emergency, events, frozen, secession, tuscan
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.secession import Secession
@@ -106,6 +111,16 @@ if TYPE_CHECKING:
 
 WATCHED_TYPES = frozenset({"merge", "buy_train", "choose"})
 """The action types :func:`leads_to_defect` may name a defect for (the driver asks no other)."""
+
+
+def veto(game: EngineGame, action: Action) -> str | None:
+    """The selfplay driver's veto (``stellwerk.selfplay.Veto``): the letter of the defect a
+    pick leads into in an 1841 game, else ``None``.  The title game is looked at only for the
+    watched action types (taking it makes the engine forget its remembered answers)."""
+    if getattr(game, "title", None) != "1841" or action.get("type") not in WATCHED_TYPES:
+        return None
+    engine: object = getattr(game, "engine", None)
+    return check(engine, action) if engine is not None else None
 
 
 def check(engine: object, action: Action) -> str | None:
