@@ -10,6 +10,7 @@ import email.policy
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -268,3 +270,93 @@ def test_a_pass_reads_a_real_imap_server_and_marks_read_only_after_saving(
     done = run_once(gm, box, SETTINGS)
     assert done.mails == 0 and gm.store.count(KEY) == count and imap.unseen("gm") == 0
     gm.close()
+
+
+class Collect:
+    """An aiosmtpd handler keeping what it receives (recipients, raw mail)."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[list[str], bytes]] = []
+
+    async def handle_DATA(self, server: object, session: object, envelope: Any) -> str:
+        self.received.append((list(envelope.rcpt_tos), bytes(envelope.content)))
+        return "250 OK"
+
+
+def test_killed_with_9_between_real_mail_servers(tmp_path: Path, imap: ImapServer) -> None:
+    """Orders from a real IMAP server (dovecot), reports to a real SMTP server (aiosmtpd),
+    ``gm run`` killed with SIGKILL at random moments: every order applied once (the game
+    reaches the reference's actions), every mail marked read, every player's last report
+    covers the end; a report is sent twice only if a kill fell between the server taking it
+    and the mark (a mail server cannot be asked whether it has a mail): at most once per kill."""
+    from aiosmtpd.controller import Controller
+
+    reference = tmp_path / "reference"
+    reference.mkdir()
+    ref = new_master(reference)
+    rng = random.Random(6)
+    mails = []
+    for number in range(1, 25):
+        message = next_order(ref, rng, number)
+        ref.take_mails([parse_mail(message.as_bytes())])
+        mails.append(message)
+    expected = SqliteStore(reference / "gm.db").export(KEY)["actions"]
+    ref.close()
+
+    handler = Collect()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        smtp_port = int(sock.getsockname()[1])
+    controller = Controller(handler, hostname="127.0.0.1", port=smtp_port)
+    controller.start()
+    try:
+        live = tmp_path / "live"
+        live.mkdir()
+        master = imap_master(live, imap)
+        master.close()
+        text = (live / "gm.toml").read_text(encoding="utf-8")
+        text = text.replace('kind = "outbox"\nfolder = "out"',
+                            f'kind = "smtp"\nhost = "127.0.0.1"\nport = {smtp_port}\n'
+                            'security = "plain"')  # fmt: skip
+        (live / "gm.toml").write_text(text, encoding="utf-8")
+        command = [sys.executable, "-m", "stellwerk", "gm", "run", "--db", str(live / "gm.db"),
+                   "--config", str(live / "gm.toml"), "--every", "0.002",
+                   "--remind-before", "off"]  # fmt: skip
+        chance = random.Random(10)
+        kills = 0
+        waves = [mails[i : i + 6] for i in range(0, len(mails), 6)]
+        deadline = time.monotonic() + 240
+        while (waves or imap.unseen("gm")) and time.monotonic() < deadline:
+            for message in waves.pop(0) if waves else []:
+                imap.append("gm", message.as_bytes())
+            process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)  # fmt: skip
+            time.sleep(chance.uniform(0.4, 1.8))
+            assert process.poll() is None, "gm run stopped by itself"
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            kills += 1
+        final = subprocess.run([*command, "--once"], capture_output=True, text=True,
+                               timeout=300)  # fmt: skip
+        assert final.returncode == 0, final.stderr
+    finally:
+        controller.stop()
+    assert imap.unseen("gm") == 0
+    actions = SqliteStore(live / "gm.db").export(KEY)["actions"]
+    assert [{k: v for k, v in a.items() if k != "created_at"} for a in actions] == [
+        {k: v for k, v in a.items() if k != "created_at"} for a in expected
+    ]
+    sent: list[tuple[str, str]] = []
+    for recipients, raw in handler.received:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        sent.append((recipients[0], str(message["Message-ID"])))
+    doubles = len(sent) - len(set(sent))
+    assert doubles <= kills, (doubles, kills)
+    last = max(int(a["id"]) for a in actions)
+    for _, address, _ in PLAYERS:
+        subjects = [
+            str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
+            for recipients, raw in handler.received
+            if recipients[0] == address
+        ]
+        assert any(f" {last}:" in s or f" {last} " in s for s in subjects), (address, subjects)
