@@ -64,7 +64,7 @@ from stellwerk.core.shares import Bundle, can_dump
 from stellwerk.titles.g1841 import countries
 from stellwerk.titles.g1841.ownership import (
     RULE_CIRCLE,
-    creates_circle,
+    circle_refused,
     historical,
     phase_number,
     pool_president_buyable,
@@ -329,7 +329,7 @@ class CorporateShares(CorporationStep):
             not presidency_may_change(game, target) or not can_dump(bundle, corp)
         ):
             return False
-        return target.owner is not corp or not creates_circle(
+        return target.owner is not corp or not circle_refused(
             game, bundle, game.pool, presidency_may_change(game, target)
         )
 
@@ -479,7 +479,7 @@ class CorporateShares(CorporationStep):
         bundle = bundle_from_action(self.game, action)
         target = bundle.corporation
         if not self.can_sell(entity, bundle):
-            circle = target.owner is entity and creates_circle(
+            circle = target.owner is entity and circle_refused(
                 self.game, bundle, self.game.pool, presidency_may_change(self.game, target)
             )
             raise IllegalAction(
@@ -501,7 +501,7 @@ class CorporateShares(CorporationStep):
                 f"{entity.sym} may not buy {target.sym} now", self.refusal(entity, bundle)
             )
         self.check_offered(entity, "buy_shares")
-        if creates_circle(self.game, bundle, entity, presidency_may_change(self.game, target)):
+        if circle_refused(self.game, bundle, entity, presidency_may_change(self.game, target)):
             raise IllegalAction(f"buying {target.sym} makes a circle of control", RULE_CIRCLE)
         self.settle()
         price = reopened_price(self.game, bundle) if target.closed else None

@@ -12,7 +12,8 @@ The procedure (:class:`Merger`, a :class:`~.decisions.Procedure`) runs as 18xx.g
 3. the exchange: majors in two passes (pairs, then single shares, ``choose`` pres/no and
    cash/full/pres), minors automatically;
 4. a merger that leaves the target without a president or makes a new circular chain of
-   control is refused before anything changes (the exchange is tried on a copy of the game);
+   control (seed 000 item 3.1, unless that rule is switched off) is refused before anything
+   changes (the exchange is tried on a copy of the game);
 5. tokens: duplicates go, on a two-city tile one must go (``remove_token``), then between a
    lower and an upper bound of the map tokens (``remove_token``, ``pass``);
 6. the old corporations close (historical) or become available again (non-historical).
@@ -783,7 +784,7 @@ class Merger(Procedure):
                 for c in game.corporations
                 if c.ipoed and is_circular(c) and c.sym not in self.circular_before
             ]
-            if new:
+            if new and game.settings.circular_control_forbidden:
                 raise IllegalAction(
                     f"the merger makes a circular chain of control ({', '.join(new)})",
                     "rules/1841.md 2.3.11 (seed 000 item 3.1)",

@@ -5,7 +5,8 @@ A corporation's president may be a player, another corporation or the pool; its 
 control ends at a player (who controls it), at the pool, or loops (core ``controller`` /
 ``is_circular``).  A started corporation whose chain does not end at a player is *frozen*;
 a looping chain is *circular*.  Buying or selling that would make a corporation circular is
-refused.  Before phase 4 the presidency of a historical corporation never changes hands.
+refused (seed 000 item 3.1, on by default; the first printed rules allowed it).  Before
+phase 4 the presidency of a historical corporation never changes hands.
 
 Trades are checked before anything moves: :func:`creates_circle` moves the certificates on
 trial, settles the presidency as the trade would, looks, and puts everything back exactly.
@@ -105,6 +106,18 @@ def creates_circle(game: Game1841, bundle: Bundle, to: Holder, president_change:
     ):
         return False
     return tried_circle(game, bundle, to, president_change)
+
+
+def circle_refused(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
+    """Whether the rule refuses moving ``bundle`` to ``to`` because a corporation would
+    become circular (seed 000 item 3.1, on by default: "Spieler und Gesellschaften dürfen
+    Aktien nicht verkaufen oder kaufen ..., wenn es dadurch dazu kommt, daß sich
+    Gesellschaften direkt oder indirekt gegenseitig kontrollieren"; rules/1841.md 2.2.1).
+    With the first printed rules (the rule switched off) nothing is refused for it: the
+    loop's corporations become frozen and circular (2.3.10)."""
+    return game.settings.circular_control_forbidden and creates_circle(
+        game, bundle, to, president_change
+    )
 
 
 def tried_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:

@@ -118,6 +118,16 @@ class Settings1841:
     """Rounding of the half-price total of an emergency sale (§2.3.7): up (18xx.games) or
     down (seed 000 item 2.21)."""
 
+    circular_control_forbidden: bool = True
+    """No purchase, sale or merger may make corporations control each other, directly or
+    indirectly; buying the first 4-train may (seed 000 item 3.1, "Spieler und Gesellschaften
+    dürfen Aktien nicht verkaufen oder kaufen oder einen Gesellschaftszusammenschluß
+    durchführen, wenn es dadurch dazu kommt, daß sich Gesellschaften direkt oder indirekt
+    gegenseitig kontrollieren"; 18xx.games, §2.2.1, §2.3.11).  Off: the first printed rules,
+    which the FAQ changed -- such trades and mergers are allowed, and the corporations in the
+    loop are frozen and circular (§2.3.9, §2.3.10; seed 000 item 2.23).  A corporation still
+    may not buy shares of one of its controllers (§2.3.8; seed 003 H13), a rule of its own."""
+
     reachable_city_upgrade_without_new_track: bool = False
     """A reachable city may be upgraded although no new or reachable track results (seed 000
     item 3.2); otherwise 18xx.games' check that the tile connects to a railhead (§2.3.3)."""
