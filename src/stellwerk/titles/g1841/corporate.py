@@ -69,6 +69,7 @@ from stellwerk.titles.g1841.ownership import (
     phase_number,
     pool_president_buyable,
     presidency_may_change,
+    sale_drops_price,
 )
 from stellwerk.titles.g1841.start import CorporationStart, begin_start
 from stellwerk.titles.g1841.stock import (
@@ -486,7 +487,7 @@ class CorporateShares(CorporationStep):
                 f"{entity.sym} may not sell {target.sym} now", RULE_CIRCLE if circle else RULE
             )
         self.sold(entity)[target.sym] = "now"
-        drop = target is entity or self.game.settings.corporate_sales_of_others_drop_price
+        drop = sale_drops_price(self.game, entity, target)
         sell_dropping(self.game, bundle, self.pending_drops, drop=drop)
         self.reorder()
         self.turn.append(action)

@@ -108,6 +108,19 @@ def creates_circle(game: Game1841, bundle: Bundle, to: Holder, president_change:
     return tried_circle(game, bundle, to, president_change)
 
 
+def sale_drops_price(game: Game1841, seller: Holder | None, corp: Corporation) -> bool:
+    """Whether selling ``corp``'s shares moves its price down (rules/1841.md 2.2.1, 2.3.7,
+    2.3.8): always, but with seed 003 H2 a corporation's sale of another corporation's shares
+    does not ("Wenn Firmen Fremdaktien verkaufen, so sinkt der Kurs nicht. (Wenn Firmen eigene
+    Aktien verkaufen sinkt der Kurs sehr wohl.)").  The house rule names no exception, so it
+    holds for every sale by a corporation: in its share step, for emergency money and in a
+    circular corporation's frozen turn (seed 000 item 2.23: a sale "per EMR rules at full
+    value")."""
+    if game.settings.corporate_sales_of_others_drop_price:
+        return True
+    return not isinstance(seller, Corporation) or seller is corp
+
+
 def circle_refused(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
     """Whether the rule refuses moving ``bundle`` to ``to`` because a corporation would
     become circular (seed 000 item 3.1, on by default: "Spieler und Gesellschaften dürfen

@@ -153,8 +153,10 @@ class Settings1841:
     item 1.13)."""
 
     corporate_sales_of_others_drop_price: bool = True
-    """A corporation's sale of another corporation's shares moves that price down (§2.3.8);
-    seed 003 H2: only sales of its own shares do."""
+    """A corporation's sale of another corporation's shares moves that price down (§2.3.7,
+    §2.3.8, §2.3.10); seed 003 H2: only sales of its own shares do -- in its share step, for
+    emergency money and in a circular corporation's frozen turn alike (the house rule names
+    no exception)."""
 
     game_end_timing: GameEnd = "current_turn"
     """When the top price L.516 or the last offboard group ends the game: after the current
