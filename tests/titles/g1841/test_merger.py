@@ -163,6 +163,40 @@ def test_merger_prices_above_250() -> None:
     assert [c.price for c in merger.merger_prices(game, a, b)] == [242]
 
 
+def test_seed_000_conversion_table_option_above_250() -> None:
+    """seed 000 table 6.6 ("243 und + auf 242 (Feld N3)"), option ``merger_table_above_250``:
+    the table has no price above L.242 and no exception, so every sum from L.243 up, however
+    high either price, gives L.242 at N3 -- both above L.250 (no choice), one above L.250,
+    equal prices above L.250; below L.243 the table as always; minors unchanged."""
+    game = Game1841([(1, "a"), (2, "b"), (3, "c")], ["merger_table_above_250"], 1)
+    a, b = game.corporation("CTS"), game.corporation("ICSF")
+
+    def at(corp: Corporation, row: int, col: int) -> None:
+        cell = game.market.cell((row, col))
+        assert cell is not None
+        corp.share_price = cell
+
+    def prices() -> list[tuple[int, str]]:
+        return [(c.price, cell_name(c.column, c.row)) for c in merger.merger_prices(game, a, b)]
+
+    for (ra, ca), (rb, cb) in (((0, 14), (1, 15)), ((0, 14), (0, 14)), ((0, 14), (5, 10))):
+        at(a, ra, ca)
+        at(b, rb, cb)
+        assert prices() == [(242, "N3")]
+    at(a, 5, 11)  # 162
+    at(b, 6, 11)  # 141
+    assert prices() == [(242, "N3")]
+    at(a, 8, 5)
+    at(b, 8, 5)
+    pa, pb = a.share_price, b.share_price
+    assert pa is not None and pb is not None and pa.price + pb.price < 243
+    below = merger.rightmost_below(game, pa.price + pb.price)
+    assert prices() == [(below.price, cell_name(below.column, below.row))]
+    default = Game1841([(1, "a"), (2, "b"), (3, "c")], [], 1)
+    assert not game.settings.merger_keeps_prices_above_250
+    assert default.settings.merger_keeps_prices_above_250
+
+
 # -- eligibility, refusals ---------------------------------------------------------------------
 def test_mistake_5_3_no_merger_before_operating() -> None:
     """seed 000 mistake 5.3, seed 003 H12 (rules/1841.md 2.3.9, 2.3.11): a corporation that has

@@ -89,6 +89,7 @@ EFFECTS: dict[str, list[tuple[str, object]]] = {
     "sale_drops_reverse_order": [("sale_drop_order", "reverse_operating_order")],
     "emr_round_down": [("emr_half_price_rounding", "down")],
     "allow_circular_control": [("circular_control_forbidden", False)],
+    "merger_table_above_250": [("merger_keeps_prices_above_250", False)],
     "upgrade_reachable_city": [("reachable_city_upgrade_without_new_track", True)],
     "secession_payout_unmatched": [("secession_pays_unmatched_holders", True)],
     "corp_no_rebuy_after_sale": [("emr_sales_block_corporate_rebuy", True)],
@@ -110,7 +111,7 @@ EFFECTS: dict[str, list[tuple[str, object]]] = {
 
 def test_every_option_but_the_preset_and_the_alias_is_in_the_table_of_effects() -> None:
     assert set(EFFECTS) == set(OPTIONS) - {"zugzwang"} - set(SAME_AS)
-    assert len(OPTIONS) == 26
+    assert len(OPTIONS) == 27
 
 
 def test_seed_000_items_1_17_and_4_2_the_rulebook_id_is_an_alias_of_sfli_run_variant() -> None:
@@ -300,6 +301,18 @@ default (issue 8 item 3; docs/architecture.md, defects H and I): no table of the
 names them, their sources cite the rules and the defect."""
 
 
+SEED_RULES = {
+    "merger_table_above_250": "seed 000 conversion table",
+}
+"""Options for seed rules where rules/1841.md section 6 proposes no id (its Option column
+says "—" or there is none): their sources cite the seed item."""
+
+
+def test_the_seed_options_without_a_rulebook_id_cite_their_item() -> None:
+    for oid, cited in SEED_RULES.items():
+        assert cited in OPTIONS[oid].source, (oid, OPTIONS[oid].source)
+
+
 def test_the_printed_rules_options_cite_the_rules_and_the_defect() -> None:
     for oid, cited in PRINTED_RULES.items():
         source = OPTIONS[oid].source
@@ -338,6 +351,7 @@ def test_every_option_id_of_the_rulebook_is_declared() -> None:
         - set(PRINTED_RULES)
         - set(SWITCHED_OFF_BY.values())
         - set(SAME_AS)
+        - set(SEED_RULES)
     )
     assert not unlisted, f"declared but not in the rulebook: {sorted(unlisted)}"
 

@@ -184,9 +184,13 @@ def merger_prices(game: Game1841, a: Corporation, b: Corporation) -> list[Cell]:
     """The possible prices of the merged corporation, lower first (rules/1841.md 2.3.11):
     majors both above L.250 keep one of their prices (a choice if they differ), one above
     L.250 keeps its price; otherwise the cell below the sum capped at L.250 (majors) or half
-    the sum (minors)."""
+    the sum (minors).  With seed 000's conversion table for every merger of majors (rules/1841.md
+    6.6: "243 und + auf 242 (Feld N3)", the table has no row above it) no price above L.250
+    is kept: every sum from L.243 up gives L.242."""
     pa, pb = a.share_price, b.share_price
     assert pa is not None and pb is not None
+    if is_major(game, a) and not game.settings.merger_keeps_prices_above_250:
+        return [rightmost_below(game, min(pa.price + pb.price, MAJOR_SUM_CAP))]
     if is_major(game, a):
         if pa.price > MAJOR_SUM_CAP and pb.price > MAJOR_SUM_CAP:
             if pa.price == pb.price:

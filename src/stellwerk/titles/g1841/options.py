@@ -146,6 +146,16 @@ OPTIONS: dict[str, Option] = declare(
         (Data("emr_half_price_rounding", "down"),),
         note="de: Verkauf zum halben Preis: Gesamtbetrag abgerundet; 18xx.games rounds up",
     ),
+    Option(
+        "merger_table_above_250",
+        "Mergers of majors: the conversion table also above L.250 (every sum from L.243: L.242)",
+        "seed 000 conversion table (\"243 und + auf 242 (Feld N3)\"); rules/1841.md §2.3.11, "
+        "§6.6",
+        (Data("merger_keeps_prices_above_250", False),),
+        note="de: Umrechnungstabelle auch über L.250: jede Summe ab L.243 ergibt L.242; "
+        "18xx.games keeps a price above L.250 (both above and different: the acting "
+        "corporation chooses)",
+    ),
     # --- seed 000, part 3: rule changes ----------------------------------------------------
     Option(
         "allow_circular_control",

@@ -118,6 +118,12 @@ class Settings1841:
     """Rounding of the half-price total of an emergency sale (§2.3.7): up (18xx.games) or
     down (seed 000 item 2.21)."""
 
+    merger_keeps_prices_above_250: bool = True
+    """A merger of two majors keeps a price above L.250 (both above L.250 and different: the
+    acting corporation chooses one) instead of the conversion table's cell (18xx.games,
+    §2.3.11).  Off: seed 000's conversion table for every merger of majors ("243 und + auf
+    242 (Feld N3)"): the summed prices from L.243 up, however high, give L.242 (§6.6)."""
+
     circular_control_forbidden: bool = True
     """No purchase, sale or merger may make corporations control each other, directly or
     indirectly; buying the first 4-train may (seed 000 item 3.1, "Spieler und Gesellschaften
