@@ -90,6 +90,7 @@ EFFECTS: dict[str, list[tuple[str, object]]] = {
     "emr_round_down": [("emr_half_price_rounding", "down")],
     "allow_circular_control": [("circular_control_forbidden", False)],
     "merger_table_above_250": [("merger_keeps_prices_above_250", False)],
+    "end_at_once_top_or_offboards": [("game_end_timing", "immediate")],
     "upgrade_reachable_city": [("reachable_city_upgrade_without_new_track", True)],
     "secession_payout_unmatched": [("secession_pays_unmatched_holders", True)],
     "corp_no_rebuy_after_sale": [("emr_sales_block_corporate_rebuy", True)],
@@ -111,7 +112,7 @@ EFFECTS: dict[str, list[tuple[str, object]]] = {
 
 def test_every_option_but_the_preset_and_the_alias_is_in_the_table_of_effects() -> None:
     assert set(EFFECTS) == set(OPTIONS) - {"zugzwang"} - set(SAME_AS)
-    assert len(OPTIONS) == 27
+    assert len(OPTIONS) == 28
 
 
 def test_seed_000_items_1_17_and_4_2_the_rulebook_id_is_an_alias_of_sfli_run_variant() -> None:
@@ -303,6 +304,7 @@ names them, their sources cite the rules and the defect."""
 
 SEED_RULES = {
     "merger_table_above_250": "seed 000 conversion table",
+    "end_at_once_top_or_offboards": "seed 000 item 2.27",
 }
 """Options for seed rules where rules/1841.md section 6 proposes no id (its Option column
 says "—" or there is none): their sources cite the seed item."""

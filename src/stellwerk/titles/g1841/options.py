@@ -156,6 +156,16 @@ OPTIONS: dict[str, Option] = declare(
         "18xx.games keeps a price above L.250 (both above and different: the acting "
         "corporation chooses)",
     ),
+    Option(
+        "end_at_once_top_or_offboards",
+        "Game end by top price or offboards: at once, even after the bank broke",
+        "seed 000 item 2.27; rules/1841.md §1.4, §6.2",
+        (Data("game_end_timing", "immediate"),),
+        note="de: Das Spiel endet sofort, wenn ein Kurs L.516 erreicht oder alle "
+        "Fernverbindungen angeschlossen sind, auch bei gesprengter Bank; 18xx.games ends "
+        "after the current operating turn",
+        conflicts=("end_finish_current_or",),
+    ),
     # --- seed 000, part 3: rule changes ----------------------------------------------------
     Option(
         "allow_circular_control",

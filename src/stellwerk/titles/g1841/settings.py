@@ -51,8 +51,10 @@ operating order."""
 Rounding = Literal["up", "down"]
 """How the half-price total of an emergency sale is rounded."""
 
-GameEnd = Literal["current_turn", "current_or"]
-"""Play left after the top price or the last offboard group ends the game."""
+GameEnd = Literal["immediate", "current_turn", "current_or"]
+"""Play left after the top price or the last offboard group ends the game: none (the game
+ends after the action that reached it), the current operating turn, the current operating
+round."""
 
 Bankruptcy = Literal["sell_out", "dissolve"]
 """The bankruptcy procedure."""
@@ -166,7 +168,10 @@ class Settings1841:
 
     game_end_timing: GameEnd = "current_turn"
     """When the top price L.516 or the last offboard group ends the game: after the current
-    operating turn (18xx.games, §1.4) or after the current operating round (seed 003 H4)."""
+    operating turn (18xx.games, §1.4), at once (seed 000 item 2.27: "Auch wenn die Bank
+    bereits kein Geld mehr hat, endet das Spiel sofort, wenn ein Aktienkursmarker L. 516
+    erreicht oder alle Fernverbindungen angeschlossen sind") or after the current operating
+    round (seed 003 H4)."""
 
     emr_president_cert_to_pool: bool = True
     """Emergency sales may put a director certificate into the pool where §2.3.7 allows it;
