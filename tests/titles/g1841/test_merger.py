@@ -16,6 +16,7 @@ from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import MergeStep
 
+from .setup_helpers import start as setup_start
 from .traced import actions, differences, fixture, game_before, trace_lines
 
 
@@ -309,6 +310,34 @@ def test_seed_000_item_1_16_exchange_order() -> None:
     if game.pool in order:
         after_pool = order[order.index(game.pool) + 1 :]
         assert all(merger.is_frozen(game, h) for h in after_pool if isinstance(h, Corporation))
+
+
+@pytest.mark.parametrize(
+    ("options", "order"), [([], ["SFTG", "SFTC"]), (["exchange_order_by_value"], ["SFTC", "SFTG"])]
+)
+def test_seed_000_item_2_25_frozen_holders_exchange_in_value_order(
+    options: list[str], order: list[str]
+) -> None:
+    """seed 000 item 2.25: "Diese Aktientausche finden nach denen des Bankpools statt, im
+    Falle von mehreren eingefrorenen Gesellschaften in Reihenfolge ihres Kurswertes".  Two
+    frozen holders (presided by the pool) exchange after the pool: 18xx.games in definition
+    order (SFTG at L.68 before SFTC at L.144); with ``exchange_order_by_value`` the more
+    valuable SFTC first, as the players' own corporations (item 1.16)."""
+    game = Game1841([(1, "a"), (2, "b"), (3, "c")], options, 1)
+    p1, p2, _ = game.players
+    a = setup_start(game, "ATFA", "100,3,5", p1, {p2: 10})
+    b = setup_start(game, "CTS", "100,3,5", p2)
+    frozen_ones = [setup_start(game, sym, cell, game.pool) for sym, cell in FROZEN_HOLDERS]
+    for holder in [game.pool, *frozen_ones]:
+        move_share(next(s for s in a.treasury_shares() if not s.president), holder)
+    assert all(merger.is_frozen(game, c) for c in frozen_ones)
+    held = merger.exchange_holders(game, a, b, p1, 10)
+    after_pool = held[held.index(game.pool) + 1 :]
+    assert [getattr(h, "sym", None) for h in after_pool] == order
+
+
+FROZEN_HOLDERS = (("SFTG", "68,4,2"), ("SFTC", "144,2,8"))
+"""Two corporations to freeze: SFTG before SFTC in definition order, SFTC worth more."""
 
 
 def test_seed_000_item_1_3_restarted_corporation_has_no_history() -> None:

@@ -49,6 +49,7 @@ from stellwerk.core.market import Cell
 from stellwerk.titles.g1841 import journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question
+from stellwerk.titles.g1841.ownership import holders_in_order
 from stellwerk.titles.g1841.trial import light_copy
 
 if TYPE_CHECKING:
@@ -375,17 +376,17 @@ def start_target(game: Game1841, target: Corporation, cell: Cell) -> None:
 
 # -- holders -----------------------------------------------------------------------------------
 def frozen_corporations(game: Game1841) -> list[Corporation]:
-    return [c for c in game.corporations if is_frozen(game, c)]
+    """The frozen corporations in the order they exchange after the pool: definition order
+    (18xx.games) or descending share value (seed 000 item 2.25, option;
+    :func:`.ownership.holders_in_order`)."""
+    return holders_in_order(game, [c for c in game.corporations if is_frozen(game, c)])
 
 
 def controlled_in_order(game: Game1841, player: Player) -> list[Corporation]:
     """The corporations ``player`` controls, in the order his corporations decide in
     exchanges: definition order (18xx.games) or descending share value (seed 000 item 1.16,
-    option)."""
-    mine = [c for c in game.corporations if controller(c) is player]
-    if game.settings.holder_corporation_order == "share_value":
-        mine.sort(key=lambda c: c.sort_key() if c.share_price is not None else (0, 0, 0, 0, ""))
-    return mine
+    option; :func:`.ownership.holders_in_order`)."""
+    return holders_in_order(game, [c for c in game.corporations if controller(c) is player])
 
 
 def exchange_holders(

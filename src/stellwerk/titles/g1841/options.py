@@ -124,11 +124,13 @@ OPTIONS: dict[str, Option] = declare(
     ),
     Option(
         "exchange_order_by_value",
-        "Exchanges: each player's corporations decide in descending share value",
-        "seed 000 items 1.16, 2.25; rules/1841.md §5.4, §6.1",
+        "Exchanges: each player's corporations, and the frozen ones after the pool, decide "
+        "in descending share value",
+        "seed 000 items 1.16, 2.25; rules/1841.md §5.4, §6.1, §6.2",
         (Data("holder_corporation_order", "share_value"),),
         note="de: Entscheidungen für die geführten Gesellschaften nach absteigendem "
-        "Kurswert; 18xx.games uses definition order",
+        "Kurswert, eingefrorene Gesellschaften nach dem Bankpool ebenso; 18xx.games uses "
+        "definition order",
     ),
     # --- seed 000, part 2: questions the rules leave open ----------------------------------
     Option(

@@ -70,6 +70,21 @@ def circular_set(game: Game1841) -> set[str]:
     }
 
 
+def holders_in_order(game: Game1841, corps: list[Corporation]) -> list[Corporation]:
+    """Corporations deciding one after the other in an exchange (mergers, the secession):
+    as given (18xx.games: definition order), or with ``holder_corporation_order ==
+    "share_value"`` in descending share value, i.e. operating order (seed 000 item 1.16: "dann
+    für seine Gesellschaften in absteigender Reihenfolge ihres Kurswertes"; item 2.12: "in
+    order of share value" means operating order; item 2.25 for the frozen corporations after
+    the pool: "im Falle von mehreren eingefrorenen Gesellschaften in Reihenfolge ihres
+    Kurswertes")."""
+    if game.settings.holder_corporation_order != "share_value":
+        return corps
+    return sorted(
+        corps, key=lambda c: c.sort_key() if c.share_price is not None else (0, 0, 0, 0, "")
+    )
+
+
 @contextmanager
 def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
     """Whatever happens to ``corp``'s certificates and president inside is undone after."""

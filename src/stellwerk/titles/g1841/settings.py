@@ -109,8 +109,9 @@ class Settings1841:
     4.2; seed 003 H3); read :attr:`sfli_runs_when_formed`."""
 
     holder_corporation_order: HolderOrder = "definition"
-    """In exchanges (mergers, transformation, secession) each player's corporations decide in
-    definition order (18xx.games, §5.4) or in descending share value (seed 000 item 1.16)."""
+    """In exchanges (mergers, transformation, secession) each player's corporations, and the
+    frozen corporations after the pool, decide in definition order (18xx.games, §5.4) or in
+    descending share value (seed 000 items 1.16, 2.25)."""
 
     sale_drop_order: SaleDropOrder = "each_sale"
     """Price drops of sold shares: at each sale in action order (18xx.games) or after the
