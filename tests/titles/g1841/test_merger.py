@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from stellwerk.api import Game
 from stellwerk.core.entities import Corporation, Player, move_share
 from stellwerk.core.errors import IllegalAction
+from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841 import merger
 from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.game import Game1841
@@ -199,18 +201,146 @@ def test_seed_000_conversion_table_option_above_250() -> None:
 
 
 # -- eligibility, refusals ---------------------------------------------------------------------
+def live_before(name: str, action_id: int) -> Game:
+    """The recorded game replayed up to (not including) ``action_id``, for live actions."""
+    game_file = load_game_file(read_game_file(fixture(name)))
+    game = Game.create(game_file.title, game_file.players, game_file.optional_rules, 1)
+    for action in game_file.live:
+        if int(action["id"]) >= action_id:
+            break
+        game.process(action, replay=True)
+    return game
+
+
+def refused_merge(game: Game, entity: str, corporation: str) -> IllegalAction:
+    """The refusal of a live ``merge`` naming ``corporation``; the record is unchanged."""
+    before = len(game.actions)
+    action = {"type": "merge", "entity": entity, "entity_type": "corporation"}
+    with pytest.raises(IllegalAction) as refused:
+        game.process({**action, "corporation": corporation})
+    assert len(game.actions) == before
+    return refused.value
+
+
+def test_seed_000_item_3_7_a_merger_across_a_border_is_refused_naming_the_item() -> None:
+    """seed 000 item 3.7 ("Ein Zusammenschluß ist nicht erlaubt, wenn alle Verbindungen ...
+    eine bestehende Grenze überqueren"): a live merger with a partner whose stations are
+    reached only across an existing border is refused naming that item, not the turn order.
+    The recorded games merge only once the borders are down, so the position before SFTG's
+    merger (1841_game_end_bank 496) gets the borders of phase 3 back: IFAI, beyond the
+    Piedmont-Lombardy border, is no partner then, SFTN (same side) still is."""
+    game = live_before("1841_game_end_bank", 496)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    engine.map.set_phase("3")
+    engine.map.clear_graphs()
+    sftg = engine.corporation("SFTG")
+    ifai = engine.corporation("IFAI")
+    assert ifai not in merger.partners(engine, sftg)
+    assert merger.reaches_station(engine, sftg, ifai, "full")
+    refusal = refused_merge(game, "SFTG", "IFAI")
+    assert "seed 000 item 3.7" in refusal.rule and "border" in refusal.reason
+    assert "turn order" not in refusal.rule
+    assert merger.partner_refusal(engine, sftg, engine.corporation("SFTN")) is None
+
+
+@pytest.mark.parametrize(
+    ("partner", "rule"),
+    [
+        ("SFL", "rules/1841.md 2.3.10, 2.3.11 (frozen corporations do not merge)"),
+        ("CTLP", "rules/1841.md 2.3.11 (two majors or two minors merge)"),
+        ("SB", "seed 000 item 2.26"),
+        ("ICSF", "rules/1841.md 2.3.11"),
+    ],
+)
+def test_a_refused_merger_partner_names_the_rule_that_forbids_it(partner: str, rule: str) -> None:
+    """rules/1841.md 2.3.11, 2.3.10, seed 000 item 2.26: before SFTG's merger in
+    1841_game_end_bank (496) a live merger with frozen SFL, minor CTLP, SB (no station
+    reached) or ICSF (not started) is refused naming the rule that forbids that partner."""
+    game = live_before("1841_game_end_bank", 496)
+    refusal = refused_merge(game, "SFTG", partner)
+    assert rule in refusal.rule and "turn order" not in refusal.rule, refusal
+
+
+def test_seed_003_h12_an_unoperated_partner_is_refused_naming_the_item() -> None:
+    """seed 000 mistake 5.3, seed 003 H12 ("Aktien einer Gesellschaft, die noch nicht eine OR
+    komplett abgeschlossen hat, ... Solche Firmen dürfen auch nicht fusionieren oder fusioniert
+    werden"): IFAI taken for a corporation in its first operating round is refused as
+    partner naming those items."""
+    game = live_before("1841_game_end_bank", 496)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    engine.operated_corps.discard("IFAI")
+    refusal = refused_merge(game, "SFTG", "IFAI")
+    assert "seed 003 H12" in refusal.rule and "mistake 5.3" in refusal.rule
+
+
+def test_seed_003_h12_an_unoperated_acting_major_is_refused_naming_the_item() -> None:
+    """seed 000 mistake 5.3, seed 003 H12: SFTG itself taken for a corporation in its first
+    operating round has no Merge step (no step takes its ``merge``); the refusal names the
+    items, not the turn order -- a major has no later moment to merge in this turn."""
+    game = live_before("1841_game_end_bank", 496)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    engine.operated_corps.discard("SFTG")
+    refusal = refused_merge(game, "SFTG", "IFAI")
+    assert "seed 003 H12" in refusal.rule and "turn order" not in refusal.rule
+
+
+def test_seed_000_item_3_6_a_partner_leaving_no_president_is_refused_naming_the_item() -> None:
+    """seed 000 item 3.6 ("Eine freiwilliger Zusammenschluß ... darf nicht stattfinden, wenn
+    keiner der Aktionäre den Direktorenposten übernimmt"), item 3.1: in the position of the
+    test above, live, naming IFAI as SFTG's partner is refused naming those items."""
+    game = live_before("1841_game_end_bank", 496)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    sftg = engine.corporation("SFTG")
+    president = sftg.owner
+    assert isinstance(president, Player)
+    other = next(p for p in engine.players if p is not president and not p.shares_of("SFTG"))
+    for share in [s for s in president.shares_of("SFTG") if not s.president]:
+        move_share(share, other)
+    for player in engine.players:
+        player.cash = 0
+    refusal = refused_merge(game, "SFTG", "IFAI")
+    assert refusal.rule == merger.RULE_PRESIDENT_OR_CIRCLE and "president" in refusal.reason
+
+
+def test_a_refused_exchange_answer_names_the_merger_rule() -> None:
+    """rules/1841.md 2.3.11: in SFTG's merger (1841_game_end_bank, before action 498) AFI is
+    asked cash or a share; a choice that is not offered is refused naming the merger's rule,
+    not the stock round's (the live gate's rule for ``choose``)."""
+    game = live_before("1841_game_end_bank", 498)
+    before = len(game.actions)
+    answer = {"type": "choose", "entity": "AFI", "entity_type": "corporation", "choice": "pres"}
+    with pytest.raises(IllegalAction) as refused:
+        game.process(answer)
+    assert refused.value.rule == merger.RULE and len(game.actions) == before
+
+
+def test_a_refused_new_corporation_names_the_merger_rule() -> None:
+    """rules/1841.md 2.3.11: once the partner is chosen, a new corporation that is started
+    already (CTS) is refused naming what a merger forms, not the turn order."""
+    game = live_before("1841_game_end_bank", 496)
+    game.process(
+        {"type": "merge", "entity": "SFTG", "entity_type": "corporation", "corporation": "IFAI"}
+    )
+    refusal = refused_merge(game, "SFTG", "CTS")
+    assert refusal.rule == merger.RULE_TARGET
+
+
 def test_mistake_5_3_no_merger_before_operating() -> None:
     """seed 000 mistake 5.3, seed 003 H12 (rules/1841.md 2.3.9, 2.3.11): a corporation that has
     not completed an operating turn may not merge or be merged; the Merge step is not offered
-    and a merger is refused naming the rule, changing nothing."""
+    and a merger is refused naming the items, changing nothing."""
     game = game_before("1841_game_end_bank", 496)
     sftg, ifai, cfcc = (game.corporation(s) for s in ("SFTG", "IFAI", "CFCC"))
     game.operated_corps.discard("IFAI")
     assert ifai not in merger.partners(game, sftg)
     cash = sftg.cash
-    with pytest.raises(IllegalAction, match="may not merge") as refused:
+    with pytest.raises(IllegalAction, match="IFAI has not completed an operating turn") as refused:
         merger.start_merger(game, sftg, ifai, cfcc)
-    assert "2.3.11" in refused.value.rule
+    assert refused.value.rule == merger.RULE_OPERATED and "2.3.11" in refused.value.rule
     assert sftg.cash == cash and not cfcc.ipoed
     game.operated_corps.discard("SFTG")
     step = MergeStep(game, fake_round(game, sftg))

@@ -151,8 +151,7 @@ OPTIONS: dict[str, Option] = declare(
     Option(
         "merger_table_above_250",
         "Mergers of majors: the conversion table also above L.250 (every sum from L.243: L.242)",
-        "seed 000 conversion table (\"243 und + auf 242 (Feld N3)\"); rules/1841.md §2.3.11, "
-        "§6.6",
+        'seed 000 conversion table ("243 und + auf 242 (Feld N3)"); rules/1841.md §2.3.11, §6.6',
         (Data("merger_keeps_prices_above_250", False),),
         note="de: Umrechnungstabelle auch über L.250: jede Summe ab L.243 ergibt L.242; "
         "18xx.games keeps a price above L.250 (both above and different: the acting "
