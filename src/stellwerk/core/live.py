@@ -26,6 +26,11 @@ one step's menu, not the whole list), and compares field by field:
   ``tokener`` (the acting corporation): 18xx.games reads fields we ignore (e.g. ``exchange``),
   so a value we do not understand is refused rather than stored.
 
+A refused action names the rule of its type (a title's ``Game.live_rules``, else
+:data:`RULES`) or the turn order, unless the step that would take it (or, when no step takes
+it now, any step of the round) names the rule forbidding the move itself
+(``Step.why_refused``, e.g. a merger partner across a border).
+
 Site actions (``message``, ``log``, ``program_*``, ``end_game``) are not moves: any player of
 the game may send them (``actions.check_site``).  Replay (loading a file) does not pass this gate;
 see ``stellwerk.api.Game.process`` for what replay accepts beyond it.
@@ -87,17 +92,31 @@ def check_live(game: Game, action: Action) -> None:
         return
     if entity not in candidates(game):
         raise IllegalAction(f"{_name(entity)} may not act now", TURN_RULE)
-    step = routing_step(game, entity, kind)
+    try:
+        step = routing_step(game, entity, kind)
+    except IllegalAction as general:
+        specific = next(
+            (r for s in game.round.steps if (r := s.why_refused(entity, action)) is not None),
+            None,
+        )
+        if specific is None:
+            raise
+        raise specific from general
     listed = offered(step, entity, kind, action)
     rule = rule_for(game, kind)
     if not listed:
-        raise IllegalAction(f"{_name(entity)} has no {kind} to make now", rule)
+        raise step.why_refused(entity, action) or IllegalAction(
+            f"{_name(entity)} has no {kind} to make now", rule
+        )
     if kind == "run_routes":
         _check_run(action, rule)
         return
     reasons = [match(game, step, entity, action, option) for option in listed]
     if any(reason is None for reason in reasons):
         return
+    specific = step.why_refused(entity, action)
+    if specific is not None:
+        raise specific
     close = [r for r in reasons if r is not None and not r.startswith(FAR)]
     if close:
         raise IllegalAction(close[0], rule)

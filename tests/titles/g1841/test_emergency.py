@@ -176,6 +176,43 @@ def test_seed_000_2_21_half_price_total_rounded_down() -> None:
 
 
 @needs_fixtures
+def test_seed_003_h2_emergency_sale_of_another_corporations_share_moves_no_price() -> None:
+    """seed 003 H2 (``corp_foreign_sale_no_drop``, part of the zugzwang house rules): "Wenn
+    Firmen Fremdaktien verkaufen, so sinkt der Kurs nicht" -- with no exception for
+    emergency money.  SB's emergency sale of its SFTC share leaves SFTC's price where it was;
+    by default (18xx.games) it drops a row.  SB's sale of its own IPO shares still drops SB's
+    price (H2: "Wenn Firmen eigene Aktien verkaufen sinkt der Kurs sehr wohl")."""
+    for options, drops in (((), 1), (("corp_foreign_sale_no_drop",), 0), (("zugzwang",), 0)):
+        game, path = position(BANK, 246, "SB", options=options)
+        sftc = game.corporation("SFTC")
+        before = sftc.share_price
+        assert before is not None
+        play(game, path, 246, 246)
+        after = sftc.share_price
+        assert after is not None and after.row - before.row == drops, options
+    game, path = position(BANK, 246, "SB", options=("corp_foreign_sale_no_drop",))
+    sb = game.corporation("SB")
+    play(game, path, 246, 246)
+    own = [(c, p) for c, p, _ in sales(game, "SB") if c == "SB"]
+    assert own, "SB offers its own IPO shares next"
+    price = sb.share_price
+    assert price is not None
+    share = next(s for s in sb.treasury_shares() if not s.president)
+    game.process_action(
+        {
+            "type": "sell_shares",
+            "entity": "SB",
+            "entity_type": "corporation",
+            "shares": [share.id],
+            "percent": own[0][1],
+            "share_price": next(p for c, _, p in sales(game, "SB") if c == "SB"),
+        }
+    )
+    moved = sb.share_price
+    assert moved is not None and moved.row > price.row
+
+
+@needs_fixtures
 def test_2_3_7_recorded_sale_without_share_price_pays_the_market_price() -> None:
     """rules/1841.md 2.3.7 (half price) as 18xx.games replays it: a recorded sale naming
     its ``share_price`` (34.5) pays SB L.35 for its SFTC share at L.69; the same sale

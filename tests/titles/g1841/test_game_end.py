@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from stellwerk.api import Game
+from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.rounds import StockRound
+from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841 import game_end
 from stellwerk.titles.g1841.game import Game1841
 
@@ -105,6 +108,49 @@ def test_faq_2_27_top_price_ends_after_the_turn_even_with_a_broken_bank() -> Non
     game = new_game(3)
     game.round = StockRound(game, [])
     assert game.end_now("current_turn")
+
+
+def test_seed_000_item_2_27_option_top_price_ends_at_once_even_with_a_broken_bank() -> None:
+    """seed 000 item 2.27 (``end_at_once_top_or_offboards``): "Auch wenn die Bank bereits
+    kein Geld mehr hat, endet das Spiel sofort, wenn ein Aktienkursmarker L. 516 erreicht":
+    the price's trigger is immediate and outranks the broken bank's end of the operating
+    round; the option excludes seed 003 H4 (and so the zugzwang preset)."""
+    game = new_game(3, ["end_at_once_top_or_offboards"])
+    game.bank.cash = -1
+    assert game.check_game_end() == ("bank", "current_or")
+    reach_516(game)
+    operating(game)
+    assert game.check_game_end() == ("stock_market", "immediate")
+    for other in (["end_finish_current_or"], ["zugzwang"]):
+        with pytest.raises(IllegalAction, match="exclude"):
+            new_game(3, ["end_at_once_top_or_offboards", *other])
+
+
+@pytest.mark.skipif(not FIXTURES.exists(), reason="../shared fixtures absent")
+def test_seed_000_item_2_27_option_last_offboard_ends_the_game_at_the_tile_lay() -> None:
+    """seed 000 item 2.27 (``end_at_once_top_or_offboards``) in 1841_game_end_offboards:
+    ATFA's tile lay (action 679) connects the last off-board group; 18xx.games plays ATFA's
+    turn to its end (the game ends after action 686), with the option the game ends right
+    after the tile lay, and nothing of the turn after it is accepted."""
+    game_file = load_game_file(read_game_file(fixture("1841_game_end_offboards")))
+    ends: dict[bool, int] = {}
+    for at_once in (False, True):
+        options = [*game_file.optional_rules]
+        if at_once:
+            options.append("end_at_once_top_or_offboards")
+        game = Game.create(game_file.title, game_file.players, options, game_file.seed)
+        live = iter(game_file.live)
+        for action in live:
+            game.process(action, replay=True)
+            if game.finished:
+                ends[at_once] = int(action["id"])
+                break
+        assert game.finished and game.engine.game_end_reason == "offboards"
+        following = next(live, None)
+        if following is not None:
+            with pytest.raises(IllegalAction):
+                game.process(following, replay=True)
+    assert ends == {False: 686, True: 679}
 
 
 def test_seed_003_h4_current_or_is_played_to_its_end() -> None:

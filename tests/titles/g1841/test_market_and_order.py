@@ -149,6 +149,32 @@ def test_seed_000_item_2_23_circular_corporations_are_frozen_and_sell_at_full_va
     assert sftg.percent_of("AFI") == 10
 
 
+@pytest.mark.parametrize(("options", "drops"), [([], 2), (["corp_foreign_sale_no_drop"], 0)])
+def test_seed_003_h2_a_circular_corporations_sale_of_its_controller_moves_no_price(
+    options: list[str], drops: int
+) -> None:
+    """seed 003 H2 ("Wenn Firmen Fremdaktien verkaufen, so sinkt der Kurs nicht"), seed 000
+    item 2.23: the circular corporation's sale of its controller's certificate is a
+    corporation's sale of another corporation's shares, so under the house rule SFTC's price
+    stays; by default the 20 % certificate drops it two rows."""
+    game = new_game(options=options)
+    p1, p2, p3 = game.players
+    set_phase(game, "3")
+    sftg = start(game, "SFTG", "144,2,8", p1, {p2: 20}, cash=50)
+    sftc = start(game, "SFTC", "100,3,5", sftg, {p3: 10})
+    pres = sftg.presidents_share
+    assert pres is not None
+    move_share(pres, sftc)
+    game.set_president(sftg, sftc)
+    frozen.update(game)
+    before = sftc.share_price
+    assert before is not None
+    frozen.frozen_operation(game, sftg)
+    after = sftc.share_price
+    assert after is not None and after.row - before.row == drops
+    assert sftg.cash == 50 + 2 * 100 and game.pool.percent_of("SFTC") == 20
+
+
 @pytest.mark.parametrize(("other", "president"), [(10, "pool"), (20, "p3")])
 def test_seed_000_item_2_23_after_the_circular_sale_the_certificate_decides_the_president(
     other: int, president: str

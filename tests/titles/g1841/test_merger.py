@@ -9,13 +9,16 @@ from typing import Any
 
 import pytest
 
+from stellwerk.api import Game
 from stellwerk.core.entities import Corporation, Player, move_share
 from stellwerk.core.errors import IllegalAction
+from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841 import merger
 from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import MergeStep
 
+from .setup_helpers import start as setup_start
 from .traced import actions, differences, fixture, game_before, trace_lines
 
 
@@ -163,19 +166,181 @@ def test_merger_prices_above_250() -> None:
     assert [c.price for c in merger.merger_prices(game, a, b)] == [242]
 
 
+def test_seed_000_conversion_table_option_above_250() -> None:
+    """seed 000 table 6.6 ("243 und + auf 242 (Feld N3)"), option ``merger_table_above_250``:
+    the table has no price above L.242 and no exception, so every sum from L.243 up, however
+    high either price, gives L.242 at N3 -- both above L.250 (no choice), one above L.250,
+    equal prices above L.250; below L.243 the table as always; minors unchanged."""
+    game = Game1841([(1, "a"), (2, "b"), (3, "c")], ["merger_table_above_250"], 1)
+    a, b = game.corporation("CTS"), game.corporation("ICSF")
+
+    def at(corp: Corporation, row: int, col: int) -> None:
+        cell = game.market.cell((row, col))
+        assert cell is not None
+        corp.share_price = cell
+
+    def prices() -> list[tuple[int, str]]:
+        return [(c.price, cell_name(c.column, c.row)) for c in merger.merger_prices(game, a, b)]
+
+    for (ra, ca), (rb, cb) in (((0, 14), (1, 15)), ((0, 14), (0, 14)), ((0, 14), (5, 10))):
+        at(a, ra, ca)
+        at(b, rb, cb)
+        assert prices() == [(242, "N3")]
+    at(a, 5, 11)  # 162
+    at(b, 6, 11)  # 141
+    assert prices() == [(242, "N3")]
+    at(a, 8, 5)
+    at(b, 8, 5)
+    pa, pb = a.share_price, b.share_price
+    assert pa is not None and pb is not None and pa.price + pb.price < 243
+    below = merger.rightmost_below(game, pa.price + pb.price)
+    assert prices() == [(below.price, cell_name(below.column, below.row))]
+    default = Game1841([(1, "a"), (2, "b"), (3, "c")], [], 1)
+    assert not game.settings.merger_keeps_prices_above_250
+    assert default.settings.merger_keeps_prices_above_250
+
+
 # -- eligibility, refusals ---------------------------------------------------------------------
+def live_before(name: str, action_id: int) -> Game:
+    """The recorded game replayed up to (not including) ``action_id``, for live actions."""
+    game_file = load_game_file(read_game_file(fixture(name)))
+    game = Game.create(game_file.title, game_file.players, game_file.optional_rules, 1)
+    for action in game_file.live:
+        if int(action["id"]) >= action_id:
+            break
+        game.process(action, replay=True)
+    return game
+
+
+def refused_merge(game: Game, entity: str, corporation: str) -> IllegalAction:
+    """The refusal of a live ``merge`` naming ``corporation``; the record is unchanged."""
+    before = len(game.actions)
+    action = {"type": "merge", "entity": entity, "entity_type": "corporation"}
+    with pytest.raises(IllegalAction) as refused:
+        game.process({**action, "corporation": corporation})
+    assert len(game.actions) == before
+    return refused.value
+
+
+def test_seed_000_item_3_7_a_merger_across_a_border_is_refused_naming_the_item() -> None:
+    """seed 000 item 3.7 ("Ein Zusammenschluß ist nicht erlaubt, wenn alle Verbindungen ...
+    eine bestehende Grenze überqueren"): a live merger with a partner whose stations are
+    reached only across an existing border is refused naming that item, not the turn order.
+    The recorded games merge only once the borders are down, so the position before SFTG's
+    merger (1841_game_end_bank 496) gets the borders of phase 3 back: IFAI, beyond the
+    Piedmont-Lombardy border, is no partner then, SFTN (same side) still is."""
+    game = live_before("1841_game_end_bank", 496)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    engine.map.set_phase("3")
+    engine.map.clear_graphs()
+    sftg = engine.corporation("SFTG")
+    ifai = engine.corporation("IFAI")
+    assert ifai not in merger.partners(engine, sftg)
+    assert merger.reaches_station(engine, sftg, ifai, "full")
+    refusal = refused_merge(game, "SFTG", "IFAI")
+    assert "seed 000 item 3.7" in refusal.rule and "border" in refusal.reason
+    assert "turn order" not in refusal.rule
+    assert merger.partner_refusal(engine, sftg, engine.corporation("SFTN")) is None
+
+
+@pytest.mark.parametrize(
+    ("partner", "rule"),
+    [
+        ("SFL", "rules/1841.md 2.3.10, 2.3.11 (frozen corporations do not merge)"),
+        ("CTLP", "rules/1841.md 2.3.11 (two majors or two minors merge)"),
+        ("SB", "seed 000 item 2.26"),
+        ("ICSF", "rules/1841.md 2.3.11"),
+    ],
+)
+def test_a_refused_merger_partner_names_the_rule_that_forbids_it(partner: str, rule: str) -> None:
+    """rules/1841.md 2.3.11, 2.3.10, seed 000 item 2.26: before SFTG's merger in
+    1841_game_end_bank (496) a live merger with frozen SFL, minor CTLP, SB (no station
+    reached) or ICSF (not started) is refused naming the rule that forbids that partner."""
+    game = live_before("1841_game_end_bank", 496)
+    refusal = refused_merge(game, "SFTG", partner)
+    assert rule in refusal.rule and "turn order" not in refusal.rule, refusal
+
+
+def test_seed_003_h12_an_unoperated_partner_is_refused_naming_the_item() -> None:
+    """seed 000 mistake 5.3, seed 003 H12 ("Aktien einer Gesellschaft, die noch nicht eine OR
+    komplett abgeschlossen hat, ... Solche Firmen dürfen auch nicht fusionieren oder fusioniert
+    werden"): IFAI taken for a corporation in its first operating round is refused as
+    partner naming those items."""
+    game = live_before("1841_game_end_bank", 496)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    engine.operated_corps.discard("IFAI")
+    refusal = refused_merge(game, "SFTG", "IFAI")
+    assert "seed 003 H12" in refusal.rule and "mistake 5.3" in refusal.rule
+
+
+def test_seed_003_h12_an_unoperated_acting_major_is_refused_naming_the_item() -> None:
+    """seed 000 mistake 5.3, seed 003 H12: SFTG itself taken for a corporation in its first
+    operating round has no Merge step (no step takes its ``merge``); the refusal names the
+    items, not the turn order -- a major has no later moment to merge in this turn."""
+    game = live_before("1841_game_end_bank", 496)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    engine.operated_corps.discard("SFTG")
+    refusal = refused_merge(game, "SFTG", "IFAI")
+    assert "seed 003 H12" in refusal.rule and "turn order" not in refusal.rule
+
+
+def test_seed_000_item_3_6_a_partner_leaving_no_president_is_refused_naming_the_item() -> None:
+    """seed 000 item 3.6 ("Eine freiwilliger Zusammenschluß ... darf nicht stattfinden, wenn
+    keiner der Aktionäre den Direktorenposten übernimmt"), item 3.1: in the position of the
+    test above, live, naming IFAI as SFTG's partner is refused naming those items."""
+    game = live_before("1841_game_end_bank", 496)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    sftg = engine.corporation("SFTG")
+    president = sftg.owner
+    assert isinstance(president, Player)
+    other = next(p for p in engine.players if p is not president and not p.shares_of("SFTG"))
+    for share in [s for s in president.shares_of("SFTG") if not s.president]:
+        move_share(share, other)
+    for player in engine.players:
+        player.cash = 0
+    refusal = refused_merge(game, "SFTG", "IFAI")
+    assert refusal.rule == merger.RULE_PRESIDENT_OR_CIRCLE and "president" in refusal.reason
+
+
+def test_a_refused_exchange_answer_names_the_merger_rule() -> None:
+    """rules/1841.md 2.3.11: in SFTG's merger (1841_game_end_bank, before action 498) AFI is
+    asked cash or a share; a choice that is not offered is refused naming the merger's rule,
+    not the stock round's (the live gate's rule for ``choose``)."""
+    game = live_before("1841_game_end_bank", 498)
+    before = len(game.actions)
+    answer = {"type": "choose", "entity": "AFI", "entity_type": "corporation", "choice": "pres"}
+    with pytest.raises(IllegalAction) as refused:
+        game.process(answer)
+    assert refused.value.rule == merger.RULE and len(game.actions) == before
+
+
+def test_a_refused_new_corporation_names_the_merger_rule() -> None:
+    """rules/1841.md 2.3.11: once the partner is chosen, a new corporation that is started
+    already (CTS) is refused naming what a merger forms, not the turn order."""
+    game = live_before("1841_game_end_bank", 496)
+    game.process(
+        {"type": "merge", "entity": "SFTG", "entity_type": "corporation", "corporation": "IFAI"}
+    )
+    refusal = refused_merge(game, "SFTG", "CTS")
+    assert refusal.rule == merger.RULE_TARGET
+
+
 def test_mistake_5_3_no_merger_before_operating() -> None:
     """seed 000 mistake 5.3, seed 003 H12 (rules/1841.md 2.3.9, 2.3.11): a corporation that has
     not completed an operating turn may not merge or be merged; the Merge step is not offered
-    and a merger is refused naming the rule, changing nothing."""
+    and a merger is refused naming the items, changing nothing."""
     game = game_before("1841_game_end_bank", 496)
     sftg, ifai, cfcc = (game.corporation(s) for s in ("SFTG", "IFAI", "CFCC"))
     game.operated_corps.discard("IFAI")
     assert ifai not in merger.partners(game, sftg)
     cash = sftg.cash
-    with pytest.raises(IllegalAction, match="may not merge") as refused:
+    with pytest.raises(IllegalAction, match="IFAI has not completed an operating turn") as refused:
         merger.start_merger(game, sftg, ifai, cfcc)
-    assert "2.3.11" in refused.value.rule
+    assert refused.value.rule == merger.RULE_OPERATED and "2.3.11" in refused.value.rule
     assert sftg.cash == cash and not cfcc.ipoed
     game.operated_corps.discard("SFTG")
     step = MergeStep(game, fake_round(game, sftg))
@@ -275,6 +440,34 @@ def test_seed_000_item_1_16_exchange_order() -> None:
     if game.pool in order:
         after_pool = order[order.index(game.pool) + 1 :]
         assert all(merger.is_frozen(game, h) for h in after_pool if isinstance(h, Corporation))
+
+
+@pytest.mark.parametrize(
+    ("options", "order"), [([], ["SFTG", "SFTC"]), (["exchange_order_by_value"], ["SFTC", "SFTG"])]
+)
+def test_seed_000_item_2_25_frozen_holders_exchange_in_value_order(
+    options: list[str], order: list[str]
+) -> None:
+    """seed 000 item 2.25: "Diese Aktientausche finden nach denen des Bankpools statt, im
+    Falle von mehreren eingefrorenen Gesellschaften in Reihenfolge ihres Kurswertes".  Two
+    frozen holders (presided by the pool) exchange after the pool: 18xx.games in definition
+    order (SFTG at L.68 before SFTC at L.144); with ``exchange_order_by_value`` the more
+    valuable SFTC first, as the players' own corporations (item 1.16)."""
+    game = Game1841([(1, "a"), (2, "b"), (3, "c")], options, 1)
+    p1, p2, _ = game.players
+    a = setup_start(game, "ATFA", "100,3,5", p1, {p2: 10})
+    b = setup_start(game, "CTS", "100,3,5", p2)
+    frozen_ones = [setup_start(game, sym, cell, game.pool) for sym, cell in FROZEN_HOLDERS]
+    for holder in [game.pool, *frozen_ones]:
+        move_share(next(s for s in a.treasury_shares() if not s.president), holder)
+    assert all(merger.is_frozen(game, c) for c in frozen_ones)
+    held = merger.exchange_holders(game, a, b, p1, 10)
+    after_pool = held[held.index(game.pool) + 1 :]
+    assert [getattr(h, "sym", None) for h in after_pool] == order
+
+
+FROZEN_HOLDERS = (("SFTG", "68,4,2"), ("SFTC", "144,2,8"))
+"""Two corporations to freeze: SFTG before SFTC in definition order, SFTC worth more."""
 
 
 def test_seed_000_item_1_3_restarted_corporation_has_no_history() -> None:

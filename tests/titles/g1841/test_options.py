@@ -37,6 +37,11 @@ SAME_AS = {"sfli_runs_in_formation_or": "sfli_run_variant"}
 """Ids the rulebook proposes for a rule 18xx.games already names (rules/1841.md §6.1 item
 1.17: "= 18xx sfli_run_variant"); game files store 18xx.games' symbol."""
 
+SWITCHED_OFF_BY = {"forbid_circular_control": "allow_circular_control"}
+"""Rules the tables mark "(on)" (on by default, rules/1841.md §6.3 item 3.1) and the option
+that switches each off: options are chosen, never unchosen, so the switch is an option of its
+own whose source names the rule."""
+
 
 def _scan() -> ModuleType:
     """The option-id scan of tests/unit/core/test_option_declarations.py."""
@@ -83,6 +88,9 @@ EFFECTS: dict[str, list[tuple[str, object]]] = {
     "exchange_order_by_value": [("holder_corporation_order", "share_value")],
     "sale_drops_reverse_order": [("sale_drop_order", "reverse_operating_order")],
     "emr_round_down": [("emr_half_price_rounding", "down")],
+    "allow_circular_control": [("circular_control_forbidden", False)],
+    "merger_table_above_250": [("merger_keeps_prices_above_250", False)],
+    "end_at_once_top_or_offboards": [("game_end_timing", "immediate")],
     "upgrade_reachable_city": [("reachable_city_upgrade_without_new_track", True)],
     "secession_payout_unmatched": [("secession_pays_unmatched_holders", True)],
     "corp_no_rebuy_after_sale": [("emr_sales_block_corporate_rebuy", True)],
@@ -102,9 +110,25 @@ EFFECTS: dict[str, list[tuple[str, object]]] = {
 """Each option (the preset aside) and the fields it sets."""
 
 
-def test_every_option_but_the_preset_is_in_the_table_of_effects() -> None:
-    assert set(EFFECTS) == set(OPTIONS) - {"zugzwang"}
-    assert len(OPTIONS) == 24
+def test_every_option_but_the_preset_and_the_alias_is_in_the_table_of_effects() -> None:
+    assert set(EFFECTS) == set(OPTIONS) - {"zugzwang"} - set(SAME_AS)
+    assert len(OPTIONS) == 28
+
+
+def test_seed_000_items_1_17_and_4_2_the_rulebook_id_is_an_alias_of_sfli_run_variant() -> None:
+    """seed 000 items 1.17, 4.2 and seed 003 H3 (rules/1841.md §6.1, §6.4, §6.7): the id the
+    rulebook proposes, ``sfli_runs_in_formation_or``, is accepted at creation and plays
+    18xx.games' ``sfli_run_variant``: the same settings, alone and with the first edition,
+    and both ids together are no conflict."""
+    for oid, same in SAME_AS.items():
+        alias = OPTIONS[oid]
+        assert alias.effects == () and alias.implies == (same,)
+        assert DECLARED.check([oid], 4) == (oid, same)
+        for edition in ([], ["version_1"]):
+            assert settings([*edition, oid]) == settings([*edition, same])
+            assert settings([*edition, oid, same]) == settings([*edition, same])
+        assert not settings(["version_1"]).sfli_runs_when_formed
+        assert settings(["version_1", oid]).sfli_runs_when_formed
 
 
 def with_requirements(oid: str) -> list[str]:
@@ -278,6 +302,19 @@ default (issue 8 item 3; docs/architecture.md, defects H and I): no table of the
 names them, their sources cite the rules and the defect."""
 
 
+SEED_RULES = {
+    "merger_table_above_250": "seed 000 conversion table",
+    "end_at_once_top_or_offboards": "seed 000 item 2.27",
+}
+"""Options for seed rules where rules/1841.md section 6 proposes no id (its Option column
+says "—" or there is none): their sources cite the seed item."""
+
+
+def test_the_seed_options_without_a_rulebook_id_cite_their_item() -> None:
+    for oid, cited in SEED_RULES.items():
+        assert cited in OPTIONS[oid].source, (oid, OPTIONS[oid].source)
+
+
 def test_the_printed_rules_options_cite_the_rules_and_the_defect() -> None:
     for oid, cited in PRINTED_RULES.items():
         source = OPTIONS[oid].source
@@ -305,9 +342,19 @@ def test_every_option_id_of_the_rulebook_is_declared() -> None:
     wanted |= set(re.findall(r"[Pp]roposed option:? `(\w+)`", text))
     missing = sorted(oid for oid in wanted if declared_as(oid) not in OPTIONS)
     assert not missing, f"rulebook option ids not declared: {missing}"
-    assert defaults == {"forbid_circular_control"}
+    assert defaults == set(SWITCHED_OFF_BY)
     assert not defaults & set(OPTIONS)
-    unlisted = set(OPTIONS) - {declared_as(o) for o in wanted} - {"zugzwang"} - set(PRINTED_RULES)
+    for rule, switch in SWITCHED_OFF_BY.items():
+        assert rule in OPTIONS[switch].source and "on by default" in OPTIONS[switch].source
+    unlisted = (
+        set(OPTIONS)
+        - {declared_as(o) for o in wanted}
+        - {"zugzwang"}
+        - set(PRINTED_RULES)
+        - set(SWITCHED_OFF_BY.values())
+        - set(SAME_AS)
+        - set(SEED_RULES)
+    )
     assert not unlisted, f"declared but not in the rulebook: {sorted(unlisted)}"
 
 

@@ -280,6 +280,32 @@ def test_nobody_with_a_pair_puts_the_other_presidency_in_the_pool() -> None:
     assert game.controller(sfl) is None  # frozen (rules/1841.md 2.3.9)
 
 
+@pytest.mark.parametrize(
+    ("options", "order"), [([], ["SFTG", "SFTC"]), (["exchange_order_by_value"], ["SFTC", "SFTG"])]
+)
+def test_seed_000_item_2_25_frozen_irsff_holders_exchange_in_value_order(
+    options: list[str], order: list[str]
+) -> None:
+    """seed 000 item 2.25 ("im Falle von mehreren eingefrorenen Gesellschaften in
+    Reihenfolge ihres Kurswertes"): frozen holders of IRSFF exchange after the pool, in
+    definition order by default (18xx.games: SFTG at L.68 before SFTC at L.144), by share
+    value with ``exchange_order_by_value``."""
+    game = new_game(3, options)
+    p1, p2, _ = players(game)
+    irsff = start(game, "IRSFF", "100,3,5", p2, {p1: 10})
+    frozen_ones = [
+        start(game, "SFTG", "68,4,2", game.pool),
+        start(game, "SFTC", "144,2,8", game.pool),
+    ]
+    for holder in [game.pool, *frozen_ones]:
+        secession.move_share(next(s for s in irsff.treasury_shares() if not s.president), holder)
+    frozen.update(game)
+    assert all(frozen.is_frozen(game, c) for c in frozen_ones)
+    keys = secession.exchange_holders(game, p2, irsff, 10)
+    after_pool = keys[keys.index(secession.key_of(game.pool)) + 1 :]
+    assert after_pool == [secession.key_of(game.corporation(sym)) for sym in order]
+
+
 def test_faq_1_16_and_2_12_holders_decide_from_the_president_in_seat_order() -> None:
     """seed 000 items 1.16, 2.12; rules/1841.md 5.4: singles are decided from IRSFF's
     president clockwise, each player followed by his corporations (definition order; with

@@ -29,8 +29,9 @@ SAME_AS = {"sfli_runs_in_formation_or": "sfli_run_variant"}
 """The rulebook's proposed id for a rule 18xx.games already names (rules/1841.md §6.1 item
 1.17: "= 18xx sfli_run_variant")."""
 
-ON_BY_DEFAULT = {"forbid_circular_control"}
-"""Ids the tables mark "(on)": the only rule, not an option (§6.3 item 3.1)."""
+ON_BY_DEFAULT = {"forbid_circular_control": "allow_circular_control"}
+"""Ids the tables mark "(on)", the rule by default (§6.3 item 3.1), and the registered option
+that switches each off (options are chosen, never unchosen)."""
 
 _REF = r"(?:\d+\.\d+|H\d+)"
 _JOIN = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*|\s*[-\u2013]\s*)"
@@ -162,14 +163,18 @@ def test_every_seed_row_has_a_test() -> None:
 
 def test_every_option_id_of_the_seed_tables_is_a_registered_option() -> None:
     """Issue 8: every option id of the tables exists in ``stellwerk options 1841`` (the
-    registry's title info, which the command prints), but the one marked "(on)"."""
+    registry's title info, which the command prints); the one marked "(on)" is the default
+    rule, and the option switching it off is registered and names it."""
     registered = {option.id for option in title_info("1841").options}
     wanted: set[str] = set()
     for _seed, _item, cell in seed_rows(rulebook()):
         head = cell if re.match(r"`\w+` \(on\)", cell) else cell.split("(", 1)[0]
         wanted.update(re.findall(r"`(\w+)`", head))
-    assert wanted & ON_BY_DEFAULT == ON_BY_DEFAULT
-    assert not ON_BY_DEFAULT & registered
-    missing = sorted(o for o in wanted - ON_BY_DEFAULT if SAME_AS.get(o, o) not in registered)
+    assert wanted & set(ON_BY_DEFAULT) == set(ON_BY_DEFAULT)
+    assert not set(ON_BY_DEFAULT) & registered
+    for rule, switch in ON_BY_DEFAULT.items():
+        assert switch in registered
+        assert rule in next(o.source for o in title_info("1841").options if o.id == switch)
+    missing = sorted(o for o in wanted - set(ON_BY_DEFAULT) if SAME_AS.get(o, o) not in registered)
     assert not missing, f"option ids of the seed tables not in stellwerk options 1841: {missing}"
     assert "zugzwang" in registered

@@ -20,7 +20,7 @@ from stellwerk.titles.g1841 import start, stock
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.events import close_corporation
 from stellwerk.titles.g1841.game import Game1841
-from stellwerk.titles.g1841.ownership import creates_circle, frozen
+from stellwerk.titles.g1841.ownership import circular_set, creates_circle, frozen
 from stellwerk.titles.g1841.stock import Shares1841, can_par
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
@@ -716,6 +716,27 @@ def test_faq_3_1_sale_creating_circular_control_is_refused() -> None:
     with pytest.raises(IllegalAction):
         send(game, player, "sell_shares", shares=["AFI_0"], percent=20)
     assert a.owner is player and player.percent_of("AFI") == 20
+
+
+def test_seed_000_item_3_1_switched_off_the_first_printed_rules_allow_the_circular_sale() -> None:
+    """Seed 000 item 3.1 is a rule change of the FAQ ("Regeländerungen"): the first printed
+    rules allowed a sale that makes corporations control each other.  Switched off
+    (``allow_circular_control``), the sale of the position above goes through: CTDA, holding
+    30 % of AFI, becomes its president, and both corporations are circular."""
+    game = game_in_sr(phase="3", options=["allow_circular_control"])
+    assert not game.settings.circular_control_forbidden
+    player = game.round.current_entity()
+    a = par(game, player, "AFI", "100,3,5")
+    b = par(game, a, "CTDA", "100,3,5")
+    give(game, a, b, 3)
+    game.operated_corps.add("AFI")
+    bundle = Bundle.of(player.shares_of("AFI"), a)
+    assert creates_circle(game, bundle, game.pool, True)
+    assert step(game).can_sell(player, bundle)
+    send(game, player, "sell_shares", shares=["AFI_0"], percent=20)
+    assert a.owner is b and b.owner is a
+    assert player.percent_of("AFI") == 0
+    assert a.sym in circular_set(game) and b.sym in circular_set(game)
 
 
 # -- player to player (4.3) ---------------------------------------------------------------------

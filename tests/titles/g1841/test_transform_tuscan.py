@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from stellwerk.core.entities import Corporation, move_share, transfer
+from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import frozen, journal, merger, transform, tuscan
 from stellwerk.titles.g1841.decisions import Decisions, queue
@@ -184,6 +187,26 @@ def test_transform_step_protocol() -> None:
     ctda = game.corporation("CTDA")
     rnd.entities = [ctda]
     assert TransformStep(game, rnd).actions(ctda) == []
+
+
+def test_a_refused_transformation_names_what_it_may_form() -> None:
+    """rules/1841.md 2.3.12: a transformation forms a non-historical major not yet started;
+    naming a historical one (SFTG) or a started one is refused naming that rule (the step's
+    reason for the live gate, and the procedure's own check), not the turn order; a listed
+    target has no refusal."""
+    game, rnd = before_tuscan_merge()
+    sfma = game.corporation("SFMA")
+    rnd.entities, rnd.entity_index = [sfma], 0
+    step = TransformStep(game, rnd)
+    step.setup()
+    merge = {"type": "merge", "entity": "SFMA", "entity_type": "corporation"}
+    assert step.why_refused(sfma, {**merge, "corporation": "ATFA"}) is None
+    for sym in ("SFTG", "CTDA"):
+        refusal = step.why_refused(sfma, {**merge, "corporation": sym})
+        assert refusal is not None and refusal.rule == transform.RULE_TARGET, sym
+        with pytest.raises(IllegalAction) as raised:
+            transform.start_transform(game, sfma, game.corporation(sym))
+        assert raised.value.rule == transform.RULE_TARGET
 
 
 def last_operator_transforms(rules: bool) -> tuple[Game1841, OperatingRound]:

@@ -232,6 +232,15 @@ class Step:
         Steps with parameters override this; the default lists parameterless types."""
         return [act(entity, kind) for kind in self.actions(entity) if kind == "pass"]
 
+    def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
+        """Why ``action`` of ``entity`` is not allowed, naming the rule that forbids the move
+        itself (live play, ``stellwerk.core.live``): asked of the step that would take the
+        action once it is neither listed nor in a listed space, and of every step of the
+        round when no step takes it now -- so a step answers only for moves it would take and
+        that no later moment of the turn allows either.  ``None`` (the default): the gate's
+        own reason, which names the rule of the action type or the turn order."""
+        return None
+
     def price_space(self, entity: Entity, listed: Action) -> tuple[int, int]:
         """The prices (lowest, highest) ``entity`` may name in the listed action ``listed``
         (live play, ``stellwerk.core.live``).  By default only the listed price; steps where

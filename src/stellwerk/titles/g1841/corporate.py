@@ -64,11 +64,12 @@ from stellwerk.core.shares import Bundle, can_dump
 from stellwerk.titles.g1841 import countries
 from stellwerk.titles.g1841.ownership import (
     RULE_CIRCLE,
-    creates_circle,
+    circle_refused,
     historical,
     phase_number,
     pool_president_buyable,
     presidency_may_change,
+    sale_drops_price,
 )
 from stellwerk.titles.g1841.start import CorporationStart, begin_start
 from stellwerk.titles.g1841.stock import (
@@ -329,7 +330,7 @@ class CorporateShares(CorporationStep):
             not presidency_may_change(game, target) or not can_dump(bundle, corp)
         ):
             return False
-        return target.owner is not corp or not creates_circle(
+        return target.owner is not corp or not circle_refused(
             game, bundle, game.pool, presidency_may_change(game, target)
         )
 
@@ -479,14 +480,14 @@ class CorporateShares(CorporationStep):
         bundle = bundle_from_action(self.game, action)
         target = bundle.corporation
         if not self.can_sell(entity, bundle):
-            circle = target.owner is entity and creates_circle(
+            circle = target.owner is entity and circle_refused(
                 self.game, bundle, self.game.pool, presidency_may_change(self.game, target)
             )
             raise IllegalAction(
                 f"{entity.sym} may not sell {target.sym} now", RULE_CIRCLE if circle else RULE
             )
         self.sold(entity)[target.sym] = "now"
-        drop = target is entity or self.game.settings.corporate_sales_of_others_drop_price
+        drop = sale_drops_price(self.game, entity, target)
         sell_dropping(self.game, bundle, self.pending_drops, drop=drop)
         self.reorder()
         self.turn.append(action)
@@ -501,7 +502,7 @@ class CorporateShares(CorporationStep):
                 f"{entity.sym} may not buy {target.sym} now", self.refusal(entity, bundle)
             )
         self.check_offered(entity, "buy_shares")
-        if creates_circle(self.game, bundle, entity, presidency_may_change(self.game, target)):
+        if circle_refused(self.game, bundle, entity, presidency_may_change(self.game, target)):
             raise IllegalAction(f"buying {target.sym} makes a circle of control", RULE_CIRCLE)
         self.settle()
         price = reopened_price(self.game, bundle) if target.closed else None

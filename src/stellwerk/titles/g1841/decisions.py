@@ -103,6 +103,11 @@ class Procedure:
         those :meth:`answer` would refuse); every listed answer unless a procedure says."""
         return True
 
+    def disallowed(self, game: Game1841, action: Action) -> IllegalAction:
+        """The refusal of a listed answer :meth:`allows` rejects, naming the rule that
+        forbids its consequences (the procedure's rule unless it names a closer one)."""
+        return IllegalAction(f"this answer is not allowed by {self.rule}", self.rule)
+
 
 def queue(game: Game1841, procedure: Procedure) -> None:
     """Put a procedure under way after those already waiting (one that asks nothing is done
@@ -185,6 +190,24 @@ class Decisions(Step):
             lambda: [a for a in asked.listed() if procedure.allows(self.game, a)],
         )
         return allowed
+
+    def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
+        """An answer refused names the question's rule (the procedure's: a merger's
+        2.3.11, a transformation's 2.3.12, ...), or, for a listed answer whose consequences
+        are not allowed, the rule that forbids them (:meth:`Procedure.disallowed`)."""
+        found = self.current()
+        if found is None or entity is not found[1].entity:
+            return None
+        procedure, asked = found
+        if action.get("type") not in asked.kinds:
+            return None  # no answer to this question: the turn order says why
+        try:
+            check_answer(asked, action)
+        except IllegalAction as refused:
+            return refused
+        if not procedure.allows(self.game, action):
+            return procedure.disallowed(self.game, action)
+        return None
 
     def _answer(self, action: Action, entity: Entity) -> None:
         found = current(self.game)

@@ -20,7 +20,9 @@ the cheapest depot train raises the money in this order:
 
 Every sale is at **half** the market price, the bundle's total rounded up as 18xx.games does
 (``ceil(price / 2 * shares)``; seed 000 item 2.21 rounds it down: setting
-``emr_half_price_rounding``), and moves the price down like a normal sale.
+``emr_half_price_rounding``), and moves the price down like a normal sale (seed 003 H2,
+setting ``corporate_sales_of_others_drop_price`` off: not when a corporation sells another
+corporation's shares, emergency money being no exception).
 
 **No overselling** for the chain's sales: a bundle is legal only if its half-price total is
 below what is still needed plus the half price of one share (no share in it is unneeded).
@@ -60,7 +62,12 @@ from stellwerk.core.events import SharesSold, ref
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import frozen
-from stellwerk.titles.g1841.ownership import move_bundle, presidency_may_change, trial
+from stellwerk.titles.g1841.ownership import (
+    move_bundle,
+    presidency_may_change,
+    sale_drops_price,
+    trial,
+)
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -409,9 +416,11 @@ def sell(
 ) -> None:
     """An emergency sale: the seller gets the half-price total from the bank (for a recorded
     ``action`` without ``share_price``, see :func:`sale_amount`), the bundle goes
-    to the pool, the price drops a row per share; a president's certificate nobody can take
-    leaves the corporation presided by the pool, frozen at once (18xx.games' ``update_frozen!``
-    after the sale: a frozen corporation after the buyer in the order has its frozen turn);
+    to the pool, the price drops a row per share (not for a corporation's sale of another
+    corporation's shares under seed 003 H2, :func:`.ownership.sale_drops_price`); a
+    president's certificate nobody can take leaves the corporation presided by the pool,
+    frozen at once (18xx.games' ``update_frozen!`` after the sale: a frozen corporation
+    after the buyer in the order has its frozen turn);
     before phase 4 a historical corporation's presidency stays (rules/1841.md 2.3.7, 2.2.1),
     unless ``president_change`` says otherwise (the first part of a bankrupt's sell-out, see
     :func:`.bankruptcy.sell_out`, which also leaves the operating order as it is:
@@ -431,7 +440,8 @@ def sell(
         game.set_president(corp, game.pool)
         if bundle.partial:
             game.handle_partial(bundle, game.pool, seller)
-    game.move_price(corp, "down", -(-bundle.percent // corp.share_unit))
+    if sale_drops_price(game, seller, corp):
+        game.move_price(corp, "down", -(-bundle.percent // corp.share_unit))
     frozen.update(game)
     if game.settings.emr_sales_block_corporate_rebuy and isinstance(seller, Corporation):
         state = getattr(game.round, "state", None)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core.entities import Corporation, chain_of_control, controller
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
+from stellwerk.titles.g1841.ownership import sale_drops_price
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -98,7 +99,8 @@ def in_circular_chain(game: Game1841, corp: Corporation, other: Corporation) -> 
 
 def frozen_operation(game: Game1841, corp: Corporation) -> None:
     """The turn of a frozen corporation: two columns left; a circular one sells the shares of
-    the corporations of its chain (rules/1841.md 2.3.10)."""
+    the corporations of its chain, each price dropping as after any sale but for seed 003 H2
+    (:func:`.ownership.sale_drops_price`) (rules/1841.md 2.3.10)."""
     game.move_price(corp, "left", 2)
     if not is_circular(game, corp):
         return
@@ -109,7 +111,11 @@ def frozen_operation(game: Game1841, corp: Corporation) -> None:
         if not in_circular_chain(game, corp, other):
             continue
         for share in list(shares):
-            game.sell_shares_and_change_price(Bundle.of([share], other))
+            bundle = Bundle.of([share], other)
+            if sale_drops_price(game, corp, other):
+                game.sell_shares_and_change_price(bundle)
+            else:
+                game.sell_shares(bundle)
             pool_takes_unclaimed_presidency(game, other)
     update(game)
 

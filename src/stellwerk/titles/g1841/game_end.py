@@ -10,9 +10,13 @@ Four conditions end the game (18xx.games' GAME_END_CHECK):
   at the end of the current operating turn.
 
 The most urgent condition that holds wins (immediate > current turn > current OR): so even a
-broken bank gives way to the price or the off-boards (seed 000 item 2.27: at the end of the
-operating turn; the FAQ says at once).  Seed 003 H4 plays the current operating round to its
-end after the price or the off-boards (``settings.game_end_timing == "current_or"``).
+broken bank gives way to the price or the off-boards (at the end of the operating turn, as
+18xx.games).  Seed 000 item 2.27 ends the game at once ("endet das Spiel sofort",
+``settings.game_end_timing == "immediate"``): right after the action that reached L.516 or
+connected the last off-board group (a dividend, a tile lay, the stock round's last pass with
+its end-of-round price moves), nothing of the operating turn after it is played.  Seed 003 H4
+plays the current operating round to its end after the price or the off-boards
+(``settings.game_end_timing == "current_or"``).
 
 The operating round calls :func:`after_operating_turn` when a corporation's turn ends, and
 :func:`record_offboards` with the hexes of every ``destination_connection`` (the track step's
@@ -45,8 +49,9 @@ TIMING_PRIORITY = ["immediate", "current_turn", "current_or"]
 
 
 def end_checks(game: Game1841) -> dict[str, str]:
-    """Each end condition and when it ends the game (rules/1841.md 1.4; seed 003 H4 plays the
-    operating round to its end after the price or the off-boards)."""
+    """Each end condition and when it ends the game (rules/1841.md 1.4; seed 000 item 2.27
+    ends it at once, seed 003 H4 plays the operating round to its end after the price or the
+    off-boards)."""
     late = game.settings.game_end_timing
     return {"bankrupt": "immediate", "bank": "current_or", "stock_market": late, "offboards": late}
 

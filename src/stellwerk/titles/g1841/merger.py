@@ -12,7 +12,8 @@ The procedure (:class:`Merger`, a :class:`~.decisions.Procedure`) runs as 18xx.g
 3. the exchange: majors in two passes (pairs, then single shares, ``choose`` pres/no and
    cash/full/pres), minors automatically;
 4. a merger that leaves the target without a president or makes a new circular chain of
-   control is refused before anything changes (the exchange is tried on a copy of the game);
+   control (seed 000 item 3.1, unless that rule is switched off) is refused before anything
+   changes (the exchange is tried on a copy of the game);
 5. tokens: duplicates go, on a two-city tile one must go (``remove_token``), then between a
    lower and an upper bound of the map tokens (``remove_token``, ``pass``);
 6. the old corporations close (historical) or become available again (non-historical).
@@ -48,6 +49,7 @@ from stellwerk.core.market import Cell
 from stellwerk.titles.g1841 import journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question
+from stellwerk.titles.g1841.ownership import holders_in_order
 from stellwerk.titles.g1841.trial import light_copy
 
 if TYPE_CHECKING:
@@ -159,6 +161,109 @@ def partners(game: Game1841, corp: Corporation) -> list[Corporation]:
     return found
 
 
+# -- refusals: the rule that forbids the move ---------------------------------------------------
+RULE_TYPE = "rules/1841.md 2.3.11 (two majors or two minors merge)"
+RULE_HISTORICAL = "rules/1841.md 2.3.11 (historical corporations merge only from phase 4)"
+RULE_OPERATED = (
+    "seed 000 mistake 5.3, seed 003 H12 (no merger before the corporation has operated; "
+    "rules/1841.md 2.3.9, 2.3.11)"
+)
+RULE_FROZEN = "rules/1841.md 2.3.10, 2.3.11 (frozen corporations do not merge)"
+RULE_BORDER = "seed 000 item 3.7 (no merger across an existing border)"
+RULE_REACH = "rules/1841.md 2.3.11, seed 000 item 2.26 (the partner's station must be reachable)"
+RULE_TARGET = "rules/1841.md 2.3.11 (the new corporation: a non-historical major not started)"
+RULE_PRESIDENT = "seed 000 item 3.6 (a merger needs a new president; rules/1841.md 2.3.11)"
+RULE_PRESIDENT_OR_CIRCLE = (
+    "seed 000 items 3.6, 3.1 (a merger needs a new president and makes no circular control; "
+    "rules/1841.md 2.3.11)"
+)
+
+
+def not_mergeable(game: Game1841, corp: Corporation) -> IllegalAction | None:
+    """Why ``corp`` may not take part in a merger, naming the rule that says so (the
+    conditions of :func:`mergeable`, the most specific rule first); None if it may."""
+    if not corp.ipoed or corp.closed:
+        return IllegalAction(f"{corp.sym} is not a started corporation", RULE)
+    if is_historical(game, corp) and phase_number(game) < 4:
+        return IllegalAction(f"{corp.sym} is historical: it merges from phase 4", RULE_HISTORICAL)
+    if not has_operated(game, corp):
+        return IllegalAction(f"{corp.sym} has not completed an operating turn", RULE_OPERATED)
+    if is_frozen(game, corp):
+        return IllegalAction(f"{corp.sym} is frozen", RULE_FROZEN)
+    return None
+
+
+def reaches_station(game: Game1841, corp: Corporation, other: Corporation, network: str) -> bool:
+    """Whether ``corp`` reaches a non-pass city with a token of ``other`` on the region graph
+    (``network == "region"``: no current border crossed) or on the full track graph."""
+    graph = game.map.region_graph if network == "region" else game.map.graph
+    board = game.map.board
+    for hid, node in graph.network(corp.sym).nodes:
+        index = board.hexes[hid].city_index(node)
+        if index is None or is_pass_hex(game, hid):
+            continue
+        if other.sym in board.hexes[hid].cities[index].tokens:
+            return True
+    return False
+
+
+def partner_refusal(game: Game1841, a: Corporation, b: Corporation) -> IllegalAction | None:
+    """Why ``a`` may not choose ``b`` as its merger partner, naming the rule that forbids it
+    (rules/1841.md 2.3.11; seed 000 items 2.26, 3.1, 3.6, 3.7, mistake 5.3; seed 003 H12):
+    its own type, each one mergeable, a station of ``b`` reached without crossing a current
+    border, and a merger that can complete; None if nothing forbids it."""
+    if b is a:
+        return IllegalAction(f"{a.sym} cannot merge with itself", RULE)
+    if game.specs[a.sym].type != game.specs[b.sym].type:
+        kinds = f"{a.sym} is a {game.specs[a.sym].type}, {b.sym} a {game.specs[b.sym].type}"
+        return IllegalAction(f"{kinds}: they may not merge", RULE_TYPE)
+    for corp in (a, b):
+        refused = not_mergeable(game, corp)
+        if refused is not None:
+            return refused
+    if b not in partners(game, a):
+        if reaches_station(game, a, b, "full"):
+            return IllegalAction(
+                f"{a.sym} reaches {b.sym}'s stations only across an existing border", RULE_BORDER
+            )
+        return IllegalAction(f"{a.sym} reaches no station of {b.sym}", RULE_REACH)
+    found = targets(game)
+    if found and not can_begin(game, a, b, found[0]):
+        return incomplete(game, a, b)
+    return None
+
+
+def target_refusal(
+    game: Game1841, a: Corporation, b: Corporation, target: Corporation
+) -> IllegalAction | None:
+    """Why ``a`` and ``b`` may not merge into ``target`` (rules/1841.md 2.3.11; seed 000 items
+    3.1, 3.6); None if nothing forbids it."""
+    if not merge_target(game, target):
+        return IllegalAction(f"{target.sym} cannot be formed by a merger", RULE_TARGET)
+    refused = partner_refusal(game, a, b)
+    if refused is not None:
+        return refused
+    if not can_begin(game, a, b, target):
+        return incomplete(game, a, b)
+    return None
+
+
+def incomplete(game: Game1841, a: Corporation, b: Corporation) -> IllegalAction:
+    """No exchange lets the merger of ``a`` and ``b`` complete: it would leave the new
+    corporation without a president or (while seed 000 item 3.1 is in force) make a circular
+    chain of control."""
+    if game.settings.circular_control_forbidden:
+        return IllegalAction(
+            f"a merger of {a.sym} and {b.sym} would leave the new corporation without a "
+            "president or make a circular chain of control",
+            RULE_PRESIDENT_OR_CIRCLE,
+        )
+    return IllegalAction(
+        f"a merger of {a.sym} and {b.sym} would leave the new corporation without a president",
+        RULE_PRESIDENT,
+    )
+
+
 # -- the new price (rules/1841.md 2.3.11, 6.6) ------------------------------------------------
 def rightmost_below(game: Game1841, value: float) -> Cell:
     """The market cell with a price below ``value`` in the rightmost column such a cell has,
@@ -183,9 +288,13 @@ def merger_prices(game: Game1841, a: Corporation, b: Corporation) -> list[Cell]:
     """The possible prices of the merged corporation, lower first (rules/1841.md 2.3.11):
     majors both above L.250 keep one of their prices (a choice if they differ), one above
     L.250 keeps its price; otherwise the cell below the sum capped at L.250 (majors) or half
-    the sum (minors)."""
+    the sum (minors).  With seed 000's conversion table for every merger of majors (rules/1841.md
+    6.6: "243 und + auf 242 (Feld N3)", the table has no row above it) no price above L.250
+    is kept: every sum from L.243 up gives L.242."""
     pa, pb = a.share_price, b.share_price
     assert pa is not None and pb is not None
+    if is_major(game, a) and not game.settings.merger_keeps_prices_above_250:
+        return [rightmost_below(game, min(pa.price + pb.price, MAJOR_SUM_CAP))]
     if is_major(game, a):
         if pa.price > MAJOR_SUM_CAP and pb.price > MAJOR_SUM_CAP:
             if pa.price == pb.price:
@@ -370,17 +479,17 @@ def start_target(game: Game1841, target: Corporation, cell: Cell) -> None:
 
 # -- holders -----------------------------------------------------------------------------------
 def frozen_corporations(game: Game1841) -> list[Corporation]:
-    return [c for c in game.corporations if is_frozen(game, c)]
+    """The frozen corporations in the order they exchange after the pool: definition order
+    (18xx.games) or descending share value (seed 000 item 2.25, option;
+    :func:`.ownership.holders_in_order`)."""
+    return holders_in_order(game, [c for c in game.corporations if is_frozen(game, c)])
 
 
 def controlled_in_order(game: Game1841, player: Player) -> list[Corporation]:
     """The corporations ``player`` controls, in the order his corporations decide in
     exchanges: definition order (18xx.games) or descending share value (seed 000 item 1.16,
-    option)."""
-    mine = [c for c in game.corporations if controller(c) is player]
-    if game.settings.holder_corporation_order == "share_value":
-        mine.sort(key=lambda c: c.sort_key() if c.share_price is not None else (0, 0, 0, 0, ""))
-    return mine
+    option; :func:`.ownership.holders_in_order`)."""
+    return holders_in_order(game, [c for c in game.corporations if controller(c) is player])
 
 
 def exchange_holders(
@@ -518,6 +627,12 @@ class Merger(Procedure):
                 slots=[slot for _, slot in self.removable(game)],
             )
         return None
+
+    def disallowed(self, game: Game1841, action: Action) -> IllegalAction:
+        """An exchange answer after which the merger cannot complete: no president, or a
+        circular chain (seed 000 items 3.6, 3.1; :func:`incomplete`)."""
+        a, b, _ = self.corps(game)
+        return incomplete(game, a, b)
 
     def answer(self, game: Game1841, action: Action) -> None:
         if self.stage in ("price", "pass1", "pass2") and not self.tuscan:
@@ -783,7 +898,7 @@ class Merger(Procedure):
                 for c in game.corporations
                 if c.ipoed and is_circular(c) and c.sym not in self.circular_before
             ]
-            if new:
+            if new and game.settings.circular_control_forbidden:
                 raise IllegalAction(
                     f"the merger makes a circular chain of control ({', '.join(new)})",
                     "rules/1841.md 2.3.11 (seed 000 item 3.1)",
@@ -951,11 +1066,12 @@ def start_merger(game: Game1841, a: Corporation, b: Corporation, target: Corpora
     """The acting corporation ``a`` merges with ``b`` into ``target`` (rules/1841.md 2.3.11):
     checked (partner, target) and begun; the caller queues it."""
     if game.specs[a.sym].type != game.specs[b.sym].type:
-        raise IllegalAction(f"{b.sym} is not of {a.sym}'s type", RULE)
+        raise IllegalAction(f"{b.sym} is not of {a.sym}'s type", RULE_TYPE)
     if not mergeable(game, a) or not mergeable(game, b):
-        raise IllegalAction(f"{a.sym} and {b.sym} may not merge", RULE)
+        refused = not_mergeable(game, a) or not_mergeable(game, b)
+        raise refused or IllegalAction(f"{a.sym} and {b.sym} may not merge", RULE)
     if not merge_target(game, target):
-        raise IllegalAction(f"{target.sym} is not available to merge into", RULE)
+        raise IllegalAction(f"{target.sym} is not available to merge into", RULE_TARGET)
     decider = controller(a)
     if decider is None:
         raise IllegalAction(f"{a.sym} has no player in control", RULE)

@@ -98,6 +98,34 @@ class MergeStep(Step):
             out.append(act(entity, "pass"))
         return out
 
+    def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
+        """Why the named partner (or, once it is chosen, the named new corporation) is not
+        allowed, naming the rule that forbids it -- a partner across a border: seed 000 item
+        3.7 (:func:`.merger.partner_refusal`, :func:`.merger.target_refusal`); or why the
+        operator, a major (minors may transform instead), may not merge at all this turn
+        (:func:`.merger.not_mergeable`: historical before phase 4, not operated, frozen)."""
+        if not isinstance(entity, Corporation) or action.get("type") != "merge":
+            return None
+        game = self.game
+        if entity is operator(self) and merger.is_major(game, entity):
+            refused = merger.not_mergeable(game, entity)
+            if refused is not None and merger.targets(game):
+                return refused  # a major never transforms: it may not merge this turn
+        named = self.named(entity, action)
+        if named is None:
+            return None
+        partner = getattr(self, "partner", None)
+        if partner is None:
+            return merger.partner_refusal(self.game, entity, named)
+        return merger.target_refusal(self.game, entity, self.game.corporation(partner), named)
+
+    def named(self, entity: Entity, action: Action) -> Corporation | None:
+        """The corporation a ``merge`` of the operator names, if the step offers it one."""
+        if action.get("type") != "merge" or "merge" not in self.actions(entity):
+            return None
+        sym = action.get("corporation")
+        return next((c for c in self.game.corporations if c.sym == sym), None)
+
     def process_merge(self, action: Action, entity: Corporation) -> None:
         if "merge" not in self.actions(entity):
             raise IllegalAction(f"{entity.sym} may not merge now", merger.RULE)
@@ -105,9 +133,11 @@ class MergeStep(Step):
         other = game.corporation(str(action["corporation"]))
         if self.partner is None:
             if game.specs[other.sym].type != game.specs[entity.sym].type:
-                raise IllegalAction(f"{other.sym} is the wrong corporation type", merger.RULE)
+                raise IllegalAction(f"{other.sym} is the wrong corporation type", merger.RULE_TYPE)
             if other is entity or not merger.mergeable(game, other):
-                raise IllegalAction(f"{other.sym} is not available to merge with", merger.RULE)
+                refused = merger.not_mergeable(game, other)
+                itself = IllegalAction(f"{entity.sym} cannot merge with itself", merger.RULE)
+                raise refused or itself
             self.partner = other.sym
             return
         partner = game.corporation(self.partner)
@@ -142,6 +172,19 @@ class TransformStep(Step):
         out = [act(entity, "merge", corporation=c.sym) for c in merger.targets(self.game)]
         out.append(act(entity, "pass"))
         return out
+
+    def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
+        """A named corporation that a transformation cannot form, naming the rule
+        (rules/1841.md 2.3.12: a non-historical major not started)."""
+        if action.get("type") != "merge" or "merge" not in self.actions(entity):
+            return None
+        sym = action.get("corporation")
+        target = next((c for c in self.game.corporations if c.sym == sym), None)
+        if target is None or merger.merge_target(self.game, target):
+            return None
+        return IllegalAction(
+            f"{target.sym} cannot be formed by a transformation", transform.RULE_TARGET
+        )
 
     def process_merge(self, action: Action, entity: Corporation) -> None:
         if "merge" not in self.actions(entity):

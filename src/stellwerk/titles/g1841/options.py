@@ -13,6 +13,13 @@ note starts with it ("de: ...").
 18xx.games checks no combination of 1841's optional rules (meta.rb has no ``check_options``),
 so none of the four excludes another; ``sfli_run_variant`` without ``version_1`` is in a real
 game file (1841_game_end_offboards, with ``lite``) and changes nothing there.
+
+Two ids of rules/1841.md section 6 are not options of their own.  ``sfli_runs_in_formation_or``
+(seed 000 items 1.17, 4.2; seed 003 H3) is the rule 18xx.games calls ``sfli_run_variant``: it
+is declared as an alias that implies that option and has no effect of its own.
+``forbid_circular_control`` (seed 000 item 3.1) is marked "on" there, the rule by default;
+options are chosen, never unchosen, so ``allow_circular_control`` switches it off (the first
+printed rules).
 """
 
 from __future__ import annotations
@@ -75,6 +82,17 @@ OPTIONS: dict[str, Option] = declare(
         note="de: Die SFLi agiert schon in der Runde ihrer Gründung; the second edition's "
         "rule already, so it changes the game only with version_1",
     ),
+    Option(
+        "sfli_runs_in_formation_or",
+        "Alias of sfli_run_variant: SFLi runs in the OR it is formed if no predecessor has "
+        "operated",
+        "seed 000 items 1.17, 4.2; seed 003 H3; rules/1841.md §6.1, §6.4, §6.7 (the id proposed "
+        "there; 18xx.games names the same rule sfli_run_variant)",
+        note="de: Die SFLi agiert schon in der Runde ihrer Gründung; the rulebook's id for "
+        "18xx.games' sfli_run_variant, accepted at creation and choosing it (one rule, one "
+        "settings field; game files of 18xx.games store its symbol)",
+        implies=("sfli_run_variant",),
+    ),
     # --- the printed rules where 18xx.games differs (issue 8 item 3) ------------------------
     Option(
         "or_waits_for_last_decisions",
@@ -106,11 +124,13 @@ OPTIONS: dict[str, Option] = declare(
     ),
     Option(
         "exchange_order_by_value",
-        "Exchanges: each player's corporations decide in descending share value",
-        "seed 000 items 1.16, 2.25; rules/1841.md §5.4, §6.1",
+        "Exchanges: each player's corporations, and the frozen ones after the pool, decide "
+        "in descending share value",
+        "seed 000 items 1.16, 2.25; rules/1841.md §5.4, §6.1, §6.2",
         (Data("holder_corporation_order", "share_value"),),
         note="de: Entscheidungen für die geführten Gesellschaften nach absteigendem "
-        "Kurswert; 18xx.games uses definition order",
+        "Kurswert, eingefrorene Gesellschaften nach dem Bankpool ebenso; 18xx.games uses "
+        "definition order",
     ),
     # --- seed 000, part 2: questions the rules leave open ----------------------------------
     Option(
@@ -128,7 +148,37 @@ OPTIONS: dict[str, Option] = declare(
         (Data("emr_half_price_rounding", "down"),),
         note="de: Verkauf zum halben Preis: Gesamtbetrag abgerundet; 18xx.games rounds up",
     ),
+    Option(
+        "merger_table_above_250",
+        "Mergers of majors: the conversion table also above L.250 (every sum from L.243: L.242)",
+        'seed 000 conversion table ("243 und + auf 242 (Feld N3)"); rules/1841.md §2.3.11, §6.6',
+        (Data("merger_keeps_prices_above_250", False),),
+        note="de: Umrechnungstabelle auch über L.250: jede Summe ab L.243 ergibt L.242; "
+        "18xx.games keeps a price above L.250 (both above and different: the acting "
+        "corporation chooses)",
+    ),
+    Option(
+        "end_at_once_top_or_offboards",
+        "Game end by top price or offboards: at once, even after the bank broke",
+        "seed 000 item 2.27; rules/1841.md §1.4, §6.2",
+        (Data("game_end_timing", "immediate"),),
+        note="de: Das Spiel endet sofort, wenn ein Kurs L.516 erreicht oder alle "
+        "Fernverbindungen angeschlossen sind, auch bei gesprengter Bank; 18xx.games ends "
+        "after the current operating turn",
+        conflicts=("end_finish_current_or",),
+    ),
     # --- seed 000, part 3: rule changes ----------------------------------------------------
+    Option(
+        "allow_circular_control",
+        "Circular control allowed (first printed rules): switches off forbid_circular_control",
+        "seed 000 item 3.1 (forbid_circular_control, on by default); rules/1841.md §2.2.1, "
+        "§2.3.8, §2.3.10, §2.3.11, §6.3",
+        (Data("circular_control_forbidden", False),),
+        note="de: Aktienkauf, -verkauf und Zusammenschluss dürfen Gesellschaften einander "
+        "kontrollieren lassen (Originalregeln); the FAQ's rule change forbids it, as "
+        "18xx.games: the default.  The option framework chooses options, it switches none "
+        "off, so the rule on by default is switched off by this option",
+    ),
     Option(
         "upgrade_reachable_city",
         "A reachable city may be upgraded without new reachable track",

@@ -5,7 +5,8 @@ A corporation's president may be a player, another corporation or the pool; its 
 control ends at a player (who controls it), at the pool, or loops (core ``controller`` /
 ``is_circular``).  A started corporation whose chain does not end at a player is *frozen*;
 a looping chain is *circular*.  Buying or selling that would make a corporation circular is
-refused.  Before phase 4 the presidency of a historical corporation never changes hands.
+refused (seed 000 item 3.1, on by default; the first printed rules allowed it).  Before
+phase 4 the presidency of a historical corporation never changes hands.
 
 Trades are checked before anything moves: :func:`creates_circle` moves the certificates on
 trial, settles the presidency as the trade would, looks, and puts everything back exactly.
@@ -69,6 +70,21 @@ def circular_set(game: Game1841) -> set[str]:
     }
 
 
+def holders_in_order(game: Game1841, corps: list[Corporation]) -> list[Corporation]:
+    """Corporations deciding one after the other in an exchange (mergers, the secession):
+    as given (18xx.games: definition order), or with ``holder_corporation_order ==
+    "share_value"`` in descending share value, i.e. operating order (seed 000 item 1.16: "dann
+    für seine Gesellschaften in absteigender Reihenfolge ihres Kurswertes"; item 2.12: "in
+    order of share value" means operating order; item 2.25 for the frozen corporations after
+    the pool: "im Falle von mehreren eingefrorenen Gesellschaften in Reihenfolge ihres
+    Kurswertes")."""
+    if game.settings.holder_corporation_order != "share_value":
+        return corps
+    return sorted(
+        corps, key=lambda c: c.sort_key() if c.share_price is not None else (0, 0, 0, 0, "")
+    )
+
+
 @contextmanager
 def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
     """Whatever happens to ``corp``'s certificates and president inside is undone after."""
@@ -105,6 +121,31 @@ def creates_circle(game: Game1841, bundle: Bundle, to: Holder, president_change:
     ):
         return False
     return tried_circle(game, bundle, to, president_change)
+
+
+def sale_drops_price(game: Game1841, seller: Holder | None, corp: Corporation) -> bool:
+    """Whether selling ``corp``'s shares moves its price down (rules/1841.md 2.2.1, 2.3.7,
+    2.3.8): always, but with seed 003 H2 a corporation's sale of another corporation's shares
+    does not ("Wenn Firmen Fremdaktien verkaufen, so sinkt der Kurs nicht. (Wenn Firmen eigene
+    Aktien verkaufen sinkt der Kurs sehr wohl.)").  The house rule names no exception, so it
+    holds for every sale by a corporation: in its share step, for emergency money and in a
+    circular corporation's frozen turn (seed 000 item 2.23: a sale "per EMR rules at full
+    value")."""
+    if game.settings.corporate_sales_of_others_drop_price:
+        return True
+    return not isinstance(seller, Corporation) or seller is corp
+
+
+def circle_refused(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
+    """Whether the rule refuses moving ``bundle`` to ``to`` because a corporation would
+    become circular (seed 000 item 3.1, on by default: "Spieler und Gesellschaften dürfen
+    Aktien nicht verkaufen oder kaufen ..., wenn es dadurch dazu kommt, daß sich
+    Gesellschaften direkt oder indirekt gegenseitig kontrollieren"; rules/1841.md 2.2.1).
+    With the first printed rules (the rule switched off) nothing is refused for it: the
+    loop's corporations become frozen and circular (2.3.10)."""
+    return game.settings.circular_control_forbidden and creates_circle(
+        game, bundle, to, president_change
+    )
 
 
 def tried_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:

@@ -43,6 +43,7 @@ from stellwerk.core.shares import Bundle, ChangePresident, transfer_bundle
 from stellwerk.titles.g1841 import frozen, journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
+from stellwerk.titles.g1841.ownership import holders_in_order
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -90,9 +91,7 @@ def controlled_by(game: Game1841, player: Player) -> list[Corporation]:
     ``holder_corporation_order == "share_value"``, in operating order (seed 000 items 1.16,
     2.12)."""
     corps = [c for c in game.corporations if not c.closed and controller(c) is player]
-    if game.settings.holder_corporation_order == "share_value":
-        corps.sort(key=lambda c: c.sort_key() if c.share_price is not None else (0, 0, 0, 0, ""))
-    return corps
+    return holders_in_order(game, corps)
 
 
 def seats_from(game: Game1841, first: Player) -> list[Player]:
@@ -105,8 +104,9 @@ def seats_from(game: Game1841, first: Player) -> list[Player]:
 
 def exchange_holders(game: Game1841, decider: Player, corp: Corporation, least: int) -> list[str]:
     """Holders with at least ``least`` % of ``corp`` in exchange order: from the decider,
-    each player followed by his corporations; the pool; frozen corporations (rules/1841.md
-    2.4.1, 5.4; seed 000 items 1.16, 2.25)."""
+    each player followed by his corporations; the pool; frozen corporations, in definition
+    order or, with ``holder_corporation_order == "share_value"``, in descending share value
+    (rules/1841.md 2.4.1, 5.4; seed 000 items 1.16, 2.25)."""
     out: list[Holder] = []
     for player in seats_from(game, decider):
         if player.percent_of(corp.sym) >= least:
@@ -117,8 +117,8 @@ def exchange_holders(game: Game1841, decider: Player, corp: Corporation, least: 
         out.append(game.pool)
     out.extend(
         c
-        for c in game.corporations
-        if c is not corp and frozen.is_frozen(game, c) and c.percent_of(corp.sym) >= least
+        for c in holders_in_order(game, [c for c in game.corporations if frozen.is_frozen(game, c)])
+        if c is not corp and c.percent_of(corp.sym) >= least
     )
     return [key_of(h) for h in out]
 

@@ -51,8 +51,10 @@ operating order."""
 Rounding = Literal["up", "down"]
 """How the half-price total of an emergency sale is rounded."""
 
-GameEnd = Literal["current_turn", "current_or"]
-"""Play left after the top price or the last offboard group ends the game."""
+GameEnd = Literal["immediate", "current_turn", "current_or"]
+"""Play left after the top price or the last offboard group ends the game: none (the game
+ends after the action that reached it), the current operating turn, the current operating
+round."""
 
 Bankruptcy = Literal["sell_out", "dissolve"]
 """The bankruptcy procedure."""
@@ -107,8 +109,9 @@ class Settings1841:
     4.2; seed 003 H3); read :attr:`sfli_runs_when_formed`."""
 
     holder_corporation_order: HolderOrder = "definition"
-    """In exchanges (mergers, transformation, secession) each player's corporations decide in
-    definition order (18xx.games, §5.4) or in descending share value (seed 000 item 1.16)."""
+    """In exchanges (mergers, transformation, secession) each player's corporations, and the
+    frozen corporations after the pool, decide in definition order (18xx.games, §5.4) or in
+    descending share value (seed 000 items 1.16, 2.25)."""
 
     sale_drop_order: SaleDropOrder = "each_sale"
     """Price drops of sold shares: at each sale in action order (18xx.games) or after the
@@ -117,6 +120,22 @@ class Settings1841:
     emr_half_price_rounding: Rounding = "up"
     """Rounding of the half-price total of an emergency sale (§2.3.7): up (18xx.games) or
     down (seed 000 item 2.21)."""
+
+    merger_keeps_prices_above_250: bool = True
+    """A merger of two majors keeps a price above L.250 (both above L.250 and different: the
+    acting corporation chooses one) instead of the conversion table's cell (18xx.games,
+    §2.3.11).  Off: seed 000's conversion table for every merger of majors ("243 und + auf
+    242 (Feld N3)"): the summed prices from L.243 up, however high, give L.242 (§6.6)."""
+
+    circular_control_forbidden: bool = True
+    """No purchase, sale or merger may make corporations control each other, directly or
+    indirectly; buying the first 4-train may (seed 000 item 3.1, "Spieler und Gesellschaften
+    dürfen Aktien nicht verkaufen oder kaufen oder einen Gesellschaftszusammenschluß
+    durchführen, wenn es dadurch dazu kommt, daß sich Gesellschaften direkt oder indirekt
+    gegenseitig kontrollieren"; 18xx.games, §2.2.1, §2.3.11).  Off: the first printed rules,
+    which the FAQ changed -- such trades and mergers are allowed, and the corporations in the
+    loop are frozen and circular (§2.3.9, §2.3.10; seed 000 item 2.23).  A corporation still
+    may not buy shares of one of its controllers (§2.3.8; seed 003 H13), a rule of its own."""
 
     reachable_city_upgrade_without_new_track: bool = False
     """A reachable city may be upgraded although no new or reachable track results (seed 000
@@ -143,12 +162,17 @@ class Settings1841:
     item 1.13)."""
 
     corporate_sales_of_others_drop_price: bool = True
-    """A corporation's sale of another corporation's shares moves that price down (§2.3.8);
-    seed 003 H2: only sales of its own shares do."""
+    """A corporation's sale of another corporation's shares moves that price down (§2.3.7,
+    §2.3.8, §2.3.10); seed 003 H2: only sales of its own shares do -- in its share step, for
+    emergency money and in a circular corporation's frozen turn alike (the house rule names
+    no exception)."""
 
     game_end_timing: GameEnd = "current_turn"
     """When the top price L.516 or the last offboard group ends the game: after the current
-    operating turn (18xx.games, §1.4) or after the current operating round (seed 003 H4)."""
+    operating turn (18xx.games, §1.4), at once (seed 000 item 2.27: "Auch wenn die Bank
+    bereits kein Geld mehr hat, endet das Spiel sofort, wenn ein Aktienkursmarker L. 516
+    erreicht oder alle Fernverbindungen angeschlossen sind") or after the current operating
+    round (seed 003 H4)."""
 
     emr_president_cert_to_pool: bool = True
     """Emergency sales may put a director certificate into the pool where §2.3.7 allows it;

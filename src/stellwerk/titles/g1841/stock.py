@@ -36,7 +36,7 @@ from stellwerk.titles.g1841 import journal
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.ownership import (
     RULE_CIRCLE,
-    creates_circle,
+    circle_refused,
     frozen,
     historical,
     move_bundle,
@@ -768,7 +768,7 @@ class Shares1841(BuySellParShares):
         corp = bundle.corporation
         if bundle.presidents_share is not None and not presidency_may_change(self.game, corp):
             return False
-        return corp.owner is not player or not creates_circle(
+        return corp.owner is not player or not circle_refused(
             self.game, bundle, self.game.pool, presidency_may_change(self.game, corp)
         )
 

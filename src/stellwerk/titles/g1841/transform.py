@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
 
 RULE = "rules/1841.md 2.3.12"
+RULE_TARGET = "rules/1841.md 2.3.12 (the new corporation: a non-historical major not started)"
 REQUIRED_TOKEN_PRICE = 50
 """The second token a one-token target must buy (rules/1841.md 2.3.12, 3)."""
 OPTIONAL_TOKEN_PRICE = 100
@@ -320,7 +321,7 @@ def start_transform(
     if not tuscan and not transformable(game, corp):
         raise IllegalAction(f"{corp.sym} may not transform", RULE)
     if not merger.merge_target(game, target):
-        raise IllegalAction(f"{target.sym} is not available to transform into", RULE)
+        raise IllegalAction(f"{target.sym} is not available to transform into", RULE_TARGET)
     procedure = Transform(corp.sym, target.sym, tuscan, decider)
     procedure.begin(game)
     return procedure
