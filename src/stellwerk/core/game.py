@@ -490,10 +490,20 @@ class Game(ABC):
         value = player.cash - player.penalty
         for share in player.all_shares():
             corp = self.corporation_or_none(share.corporation)
-            if corp is not None and corp.ipoed and corp.share_price is not None:
-                value += math.ceil(corp.share_price.price * share.percent / corp.share_unit)
+            if corp is None or not corp.ipoed:
+                continue
+            price = corp.share_price.price if corp.share_price is not None else (
+                self.unpriced_share_value(corp)
+            )
+            value += math.ceil(price * share.percent / corp.share_unit)
         value += sum(c.value for c in player.companies)
         return value
+
+    def unpriced_share_value(self, corp: Corporation) -> int:
+        """What one share unit of an IPO'd corporation without a share price (closed while
+        players still hold its shares) counts in a player's value: nothing (common rules
+        §4.1: certificates count at their market value); a title may say otherwise."""
+        return 0
 
     def corporation_or_none(self, sym: str) -> Corporation | None:
         return next((c for c in self.corporations if c.sym == sym), None)

@@ -69,6 +69,26 @@ def test_score_counts_share_units_concessions_and_loans() -> None:
     assert game.player_value(p2) == 2 * 68 + 50
 
 
+@pytest.mark.parametrize("worthless", [False, True])
+def test_shares_of_a_closed_corporation_count_at_68_as_18xx_games_or_nothing(
+    worthless: bool,
+) -> None:
+    """A corporation closed while players hold its shares (a corporation's bankruptcy closes
+    the ones it presides): 18xx.games counts each share unit at the lowest par price, L.68
+    (its defect K, random game version_1 3 players seed 41002: 1002's SSFL 10 % and 1003's
+    SFL 20 % of a first-edition minor count L.68 each); with ``closed_shares_worthless`` they
+    count nothing (rules/1841.md 1.4: certificates at their market price)."""
+    game = new_game(3, ["closed_shares_worthless"] if worthless else [])
+    p1, p2, _ = players(game)
+    p1.cash = p2.cash = 0
+    sftg = start(game, "SFTG", "100,3,5", p2, {p1: 10})
+    assert game.player_value(p1) == 100
+    sftg.closed = True
+    sftg.share_price = None
+    assert game.player_value(p1) == (0 if worthless else 68)
+    assert game.player_value(p2) == (0 if worthless else 2 * 68)
+
+
 def test_bankruptcy_of_all_but_one_ends_at_once() -> None:
     """rules/1841.md 1.4: the game ends immediately when all players but one are bankrupt;
     one bankrupt of three does not end it."""

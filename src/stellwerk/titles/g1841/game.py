@@ -358,6 +358,16 @@ class Game1841(Game):
     holding_limit_counts_controlled = True
     """The 60 % limit counts the controlling player's shares and his corporations' (1.2)."""
 
+    def unpriced_share_value(self, corp: Corporation) -> int:
+        """A share unit of a closed corporation that players still hold: the lowest par price
+        (L.68) as 18xx.games counts it (its defect K: a share without a price is taken at the
+        corporation's minimum price), or nothing by the printed rules (rules/1841.md 1.4:
+        certificates count at their market price; an option)."""
+        if not self.settings.closed_corporation_shares_count:
+            return 0
+        cells = self.market.cells_with_type({"p"})
+        return min(cell.price for cell in cells) if cells else 0
+
     def player_cert_limit(self, player: Player | None) -> int:
         """The certificate limit of the starting player count, kept when players leave
         (rules/1841.md 1.2)."""

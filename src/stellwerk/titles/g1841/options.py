@@ -104,6 +104,14 @@ OPTIONS: dict[str, Option] = declare(
         "18xx.games ends the round and forgets them",
     ),
     Option(
+        "closed_shares_worthless",
+        "Shares of a closed corporation count nothing in the final score",
+        "rules/1841.md §1.4 (final score); 18xx.games counts them at L.68 each (its defect K)",
+        (Data("closed_corporation_shares_count", False),),
+        note="de: Aktien einer geschlossenen Gesellschaft zählen in der Schlusswertung nichts; "
+        "18xx.games counts each share unit at the lowest par price",
+    ),
+    Option(
         "transform_refreshes_frozen",
         "A transformation's share moves freeze and thaw corporations at once",
         "rules/1841.md §2.3.9, §2.3.10, §2.3.12; 18xx.games keeps the old states (its defect I)",

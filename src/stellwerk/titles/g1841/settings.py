@@ -201,6 +201,11 @@ class Settings1841:
     open: the questions are dropped and the procedure is never completed (docs/architecture.md,
     defect H)."""
 
+    closed_corporation_shares_count: bool = True
+    """Whether the shares of a closed corporation that players still hold count in their
+    value: 18xx.games (the default) counts each share unit at the lowest par price, L.68 (its
+    defect K); the printed rules (rules/1841.md 1.4, final score: each certificate at its
+    current market price; a closed corporation has none) count them at nothing."""
     transformation_updates_frozen: bool = False
     """Whether the frozen states (§2.3.9, §2.3.10) are brought up to date after a
     transformation's share moves, as after every other change of a chain of control.
