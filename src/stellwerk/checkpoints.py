@@ -1,8 +1,8 @@
 """Engine checkpoints: undo and refusals restore a saved state instead of replaying the game.
 
-Issue 7 item 5: "Undo restores a snapshot (kept every few actions), it does not replay the
-game."  A checkpoint is the pickled engine after ``count`` actions.  Restoring loads the
-nearest checkpoint at or before the wanted action count and replays the few actions after it
+Undo restores a snapshot (kept every few actions); it does not replay the game.  A
+checkpoint is the pickled engine after ``count`` actions.  Restoring loads the nearest
+checkpoint at or before the wanted action count and replays the few actions after it
 (at most ``every - 1`` while the checkpoints are dense), so the cost does not grow with the
 length of the game.
 

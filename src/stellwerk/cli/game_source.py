@@ -1,5 +1,5 @@
 """Where the picture and log commands find a game: a game file, a Rails 1835 ``.report`` or a
-key in the game store (``--db``), replayed as far as the engine can (issue 9 item 4).
+key in the game store (``--db``), replayed as far as the engine can.
 
 A game the engine cannot replay to its end must still be drawn and told: when a recorded
 action is refused, the game is rebuilt from the live actions before it and :class:`Loaded`

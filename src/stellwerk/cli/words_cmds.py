@@ -1,4 +1,4 @@
-"""``stellwerk show`` and ``stellwerk log``: the game as a player reads it (issue 9 item 4).
+"""``stellwerk show`` and ``stellwerk log``: the game as a player reads it.
 
 ``show`` names players and corporations, gives the round and step, who is to act, standing
 bids, the priority deal, IPO and pool shares, par prices, the tail of the log and the legal
@@ -58,7 +58,7 @@ symbol with entity_type; `stellwerk show GAME` lists the ones legal now, ready t
   message         {"type":"message","entity":1,"message":"good game"}
   end_game        {"type":"end_game","entity":1}
 """
-"""The ``act`` help's examples (issue 9 item 4: an example for every action type)."""
+"""The ``act`` help's examples (an example for every action type)."""
 
 
 def _real(game: object) -> TypeGuard[Game]:

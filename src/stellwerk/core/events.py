@@ -1,4 +1,4 @@
-"""What happened: a typed record of the game's changes, for the log players read (issue 9).
+"""What happened: a typed record of the game's changes, for the log players read.
 
 The core appends one small immutable event to ``Game.journal`` where it changes the state
 (shares and prices move, trains are bought and rust, the phase changes, presidents change,

@@ -158,8 +158,8 @@ class Game(ABC):
         self.memo_key: object = None
         """A name for what answers about who may act depend on, or None while the state may
         change or outside a flow: the state's version (:meth:`settle`) and the loading flag.
-        Equal keys mean equal answers, so steps and rounds remember them under it (issue 7:
-        who may act is computed once per state change); answers that asked ``memo_cache``
+        Equal keys mean equal answers, so steps and rounds remember them under it (who may
+        act is computed once per state change); answers that asked ``memo_cache``
         are kept with its stamp too.  Kept up to date by :meth:`settle`, :meth:`changing`
         and ``loading``."""
         self.memo_cache: MemoCache | None = None
@@ -253,7 +253,7 @@ class Game(ABC):
             self._flows -= 1
 
     def watch(self) -> None:
-        """Tell what changed without one place to tell it from (issue 9 item 3): companies
+        """Tell what changed without one place to tell it from: companies
         and corporations that closed, corporations that floated, players who went bankrupt
         since the last action (a few flags per entity: cheap)."""
         seen = self._seen
@@ -280,7 +280,7 @@ class Game(ABC):
                 seen.add(player)
                 journal.append(PlayerBankrupt(ref(player)))
 
-    # -- remembering who may act (issue 7) --------------------------------------------------
+    # -- remembering who may act -----------------------------------------------------------
     # While an action is processed, answers are remembered between ``settle`` and
     # ``changing``; the version the action leaves is parked, and the public API resumes it
     # for its calls (menus, the live gate, the next action's routing).  Nothing is remembered

@@ -1,4 +1,4 @@
-"""Answers kept on the object they are about (issue 7 item 6: computed once per state change).
+"""Answers kept on the object they are about (computed once per state change).
 
 A pure result of a game's state -- a board's legs for the route search, a title's answers
 asked after every action -- is kept on the game object it is about, never in a table of the

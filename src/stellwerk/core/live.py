@@ -1,6 +1,6 @@
 """The live gate: in live play an action is accepted only if the rules list it now.
 
-The rule (issue 12): an action accepted live is one that the legal-action list offers, or one
+The rule: an action accepted live is one that the legal-action list offers, or one
 that lies in the space a listed action describes.  ``check_live`` finds the step that would take
 the action (the routing of common rules §6: the first active step accepting its type, unless a
 blocking step comes first), asks that step only for its choices of that type (so the gate costs

@@ -1,4 +1,4 @@
-"""Default orders for a player who missed the deadline (issue 10 item 3).
+"""Default orders for a player who missed the deadline.
 
 The house rule of seed 003 (H15, rules/1841.md 6.7; the 1841 ``zugzwang`` preset): in mergers
 and transformations take the cash, not the share; buy no tokens; keep as many tokens as

@@ -1,4 +1,4 @@
-"""A demonstration game by mail without a mail server (issue 10 item 7).
+"""A demonstration game by mail without a mail server.
 
 Three players play 1849 by mail with the GM: Anna and Clara write German, Ben English.  Their
 mails are written by a seeded driver standing in for the people -- for each decision the game

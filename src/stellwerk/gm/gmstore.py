@@ -1,4 +1,4 @@
-"""The GM's own tables, in the same SQLite database as the games (issue 10 item 6).
+"""The GM's own tables, in the same SQLite database as the games.
 
 The game's record stays the store's (``stellwerk.store.SqliteStore``: tables ``games`` and
 ``actions``; programmed standing orders are actions there).  What is not part of an

@@ -1,4 +1,4 @@
-"""The order language of play by mail (issue 10 item 1): one order per line, typed values.
+"""The order language of play by mail: one order per line, typed values.
 
 A line is normalised first (:func:`normalise`): ``#`` starts a comment, case does not matter,
 umlauts may be written ``ae``/``oe``/``ue`` (``ß`` as ``ss``), and runs of blanks are one.
@@ -829,7 +829,7 @@ CORRECTION_WORDS = ("aenderung", "correction", "korrektur", "berichtigung")
 
 def is_correction(subject: str, body: str) -> bool:
     """Whether a mail replaces the player's unused orders: its subject or its first
-    non-empty line says ``Änderung``/``correction`` (issue 10 item 1)."""
+    non-empty line says ``Änderung``/``correction``."""
     first = next((normalise(line) for line in body.splitlines() if normalise(line)), "")
     head = normalise(subject)
     return any(w in head for w in CORRECTION_WORDS) or any(

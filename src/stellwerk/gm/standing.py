@@ -1,4 +1,4 @@
-"""Standing orders (issue 10 item 2): orders that act by themselves until they end.
+"""Standing orders: orders that act by themselves until they end.
 
 Kinds, and where they are kept:
 

@@ -1,4 +1,4 @@
-"""Understanding an order: which engine action it means now (issue 10 item 1).
+"""Understanding an order: which engine action it means now.
 
 The rules are never re-implemented here: every order is matched against what
 ``stellwerk.api.Game.legal_actions()`` lists for the sender now (tile lays asked hex by hex,

@@ -1,4 +1,4 @@
-"""The web app: ``create_app`` builds the Starlette application (issue 11; docs/web.md).
+"""The web app: ``create_app`` builds the Starlette application (docs/web.md).
 
 The JSON API is here; the HTML pages come from ``stellwerk.web.pages`` when that module
 exists: its ``routes(service, app_state)`` returns Starlette routes that are added after the

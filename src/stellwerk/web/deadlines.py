@@ -1,4 +1,4 @@
-"""Deadlines and default orders in the browser (issue 11 item 2; the game master's, issue 10).
+"""Deadlines and default orders in the browser (the game master's, ``stellwerk.gm.defaults``).
 
 A game may be created with a time per decision (``deadline_hours``).  Every action the web app
 stores carries ``created_at`` (seconds since the epoch, as 18xx.games records it); the

@@ -1,4 +1,4 @@
-"""Seats: the secret link of each player and the spectator link of a game (issue 11, item 2).
+"""Seats: the secret link of each player and the spectator link of a game.
 
 There are no accounts.  Creating or importing a game deals one secret token per player and
 one for spectators (``secrets.token_urlsafe(24)``, 192 random bits).  Only a SHA-256 of each

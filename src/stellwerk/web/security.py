@@ -1,4 +1,4 @@
-"""The web app's protections that are not about seats (issue 11, item 5; docs/web.md).
+"""The web app's protections that are not about seats (docs/web.md).
 
 * ``BodyLimit``: an ASGI middleware refusing a request body over its route's limit with 413,
   both by ``Content-Length`` and while a body without one streams in (nothing is processed).

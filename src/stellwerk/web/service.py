@@ -1,4 +1,4 @@
-"""The one place the web app talks to the engine: through the game store (issue 11).
+"""The one place the web app talks to the engine: through the game store.
 
 ``GameService`` owns one ``GameStore`` (SQLite by default; any ``open_store`` spec) and runs
 **every** store call on one worker thread of its own.  Why one thread: an SQLite connection
@@ -10,7 +10,7 @@ process moved on.  The asynchronous methods (``create``, ``read``, ``act``, ...)
 work to that thread and are what the routes await; ``run`` does that for any function taking
 the store, for the pages (``web.pages``) to add their own reads.
 
-Who may act (issue 11, "a player acts only through their own link"): a request carries a
+Who may act ("a player acts only through their own link"): a request carries a
 token; the token is looked up among the seats of *this* game only (``seats``); a spectator may
 not act; a player may send an action whose ``entity`` is himself or an entity he decides for
 (a corporation he presides, directly or through a chain of control, a company or minor he

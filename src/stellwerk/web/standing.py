@@ -1,4 +1,4 @@
-"""Standing orders in the browser (issue 11 item 2; the game master's, ``stellwerk.gm.standing``).
+"""Standing orders in the browser (the game master's, ``stellwerk.gm.standing``).
 
 A player gives a standing order by sending 18xx.games' programmed action through the API, as
 any action: ``program_share_pass`` (pass for the rest of this stock round) or

@@ -1,4 +1,4 @@
-"""The game in words: the log players read, in English and German (issue 9 item 3).
+"""The game in words: the log players read, in English and German.
 
 Edge code over ``stellwerk.core.events``: :func:`story` turns a game's journal into
 sentences, :mod:`stellwerk.words.catalog` holds the sentences per language.

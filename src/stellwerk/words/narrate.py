@@ -1,4 +1,4 @@
-"""The game told in sentences: actions and the events they caused (issue 9 item 3).
+"""The game told in sentences: actions and the events they caused.
 
 ``story(game, lang)`` walks the game's journal (``stellwerk.core.events``): each ``Acted``
 opens an action, the events after it are its consequences.  An action whose consequences

@@ -60,7 +60,7 @@ T = TypeVar("T")
 
 def remembered(owner: Step | Round[Entity], name: str, compute: Callable[[], T]) -> T:
     """``compute()``, remembered on ``owner`` under ``name`` for the state the game's
-    ``memo_key`` names (issue 7: who may act is computed once per state change).
+    ``memo_key`` names (who may act is computed once per state change).
 
     An answer that asked the title's cache (``game.memo_cache``: the graph cache, which the
     reference engine fills and clears at its own points) is kept with the cache's stamp and
@@ -113,7 +113,7 @@ def remembered_tests(
     table: Mapping[str, Callable[[StepT, EntityT], bool]],
 ) -> Callable[[StepT, str, EntityT], bool]:
     """A step's turn tests by name, each remembered for the state (:func:`remembered`, keyed
-    by the game's ``memo_key``; issue 7: who may act is found once per state, by existence
+    by the game's ``memo_key``; who may act is found once per state, by existence
     tests).  ``table`` maps a test's name to how it is computed for the step and the entity
     to act; the function returned, a method of the step (``_test = remembered_tests({...})``),
     answers ``step._test(name, entity)``.  An unknown name is a ``KeyError``.

@@ -244,7 +244,7 @@ class BuySellParShares(PlayerStep):
 
     # -- the turn ------------------------------------------------------------------------------
     # The menu is :func:`turn_menu` of four tests of the current player, each remembered for
-    # the state (``remembered``; issue 7 item 6: who may act is found once per state, by
+    # the state (``remembered``; who may act is found once per state, by
     # existence tests): the skip test (``blocking``) and the routing (``offers_current``)
     # ask only those they need, and the menu asked afterwards reuses them.
     _test: ClassVar[Callable[[BuySellParShares, str, Player], bool]] = remembered_tests(

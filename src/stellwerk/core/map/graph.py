@@ -589,9 +589,8 @@ class GraphCache:
         network is not known yet and its route flags cannot change (a train is known to be
         needed), the walks stop at the first city with a free slot (:func:`reaches_any_path`
         over :func:`tokenable_paths`: the same walks as :func:`compute_network`), and the
-        network is put off: computed when asked for, or before the board changes (issue 7
-        item 6: the token step is asked after every tile lay, and most of them need only
-        this answer)."""
+        network is put off: computed when asked for, or before the board changes (the token
+        step is asked after every tile lay, and most of them need only this answer)."""
         self.reads += 1
         self._check_version()
         put_off = self._deferred.get(corp)

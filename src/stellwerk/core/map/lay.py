@@ -240,7 +240,7 @@ def costed_lays(
     """(hex, tile id, rotation, cost) of every lay ``corp`` may make (first free copy of each
     tile), on ``hex_id`` only if given.  The same checks as :func:`check_lay`, but those that do
     not depend on the rotation run once per hex and tile, and the corporation's network is
-    looked up once per hex instead of once per candidate (issue 7: fast decisions)."""
+    looked up once per hex instead of once per candidate (fast decisions)."""
     tiles = _phase_tiles(board, opts)
     hexes = [hex_id] if hex_id is not None else candidate_hexes(board, graph, corp, opts)
     return [

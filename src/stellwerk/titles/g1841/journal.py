@@ -1,4 +1,4 @@
-"""1841's own events for the log (issue 9 item 3; ``stellwerk.core.events``): what its
+"""1841's own events for the log (``stellwerk.core.events``): what its
 procedures change that the core's events do not tell.
 
 Each is a frozen slotted dataclass with a ``kind``; the sentences are in

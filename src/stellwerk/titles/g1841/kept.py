@@ -1,4 +1,4 @@
-"""Answers a game keeps about its own state (issue 7 item 6: computed once per state change).
+"""Answers a game keeps about its own state (computed once per state change).
 
 A few pure questions of 1841 are asked after every action and rarely change their answer: has
 a corporation a free home city (rules/1841.md 2.2.3), what a token costs at a home hex (2.2.3),

@@ -93,7 +93,7 @@ OPTIONS: dict[str, Option] = declare(
         "settings field; game files of 18xx.games store its symbol)",
         implies=("sfli_run_variant",),
     ),
-    # --- the printed rules where 18xx.games differs (issue 8 item 3) ------------------------
+    # --- the printed rules where 18xx.games differs ----------------------------------------
     Option(
         "or_waits_for_last_decisions",
         "The last operator's merger or transformation asks its questions before the OR ends",

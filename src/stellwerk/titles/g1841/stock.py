@@ -388,7 +388,7 @@ def treasury_in_filing_order(game: Game1841, corp: Corporation) -> list[Share]:
     first, then those of the other corporations in the order the corporations are defined
     (each in the order received).  18xx.games files a holder's certificates by corporation
     in the order it first looked a corporation up for that holder; its trace writer (the
-    oracle of issue 8 item 4, and the traces of the real games) looks every corporation up
+    oracle, and the traces of the real games) looks every corporation up
     for every holder before the first action, after the corporation's own IPO, so that is
     the definition order.  A corporation closed and later held again would be filed last
     there; only a replayed reopening reaches that (live play refuses one), a known, rare

@@ -121,7 +121,7 @@ class Transform(Procedure):
 
     def answer(self, game: Game1841, action: Action) -> None:
         """Apply an offer's or the token question's answer; everything is checked first
-        (:meth:`check`), so a refused answer changes nothing (issue 7 item 5)."""
+        (:meth:`check`), so a refused answer changes nothing."""
         self.check(game, action)
         choice = action["choice"]
         if self.stage in ("offer1", "offer2"):

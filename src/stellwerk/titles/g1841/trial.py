@@ -1,4 +1,4 @@
-"""Trying a merger's choice on a light copy of the game (issue 7 items 5-6, rules/1841.md
+"""Trying a merger's choice on a light copy of the game (rules/1841.md
 2.3.11).
 
 A merger is checked before anything changes: its start and each price or exchange answer are

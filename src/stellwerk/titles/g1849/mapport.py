@@ -303,8 +303,7 @@ class MapPort:
         )
 
     def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
-        """The best run of the corporation with its trains or ``trains`` (proven optimal,
-        issue 3)."""
+        """The best run of the corporation with its trains or ``trains`` (proven optimal)."""
         from stellwerk.titles.g1849.routefind import best_run
 
         specs = self.train_specs(corp if trains is None else Trains(list(trains)))
