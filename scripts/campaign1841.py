@@ -180,9 +180,36 @@ def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
         verdict.detail = f"18xx.games refused action {refused.get('refused_action_id')}: " + str(
             refused.get("error", "")
         )[:300]
-        verdict.verdict = "unknown"
+        letter = _known_defect(game, verdict.actions)
+        if letter is not None:  # a known defect the driver could not steer clear of
+            verdict.verdict = "theirs"
+            verdict.detail = f"defect {letter} (forced: no other move); " + verdict.detail
+        else:
+            verdict.verdict = "unknown"
         return verdict
     return _judge(verdict, _replay(game, trace), game, random_kind=False)
+
+
+def _known_defect(game: Path, action_id: int) -> str | None:
+    """The letter of the known 18xx.games defect the action ``action_id`` of our game leads
+    into (``tools/oracle_defects_1841.py``), judged at the position before it."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import oracle_defects_1841
+
+    from stellwerk.api import Game
+
+    data = json.loads(game.read_text(encoding="utf-8"))
+    actions = data.get("actions", [])
+    action = next((a for a in actions if a.get("id") == action_id), None)
+    if action is None:
+        return None
+    try:
+        before = Game.from_file({**data, "actions": [a for a in actions if a["id"] < action_id]})
+    except Exception:  # a position ours cannot load: not a known defect
+        return None
+    bare = {k: v for k, v in action.items() if k not in ("id", "auto_actions", "created_at")}
+    letter: str | None = oracle_defects_1841.veto(before, bare)
+    return letter
 
 
 def _judge(verdict: Verdict, report: dict[str, object], game: Path, random_kind: bool) -> Verdict:
