@@ -120,7 +120,7 @@ def load_veto(spec: str) -> Veto:
         module_spec.loader.exec_module(module)
     except Exception as error:  # the tooling's own fault: one line, no traceback
         fail(f"--veto: {path} failed to load: {error}")
-    found = getattr(module, name, None)
+    found = vars(module).get(name)
     if not callable(found):
         fail(f"--veto: {path} has no function {name!r}")
     veto: Veto = found

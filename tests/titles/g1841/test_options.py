@@ -107,13 +107,14 @@ EFFECTS: dict[str, list[tuple[str, object]]] = {
     "or_waits_for_last_decisions": [("round_waits_for_decisions", True)],
     "transform_refreshes_frozen": [("transformation_updates_frozen", True)],
     "closed_shares_worthless": [("closed_corporation_shares_count", False)],
+    "circular_frozen_sells": [("circular_frozen_sales", True)],
 }
 """Each option (the preset aside) and the fields it sets."""
 
 
 def test_every_option_but_the_preset_and_the_alias_is_in_the_table_of_effects() -> None:
     assert set(EFFECTS) == set(OPTIONS) - {"zugzwang"} - set(SAME_AS)
-    assert len(OPTIONS) == 29
+    assert len(OPTIONS) == 30
 
 
 def test_seed_000_items_1_17_and_4_2_the_rulebook_id_is_an_alias_of_sfli_run_variant() -> None:
@@ -298,6 +299,7 @@ PRINTED_RULES = {
     "or_waits_for_last_decisions": ("§2.3.11", "§2.3.12", "defect H"),
     "transform_refreshes_frozen": ("§2.3.9", "§2.3.12", "defect I"),
     "closed_shares_worthless": ("§1.4", "defect K"),
+    "circular_frozen_sells": ("§2.3.10", "defect L"),
 }
 """Options that restore the printed rules where 18xx.games differs and its behaviour is the
 default (issue 8 item 3; docs/architecture.md, defects H and I): no table of the rulebook

@@ -68,7 +68,10 @@ def update(game: Game1841) -> bool:
     for corp in game.corporations:
         frozen = corp.ipoed and controller(corp) is None
         last = chain_of_control(corp)[-1] if corp.ipoed else None
-        circular = corp.ipoed and isinstance(last, Corporation)
+        # 18xx.games marks none circular (its defect L); the printed rules do
+        circular = (
+            game.settings.circular_frozen_sales and corp.ipoed and isinstance(last, Corporation)
+        )
         old = game.frozen_states.get(corp.sym)
         if old is None and not frozen:
             continue

@@ -274,7 +274,9 @@ class Game1841(Game):
             if known is None or not known.frozen:
                 if is_frozen:
                     return True
-            elif not is_frozen or (not known.circular and self._loops(corp)):
+            elif not is_frozen or (
+                self.settings.circular_frozen_sales and not known.circular and self._loops(corp)
+            ):
                 return True
         return False
 

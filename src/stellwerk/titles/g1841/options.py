@@ -104,6 +104,14 @@ OPTIONS: dict[str, Option] = declare(
         "18xx.games ends the round and forgets them",
     ),
     Option(
+        "circular_frozen_sells",
+        "A circular frozen corporation sells the shares of its chain at its turn",
+        "rules/1841.md §2.3.10; seed 000 item 2.23; 18xx.games never does (its defect L)",
+        (Data("circular_frozen_sales", True),),
+        note="de: Eine zirkulär eingefrorene Gesellschaft verkauft in ihrem Zug die Aktien "
+        "ihrer Kontrollkette; 18xx.games marks no corporation circular",
+    ),
+    Option(
         "closed_shares_worthless",
         "Shares of a closed corporation count nothing in the final score",
         "rules/1841.md §1.4 (final score); 18xx.games counts them at L.68 each (its defect K)",

@@ -201,6 +201,12 @@ class Settings1841:
     open: the questions are dropped and the procedure is never completed (docs/architecture.md,
     defect H)."""
 
+    circular_frozen_sales: bool = False
+    """Whether a frozen corporation whose chain of control loops is marked circular and, at
+    its turn, sells the shares of the corporations of its chain (rules/1841.md 2.3.10, seed
+    000 item 2.23).  18xx.games (the default) never marks one circular: the controller it
+    finds for a looping chain is the share pool, never none, so its circular turn's sales
+    never happen (its defect L); such a corporation only moves its price."""
     closed_corporation_shares_count: bool = True
     """Whether the shares of a closed corporation that players still hold count in their
     value: 18xx.games (the default) counts each share unit at the lowest par price, L.68 (its
