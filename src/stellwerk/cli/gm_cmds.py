@@ -27,6 +27,8 @@ from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.titles.registry import known_titles
 
 if TYPE_CHECKING:
+    from email.message import EmailMessage
+
     from stellwerk.gm.mail import IncomingMail
     from stellwerk.gm.master import GameMaster
     from stellwerk.gm.session import Outcome
@@ -190,7 +192,7 @@ def _read_source(
         sender = gm.needs_config().address_of(key, player)
     except ConfigError as error:
         fail(f"--player {player!r}: {error}")
-    return [IncomingMail(sender, source.name, raw.decode("utf-8"), "")]
+    return [IncomingMail(sender, source.name, raw.decode("utf-8"), "", by_gm=True)]
 
 
 @gm.command("orders")
@@ -247,22 +249,35 @@ def fetch_command(db: Path, config: Path) -> None:
     except (imaplib.IMAP4.error, OSError) as error:
         fail(f"the mailbox cannot be read: {error}")
     results = _moved_on(lambda: gm_.take_mails(mails))
-    keys: list[str] = []
-    replies: dict[str, dict[str, str]] = {}
-    names_of: dict[str, dict[PlayerId, str]] = {}
     for result in results:
         if result.refused is not None:
             click.echo(f"mail from {result.mail.sender} refused: {result.refused}")
         if result.key is not None and result.refused is None and result.player is not None:
-            names = names_of.setdefault(result.key, _names(gm_, result.key))
-            _echo_answers(result.answers, names)
-            if result.key not in keys:
-                keys.append(result.key)
-            replies.setdefault(result.key, {})[names[result.player]] = result.mail.message_id
-    for key in keys:
-        _echo_answers(gm_.advanced.get(key, []), names_of[key])
-    for key in keys:
-        _send_reports(gm_, key, replies.get(key))
+            _echo_answers(result.answers, _names(gm_, result.key))
+    replies = gm_.replies(results)
+    for key in replies.everyone:
+        _echo_answers(gm_.advanced.get(key, []), _names(gm_, key))
+    _send_notes(gm_, replies.notes)
+    for key, players in replies.reports.items():
+        if key in replies.everyone:
+            _send_reports(gm_, key, players)
+        else:  # only refused mails: their senders' reports answer them
+            for name in players:
+                _send_reports(gm_, key, players, player=name)
+
+
+def _send_notes(gm: GameMaster, notes: list[EmailMessage]) -> None:
+    """Send the short answers to refused mails of no game (``GameMaster.replies``)."""
+    from stellwerk.gm.mail import send_each
+
+    written, failed = send_each(gm.needs_config(), notes)
+    for path in written:
+        click.echo(f"answer: {path}")
+    for index, note in enumerate(notes):
+        if index in failed:
+            click.echo(f"answer to {note['To']} not sent: {failed[index]}")
+        elif not written:
+            click.echo(f"answer to {note['To']}")
 
 
 def _hours(text: str | None, name: str) -> timedelta | None:

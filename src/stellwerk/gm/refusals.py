@@ -31,6 +31,31 @@ LISTS = {
 TAIL = r"(?P<tail>(?: \(.*\))?)"
 
 FORMS_DE: list[tuple[str, str]] = [
+    # mails (stellwerk.gm.mail, stellwerk.gm.master)
+    (r"the address (?P<x>\S+) is no player's in game (?P<y>\S+)",
+     "die Adresse {x} gehört keinem Spieler der Partie {y}"),
+    (r"the address (?P<x>\S+) is no player's in any game",
+     "die Adresse {x} gehört keinem Spieler einer Partie"),
+    (r"(?P<x>\S+) plays in the games (?P<y>.+): name the game in the subject as (?P<z>\S+)",
+     "{x} spielt in den Partien {y}: nenne die Partie im Betreff, etwa {z}"),
+    (r"the subject names the game (?P<x>\S+), which this game master does not run",
+     "der Betreff nennt die Partie {x}, die diese Spielleitung nicht leitet"),
+    (r"no game (?P<x>\S+) in the configuration \(games: (?P<y>.*)\)",
+     "keine Partie {x} in der Konfiguration (Partien: {y})"),
+    (r"a mail from (?P<x>.+) claims to be for player (?P<y>.+): each player sends their own "
+     r"orders",
+     "eine Mail von {x} gibt sich als Mail für Spieler {y} aus: jeder schickt seine eigenen "
+     "Befehle"),
+    (r"the game (?P<x>\S+) has not been started", "die Partie {x} wurde nicht begonnen"),
+    (r"(?P<x>.+) does not play in the game (?P<y>\S+)", "{x} spielt nicht in der Partie {y}"),
+    (r"the mail is larger than (?P<x>\d+) KB", "die Mail ist größer als {x} KB"),
+    (r"the mail carries no Authentication-Results of (?P<x>\S+)",
+     "die Mail trägt kein Authentication-Results von {x}"),
+    (r"(?P<x>\S+) found (?P<y>\S+=fail) for (?P<z>\S+)", "{x} meldet {y} für {z}"),
+    (r"(?P<x>\S+) found no DMARC, DKIM or SPF pass for (?P<y>\S+)",
+     "{x} meldet für {y} kein pass von DMARC, DKIM oder SPF"),
+    (r"the mail lacks your secret word \(a line secret: WORD; your report gave it\)",
+     "der Mail fehlt dein Geheimwort (eine Zeile geheim: WORT; deine Auswertung nannte es)"),
     (r"write: (?P<x>.+)", "schreibe: {x}"),
     (r"unknown order (?P<x>.+)", "unbekannter Befehl {x}"),
     (r"choose what\? write: (?P<x>.+)", "was wählen? schreibe: {x}"),

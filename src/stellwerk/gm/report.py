@@ -136,6 +136,10 @@ LABELS: dict[str, dict[str, str]] = {
         "h_tokens": "Tokens",
         "bankrupt": "bankrupt",
         "date": "%Y-%m-%d %H:%M",
+        "secret_title": "Your secret word",
+        "secret": "Your secret word is {word}. Every order mail of yours must carry it in a "
+        "line of its own, secret: {word} (or in the subject); a mail without it is refused. "
+        "Tell it nobody.",
     },
     "de": {
         "report": "Auswertung",
@@ -196,6 +200,10 @@ LABELS: dict[str, dict[str, str]] = {
         "h_tokens": "Stationen",
         "bankrupt": "bankrott",
         "date": "%d.%m.%Y %H:%M",
+        "secret_title": "Dein Geheimwort",
+        "secret": "Dein Geheimwort ist {word}. Jede deiner Befehlsmails muss es in einer "
+        "eigenen Zeile tragen, geheim: {word} (oder im Betreff); eine Mail ohne es wird "
+        "abgelehnt. Verrate es niemandem.",
     },
 }
 """The report's own words per language (the log's sentences are ``stellwerk.words``')."""
@@ -236,6 +244,8 @@ class Report:
     or unchanged since an earlier report): the ``sent_pictures`` of his next report."""
     has_game_file: bool = False
     """Whether the game file is attached."""
+    secret: bool = False
+    """Whether the report gives the player his secret word."""
 
 
 def player_name(game: Game, player: str | int) -> str:
@@ -270,6 +280,7 @@ def build_report(
     sent_pictures: Mapping[str, str] | None = None,
     with_game_file: bool = True,
     max_bytes: int | None = MAX_REPORT_BYTES,
+    secret: str | None = None,
 ) -> Report:
     """The report to ``player`` (name or id) in ``lang`` ("en" or "de") after a processing.
 
@@ -284,7 +295,9 @@ def build_report(
     orders; ``waiting``: his orders that wait for a later decision, each with what it waits
     for.  ``sent_pictures``: the digests of the pictures the player has (``Report.pictures``
     of his last report): those unchanged are not attached again.  ``with_game_file``: attach
-    the game file.  ``max_bytes``: the size limit (None: none; module docstring)."""
+    the game file.  ``max_bytes``: the size limit (None: none; module docstring).
+    ``secret``: the player's secret word, which every order mail of his must carry (the
+    GM's sender check), given with how to write it."""
     if lang not in LANGUAGES:
         raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
     name = player_name(game, player)
@@ -387,10 +400,12 @@ def build_report(
         "unchanged": words["unchanged"].format(what=", ".join(unchanged)) if unchanged else None,
         "left_out": words["left_out"].format(limit=(max_bytes or 0) // 1000,
                                              what=", ".join(left_out)) if left_out else None,
+        "secret": words["secret"].format(word=secret) if secret else None,
     }
     text = _environment(False).get_template("report.txt.j2").render(context)
     html = _environment(True).get_template("report.html.j2").render(context)
-    return Report(subject, text, html, attachments, name, last_action, now_has, "game" in files)
+    return Report(subject, text, html, attachments, name, last_action, now_has, "game" in files,
+                  secret is not None)  # fmt: skip
 
 
 def _digest(svg: str) -> str:
