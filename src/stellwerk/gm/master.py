@@ -24,6 +24,7 @@ SMTP or into the outbox folder).
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -491,11 +492,12 @@ class GameMaster:
             secret = (self.secret(key, pid) if self.config is not None
                       and self.config.checks.secret_word and str(pid) not in told
                       else None)  # fmt: skip
+            shown = [correction_in_language(c, info["lang"]) for c in corrections]
             out[info["name"]] = build_report(
                 session.game, player=info["name"], lang=info["lang"],
                 since_action=info["reported"], orders=[report_order(x) for x in mine],
                 deadline=datetime.fromisoformat(deadline) if deadline else None,
-                corrections=corrections, gm_log=gm_log, key=key, standing=standing,
+                corrections=shown, gm_log=gm_log, key=key, standing=standing,
                 waiting=waiting, sent_pictures=_texts(had_pictures.get(str(pid))),
                 with_game_file=(session.game.finished or rounds.get(str(pid)) != now_round
                                 or pid in session.file_requests), secret=secret,
@@ -678,6 +680,23 @@ def refusal_note(config: GMConfig, mail: IncomingMail, reason: str, lang: str) -
         message["References"] = mail.message_id
     message.set_content(text.format(reason=in_language(reason, lang)))
     return message
+
+
+CORRECTION_DE = (
+    (re.compile(r"^GM correction: "), "Korrektur der Spielleitung: "),
+    (re.compile(r"actions after (\d+) taken back"), r"Aktionen nach \1 zurückgenommen"),
+    (re.compile(r"action applied: (\S+)"), r"Aktion angewandt: \1"),
+)
+
+
+def correction_in_language(text: str, lang: str) -> str:
+    """A GM correction as logged (:meth:`GameMaster.correct`) in ``lang``: the GM's own
+    words (the reason) as he wrote them, the rest in the player's language."""
+    if lang != "de":
+        return text
+    for pattern, german in CORRECTION_DE:
+        text = pattern.sub(german, text)
+    return text
 
 
 def report_order(outcome: Outcome) -> ReportOrder:

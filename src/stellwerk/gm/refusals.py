@@ -31,6 +31,31 @@ LISTS = {
 TAIL = r"(?P<tail>(?: \(.*\))?)"
 
 FORMS_DE: list[tuple[str, str]] = [
+    # standing orders ended (stellwerk.gm.standing) and default orders' notes (defaults)
+    (r"(?P<x>\S+) has floated", "{x} ist in Betrieb"),
+    (r"(?P<x>\d+)% of (?P<y>\S+) held", "{x}% von {y} im Besitz"),
+    (r"no certificate of (?P<x>\S+) can be bought from (?P<y>\S+)",
+     "kein Zertifikat von {x} aus {y} zu kaufen"),
+    (r"(?P<x>\S+) is no longer for sale", "{x} ist nicht mehr zu haben"),
+    (r"the price of (?P<x>\S+) \((?P<y>\d+)\) is above (?P<z>\S+)",
+     "der Preis von {x} ({y}) liegt über {z}"),
+    (r"(?P<x>.+) sold shares", "{x} hat Aktien verkauft"),
+    (r"(?P<x>.+) started (?P<y>\S+)", "{x} hat {y} gegründet"),
+    (r"(?P<x>.+) bought into (?P<y>\S+)", "{x} hat Aktien von {y} gekauft"),
+    (r"no bids", "keine Gebote"),
+    (r"best routes", "beste Strecken"),
+    (r"pay out", "ausschütten"),
+    (r"pass", "passen"),
+    (r"decline", "ablehnen"),
+    (r"compulsory train, the cheapest", "Pflichtzug, der billigste"),
+    (r"the smallest forced sale", "der kleinste Zwangsverkauf"),
+    (r"bankrupt: nothing else is possible", "bankrott: nichts anderes ist möglich"),
+    (r"drawn (?P<x>\d+) of (?P<y>\d+) \(seed (?P<z>\S+)\)",
+     "gezogen: {x} von {y} (Startwert {z})"),
+    (r"take the cash \(house rule\)", "nimm das Geld (Hausregel)"),
+    (r"buy no tokens \(house rule\)", "kaufe keine Marken (Hausregel)"),
+    (r"buy no tokens beyond the (?P<x>\d+) the rules require \(house rule\)",
+     "kaufe keine Marken über die {x} hinaus, die die Regeln verlangen (Hausregel)"),
     # mails (stellwerk.gm.mail, stellwerk.gm.master)
     (r"the address (?P<x>\S+) is no player's in game (?P<y>\S+)",
      "die Adresse {x} gehört keinem Spieler der Partie {y}"),
