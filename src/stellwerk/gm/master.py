@@ -14,7 +14,11 @@ for is the one its subject's tag names (``[1849 #KEY]``), else the only game its
 from an unknown address, or one whose ``player:``/``spieler:`` line names another player, is
 refused and logged (the mail module's logger, and the game's GM log when the game is known),
 and changes nothing.  A mail is read once (by its Message-ID).  The orders are the mail's own
-text (``IncomingMail.own_text``: no quoted report lines, no signature).
+text (``IncomingMail.own_text``: no quoted report lines, no signature).  The group's sender
+checks (``[checks]`` of the configuration, ``mail.Checks``) refuse a mail above the size
+limit, one the trusted receiving server found forged, and (when chosen) one without the
+player's secret word, which his first report gives him.  Every mail from a configured
+address is answered in the same run (:meth:`GameMaster.replies`); a stranger's never.
 
 Reports: ``reports`` builds each player's report (``stellwerk.gm.report``), ``send_reports``
 turns them into mails (``report.to_email``) and sends them as configured (``mail.send``: by

@@ -50,6 +50,8 @@ from markupsafe import Markup
 
 from stellwerk.api import Game
 from stellwerk.core.actions import action_id
+from stellwerk.core.entities import PlayerId
+from stellwerk.core.jsondata import JSONObject, first_text, objects_at
 from stellwerk.words import LANGUAGES, money, render, story
 from stellwerk.words.catalog import percent
 from stellwerk.words.narrate import Narrator
@@ -264,6 +266,11 @@ def player_name(game: Game, player: str | int) -> str:
     raise ValueError(f"no player {player!r} in this game (players: {names})")
 
 
+def player_id(game: Game, name: str) -> PlayerId:
+    """The id of the player ``name`` (as :func:`player_name` returns it)."""
+    return next(pid for pid, known in game.players if known == name)
+
+
 def build_report(
     game: Game,
     *,
@@ -401,11 +408,121 @@ def build_report(
         "left_out": words["left_out"].format(limit=(max_bytes or 0) // 1000,
                                              what=", ".join(left_out)) if left_out else None,
         "secret": words["secret"].format(word=secret) if secret else None,
+        "legal_title": ORDER_WORDS[lang]["title"],
+        "legal": [] if view["finished"] else legal_orders(game, player_id(game, name), lang),
     }
     text = _environment(False).get_template("report.txt.j2").render(context)
     html = _environment(True).get_template("report.html.j2").render(context)
     return Report(subject, text, html, attachments, name, last_action, now_has, "game" in files,
                   secret is not None)  # fmt: skip
+
+
+MAX_ORDER_LINES = 20
+"""The most lines of a report's list of the player's possible orders; the rest are counted."""
+
+ORDER_WORDS: dict[str, dict[str, str]] = {
+    "en": {"title": "Your possible orders", "more": "…and {n} more", "tiles": "possible",
+           "rotation": "rotation", "prices": "prices", "minimum": "at least", "to": "to",
+           "price": "price"},
+    "de": {"title": "Deine möglichen Befehle", "more": "…und {n} weitere", "tiles": "möglich",
+           "rotation": "drehung", "prices": "Kurse", "minimum": "mindestens", "to": "bis",
+           "price": "Kurs"},
+}  # fmt: skip
+"""The words of the list of possible orders (the orders are ``phrase.order_text``'s)."""
+
+
+def legal_orders(
+    game: Game, player: PlayerId, lang: str, limit: int = MAX_ORDER_LINES
+) -> list[str]:
+    """The orders ``player`` can give now, in the order language of ``lang``: the engine's
+    legal actions (``api.Game.legal_actions``, tile lays of every hex) of every entity he
+    decides for, each written as the order that means it (``phrase.order_text``), with its
+    price or amount after ``#`` (a comment to the order parser, so a line can be copied
+    into a mail as it stands).  Condensed: one line per hex for tile lays (the tiles and
+    rotations after ``#``), per corporation for a par (its prices), per private company and
+    per train of another corporation for a purchase (the lowest price, and the range after
+    ``#``), the best run for a run.  At most ``limit`` lines, the
+    last saying how many more there are."""
+    from stellwerk.gm.phrase import order_text
+    from stellwerk.gm.understand import player_of, share_source
+
+    words = ORDER_WORDS.get(lang, ORDER_WORDS["en"])
+    title = game.title
+    view = player_view(game, lang, log=0)
+    corps = {c["sym"]: c for c in view["corporations"]}
+
+    def cash(amount: object) -> str:
+        return money(title, int(str(amount)), lang) if str(amount).isdigit() else str(amount)
+
+    actions = [
+        a for a in game.legal_actions(all_lays=True)
+        if isinstance(a.get("entity"), str | int)
+        and player_of(game, a.get("entity")) == player  # type: ignore[arg-type]
+    ]  # fmt: skip
+    groups: dict[tuple[str, ...], list[JSONObject]] = {}
+    for index, action in enumerate(actions):
+        kind = str(action.get("type"))
+        entity = str(action.get("entity"))
+        if kind == "lay_tile":
+            key: tuple[str, ...] = (entity, kind, str(action.get("hex")))
+        elif kind == "par":
+            key = (entity, kind, str(action.get("corporation")))
+        elif kind in ("bid", "buy_company"):
+            key = (entity, kind, str(action.get("company") or action.get("corporation")))
+        elif kind == "buy_train":  # another corporation's train: the lowest and highest price
+            key = (entity, kind, str(action.get("train")))
+        else:
+            key = (entity, kind, str(index))
+        groups.setdefault(key, []).append(action)
+    lines = []
+    for (_, kind, _), members in groups.items():
+        first = members[0]
+        text = order_text(game, first, lang, best=kind == "run_routes")
+        note = ""
+        if kind == "lay_tile":
+            tiles: dict[str, list[str]] = {}
+            for action in members:
+                tile = str(action.get("tile")).rpartition("-")[0] or str(action.get("tile"))
+                tiles.setdefault(tile, []).append(str(action.get("rotation")))
+            note = f"{words['tiles']}: " + "; ".join(
+                f"{tile} {words['rotation']} {', '.join(turns)}" for tile, turns in tiles.items()
+            )
+        elif kind == "par":
+            prices = sorted({int(str(a.get("share_price", "0")).split(",")[0]) for a in members})
+            note = f"{words['prices']}: {', '.join(str(x) for x in prices)}"
+        elif kind == "bid":
+            note = f"{words['minimum']} {cash(first.get('price'))}"
+        elif kind in ("buy_company", "buy_train") and len(members) > 1:
+            low = min(members, key=lambda a: int(str(a.get("price", 0))))
+            high = max(int(str(a.get("price", 0))) for a in members)
+            text = order_text(game, low, lang)
+            note = f"{cash(low.get('price'))} {words['to']} {cash(high)}"
+        elif kind == "buy_shares":
+            share = first_text(first, "shares")
+            corp = corps.get(share.rpartition("_")[0])
+            each = None
+            if corp is not None:
+                each = corp["par"] if share_source(game, share) == "ipo" else corp["price"]
+            share_percent = int(str(first.get("percent", 10)))
+            if each is not None:
+                note = f"{cash(each * share_percent // 10)} ({percent(share_percent, lang)})"
+        elif kind == "sell_shares":
+            corp = corps.get(first_text(first, "shares").rpartition("_")[0])
+            note = percent(int(str(first.get("percent", 0))), lang)
+            if corp is not None and corp["price"] is not None:
+                note += f", {words['price']} {cash(corp['price'])}"
+        elif kind in ("buy_company", "buy_train", "buy_token") and first.get("price") is not None:
+            note = cash(first.get("price"))
+        elif kind == "run_routes":
+            revenue = sum(int(str(r.get("revenue", 0))) for r in objects_at(first, "routes"))
+            note = cash(revenue + int(str(first.get("extra_revenue") or 0)))
+        line = f"{text}  # {note}" if note else text
+        if line not in lines:
+            lines.append(line)
+    if len(lines) > limit:
+        rest = len(lines) - (limit - 1)
+        lines = [*lines[: limit - 1], words["more"].format(n=rest)]
+    return lines
 
 
 def _digest(svg: str) -> str:
