@@ -349,3 +349,35 @@ def test_orders_the_gm_enters_for_a_player_are_not_checked(tmp_path: Path) -> No
                                        "--player", name])  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "understood as: pass" in result.output and "refused" not in result.output
+
+
+def test_one_games_unsent_report_does_not_keep_the_others_answers(tmp_path: Path) -> None:
+    """The server refuses one report of game g1: g1's other reports and game k's still go
+    out in the same run; the command names the unsent one and exits 2."""
+    from aiosmtpd.controller import Controller
+    from test_gm_gaps import RefusingOnce
+    from test_mail_roundtrip import free_port
+
+    handler = RefusingOnce("ben@example.org")
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        config = write_config(tmp_path, keys=("g1", "k"))
+        config.write_text(config.read_text(encoding="utf-8").replace(
+            '[outgoing]\nkind = "outbox"\nfolder = "out"',
+            f'[outgoing]\nkind = "smtp"\nhost = "127.0.0.1"\nport = {port}\nsecurity = "plain"',
+        ), encoding="utf-8")  # fmt: skip
+        new_game(tmp_path, config, "g1")
+        new_game(tmp_path, config, "k")
+        deliver(tmp_path,
+                message("anna@example.org", "passe\n", subject="[1849 #g1] x", number=1),
+                message("anna@example.org", "passe\n", subject="[1849 #k] x", number=2))
+        code, text = fetch(tmp_path, config)
+    finally:
+        controller.stop()
+    assert code == 2, text
+    assert "report to Ben not sent" in text
+    assert len(handler.inboxes["anna@example.org"]) == 2
+    assert len(handler.inboxes["ben@example.org"]) == 1  # game k's
+    assert len(handler.inboxes["clara@example.org"]) == 2

@@ -83,10 +83,12 @@ def _names(gm: GameMaster, key: str) -> dict[PlayerId, str]:
 
 
 def _send_reports(gm: GameMaster, key: str, replies: dict[str, str] | None = None,
-                  player: str | None = None, resend: bool = False) -> None:  # fmt: skip
+                  player: str | None = None, resend: bool = False,
+                  keep_going: bool = False) -> bool:  # fmt: skip
     """Every player's report since his last (or ``player``'s), sent as the configuration
     says; ``resend``: the reports that could not be sent before (``GameMaster.resend``).
-    Reports the server refused are not marked sent: the command names them and exits 2."""
+    Reports the server refused are not marked sent: the command names them and exits 2, or
+    (``keep_going``: more games' reports follow) says so and returns False."""
     import smtplib
 
     from stellwerk.gm.mail import ConfigError
@@ -103,6 +105,9 @@ def _send_reports(gm: GameMaster, key: str, replies: dict[str, str] | None = Non
     except ReportsUnsent as error:
         reports, written, failed = error.reports, error.written, error.failed
     except (smtplib.SMTPException, OSError) as error:
+        if keep_going:
+            click.echo(f"error: {key}: the reports could not be sent: {error}", err=True)
+            return False
         fail(f"{key}: the reports could not be sent: {error}")
     for path in written:
         click.echo(f"report: {path}")
@@ -115,8 +120,13 @@ def _send_reports(gm: GameMaster, key: str, replies: dict[str, str] | None = Non
     if failed:
         for name, reason in failed.items():
             click.echo(f"report to {name} not sent: {reason}")
-        fail(f"{key}: {len(failed)} reports not sent (marked unsent); send them with "
-             f"stellwerk gm resend {key}")
+        message = (f"{key}: {len(failed)} reports not sent (marked unsent); send them with "
+                   f"stellwerk gm resend {key}")  # fmt: skip
+        if keep_going:
+            click.echo(f"error: {message}", err=True)
+            return False
+        fail(message)
+    return True
 
 
 def _moved_on(run: Callable[[], T]) -> T:
@@ -257,17 +267,20 @@ def fetch_command(db: Path, config: Path) -> None:
     replies = gm_.replies(results)
     for key in replies.everyone:
         _echo_answers(gm_.advanced.get(key, []), _names(gm_, key))
-    _send_notes(gm_, replies.notes)
-    for key, players in replies.reports.items():
+    sent = _send_notes(gm_, replies.notes)
+    for key, players in replies.reports.items():  # one game's fault does not stop the others
         if key in replies.everyone:
-            _send_reports(gm_, key, players)
+            sent = _send_reports(gm_, key, players, keep_going=True) and sent
         else:  # only refused mails: their senders' reports answer them
             for name in players:
-                _send_reports(gm_, key, players, player=name)
+                sent = _send_reports(gm_, key, players, player=name, keep_going=True) and sent
+    if not sent:
+        fail("some answers could not be sent (see above); the mails were processed")
 
 
-def _send_notes(gm: GameMaster, notes: list[EmailMessage]) -> None:
-    """Send the short answers to refused mails of no game (``GameMaster.replies``)."""
+def _send_notes(gm: GameMaster, notes: list[EmailMessage]) -> bool:
+    """Send the short answers to refused mails of no game (``GameMaster.replies``); False
+    when one could not be sent (it is not sent again: the mail it answers was read)."""
     from stellwerk.gm.mail import send_each
 
     written, failed = send_each(gm.needs_config(), notes)
@@ -278,6 +291,7 @@ def _send_notes(gm: GameMaster, notes: list[EmailMessage]) -> None:
             click.echo(f"answer to {note['To']} not sent: {failed[index]}")
         elif not written:
             click.echo(f"answer to {note['To']}")
+    return not failed
 
 
 def _hours(text: str | None, name: str) -> timedelta | None:
