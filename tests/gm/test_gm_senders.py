@@ -113,6 +113,15 @@ def test_a_quoted_original_without_quote_marks_is_no_order() -> None:
     assert IncomingMail("a@x", "", body, "").own_text == "pass\n"
 
 
+def test_an_outlook_quote_is_no_order() -> None:
+    body = ("passe\n\n________________________________\nVon: Spielleitung <gm@example.org>\n"
+            "Gesendet: Montag, 1. Dezember 2026 10:00\nAn: anna@example.org\n"
+            "Betreff: [1849 #g1] Auswertung\n\nAuswertung für Anna\nkaufe SFA\n")  # fmt: skip
+    assert IncomingMail("a@x", "", body, "").own_text == "passe\n"
+    body = "pass\nFrom: GM <gm@x>\nSent: Monday\nTo: a@x\nbuy SFA\n"
+    assert IncomingMail("a@x", "", body, "").own_text == "pass\n"
+
+
 def test_an_order_line_like_an_attribution_stays() -> None:
     body = "pass\nATA: buy train 4H\n"
     assert IncomingMail("a@x", "", body, "").own_text == body
@@ -381,3 +390,17 @@ def test_one_games_unsent_report_does_not_keep_the_others_answers(tmp_path: Path
     assert len(handler.inboxes["anna@example.org"]) == 2
     assert len(handler.inboxes["ben@example.org"]) == 1  # game k's
     assert len(handler.inboxes["clara@example.org"]) == 2
+
+
+def test_a_reply_with_its_quote_is_answered_for_its_orders_only(tmp_path: Path) -> None:
+    """A reply to a report: the attribution line, the quote and a signature get no answer
+    (no "unknown order"), the order does."""
+    config = write_config(tmp_path)
+    _, address, _ = new_game(tmp_path, config)
+    master = GameMaster(tmp_path / "gm.db", GMConfig.load(config))
+    body = ("passe\n\nAm 01.12.2026 um 10:00 schrieb Spielleitung <gm@example.org>:\n"
+            "> Auswertung für Anna\n> biete 20 auf SCE\n-- \nAnna\n")  # fmt: skip
+    results = master.take_mails([IncomingMail(address, "Re: [1849 #g1] x", body, "<r@x>")])
+    assert results[0].refused is None and results[0].answers == []
+    assert [(a.text, a.refused) for a in master.advanced["g1"]] == [("passe", None)]
+    master.close()

@@ -110,7 +110,8 @@ class IncomingMail:
         2026 at 10:00 AM GM <gm@x> wrote:``, ``Am 01.12.2026 um 10:00 schrieb Spielleitung
         <gm@example.org>:``, also when wrapped over two lines), and without what follows a
         signature line (``-- ``) or a forwarded or quoted original (``-----Original
-        Message-----``, ``-----Ursprüngliche Nachricht-----``)."""
+        Message-----``, ``-----Ursprüngliche Nachricht-----``, or a ``From:``/``Von:`` line
+        followed by ``Sent:``/``Gesendet:``, as Outlook quotes)."""
         raw = self.body.splitlines()
         lines: list[str] = []
         index = 0
@@ -118,6 +119,9 @@ class IncomingMail:
             line = raw[index]
             if line.rstrip() == "--" or ORIGINAL.match(line):
                 break
+            following = raw[index + 1 : index + 3]
+            if HEADER_FROM.match(line) and any(HEADER_SENT.match(x) for x in following):
+                break  # an original quoted Outlook's way: its header block, then its text
             if ATTRIBUTION.match(line.strip()):
                 index += 1
                 continue
@@ -126,7 +130,7 @@ class IncomingMail:
             ):
                 index += 2
                 continue
-            if not line.lstrip().startswith(">"):
+            if not line.lstrip().startswith(">") and not RULE.match(line):
                 lines.append(line)
             index += 1
         return "\n".join(lines).strip("\n") + "\n" if any(s.strip() for s in lines) else ""
@@ -147,6 +151,14 @@ ORIGINAL = re.compile(
 )
 """The line above a quoted or forwarded original written without ``>``: what follows is no
 order."""
+
+RULE = re.compile(r"^\s*_{5,}\s*$")
+"""A line of underscores, which mail clients write above a quoted original: no order."""
+
+HEADER_FROM = re.compile(r"^\s*\**(?:From|Von)\s*:\**\s+\S", re.IGNORECASE)
+HEADER_SENT = re.compile(r"^\s*\**(?:Sent|Gesendet|Date|Datum)\s*:\**\s+\S", re.IGNORECASE)
+"""The first lines of the header block some mail clients (Outlook) write above the text they
+quote without ``>``: ``From: ...`` / ``Von: ...`` followed by ``Sent:`` / ``Gesendet:``."""
 
 
 @dataclass(frozen=True)
