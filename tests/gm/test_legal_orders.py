@@ -61,7 +61,8 @@ def test_tile_lays_one_line_per_hex() -> None:
 
 @pytest.mark.parametrize(("kind", "needle"), [
     ("par", " at 100  # prices: 68, 100"),
-    ("buy_shares", " from ipo  # L."),
+    ("buy_shares", " from ipo  # 10%, price L."),
+    ("sell_shares", "  # 10%, price L."),
     ("buy_train", ": buy train 4H  # L.100"),
 ])  # fmt: skip
 def test_prices_and_amounts(kind: str, needle: str) -> None:

@@ -423,10 +423,10 @@ MAX_ORDER_LINES = 20
 ORDER_WORDS: dict[str, dict[str, str]] = {
     "en": {"title": "Your possible orders", "more": "…and {n} more", "tiles": "possible",
            "rotation": "rotation", "prices": "prices", "minimum": "at least", "to": "to",
-           "price": "price"},
+           "price": "price", "par": "par"},
     "de": {"title": "Deine möglichen Befehle", "more": "…und {n} weitere", "tiles": "möglich",
            "rotation": "drehung", "prices": "Kurse", "minimum": "mindestens", "to": "bis",
-           "price": "Kurs"},
+           "price": "Kurs", "par": "Nennwert"},
 }  # fmt: skip
 """The words of the list of possible orders (the orders are ``phrase.order_text``'s)."""
 
@@ -441,8 +441,11 @@ def legal_orders(
     into a mail as it stands).  Condensed: one line per hex for tile lays (the tiles and
     rotations after ``#``), per corporation for a par (its prices), per private company and
     per train of another corporation for a purchase (the lowest price, and the range after
-    ``#``), the best run for a run.  At most ``limit`` lines, the
-    last saying how many more there are."""
+    ``#``), the best run for a run.  A share to buy or sell shows its certificate's
+    percentage and the corporation's share price (and its par price, when it differs, for a
+    share from the IPO), not a cost: what a share costs differs by title (1849: the IPO at
+    par; 1841: at the market price, a minor's 20 % share at one price).  At most ``limit``
+    lines, the last saying how many more there are."""
     from stellwerk.gm.phrase import order_text
     from stellwerk.gm.understand import player_of, share_source
 
@@ -497,20 +500,15 @@ def legal_orders(
             high = max(int(str(a.get("price", 0))) for a in members)
             text = order_text(game, low, lang)
             note = f"{cash(low.get('price'))} {words['to']} {cash(high)}"
-        elif kind == "buy_shares":
+        elif kind in ("buy_shares", "sell_shares"):  # the certificate, the share prices
             share = first_text(first, "shares")
             corp = corps.get(share.rpartition("_")[0])
-            each = None
-            if corp is not None:
-                each = corp["par"] if share_source(game, share) == "ipo" else corp["price"]
-            share_percent = int(str(first.get("percent", 10)))
-            if each is not None:
-                note = f"{cash(each * share_percent // 10)} ({percent(share_percent, lang)})"
-        elif kind == "sell_shares":
-            corp = corps.get(first_text(first, "shares").rpartition("_")[0])
             note = percent(int(str(first.get("percent", 0))), lang)
             if corp is not None and corp["price"] is not None:
                 note += f", {words['price']} {cash(corp['price'])}"
+            if (kind == "buy_shares" and corp is not None and corp["par"] is not None
+                    and corp["par"] != corp["price"] and share_source(game, share) == "ipo"):
+                note += f", {words['par']} {cash(corp['par'])}"
         elif kind in ("buy_company", "buy_train", "buy_token") and first.get("price") is not None:
             note = cash(first.get("price"))
         elif kind == "run_routes":
