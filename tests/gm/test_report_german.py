@@ -72,3 +72,26 @@ def test_a_german_report_has_no_english_gm_text(tmp_path: Path) -> None:
 def test_default_notes_and_standing_ends_in_german(note: str, german: str) -> None:
     assert in_language(note, "de") == german
     assert in_language(note, "en") == note
+
+
+def test_a_standing_order_the_engine_refuses_is_ended_in_german() -> None:
+    """A standing order whose action the engine refuses ends; a German player reads the
+    engine's reason in German (``refusals.engine_reason``), an English one in English."""
+    from stellwerk.api import Game
+    from stellwerk.gm.session import Session
+    from stellwerk.gm.standing import Firing, Standing
+
+    game = Game.create("1849", [(1, "Anna"), (2, "Ben"), (3, "Clara")], [], 3)
+    session = Session(game, langs={1: "en", 2: "de", 3: "de"})
+    waiting = session.waiting_for()[0]
+    other = next(p for p in (1, 2, 3) if p != waiting)
+    standing = Standing(id=1, player=other, kind="share_pass", text="passe bis rundenende")
+    session.standing.append(standing)
+    refused = {"type": "pass", "entity": other, "entity_type": "player"}
+    assert session._fire(Firing(standing, action=refused), other)
+    assert not standing.active
+    event = session.events[-1]
+    assert event.text.startswith("standing order 'passe bis rundenende' cancelled: ")
+    german = event.in_language("de")
+    assert german.startswith("Dauerauftrag 'passe bis rundenende' beendet: ")
+    assert "englisch" not in german and "Regel:" in german, german

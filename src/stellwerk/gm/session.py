@@ -566,7 +566,7 @@ class Session:
         try:
             self.game.process(firing.action)
         except IllegalAction as error:
-            self._cancel(firing.standing, _reason(error, "en"))
+            self._cancel(firing.standing, _reason(error, "en"), german=_reason(error, "de"))
             return True
         if isinstance(entity, str | int):
             self._settled(player, entity, share_round)
@@ -577,14 +577,17 @@ class Session:
                                      standing=True, action_id=fired_id))  # fmt: skip
         return True
 
-    def _cancel(self, standing: Standing, reason: str, *, program: bool = True) -> None:
-        """End ``standing`` for ``reason``: logged, and a programmed one disabled in the game
-        file (``program``; not once the game is over)."""
+    def _cancel(
+        self, standing: Standing, reason: str, *, program: bool = True, german: str = ""
+    ) -> None:
+        """End ``standing`` for ``reason``: logged (in German ``german``, else the GM's
+        own reason's German form), and a programmed one disabled in the game file
+        (``program``; not once the game is over)."""
         standing.active = False
         disable = disable_action(standing, reason) if program else None
         if disable is not None:
             self.game.process(disable)
-        de = in_language(reason, "de")
+        de = german or in_language(reason, "de")
         self._event(standing.player, "cancelled",
                     f"standing order '{standing.text}' cancelled: {reason}",
                     f"Dauerauftrag '{standing.text}' beendet: {de}")  # fmt: skip
