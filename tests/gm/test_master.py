@@ -189,7 +189,7 @@ def test_issue10_item6_the_gm_commands(tmp_path: Path) -> None:
     reports = outbox(out)
     assert len(reports) == 6
     anna = [body for to, body in reports[3:] if "anna@example.org" in to]
-    assert len(anna) == 1 and "GM correction: test" in anna[0]
+    assert len(anna) == 1 and "Korrektur der Spielleitung: test" in anna[0]  # German
     code, text = run(["gm", "status", "nope", "--db", db])
     assert code == 2 and "no GM game" in text
     code, text = run(["gm", "new", "other", "--db", db, "--config", config, "--title", "1849"])

@@ -27,6 +27,8 @@ from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.titles.registry import known_titles
 
 if TYPE_CHECKING:
+    from email.message import EmailMessage
+
     from stellwerk.gm.mail import IncomingMail
     from stellwerk.gm.master import GameMaster
     from stellwerk.gm.session import Outcome
@@ -81,10 +83,12 @@ def _names(gm: GameMaster, key: str) -> dict[PlayerId, str]:
 
 
 def _send_reports(gm: GameMaster, key: str, replies: dict[str, str] | None = None,
-                  player: str | None = None, resend: bool = False) -> None:  # fmt: skip
+                  player: str | None = None, resend: bool = False,
+                  keep_going: bool = False) -> bool:  # fmt: skip
     """Every player's report since his last (or ``player``'s), sent as the configuration
     says; ``resend``: the reports that could not be sent before (``GameMaster.resend``).
-    Reports the server refused are not marked sent: the command names them and exits 2."""
+    Reports the server refused are not marked sent: the command names them and exits 2, or
+    (``keep_going``: more games' reports follow) says so and returns False."""
     import smtplib
 
     from stellwerk.gm.mail import ConfigError
@@ -101,6 +105,9 @@ def _send_reports(gm: GameMaster, key: str, replies: dict[str, str] | None = Non
     except ReportsUnsent as error:
         reports, written, failed = error.reports, error.written, error.failed
     except (smtplib.SMTPException, OSError) as error:
+        if keep_going:
+            click.echo(f"error: {key}: the reports could not be sent: {error}", err=True)
+            return False
         fail(f"{key}: the reports could not be sent: {error}")
     for path in written:
         click.echo(f"report: {path}")
@@ -113,8 +120,13 @@ def _send_reports(gm: GameMaster, key: str, replies: dict[str, str] | None = Non
     if failed:
         for name, reason in failed.items():
             click.echo(f"report to {name} not sent: {reason}")
-        fail(f"{key}: {len(failed)} reports not sent (marked unsent); send them with "
-             f"stellwerk gm resend {key}")
+        message = (f"{key}: {len(failed)} reports not sent (marked unsent); send them with "
+                   f"stellwerk gm resend {key}")  # fmt: skip
+        if keep_going:
+            click.echo(f"error: {message}", err=True)
+            return False
+        fail(message)
+    return True
 
 
 def _moved_on(run: Callable[[], T]) -> T:
@@ -190,7 +202,7 @@ def _read_source(
         sender = gm.needs_config().address_of(key, player)
     except ConfigError as error:
         fail(f"--player {player!r}: {error}")
-    return [IncomingMail(sender, source.name, raw.decode("utf-8"), "")]
+    return [IncomingMail(sender, source.name, raw.decode("utf-8"), "", by_gm=True)]
 
 
 @gm.command("orders")
@@ -247,22 +259,39 @@ def fetch_command(db: Path, config: Path) -> None:
     except (imaplib.IMAP4.error, OSError) as error:
         fail(f"the mailbox cannot be read: {error}")
     results = _moved_on(lambda: gm_.take_mails(mails))
-    keys: list[str] = []
-    replies: dict[str, dict[str, str]] = {}
-    names_of: dict[str, dict[PlayerId, str]] = {}
     for result in results:
         if result.refused is not None:
             click.echo(f"mail from {result.mail.sender} refused: {result.refused}")
         if result.key is not None and result.refused is None and result.player is not None:
-            names = names_of.setdefault(result.key, _names(gm_, result.key))
-            _echo_answers(result.answers, names)
-            if result.key not in keys:
-                keys.append(result.key)
-            replies.setdefault(result.key, {})[names[result.player]] = result.mail.message_id
-    for key in keys:
-        _echo_answers(gm_.advanced.get(key, []), names_of[key])
-    for key in keys:
-        _send_reports(gm_, key, replies.get(key))
+            _echo_answers(result.answers, _names(gm_, result.key))
+    replies = gm_.replies(results)
+    for key in replies.everyone:
+        _echo_answers(gm_.advanced.get(key, []), _names(gm_, key))
+    sent = _send_notes(gm_, replies.notes)
+    for key, players in replies.reports.items():  # one game's fault does not stop the others
+        if key in replies.everyone:
+            sent = _send_reports(gm_, key, players, keep_going=True) and sent
+        else:  # only refused mails: their senders' reports answer them
+            for name in players:
+                sent = _send_reports(gm_, key, players, player=name, keep_going=True) and sent
+    if not sent:
+        fail("some answers could not be sent (see above); the mails were processed")
+
+
+def _send_notes(gm: GameMaster, notes: list[EmailMessage]) -> bool:
+    """Send the short answers to refused mails of no game (``GameMaster.replies``); False
+    when one could not be sent (it is not sent again: the mail it answers was read)."""
+    from stellwerk.gm.mail import send_each
+
+    written, failed = send_each(gm.needs_config(), notes)
+    for path in written:
+        click.echo(f"answer: {path}")
+    for index, note in enumerate(notes):
+        if index in failed:
+            click.echo(f"answer to {note['To']} not sent: {failed[index]}")
+        elif not written:
+            click.echo(f"answer to {note['To']}")
+    return not failed
 
 
 def _hours(text: str | None, name: str) -> timedelta | None:

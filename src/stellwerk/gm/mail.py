@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import email
+import email.parser
 import email.policy
 import hashlib
 import imaplib
@@ -94,18 +95,70 @@ class IncomingMail:
     subject: str
     body: str
     message_id: str
+    authentication_results: tuple[str, ...] = ()
+    """The values of the mail's ``Authentication-Results`` headers, topmost first."""
+    size: int = 0
+    """The mail's size in bytes as it arrived (0: not known)."""
+    by_gm: bool = False
+    """Orders the GM enters himself for the player (``gm orders --player``, a plain order
+    file): no mail, so the sender checks (``[checks]``) do not apply."""
 
     @property
     def own_text(self) -> str:
         """The body as the player wrote it: without quoted lines (``>``, a reply quoting
-        the report) and without the signature (after a ``-- `` line)."""
-        lines = []
-        for line in self.body.splitlines():
-            if line.rstrip() == "--":
+        the report), without the line a mail client writes above a quote (``On Mon, Dec 1,
+        2026 at 10:00 AM GM <gm@x> wrote:``, ``Am 01.12.2026 um 10:00 schrieb Spielleitung
+        <gm@example.org>:``, also when wrapped over two lines), and without what follows a
+        signature line (``-- ``) or a forwarded or quoted original (``-----Original
+        Message-----``, ``-----Ursprüngliche Nachricht-----``, or a ``From:``/``Von:`` line
+        followed by ``Sent:``/``Gesendet:``, as Outlook quotes)."""
+        raw = self.body.splitlines()
+        lines: list[str] = []
+        index = 0
+        while index < len(raw):
+            line = raw[index]
+            if line.rstrip() == "--" or ORIGINAL.match(line):
                 break
-            if not line.lstrip().startswith(">"):
+            following = raw[index + 1 : index + 3]
+            if HEADER_FROM.match(line) and any(HEADER_SENT.match(x) for x in following):
+                break  # an original quoted Outlook's way: its header block, then its text
+            if ATTRIBUTION.match(line.strip()):
+                index += 1
+                continue
+            if index + 1 < len(raw) and ATTRIBUTION.match(
+                f"{line.strip()} {raw[index + 1].strip()}"
+            ):
+                index += 2
+                continue
+            if not line.lstrip().startswith(">") and not RULE.match(line):
                 lines.append(line)
+            index += 1
         return "\n".join(lines).strip("\n") + "\n" if any(s.strip() for s in lines) else ""
+
+
+ATTRIBUTION = re.compile(
+    r"^(?:On|Am|Le|El|Il|Op)\s.{4,300}\s(?:wrote|schrieb|a écrit|escribió|ha scritto|schreef)"
+    r"(?:\s.{0,120})?\s*:$",
+    re.IGNORECASE,
+)
+"""The line (or two joined lines) a mail client writes above the text it quotes: ``On ...
+wrote:``, ``Am ... schrieb ...:`` (a few other languages' forms too).  It is no order."""
+
+ORIGINAL = re.compile(
+    r"^\s*-{2,}\s*(?:Original Message|Ursprüngliche Nachricht|Forwarded message|"
+    r"Weitergeleitete Nachricht)\s*-{2,}\s*$",
+    re.IGNORECASE,
+)
+"""The line above a quoted or forwarded original written without ``>``: what follows is no
+order."""
+
+RULE = re.compile(r"^\s*_{5,}\s*$")
+"""A line of underscores, which mail clients write above a quoted original: no order."""
+
+HEADER_FROM = re.compile(r"^\s*\**(?:From|Von)\s*:\**\s+\S", re.IGNORECASE)
+HEADER_SENT = re.compile(r"^\s*\**(?:Sent|Gesendet|Date|Datum)\s*:\**\s+\S", re.IGNORECASE)
+"""The first lines of the header block some mail clients (Outlook) write above the text they
+quote without ``>``: ``From: ...`` / ``Von: ...`` followed by ``Sent:`` / ``Gesendet:``."""
 
 
 @dataclass(frozen=True)
@@ -137,15 +190,37 @@ class Server:
         return ssl.create_default_context(cafile=self.ca_file)
 
 
+MAX_MAIL_SIZE = 256 * 1024
+"""The default size limit of an incoming mail in bytes (``[checks] max_size``)."""
+
+
+@dataclass(frozen=True)
+class Checks:
+    """The checks of who sent a mail, as the group chose them (``[checks]``, docs/gm.md).
+
+    ``authserv_id``: trust the ``Authentication-Results`` headers of the receiving server
+    with this authserv-id, and only those (:func:`authentication_refusal`); None: no such
+    check.  ``require_pass``: besides, a mail needs a pass that vouches for its From domain
+    (DMARC, or DKIM or SPF of that domain).  ``secret_word``: every mail must carry the
+    player's secret word (``secret: WORD`` / ``geheim: WORT``), issued in his first report.
+    ``max_size``: mails above this many bytes are refused unread."""
+
+    authserv_id: str | None = None
+    require_pass: bool = False
+    secret_word: bool = False
+    max_size: int = MAX_MAIL_SIZE
+
+
 @dataclass(frozen=True)
 class GMConfig:
     """The GM configuration: the GM's address, the incoming and outgoing servers (or
-    folders) and, per game key, its players' addresses and languages."""
+    folders), per game key its players' addresses and languages, and the sender checks."""
 
     address: str
     incoming: Server
     outgoing: Server
     games: Mapping[str, Mapping[str, PlayerAddress]] = field(default_factory=dict)
+    checks: Checks = Checks()
 
     @classmethod
     def load(cls, path: str | Path) -> GMConfig:
@@ -173,7 +248,7 @@ class GMConfig:
         if not isinstance(games_table, Mapping):
             raise ConfigError("games: must be a table of games")
         games = {str(key): _players(game, f"games.{key}") for key, game in games_table.items()}
-        return cls(address, incoming, outgoing, games)
+        return cls(address, incoming, outgoing, games, _checks(data.get("checks", {})))
 
     def players(self, game_key: str) -> Mapping[str, PlayerAddress]:
         """The players of ``game_key`` by name; an unknown game: ConfigError."""
@@ -184,6 +259,16 @@ class GMConfig:
             raise ConfigError(
                 f"no game {game_key!r} in the configuration (games: {known})"
             ) from None
+
+    def known_sender(self, address: str) -> list[tuple[str, PlayerAddress]]:
+        """The (game key, player) entries whose configured addresses include ``address``."""
+        address = address.lower()
+        return [
+            (key, player)
+            for key, players in self.games.items()
+            for player in players.values()
+            if address in player.addresses
+        ]
 
     def address_of(self, game_key: str, player: str) -> str:
         """The address reports to ``player`` go to: their first."""
@@ -263,6 +348,31 @@ def _server(table: Mapping[str, object], where: str, kinds: tuple[str, str], bas
         folder=str(folder),
         ca_file=base / ca_file if ca_file is not None else None,
     )
+
+
+def _checks(table: object) -> Checks:
+    """The ``[checks]`` table (all keys optional)."""
+    if not isinstance(table, Mapping):
+        raise ConfigError("checks: must be a table")
+    unknown = sorted(set(table) - {"authserv_id", "require_pass", "secret_word", "max_size"})
+    if unknown:
+        raise ConfigError(f"checks.{unknown[0]}: unknown key (authserv_id, require_pass, "
+                          "secret_word, max_size)")  # fmt: skip
+    authserv_id = _optional_string(table, "authserv_id", "checks")
+    if authserv_id is not None and not re.fullmatch(r"[^\s;()]+", authserv_id):
+        raise ConfigError(f"checks.authserv_id: {authserv_id!r} is not a server's name")
+    flags = {}
+    for key in ("require_pass", "secret_word"):
+        value = table.get(key, False)
+        if not isinstance(value, bool):
+            raise ConfigError(f"checks.{key}: must be true or false")
+        flags[key] = value
+    if flags["require_pass"] and authserv_id is None:
+        raise ConfigError("checks.require_pass: needs checks.authserv_id")
+    size = table.get("max_size", MAX_MAIL_SIZE)
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1024:
+        raise ConfigError(f"checks.max_size: {size!r} is not a size in bytes (1024 or more)")
+    return Checks(authserv_id, flags["require_pass"], flags["secret_word"], size)
 
 
 def _players(game: object, where: str) -> dict[str, PlayerAddress]:
@@ -361,24 +471,34 @@ def _body(message: EmailMessage) -> str:
     return ""
 
 
-def parse_mail(raw: bytes) -> IncomingMail:
-    """An order mail from its bytes (RFC 5322); headers with encoded words are decoded."""
-    message = email.message_from_bytes(raw, policy=email.policy.default)
-    assert isinstance(message, EmailMessage)
+def parse_mail(raw: bytes, max_size: int | None = None) -> IncomingMail:
+    """An order mail from its bytes (RFC 5322); headers with encoded words are decoded.
+    A mail above ``max_size`` bytes is read for its headers only (its body left empty): it
+    is refused unread (``IncomingMail.size``)."""
+    too_big = max_size is not None and len(raw) > max_size
+    if too_big:
+        parsed = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
+    else:
+        parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(parsed, EmailMessage)
+    message = parsed
     sender = parseaddr(str(message.get("From", "")))[1].lower()
     subject = " ".join(str(message.get("Subject", "")).split())
-    body = _body(message).replace("\r\n", "\n").replace("\r", "\n")
+    body = "" if too_big else _body(message).replace("\r\n", "\n").replace("\r", "\n")
     message_id = str(message.get("Message-ID", "")).strip()
     if not message_id:
         digest = hashlib.sha256(raw).hexdigest()[:32]
         message_id = f"<{digest}@stellwerk.invalid>"
-    return IncomingMail(sender, subject, body, message_id)
+    results = tuple(
+        " ".join(str(value).split()) for value in message.get_all("Authentication-Results", [])
+    )
+    return IncomingMail(sender, subject, body, message_id, results, len(raw))
 
 
-def read_maildir(path: str | Path) -> list[IncomingMail]:
+def read_maildir(path: str | Path, max_size: int | None = None) -> list[IncomingMail]:
     """The new mails of the Maildir at ``path`` (its ``new/``), oldest first; each is moved
     to ``cur/`` and flagged seen once read, so it is read once.  Not a Maildir (no ``new``,
-    ``cur``, ``tmp``): ConfigError."""
+    ``cur``, ``tmp``): ConfigError.  ``max_size``: as :func:`parse_mail`."""
     root = Path(path)
     new, cur = root / "new", root / "cur"
     if not all((root / sub).is_dir() for sub in ("new", "cur", "tmp")):
@@ -390,7 +510,7 @@ def read_maildir(path: str | Path) -> list[IncomingMail]:
     mails = []
     for entry in names:
         raw = Path(entry.path).read_bytes()
-        mails.append(parse_mail(raw))
+        mails.append(parse_mail(raw, max_size))
         base = entry.name.split(":", 1)[0]
         os.replace(entry.path, cur / f"{base}:2,S")
     return mails
@@ -449,15 +569,17 @@ def read_imap(config: GMConfig) -> list[IncomingMail]:
         if server.security == "starttls":
             connection.starttls(server.tls())
     try:
-        return fetch_unseen(connection, server)
+        return fetch_unseen(connection, server, config.checks.max_size)
     finally:
         with contextlib.suppress(imaplib.IMAP4.error, OSError):
             connection.logout()
 
 
-def fetch_unseen(connection: _Imap, server: Server) -> list[IncomingMail]:
+def fetch_unseen(
+    connection: _Imap, server: Server, max_size: int | None = None
+) -> list[IncomingMail]:
     """Log in, select the folder and fetch its unseen mails (``BODY[]``, which sets the
-    ``\\Seen`` flag) on an open IMAP connection."""
+    ``\\Seen`` flag) on an open IMAP connection; ``max_size``: as :func:`parse_mail`."""
     if server.user is not None:
         connection.login(server.user, server.password or "")
     status, _ = connection.select(server.folder)
@@ -474,7 +596,7 @@ def fetch_unseen(connection: _Imap, server: Server) -> list[IncomingMail]:
             raise imaplib.IMAP4.error(f"cannot fetch mail {number.decode()}")
         for item in data:
             if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
-                mails.append(parse_mail(item[1]))
+                mails.append(parse_mail(item[1], max_size))
     return mails
 
 
@@ -628,6 +750,135 @@ def identify(config: GMConfig, game_key: str, mail: IncomingMail) -> str:
                 mail,
             )
     return name
+
+
+# -- sender checks --------------------------------------------------------------------------
+AUTH_METHODS = ("dmarc", "dkim", "spf")
+
+
+@dataclass(frozen=True)
+class AuthResult:
+    """One result of an ``Authentication-Results`` header: method (``dkim``), result
+    (``pass``) and properties (``header.d`` -> ``example.org``), lower case."""
+
+    method: str
+    result: str
+    properties: Mapping[str, str]
+
+
+def authentication_results(value: str) -> tuple[str, list[AuthResult]]:
+    """An ``Authentication-Results`` header value (RFC 8601) read: its authserv-id (lower
+    case) and its results; comments in parentheses are dropped."""
+    text = value
+    while True:
+        stripped = re.sub(r"\([^()]*\)", " ", text)
+        if stripped == text:
+            break
+        text = stripped
+    parts = [part.strip() for part in text.split(";")]
+    head = parts[0].split()
+    authserv_id = head[0].lower() if head else ""
+    results = []
+    for part in parts[1:]:
+        words = part.replace('"', "").split()
+        if not words or "=" not in words[0]:
+            continue
+        method, result = words[0].split("=", 1)
+        properties = {}
+        for word in words[1:]:
+            name, equals, setting = word.partition("=")
+            if equals:
+                properties[name.lower()] = setting.lower()
+        results.append(AuthResult(method.split("/")[0].lower(), result.lower(), properties))
+    return authserv_id, results
+
+
+def _aligned(domain: str | None, from_domain: str) -> bool:
+    """Whether ``domain`` vouches for the From domain: the same, or one a subdomain of the
+    other (relaxed alignment, as DMARC's default); no domain given: taken as aligned."""
+    if not domain:
+        return True
+    domain = domain.rpartition("@")[2].strip(".")
+    return (
+        domain == from_domain
+        or from_domain.endswith("." + domain)
+        or domain.endswith("." + from_domain)
+    )
+
+
+def authentication_refusal(checks: Checks, mail: IncomingMail) -> str | None:
+    """Why the receiving server's verdict refuses ``mail``, or None (no such check, or it
+    passes).  Only headers whose authserv-id is ``checks.authserv_id`` count: anybody can
+    write such a header into his mail, and only the receiving server's own is trusted (it
+    must remove headers of its own authserv-id from arriving mails, as RFC 8601 asks).
+
+    Refused: a mail without such a header; ``dmarc=fail``; ``dkim=fail`` of a signature of
+    the From domain (``header.d``); ``spf=fail`` of the From domain (``smtp.mailfrom``).
+    With ``require_pass`` also a mail without ``dmarc=pass``, ``dkim=pass`` of the From
+    domain or ``spf=pass`` of the From domain."""
+    if checks.authserv_id is None:
+        return None
+    trusted = checks.authserv_id.lower()
+    results = [
+        result
+        for value in mail.authentication_results
+        for authserv_id, found in [authentication_results(value)]
+        if authserv_id == trusted
+        for result in found
+        if result.method in AUTH_METHODS
+    ]
+    if not any(authentication_results(v)[0] == trusted for v in mail.authentication_results):
+        return f"the mail carries no Authentication-Results of {checks.authserv_id}"
+    from_domain = mail.sender.rpartition("@")[2]
+    domain_of = {"dkim": "header.d", "spf": "smtp.mailfrom", "dmarc": "header.from"}
+    for result in results:
+        if result.result == "fail" and _aligned(
+            result.properties.get(domain_of[result.method]), from_domain
+        ):
+            return f"{checks.authserv_id} found {result.method}=fail for {from_domain}"
+    vouching = [
+        result
+        for result in results
+        if result.result == "pass"  # a DKIM or SPF pass must name its domain
+        and _aligned(result.properties.get(domain_of[result.method],
+                                           "" if result.method == "dmarc" else "-"), from_domain)
+    ]  # fmt: skip
+    if checks.require_pass and not vouching:
+        return f"{checks.authserv_id} found no DMARC, DKIM or SPF pass for {from_domain}"
+    return None
+
+
+def size_refusal(checks: Checks, mail: IncomingMail) -> str | None:
+    """Why ``mail`` is too large to be read, or None."""
+    if mail.size > checks.max_size:
+        return f"the mail is larger than {checks.max_size // 1024} KB"
+    return None
+
+
+SECRET_LINE = re.compile(
+    r"^\s*(?:secret|geheim|geheimwort)\s*[:=]\s*(?P<word>\S+)\s*$", re.IGNORECASE
+)
+"""A line carrying the player's secret word: ``secret: WORD``, ``geheim: WORT``."""
+
+SECRET_IN_SUBJECT = re.compile(
+    r"(?:^|[\s\[(])(?:secret|geheim|geheimwort)\s*[:=]\s*(?P<word>[^\s\])]+)", re.IGNORECASE
+)
+"""The secret word in a subject: ``[1849 #g1] orders secret: WORD``."""
+
+
+def secret_words(mail: IncomingMail) -> list[str]:
+    """The secret words a mail carries: in its subject, or in a line of its own text (not in
+    a quoted line), lower case."""
+    words = [m["word"].lower() for m in SECRET_IN_SUBJECT.finditer(mail.subject)]
+    words += [
+        m["word"].lower() for line in mail.own_text.splitlines() if (m := SECRET_LINE.match(line))
+    ]
+    return words
+
+
+def without_secret(text: str) -> str:
+    """``text`` without its secret word lines (they are no orders, and never echoed)."""
+    return "".join(line for line in text.splitlines(keepends=True) if not SECRET_LINE.match(line))
 
 
 GAME_TAG = re.compile(r"\[[^\]#]*#(?P<key>[^\]\s]+)\]")

@@ -14,7 +14,11 @@ for is the one its subject's tag names (``[1849 #KEY]``), else the only game its
 from an unknown address, or one whose ``player:``/``spieler:`` line names another player, is
 refused and logged (the mail module's logger, and the game's GM log when the game is known),
 and changes nothing.  A mail is read once (by its Message-ID).  The orders are the mail's own
-text (``IncomingMail.own_text``: no quoted report lines, no signature).
+text (``IncomingMail.own_text``: no quoted report lines, no signature).  The group's sender
+checks (``[checks]`` of the configuration, ``mail.Checks``) refuse a mail above the size
+limit, one the trusted receiving server found forged, and (when chosen) one without the
+player's secret word, which his first report gives him.  Every mail from a configured
+address is answered in the same run (:meth:`GameMaster.replies`); a stranger's never.
 
 Reports: ``reports`` builds each player's report (``stellwerk.gm.report``), ``send_reports``
 turns them into mails (``report.to_email``) and sends them as configured (``mail.send``: by
@@ -24,10 +28,13 @@ SMTP or into the outbox folder).
 from __future__ import annotations
 
 import hashlib
+import re
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from email.utils import parseaddr
+from email.message import EmailMessage
+from email.utils import make_msgid, parseaddr
 from pathlib import Path
 from typing import TypedDict
 
@@ -38,6 +45,7 @@ from stellwerk.gm import mail as m
 from stellwerk.gm import orders as o
 from stellwerk.gm.gmstore import GMTables
 from stellwerk.gm.mail import GMConfig, IncomingMail, MailRefused
+from stellwerk.gm.refusals import in_language
 from stellwerk.gm.report import Report, ReportOrder, build_report, to_email
 from stellwerk.gm.session import Event, Outcome, Pending, Session
 from stellwerk.gm.standing import Standing
@@ -45,6 +53,8 @@ from stellwerk.store import SqliteStore
 from stellwerk.store.errors import StoreError
 
 READ_BEFORE = "this mail was read before"
+SECRET_MISSING = "the mail lacks your secret word"
+SECRET_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 GM_ONLY = ("mail_gm",)
 """GM log kinds no player's report shows (a refused mail of an unknown sender)."""
 
@@ -93,6 +103,25 @@ class MailResult:
     player: PlayerId | None = None
     refused: str | None = None
     answers: list[Outcome] = field(default_factory=list)
+    sender: PlayerId | None = None
+    """The player of ``key`` whose configured address sent a refused mail (None: no player
+    of that game): his report answers the refusal."""
+
+
+@dataclass
+class Replies:
+    """Who is answered after a processing (:meth:`GameMaster.replies`): every mail from a
+    configured address gets an answer in the same run, a stranger's none.
+
+    ``reports``: per game, per player name, the Message-ID of the mail his report answers;
+    ``everyone``: the games whose every player gets a report (orders were taken);
+    ``notes``: short refusals of mails that belong to no game of theirs (a player of two
+    games whose mail names neither, a game this GM does not run), each to the configured
+    address that sent the mail."""
+
+    reports: dict[str, dict[str, str]] = field(default_factory=dict)
+    everyone: list[str] = field(default_factory=list)
+    notes: list[EmailMessage] = field(default_factory=list)
 
 
 class GameMaster:
@@ -261,16 +290,23 @@ class GameMaster:
                         (mail.message_id, mail.sender, "refused")
                     )
                 sender = self._sender(result.key, mail)
+                result.sender = sender
+                lang = session.lang(sender) if sender is not None else "en"
+                german = in_language(result.refused, "de")
                 session.events.append(
                     Event(len(session.game.raw_actions), sender,
                           "mail" if sender is not None else "mail_gm",
-                          f"mail from {mail.sender} refused: {result.refused}")
+                          f"mail from {mail.sender} refused: {result.refused}",
+                          f"Mail von {mail.sender} abgelehnt: {german}" if lang == "de" else "")
                 )  # fmt: skip
+                if sender is not None and result.refused.startswith(SECRET_MISSING):
+                    self._untell_secret(result.key, sender)
                 continue
             assert result.player is not None  # a mail taken for a game names its player
             correction = o.is_correction(mail.subject, mail.body)
             result.answers = session.receive(
-                result.player, mail.own_text, correction=correction, mail=mail.message_id
+                result.player, m.without_secret(mail.own_text), correction=correction,
+                mail=mail.message_id,
             )
             if mail.message_id:
                 self._marks.setdefault(result.key, []).append(
@@ -290,7 +326,13 @@ class GameMaster:
         except MailRefused as error:
             return MailResult(mail, refused=error.reason)
         if not self.tables.has_game(game_key):
-            return MailResult(mail, refused=f"the game {game_key} is not in {self.path}")
+            return MailResult(mail, refused=f"the game {game_key} has not been started")
+        batch = self._marks.get(game_key, [])
+        if mail.message_id and (
+            self.tables.seen(game_key, mail.message_id)
+            or any(mark[0] == mail.message_id for mark in batch)
+        ):  # answered once: a mail read again (refused or not) is not
+            return MailResult(mail, key=game_key, refused=READ_BEFORE)
         try:
             name = m.identify(config, game_key, mail)
         except MailRefused as error:
@@ -302,13 +344,68 @@ class GameMaster:
             return MailResult(
                 mail, key=game_key, refused=f"{name} does not play in the game {game_key}"
             )
-        batch = self._marks.get(game_key, [])
-        if mail.message_id and (
-            self.tables.seen(game_key, mail.message_id)
-            or any(mark[0] == mail.message_id for mark in batch)
+        refused = None if mail.by_gm else (
+            m.size_refusal(config.checks, mail) or m.authentication_refusal(config.checks, mail)
+        )
+        if (
+            refused is None
+            and not mail.by_gm
+            and config.checks.secret_word
+            and self.secret(game_key, player["player"]) not in m.secret_words(mail)
         ):
-            return MailResult(mail, key=game_key, refused=READ_BEFORE)
+            refused = f"{SECRET_MISSING} (a line secret: WORD; your report gave it)"
+        if refused is not None:
+            m.LOG.warning("mail %s from %s refused: %s", mail.message_id, mail.sender, refused)
+            return MailResult(mail, key=game_key, refused=refused)
         return MailResult(mail, key=game_key, player=player["player"])
+
+    # -- answering every mail -------------------------------------------------------------------
+    def replies(self, results: list[MailResult]) -> Replies:
+        """The answers to a processing's mails (:class:`Replies`).  A game that took orders
+        gets every player's report; a refused mail of a player of its game is answered by
+        his report (which shows the refusal); a refused mail from a configured address that
+        belongs to no game of its sender gets a short note to that address, in the
+        sender's language, not echoing the mail.  A stranger (an address the configuration
+        does not list) gets nothing; a mail read before was answered then."""
+        config = self.needs_config()
+        out = Replies()
+        for result in results:
+            if result.refused == READ_BEFORE:
+                continue
+            if result.key is not None and result.refused is None and result.player is not None:
+                if result.key not in out.everyone:
+                    out.everyone.append(result.key)
+                name = self._name(result.key, result.player)
+                out.reports.setdefault(result.key, {})[name] = result.mail.message_id
+            elif result.key is not None and result.sender is not None:
+                name = self._name(result.key, result.sender)
+                out.reports.setdefault(result.key, {}).setdefault(name, result.mail.message_id)
+            elif result.refused is not None:
+                known = config.known_sender(result.mail.sender)
+                if known:
+                    out.notes.append(
+                        refusal_note(config, result.mail, result.refused, known[0][1].lang)
+                    )
+        return out
+
+    def _name(self, key: str, player: PlayerId) -> str:
+        return next(p["name"] for p in self.tables.players(key) if p["player"] == player)
+
+    # -- the secret word ------------------------------------------------------------------------
+    def secret(self, key: str, player: PlayerId) -> str:
+        """``player``'s secret word in game ``key``, made (and kept) the first time it is
+        asked for: eight letters and digits without look-alikes (no 0/o, 1/l/i)."""
+        words = self.tables.notes(key, "secrets")
+        word = words.get(str(player))
+        if word is None:
+            word = "".join(secrets.choice(SECRET_ALPHABET) for _ in range(8))
+            self.tables.set_part(key, "secrets", {**words, str(player): word})
+        return word
+
+    def _untell_secret(self, key: str, player: PlayerId) -> None:
+        """``player``'s next report gives his secret word again."""
+        told = [p for p in self.tables.texts(key, "secrets_told") if p != str(player)]
+        self.tables.set_part(key, "secrets_told", list[JSONValue](told))
 
     def _sender(self, key: str, mail: IncomingMail) -> PlayerId | None:
         """The player of ``key`` whose configured address sent ``mail``, or None (a
@@ -380,6 +477,7 @@ class GameMaster:
         had_pictures = as_object(self.tables.part(key, "reported_pictures", {}) or {},
                                  "the GM part 'reported_pictures'", StoreError)  # fmt: skip
         corrections = self.tables.texts(key, "corrections")
+        told = set(self.tables.texts(key, "secrets_told"))
         now_round = session.game.round.seq
         out: dict[str, Report] = {}
         for info in self.tables.players(key):
@@ -395,14 +493,18 @@ class GameMaster:
             standing = [s.text for s in session.standing if s.active and s.player == pid]
             waiting = [f"{p.text} ({p.waits_for(info['lang'])})"
                        for p in session.pending if p.player == pid]  # fmt: skip
+            secret = (self.secret(key, pid) if self.config is not None
+                      and self.config.checks.secret_word and str(pid) not in told
+                      else None)  # fmt: skip
+            shown = [correction_in_language(c, info["lang"]) for c in corrections]
             out[info["name"]] = build_report(
                 session.game, player=info["name"], lang=info["lang"],
                 since_action=info["reported"], orders=[report_order(x) for x in mine],
                 deadline=datetime.fromisoformat(deadline) if deadline else None,
-                corrections=corrections, gm_log=gm_log, key=key, standing=standing,
+                corrections=shown, gm_log=gm_log, key=key, standing=standing,
                 waiting=waiting, sent_pictures=_texts(had_pictures.get(str(pid))),
                 with_game_file=(session.game.finished or rounds.get(str(pid)) != now_round
-                                or pid in session.file_requests),
+                                or pid in session.file_requests), secret=secret,
             )  # fmt: skip
         if mark:
             self.mark_reported(key, list(out), out)
@@ -433,6 +535,7 @@ class GameMaster:
         pictures = {**as_object(self.tables.part(key, "reported_pictures", {}) or {},
                                 "the GM part 'reported_pictures'", StoreError)}  # fmt: skip
         unsent: JSONObject = {**self.tables.notes(key, "unsent")}
+        told: list[JSONValue] = [*self.tables.texts(key, "secrets_told")]
         for info in self.tables.players(key):
             if info["name"] in names:
                 pid = str(info["player"])
@@ -442,6 +545,8 @@ class GameMaster:
                 unsent.pop(info["name"], None)
                 report = (reports or {}).get(info["name"])
                 if report is not None:
+                    if report.secret and pid not in told:
+                        told.append(pid)
                     pictures[pid] = {**report.pictures}
                     if report.has_game_file:
                         rounds[pid] = session.game.round.seq
@@ -453,6 +558,7 @@ class GameMaster:
         requests: list[JSONValue] = [str(p) for p in sorted(session.file_requests, key=str)]
         self.tables.set_part(key, "file_requests", requests)
         self.tables.set_part(key, "unsent", unsent)
+        self.tables.set_part(key, "secrets_told", told)
 
     def unsent(self, key: str) -> dict[str, str]:
         """The players whose last report could not be sent, with the server's reason."""
@@ -553,6 +659,50 @@ class GameMaster:
         return self.tables.has_game(key)
 
 
+NOTE = {
+    "en": ("[stellwerk] Your mail was not read",
+           "Your mail was not read: {reason}.\nNothing was changed.\n"),
+    "de": ("[stellwerk] Deine Mail wurde nicht gelesen",
+           "Deine Mail wurde nicht gelesen: {reason}.\nEs wurde nichts geändert.\n"),
+}  # fmt: skip
+"""The short answer to a refused mail that no report answers: subject and text."""
+
+
+def refusal_note(config: GMConfig, mail: IncomingMail, reason: str, lang: str) -> EmailMessage:
+    """The short answer to ``mail``, refused for ``reason``, in ``lang``: to the address
+    that sent it (the caller makes sure it is a configured one), in reply to it; it does not
+    quote the mail."""
+    subject, text = NOTE[lang if lang in NOTE else "en"]
+    message = EmailMessage()
+    message["From"] = config.address
+    message["To"] = mail.sender
+    message["Subject"] = subject
+    domain = config.address.rpartition("@")[2].strip(" >") or "stellwerk.invalid"
+    message["Message-ID"] = make_msgid(domain=domain)
+    if mail.message_id:
+        message["In-Reply-To"] = mail.message_id
+        message["References"] = mail.message_id
+    message.set_content(text.format(reason=in_language(reason, lang)))
+    return message
+
+
+CORRECTION_DE = (
+    (re.compile(r"^GM correction: "), "Korrektur der Spielleitung: "),
+    (re.compile(r"actions after (\d+) taken back"), r"Aktionen nach \1 zurückgenommen"),
+    (re.compile(r"action applied: (\S+)"), r"Aktion angewandt: \1"),
+)
+
+
+def correction_in_language(text: str, lang: str) -> str:
+    """A GM correction as logged (:meth:`GameMaster.correct`) in ``lang``: the GM's own
+    words (the reason) as he wrote them, the rest in the player's language."""
+    if lang != "de":
+        return text
+    for pattern, german in CORRECTION_DE:
+        text = pattern.sub(german, text)
+    return text
+
+
 def report_order(outcome: Outcome) -> ReportOrder:
     """The report's line of a session ``Outcome``."""
     return ReportOrder(outcome.text, outcome.understood, outcome.refused, outcome.default,
@@ -570,4 +720,4 @@ def _iso(when: datetime | None) -> str | None:
     return when.isoformat(timespec="minutes") if when is not None else None
 
 
-__all__ = ["GameMaster", "MailResult", "ReportsUnsent", "StoreError"]
+__all__ = ["GameMaster", "MailResult", "Replies", "ReportsUnsent", "StoreError", "refusal_note"]

@@ -50,6 +50,8 @@ from markupsafe import Markup
 
 from stellwerk.api import Game
 from stellwerk.core.actions import action_id
+from stellwerk.core.entities import PlayerId
+from stellwerk.core.jsondata import JSONObject, first_text, objects_at
 from stellwerk.words import LANGUAGES, money, render, story
 from stellwerk.words.catalog import percent
 from stellwerk.words.narrate import Narrator
@@ -136,6 +138,10 @@ LABELS: dict[str, dict[str, str]] = {
         "h_tokens": "Tokens",
         "bankrupt": "bankrupt",
         "date": "%Y-%m-%d %H:%M",
+        "secret_title": "Your secret word",
+        "secret": "Your secret word is {word}. Every order mail of yours must carry it in a "
+        "line of its own, secret: {word} (or in the subject); a mail without it is refused. "
+        "Tell it nobody.",
     },
     "de": {
         "report": "Auswertung",
@@ -196,6 +202,10 @@ LABELS: dict[str, dict[str, str]] = {
         "h_tokens": "Stationen",
         "bankrupt": "bankrott",
         "date": "%d.%m.%Y %H:%M",
+        "secret_title": "Dein Geheimwort",
+        "secret": "Dein Geheimwort ist {word}. Jede deiner Befehlsmails muss es in einer "
+        "eigenen Zeile tragen, geheim: {word} (oder im Betreff); eine Mail ohne es wird "
+        "abgelehnt. Verrate es niemandem.",
     },
 }
 """The report's own words per language (the log's sentences are ``stellwerk.words``')."""
@@ -236,6 +246,8 @@ class Report:
     or unchanged since an earlier report): the ``sent_pictures`` of his next report."""
     has_game_file: bool = False
     """Whether the game file is attached."""
+    secret: bool = False
+    """Whether the report gives the player his secret word."""
 
 
 def player_name(game: Game, player: str | int) -> str:
@@ -254,6 +266,11 @@ def player_name(game: Game, player: str | int) -> str:
     raise ValueError(f"no player {player!r} in this game (players: {names})")
 
 
+def player_id(game: Game, name: str) -> PlayerId:
+    """The id of the player ``name`` (as :func:`player_name` returns it)."""
+    return next(pid for pid, known in game.players if known == name)
+
+
 def build_report(
     game: Game,
     *,
@@ -270,6 +287,7 @@ def build_report(
     sent_pictures: Mapping[str, str] | None = None,
     with_game_file: bool = True,
     max_bytes: int | None = MAX_REPORT_BYTES,
+    secret: str | None = None,
 ) -> Report:
     """The report to ``player`` (name or id) in ``lang`` ("en" or "de") after a processing.
 
@@ -284,7 +302,9 @@ def build_report(
     orders; ``waiting``: his orders that wait for a later decision, each with what it waits
     for.  ``sent_pictures``: the digests of the pictures the player has (``Report.pictures``
     of his last report): those unchanged are not attached again.  ``with_game_file``: attach
-    the game file.  ``max_bytes``: the size limit (None: none; module docstring)."""
+    the game file.  ``max_bytes``: the size limit (None: none; module docstring).
+    ``secret``: the player's secret word, which every order mail of his must carry (the
+    GM's sender check), given with how to write it."""
     if lang not in LANGUAGES:
         raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
     name = player_name(game, player)
@@ -387,10 +407,120 @@ def build_report(
         "unchanged": words["unchanged"].format(what=", ".join(unchanged)) if unchanged else None,
         "left_out": words["left_out"].format(limit=(max_bytes or 0) // 1000,
                                              what=", ".join(left_out)) if left_out else None,
+        "secret": words["secret"].format(word=secret) if secret else None,
+        "legal_title": ORDER_WORDS[lang]["title"],
+        "legal": [] if view["finished"] else legal_orders(game, player_id(game, name), lang),
     }
     text = _environment(False).get_template("report.txt.j2").render(context)
     html = _environment(True).get_template("report.html.j2").render(context)
-    return Report(subject, text, html, attachments, name, last_action, now_has, "game" in files)
+    return Report(subject, text, html, attachments, name, last_action, now_has, "game" in files,
+                  secret is not None)  # fmt: skip
+
+
+MAX_ORDER_LINES = 20
+"""The most lines of a report's list of the player's possible orders; the rest are counted."""
+
+ORDER_WORDS: dict[str, dict[str, str]] = {
+    "en": {"title": "Your possible orders", "more": "…and {n} more", "tiles": "possible",
+           "rotation": "rotation", "prices": "prices", "minimum": "at least", "to": "to",
+           "price": "price", "par": "par"},
+    "de": {"title": "Deine möglichen Befehle", "more": "…und {n} weitere", "tiles": "möglich",
+           "rotation": "drehung", "prices": "Kurse", "minimum": "mindestens", "to": "bis",
+           "price": "Kurs", "par": "Nennwert"},
+}  # fmt: skip
+"""The words of the list of possible orders (the orders are ``phrase.order_text``'s)."""
+
+
+def legal_orders(
+    game: Game, player: PlayerId, lang: str, limit: int = MAX_ORDER_LINES
+) -> list[str]:
+    """The orders ``player`` can give now, in the order language of ``lang``: the engine's
+    legal actions (``api.Game.legal_actions``, tile lays of every hex) of every entity he
+    decides for, each written as the order that means it (``phrase.order_text``), with its
+    price or amount after ``#`` (a comment to the order parser, so a line can be copied
+    into a mail as it stands).  Condensed: one line per hex for tile lays (the tiles and
+    rotations after ``#``), per corporation for a par (its prices), per private company and
+    per train of another corporation for a purchase (the lowest price, and the range after
+    ``#``), the best run for a run.  A share to buy or sell shows its certificate's
+    percentage and the corporation's share price (and its par price, when it differs, for a
+    share from the IPO), not a cost: what a share costs differs by title (1849: the IPO at
+    par; 1841: at the market price, a minor's 20 % share at one price).  At most ``limit``
+    lines, the last saying how many more there are."""
+    from stellwerk.gm.phrase import order_text
+    from stellwerk.gm.understand import player_of, share_source
+
+    words = ORDER_WORDS.get(lang, ORDER_WORDS["en"])
+    title = game.title
+    view = player_view(game, lang, log=0)
+    corps = {c["sym"]: c for c in view["corporations"]}
+
+    def cash(amount: object) -> str:
+        return money(title, int(str(amount)), lang) if str(amount).isdigit() else str(amount)
+
+    actions = [
+        a for a in game.legal_actions(all_lays=True)
+        if isinstance(a.get("entity"), str | int)
+        and player_of(game, a.get("entity")) == player  # type: ignore[arg-type]
+    ]  # fmt: skip
+    groups: dict[tuple[str, ...], list[JSONObject]] = {}
+    for index, action in enumerate(actions):
+        kind = str(action.get("type"))
+        entity = str(action.get("entity"))
+        if kind == "lay_tile":
+            key: tuple[str, ...] = (entity, kind, str(action.get("hex")))
+        elif kind == "par":
+            key = (entity, kind, str(action.get("corporation")))
+        elif kind in ("bid", "buy_company"):
+            key = (entity, kind, str(action.get("company") or action.get("corporation")))
+        elif kind == "buy_train":  # another corporation's train: the lowest and highest price
+            key = (entity, kind, str(action.get("train")))
+        else:
+            key = (entity, kind, str(index))
+        groups.setdefault(key, []).append(action)
+    lines = []
+    for (_, kind, _), members in groups.items():
+        first = members[0]
+        text = order_text(game, first, lang, best=kind == "run_routes")
+        note = ""
+        if kind == "lay_tile":
+            tiles: dict[str, list[str]] = {}
+            for action in members:
+                tile = str(action.get("tile")).rpartition("-")[0] or str(action.get("tile"))
+                tiles.setdefault(tile, []).append(str(action.get("rotation")))
+            note = f"{words['tiles']}: " + "; ".join(
+                f"{tile} {words['rotation']} {', '.join(turns)}" for tile, turns in tiles.items()
+            )
+        elif kind == "par":
+            prices = sorted({int(str(a.get("share_price", "0")).split(",")[0]) for a in members})
+            note = f"{words['prices']}: {', '.join(str(x) for x in prices)}"
+        elif kind == "bid":
+            note = f"{words['minimum']} {cash(first.get('price'))}"
+        elif kind in ("buy_company", "buy_train") and len(members) > 1:
+            low = min(members, key=lambda a: int(str(a.get("price", 0))))
+            high = max(int(str(a.get("price", 0))) for a in members)
+            text = order_text(game, low, lang)
+            note = f"{cash(low.get('price'))} {words['to']} {cash(high)}"
+        elif kind in ("buy_shares", "sell_shares"):  # the certificate, the share prices
+            share = first_text(first, "shares")
+            corp = corps.get(share.rpartition("_")[0])
+            note = percent(int(str(first.get("percent", 0))), lang)
+            if corp is not None and corp["price"] is not None:
+                note += f", {words['price']} {cash(corp['price'])}"
+            if (kind == "buy_shares" and corp is not None and corp["par"] is not None
+                    and corp["par"] != corp["price"] and share_source(game, share) == "ipo"):
+                note += f", {words['par']} {cash(corp['par'])}"
+        elif kind in ("buy_company", "buy_train", "buy_token") and first.get("price") is not None:
+            note = cash(first.get("price"))
+        elif kind == "run_routes":
+            revenue = sum(int(str(r.get("revenue", 0))) for r in objects_at(first, "routes"))
+            note = cash(revenue + int(str(first.get("extra_revenue") or 0)))
+        line = f"{text}  # {note}" if note else text
+        if line not in lines:
+            lines.append(line)
+    if len(lines) > limit:
+        rest = len(lines) - (limit - 1)
+        lines = [*lines[: limit - 1], words["more"].format(n=rest)]
+    return lines
 
 
 def _digest(svg: str) -> str:

@@ -262,7 +262,8 @@ class Session:
             dropped = [p for p in self.pending if p.player == player]
             self.pending = [p for p in self.pending if p.player != player]
             if dropped:
-                self._event(player, "correction", f"{len(dropped)} earlier orders replaced")
+                self._event(player, "correction", f"{len(dropped)} earlier orders replaced",
+                            f"{len(dropped)} frühere Befehle ersetzt")
         bought: set[str] = set()  # corporations an earlier line of this mail buys or starts
         for line in o.parse_text(body):
             if o.normalise(line.text).rstrip(".!") in FILE_REQUEST:
@@ -319,7 +320,8 @@ class Session:
             ended = [s for s in self.standing if s.player == player and s.active]
             for standing in ended:
                 self._cancel(standing, "cancelled by the player")
-            note = f"{len(ended)} standing orders cancelled"
+            note = (f"{len(ended)} Daueraufträge gelöscht" if self.lang(player) == "de"
+                    else f"{len(ended)} standing orders cancelled")
             return Outcome(player, text, understood=note, standing=True, mail=mail)
         kind, target, amount, source = _standing_fields(order)
         if kind == "run_best" and target is None:
@@ -347,8 +349,10 @@ class Session:
             standing.program_id = action_id(self.game.raw_actions[-1])
             standing.since = standing.program_id
         self.standing.append(standing)
-        self._event(player, "standing", f"standing order given: {text}")
-        return Outcome(player, text, understood=f"standing order: {text}", standing=True,
+        self._event(player, "standing", f"standing order given: {text}",
+                    f"Dauerauftrag erteilt: {text}")
+        label = "Dauerauftrag" if self.lang(player) == "de" else "standing order"
+        return Outcome(player, text, understood=f"{label}: {text}", standing=True,
                        action_id=standing.program_id, mail=mail)  # fmt: skip
 
     # -- advancing ------------------------------------------------------------------------
@@ -562,24 +566,28 @@ class Session:
         try:
             self.game.process(firing.action)
         except IllegalAction as error:
-            self._cancel(firing.standing, _reason(error, "en"))
+            self._cancel(firing.standing, _reason(error, "en"), german=_reason(error, "de"))
             return True
         if isinstance(entity, str | int):
             self._settled(player, entity, share_round)
         fired_id = action_id(self.game.raw_actions[-1])
-        self._event(player, "fired", f"standing order '{firing.standing.text}' fired: {text}")
+        self._event(player, "fired", f"standing order '{firing.standing.text}' fired: {text}",
+                    f"Dauerauftrag '{firing.standing.text}' ausgeführt: {text}")
         self.outcomes.append(Outcome(player, firing.standing.text, understood=text,
                                      standing=True, action_id=fired_id))  # fmt: skip
         return True
 
-    def _cancel(self, standing: Standing, reason: str, *, program: bool = True) -> None:
-        """End ``standing`` for ``reason``: logged, and a programmed one disabled in the game
-        file (``program``; not once the game is over)."""
+    def _cancel(
+        self, standing: Standing, reason: str, *, program: bool = True, german: str = ""
+    ) -> None:
+        """End ``standing`` for ``reason``: logged (in German ``german``, else the GM's
+        own reason's German form), and a programmed one disabled in the game file
+        (``program``; not once the game is over)."""
         standing.active = False
         disable = disable_action(standing, reason) if program else None
         if disable is not None:
             self.game.process(disable)
-        de = in_language(reason, "de")
+        de = german or in_language(reason, "de")
         self._event(standing.player, "cancelled",
                     f"standing order '{standing.text}' cancelled: {reason}",
                     f"Dauerauftrag '{standing.text}' beendet: {de}")  # fmt: skip
@@ -593,15 +601,19 @@ class Session:
         try:
             self.game.process(found.action)
         except IllegalAction as error:  # a default the engine refuses: an engine defect
-            self._event(player, "default", f"default refused: {_reason(error, 'en')}")
+            self._event(player, "default", f"default refused: {_reason(error, 'en')}",
+                        f"Vorgabe abgelehnt: {_reason(error, 'de')}")
             return False
         self._settled(player, entity, share_round)
-        label = "Vorgabe" if self.lang(player) == "de" else "default"
-        self.outcomes.append(Outcome(player, f"({label}: {found.note})", understood=text,
+        lang = self.lang(player)
+        label = "Vorgabe" if lang == "de" else "default"
+        note = in_language(found.note, lang)
+        self.outcomes.append(Outcome(player, f"({label}: {note})", understood=text,
                                      default=True,
                                      action_id=action_id(self.game.raw_actions[-1])))
         if found.note.startswith("drawn"):
-            self._event(player, "draw", f"GM's draw for {entity}: {text}, {found.note}")
+            self._event(player, "draw", f"GM's draw for {entity}: {text}, {found.note}",
+                        f"Ziehung der Spielleitung für {entity}: {text}, {note}")
         return True
 
     def _event(self, player: PlayerId | None, kind: str, text: str, text_de: str = "") -> None:
