@@ -22,7 +22,8 @@ play, replay accepts:
   certificates (a partial sale of a president's certificate), certificates and trains other
   than the listed one of a kind, a raise in an auction on a private not being auctioned;
 * recorded route revenues as given (common rules §2.3) and the tile and token checks the
-  reference engine skips while loading (common rules §3.6);
+  reference engine skips while loading (common rules §3.6): the engine's checks policy is
+  ``stellwerk.core.policy.RECORDED`` while a file is replayed, ``LIVE`` otherwise;
 * fields we do not read (``share_price`` overrides, ``exchange``, ...), and any ``program_*``
   standing order type (as a no-op; its effects are the recorded ``auto_actions``);
 * recorded ``auto_actions`` as given instead of derived ones (common rules §3.5);
@@ -47,6 +48,7 @@ from stellwerk.core.errors import EngineError, GameFileError, IllegalAction
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.core.map.board import Board
+from stellwerk.core.policy import LIVE, RECORDED
 from stellwerk.core.routes.model import RouteSearch
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.reading import Reader
@@ -168,7 +170,7 @@ class Game:
             raise GameFileError(f"cannot set up this game: {error}") from error
         game.raw_actions = list(gf.actions)
         game.file_extras = {k: v for k, v in data.items() if k not in OWN_KEYS}
-        game._engine.loading = True
+        game._engine.policy = RECORDED
         # one checkpoint near the end: what an undo or a refused next action needs
         every = game.checkpoints.every
         kept = (len(gf.live) - 1) // every * every
@@ -181,7 +183,7 @@ class Game:
             game.actions.append(action)
             if len(game.actions) == kept:
                 game._checkpoint()
-        game._engine.loading = False
+        game._engine.policy = LIVE
         return game
 
     # -- acting -----------------------------------------------------------------------------
@@ -192,7 +194,8 @@ class Game:
         the space of one (module docstring); the server's automatic follow-ups are derived and
         stored in the action's ``auto_actions``.  ``replay=True`` (loading a game file): the
         recorded ``auto_actions`` are applied as given and nothing is derived (common rules
-        §3.5), and the checks the reference engine skips while loading are skipped too.
+        §3.5), and the checks the reference engine skips while loading are skipped too (the
+        engine's policy is ``RECORDED`` for the action, ``LIVE`` in live play).
         ``undo`` and ``redo`` are resolved as 18xx.games resolves them (common rules §3.4).
         """
         action = dict(action)
@@ -209,7 +212,7 @@ class Game:
         if not replay:
             action.pop("auto_actions", None)
             self._check_live(action)
-        self._engine.loading = replay
+        self._engine.policy = RECORDED if replay else LIVE
         try:
             self._engine.resume()  # the routing asks what the last action's state answered
             self._engine.process_action(action)

@@ -26,6 +26,7 @@ from typing import Any
 from stellwerk.core.events import Event
 from stellwerk.core.game import Game as CoreGame
 from stellwerk.core.jsondata import JSONObject
+from stellwerk.core.policy import LIVE, RECORDED
 
 EVERY = 16
 """Actions between two checkpoints: a restore replays at most ``EVERY - 1`` actions."""
@@ -158,9 +159,9 @@ class Checkpoints:
             engine.journal = list(journal)
         else:
             engine = fresh()
-        engine.loading = True
+        engine.policy = RECORDED
         for action in actions[start:]:
             engine.resume()  # nothing but actions changes the state here
             engine.process_action(action)
-        engine.loading = False
+        engine.policy = LIVE
         return engine

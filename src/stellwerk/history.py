@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from stellwerk.api import Game
 from stellwerk.core.entities import PlayerId
 from stellwerk.core.jsondata import JSONObject, is_int
+from stellwerk.core.policy import RECORDED
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def _revenue(action: JSONObject) -> int:
 def _build(game: Game) -> History:
     fresh = Game(game.title, game.players, game.options, game.seed, game.game_id)
     engine = fresh.engine
-    engine.loading = True
+    engine.policy = RECORDED
     corporations: list[str] = []
     points: list[RoundPoint] = []
     revenues: dict[str, int] = {}

@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from stellwerk.api import Game
+from stellwerk.core.policy import RECORDED
 from stellwerk.core.routes.model import TrainSpec
 from stellwerk.core.routes.optimize import best_routes
 from stellwerk.core.routes.validate import run_routes
@@ -50,7 +51,7 @@ def claimed(action: dict[str, Any]) -> int:
 def test_best_routes_at_every_run(game_path: Path) -> None:
     data = read_game_file(game_path)
     game = Game.from_file({**data, "actions": []})
-    game.engine.loading = True
+    game.engine.policy = RECORDED
     above: list[str] = []
     runs = 0
     for action in load_game_file(data).live:

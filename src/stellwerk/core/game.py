@@ -57,6 +57,7 @@ from stellwerk.core.flow.base import ANNOUNCING, Action, Round, announces_change
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
 from stellwerk.core.map.board import Board
 from stellwerk.core.market import Cell, Market, move_corporation
+from stellwerk.core.policy import LIVE, Policy
 from stellwerk.core.rng import Rng
 from stellwerk.core.routes.model import RouteData, RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
@@ -132,7 +133,7 @@ class Game(ABC):
         self.finished = False
         self.game_end_reason: str | None = None
         self.end_trigger: tuple[str, str] | None = None
-        self._loading = False
+        self._policy = LIVE
         self.log: list[str] = []
         self.journal: list[Event] = []
         """What happened, in order (``stellwerk.core.events``; the log players read)."""
@@ -157,11 +158,11 @@ class Game(ABC):
         public API); outside them nothing is remembered (a game built or changed by hand)."""
         self.memo_key: object = None
         """A name for what answers about who may act depend on, or None while the state may
-        change or outside a flow: the state's version (:meth:`settle`) and the loading flag.
+        change or outside a flow: the state's version (:meth:`settle`) and the checks policy.
         Equal keys mean equal answers, so steps and rounds remember them under it (who may
         act is computed once per state change); answers that asked ``memo_cache``
         are kept with its stamp too.  Kept up to date by :meth:`settle`, :meth:`changing`
-        and ``loading``."""
+        and ``policy``."""
         self.memo_cache: MemoCache | None = None
         """Hook: the title's cache outside the state that step answers may ask (its graph
         cache): it counts questions (``reads``) and names its contents (``stamp``)."""
@@ -225,20 +226,21 @@ class Game(ABC):
             self.process_single(auto)
 
     @property
-    def loading(self) -> bool:
-        """Replaying a file (common rules §3.6): the checks the reference engine skips then
-        are skipped."""
-        return self._loading
+    def policy(self) -> Policy:
+        """Which checks run (``stellwerk.core.policy``): ``LIVE`` in live play, ``RECORDED``
+        while a recorded file is replayed as 18xx.games loads it (common rules §3.6).  Rule
+        code asks it by name (``game.policy.token_reach``); the API sets it."""
+        return self._policy
 
-    @loading.setter
-    def loading(self, value: bool) -> None:
-        self._loading = value
+    @policy.setter
+    def policy(self, value: Policy) -> None:
+        self._policy = value
         self._rekey()
 
     def _rekey(self) -> None:
-        """``memo_key`` for the current version, flag and flows."""
+        """``memo_key`` for the current version, policy and flows."""
         version = self._version
-        self.memo_key = None if version is None or not self._flows else (version, self._loading)
+        self.memo_key = None if version is None or not self._flows else (version, self._policy)
 
     def process_single(self, action: Action) -> None:
         self._flows += 1

@@ -11,6 +11,7 @@ import pytest
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import act
+from stellwerk.core.policy import RECORDED
 from stellwerk.titles.g1841 import stock
 from stellwerk.titles.g1841.decisions import current
 
@@ -32,7 +33,7 @@ def test_live_par_without_a_home_city_is_refused_replay_waits_for_the_token(
         game.process_action(act(player, "par", corporation="SLDV", share_price="68,4,2"))
     assert "2.2.1" in refused.value.rule
     assert player.cash == cash and not sldv.ipoed
-    game.loading = True
+    game.policy = RECORDED
     game.process_action(act(player, "par", corporation="SLDV", share_price="68,4,2"))
     found = current(game)
     assert found is not None

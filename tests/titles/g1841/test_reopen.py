@@ -3,8 +3,9 @@
 Live play follows the rules: a historical corporation that closed (unstarted at the first
 4-train, or by a merger, the secession or the Tuscan merge) may not be started.  18xx.games'
 ``can_par?`` does not look at ``closed`` and real files contain such pars, so a replay
-(``game.loading``) accepts one as 18xx.games then has it: the buyer takes the first treasury
-certificate at the least par price a share, and the corporation stays closed without a price.
+(``game.policy`` is ``RECORDED``, ``printed_starts`` off) accepts one as 18xx.games then has
+it: the buyer takes the first treasury certificate at the least par price a share, and the
+corporation stays closed without a price.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import act
+from stellwerk.core.policy import LIVE, RECORDED
 from stellwerk.titles.g1841.events import close_unstarted
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.stock import can_par
@@ -67,10 +69,10 @@ def test_replay_accepts_a_start_of_a_closed_corporation_as_18xx_games_does() -> 
     sftn = game.corporation("SFTN")
     first = sftn.treasury_shares()[0]
     cash = player.cash
-    game.loading = True
+    game.policy = RECORDED
     assert can_par(game, sftn, player)
     game.process_action(act(player, "par", corporation="SFTN", share_price="100,3,5"))
-    game.loading = False
+    game.policy = LIVE
     paid = 68 * first.percent // sftn.share_unit
     assert first.owner is player
     assert player.cash == cash - paid
@@ -87,7 +89,7 @@ def test_a_replayed_reopening_is_the_turns_start_more_buys_then_printed_homes() 
     game = closed_sftn_in_phase_4()
     player = game.round.current_entity()
     sftn = game.corporation("SFTN")
-    game.loading = True
+    game.policy = RECORDED
     game.process_action(act(player, "par", corporation="SFTN", share_price="68,4,2"))
     assert game.round.current_entity() is player
     more = sftn.treasury_shares()[0]
@@ -99,7 +101,7 @@ def test_a_replayed_reopening_is_the_turns_start_more_buys_then_printed_homes() 
     homes = {hid for hid, _ in game.specs["SFTN"].homes}
     assert not homes & set(game.token_hexes(sftn))
     game.process_action(act(player, "pass"))
-    game.loading = False
+    game.policy = LIVE
     assert homes <= set(game.token_hexes(sftn))
     assert game.round.current_entity() is not player
     assert sftn.closed
@@ -115,7 +117,7 @@ def test_a_reopened_corporations_certificate_costs_the_least_par_for_everybody()
 
     game = closed_sftn_in_phase_4()
     sftn = game.corporation("SFTN")
-    game.loading = True
+    game.policy = RECORDED
     game.process_action(
         act(game.round.current_entity(), "par", corporation="SFTN", share_price="68,4,2")
     )
@@ -157,13 +159,13 @@ def test_a_closed_corporation_counts_as_startable_in_a_replay_at_its_treasury_pr
     for corp in game.corporations:  # nothing else startable: only SFTN decides
         if corp is not sftn and not corp.ipoed:
             corp.ipoed = True
-    for loading in (False, True):
-        game.loading = loading
+    for policy in (LIVE, RECORDED):
+        game.policy = policy
         player.cash = price - 1
         assert not step.can_par_any(player)
         player.cash = price
         assert step.can_par_any(player)
-    game.loading = False
+    game.policy = LIVE
     assert not can_par(game, sftn, player)  # live play lists no such start
 
 
@@ -215,5 +217,5 @@ def test_a_replayed_reopening_without_a_reservation_takes_the_first_city_as_18xx
     assert len(cities) == 2
     assert all(c.reserved_slot("SFMA") is None for c in cities)
     assert printed_home_city(game, sfma, "R14", 1) == 1
-    game.loading = True
+    game.policy = RECORDED
     assert printed_home_city(game, sfma, "R14", 1) == 0

@@ -9,6 +9,7 @@ transformation into CTDA after CGTF had started the closed SFL)."""
 from __future__ import annotations
 
 from stellwerk.core.flow.base import act
+from stellwerk.core.policy import LIVE, RECORDED
 from stellwerk.titles.g1841 import transform
 from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.merging_steps import game_busy
@@ -25,11 +26,11 @@ def test_replayed_reopening_leaves_a_token_purchase_that_a_new_round_forgets() -
     then); the next round starts without it."""
     game = closed_sftn_in_phase_4()
     player = game.round.current_entity()
-    game.loading = True
+    game.policy = RECORDED
     game.process_action(act(player, "par", corporation="SFTN", share_price="68,4,2"))
     assert game.stalled_token_purchase is None
     game.process_action(act(player, "pass"))
-    game.loading = False
+    game.policy = LIVE
     assert game.stalled_token_purchase == "SFTN"
     assert game_busy(game) and not game.procedures
     game.round = game.new_operating_round(1)
@@ -82,7 +83,7 @@ def test_reopened_sfma_is_asked_nothing_and_nothing_waits() -> None:
     game = closed_sftn_in_phase_4()
     close_unstarted(game, game.corporation("SFMA"))
     assert any(city < 0 for _, city in game.specs["SFMA"].homes)
-    game.loading = True
+    game.policy = RECORDED
     player = game.round.current_entity()
     game.process_action(act(player, "par", corporation="SFMA", share_price="68,4,2"))
     assert game.stalled_token_purchase is None and current(game) is None

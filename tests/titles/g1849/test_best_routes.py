@@ -23,6 +23,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import NodeKey
 from stellwerk.core.map.state import CityState, HexState
+from stellwerk.core.policy import RECORDED
 from stellwerk.core.routes.legs import Leg, enumerate_legs
 from stellwerk.core.routes.model import RouteRules, RouteWalk, RunContext, TrainSpec
 from stellwerk.core.routes.optimize import best_routes
@@ -107,7 +108,7 @@ def positions() -> tuple[tuple[RunContext, RouteRules, dict[str, int | None]], .
     for path in sorted(FIXTURES.glob("*.json")):
         data = read_game_file(path)
         game = Game.from_file({**data, "actions": []})
-        game.engine.loading = True
+        game.engine.policy = RECORDED
         dist: dict[str, int | None] = {"E": None}
         dist.update({t.name: t.distance for t in game.engine.depot.trains if t.name != "E"})
         for action in load_game_file(data).live:

@@ -7,6 +7,7 @@ import pytest
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import GraphCache
 from stellwerk.core.map.lay import LayOptions, check_lay, legal_lays
+from stellwerk.core.policy import RECORDED
 from stellwerk.titles.g1849.rules.track import new_board, track_rules
 
 ALL = ("yellow", "green", "brown")
@@ -69,7 +70,7 @@ def test_terrain_is_paid_again_on_upgrade() -> None:
     g = GraphCache(b)
     b.lay_tile("D4", "73-0", 2)
     b.place_token_at("C5", 0, "RCS")
-    assert check_lay(b, g, "RCS", "D4", "681-0", 2, opts(loading=True)) == 40
+    assert check_lay(b, g, "RCS", "D4", "681-0", 2, opts(policy=RECORDED)) == 40
 
 
 def test_sms_lay_needs_no_connection() -> None:
@@ -91,6 +92,6 @@ def test_blocked_and_frozen_hexes() -> None:
     b.place_token_at("H12", 0, "IFT")
     with pytest.raises(IllegalAction, match="blocked"):
         check_lay(b, g, "IFT", "G13", "58-0", 1, opts(blocked={"G13"}))
-    assert check_lay(b, g, "IFT", "G13", "58-0", 1, opts(blocked={"G13"}, loading=True)) == 0
+    assert check_lay(b, g, "IFT", "G13", "58-0", 1, opts(blocked={"G13"}, policy=RECORDED)) == 0
     with pytest.raises(IllegalAction, match="upgraded now"):
-        check_lay(b, g, "IFT", "B14", "655-0", 0, opts(frozen={"B14"}, loading=True))
+        check_lay(b, g, "IFT", "B14", "655-0", 0, opts(frozen={"B14"}, policy=RECORDED))

@@ -12,6 +12,7 @@ from stellwerk.core.map.graph import GraphCache
 from stellwerk.core.map.lay import LayOptions, check_lay, lay_hexes, legal_lays
 from stellwerk.core.map.spec import load_map, load_supply
 from stellwerk.core.map.upgrades import upgrade_shape_error
+from stellwerk.core.policy import RECORDED
 
 CITY = {"cities": [{"part": 0, "revenue": 0, "slots": 1}]}
 MAP: dict[str, Any] = {
@@ -88,15 +89,16 @@ def test_lay_needs_connection_and_valid_exits() -> None:
         check_lay(b, g, "X", "C1", "Y-0", 0, YELLOW)
 
 
-def test_loading_skips_connectivity_but_not_shape() -> None:
+def test_recorded_policy_skips_connectivity_but_not_shape() -> None:
     """common rules §3.6: replays skip connectivity and rotation checks, not the shape check."""
     b, g = setup()
-    loading = LayOptions(phase_colors=("yellow",), loading=True)
-    assert check_lay(b, g, "X", "E1", "Y-1", 0, loading) == 0
+    recorded = LayOptions(phase_colors=("yellow",), policy=RECORDED)
+    assert check_lay(b, g, "X", "E1", "Y-1", 0, recorded) == 0
     with pytest.raises(IllegalAction):
-        check_lay(b, g, "X", "E1", "S-0", 0, loading)
+        check_lay(b, g, "X", "E1", "S-0", 0, recorded)
     with pytest.raises(IllegalAction, match="upgraded now"):
-        check_lay(b, g, "X", "E1", "Y-1", 0, LayOptions(("yellow",), frozen={"E1"}, loading=True))
+        frozen = LayOptions(("yellow",), frozen={"E1"}, policy=RECORDED)
+        check_lay(b, g, "X", "E1", "Y-1", 0, frozen)
 
 
 def test_generic_cost_is_printed_terrain_of_old_tile() -> None:

@@ -1,9 +1,9 @@
 """Tile-lay legality and cost (common rules §6.3), with hooks for title rules.
 
-``check_lay`` is pure: it returns the cost or raises ``IllegalAction(reason, rule)``.  With
-``loading=True`` it runs only the checks the reference engine keeps while replaying a file
-(supply, colour, shape, frozen hexes; common rules §3.6) and skips connectivity, rotation,
-blocked hexes and the new-track rule.
+``check_lay`` is pure: it returns the cost or raises ``IllegalAction(reason, rule)``.  With a
+policy whose ``lay_position`` is off (``stellwerk.core.policy.RECORDED``) it runs only the
+checks the reference engine keeps while replaying a file (supply, colour, shape, frozen hexes;
+common rules §3.6) and skips connectivity, rotation, blocked hexes and the new-track rule.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from stellwerk.core.map.graph import (
 from stellwerk.core.map.state import HexState
 from stellwerk.core.map.tiles import COLORS, RotatedTile, RPath, TileDef
 from stellwerk.core.map.upgrades import path_kept_by, rotation_error, upgrade_shape_error
+from stellwerk.core.policy import LIVE, Policy
 
 RULE = "common rules §6.3"
 
@@ -84,14 +85,15 @@ class LayOptions:
     ``phase_colors``: tile colours of the current phase.  ``blocked``: hexes blocked by a private
     (skipped on replay).  ``frozen``: hexes that may not be upgraded now (checked on replay too).
     ``teleport``: if given, the lay needs no connection but must be on one of these hexes.
-    ``loading``: replay mode (common rules §3.6).
+    ``policy``: the game's checks policy; its ``lay_position`` decides whether the blocked
+    hexes, the connection and the rotation are checked (common rules §3.6).
     """
 
     phase_colors: Collection[str]
     blocked: Collection[str] = ()
     frozen: Collection[str] = ()
     teleport: Collection[str] | None = None
-    loading: bool = False
+    policy: Policy = LIVE
     rules: TrackRules = field(default_factory=TrackRules)
 
 
@@ -120,7 +122,7 @@ def check_lay(
     new = tile.rotated(rotation)
     teleport = opts.teleport is not None
     connected: frozenset[int] = frozenset(range(6))
-    if not opts.loading:
+    if opts.policy.lay_position:
         if hex_id in opts.blocked:
             raise _fail(f"{hex_id} is blocked by a private company", "common rules §6.3.7")
         if opts.teleport is not None:
@@ -132,7 +134,7 @@ def check_lay(
                 raise _fail(f"{corp} cannot reach {hex_id}", "common rules §6.3.5")
             connected = frozenset(edges)
     ctx = LayContext(board, corp, state, old, new, connected, teleport, graph.limits)
-    if not opts.loading:
+    if opts.policy.lay_position:
         _check_rotation(board, ctx, opts)
     return opts.rules.lay_cost(ctx)
 
@@ -263,10 +265,11 @@ def candidate_hexes(board: Board, graph: GraphCache, corp: str, opts: LayOptions
 def _reached_edges(
     graph: GraphCache, corp: str, hex_id: str, opts: LayOptions
 ) -> frozenset[int] | None:
-    """The edges by which a lay on ``hex_id`` connects (all six when loading or teleporting),
-    or None when no lay there can be legal: blocked, not a teleport hex, not reached (the
-    rotation-free part of :func:`check_lay`'s connection checks)."""
-    if opts.loading:
+    """The edges by which a lay on ``hex_id`` connects (all six when the policy does not check
+    the lay's position, or when teleporting), or None when no lay there can be legal: blocked,
+    not a teleport hex, not reached (the rotation-free part of :func:`check_lay`'s connection
+    checks)."""
+    if not opts.policy.lay_position:
         return frozenset(range(6))
     if hex_id in opts.blocked:
         return None
@@ -337,7 +340,7 @@ def _lays_on(
                 board, corp, state, old, tile.rotated(rotation), reached, teleport, graph.limits
             )
             try:
-                if not opts.loading:
+                if opts.policy.lay_position:
                     _check_rotation(board, ctx, opts)
                 cost = opts.rules.lay_cost(ctx)
             except IllegalAction:

@@ -2,8 +2,8 @@
 
 ``upgrade_shape_error`` is the rotation-free test the reference engine runs even when loading a
 game (colour, track preserved in some rotation, label, town/city counts).  ``rotation_error`` is
-the per-rotation test it skips when loading (exits face linked hexes, old paths kept in this
-rotation, city counts and mapping).
+the per-rotation test it skips when loading, and we skip under ``Policy.lay_position`` off
+(exits face linked hexes, old paths kept in this rotation, city counts and mapping).
 """
 
 from __future__ import annotations

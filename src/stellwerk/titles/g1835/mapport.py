@@ -111,7 +111,7 @@ class MapPort:
         return LayOptions(
             phase_colors=self.game.phases.current.tiles,
             teleport=teleport,
-            loading=self.game.loading,
+            policy=self.game.policy,
             rules=self.track_rules,
         )
 
@@ -138,7 +138,7 @@ class MapPort:
         company's lay is free (rules/1835.md 6, 8.3)."""
         opts = self.lay_options(corp, teleport)
         if colors is not None:
-            opts = LayOptions(colors, (), (), teleport, opts.loading, opts.rules)
+            opts = replace(opts, phase_colors=colors)
         cost = 0 if free else self.lay_cost(corp, action, opts)
         if free:
             self.lay_cost(corp, action, opts)
@@ -186,10 +186,10 @@ class MapPort:
         version and would otherwise recompute it for every candidate)."""
         opts = self.lay_options(corp)
         if colors is not None:
-            opts = LayOptions(colors, (), (), None, opts.loading, opts.rules)
+            opts = replace(opts, phase_colors=colors)
         graph = _FrozenGraph(self.graph.network(corp.sym))
         hexes = [hex_id] if hex_id else sorted(graph.net.hexes)
-        pricing = replace(opts, loading=True)
+        pricing = replace(opts, policy=replace(opts.policy, lay_position=False))
         out = []
         for h in hexes:
             if h not in self.board.hexes:
@@ -248,7 +248,7 @@ class MapPort:
                 raise IllegalAction(f"the free token goes to {free_hexes}", "1835 rules §6")
             cost = 0
         else:
-            if not self.game.loading and (hex_id, index) not in self.token_spots(corp):
+            if self.game.policy.token_reach and (hex_id, index) not in self.token_spots(corp):
                 raise IllegalAction(f"{corp.sym} cannot place a token in {hex_id}", RULE_TOKEN)
             if self.blocked_by_home(corp, hex_id):
                 raise IllegalAction(f"{hex_id} is reserved for a home", RULE_TOKEN)
@@ -286,7 +286,7 @@ class MapPort:
             routes,
             self.train_specs(corp),
             self.route_rules,
-            recorded=self.game.loading,
+            recorded=not self.game.policy.run_revenue,
         )
 
     def best_run(

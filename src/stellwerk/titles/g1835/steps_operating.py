@@ -8,6 +8,7 @@ buy trains (majors must own one; emergency money from the director).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stellwerk.core.entities import Company, Corporation, Entity, Player
@@ -15,6 +16,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import DiscardTrain, Dividend, Route, Token, Track
 from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.core.policy import LIVE
 from stellwerk.titles.g1835.bankruptcy import loan_of
 from stellwerk.titles.g1835.entities import Minor
 from stellwerk.titles.g1835.formation import FormationStep
@@ -289,10 +291,10 @@ class Track1835(Track):
 def ability_lays(
     game: Game1835, corp: Corporation, company: Company, hex_id: str, colors: tuple[str, ...]
 ) -> list[tuple[str, str, int]]:
-    from stellwerk.core.map.lay import LayOptions, legal_lays
+    from stellwerk.core.map.lay import legal_lays
 
-    opts = game.map.lay_options(corp, [hex_id])
-    opts = LayOptions(colors, (), (), [hex_id], False, opts.rules)
+    # the lays offered are those live play allows, whatever the game's policy
+    opts = replace(game.map.lay_options(corp, [hex_id]), phase_colors=colors, policy=LIVE)
     ability = _ability(game, company, "tile_lay") or {}
     tiles = ability.get("tiles")
     out = []
@@ -394,7 +396,7 @@ class Route1835(Route):
             revenue = int(action["revenue"])
             if revenue < 0:
                 raise IllegalAction("revenue cannot be negative", "1835 rules §8.5")
-            if not game.loading and revenue > 0:
+            if game.policy.run_revenue and revenue > 0:
                 best = game.map.best_run(entity, node_limit=None).revenue
                 if best < revenue:
                     raise IllegalAction(

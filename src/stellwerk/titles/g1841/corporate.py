@@ -201,7 +201,11 @@ class CorporateShares(CorporationStep):
         game = self.game
         target = bundle.corporation
         owner = bundle.owner
-        reopened = target.closed and game.loading and (target.ipoed or target is self.started())
+        reopened = (
+            target.closed
+            and not game.policy.printed_starts
+            and (target.ipoed or target is self.started())
+        )
         if reopened and owner is target and target is not corp:
             # a closed corporation a replayed par reopened: its treasury certificates sell at
             # the least par price, as 18xx.games has it (replay only, see reopen_on_replay)
@@ -250,7 +254,7 @@ class CorporateShares(CorporationStep):
         for target in game.corporations:
             if not target.ipoed or target is corp or sold.get(target.sym):
                 continue
-            if target.closed and not game.loading:
+            if target.closed and game.policy.printed_starts:
                 continue
             if bought and not self.can_buy_multiple(corp, target):
                 continue
@@ -265,7 +269,7 @@ class CorporateShares(CorporationStep):
         """``corp`` may start ``target`` now: it may be started (:func:`may_start`), its
         president's certificate is in its treasury, the limits allow it and some par price
         is affordable (rules/1841.md 2.2.1, 2.3.8)."""
-        if target.closed and self.game.loading and not target.ipoed:
+        if target.closed and not self.game.policy.printed_starts and not target.ipoed:
             return may_start(self.game, target) and not self.sold(corp).get(target.sym)
         pres = target.presidents_share
         if pres is None or pres.owner is not target or target.closed:

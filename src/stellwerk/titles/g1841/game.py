@@ -468,5 +468,5 @@ class Game1841(Game):
 
     def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
         return self.map.route_revenue(
-            corp.sym, routes, self.map.train_specs(corp), recorded=self.loading
+            corp.sym, routes, self.map.train_specs(corp), recorded=not self.policy.run_revenue
         )

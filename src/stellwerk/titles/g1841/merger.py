@@ -688,10 +688,10 @@ class Merger(Procedure):
     def begin(self, game: Game1841) -> None:
         """Start the merger (checked first on a copy: an illegal merger changes nothing).
 
-        While a file is replayed (``game.loading``) there is no copy: a refusal then ends the
+        Without ``game.policy.trial_copy`` (a file replayed) there is no copy: a refusal ends the
         replay and ``stellwerk.api.Game.process`` rebuilds the engine from a checkpoint, so
         the half-changed game is never used (a copy cost most of a merger's replay time)."""
-        if not game.loading:
+        if game.policy.trial_copy:
             trial, (twin,) = light_copy(game, self)
             twin.run_begin(trial)
         self.run_begin(game)
@@ -710,7 +710,7 @@ class Merger(Procedure):
         """Try the answer on a copy of the game: an exchange that ends without a president or
         with a new circular chain is refused before anything changes (2.3.11, seed 000
         item 3.6).  Not while a file is replayed: see :meth:`begin`."""
-        if game.loading:
+        if not game.policy.trial_copy:
             return
         trial, _ = light_copy(game)
         index = next(i for i, p in enumerate(game.procedures) if p is self)

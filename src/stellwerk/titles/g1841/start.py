@@ -378,7 +378,7 @@ def printed_home_city(game: Game1841, corp: Corporation, hex_id: str, printed: i
     board = game.map.board
     cities = board.hex(hex_id).cities
     reserved = [i for i, c in enumerate(cities) if c.reserved_slot(corp.sym) is not None]
-    reopened = corp.closed and game.loading  # a closed one started again (replay only)
+    reopened = corp.closed and not game.policy.printed_starts  # a closed one started again
     still = [printed] if 0 <= printed < len(cities) and (reserved or not reopened) else []
     tried = [*reserved, *still, *range(len(cities))]
     found: int = next((i for i in tried if board.can_place_token(hex_id, i, corp.sym)), tried[0])

@@ -100,10 +100,11 @@ def startable(game: Game1841, corp: Corporation) -> bool:
     SFLi once the Tuscan merge has begun (rules/1841.md 2.4.1, 2.4.2; 18xx.games marks them
     startable then).  Live play keeps to the data (rules/1841.md 2.2.1: these corporations
     are formed by the events, never started by a par); the formed ones count only in a
-    replay, where a closed one may be started (:func:`reopen_on_replay`)."""
+    replay (``game.policy.printed_starts`` off), where a closed one may be started
+    (:func:`reopen_on_replay`)."""
     if game.specs[corp.sym].startable:
         return True
-    if not game.loading:
+    if game.policy.printed_starts:
         return False
     return corp.sym in formed_in_game(game)
 
@@ -159,18 +160,20 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     Without ``player``: whether someone may start it.
 
     A closed historical corporation may not be started (2.2.1, 2.4 item 1) -- except in a
-    replay: 18xx.games' ``can_par?`` never looks at ``closed`` and its interface offers such
-    starts, so real files contain them.  This is a reference-engine deviation kept only so
-    that those files replay faithfully (see :func:`reopen_on_replay` and ``stellwerk.api``);
-    live play refuses it."""
-    if corp.ipoed or (corp.closed and not game.loading):
+    replay (``game.policy.printed_starts`` off): 18xx.games' ``can_par?`` never looks at
+    ``closed`` and its interface offers such starts, so real files contain them.  This is a
+    reference-engine deviation kept only so that those files replay faithfully (see
+    :func:`reopen_on_replay` and ``stellwerk.api``); live play refuses it."""
+    if corp.ipoed or (corp.closed and game.policy.printed_starts):
         return False
     spec = game.specs[corp.sym]
     phase = phase_number(game)
     if not spec.historical:
         # a replay takes 18xx.games' par without a city for the home token: that game then
         # waits for the token for good (a random game of its engine ends so)
-        return phase >= NON_HISTORICAL_FROM_PHASE and (game.loading or has_home_city(game, corp))
+        return phase >= NON_HISTORICAL_FROM_PHASE and (
+            not game.policy.printed_starts or has_home_city(game, corp)
+        )
     if not startable(game, corp):
         return False
     if phase >= CONCESSIONS_UNTIL_PHASE:

@@ -95,7 +95,8 @@ def place(game: Game1841, corp: Corporation, action: Action) -> None:
         raise IllegalAction(f"{hex_id} is reserved for SFMA", RULE)
     if unplaced(game, corp) <= 0:
         raise IllegalAction(f"{corp.sym} has no token left", RULE)
-    if not game.loading and (hex_id, index) not in game.map.region_graph.tokenable_cities(corp.sym):
+    reached = game.map.region_graph.tokenable_cities
+    if game.policy.token_reach and (hex_id, index) not in reached(corp.sym):
         raise IllegalAction(f"{corp.sym} cannot reach a free slot in {hex_id}", RULE)
     if not board.can_place_token(hex_id, index, corp.sym):
         raise IllegalAction(f"{corp.sym} cannot place a token in {hex_id}", RULE)
@@ -181,7 +182,7 @@ def buy(game: Game1841, corp: Corporation, action: Action) -> None:
         raise IllegalAction("no token there", RULE_BUY)
     if unplaced(game, corp) <= 0:
         raise IllegalAction(f"{corp.sym} has no token to place", RULE_BUY)
-    if not game.loading and not can_replace(game, corp, hex_id, index, slot):
+    if game.policy.token_reach and not can_replace(game, corp, hex_id, index, slot):
         raise IllegalAction("this token cannot be bought", RULE_BUY)
     if not 1 <= price <= corp.cash:
         raise IllegalAction(f"price must be between 1 and {corp.cash}", RULE_BUY)

@@ -11,7 +11,8 @@
 * Pass tiles upgrade only to pass tiles of the same size; tile 601 only in rotation 0.
 
 Replays check only what 18xx.games checks while loading a file (supply, colour, shape, the
-hex laid twice); connection, rotation and bases are checked in live play.
+hex laid twice); connection, rotation and bases are checked when the game's policy checks the
+lay's position (``Policy.lay_position``: live play).
 """
 
 from __future__ import annotations
@@ -152,10 +153,10 @@ def lays_allowed(game: Game1841, corp: Corporation) -> int:
 
 
 def lay_options(game: Game1841) -> LayOptions:
-    """The phase's colours, replay mode and 1841's hooks."""
+    """The phase's colours, the game's checks policy and 1841's hooks."""
     return LayOptions(
         phase_colors=game.phases.current.tiles,
-        loading=game.loading,
+        policy=game.policy,
         rules=track_rules(
             game.map.variant,
             game.map.political_borders()
@@ -271,7 +272,7 @@ def check(game: Game1841, corp: Corporation, action: Action, lays: TurnLays) -> 
         raise IllegalAction(f"{hex_id} was already laid on this turn", RULE)
     opts = lay_options(game)
     board = game.map.board
-    if game.loading:
+    if not game.policy.lay_position:
         return check_lay(board, game.map.selected, corp.sym, hex_id, tile_id, rotation, opts)
     if tile_id.split("-")[0] in NO_ROTATION_TILES and rotation != 0:
         raise IllegalAction(

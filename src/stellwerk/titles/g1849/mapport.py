@@ -181,7 +181,7 @@ class MapPort:
             blocked=blocked,
             frozen=frozen,
             teleport=list(sms) if sms is not None else None,
-            loading=game.loading,
+            policy=game.policy,
             rules=rules,
         )
 
@@ -242,10 +242,11 @@ class MapPort:
         game = self.game
         hex_id, index = self.board.resolve_city(action["city"])
         sms = c49(corp).sms_hexes
+        reached = self.graph.tokenable_cities
         if sms is not None:
             if hex_id not in sms:
                 raise IllegalAction("must place the token on the SMS hex", "1849 rules §4.6")
-        elif not game.loading and (hex_id, index) not in self.graph.tokenable_cities(corp.sym):
+        elif game.policy.token_reach and (hex_id, index) not in reached(corp.sym):
             raise IllegalAction(
                 f"{corp.sym} cannot reach a free slot in {hex_id}", "common rules §6.4"
             )
@@ -299,7 +300,7 @@ class MapPort:
             routes,
             self.train_specs(corp),
             self.game.route_rules,
-            recorded=self.game.loading,
+            recorded=not self.game.policy.run_revenue,
         )
 
     def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
@@ -352,7 +353,7 @@ class MapPort:
             raise IllegalAction(f"{corp.sym} has no token to place", "1849 rules §7.3")
         if self.first_token_hex(seller) == hex_id:
             raise IllegalAction("a home token cannot be bought", "1849 rules §7.3")
-        if not self.game.loading and (
+        if self.game.policy.token_reach and (
             not self._sellable(corp, hex_id, holder)
             or seller.owner is None
             or self.placed_tokens(seller) <= 1
