@@ -360,3 +360,51 @@ def test_killed_with_9_between_real_mail_servers(tmp_path: Path, imap: ImapServe
             if recipients[0] == address
         ]
         assert any(f" {last}:" in s or f" {last} " in s for s in subjects), (address, subjects)
+
+
+def test_a_pass_answers_a_mail_of_no_game_with_a_note(tmp_path: Path) -> None:
+    """A player of two games whose mail names neither gets a short note in the same pass;
+    a stranger gets nothing (as ``gm fetch``)."""
+    write_config(tmp_path, (KEY, "k2"))
+    gm = GameMaster(tmp_path / "gm.db", GMConfig.load(tmp_path / "gm.toml"))
+    gm.new_from_config(KEY, "1849", seed=3)
+    gm.new_from_config("k2", "1849", seed=4)
+    box = MaildirBox(tmp_path / "box")
+    run_once(gm, box, SETTINGS)
+    before = len(outbox(tmp_path / "out"))
+    name, address, _ = PLAYERS[0]
+    plain = order_mail(name, address, "passe\n", 1)
+    del plain["Subject"]
+    plain["Subject"] = "Befehle"
+    stranger = order_mail("Mallory", "mallory@example.net", "pass\n", 2)
+    deliver_maildir(tmp_path / "box", [plain, stranger])
+    done = run_once(gm, box, SETTINGS)
+    assert done.notes == 1 and done.refused == 2
+    sent = outbox(tmp_path / "out")[before:]
+    assert [to for to, _ in sent] == [address]
+    gm.close()
+
+
+def test_an_imap_mail_above_the_size_limit_is_refused_from_its_headers(
+    tmp_path: Path, imap: ImapServer
+) -> None:
+    """A mail above ``[checks] max_size`` on the IMAP server is fetched for its headers only,
+    refused unread and answered by the sender's report; it changes nothing."""
+    gm = imap_master(tmp_path, imap)
+    gm.close()
+    text = (tmp_path / "gm.toml").read_text(encoding="utf-8") + "[checks]\nmax_size = 2048\n"
+    (tmp_path / "gm.toml").write_text(text, encoding="utf-8")
+    gm = GameMaster(tmp_path / "gm.db", GMConfig.load(tmp_path / "gm.toml"))
+    assert gm.config is not None
+    box = mailbox_of(gm.config)
+    run_once(gm, box, SETTINGS)
+    count = gm.store.count(KEY)
+    name, address, _ = PLAYERS[0]
+    big = order_mail(name, address, "passe\n" + "SPAMSPAM " * 400, 1)
+    imap.append("gm", big.as_bytes())
+    [unread] = box.peek()
+    assert unread.mail.body == "" and unread.mail.size > 2048
+    done = run_once(gm, box, SETTINGS)
+    assert done.refused == 1 and gm.store.count(KEY) == count and imap.unseen("gm") == 0
+    assert address in [to for to, _ in outbox(tmp_path / "out")[-1:]]
+    gm.close()

@@ -20,8 +20,10 @@ or applied twice.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import imaplib
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,10 +57,12 @@ class Mailbox(Protocol):
 
 
 class MaildirBox:
-    """A Maildir (``new/``, ``cur/``, ``tmp/``): unread mails are the files of ``new/``."""
+    """A Maildir (``new/``, ``cur/``, ``tmp/``): unread mails are the files of ``new/``; a
+    mail above ``max_size`` bytes is read for its headers only (``mail.parse_mail``)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, max_size: int | None = None) -> None:
         self.root = Path(path)
+        self.max_size = max_size
         if not all((self.root / sub).is_dir() for sub in ("new", "cur", "tmp")):
             raise ConfigError(f"{self.root}: not a Maildir (needs new/, cur/ and tmp/)")
 
@@ -74,7 +78,7 @@ class MaildirBox:
                 raw = Path(entry.path).read_bytes()
             except FileNotFoundError:  # taken by another reader meanwhile
                 continue
-            out.append(Unread(parse_mail(raw), entry.name))
+            out.append(Unread(parse_mail(raw, self.max_size), entry.name))
         return out
 
     def done(self, mails: Sequence[Unread]) -> None:
@@ -94,12 +98,14 @@ class _Imap(Protocol):
 
 
 class ImapBox:
-    """An IMAP folder: unread mails are those without ``\\Seen``; one connection per call."""
+    """An IMAP folder: unread mails are those without ``\\Seen``; one connection per call.
+    A mail above ``max_size`` bytes (its ``RFC822.SIZE``) is fetched for its headers only."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Server, max_size: int | None = None) -> None:
         if server.kind != "imap":
             raise ConfigError(f"incoming.kind is {server.kind!r}, not imap")
         self.server = server
+        self.max_size = max_size
 
     def _open(self) -> imaplib.IMAP4:
         server = self.server
@@ -122,7 +128,7 @@ class ImapBox:
     def peek(self) -> list[Unread]:
         connection = self._open()
         try:
-            return peek_unseen(connection)
+            return peek_unseen(connection, self.max_size)
         finally:
             with contextlib.suppress(imaplib.IMAP4.error, OSError):
                 connection.logout()
@@ -141,29 +147,41 @@ class ImapBox:
                 connection.logout()
 
 
-def peek_unseen(connection: _Imap) -> list[Unread]:
+def peek_unseen(connection: _Imap, max_size: int | None = None) -> list[Unread]:
     """The unseen mails of the selected folder, fetched with ``BODY.PEEK[]`` (they stay
-    unseen), oldest (lowest UID) first."""
+    unseen), oldest (lowest UID) first; a mail above ``max_size`` bytes only with
+    ``BODY.PEEK[HEADER]`` (it is refused unread, and answered from its headers)."""
     status, found = connection.uid("SEARCH", "UNSEEN")
     if status != "OK":
         raise imaplib.IMAP4.error("the search for unseen mails failed")
     uids = b" ".join(line for line in found if isinstance(line, bytes)).split()
     out = []
     for uid in sorted(uids, key=int)[:MAX_READ]:
-        status, data = connection.uid("FETCH", uid.decode(), "(BODY.PEEK[])")
+        part, size = "BODY.PEEK[]", 0
+        if max_size is not None:
+            status, sized = connection.uid("FETCH", uid.decode(), "(RFC822.SIZE)")
+            said = re.search(rb"RFC822\.SIZE (\d+)", b" ".join(
+                x if isinstance(x, bytes) else b"" for x in sized))  # fmt: skip
+            if status == "OK" and said and int(said.group(1)) > max_size:
+                part, size = "BODY.PEEK[HEADER]", int(said.group(1))
+        status, data = connection.uid("FETCH", uid.decode(), f"({part})")
         if status != "OK":
             raise imaplib.IMAP4.error(f"cannot fetch mail {uid.decode()}")
         for item in data:
             if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
-                out.append(Unread(parse_mail(item[1]), uid.decode()))
+                mail = parse_mail(item[1], max_size)
+                if size:  # headers only: too large, refused unread (its size says so)
+                    mail = dataclasses.replace(mail, body="", size=size)
+                out.append(Unread(mail, uid.decode()))
     return out
 
 
 def mailbox_of(config: GMConfig) -> Mailbox:
     """The configured incoming mailbox (``[incoming]``: a Maildir or IMAP)."""
     incoming = config.incoming
+    limit = config.checks.max_size
     if incoming.kind == "imap":
-        return ImapBox(incoming)
+        return ImapBox(incoming, limit)
     if incoming.path is None:
         raise ConfigError("the incoming maildir needs a path")
-    return MaildirBox(incoming.path)
+    return MaildirBox(incoming.path, limit)

@@ -36,7 +36,7 @@ from email.utils import make_msgid
 
 from stellwerk.gm.mail import ConfigError, send_each
 from stellwerk.gm.mailbox import Mailbox, mailbox_of
-from stellwerk.gm.master import READ_BEFORE, GameMaster, ReportsUnsent
+from stellwerk.gm.master import GM_ONLY, READ_BEFORE, GameMaster, ReportsUnsent
 
 LOG = logging.getLogger("stellwerk.gm.run")
 
@@ -63,6 +63,8 @@ class Pass:
     unsent: dict[str, list[str]] = field(default_factory=dict)
     reminded: dict[str, list[str]] = field(default_factory=dict)
     deadlines: list[str] = field(default_factory=list)
+    notes: int = 0
+    """Short answers sent to refused mails of no game."""
 
 
 def _deadline_of(text: str | None) -> datetime | None:
@@ -85,8 +87,9 @@ def _now_like(when: datetime, now: datetime) -> datetime:
 
 def due_reports(gm: GameMaster, key: str) -> list[str]:
     """The players of ``key`` with something their last report did not cover: no report yet,
-    actions since the last one it covered, answers to their orders, lines of the GM log, or a
-    report the server refused before."""
+    actions since the last one it covered, answers to their orders, lines of the GM log that
+    reports show (not the GM's own, such as a stranger's refused mail), or a report the
+    server refused before."""
     session, _ = gm.session(key)
     last = session.game.next_id() - 1
     outcomes = gm.tables.counts(key, "reported_outcomes")
@@ -101,7 +104,8 @@ def due_reports(gm: GameMaster, key: str) -> list[str]:
             str(pid) not in outcomes  # never sent one: the first report, with the game's start
             or info["reported"] < last
             or any(x.player == pid for x in session.outcomes[start:])
-            or any(e.player in (None, pid) for e in session.events[first:])
+            or any(e.player in (None, pid) and e.kind not in GM_ONLY
+                   for e in session.events[first:])
             or info["name"] in unsent
         ):
             out.append(info["name"])
@@ -173,6 +177,20 @@ def remind(gm: GameMaster, key: str, deadline: datetime, done: Pass) -> None:
     gm.tables.set_part(key, "reminded", stamp)
 
 
+def _send_notes(gm: GameMaster, notes: list[EmailMessage], done: Pass) -> None:
+    """The short answers to refused mails that belong to no game of their sender
+    (``GameMaster.replies``): sent once (the mail they answer is marked read), logged."""
+    if not notes:
+        return
+    _, failed = send_each(gm.needs_config(), notes)
+    for index, note in enumerate(notes):
+        if index in failed:
+            LOG.warning("the answer to %s was not sent: %s", note["To"], failed[index])
+        else:
+            LOG.info("answer sent to %s", note["To"])
+            done.notes += 1
+
+
 def run_once(
     gm: GameMaster, box: Mailbox, settings: RunSettings, now: datetime | None = None
 ) -> Pass:
@@ -184,6 +202,9 @@ def run_once(
     if unread:
         results = gm.take_mails([u.mail for u in unread])
         box.done(unread)
+        answers = gm.replies(results)  # who is answered: every configured sender
+        replies = answers.reports
+        _send_notes(gm, answers.notes, done)
         names: dict[str, dict[object, str]] = {}
         for result in results:
             if result.refused == READ_BEFORE:
@@ -199,7 +220,6 @@ def run_once(
                 result.key, {p["player"]: p["name"] for p in gm.tables.players(result.key)}
             )
             name = table.get(result.player, str(result.player))
-            replies.setdefault(result.key, {})[name] = result.mail.message_id
             for answer in result.answers:
                 if answer.refused is not None:
                     LOG.info("%s: %s: %r refused: %s", result.key, name, answer.text,
