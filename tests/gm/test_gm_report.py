@@ -193,9 +193,10 @@ def test_pictures_inline_and_attached(game: Game) -> None:
     inline in the HTML and as PNG attachments; the game file attached as JSON loads back
     to the same game."""
     built = report(game)
-    assert built.html.count("<svg") == 4
+    assert built.html.count("<svg") == len(built.pictures) == 6  # 4 pictures, 2 plots
     kinds = {name.rsplit("_", 1)[-1]: (mime, data) for name, mime, data in built.attachments}
-    for kind in ("map.png", "market.png", "charters.png", "players.png"):
+    for kind in ("map.png", "market.png", "charters.png", "players.png", "worth.png",
+                 "prices.png"):  # fmt: skip
         mime, data = kinds[kind]
         assert mime == "image/png"
         assert data.startswith(b"\x89PNG\r\n\x1a\n")
@@ -324,12 +325,16 @@ def test_real_1849_game_mid_play(fixture_data: dict[str, Any], lang: str) -> Non
     assert len(section(built.text, words["players"])) == 2 + len(game.players)
     assert section(built.text, words["corporations"])
     assert any(who in section(built.text, words["next"])[0] for who in acting_names(game))
-    assert built.html.count("<svg") == 4
-    assert [n.rsplit("_", 1)[-1] for n, _, _ in built.attachments][:4] == [
+    # 4 pictures and the 3 plots of the course (worth, prices, revenues: operating rounds ran)
+    assert built.html.count("<svg") == 7
+    assert [n.rsplit("_", 1)[-1] for n, _, _ in built.attachments][:7] == [
         "map.png",
         "market.png",
         "charters.png",
         "players.png",
+        "worth.png",
+        "prices.png",
+        "revenues.png",
     ]
     orders = section(built.text, words["orders"])
     assert sum(f"[{words['default']}]" in line for line in orders) == 1
@@ -387,16 +392,16 @@ def test_pictures_go_out_only_when_they_changed(game: Game) -> None:
     """A report attaches (and shows inline) only the pictures that differ from those the
     player already has, and names the others as unchanged; after a tile lay the map is
     new again."""
-    first = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
+    first = build_report(game, player="Alice", lang="de", since_action=0, orders=[],
                          deadline=None)  # fmt: skip
-    assert set(first.pictures) == {"map", "market", "charters", "players"}
+    assert set(first.pictures) == {"map", "market", "charters", "players", "worth", "prices"}
     again = build_report(game, player="Alice", lang="de", since_action=0, orders=[],
                          deadline=None, sent_pictures=first.pictures)  # fmt: skip
     assert [n for n, _, _ in again.attachments if n.endswith(".png")] == []
     assert "<svg" not in again.html and again.pictures == first.pictures
     assert "Unverändert seit deiner letzten Auswertung (nicht angehängt): Karte" in again.text
     changed = dict(first.pictures, map="something else")
-    third = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
+    third = build_report(game, player="Alice", lang="de", since_action=0, orders=[],
                          deadline=None, sent_pictures=changed)  # fmt: skip
     assert [n.rsplit("_", 1)[-1] for n, _, _ in third.attachments if n.endswith(".png")] == [
         "map.png"]
@@ -413,7 +418,7 @@ def test_the_game_file_only_when_asked_for(game: Game) -> None:
 
 
 def test_a_report_keeps_its_size_limit(game: Game) -> None:
-    """Over the limit, attachments are left out in ``LEAVE_OUT``'s order (charters first,
+    """Over the limit, attachments are left out in ``LEAVE_OUT``'s order (the plots first,
     the map last) and the report says which; what was left out is not noted as sent."""
     from stellwerk.gm.report import LEAVE_OUT, TEXT_ALLOWANCE
 
@@ -421,12 +426,14 @@ def test_a_report_keeps_its_size_limit(game: Game) -> None:
                         deadline=None, max_bytes=None)  # fmt: skip
     sizes = {n: len(data) for n, _, data in full.attachments}
     charters = next(size for name, size in sizes.items() if name.endswith("charters.png"))
-    limit = TEXT_ALLOWANCE + sum(sizes.values()) + len(full.html) - charters
+    plots = sum(size for name, size in sizes.items() if name.endswith(("worth.png", "prices.png")))
+    limit = TEXT_ALLOWANCE + sum(sizes.values()) + len(full.html) - charters - plots
     small = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
                          deadline=None, max_bytes=limit)  # fmt: skip
-    assert not any(n.endswith("charters.png") for n, _, _ in small.attachments)
+    assert not any(n.endswith(("charters.png", "worth.png")) for n, _, _ in small.attachments)
     assert "charters" not in small.pictures and "map" in small.pictures
-    assert f"Left out to keep this report under {limit // 1000} KB: Charters" in small.text
+    left = f"Left out to keep this report under {limit // 1000} KB: "
+    assert left + "Share prices, Players' worth, Charters" in small.text
     tiny = build_report(game, player="Alice", lang="en", since_action=0, orders=[],
                         deadline=None, max_bytes=1)  # fmt: skip
     assert tiny.attachments == [] and tiny.pictures == {} and LEAVE_OUT[-1] == "map"

@@ -121,6 +121,9 @@ LABELS: dict[str, dict[str, str]] = {
         "market": "Stock market",
         "charters": "Charters",
         "players_table": "Players' table",
+        "plot_worth": "Players' worth",
+        "plot_prices": "Share prices",
+        "plot_revenues": "Revenues",
         "game_file": "the game file for 18xx.games",
         "h_name": "Player",
         "h_cash": "Cash",
@@ -185,6 +188,9 @@ LABELS: dict[str, dict[str, str]] = {
         "market": "Kurstabelle",
         "charters": "Gesellschaften",
         "players_table": "Spielertafel",
+        "plot_worth": "Vermögen",
+        "plot_prices": "Kurse",
+        "plot_revenues": "Einnahmen",
         "game_file": "die Spieldatei für 18xx.games",
         "h_name": "Spieler",
         "h_cash": "Geld",
@@ -337,7 +343,7 @@ def build_report(
         if (line.action_id is None and since_action <= 0)
         or (line.action_id is not None and line.action_id > since_action)
     ]
-    drawn = _pictures(game)
+    drawn = _pictures(game, lang)
     digests = {kind: _digest(svg) for kind, svg in drawn.items()}
     had = dict(sent_pictures or {})
     pictures = {kind: svg for kind, svg in drawn.items() if had.get(kind) != digests[kind]}
@@ -533,7 +539,7 @@ TEXT_ALLOWANCE = 100_000
 log since the last report included)."""
 
 
-LEAVE_OUT = ("charters", "players", "game", "market", "map")
+LEAVE_OUT = ("revenues", "prices", "worth", "charters", "players", "game", "market", "map")
 """What a report too large leaves out first: the charters and the players' table repeat the
 text tables, the game file can be asked for, the market and the map are what players look
 at."""
@@ -575,6 +581,9 @@ PICTURE_LABELS = {
     "market": "market",
     "charters": "charters",
     "players": "players_table",
+    "worth": "plot_worth",
+    "prices": "plot_prices",
+    "revenues": "plot_revenues",
 }
 
 
@@ -693,20 +702,37 @@ def _describe(filename: str, words: dict[str, str]) -> str:
     return words[PICTURE_LABELS.get(kind, "map")]
 
 
-def _pictures(game: Game) -> dict[str, str]:
-    """The map, market, charters and players' table of the game now, as SVG."""
+def _pictures(game: Game, lang: str = "en") -> dict[str, str]:
+    """The map, market, charters and players' table of the game now, and the plots of its
+    course over the rounds ended so far (players' worth, share prices, revenues per
+    operating round: they change only when a round ends, so a report attaches them then),
+    as SVG."""
+    from stellwerk.history import History, history
     from stellwerk.pictures.charters import render_charters, render_players
     from stellwerk.pictures.mapview import render_map
     from stellwerk.pictures.market import render_market
+    from stellwerk.pictures.plots import price_plot, revenue_plot, worth_plot
     from stellwerk.pictures.scene import map_scene
+    from stellwerk.pictures.style import corporation_colors
 
     engine = game.engine
-    return {
+    course = history(game)
+    ended = History(course.players, course.corporations,
+                    tuple(p for p in course.rounds if not p.current))  # fmt: skip
+    colors = corporation_colors(game.title, ended.corporations,
+                                game.view.declared_colors())  # fmt: skip
+    out = {
         "map": render_map(map_scene(engine, [], None, False)),
         "market": render_market(engine),
         "charters": render_charters(engine, game.actions),
         "players": render_players(engine),
     }
+    if ended.rounds:
+        out["worth"] = worth_plot(ended, game.title, lang)
+        out["prices"] = price_plot(ended, game.title, colors, lang)
+        if any(p.revenues for p in ended.rounds):
+            out["revenues"] = revenue_plot(ended, game.title, colors, lang)
+    return out
 
 
 @lru_cache(maxsize=16)
