@@ -219,8 +219,10 @@ def move(table: Table, page: Any) -> str:
     """One move of the opening's policy; the kind played."""
     choices = page.locator("#choices")
 
-    def buttons(kind: str) -> Any:
-        return choices.locator(f".group button[data-kind={kind}]")
+    def buttons(kind: str) -> Any:  # share moves are in their corporation's row
+        return page.locator(
+            f"#choices .group button[data-kind={kind}], #corporations button[data-kind={kind}]"
+        )
 
     if page.locator("#routes button").count():
         listed = page.locator("#routes li").count()

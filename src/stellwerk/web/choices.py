@@ -35,6 +35,7 @@ from stellwerk.core.jsondata import (
     optional_integer,
 )
 from stellwerk.words import Narrator
+from stellwerk.words.catalog import percent
 
 Action = JSONObject
 
@@ -76,6 +77,10 @@ LABELS: dict[str, dict[str, str]] = {
         "decline": "decline",
         "lower_price": "lower the price",
         "fold_in": "fold in",
+        "row_buy": "Buy {percent} from {source}",
+        "row_sell": "Sell {percent}",
+        "row_par": "{price}",
+        "for_entity": "{entity}: {label}",
     },
     "de": {
         "pass": "Passen",
@@ -114,6 +119,10 @@ LABELS: dict[str, dict[str, str]] = {
         "decline": "ablehnen",
         "lower_price": "Kurs senken",
         "fold_in": "einbringen",
+        "row_buy": "{percent} aus {source} kaufen",
+        "row_sell": "{percent} verkaufen",
+        "row_par": "{price}",
+        "for_entity": "{entity}: {label}",
     },
 }
 """The verbs of the buttons; names and money are the log's (``stellwerk.words``)."""
@@ -149,6 +158,11 @@ class Choice:
     action: Action
     group: str = "other"
     price_min: int | None = None
+    about: str | None = None
+    """The corporation a share move is about (a par, a buy, a sale): the stock table shows
+    it in that corporation's row, with ``short``; None for other moves."""
+    short: str = ""
+    """The label in the corporation's row (the corporation left out: ``Buy 10% (IPO)``)."""
 
 
 @dataclass(frozen=True)
@@ -205,13 +219,19 @@ class Choices:
         return not (self.buttons or self.lays or self.tokens or self.routes)
 
     def grouped(self) -> list[tuple[str, list[Choice]]]:
-        """The buttons by section (:data:`GROUPS` order), sections without buttons left out."""
+        """The buttons by section (:data:`GROUPS` order), sections without buttons left out;
+        share moves about a corporation are left to the stock table (:meth:`about`)."""
         out: list[tuple[str, list[Choice]]] = []
         for group in GROUPS:
-            found = [c for c in self.buttons if c.group == group]
+            found = [c for c in self.buttons if c.group == group and c.about is None]
             if found:
                 out.append((group, found))
         return out
+
+    def about(self, sym: str, kind: str | None = None) -> list[Choice]:
+        """The share moves about corporation ``sym`` (of ``kind`` only: ``par``), in listed
+        order: the stock table's row."""
+        return [c for c in self.buttons if c.about == sym and kind in (None, c.kind)]
 
     def to_dict(self) -> JSONObject:
         """JSON for the page's script: lays by hex, tokens by city (the buttons are HTML)."""
@@ -299,6 +319,33 @@ class Labeller:
             return self.words["depot"], False
         return str(owner.key), True
 
+    def row_label(self, action: Action) -> tuple[str | None, str]:
+        """The corporation a share move is about and its label in that corporation's row
+        (None and "" for other moves)."""
+        kind = str(action.get("type"))
+        if kind not in ("par", "buy_shares", "sell_shares"):
+            return None, ""
+        if kind == "par":
+            price = str(action.get("share_price", "")).split(",")[0]
+            amount: JSONValue = int(price) if price.isdigit() else price
+            return str(action.get("corporation")), self.word("row_par", price=self.money(amount))
+        shares = list_at(action, "shares")
+        if not shares:
+            return None, ""
+        first = str(shares[0])
+        sym = self.look.certificate(first).corporation
+        amount = action.get("percent")
+        if not isinstance(amount, int):
+            amount = sum(self.look.certificate(str(s)).percent for s in shares)
+        share_text = percent(amount, self.narrator.lang)
+        if kind == "sell_shares":
+            short = self.word("row_sell", percent=share_text)
+        else:
+            short = self.word("row_buy", percent=share_text, source=self.source(first))
+        if action.get("entity_type") == "corporation":
+            short = self.word("for_entity", entity=action.get("entity"), label=short)
+        return sym, short
+
     def label(self, action: Action) -> str:
         """The button text of a listed action."""
         kind = str(action.get("type"))
@@ -384,6 +431,7 @@ def build_choices(
         if kind == "run_routes":
             routes = _routes(names, action)
             continue
+        about, short = names.row_label(action)
         buttons.append(
             Choice(
                 kind,
@@ -391,6 +439,8 @@ def build_choices(
                 action,
                 GROUP_OF.get(kind, "other"),
                 _price_min(names, action),
+                about,
+                short,
             )
         )
     return Choices(

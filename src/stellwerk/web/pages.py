@@ -72,6 +72,7 @@ from stellwerk.web.service import (
     player_names,
     undo_of,
 )
+from stellwerk.web.stock import StockTable, stock_table
 from stellwerk.words import money
 
 if TYPE_CHECKING:
@@ -137,6 +138,8 @@ UI: dict[str, dict[str, str]] = {
         "order_share_pass": "pass in this stock round", "order_buy_shares": "buy {target}",
         "undo": "Undo my last move", "undo_hint":
         "Possible while nobody else has acted since; the others see it at once.",
+        "holders": "Holders", "control": "President / control", "moves": "Your moves",
+        "start_at": "Start at", "not_started": "Not started yet", "floated": "floated",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -174,6 +177,9 @@ UI: dict[str, dict[str, str]] = {
         "order_share_pass": "in dieser Aktienrunde passen", "order_buy_shares": "{target} kaufen",
         "undo": "Meinen letzten Zug zurücknehmen", "undo_hint":
         "Möglich, solange seitdem niemand sonst gezogen hat; die anderen sehen es sofort.",
+        "holders": "Aktionäre", "control": "Direktor / Kontrolle", "moves": "Deine Züge",
+        "start_at": "Gründen zu", "not_started": "Noch nicht gegründet",
+        "floated": "in Betrieb",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -271,6 +277,9 @@ class GamePage:
     choices: Choices
     access: Access
     names: dict[str, str]
+    stock: StockTable
+    """The corporations as a table with the player's share moves in their rows
+    (``web.stock``)."""
     undo: JSONObject | None = None
     """The ``undo`` the player may send now (``web.service.may_undo``), else None."""
 
@@ -324,6 +333,7 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         charters_svg=pictures[2],
         choices=choices,
         access=access,
+        stock=stock_table(game.view.corporations(), choices, lang),
         names={str(p.get("id")): str(p.get("name")) for p in players_of(stored.data)},
         # ``last_mover`` walks the whole log, and every seat's page after a move asks it
         undo=undo_of(access)

@@ -1,0 +1,165 @@
+"""The game screen 18xx players prefer (issue 25): the stock round as a table of
+corporations with the moves in their rows, read from the API's views; each new form works
+without a script (a plain form post)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2 for its TestClient
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from stellwerk.web.app import create_app
+
+FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "18xx.games"
+GAME_1841 = FIXTURES / "1841" / "1841_game_end_bank.json"
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(None), raise_server_exceptions=False) as c:
+        yield c
+
+
+def imported(client: TestClient, path: Path, actions: int | None) -> dict[str, str]:
+    """The fixture game ``path`` cut after ``actions`` actions (None: whole), imported:
+    player name -> his page's link (``spectator``: the spectators')."""
+    if not path.exists():
+        pytest.skip(f"{path} not found")
+    data = json.loads(path.read_text())
+    if actions is not None:
+        data["actions"] = data["actions"][:actions]
+        data.pop("result", None)
+        data["status"] = "active"
+    answer = client.post("/api/games/import", json=data)
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    links = {p["name"]: p["link"] for p in body["players"]}
+    links["spectator"] = body["spectator"]["link"]
+    return {name: client.get(link).url.path for name, link in links.items()}
+
+
+def acting_link(client: TestClient, links: dict[str, str]) -> tuple[str, str]:
+    """(name, page) of the player whose page offers moves."""
+    for name, link in links.items():
+        if name == "spectator":
+            continue
+        page = client.get(link).text
+        if 'id="choices"' in page or re.search(r'<td class="row-moves">\s*<form', page):
+            return link, page
+    raise AssertionError("nobody has moves")
+
+
+def row(page: str, sym: str) -> str:
+    found = re.search(rf'<tr data-corporation="{sym}">(.*?)</tr>', page, flags=re.S)
+    assert found, f"no row of {sym}"
+    return found.group(1)
+
+
+def row_forms(text: str) -> list[dict[str, Any]]:
+    return [
+        json.loads(html.unescape(m)) for m in re.findall(r'name="action" value="([^"]+)"', text)
+    ]
+
+
+def csrf_of(page: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found
+    return found.group(1)
+
+
+def count_of(page: str) -> int:
+    found = re.search(r'id="game" data-count="(\d+)"', page)
+    assert found
+    return int(found.group(1))
+
+
+def test_stock_round_is_a_table_of_corporations_with_moves_in_their_rows(
+    client: TestClient,
+) -> None:
+    """1841's second stock round: each started corporation a row with price, par, IPO and
+    pool shares and its holders; the acting player's buy and sale in the row of the
+    corporation they are about, not in a list of buttons."""
+    links = imported(client, GAME_1841, 83)
+    link, page = acting_link(client, links)
+    assert page.index('id="corporations"') < page.index('id="map"'), "the table comes first"
+    irsff = row(page, "IRSFF")
+    assert "L.90" in irsff and "L.100" in irsff  # price, par (lire)
+    assert re.search(r"data-ipo>60%<", irsff)
+    assert "Player 4 40% (P)" in irsff
+    moves = row_forms(irsff)
+    assert [m["type"] for m in moves] == ["buy_shares"]
+    assert "Buy 10% from the IPO" in irsff
+    sftn = row(page, "SFTN")
+    assert [m["type"] for m in row_forms(sftn)] == ["sell_shares"]
+    assert "Sell 10%" in sftn
+    # the share moves are not offered a second time in the list of buttons
+    choices = page[page.index('id="choices"') : page.index('id="corporations"')]
+    assert "buy_shares" not in html.unescape(choices)
+    # German
+    german = client.get(link + "?lang=de").text
+    assert "10 % aus der Erstausgabe kaufen" in row(german, "IRSFF")
+    assert "Aktionäre" in german
+
+
+def test_a_buy_from_the_table_is_a_plain_form_post(client: TestClient) -> None:
+    """The row's buy is an ordinary form: posted without a script it buys the share."""
+    links = imported(client, GAME_1841, 83)
+    link, page = acting_link(client, links)
+    (buy,) = row_forms(row(page, "IRSFF"))
+    answer = client.post(
+        link + "/act",
+        data={"csrf": csrf_of(page), "base": str(count_of(page)), "action": json.dumps(buy)},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303, answer.text
+    after = client.get(link).text
+    assert count_of(after) > count_of(page)
+    assert re.search(r"data-ipo>50%<", row(after, "IRSFF"))
+    # a tampered move changes nothing and says why
+    before = count_of(after)
+    bad = dict(buy, shares=["IRSFF_99"])
+    refused = client.post(
+        link + "/act",
+        data={"csrf": csrf_of(after), "base": str(before), "action": json.dumps(bad)},
+        follow_redirects=False,
+    )
+    assert refused.status_code in (403, 422)
+    assert count_of(client.get(link).text) == before
+
+
+def test_par_prices_to_choose_in_the_row(client: TestClient) -> None:
+    """1841's first stock round: a concession's holder starts its corporation by one of the
+    par prices shown in its row."""
+    links = imported(client, GAME_1841, 47)
+    _link, page = acting_link(client, links)
+    pars = [
+        (sym, m)
+        for sym in re.findall(r'<tr data-corporation="(\w+)">', page)
+        for m in row_forms(row(page, sym))
+        if m["type"] == "par"
+    ]
+    assert pars, "some par price is offered"
+    sym, par = pars[0]
+    assert par["corporation"] == sym
+    assert 'class="pars"' in row(page, sym)
+
+
+def test_a_chain_of_control_and_corporate_holdings_are_shown(client: TestClient) -> None:
+    """1841: a corporation presided over by another shows its chain up to the player, and
+    the corporation holding its president's certificate among its holders."""
+    links = imported(client, FIXTURES / "1841" / "1841_game_end_bankrupt.json", None)
+    page = client.get(links["spectator"]).text
+    ratf = html.unescape(row(page, "RATF"))
+    assert "RATF ← CTDA ← SFTG ← Player 1" in ratf
+    assert re.search(r'data-holder="CTDA">CTDA \d+% \(P\)', ratf)
+    assert "ATFA ← SB ← Market" in html.unescape(row(page, "ATFA"))
