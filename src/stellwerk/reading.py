@@ -29,6 +29,7 @@ from stellwerk.views import (
     MapFacts,
     MarketCellView,
     MarketView,
+    OutcomeView,
     PlayerView,
     StepView,
     TableView,
@@ -235,6 +236,36 @@ class Reader:
         found = None if owner is None else ref(owner) if isinstance(owner, Holder) else DEPOT
         return TrainView(id=train.id, name=train.name, owner=found)
 
+    def outcome(self, action: Mapping[str, object]) -> OutcomeView | None:
+        """What the legal ``action`` would change for its acting entity (:class:`OutcomeView`),
+        tried on a copy of the game; the game itself is untouched.  None when the entity is
+        unknown or the try is refused.  A copy costs tens of milliseconds: ask it for the few
+        bare choices that need it (``choose``), not for every action."""
+        import copy
+
+        engine = self._engine
+        before = _entity(engine, action.get("entity"))
+        if before is None:
+            return None
+        trial = copy.deepcopy(engine)
+        trial.loading = False
+        try:
+            trial.resume()
+            trial.process_action({**action, "id": 1 << 30})
+        except Exception:  # a refused or unknown action: no outcome to tell
+            return None
+        after = _entity(trial, action.get("entity"))
+        if after is None:
+            return None
+        counts = (
+            (before.num_tokens, after.num_tokens)
+            if isinstance(before, Corporation) and isinstance(after, Corporation)
+            else (None, None)
+        )
+        return OutcomeView(
+            spent=before.cash - after.cash, token_count=counts[1], token_count_before=counts[0]
+        )
+
     # -- market, step, bids ------------------------------------------------------------------
     def market(self) -> MarketView:
         return MarketView(
@@ -300,6 +331,17 @@ class Reader:
         engine = self._engine
         board = engine.map.board
         return _facts(engine, board, engine.title, engine.phases.name, engine.turn)
+
+
+def _entity(engine: CoreGame, key: object) -> Player | Corporation | None:
+    """The player (by id) or corporation (by symbol) an action's ``entity`` names."""
+    for player in engine.all_players:
+        if player.id == key:
+            return player
+    for corp in engine.corporations:
+        if corp.sym == key:
+            return corp
+    return None
 
 
 def _item_ref(item: object) -> EntityRef:

@@ -210,6 +210,19 @@ class CompanyView:
 
 
 @dataclass(frozen=True)
+class OutcomeView:
+    """What one legal action would change for its acting entity, found by trying it on a
+    copy of the game (``Reader.outcome``): ``spent`` the cash it would pay (negative: would
+    receive), ``token_count`` how many station tokens a corporation would have after it
+    (None: not a corporation).  Front ends word a bare choice with it (1841's ``choose``
+    of how many station tokens to buy: "Buy 2 station tokens for L.100")."""
+
+    spent: int
+    token_count: int | None
+    token_count_before: int | None
+
+
+@dataclass(frozen=True)
 class MarketCellView:
     """One space of the stock market: ``price``, its place (``row``, ``column``), its zone
     letters (``types``: the title's market legend says what they mean) and the corporations'

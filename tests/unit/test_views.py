@@ -134,3 +134,31 @@ def test_1849_market_and_table() -> None:
     table = game.view.table()
     assert table.title == "1849" and table.phase
     assert table.priority is not None and table.priority.kind == "player"
+
+
+def test_1841_outcome_of_a_token_choice_is_tried_on_a_copy() -> None:
+    """``Reader.outcome``: a started corporation's answer how many station tokens to buy
+    (rules/1841.md 2.2.3) costs L.50 each for a historical corporation; the try leaves the
+    game as it was."""
+    path = FIXTURES / "1841" / "1841_game_end_bank.json"
+    if not path.is_file():
+        pytest.skip("../shared fixtures absent")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:49]
+    data.pop("result", None)
+    data["status"] = "active"
+    game = Game.from_file(data)
+    chooses = [a for a in game.legal_actions() if a["type"] == "choose"]
+    assert [a["choice"] for a in chooses] == [2, 3, 4, 5]
+    corp = game.view.corporation(str(chooses[0]["entity"]))
+    assert corp is not None
+    outcomes = [game.view.outcome(a) for a in chooses]
+    assert [(o.spent, o.token_count) for o in outcomes if o] == [
+        (100, 2),
+        (150, 3),
+        (200, 4),
+        (250, 5),
+    ]
+    assert game.view.corporation(corp.sym) == corp, "the game is untouched"
+    assert game.legal_actions() == [*chooses]
+    assert game.view.outcome({"type": "choose", "entity": "nobody", "choice": 2}) is None

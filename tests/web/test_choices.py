@@ -31,7 +31,7 @@ def key(action: dict[str, Any]) -> str:
 
 def offered(choices: Choices) -> Counter[str]:
     """Every action a page built from ``choices`` can send (lays left out)."""
-    found = Counter(key(c.action) for c in choices.buttons)
+    found = Counter(key(a) for c in choices.buttons for a in (c.action, *c.also))
     found.update(key(c.action) for city in choices.tokens.values() for c in city.choices)
     if choices.routes is not None:
         found[key(choices.routes.choice.action)] += 1

@@ -163,3 +163,104 @@ def test_a_chain_of_control_and_corporate_holdings_are_shown(client: TestClient)
     assert "RATF ← CTDA ← SFTG ← Player 1" in ratf
     assert re.search(r'data-holder="CTDA">CTDA \d+% \(P\)', ratf)
     assert "ATFA ← SB ← Market" in html.unescape(row(page, "ATFA"))
+
+
+GAME_1849 = FIXTURES / "1849" / "1849_game_end_bank.json"
+
+
+def choices_of(page: str) -> str:
+    start = page.index('id="choices"')
+    return page[start : page.index("</section>\n", page.index("</h2>", start))]
+
+
+def price_field(form: str) -> dict[str, str]:
+    found = re.search(r'<input type="number" name="price"([^>]*)>', form)
+    assert found, "a price field"
+    return dict(re.findall(r'(\w+)="([^"]*)"', found.group(1)))
+
+
+def forms_in(text: str) -> list[str]:
+    return re.findall(r'<form method="post"[^>]*class="move">.*?</form>', text, flags=re.S)
+
+
+def test_operating_turn_shows_the_step_first_and_privates_small_below(
+    client: TestClient,
+) -> None:
+    """1849, a corporation's run: the offered routes come first; buying a private is one
+    small form per private below, with a price field from the least to the greatest listed
+    price starting at its face value -- not two buttons under "Auction"."""
+    links = imported(client, GAME_1849, 67)
+    _link, page = acting_link(client, links)
+    moves = choices_of(page)
+    assert "Run Routes" in moves[: moves.index("</h2>")]
+    assert "Auction" not in moves
+    assert moves.index('id="routes"') < moves.index('id="buy-companies"')
+    privates = forms_in(moves[moves.index('id="buy-companies"') :])
+    assert len(privates) == 3, "one form per private, not one per listed price"
+    for form in privates:
+        action = json.loads(html.unescape(re.findall(r'name="action" value="([^"]+)"', form)[0]))
+        field = price_field(form)
+        assert field["min"] == "1" and int(field["max"]) > 1
+        assert int(field["min"]) < int(field["value"]) <= int(field["max"])
+        assert action["type"] == "buy_company"
+    assert "Buy a private company" in moves
+
+
+def test_a_train_from_another_corporation_starts_at_its_price(client: TestClient) -> None:
+    """1849: a train bought from another corporation: one form, the price field starting at
+    the greatest listed price (not L.1)."""
+    links = imported(client, GAME_1849, 69)
+    _link, page = acting_link(client, links)
+    forms = [f for f in forms_in(choices_of(page)) if '"buy_train"' in html.unescape(f)]
+    trains = [
+        json.loads(html.unescape(re.findall(r'name="action" value="([^"]+)"', f)[0]))["train"]
+        for f in forms
+    ]
+    assert len(trains) == len(set(trains)), "one form per train"
+    priced = [price_field(f) for f in forms if 'name="price"' in f]
+    assert priced
+    for field in priced:
+        assert field["value"] == field["max"] and int(field["value"]) > 1
+
+
+def test_buying_a_private_at_a_named_price_without_a_script(client: TestClient) -> None:
+    """The private's form posts the amount typed; text and an amount out of range are
+    refused with a sentence and change nothing."""
+    links = imported(client, GAME_1849, 67)
+    link, page = acting_link(client, links)
+    moves = choices_of(page)
+    form = forms_in(moves[moves.index('id="buy-companies"') :])[0]
+    action = html.unescape(re.findall(r'name="action" value="([^"]+)"', form)[0])
+    high = int(price_field(form)["max"])
+    base = count_of(page)
+
+    def post(price: str) -> Any:
+        return client.post(
+            link + "/act",
+            data={"csrf": csrf_of(page), "base": str(base), "action": action, "price": price},
+            follow_redirects=False,
+        )
+
+    for bad in ("lots", str(high + 1)):
+        refused = post(bad)
+        assert refused.status_code == 422, refused.text
+        assert 'id="error"' in refused.text
+        assert count_of(client.get(link).text) == base
+    assert post(str(high - 1)).status_code == 303
+    after = client.get(link).text
+    assert count_of(after) > base
+    log = after[after.index('id="log"') :]
+    assert f"L.{high - 1}" in log, "the log tells the purchase at the amount typed"
+
+
+def test_token_purchase_is_a_sentence_with_amounts(client: TestClient) -> None:
+    """1841: a started corporation's question how many station tokens to buy reads "Buy 2
+    station tokens for L.100", in German too, not "Choose: 2"."""
+    links = imported(client, GAME_1841, 49)
+    link, page = acting_link(client, links)
+    moves = choices_of(page)
+    assert "Buy 2 station tokens for L.100" in moves
+    assert "Buy 3 station tokens for L.150" in moves
+    assert "Choose:" not in moves
+    german = choices_of(client.get(link + "?lang=de").text)
+    assert "2 Stationsmarker für L.100 kaufen" in german

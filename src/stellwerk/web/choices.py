@@ -21,6 +21,7 @@ Nothing here changes the game.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -77,6 +78,9 @@ LABELS: dict[str, dict[str, str]] = {
         "decline": "decline",
         "lower_price": "lower the price",
         "fold_in": "fold in",
+        "buy_private": "Buy {company} ({low} to {high})",
+        "buy_tokens": "Buy {count} station tokens for {price}",
+        "buy_tokens_free": "Keep {count} station tokens",
         "row_buy": "Buy {percent} from {source}",
         "row_sell": "Sell {percent}",
         "row_par": "{price}",
@@ -119,6 +123,9 @@ LABELS: dict[str, dict[str, str]] = {
         "decline": "ablehnen",
         "lower_price": "Kurs senken",
         "fold_in": "einbringen",
+        "buy_private": "{company} kaufen ({low} bis {high})",
+        "buy_tokens": "{count} Stationsmarker für {price} kaufen",
+        "buy_tokens_free": "{count} Stationsmarker behalten",
         "row_buy": "{percent} aus {source} kaufen",
         "row_sell": "{percent} verkaufen",
         "row_par": "{price}",
@@ -127,14 +134,16 @@ LABELS: dict[str, dict[str, str]] = {
 }
 """The verbs of the buttons; names and money are the log's (``stellwerk.words``)."""
 
-GROUPS = ("turn", "auction", "shares", "trains", "dividend", "routes", "other")
-"""Sections of the buttons, in the page's order."""
+GROUPS = ("turn", "auction", "shares", "dividend", "trains", "routes", "other", "companies")
+"""Sections of the buttons, in the page's order: the turn's step first (an operating turn in
+rule order: dividend, then trains), a private company's purchase -- possible during several
+steps -- last, as a small control."""
 
 GROUP_OF = {
     "pass": "turn",
     "bid": "auction",
     "blind_bid": "auction",
-    "buy_company": "auction",
+    "buy_company": "companies",
     "par": "shares",
     "buy_shares": "shares",
     "sell_shares": "shares",
@@ -158,6 +167,14 @@ class Choice:
     action: Action
     group: str = "other"
     price_min: int | None = None
+    price_max: int | None = None
+    """The most the player may name (None: no upper bound listed)."""
+    price_default: int | None = None
+    """The amount the price field starts at (None: ``price_min``)."""
+    also: tuple[Action, ...] = ()
+    """Further listed actions this one form stands for: the same move at the other listed
+    prices (a private or another corporation's train between L.1 and its price); the
+    player's amount picks among them."""
     about: str | None = None
     """The corporation a share move is about (a par, a buy, a sale): the stock table shows
     it in that corporation's row, with ``short``; None for other moves."""
@@ -346,6 +363,23 @@ class Labeller:
             short = self.word("for_entity", entity=action.get("entity"), label=short)
         return sym, short
 
+    def choose(self, action: Action) -> str:
+        """A bare ``choose`` in words: a number a corporation chooses is tried on a copy
+        (``Reader.outcome``), and when it sets how many station tokens the corporation has,
+        the sentence says so with the price ("Buy 2 station tokens for L.100")."""
+        choice = action.get("choice")
+        if isinstance(choice, int) and action.get("entity_type") == "corporation":
+            outcome = self.look.outcome(action)
+            if (
+                outcome is not None
+                and outcome.token_count == choice
+                and (outcome.spent > 0 or outcome.token_count != outcome.token_count_before)
+            ):
+                if outcome.spent > 0:
+                    return self.word("buy_tokens", count=choice, price=self.money(outcome.spent))
+                return self.word("buy_tokens_free", count=choice)
+        return self.word("choose", choice=self.code(choice))
+
     def label(self, action: Action) -> str:
         """The button text of a listed action."""
         kind = str(action.get("type"))
@@ -386,7 +420,7 @@ class Labeller:
             key = f"dividend_{action.get('kind')}"
             return words.get(key, str(action.get("kind")))
         if kind == "choose":
-            return self.word("choose", choice=self.code(action.get("choice")))
+            return self.choose(action)
         if kind == "merge":
             return self.word("merge", corporation=action.get("corporation", ""))
         if kind == "assign":
@@ -439,19 +473,69 @@ def build_choices(
                 action,
                 GROUP_OF.get(kind, "other"),
                 _price_min(names, action),
-                about,
-                short,
+                about=about,
+                short=short,
             )
         )
     return Choices(
         acting=acting,
-        buttons=tuple(buttons),
+        buttons=tuple(_merge_prices(names, buttons)),
         lays={hid: _hex_lays(names, hid, found) for hid, found in lays.items()},
         tokens={
             key: CityTokens(key, *token_labels[key], tuple(found)) for key, found in tokens.items()
         },
         routes=routes,
     )
+
+
+def _merge_prices(names: Labeller, buttons: list[Choice]) -> list[Choice]:
+    """One form per private or train whose price the player names: the engine lists such a
+    purchase at its least and its greatest price (L.1 and the face value); the page shows
+    one price field from the least to the greatest, starting at the face value (a private's
+    face value, a train's greatest listed price), never at L.1."""
+    out: list[Choice] = []
+    merged: dict[tuple[str, str, str], int] = {}
+    for choice in buttons:
+        action = choice.action
+        what = action.get("company") if choice.kind == "buy_company" else action.get("train")
+        if choice.price_min is None or choice.kind not in ("buy_company", "buy_train"):
+            out.append(choice)
+            continue
+        key = (choice.kind, str(action.get("entity")), str(what))
+        if key not in merged:
+            merged[key] = len(out)
+            out.append(choice)
+            continue
+        first = out[merged[key]]
+        group = sorted((first.action, *first.also, action), key=lambda a: integer(a, "price"))
+        out[merged[key]] = Choice(
+            first.kind,
+            first.label,
+            group[0],
+            first.group,
+            integer(group[0], "price"),
+            price_max=integer(group[-1], "price"),
+            also=tuple(group[1:]),
+        )
+    return [_priced(names, c) if c.also else c for c in out]
+
+
+def _priced(names: Labeller, choice: Choice) -> Choice:
+    """A merged purchase's label and starting amount."""
+    low, high = choice.price_min or 0, choice.price_max or 0
+    start = high
+    label = choice.label
+    if choice.kind == "buy_company":
+        sym = str(choice.action.get("company"))
+        face = next((c.value for c in names.look.companies() if c.sym == sym), high)
+        start = min(max(face, low), high)
+        label = names.word(
+            "buy_private",
+            company=names.entity_name("company", sym),
+            low=names.money(low),
+            high=names.money(high),
+        )
+    return dataclasses.replace(choice, label=label, price_default=start)
 
 
 def _lays(game: Game, mine: Callable[[Action], bool]) -> dict[str, list[Action]]:
