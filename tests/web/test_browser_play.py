@@ -221,7 +221,8 @@ def move(table: Table, page: Any) -> str:
 
     def buttons(kind: str) -> Any:  # share moves are in their corporation's row
         return page.locator(
-            f"#choices .group button[data-kind={kind}], #corporations button[data-kind={kind}]"
+            f"#choices .group button[data-kind={kind}], #corporations button[data-kind={kind}],"
+            f" #auction button[data-kind={kind}]"
         )
 
     if page.locator("#routes button").count():
@@ -248,7 +249,7 @@ def move(table: Table, page: Any) -> str:
             table.trained.add(action["entity"])
             submit(page, trains.first)
             return "buy_train"
-    standing = page.locator("ul.bids li").count()
+    standing = page.locator('#auction .item-card:not([data-bids="0"])').count()
     for kind in ("par", "buy_shares", "bid", "pass"):
         if kind == "bid" and standing and buttons("pass").count():
             continue  # someone bid already: let him have it (the auction ends sooner)

@@ -264,3 +264,140 @@ def test_token_purchase_is_a_sentence_with_amounts(client: TestClient) -> None:
     assert "Choose:" not in moves
     german = choices_of(client.get(link + "?lang=de").text)
     assert "2 Stationsmarker für L.100 kaufen" in german
+
+
+def created(client: TestClient, title: str, options: tuple[str, ...] = ()) -> dict[str, str]:
+    """A new game of ``title`` made with the new-game form: name -> link."""
+    page = client.get(f"/new?title={title}").text
+    answer = client.post(
+        "/new",
+        data={
+            "csrf": csrf_of(page),
+            "title": title,
+            "players": "Ann\nBob\nCid",
+            "seed": "5",
+            "option": list(options),
+        },
+    )
+    assert answer.status_code == 201, answer.text
+    links = dict(re.findall(r'href="(/play/[^"]+)" data-player="([^"]+)"', answer.text))
+    return {name: link for link, name in links.items()}
+
+
+def card(page: str, sym: str) -> str:
+    found = re.search(
+        rf'<div class="item-card" data-item="{re.escape(sym)}"[^>]*>(.*?)</div>', page, re.S
+    )
+    assert found, f"no card of {sym}"
+    return found.group(1)
+
+
+def test_auction_as_cards_with_the_legal_minimum(client: TestClient) -> None:
+    """1849's private auction: each private a card with its face value and revenue, the bid
+    field starting at the legal minimum; the cheapest private is bought at its price ("Buy
+    for L.20"), no field; the bids are not in the list of buttons."""
+    links = created(client, "1849")
+    page = client.get(links["Ann"]).text
+    assert 'id="auction"' in page
+    sce = card(page, "SCE")
+    assert "Face value L.20" in sce and "pays L.5 per operating round" in sce
+    assert "Blocks G13" in sce
+    assert "Buy Società Corriere Etnee for L.20" in sce and 'name="price"' not in sce
+    sigi = card(page, "SIGI")
+    field = price_field(sigi)
+    (bid,) = row_forms(sigi)
+    assert field["min"] == field["value"] == str(bid["price"])
+    assert int(field["max"]) >= int(field["min"])
+    moves = choices_of(page)
+    assert 'data-kind="bid"' not in moves
+    german = client.get(links["Ann"] + "?lang=de").text
+    assert "Nennwert L.20" in card(german, "SCE")
+
+
+def test_a_bid_from_a_card_and_the_standing_bid(client: TestClient) -> None:
+    """A bid posted from a card's plain form at an amount above the minimum stands on the
+    card with its bidder; below the minimum it is refused and nothing changes."""
+    links = created(client, "1849")
+    page = client.get(links["Ann"]).text
+    (bid,) = row_forms(card(page, "SIGI"))
+    low = int(price_field(card(page, "SIGI"))["min"])
+
+    def post(price: int) -> Any:
+        return client.post(
+            links["Ann"] + "/act",
+            data={
+                "csrf": csrf_of(page),
+                "base": str(count_of(page)),
+                "action": json.dumps(bid),
+                "price": str(price),
+            },
+            follow_redirects=False,
+        )
+
+    assert post(low - 1).status_code == 422
+    assert count_of(client.get(links["Ann"]).text) == count_of(page)
+    assert post(low + 5).status_code == 303
+    after = client.get(links["Bob"]).text
+    sigi = card(after, "SIGI")
+    assert f"L.{low + 5} by Ann" in sigi
+    assert 'data-bids="1"' in after
+
+
+def test_fixed_price_start_items_are_bought_not_bid_on(client: TestClient) -> None:
+    """1835's start packet: an item at a fixed price reads "Buy ... for M.x", no price
+    field; a minor's certificate says what it is."""
+    links = created(client, "1835")
+    page = client.get(links["Ann"]).text
+    nf = card(page, "NF")
+    assert re.search(r"Buy Nürnberg-Fürth for 100(&nbsp;|\s)?M", html.unescape(nf)), nf
+    assert 'name="price"' not in nf
+    assert "Comes with 10% of BY" in nf and "Places a station in L14" in nf
+    m1 = card(page, "M1")
+    assert "The president&#39;s certificate of M1" in m1 or "president's certificate of M1" in m1
+    assert "Bid on" not in page[page.index('id="auction"') :]
+
+
+def test_sealed_bids_are_one_form_with_an_amount_per_concession(client: TestClient) -> None:
+    """1841's first edition: the sealed bids are one form with an amount field per
+    concession; posted without a script, the amounts typed are the list handed in; a wrong
+    amount is refused with a sentence and changes nothing."""
+    links = created(client, "1841", ("version_1",))
+    acting = next(link for link in links.values() if "sealed-bids" in client.get(link).text)
+    page = client.get(acting).text
+    form = page[page.index('id="sealed-bids"') : page.index("</form>", page.index("sealed-bids"))]
+    fields = re.findall(r'<input type="number" name="bid"', form)
+    items = re.findall(r'data-item="(\w+)"', form)
+    assert len(fields) == len(items) == 8
+    assert "The concession to start SFTC" in card(page, "SFTC")
+    action = html.unescape(re.findall(r'name="action" value="([^"]+)"', form)[0])
+    base = count_of(page)
+
+    def post(amounts: list[str]) -> Any:
+        return client.post(
+            acting + "/act",
+            data={
+                "csrf": csrf_of(page),
+                "base": str(base),
+                "action": action,
+                "sealed": "1",
+                "bid": amounts,
+            },
+            follow_redirects=False,
+        )
+
+    for bad in (["x"] + [""] * 7, ["5"] + [""] * 7, ["20"] * 3):
+        refused = post(bad)
+        assert refused.status_code == 422, (bad, refused.status_code)
+        assert 'id="error"' in refused.text
+        assert count_of(client.get(acting).text) == base
+    assert post(["", "25", "", "", "", "", "", "30"]).status_code == 303
+    after = client.get(acting).text
+    assert count_of(after) > base
+    export = re.search(r'href="(/api/games/[^"]+/file\?token=[^"]+)"', after)
+    assert export
+    handed = [
+        a
+        for a in client.get(html.unescape(export.group(1))).json()["actions"]
+        if a["type"] == "blind_bid"
+    ]
+    assert handed[-1]["bids"] == [0, 25, 0, 0, 0, 0, 0, 30]

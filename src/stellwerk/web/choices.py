@@ -79,6 +79,8 @@ LABELS: dict[str, dict[str, str]] = {
         "lower_price": "lower the price",
         "fold_in": "fold in",
         "buy_private": "Buy {company} ({low} to {high})",
+        "buy_item": "Buy {target} for {price}",
+        "bid_on": "Bid on {target}",
         "buy_tokens": "Buy {count} station tokens for {price}",
         "buy_tokens_free": "Keep {count} station tokens",
         "row_buy": "Buy {percent} from {source}",
@@ -124,6 +126,8 @@ LABELS: dict[str, dict[str, str]] = {
         "lower_price": "Kurs senken",
         "fold_in": "einbringen",
         "buy_private": "{company} kaufen ({low} bis {high})",
+        "buy_item": "{target} für {price} kaufen",
+        "bid_on": "Auf {target} bieten",
         "buy_tokens": "{count} Stationsmarker für {price} kaufen",
         "buy_tokens_free": "{count} Stationsmarker behalten",
         "row_buy": "{percent} aus {source} kaufen",
@@ -152,6 +156,9 @@ GROUP_OF = {
     "dividend": "dividend",
     "run_routes": "routes",
 }
+
+CARD_KINDS = frozenset({"bid", "blind_bid"})
+"""Moves the auction's cards show (``web.auction``), not the list of buttons."""
 
 OPEN_PRICE = frozenset({"bid", "buy_company"})
 """Action types whose price the player names (at least the listed one; common rules §6.7)."""
@@ -240,10 +247,18 @@ class Choices:
         share moves about a corporation are left to the stock table (:meth:`about`)."""
         out: list[tuple[str, list[Choice]]] = []
         for group in GROUPS:
-            found = [c for c in self.buttons if c.group == group and c.about is None]
+            found = [
+                c
+                for c in self.buttons
+                if c.group == group and c.about is None and c.kind not in CARD_KINDS
+            ]
             if found:
                 out.append((group, found))
         return out
+
+    def bids_on(self, sym: str) -> list[Choice]:
+        """The bids (or fixed-price purchases) on the auction's item ``sym``."""
+        return [c for c in self.buttons if c.kind == "bid" and _target(c.action) == sym]
 
     def about(self, sym: str, kind: str | None = None) -> list[Choice]:
         """The share moves about corporation ``sym`` (of ``kind`` only: ``par``), in listed
@@ -276,6 +291,11 @@ class Choices:
                 for key, city in self.tokens.items()
             },
         }
+
+
+def _target(action: Action) -> str:
+    """The item a bid names (a company, or a corporation's or minor's certificate)."""
+    return str(action.get("company") or action.get("corporation") or action.get("minor") or "")
 
 
 def tile_name(tile_id: str) -> str:
@@ -388,6 +408,13 @@ class Labeller:
             return words["pass"]
         if kind == "bid":
             target = action.get("company") or action.get("corporation") or action.get("minor")
+            space = self.look.price_space(action)
+            if space is not None and space[0] == space[1]:  # a fixed price: a purchase
+                return self.word(
+                    "buy_item",
+                    target=self.entity_name("company", target),
+                    price=self.money(space[0]),
+                )
             return self.word("bid", target=self.entity_name("company", target))
         if kind == "blind_bid":
             pairs = ", ".join(self.money(b) for b in list_at(action, "bids"))
@@ -466,13 +493,19 @@ def build_choices(
             routes = _routes(names, action)
             continue
         about, short = names.row_label(action)
+        low = _price_min(names, action)
+        high = None
+        if kind == "bid" and low is not None:
+            space = names.look.price_space(action)
+            high = space[1] if space is not None else None
         buttons.append(
             Choice(
                 kind,
                 names.label(action),
                 action,
                 GROUP_OF.get(kind, "other"),
-                _price_min(names, action),
+                low,
+                price_max=high,
                 about=about,
                 short=short,
             )
@@ -579,6 +612,11 @@ def _price_min(names: Labeller, action: Action) -> int | None:
     if not isinstance(price, int):
         return None
     kind = action.get("type")
+    if kind == "bid":
+        space = names.look.price_space(action)
+        if space is not None and space[0] == space[1]:
+            return None  # a fixed price (1835's start items): no amount to name
+        return space[0] if space is not None else price
     if kind in OPEN_PRICE:
         return price
     if kind == "buy_train" and names.train_source(str(action.get("train", "")))[1]:

@@ -58,6 +58,7 @@ from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
+from stellwerk.web.auction import Auction, auction
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, WebError
@@ -76,6 +77,7 @@ from stellwerk.web.stock import StockTable, stock_table
 from stellwerk.words import money
 
 if TYPE_CHECKING:
+    from stellwerk.api import Game
     from stellwerk.core.map.board import Board
     from stellwerk.titles.registry import TitleInfo
     from stellwerk.words.view import GameView
@@ -141,6 +143,12 @@ UI: dict[str, dict[str, str]] = {
         "Possible while nobody else has acted since; the others see it at once.",
         "holders": "Holders", "control": "President / control", "moves": "Your moves",
         "start_at": "Start at", "not_started": "Not started yet", "floated": "floated",
+        "auction": "Auction", "bid": "Bid", "standing_bid": "Standing bid",
+        "sealed": "Sealed bids", "sealed_hint":
+        "One amount per item: 0 or empty for no bid, else at least the opening bid; in "
+        "total at most your cash. The others see your bids only when all are in.",
+        "opening": "opening bid", "hand_in": "Hand in my sealed bids",
+        "see_auction": "Your bids are made on the auction's cards below.",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -182,6 +190,13 @@ UI: dict[str, dict[str, str]] = {
         "holders": "Aktionäre", "control": "Direktor / Kontrolle", "moves": "Deine Züge",
         "start_at": "Gründen zu", "not_started": "Noch nicht gegründet",
         "floated": "in Betrieb",
+        "auction": "Versteigerung", "bid": "Gebot", "standing_bid": "Höchstgebot",
+        "sealed": "Verdeckte Gebote", "sealed_hint":
+        "Ein Betrag je Angebot: 0 oder leer für kein Gebot, sonst mindestens das "
+        "Mindestgebot; zusammen höchstens dein Geld. Die anderen sehen deine Gebote erst, "
+        "wenn alle abgegeben sind.",
+        "opening": "Mindestgebot", "hand_in": "Meine verdeckten Gebote abgeben",
+        "see_auction": "Deine Gebote gibst du auf den Karten der Versteigerung unten ab.",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -280,6 +295,8 @@ class GamePage:
     access: Access
     names: dict[str, str]
     stock: StockTable
+    auction: Auction
+    """The auction's cards and sealed-bid form (``web.auction``)."""
     """The corporations as a table with the player's share moves in their rows
     (``web.stock``)."""
     undo: JSONObject | None = None
@@ -336,11 +353,28 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         choices=choices,
         access=access,
         stock=stock_table(game.view.corporations(), choices, lang),
+        auction=_auction(game, choices, lang),
         names={str(p.get("id")): str(p.get("name")) for p in players_of(stored.data)},
         # ``last_mover`` walks the whole log, and every seat's page after a move asks it
         undo=undo_of(access)
         if may_undo(access, game.kept("web.last_mover", lambda: last_mover(stored)))
         else None,
+    )
+
+
+def _auction(game: Game, choices: Choices, lang: str) -> Auction:
+    """The auction's cards (``web.auction``) from the game's views; none once it is over."""
+    if game.finished:
+        return Auction((), None)
+    look = game.view
+    return auction(
+        look.companies(),
+        look.corporations(),
+        look.step().bids,
+        look.sealed_bids(),
+        choices,
+        look.title,
+        lang,
     )
 
 
@@ -603,6 +637,13 @@ async def act(request: Request) -> Response:
         raise BadRequest("the move could not be read") from error
     if not isinstance(action, dict):
         raise BadRequest("the move could not be read")
+    if form.get("sealed") == "1":  # the sealed-bid form: an amount per item, in item order
+        amounts = [str(v).strip() for v in form.getlist("bid")]
+        wrong = [a for a in amounts if a and not a.isdigit()]
+        if wrong or not amounts:
+            shown = wrong[0] if wrong else ""
+            return await show(request, f"{UI[language(request)]['bid']}: {shown}?", 422)
+        action["bids"] = [int(a) if a else 0 for a in amounts]
     price = str(form.get("price", "")).strip()
     if price:
         if not price.isdigit():
