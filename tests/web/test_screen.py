@@ -19,6 +19,7 @@ with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2 for it
     from starlette.testclient import TestClient
 
 from stellwerk.web.app import create_app
+from stellwerk.words import money
 
 FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "18xx.games"
 GAME_1841 = FIXTURES / "1841" / "1841_game_end_bank.json"
@@ -401,3 +402,40 @@ def test_sealed_bids_are_one_form_with_an_amount_per_concession(client: TestClie
         if a["type"] == "blind_bid"
     ]
     assert handed[-1]["bids"] == [0, 25, 0, 0, 0, 0, 0, 30]
+
+
+def test_round_and_step_names_in_german(client: TestClient) -> None:
+    """German pages name the round and the step in German, as the log does."""
+    links = imported(client, GAME_1849, 67)
+    link, _page = acting_link(client, links)
+    german = client.get(link + "?lang=de").text
+    status = german[german.index('class="status card"') : german.index("</section>")]
+    assert "Betriebsrunde 2.1" in status and "Züge fahren" in status
+    assert "Run Routes" not in german[: german.index('id="map"')]
+    english = client.get(link + "?lang=en").text
+    assert "Operating round 2.1" in english and "Run Routes" in english
+
+
+def test_the_end_told_in_words_with_scores(client: TestClient) -> None:
+    """A finished game says why it ended, who won and every score, in English and German;
+    the game's course is on the page as three charts in a collapsed section."""
+    links = imported(client, GAME_1849, None)
+    data = json.loads(GAME_1849.read_text())
+    page = client.get(links["spectator"] + "?lang=en").text
+    found = re.search(r'<strong id="game-over">([^<]+)</strong>', page)
+    assert found
+    end = html.unescape(found.group(1))
+    assert end.startswith("Game over: the bank is broken.")
+    names = {str(p["id"]): p["name"] for p in data["players"]}
+    result = {names[k]: v for k, v in data["result"].items()}
+    best = max(result, key=lambda n: result[n])
+    assert f"{best} wins with L.{result[best]:,}" in end
+    assert all(f"{n} {money('1849', v)}" in end for n, v in result.items())  # -L.750 too
+    german = client.get(links["spectator"] + "?lang=de").text
+    found = re.search(r'<strong id="game-over">([^<]+)</strong>', german)
+    assert found and html.unescape(found.group(1)).startswith("Spielende: die Bank ist gesprengt.")
+    course = page[
+        page.index('<details id="course"') : page.index("</details>", page.index('id="course"'))
+    ]
+    assert course.count("<svg") == 3
+    assert "Players&#39; worth" in course or "Players' worth" in course

@@ -75,6 +75,7 @@ from stellwerk.web.service import (
 )
 from stellwerk.web.stock import StockTable, stock_table
 from stellwerk.words import money
+from stellwerk.words.catalog import WORDS
 
 if TYPE_CHECKING:
     from stellwerk.api import Game
@@ -149,6 +150,7 @@ UI: dict[str, dict[str, str]] = {
         "total at most your cash. The others see your bids only when all are in.",
         "opening": "opening bid", "hand_in": "Hand in my sealed bids",
         "see_auction": "Your bids are made on the auction's cards below.",
+        "course": "The game's course",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -197,6 +199,7 @@ UI: dict[str, dict[str, str]] = {
         "wenn alle abgegeben sind.",
         "opening": "Mindestgebot", "hand_in": "Meine verdeckten Gebote abgeben",
         "see_auction": "Deine Gebote gibst du auf den Karten der Versteigerung unten ab.",
+        "course": "Spielverlauf",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -297,6 +300,14 @@ class GamePage:
     stock: StockTable
     auction: Auction
     """The auction's cards and sealed-bid form (``web.auction``)."""
+    round_text: str = ""
+    """The round in the page's language ("Aktienrunde 2", "Operating round 3.1")."""
+    step_text: str = ""
+    """The step asked now in the page's language ("Strecke bauen"; empty: none)."""
+    end_text: str = ""
+    """The end of a finished game told in words: the reason, the winner, the scores."""
+    plots: tuple[str, ...] = ()
+    """The game's course as three SVG charts (worth, share prices, revenues)."""
     """The corporations as a table with the player's share moves in their rows
     (``web.stock``)."""
     undo: JSONObject | None = None
@@ -354,11 +365,87 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         access=access,
         stock=stock_table(game.view.corporations(), choices, lang),
         auction=_auction(game, choices, lang),
+        round_text=round_text(view, lang),
+        step_text=step_text(view["step"], lang),
+        end_text=end_text(view, lang) if view["finished"] else "",
+        plots=game.kept(f"web.plots.{lang}", lambda: _plots(game, lang)),
         names={str(p.get("id")): str(p.get("name")) for p in players_of(stored.data)},
         # ``last_mover`` walks the whole log, and every seat's page after a move asks it
         undo=undo_of(access)
         if may_undo(access, game.kept("web.last_mover", lambda: last_mover(stored)))
         else None,
+    )
+
+
+def round_text(view: GameView, lang: str) -> str:
+    """The round in words of ``lang`` ("Stock round 2", "Betriebsrunde 3.1"), as the log
+    names rounds (``stellwerk.words``' catalog)."""
+    words = WORDS.get(lang, WORDS["en"])
+    name = view["round"]
+    template = words.get(f"round:{name}", words["round:other"])
+    return template.format(name=name, turn=view["turn"], num=view["round_num"])
+
+
+def step_text(step: str | None, lang: str) -> str:
+    """The step's name in ``lang`` (the reference engine's name where the catalog has no
+    translation); empty for none."""
+    if not step:
+        return ""
+    return WORDS.get(lang, WORDS["en"]).get(f"step:{step}", step)
+
+
+END: dict[str, dict[str, str]] = {
+    "en": {
+        "over": "Game over: {reason}.",
+        "wins": "{names} wins with {amount}.",
+        "win": "{names} win with {amount}.",
+        "scores": "Scores: {scores}.",
+    },
+    "de": {
+        "over": "Spielende: {reason}.",
+        "wins": "{names} gewinnt mit {amount}.",
+        "win": "{names} gewinnen mit {amount}.",
+        "scores": "Ergebnis: {scores}.",
+    },
+}
+"""The end of a game in words; the reasons are ``stellwerk.words``' (``reason:bank``)."""
+
+
+def end_text(view: GameView, lang: str) -> str:
+    """A finished game told in words: why it ended, who won with how much, every score
+    ("Game over: the bank is broken. Ann wins with L.1,234. Scores: Ann L.1,234, ...")."""
+    words = WORDS.get(lang, WORDS["en"])
+    end = END.get(lang, END["en"])
+    reason = str(view["game_end_reason"] or "")
+    sentence = end["over"].format(reason=words.get(f"reason:{reason}", reason or "?"))
+    result = view["result"]
+    if not result:
+        return sentence
+    title = view["title"]
+    best = max(result.values())
+    winners = [name for name, value in result.items() if value == best]
+    joined = f" {words['and']} ".join(winners)
+    key = "wins" if len(winners) == 1 else "win"
+    sentence += " " + end[key].format(names=joined, amount=money(title, best, lang))
+    ranked = sorted(result.items(), key=lambda item: -item[1])
+    scores = ", ".join(f"{name} {money(title, value, lang)}" for name, value in ranked)
+    return sentence + " " + end["scores"].format(scores=scores)
+
+
+def _plots(game: Game, lang: str) -> tuple[str, ...]:
+    """The game's course (``stellwerk.history``) as the three charts of
+    ``stellwerk.pictures.plots``, corporations in the market picture's colours."""
+    from stellwerk.history import history
+    from stellwerk.pictures.plots import price_plot, revenue_plot, worth_plot
+    from stellwerk.pictures.style import corporation_colors
+
+    look = game.view
+    course = history(game)
+    colors = corporation_colors(look.title, look.symbols(), look.declared_colors())
+    return (
+        worth_plot(course, look.title, lang),
+        price_plot(course, look.title, colors, lang),
+        revenue_plot(course, look.title, colors, lang),
     )
 
 
