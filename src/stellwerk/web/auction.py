@@ -163,8 +163,17 @@ def auction(
         on.setdefault(str(bid.item.key), []).append(
             words["standing"].format(price=money(title, bid.price, lang), bidder=bid.bidder.name)
         )
-    wanted = [c.sym for c in companies if c.sym in on or choices.bids_on(c.sym)]
-    wanted += [c.sym for c in corporations if c.sym not in by_company and choices.bids_on(c.sym)]
+    # the items the player may bid on in the engine's order of its list, then the others
+    # with standing bids in the game's order
+    wanted: list[str] = []
+    for choice in choices.buttons:
+        action = choice.action
+        target = str(
+            action.get("company") or action.get("corporation") or action.get("minor") or ""
+        )
+        if choice.kind == "bid" and target and target not in wanted:
+            wanted.append(target)
+    wanted += [c.sym for c in companies if c.sym in on and c.sym not in wanted]
     cards = []
     for sym in wanted:
         company = by_company.get(sym)
