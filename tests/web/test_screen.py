@@ -439,3 +439,27 @@ def test_the_end_told_in_words_with_scores(client: TestClient) -> None:
     ]
     assert course.count("<svg") == 3
     assert "Players&#39; worth" in course or "Players' worth" in course
+
+
+def test_share_moves_outside_a_stock_round_put_the_table_first(client: TestClient) -> None:
+    """1849: the par price chosen after the private auction (an auction round) is in the
+    table's row, and the table comes before the map then."""
+    links = imported(client, GAME_1849, 16)
+    _link, page = acting_link(client, links)
+    assert page.index('id="corporations"') < page.index('id="map"')
+    pars = [
+        m
+        for sym in re.findall(r'<tr data-corporation="(\w+)">', page)
+        for m in row_forms(row(page, sym))
+        if m["type"] == "par"
+    ]
+    assert pars
+
+
+def test_private_companies_are_described(client: TestClient) -> None:
+    """Every private company still in the game is described: face value, revenue, owner."""
+    links = imported(client, GAME_1849, 67)
+    page = client.get(links["spectator"]).text
+    section = page[page.index('<details id="companies"') :]
+    sce = re.search(r'data-company="SCE">(.*?)</div>', section, re.S)
+    assert sce and "Face value L.20" in sce.group(1) and "Owned by" in sce.group(1)

@@ -143,6 +143,28 @@ def item_facts(
     return tuple(facts)
 
 
+def company_cards(
+    companies: tuple[CompanyView, ...],
+    corporations: tuple[CorporationView, ...],
+    title: str,
+    lang: str = "en",
+) -> tuple[Card, ...]:
+    """Every private company or concession still in the game as a card saying what it is,
+    what it does and who owns it (the page's "Private companies" section)."""
+    by_corp = {c.sym: c for c in corporations}
+    return tuple(
+        Card(
+            sym=c.sym,
+            name=c.name,
+            facts=item_facts(c.sym, c, by_corp.get(c.sym), title, lang),
+            standing=(),
+            choices=(),
+        )
+        for c in companies
+        if not c.closed
+    )
+
+
 def auction(
     companies: tuple[CompanyView, ...],
     corporations: tuple[CorporationView, ...],

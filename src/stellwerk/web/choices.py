@@ -256,6 +256,11 @@ class Choices:
                 out.append((group, found))
         return out
 
+    @property
+    def share_moves(self) -> bool:
+        """Whether some move is about a corporation's shares (the stock table's rows)."""
+        return any(c.about is not None for c in self.buttons)
+
     def bids_on(self, sym: str) -> list[Choice]:
         """The bids (or fixed-price purchases) on the auction's item ``sym``."""
         return [c for c in self.buttons if c.kind == "bid" and _target(c.action) == sym]

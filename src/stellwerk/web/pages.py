@@ -58,7 +58,7 @@ from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
-from stellwerk.web.auction import Auction, auction
+from stellwerk.web.auction import Auction, Card, auction, company_cards
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, WebError
@@ -150,7 +150,7 @@ UI: dict[str, dict[str, str]] = {
         "total at most your cash. The others see your bids only when all are in.",
         "opening": "opening bid", "hand_in": "Hand in my sealed bids",
         "see_auction": "Your bids are made on the auction's cards below.",
-        "course": "The game's course",
+        "course": "The game's course", "privates": "Private companies and concessions",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -199,7 +199,7 @@ UI: dict[str, dict[str, str]] = {
         "wenn alle abgegeben sind.",
         "opening": "Mindestgebot", "hand_in": "Meine verdeckten Gebote abgeben",
         "see_auction": "Deine Gebote gibst du auf den Karten der Versteigerung unten ab.",
-        "course": "Spielverlauf",
+        "course": "Spielverlauf", "privates": "Privatbahnen und Konzessionen",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -308,6 +308,8 @@ class GamePage:
     """The end of a finished game told in words: the reason, the winner, the scores."""
     plots: tuple[str, ...] = ()
     """The game's course as three SVG charts (worth, share prices, revenues)."""
+    companies: tuple[Card, ...] = ()
+    """Every private company or concession still in the game, described (``web.auction``)."""
     """The corporations as a table with the player's share moves in their rows
     (``web.stock``)."""
     undo: JSONObject | None = None
@@ -369,6 +371,9 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         step_text=step_text(view["step"], lang),
         end_text=end_text(view, lang) if view["finished"] else "",
         plots=game.kept(f"web.plots.{lang}", lambda: _plots(game, lang)),
+        companies=company_cards(
+            game.view.companies(), game.view.corporations(), game.view.title, lang
+        ),
         names={str(p.get("id")): str(p.get("name")) for p in players_of(stored.data)},
         # ``last_mover`` walks the whole log, and every seat's page after a move asks it
         undo=undo_of(access)
