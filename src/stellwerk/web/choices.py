@@ -22,6 +22,7 @@ Nothing here changes the game.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -35,6 +36,7 @@ from stellwerk.core.jsondata import (
     objects_at,
     optional_integer,
 )
+from stellwerk.views import OutcomeView
 from stellwerk.words import Narrator
 from stellwerk.words.catalog import percent
 
@@ -298,6 +300,11 @@ class Choices:
         }
 
 
+def _key(action: Action) -> str:
+    """An action as a dictionary key (its JSON, keys sorted)."""
+    return json.dumps(action, sort_keys=True)
+
+
 def _target(action: Action) -> str:
     """The item a bid names (a company, or a corporation's or minor's certificate)."""
     return str(action.get("company") or action.get("corporation") or action.get("minor") or "")
@@ -388,13 +395,24 @@ class Labeller:
             short = self.word("for_entity", entity=action.get("entity"), label=short)
         return sym, short
 
+    def _outcomes(self) -> dict[str, OutcomeView | None]:
+        """The outcome of every listed number a corporation may choose now."""
+        return {
+            _key(a): self.look.outcome(a)
+            for a in self.game.legal_actions()
+            if a.get("type") == "choose"
+            and isinstance(a.get("choice"), int)
+            and a.get("entity_type") == "corporation"
+        }
+
     def choose(self, action: Action) -> str:
         """A bare ``choose`` in words: a number a corporation chooses is tried on a copy
         (``Reader.outcome``), and when it sets how many station tokens the corporation has,
         the sentence says so with the price ("Buy 2 station tokens for L.100")."""
         choice = action.get("choice")
         if isinstance(choice, int) and action.get("entity_type") == "corporation":
-            outcome = self.look.outcome(action)
+            # each try copies the game: once per position for every page that shows it
+            outcome = self.game.kept("web.outcomes", self._outcomes).get(_key(action))
             if (
                 outcome is not None
                 and outcome.token_count == choice
