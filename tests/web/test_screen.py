@@ -170,8 +170,12 @@ GAME_1849 = FIXTURES / "1849" / "1849_game_end_bank.json"
 
 
 def choices_of(page: str) -> str:
+    """The "Your move" section (up to the next section of the page; the map's panels
+    inside it are sections too, indented)."""
     start = page.index('id="choices"')
-    return page[start : page.index("</section>\n", page.index("</h2>", start))]
+    end = re.compile(r"\n<(?:section|details) id=").search(page, start)
+    assert end
+    return page[start : end.start()]
 
 
 def price_field(form: str) -> dict[str, str]:
@@ -463,3 +467,11 @@ def test_private_companies_are_described(client: TestClient) -> None:
     section = page[page.index('<details id="companies"') :]
     sce = re.search(r'data-company="SCE">(.*?)</div>', section, re.S)
     assert sce and "Face value L.20" in sce.group(1) and "Owned by" in sce.group(1)
+
+
+def test_a_corporations_pass_names_the_step(client: TestClient) -> None:
+    """In an operating turn "Pass" says which step it passes, in the page's language."""
+    links = imported(client, GAME_1849, 81)
+    link, page = acting_link(client, links)
+    assert "Pass (Lay/Upgrade Track)" in choices_of(page)
+    assert "Passen (Strecke bauen)" in choices_of(client.get(link + "?lang=de").text)

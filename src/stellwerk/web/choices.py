@@ -45,6 +45,7 @@ Action = JSONObject
 LABELS: dict[str, dict[str, str]] = {
     "en": {
         "pass": "Pass",
+        "pass_step": "Pass ({step})",
         "bid": "Bid on {target}",
         "blind_bid": "Hand in sealed bids: {pairs}",
         "par": "Start {corporation} at {price}",
@@ -92,6 +93,7 @@ LABELS: dict[str, dict[str, str]] = {
     },
     "de": {
         "pass": "Passen",
+        "pass_step": "Passen ({step})",
         "bid": "Gebot auf {target}",
         "blind_bid": "Verdeckte Gebote abgeben: {pairs}",
         "par": "{corporation} zu {price} gründen",
@@ -324,6 +326,9 @@ class Labeller:
         self.look = game.view
         self.narrator = Narrator(game, lang)
         self.words = LABELS.get(lang, LABELS["en"])
+        description = self.look.step().description
+        self.step_name = self.narrator.step(description) if description else ""
+        """The step asked now in the page's language (a corporation's pass names it)."""
 
     def money(self, amount: JSONValue) -> str:
         return self.narrator.money(int(amount)) if isinstance(amount, int) else str(amount)
@@ -428,6 +433,8 @@ class Labeller:
         kind = str(action.get("type"))
         words = self.words
         if kind == "pass":
+            if action.get("entity_type") == "corporation" and self.step_name:
+                return self.word("pass_step", step=self.step_name)
             return words["pass"]
         if kind == "bid":
             target = action.get("company") or action.get("corporation") or action.get("minor")
