@@ -267,6 +267,7 @@ def test_token_purchase_is_a_sentence_with_amounts(client: TestClient) -> None:
     assert "Buy 2 station tokens for L.100" in moves
     assert "Buy 3 station tokens for L.150" in moves
     assert "Choose:" not in moves
+    assert "<h3>Station tokens</h3>" in moves
     german = choices_of(client.get(link + "?lang=de").text)
     assert "2 Stationsmarker für L.100 kaufen" in german
 

@@ -142,7 +142,9 @@ LABELS: dict[str, dict[str, str]] = {
 }
 """The verbs of the buttons; names and money are the log's (``stellwerk.words``)."""
 
-GROUPS = ("turn", "auction", "shares", "dividend", "trains", "routes", "other", "companies")
+GROUPS = (
+    "turn", "auction", "shares", "tokens", "dividend", "trains", "routes", "other", "companies",
+)  # fmt: skip
 """Sections of the buttons, in the page's order: the turn's step first (an operating turn in
 rule order: dividend, then trains), a private company's purchase -- possible during several
 steps -- last, as a small control."""
@@ -410,19 +412,27 @@ class Labeller:
             and a.get("entity_type") == "corporation"
         }
 
+    def buys_tokens(self, action: Action) -> bool:
+        """Whether a listed ``choose`` sets how many station tokens a corporation has."""
+        choice = action.get("choice")
+        if not isinstance(choice, int) or action.get("entity_type") != "corporation":
+            return False
+        outcome = self.game.kept("web.outcomes", self._outcomes).get(_key(action))
+        return (
+            outcome is not None
+            and outcome.token_count == choice
+            and (outcome.spent > 0 or outcome.token_count != outcome.token_count_before)
+        )
+
     def choose(self, action: Action) -> str:
         """A bare ``choose`` in words: a number a corporation chooses is tried on a copy
         (``Reader.outcome``), and when it sets how many station tokens the corporation has,
         the sentence says so with the price ("Buy 2 station tokens for L.100")."""
         choice = action.get("choice")
-        if isinstance(choice, int) and action.get("entity_type") == "corporation":
+        if self.buys_tokens(action):
             # each try copies the game: once per position for every page that shows it
             outcome = self.game.kept("web.outcomes", self._outcomes).get(_key(action))
-            if (
-                outcome is not None
-                and outcome.token_count == choice
-                and (outcome.spent > 0 or outcome.token_count != outcome.token_count_before)
-            ):
+            if outcome is not None:
                 if outcome.spent > 0:
                     return self.word("buy_tokens", count=choice, price=self.money(outcome.spent))
                 return self.word("buy_tokens_free", count=choice)
@@ -523,6 +533,9 @@ def build_choices(
             routes = _routes(names, action)
             continue
         about, short = names.row_label(action)
+        group = GROUP_OF.get(kind, "other")
+        if kind == "choose" and names.buys_tokens(action):
+            group = "tokens"
         low = _price_min(names, action)
         high = None
         if kind == "bid" and low is not None:
@@ -533,7 +546,7 @@ def build_choices(
                 kind,
                 names.label(action),
                 action,
-                GROUP_OF.get(kind, "other"),
+                group,
                 low,
                 price_max=high,
                 about=about,
