@@ -476,3 +476,12 @@ def test_a_corporations_pass_names_the_step(client: TestClient) -> None:
     link, page = acting_link(client, links)
     assert "Pass (Lay/Upgrade Track)" in choices_of(page)
     assert "Passen (Strecke bauen)" in choices_of(client.get(link + "?lang=de").text)
+
+
+def test_waiting_players_and_spectators_see_the_cards(client: TestClient) -> None:
+    """The items on offer are cards on every page, the bid forms only on the bidder's."""
+    links = created(client, "1849")
+    for name in ("Bob", "Cid"):
+        page = client.get(links[name]).text
+        assert "Face value L.45" in card(page, "SIGI")
+        assert 'data-kind="bid"' not in page

@@ -173,10 +173,12 @@ def auction(
     choices: Choices,
     title: str,
     lang: str = "en",
+    offered: tuple[str, ...] = (),
 ) -> Auction:
-    """The cards of the items the player may bid on or that carry a standing bid, in the
-    game's order of companies (then certificates), and the sealed form when the player is
-    to hand in his list."""
+    """The cards of the items on offer (``offered``: the items the acting player may bid on,
+    as the engine lists them, so that every seat and the spectators see the auction) and
+    those that carry a standing bid; the player's own bids on them; the sealed form when
+    the player is to hand in his list."""
     words = WORDS.get(lang, WORDS["en"])
     by_company = {c.sym: c for c in companies}
     by_corp = {c.sym: c for c in corporations}
@@ -187,7 +189,7 @@ def auction(
         )
     # the items the player may bid on in the engine's order of its list, then the others
     # with standing bids in the game's order
-    wanted: list[str] = []
+    wanted: list[str] = [sym for sym in offered if sym]
     for choice in choices.buttons:
         action = choice.action
         target = str(
@@ -195,6 +197,7 @@ def auction(
         )
         if choice.kind == "bid" and target and target not in wanted:
             wanted.append(target)
+    wanted = list(dict.fromkeys(wanted))
     wanted += [c.sym for c in companies if c.sym in on and c.sym not in wanted]
     cards = []
     for sym in wanted:

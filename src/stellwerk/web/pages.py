@@ -459,6 +459,11 @@ def _auction(game: Game, choices: Choices, lang: str) -> Auction:
     if game.finished:
         return Auction((), None)
     look = game.view
+    offered = tuple(
+        str(a.get("company") or a.get("corporation") or a.get("minor") or "")
+        for a in game.legal_actions()
+        if a.get("type") == "bid"
+    )
     return auction(
         look.companies(),
         look.corporations(),
@@ -467,6 +472,7 @@ def _auction(game: Game, choices: Choices, lang: str) -> Auction:
         choices,
         look.title,
         lang,
+        offered,
     )
 
 
