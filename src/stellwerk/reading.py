@@ -20,6 +20,7 @@ from stellwerk.core.events import Event
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.tiles import NodeKind
 from stellwerk.views import (
+    AbilityView,
     BidView,
     CertificateView,
     CompanyView,
@@ -29,7 +30,10 @@ from stellwerk.views import (
     MapFacts,
     MarketCellView,
     MarketView,
+    OutcomeView,
     PlayerView,
+    SealedBidsView,
+    SealedItemView,
     StepView,
     TableView,
     TrainView,
@@ -190,7 +194,9 @@ class Reader:
         )
 
     def companies(self) -> tuple[CompanyView, ...]:
-        """Every private company of the game, closed ones too, in the game's order."""
+        """Every private company of the game, closed ones too, in the game's order, with
+        what the title's data says it does."""
+        declared = _company_data(getattr(self._engine, "data", None))
         return tuple(
             CompanyView(
                 sym=c.sym,
@@ -199,6 +205,7 @@ class Reader:
                 value=c.value,
                 revenue=c.revenue,
                 closed=c.closed,
+                abilities=_abilities(declared.get(c.sym)),
             )
             for c in self._engine.companies
         )
@@ -235,6 +242,57 @@ class Reader:
         found = None if owner is None else ref(owner) if isinstance(owner, Holder) else DEPOT
         return TrainView(id=train.id, name=train.name, owner=found)
 
+    def price_space(self, action: Mapping[str, object]) -> tuple[int, int] | None:
+        """The amounts (least, greatest) the player may name in the listed ``action``'s
+        ``price``, as the live gate checks them (``Step.price_space`` of the step that takes
+        it): equal for a fixed price (1835's start items, the cheapest private of a waterfall
+        auction), a range for a bid or a purchase between two prices.  None when no step
+        takes the action or it has no price."""
+        from stellwerk.core.errors import IllegalAction
+        from stellwerk.core.live import routing_step
+
+        if not isinstance(action.get("price"), int):
+            return None
+        engine = self._engine
+        try:
+            with engine.remembering(), engine.looking_ahead():
+                entity = engine.entity(dict(action))
+                step = routing_step(engine, entity, str(action.get("type")))
+                low, high = step.price_space(entity, dict(action))
+        except (IllegalAction, KeyError, ValueError, TypeError):
+            return None
+        return int(low), int(high)
+
+    def outcome(self, action: Mapping[str, object]) -> OutcomeView | None:
+        """What the legal ``action`` would change for its acting entity (:class:`OutcomeView`),
+        tried on a copy of the game; the game itself is untouched.  None when the entity is
+        unknown or the try is refused.  A copy costs tens of milliseconds: ask it for the few
+        bare choices that need it (``choose``), not for every action."""
+        import copy
+
+        engine = self._engine
+        before = _entity(engine, action.get("entity"))
+        if before is None:
+            return None
+        trial = copy.deepcopy(engine)
+        trial.loading = False
+        try:
+            trial.resume()
+            trial.process_action({**action, "id": 1 << 30})
+        except Exception:  # a refused or unknown action: no outcome to tell
+            return None
+        after = _entity(trial, action.get("entity"))
+        if after is None:
+            return None
+        counts = (
+            (before.num_tokens, after.num_tokens)
+            if isinstance(before, Corporation) and isinstance(after, Corporation)
+            else (None, None)
+        )
+        return OutcomeView(
+            spent=before.cash - after.cash, token_count=counts[1], token_count_before=counts[0]
+        )
+
     # -- market, step, bids ------------------------------------------------------------------
     def market(self) -> MarketView:
         return MarketView(
@@ -268,6 +326,28 @@ class Reader:
             bids=self.bids(),
         )
 
+    def sealed_bids(self) -> SealedBidsView | None:
+        """The round's sealed-bid auction while it collects the players' lists (its items in
+        the order of a ``blind_bid``'s ``bids``, their opening bids); None otherwise.  An
+        auction step that collects sealed lists says so (``sealing()``) and keeps its items
+        (``all_items``) and their ``opening_bid``."""
+        engine = self._engine
+        for step in engine.round.steps:
+            sealing = getattr(step, "sealing", None)
+            items = getattr(step, "all_items", None)
+            opening = getattr(step, "opening_bid", None)
+            if not (callable(sealing) and callable(opening) and isinstance(items, list)):
+                continue
+            with engine.remembering():
+                if not step.active() or not sealing():
+                    continue
+                acting = tuple(ref(e) for e in engine.round.active_entities())
+            return SealedBidsView(
+                items=tuple(SealedItemView(ref(item), int(opening(item))) for item in items),
+                bidder=acting[0] if acting else None,
+            )
+        return None
+
     def bids(self) -> tuple[BidView, ...]:
         """The standing bids of the round's auction steps (an auction step keeps them in its
         ``bids``: per item, a list of (player, price) or a mapping player -> price, None for
@@ -300,6 +380,69 @@ class Reader:
         engine = self._engine
         board = engine.map.board
         return _facts(engine, board, engine.title, engine.phases.name, engine.turn)
+
+
+def _company_data(data: object) -> dict[str, Mapping[str, object]]:
+    """The title data's entries of its private companies by symbol (a title's data is a
+    mapping, or typed data keeping the file's mapping in ``raw``); empty when it has none."""
+    mapping = data if isinstance(data, Mapping) else getattr(data, "raw", None)
+    if not isinstance(mapping, Mapping):
+        return {}
+    entries = mapping.get("companies", ()) or ()
+    out: dict[str, Mapping[str, object]] = {}
+    for entry in entries if isinstance(entries, list | tuple) else ():
+        if isinstance(entry, Mapping) and "sym" in entry:
+            out[str(entry["sym"])] = entry
+    return out
+
+
+def _hexes(value: object) -> tuple[str, ...]:
+    return tuple(str(h) for h in value) if isinstance(value, list | tuple) else ()
+
+
+def _abilities(entry: Mapping[str, object] | None) -> tuple[AbilityView, ...]:
+    """A company's data entry as abilities: its blocked hexes, an extra share it comes
+    with, and its declared abilities (type, hexes, count)."""
+    if entry is None:
+        return ()
+    out: list[AbilityView] = []
+    blocked = _hexes(entry.get("blocks_hexes"))
+    if blocked:
+        out.append(AbilityView("blocks", blocked))
+    extra = entry.get("extra_share")
+    if isinstance(extra, Mapping) and "company" in extra:
+        percent = extra.get("percent")
+        out.append(
+            AbilityView(
+                "extra_share",
+                company=str(extra["company"]),
+                percent=percent if isinstance(percent, int) else None,
+            )
+        )
+    abilities = entry.get("abilities", ()) or ()
+    for ability in abilities if isinstance(abilities, list | tuple) else ():
+        if not isinstance(ability, Mapping) or "type" not in ability:
+            continue
+        count = ability.get("count")
+        out.append(
+            AbilityView(
+                str(ability["type"]),
+                _hexes(ability.get("hexes")),
+                count if isinstance(count, int) and not isinstance(count, bool) else None,
+            )
+        )
+    return tuple(out)
+
+
+def _entity(engine: CoreGame, key: object) -> Player | Corporation | None:
+    """The player (by id) or corporation (by symbol) an action's ``entity`` names."""
+    for player in engine.all_players:
+        if player.id == key:
+            return player
+    for corp in engine.corporations:
+        if corp.sym == key:
+            return corp
+    return None
 
 
 def _item_ref(item: object) -> EntityRef:

@@ -91,6 +91,24 @@ class StepView:
 
 
 @dataclass(frozen=True)
+class SealedItemView:
+    """One item of a sealed-bid auction (1841's first edition): the ``item`` (a concession
+    or private) and its ``opening`` bid (a bid is 0 or at least this)."""
+
+    item: EntityRef
+    opening: int
+
+
+@dataclass(frozen=True)
+class SealedBidsView:
+    """A sealed-bid auction collecting lists: its ``items`` in the order a ``blind_bid``'s
+    ``bids`` names them (one whole number per item), and whose list is asked now."""
+
+    items: tuple[SealedItemView, ...]
+    bidder: EntityRef | None
+
+
+@dataclass(frozen=True)
 class HoldingView:
     """One holder's part of a corporation: ``percent`` of its shares, in ``certificates``
     certificates; ``president`` when the president's certificate is among them."""
@@ -197,9 +215,24 @@ class TrainView:
 
 
 @dataclass(frozen=True)
+class AbilityView:
+    """What a private company does, as the title's data declares it: ``kind`` is the
+    data's ability type (``tile_lay``, ``token``, ...) or ``blocks`` (it blocks ``hexes``
+    while owned by a player) or ``extra_share`` (it comes with ``percent`` of ``company``);
+    ``hexes`` where it acts, ``count`` how often (None: not limited or not said)."""
+
+    kind: str
+    hexes: tuple[str, ...] = ()
+    count: int | None = None
+    company: str | None = None
+    percent: int | None = None
+
+
+@dataclass(frozen=True)
 class CompanyView:
     """A private company: ``owner`` (None: still with the bank), face ``value``, ``revenue``
-    paid to its owner each operating round, ``closed``."""
+    paid to its owner each operating round, ``closed``; ``abilities`` what the title's data
+    says it does (empty where the data says nothing)."""
 
     sym: str
     name: str
@@ -207,6 +240,20 @@ class CompanyView:
     value: int
     revenue: int
     closed: bool
+    abilities: tuple[AbilityView, ...] = ()
+
+
+@dataclass(frozen=True)
+class OutcomeView:
+    """What one legal action would change for its acting entity, found by trying it on a
+    copy of the game (``Reader.outcome``): ``spent`` the cash it would pay (negative: would
+    receive), ``token_count`` how many station tokens a corporation would have after it
+    (None: not a corporation).  Front ends word a bare choice with it (1841's ``choose``
+    of how many station tokens to buy: "Buy 2 station tokens for L.100")."""
+
+    spent: int
+    token_count: int | None
+    token_count_before: int | None
 
 
 @dataclass(frozen=True)

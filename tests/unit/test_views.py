@@ -134,3 +134,56 @@ def test_1849_market_and_table() -> None:
     table = game.view.table()
     assert table.title == "1849" and table.phase
     assert table.priority is not None and table.priority.kind == "player"
+
+
+def test_1841_outcome_of_a_token_choice_is_tried_on_a_copy() -> None:
+    """``Reader.outcome``: a started corporation's answer how many station tokens to buy
+    (rules/1841.md 2.2.3) costs L.50 each for a historical corporation; the try leaves the
+    game as it was."""
+    path = FIXTURES / "1841" / "1841_game_end_bank.json"
+    if not path.is_file():
+        pytest.skip("../shared fixtures absent")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:49]
+    data.pop("result", None)
+    data["status"] = "active"
+    game = Game.from_file(data)
+    chooses = [a for a in game.legal_actions() if a["type"] == "choose"]
+    assert [a["choice"] for a in chooses] == [2, 3, 4, 5]
+    corp = game.view.corporation(str(chooses[0]["entity"]))
+    assert corp is not None
+    outcomes = [game.view.outcome(a) for a in chooses]
+    assert [(o.spent, o.token_count) for o in outcomes if o] == [
+        (100, 2),
+        (150, 3),
+        (200, 4),
+        (250, 5),
+    ]
+    assert game.view.corporation(corp.sym) == corp, "the game is untouched"
+    assert game.legal_actions() == [*chooses]
+    assert game.view.outcome({"type": "choose", "entity": "nobody", "choice": 2}) is None
+
+
+def test_price_space_sealed_bids_and_company_abilities() -> None:
+    """``Reader.price_space``: 1835's start items have a fixed price, 1849's bids a range
+    from the minimum; ``Reader.sealed_bids``: 1841's first edition collects a list over its
+    eight concessions; ``CompanyView.abilities``: what the title's data declares."""
+    players: list[tuple[int | str, str]] = [(1, "Ann"), (2, "Bob"), (3, "Cid")]
+    start = Game.create("1835", players, [], 5)
+    bids = [a for a in start.legal_actions() if a["type"] == "bid"]
+    assert bids and all(start.view.price_space(a) == (a["price"],) * 2 for a in bids)
+    assert start.view.price_space({"type": "pass", "entity": 1}) is None
+    nf = next(c for c in start.view.companies() if c.sym == "NF")
+    assert [a.kind for a in nf.abilities] == ["extra_share", "token"]
+    assert nf.abilities[0].company == "BY" and nf.abilities[0].percent == 10
+    assert nf.abilities[1].hexes == ("L14",)
+    auction = Game.create("1849", players, [], 5)
+    spaces = {a["company"]: auction.view.price_space(a) for a in auction.legal_actions()
+              if a["type"] == "bid"}  # fmt: skip
+    assert spaces["SCE"] == (20, 20)  # the cheapest private: bought at its price
+    low, high = spaces["SIGI"]
+    assert low < high
+    assert auction.view.sealed_bids() is None
+    sealed = Game.create("1841", players, ["version_1"], 5).view.sealed_bids()
+    assert sealed is not None and len(sealed.items) == 8
+    assert sealed.bidder is not None and all(i.opening > 0 for i in sealed.items)

@@ -219,8 +219,11 @@ def move(table: Table, page: Any) -> str:
     """One move of the opening's policy; the kind played."""
     choices = page.locator("#choices")
 
-    def buttons(kind: str) -> Any:
-        return choices.locator(f".group button[data-kind={kind}]")
+    def buttons(kind: str) -> Any:  # share moves are in their corporation's row
+        return page.locator(
+            f"#choices .group button[data-kind={kind}], #corporations button[data-kind={kind}],"
+            f" #auction button[data-kind={kind}]"
+        )
 
     if page.locator("#routes button").count():
         listed = page.locator("#routes li").count()
@@ -246,7 +249,7 @@ def move(table: Table, page: Any) -> str:
             table.trained.add(action["entity"])
             submit(page, trains.first)
             return "buy_train"
-    standing = page.locator("ul.bids li").count()
+    standing = page.locator('#auction .item-card:not([data-bids="0"])').count()
     for kind in ("par", "buy_shares", "bid", "pass"):
         if kind == "bid" and standing and buttons("pass").count():
             continue  # someone bid already: let him have it (the auction ends sooner)

@@ -22,17 +22,17 @@ def test_undo_of_ones_own_last_move_by_its_button(browser: Any, server: str) -> 
     table = create_game(browser, server, "1849", ["Ann", "Bob", "Cid"], 5)
     ann, bob = table.pages["Ann"], table.pages["Bob"]
     assert ann.locator("#undo").count() == 0
-    submit(ann, ann.locator("#choices button[data-kind=bid]").first)
+    submit(ann, ann.locator("#auction button[data-kind=bid]").first)
     assert ann.locator("#undo button[data-kind=undo]").count() == 1
     wait_count(bob, 1)
     assert bob.locator("#undo").count() == 0
     submit(ann, ann.locator("#undo button[data-kind=undo]"))
     wait_count(bob, 2)
     assert ann.locator("#undo").count() == 0
-    assert ann.locator("#choices button[data-kind=bid]").count() > 0  # her turn again
+    assert ann.locator("#auction button[data-kind=bid]").count() > 0  # her turn again
     assert bob.locator("#choices").count() == 0
     # once Bob acted after her, her page (live) offers no undo
-    submit(ann, ann.locator("#choices button[data-kind=bid]").first)
+    submit(ann, ann.locator("#auction button[data-kind=bid]").first)
     wait_count(bob, 3)
     submit(bob, bob.locator("#choices button[data-kind=pass]"))
     wait_count(ann, 4)

@@ -31,7 +31,7 @@ def key(action: dict[str, Any]) -> str:
 
 def offered(choices: Choices) -> Counter[str]:
     """Every action a page built from ``choices`` can send (lays left out)."""
-    found = Counter(key(c.action) for c in choices.buttons)
+    found = Counter(key(a) for c in choices.buttons for a in (c.action, *c.also))
     found.update(key(c.action) for city in choices.tokens.values() for c in city.choices)
     if choices.routes is not None:
         found[key(choices.routes.choice.action)] += 1
@@ -137,7 +137,13 @@ def test_bid_prices_start_at_the_listed_minimum_common_rules_6_7() -> None:
     game = Game.create("1849", [(1, "Ann"), (2, "Bob"), (3, "Cid")], [], seed=5)
     choices = build_choices(game)
     bids = [c for c in choices.buttons if c.kind == "bid"]
-    assert bids and all(c.price_min == c.action["price"] for c in bids)
+    # the cheapest private of the waterfall auction is bought at its price: no field
+    fixed = [c for c in bids if c.price_min is None]
+    assert [c.action["company"] for c in fixed] == ["SCE"]
+    assert fixed[0].label == "Buy Società Corriere Etnee for L.20"
+    open_bids = [c for c in bids if c.price_min is not None]
+    assert open_bids and all(c.price_min == c.action["price"] for c in open_bids)
+    assert all(c.price_max is not None and c.price_max >= c.price_min for c in open_bids)
     assert all(c.group == "auction" for c in bids)
     assert [c.price_min for c in choices.buttons if c.kind == "pass"] == [None]
 

@@ -349,7 +349,7 @@ def test_standing_orders_in_the_browser(client: TestClient) -> None:
     rest of this stock round" on his page and it acts at his turn; he can cancel an order;
     an unknown order is refused and changes nothing."""
     links = create(client)
-    waiting = play_until(client, links, "Round:</strong> Stock")
+    waiting = play_until(client, links, 'id="round-name">Stock round')
     link = links[waiting]
     page = client.get(link).text
     assert 'id="order-share-pass"' in page and 'id="order-buy-shares"' in page
@@ -381,7 +381,7 @@ def test_standing_orders_in_the_browser(client: TestClient) -> None:
     # the order passes for him when his turn comes: he never has a move in this round
     for _ in range(12):
         page = client.get(link).text
-        if "Round:</strong> Stock" not in page:
+        if 'id="round-name">Stock round' not in page:
             break
         assert not turn_forms(page), "the standing pass acts at his turn"
         others = {

@@ -91,9 +91,7 @@ def test_a_restarted_server_keeps_accepting_the_forms_it_gave(tmp_path: Path) ->
 def test_servers_with_different_secrets_refuse_each_others_forms(tmp_path: Path) -> None:
     """The test can fail: apps on two databases (two secrets) refuse each other's forms with
     403 and make nothing."""
-    with clients(
-        f"sqlite:///{tmp_path / 'a.db'}", f"sqlite:///{tmp_path / 'b.db'}"
-    ) as (a, b):
+    with clients(f"sqlite:///{tmp_path / 'a.db'}", f"sqlite:///{tmp_path / 'b.db'}") as (a, b):
         csrf, nonce = form_from(a)
         assert post_new(b, csrf, nonce).status_code == 403
         assert b.get("/api/games").json() == {"games": []}

@@ -21,6 +21,8 @@ Nothing here changes the game.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -34,13 +36,16 @@ from stellwerk.core.jsondata import (
     objects_at,
     optional_integer,
 )
+from stellwerk.views import OutcomeView
 from stellwerk.words import Narrator
+from stellwerk.words.catalog import percent
 
 Action = JSONObject
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
         "pass": "Pass",
+        "pass_step": "Pass ({step})",
         "bid": "Bid on {target}",
         "blind_bid": "Hand in sealed bids: {pairs}",
         "par": "Start {corporation} at {price}",
@@ -76,9 +81,19 @@ LABELS: dict[str, dict[str, str]] = {
         "decline": "decline",
         "lower_price": "lower the price",
         "fold_in": "fold in",
+        "buy_private": "Buy {company} ({low} to {high})",
+        "buy_item": "Buy {target} for {price}",
+        "bid_on": "Bid on {target}",
+        "buy_tokens": "Buy {count} station tokens for {price}",
+        "buy_tokens_free": "Keep {count} station tokens",
+        "row_buy": "Buy {percent} from {source}",
+        "row_sell": "Sell {percent}",
+        "row_par": "{price}",
+        "for_entity": "{entity}: {label}",
     },
     "de": {
         "pass": "Passen",
+        "pass_step": "Passen ({step})",
         "bid": "Gebot auf {target}",
         "blind_bid": "Verdeckte Gebote abgeben: {pairs}",
         "par": "{corporation} zu {price} gründen",
@@ -114,18 +129,31 @@ LABELS: dict[str, dict[str, str]] = {
         "decline": "ablehnen",
         "lower_price": "Kurs senken",
         "fold_in": "einbringen",
+        "buy_private": "{company} kaufen ({low} bis {high})",
+        "buy_item": "{target} für {price} kaufen",
+        "bid_on": "Auf {target} bieten",
+        "buy_tokens": "{count} Stationsmarker für {price} kaufen",
+        "buy_tokens_free": "{count} Stationsmarker behalten",
+        "row_buy": "{percent} aus {source} kaufen",
+        "row_sell": "{percent} verkaufen",
+        "row_par": "{price}",
+        "for_entity": "{entity}: {label}",
     },
 }
 """The verbs of the buttons; names and money are the log's (``stellwerk.words``)."""
 
-GROUPS = ("turn", "auction", "shares", "trains", "dividend", "routes", "other")
-"""Sections of the buttons, in the page's order."""
+GROUPS = (
+    "turn", "auction", "shares", "tokens", "dividend", "trains", "routes", "other", "companies",
+)  # fmt: skip
+"""Sections of the buttons, in the page's order: the turn's step first (an operating turn in
+rule order: dividend, then trains), a private company's purchase -- possible during several
+steps -- last, as a small control."""
 
 GROUP_OF = {
     "pass": "turn",
     "bid": "auction",
     "blind_bid": "auction",
-    "buy_company": "auction",
+    "buy_company": "companies",
     "par": "shares",
     "buy_shares": "shares",
     "sell_shares": "shares",
@@ -134,6 +162,9 @@ GROUP_OF = {
     "dividend": "dividend",
     "run_routes": "routes",
 }
+
+CARD_KINDS = frozenset({"bid", "blind_bid"})
+"""Moves the auction's cards show (``web.auction``), not the list of buttons."""
 
 OPEN_PRICE = frozenset({"bid", "buy_company"})
 """Action types whose price the player names (at least the listed one; common rules §6.7)."""
@@ -149,6 +180,19 @@ class Choice:
     action: Action
     group: str = "other"
     price_min: int | None = None
+    price_max: int | None = None
+    """The most the player may name (None: no upper bound listed)."""
+    price_default: int | None = None
+    """The amount the price field starts at (None: ``price_min``)."""
+    also: tuple[Action, ...] = ()
+    """Further listed actions this one form stands for: the same move at the other listed
+    prices (a private or another corporation's train between L.1 and its price); the
+    player's amount picks among them."""
+    about: str | None = None
+    """The corporation a share move is about (a par, a buy, a sale): the stock table shows
+    it in that corporation's row, with ``short``; None for other moves."""
+    short: str = ""
+    """The label in the corporation's row (the corporation left out: ``Buy 10% (IPO)``)."""
 
 
 @dataclass(frozen=True)
@@ -205,13 +249,32 @@ class Choices:
         return not (self.buttons or self.lays or self.tokens or self.routes)
 
     def grouped(self) -> list[tuple[str, list[Choice]]]:
-        """The buttons by section (:data:`GROUPS` order), sections without buttons left out."""
+        """The buttons by section (:data:`GROUPS` order), sections without buttons left out;
+        share moves about a corporation are left to the stock table (:meth:`about`)."""
         out: list[tuple[str, list[Choice]]] = []
         for group in GROUPS:
-            found = [c for c in self.buttons if c.group == group]
+            found = [
+                c
+                for c in self.buttons
+                if c.group == group and c.about is None and c.kind not in CARD_KINDS
+            ]
             if found:
                 out.append((group, found))
         return out
+
+    @property
+    def share_moves(self) -> bool:
+        """Whether some move is about a corporation's shares (the stock table's rows)."""
+        return any(c.about is not None for c in self.buttons)
+
+    def bids_on(self, sym: str) -> list[Choice]:
+        """The bids (or fixed-price purchases) on the auction's item ``sym``."""
+        return [c for c in self.buttons if c.kind == "bid" and _target(c.action) == sym]
+
+    def about(self, sym: str, kind: str | None = None) -> list[Choice]:
+        """The share moves about corporation ``sym`` (of ``kind`` only: ``par``), in listed
+        order: the stock table's row."""
+        return [c for c in self.buttons if c.about == sym and kind in (None, c.kind)]
 
     def to_dict(self) -> JSONObject:
         """JSON for the page's script: lays by hex, tokens by city (the buttons are HTML)."""
@@ -241,6 +304,16 @@ class Choices:
         }
 
 
+def _key(action: Action) -> str:
+    """An action as a dictionary key (its JSON, keys sorted)."""
+    return json.dumps(action, sort_keys=True)
+
+
+def _target(action: Action) -> str:
+    """The item a bid names (a company, or a corporation's or minor's certificate)."""
+    return str(action.get("company") or action.get("corporation") or action.get("minor") or "")
+
+
 def tile_name(tile_id: str) -> str:
     """A tile's printed name from its id (``57-0`` is copy 0 of tile ``57``)."""
     name, sep, copy = tile_id.rpartition("-")
@@ -255,6 +328,9 @@ class Labeller:
         self.look = game.view
         self.narrator = Narrator(game, lang)
         self.words = LABELS.get(lang, LABELS["en"])
+        description = self.look.step().description
+        self.step_name = self.narrator.step(description) if description else ""
+        """The step asked now in the page's language (a corporation's pass names it)."""
 
     def money(self, amount: JSONValue) -> str:
         return self.narrator.money(int(amount)) if isinstance(amount, int) else str(amount)
@@ -299,14 +375,86 @@ class Labeller:
             return self.words["depot"], False
         return str(owner.key), True
 
+    def row_label(self, action: Action) -> tuple[str | None, str]:
+        """The corporation a share move is about and its label in that corporation's row
+        (None and "" for other moves)."""
+        kind = str(action.get("type"))
+        if kind not in ("par", "buy_shares", "sell_shares"):
+            return None, ""
+        if kind == "par":
+            price = str(action.get("share_price", "")).split(",")[0]
+            amount: JSONValue = int(price) if price.isdigit() else price
+            return str(action.get("corporation")), self.word("row_par", price=self.money(amount))
+        shares = list_at(action, "shares")
+        if not shares:
+            return None, ""
+        first = str(shares[0])
+        sym = self.look.certificate(first).corporation
+        amount = action.get("percent")
+        if not isinstance(amount, int):
+            amount = sum(self.look.certificate(str(s)).percent for s in shares)
+        share_text = percent(amount, self.narrator.lang)
+        if kind == "sell_shares":
+            short = self.word("row_sell", percent=share_text)
+        else:
+            short = self.word("row_buy", percent=share_text, source=self.source(first))
+        if action.get("entity_type") == "corporation":
+            short = self.word("for_entity", entity=action.get("entity"), label=short)
+        return sym, short
+
+    def _outcomes(self) -> dict[str, OutcomeView | None]:
+        """The outcome of every listed number a corporation may choose now."""
+        return {
+            _key(a): self.look.outcome(a)
+            for a in self.game.legal_actions()
+            if a.get("type") == "choose"
+            and isinstance(a.get("choice"), int)
+            and a.get("entity_type") == "corporation"
+        }
+
+    def buys_tokens(self, action: Action) -> bool:
+        """Whether a listed ``choose`` sets how many station tokens a corporation has."""
+        choice = action.get("choice")
+        if not isinstance(choice, int) or action.get("entity_type") != "corporation":
+            return False
+        outcome = self.game.kept("web.outcomes", self._outcomes).get(_key(action))
+        return (
+            outcome is not None
+            and outcome.token_count == choice
+            and (outcome.spent > 0 or outcome.token_count != outcome.token_count_before)
+        )
+
+    def choose(self, action: Action) -> str:
+        """A bare ``choose`` in words: a number a corporation chooses is tried on a copy
+        (``Reader.outcome``), and when it sets how many station tokens the corporation has,
+        the sentence says so with the price ("Buy 2 station tokens for L.100")."""
+        choice = action.get("choice")
+        if self.buys_tokens(action):
+            # each try copies the game: once per position for every page that shows it
+            outcome = self.game.kept("web.outcomes", self._outcomes).get(_key(action))
+            if outcome is not None:
+                if outcome.spent > 0:
+                    return self.word("buy_tokens", count=choice, price=self.money(outcome.spent))
+                return self.word("buy_tokens_free", count=choice)
+        return self.word("choose", choice=self.code(choice))
+
     def label(self, action: Action) -> str:
         """The button text of a listed action."""
         kind = str(action.get("type"))
         words = self.words
         if kind == "pass":
+            if action.get("entity_type") == "corporation" and self.step_name:
+                return self.word("pass_step", step=self.step_name)
             return words["pass"]
         if kind == "bid":
             target = action.get("company") or action.get("corporation") or action.get("minor")
+            space = self.look.price_space(action)
+            if space is not None and space[0] == space[1]:  # a fixed price: a purchase
+                return self.word(
+                    "buy_item",
+                    target=self.entity_name("company", target),
+                    price=self.money(space[0]),
+                )
             return self.word("bid", target=self.entity_name("company", target))
         if kind == "blind_bid":
             pairs = ", ".join(self.money(b) for b in list_at(action, "bids"))
@@ -339,7 +487,7 @@ class Labeller:
             key = f"dividend_{action.get('kind')}"
             return words.get(key, str(action.get("kind")))
         if kind == "choose":
-            return self.word("choose", choice=self.code(action.get("choice")))
+            return self.choose(action)
         if kind == "merge":
             return self.word("merge", corporation=action.get("corporation", ""))
         if kind == "assign":
@@ -384,24 +532,86 @@ def build_choices(
         if kind == "run_routes":
             routes = _routes(names, action)
             continue
+        about, short = names.row_label(action)
+        group = GROUP_OF.get(kind, "other")
+        if kind == "choose" and names.buys_tokens(action):
+            group = "tokens"
+        low = _price_min(names, action)
+        high = None
+        if kind == "bid" and low is not None:
+            space = names.look.price_space(action)
+            high = space[1] if space is not None else None
         buttons.append(
             Choice(
                 kind,
                 names.label(action),
                 action,
-                GROUP_OF.get(kind, "other"),
-                _price_min(names, action),
+                group,
+                low,
+                price_max=high,
+                about=about,
+                short=short,
             )
         )
     return Choices(
         acting=acting,
-        buttons=tuple(buttons),
+        buttons=tuple(_merge_prices(names, buttons)),
         lays={hid: _hex_lays(names, hid, found) for hid, found in lays.items()},
         tokens={
             key: CityTokens(key, *token_labels[key], tuple(found)) for key, found in tokens.items()
         },
         routes=routes,
     )
+
+
+def _merge_prices(names: Labeller, buttons: list[Choice]) -> list[Choice]:
+    """One form per private or train whose price the player names: the engine lists such a
+    purchase at its least and its greatest price (L.1 and the face value); the page shows
+    one price field from the least to the greatest, starting at the face value (a private's
+    face value, a train's greatest listed price), never at L.1."""
+    out: list[Choice] = []
+    merged: dict[tuple[str, str, str], int] = {}
+    for choice in buttons:
+        action = choice.action
+        what = action.get("company") if choice.kind == "buy_company" else action.get("train")
+        if choice.price_min is None or choice.kind not in ("buy_company", "buy_train"):
+            out.append(choice)
+            continue
+        key = (choice.kind, str(action.get("entity")), str(what))
+        if key not in merged:
+            merged[key] = len(out)
+            out.append(choice)
+            continue
+        first = out[merged[key]]
+        group = sorted((first.action, *first.also, action), key=lambda a: integer(a, "price"))
+        out[merged[key]] = Choice(
+            first.kind,
+            first.label,
+            group[0],
+            first.group,
+            integer(group[0], "price"),
+            price_max=integer(group[-1], "price"),
+            also=tuple(group[1:]),
+        )
+    return [_priced(names, c) if c.also else c for c in out]
+
+
+def _priced(names: Labeller, choice: Choice) -> Choice:
+    """A merged purchase's label and starting amount."""
+    low, high = choice.price_min or 0, choice.price_max or 0
+    start = high
+    label = choice.label
+    if choice.kind == "buy_company":
+        sym = str(choice.action.get("company"))
+        face = next((c.value for c in names.look.companies() if c.sym == sym), high)
+        start = min(max(face, low), high)
+        label = names.word(
+            "buy_private",
+            company=names.entity_name("company", sym),
+            low=names.money(low),
+            high=names.money(high),
+        )
+    return dataclasses.replace(choice, label=label, price_default=start)
 
 
 def _lays(game: Game, mine: Callable[[Action], bool]) -> dict[str, list[Action]]:
@@ -445,6 +655,11 @@ def _price_min(names: Labeller, action: Action) -> int | None:
     if not isinstance(price, int):
         return None
     kind = action.get("type")
+    if kind == "bid":
+        space = names.look.price_space(action)
+        if space is not None and space[0] == space[1]:
+            return None  # a fixed price (1835's start items): no amount to name
+        return space[0] if space is not None else price
     if kind in OPEN_PRICE:
         return price
     if kind == "buy_train" and names.train_source(str(action.get("train", "")))[1]:

@@ -58,6 +58,7 @@ from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.core.jsondata import JSONObject, JSONValue
 from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
+from stellwerk.web.auction import Auction, Card, auction, company_cards
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, WebError
@@ -72,9 +73,12 @@ from stellwerk.web.service import (
     player_names,
     undo_of,
 )
+from stellwerk.web.stock import StockTable, stock_table
 from stellwerk.words import money
+from stellwerk.words.catalog import WORDS
 
 if TYPE_CHECKING:
+    from stellwerk.api import Game
     from stellwerk.core.map.board import Board
     from stellwerk.titles.registry import TitleInfo
     from stellwerk.words.view import GameView
@@ -128,7 +132,8 @@ UI: dict[str, dict[str, str]] = {
         "back": "All games", "choose_tile": "Choose a tile and its rotation", "close": "Close",
         "group_turn": "Turn", "group_auction": "Auction", "group_shares": "Shares",
         "group_trains": "Trains", "group_dividend": "Dividend", "group_routes": "Routes",
-        "group_other": "Other", "depot": "Depot", "live": "live",
+        "group_other": "Other", "depot": "Depot", "group_tokens": "Station tokens",
+        "group_companies": "Buy a private company (optional)", "live": "live",
         "deadline": "Deadline per decision (hours)", "deadline_hint": "empty: none",
         "due": "Deadline of this decision", "settle": "Deadline passed: apply the default order",
         "standing": "Standing orders", "share_pass": "Pass for the rest of this stock round",
@@ -137,6 +142,15 @@ UI: dict[str, dict[str, str]] = {
         "order_share_pass": "pass in this stock round", "order_buy_shares": "buy {target}",
         "undo": "Undo my last move", "undo_hint":
         "Possible while nobody else has acted since; the others see it at once.",
+        "holders": "Holders", "control": "President / control", "moves": "Your moves",
+        "start_at": "Start at", "not_started": "Not started yet", "floated": "floated",
+        "auction": "Auction", "bid": "Bid", "standing_bid": "Standing bid",
+        "sealed": "Sealed bids", "sealed_hint":
+        "One amount per item: 0 or empty for no bid, else at least the opening bid; in "
+        "total at most your cash. The others see your bids only when all are in.",
+        "opening": "opening bid", "hand_in": "Hand in my sealed bids",
+        "see_auction": "Your bids are made on the auction's cards below.",
+        "course": "The game's course", "privates": "Private companies and concessions",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -165,7 +179,8 @@ UI: dict[str, dict[str, str]] = {
         "close": "Schließen",
         "group_turn": "Zug", "group_auction": "Versteigerung", "group_shares": "Aktien",
         "group_trains": "Züge", "group_dividend": "Dividende", "group_routes": "Strecken",
-        "group_other": "Weiteres", "depot": "Depot", "live": "live",
+        "group_other": "Weiteres", "depot": "Depot", "group_tokens": "Stationsmarker",
+        "group_companies": "Eine Privatbahn kaufen (freiwillig)", "live": "live",
         "deadline": "Frist je Entscheidung (Stunden)", "deadline_hint": "leer: keine",
         "due": "Frist dieser Entscheidung", "settle": "Frist abgelaufen: Standardzug ausführen",
         "standing": "Daueraufträge", "share_pass": "Für den Rest dieser Aktienrunde passen",
@@ -174,6 +189,17 @@ UI: dict[str, dict[str, str]] = {
         "order_share_pass": "in dieser Aktienrunde passen", "order_buy_shares": "{target} kaufen",
         "undo": "Meinen letzten Zug zurücknehmen", "undo_hint":
         "Möglich, solange seitdem niemand sonst gezogen hat; die anderen sehen es sofort.",
+        "holders": "Aktionäre", "control": "Direktor / Kontrolle", "moves": "Deine Züge",
+        "start_at": "Gründen zu", "not_started": "Noch nicht gegründet",
+        "floated": "in Betrieb",
+        "auction": "Versteigerung", "bid": "Gebot", "standing_bid": "Höchstgebot",
+        "sealed": "Verdeckte Gebote", "sealed_hint":
+        "Ein Betrag je Angebot: 0 oder leer für kein Gebot, sonst mindestens das "
+        "Mindestgebot; zusammen höchstens dein Geld. Die anderen sehen deine Gebote erst, "
+        "wenn alle abgegeben sind.",
+        "opening": "Mindestgebot", "hand_in": "Meine verdeckten Gebote abgeben",
+        "see_auction": "Deine Gebote gibst du auf den Karten der Versteigerung unten ab.",
+        "course": "Spielverlauf", "privates": "Privatbahnen und Konzessionen",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -271,6 +297,21 @@ class GamePage:
     choices: Choices
     access: Access
     names: dict[str, str]
+    stock: StockTable
+    auction: Auction
+    """The auction's cards and sealed-bid form (``web.auction``)."""
+    round_text: str = ""
+    """The round in the page's language ("Aktienrunde 2", "Operating round 3.1")."""
+    step_text: str = ""
+    """The step asked now in the page's language ("Strecke bauen"; empty: none)."""
+    end_text: str = ""
+    """The end of a finished game told in words: the reason, the winner, the scores."""
+    plots: tuple[str, ...] = ()
+    """The game's course as three SVG charts (worth, share prices, revenues)."""
+    companies: tuple[Card, ...] = ()
+    """Every private company or concession still in the game, described (``web.auction``)."""
+    """The corporations as a table with the player's share moves in their rows
+    (``web.stock``)."""
     undo: JSONObject | None = None
     """The ``undo`` the player may send now (``web.service.may_undo``), else None."""
 
@@ -324,11 +365,114 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         charters_svg=pictures[2],
         choices=choices,
         access=access,
+        stock=stock_table(game.view.corporations(), choices, lang),
+        auction=_auction(game, choices, lang),
+        round_text=round_text(view, lang),
+        step_text=step_text(view["step"], lang),
+        end_text=end_text(view, lang) if view["finished"] else "",
+        plots=game.kept(f"web.plots.{lang}", lambda: _plots(game, lang)),
+        companies=company_cards(
+            game.view.companies(), game.view.corporations(), game.view.title, lang
+        ),
         names={str(p.get("id")): str(p.get("name")) for p in players_of(stored.data)},
         # ``last_mover`` walks the whole log, and every seat's page after a move asks it
         undo=undo_of(access)
         if may_undo(access, game.kept("web.last_mover", lambda: last_mover(stored)))
         else None,
+    )
+
+
+def round_text(view: GameView, lang: str) -> str:
+    """The round in words of ``lang`` ("Stock round 2", "Betriebsrunde 3.1"), as the log
+    names rounds (``stellwerk.words``' catalog)."""
+    words = WORDS.get(lang, WORDS["en"])
+    name = view["round"]
+    template = words.get(f"round:{name}", words["round:other"])
+    return template.format(name=name, turn=view["turn"], num=view["round_num"])
+
+
+def step_text(step: str | None, lang: str) -> str:
+    """The step's name in ``lang`` (the reference engine's name where the catalog has no
+    translation); empty for none."""
+    if not step:
+        return ""
+    return WORDS.get(lang, WORDS["en"]).get(f"step:{step}", step)
+
+
+END: dict[str, dict[str, str]] = {
+    "en": {
+        "over": "Game over: {reason}.",
+        "wins": "{names} wins with {amount}.",
+        "win": "{names} win with {amount}.",
+        "scores": "Scores: {scores}.",
+    },
+    "de": {
+        "over": "Spielende: {reason}.",
+        "wins": "{names} gewinnt mit {amount}.",
+        "win": "{names} gewinnen mit {amount}.",
+        "scores": "Ergebnis: {scores}.",
+    },
+}
+"""The end of a game in words; the reasons are ``stellwerk.words``' (``reason:bank``)."""
+
+
+def end_text(view: GameView, lang: str) -> str:
+    """A finished game told in words: why it ended, who won with how much, every score
+    ("Game over: the bank is broken. Ann wins with L.1,234. Scores: Ann L.1,234, ...")."""
+    words = WORDS.get(lang, WORDS["en"])
+    end = END.get(lang, END["en"])
+    reason = str(view["game_end_reason"] or "")
+    sentence = end["over"].format(reason=words.get(f"reason:{reason}", reason or "?"))
+    result = view["result"]
+    if not result:
+        return sentence
+    title = view["title"]
+    best = max(result.values())
+    winners = [name for name, value in result.items() if value == best]
+    joined = f" {words['and']} ".join(winners)
+    key = "wins" if len(winners) == 1 else "win"
+    sentence += " " + end[key].format(names=joined, amount=money(title, best, lang))
+    ranked = sorted(result.items(), key=lambda item: -item[1])
+    scores = ", ".join(f"{name} {money(title, value, lang)}" for name, value in ranked)
+    return sentence + " " + end["scores"].format(scores=scores)
+
+
+def _plots(game: Game, lang: str) -> tuple[str, ...]:
+    """The game's course (``stellwerk.history``) as the three charts of
+    ``stellwerk.pictures.plots``, corporations in the market picture's colours."""
+    from stellwerk.history import history
+    from stellwerk.pictures.plots import price_plot, revenue_plot, worth_plot
+    from stellwerk.pictures.style import corporation_colors
+
+    look = game.view
+    course = history(game)
+    colors = corporation_colors(look.title, look.symbols(), look.declared_colors())
+    return (
+        worth_plot(course, look.title, lang),
+        price_plot(course, look.title, colors, lang),
+        revenue_plot(course, look.title, colors, lang),
+    )
+
+
+def _auction(game: Game, choices: Choices, lang: str) -> Auction:
+    """The auction's cards (``web.auction``) from the game's views; none once it is over."""
+    if game.finished:
+        return Auction((), None)
+    look = game.view
+    offered = tuple(
+        str(a.get("company") or a.get("corporation") or a.get("minor") or "")
+        for a in game.legal_actions()
+        if a.get("type") == "bid"
+    )
+    return auction(
+        look.companies(),
+        look.corporations(),
+        look.step().bids,
+        look.sealed_bids(),
+        choices,
+        look.title,
+        lang,
+        offered,
     )
 
 
@@ -591,6 +735,13 @@ async def act(request: Request) -> Response:
         raise BadRequest("the move could not be read") from error
     if not isinstance(action, dict):
         raise BadRequest("the move could not be read")
+    if form.get("sealed") == "1":  # the sealed-bid form: an amount per item, in item order
+        amounts = [str(v).strip() for v in form.getlist("bid")]
+        wrong = [a for a in amounts if a and not a.isdigit()]
+        if wrong or not amounts:
+            shown = wrong[0] if wrong else ""
+            return await show(request, f"{UI[language(request)]['bid']}: {shown}?", 422)
+        action["bids"] = [int(a) if a else 0 for a in amounts]
     price = str(form.get("price", "")).strip()
     if price:
         if not price.isdigit():

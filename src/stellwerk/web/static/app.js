@@ -67,6 +67,11 @@
         var fresh = doc.getElementById("game");
         var old = document.getElementById("game");
         if (!fresh || !old) { return; }
+        // a section the player opened (the charters, the game's course) stays open
+        old.querySelectorAll("details[id]").forEach(function (d) {
+          var kept = fresh.querySelector("details#" + d.id);
+          if (kept) { kept.open = d.open; }
+        });
         old.replaceWith(fresh);
         init(fresh);
         document.getElementById("live").hidden = false;
