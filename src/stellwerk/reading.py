@@ -274,8 +274,10 @@ class Reader:
         before = _entity(engine, action.get("entity"))
         if before is None:
             return None
+        from stellwerk.core.policy import LIVE
+
         trial = copy.deepcopy(engine)
-        trial.loading = False
+        trial.policy = LIVE
         try:
             trial.resume()
             trial.process_action({**action, "id": 1 << 30})
