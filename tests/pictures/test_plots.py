@@ -4,11 +4,15 @@ operating round, checked against the game's own record and result."""
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from stellwerk.api import Game
+from stellwerk.cli.main import main
 from stellwerk.history import history
 from stellwerk.pictures.plots import price_plot, revenue_plot, round_label, worth_plot
 from stellwerk.pictures.style import corporation_colors
@@ -80,3 +84,19 @@ def test_round_names_in_both_languages() -> None:
     game = Game.create("1849", NAMES, [], seed=3)
     point = history(game).rounds[0]
     assert round_label(point, "en") in ("Auction", f"SR {point.turn}")
+
+
+def test_the_cli_draws_each_plot(tmp_path: Path, played: Game) -> None:
+    """``stellwerk plot KIND GAME -o FILE``: each plot of a game file, in both languages; an
+    unknown kind is a usage error."""
+    game_file = tmp_path / "game.json"
+    game_file.write_text(json.dumps(played.to_file()), encoding="utf-8")
+    for kind, lang, title in (("worth", "en", "Players' worth"), ("prices", "de", "Aktienkurse"),
+                              ("revenues", "en", "Revenue")):  # fmt: skip
+        out = tmp_path / f"{kind}.svg"
+        result = CliRunner().invoke(main, ["plot", kind, str(game_file), "-o", str(out),
+                                           "--lang", lang])  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert title in (ET.fromstring(out.read_text()).findtext(f"{SVG}title") or "")
+    bad = CliRunner().invoke(main, ["plot", "cash", str(game_file), "-o", str(out)])
+    assert bad.exit_code == 2

@@ -301,4 +301,37 @@ def tiles_command(
     _write(render_tiles(game), output, scale)
 
 
-PICTURE_COMMANDS = (map_command, market_command, charters_command, players_command, tiles_command)
+@click.command("plot")
+@click.argument("kind", type=click.Choice(["worth", "prices", "revenues"]))
+@_common
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+def plot_command(
+    kind: str, game_file: str, output: Path, before_action: int | None, scale: float,
+    db: str | None, lang: str,
+) -> None:  # fmt: skip
+    """Plot GAME's course over the rounds: the players' worth (KIND worth), the share prices
+    (prices) after every round, or each corporation's revenue in every operating round
+    (revenues).
+
+    Example: stellwerk plot worth game.json -o worth.svg
+    """
+    from stellwerk.history import history
+    from stellwerk.pictures.plots import price_plot, revenue_plot, worth_plot
+    from stellwerk.pictures.style import corporation_colors
+
+    check_output(output)
+    game, _ = load(game_file, before_action, db=db)
+    course = history(game)
+    colors = corporation_colors(game.title, course.corporations, game.view.declared_colors())
+    if kind == "worth":
+        svg = worth_plot(course, game.title, lang)
+    elif kind == "prices":
+        svg = price_plot(course, game.title, colors, lang)
+    else:
+        svg = revenue_plot(course, game.title, colors, lang)
+    _write(svg, output, scale)
+
+
+PICTURE_COMMANDS = (
+    map_command, market_command, charters_command, players_command, tiles_command, plot_command
+)  # fmt: skip
