@@ -224,10 +224,11 @@ def _judge(verdict: Verdict, report: dict[str, object], game: Path, random_kind:
     text = verdict.detail.lower()
     if random_kind and (exit_code == 4 or "refused" in text or "illegal" in text):
         verdict.verdict = "ours"
-    elif random_kind and "result" in text and "trace" not in text:
-        # the trace matched to the end but the one-go load differs: 18xx.games' defect J shape
-        verdict.verdict = "theirs"
-        verdict.detail = "J? " + verdict.detail
+    elif random_kind and report.get("first_divergence") is None:
+        # every state matched the trace but the result differs: the trace and the one-go
+        # load of 18xx.games part (its defect J), or a score rule
+        verdict.verdict = "unknown"
+        verdict.detail = "result only (J?): " + verdict.detail
     else:
         verdict.verdict = "unknown"
     return verdict

@@ -97,3 +97,29 @@ def test_reopened_sfma_is_asked_nothing_and_nothing_waits() -> None:
     game.process_action(act(other, "par", corporation=minor.sym, share_price="68,4,2"))
     found = current(game)
     assert found is not None and found[1].entity is minor and found[1].topic == "home_token"
+
+
+def test_behind_a_never_asked_purchase_the_token_money_is_still_raised() -> None:
+    """rules/1841.md 2.3.12 (Token EMR) as 18xx.games plays it behind a waiting purchase: the
+    required token is never asked, but a target whose chain cannot pay L.50 must still raise
+    it by emergency sales first -- 18xx.games sets its TokenEmergencyMoney step before it
+    queues the purchase (its random games lite+sfli_run_variant 6 players seed 31006, CTS
+    after FTP's transformation, action 742; lite+p2p+version_1 3 players seed 31012)."""
+    from stellwerk.titles.g1841 import token_emr
+
+    game, rnd = before_tuscan_merge()
+    sfma, atfa = game.corporation("SFMA"), game.corporation("ATFA")
+    sftn = game.corporation("SFTN")
+    sftn.closed = True
+    stall_token_purchases(game, sftn)
+    president = transform.merger.controller(sfma)
+    assert president is not None
+    sfma.cash = 0
+    president.cash = 0
+    queue(game, transform.start_transform(game, sfma, atfa))
+    decisions = Decisions(game, rnd)
+    while (asked := decisions.asked()) is not None:
+        assert asked.topic == "share_offer"
+        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+    assert game.token_emr_due == ("ATFA", transform.REQUIRED_TOKEN_PRICE)
+    assert token_emr.pending(game) is atfa and not token_emr.question_open(game)
