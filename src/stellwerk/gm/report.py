@@ -463,11 +463,11 @@ def legal_orders(
     def cash(amount: object) -> str:
         return money(title, int(str(amount)), lang) if str(amount).isdigit() else str(amount)
 
-    actions = [
-        a for a in game.legal_actions(all_lays=True)
-        if isinstance(a.get("entity"), str | int)
-        and player_of(game, a.get("entity")) == player  # type: ignore[arg-type]
-    ]  # fmt: skip
+    def decides(action: JSONObject) -> bool:
+        entity = action.get("entity")
+        return isinstance(entity, str | int) and player_of(game, entity) == player
+
+    actions = [a for a in game.legal_actions(all_lays=True) if decides(a)]
     groups: dict[tuple[str, ...], list[JSONObject]] = {}
     for index, action in enumerate(actions):
         kind = str(action.get("type"))
