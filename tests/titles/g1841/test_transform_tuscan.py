@@ -308,3 +308,32 @@ def test_a_transformation_holds_the_frozen_states_as_18xx_games() -> None:
         assert frozen.is_frozen(game, other) is rules
         game.refresh_frozen("sell_shares")
         assert frozen.is_frozen(game, other) and not game.frozen_held
+
+
+@pytest.mark.parametrize("printed", [False, True])
+def test_the_concessions_closing_holds_the_frozen_states_as_18xx_games(printed: bool) -> None:
+    """rules/1841.md 2.4 item 1: the concessions' closing re-evaluates presidencies, which may
+    hand a corporation to a frozen one.  18xx.games brings no frozen state up to date there
+    (defect I), so until its next update the new owner's corporation is not frozen -- its
+    secession then passes over it (our selfplay game lite+p2p+sfli_run_variant+version_1,
+    3 players, seed 31015: IFAI at action 476); with ``transform_refreshes_frozen`` (the
+    printed rules, 2.3.9) it is frozen at once."""
+    from stellwerk.titles.g1841 import events
+
+    from .setup_helpers import new_game, start
+
+    game = new_game(3, ["transform_refreshes_frozen"] if printed else [])
+    p1 = game.players[0]
+    sftc = start(game, "SFTC", "100,3,5", game.pool)  # its president's certificate in the
+    game.set_president(sftc, game.pool)  # pool: in receivership, frozen
+    start(game, "SFTG", "100,3,5", p1, {sftc: 30})  # SFTC holds more of SFTG than Player 1
+    frozen.update(game)
+    sftg = game.corporation("SFTG")
+    assert frozen.is_frozen(game, sftc) and not frozen.is_frozen(game, sftg)
+    events.close_concessions(game)
+    assert sftg.owner is sftc
+    game.refresh_frozen("buy_train")  # the end of the action that bought the first 4-train
+    assert frozen.is_frozen(game, sftg) is printed
+    assert game.frozen_held is not printed
+    frozen.update(game)  # 18xx.games' next update (a share trade, the secession's end, ...)
+    assert frozen.is_frozen(game, sftg) and not game.frozen_held
