@@ -352,6 +352,44 @@ class Game:
             return [_entity_id(owner)]
         return []
 
+    def decider_of(self, entity: EntityId | None) -> PlayerId | None:
+        """The player who decides for ``entity`` (a player id, a corporation's or company's
+        symbol): the player himself; for a corporation the player at the end of its chain of
+        control (the title's controller: 1841's frozen and circular corporations have none);
+        for a company its owner, or its owning corporation's decider; None when nobody does
+        (a corporation in receivership) or the entity is unknown."""
+        engine = self._engine
+        if any(pid == entity for pid, _ in self.players):
+            return entity
+        corp = engine.corporation_or_none(str(entity))
+        if corp is not None:
+            found = engine.controller(corp)
+            return found.id if isinstance(found, Player) else None
+        company = next((c for c in engine.companies if c.sym == str(entity)), None)
+        owner = company.owner if company is not None else None
+        if isinstance(owner, Player):
+            return owner.id
+        if isinstance(owner, CoreCorporation):
+            return self.decider_of(owner.sym)
+        return None
+
+    def symbols(self) -> list[str]:
+        """The symbols of the game's corporations, in the game's order."""
+        return [c.sym for c in self._engine.corporations]
+
+    def company_owner(self, symbol: str) -> EntityId | None:
+        """Who owns the company ``symbol`` (a player by id, a corporation by symbol); None
+        for the bank, a closed company or an unknown symbol."""
+        company = next((c for c in self._engine.companies if c.sym == symbol), None)
+        owner = company.owner if company is not None else None
+        return _entity_id(owner) if isinstance(owner, Player | CoreCorporation) else None
+
+    @property
+    def operating(self) -> str | None:
+        """The symbol of the corporation whose operating turn it is (None outside one)."""
+        found = getattr(self._engine.round, "current_operator", None)
+        return found.sym if isinstance(found, CoreCorporation) else None
+
     def active_entities(self) -> list[EntityId]:
         """Who may act now: players by id, corporations and companies by symbol."""
         with self._engine.remembering():

@@ -137,10 +137,10 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
             text = words.get(BANKRUPT_WORDS.get(optional_integer(action, "option") or 0, ""), text)
     elif kind == "merge":
         target = str(action.get("corporation"))
-        corp = game.engine.corporation_or_none(target)
-        step = game.engine.round.active_step()
-        form = "merge_with" if corp is not None and corp.ipoed else "merge_into"
-        if form == "merge_into" and "transform" in str(getattr(step, "description", "")).lower():
+        view = game.view
+        corp = view.corporation(target)
+        form = "merge_with" if corp is not None and corp.started else "merge_into"
+        if form == "merge_into" and "transform" in str(view.step().description or "").lower():
             form = "transform"
         text = words[form].format(target=target)
     elif kind == "remove_token":

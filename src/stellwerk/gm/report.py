@@ -315,9 +315,8 @@ def build_report(
         raise ValueError(f"no language {lang!r} (one of {', '.join(LANGUAGES)})")
     name = player_name(game, player)
     words = LABELS[lang]
-    engine = game.engine
     view = player_view(game, lang, log=0)
-    narrator = Narrator(engine, lang)
+    narrator = Narrator(game, lang)
     title = str(view["title"])
     game_key = key if key is not None else str(game.game_id or game.seed)
     last_action = action_id(game.actions[-1]) if game.actions else 0
@@ -339,7 +338,7 @@ def build_report(
 
     lines = [
         line
-        for line in story(engine, lang, skipped_steps=False)
+        for line in story(game, lang, skipped_steps=False)
         if (line.action_id is None and since_action <= 0)
         or (line.action_id is not None and line.action_id > since_action)
     ]
@@ -715,17 +714,16 @@ def _pictures(game: Game, lang: str = "en") -> dict[str, str]:
     from stellwerk.pictures.scene import map_scene
     from stellwerk.pictures.style import corporation_colors
 
-    engine = game.engine
     course = history(game)
     ended = History(course.players, course.corporations,
                     tuple(p for p in course.rounds if not p.current))  # fmt: skip
     colors = corporation_colors(game.title, ended.corporations,
                                 game.view.declared_colors())  # fmt: skip
     out = {
-        "map": render_map(map_scene(engine, [], None, False)),
-        "market": render_market(engine),
-        "charters": render_charters(engine, game.actions),
-        "players": render_players(engine),
+        "map": render_map(map_scene(game, [], None, False)),
+        "market": render_market(game),
+        "charters": render_charters(game, game.actions),
+        "players": render_players(game),
     }
     if ended.rounds:
         out["worth"] = worth_plot(ended, game.title, lang)

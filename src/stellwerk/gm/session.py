@@ -328,8 +328,7 @@ class Session:
             return Outcome(player, text, mail=mail, refused=in_language(
                 "name the corporation: ATA: always run best and pay out", self.lang(player)))
         if target is not None and kind in ("buy_shares", "run_best"):
-            corp = self.game.engine.corporation_or_none(target)
-            if corp is None:
+            if target not in self.game.symbols():
                 return Outcome(player, text, mail=mail, refused=in_language(
                     f"there is no corporation {target}", self.lang(player)))
             if kind == "run_best" and player_of(self.game, target) != player:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Corporation, EntityId, Holder, Player, PlayerId
+from stellwerk.core.entities import Corporation, EntityId, Holder, PlayerId
 from stellwerk.core.jsondata import JSONObject, JSONValue, first_text, list_at, optional_integer
 from stellwerk.gm import orders as o
 from stellwerk.gm.look import asked, hexes, legal
@@ -122,33 +122,15 @@ def is_corp_order(order: o.Order) -> bool:
 def player_of(game: Game, entity: EntityId | None) -> PlayerId | None:
     """The player who decides for ``entity`` (a player id, a corporation or company symbol):
     the player himself, a corporation's president, a company's owner (or its owner's
-    president); None when nobody does (a corporation in receivership)."""
-    if any(pid == entity for pid, _ in game.players):
-        return entity
-    eng = game.engine
-    holder: object = None
-    corp = eng.corporation_or_none(str(entity))
-    if corp is not None:
-        holder = corp.owner
-    else:
-        try:
-            holder = eng.company(str(entity)).owner
-        except Exception:
-            return None
-    for _ in range(5):
-        if holder is None:
-            return None
-        if isinstance(holder, Player):
-            return holder.id
-        holder = getattr(holder, "owner", None)
-    return None
+    president); None when nobody does (a corporation in receivership, or one whose chain of
+    control loops) (``api.Game.decider_of``)."""
+    return game.decider_of(entity)
 
 
 def symbol(game: Game, name: str) -> str:
     """The corporation's symbol as the game spells it (orders are read in upper case, and
     symbols such as 1841's ``SFLi`` are not); ``name`` when no corporation has it."""
-    for corp in getattr(game.engine, "corporations", []):
-        sym = str(getattr(corp, "sym", ""))
+    for sym in game.symbols():
         if sym.upper() == name.upper():
             return sym
     return name
@@ -157,11 +139,8 @@ def symbol(game: Game, name: str) -> str:
 def company_owner(game: Game, entity: EntityId) -> str:
     """The symbol of the corporation owning the company ``entity``; '' when ``entity`` is no
     company or no corporation owns it."""
-    try:
-        owner = game.engine.company(str(entity)).owner
-    except Exception:
-        return ""
-    return str(getattr(owner, "sym", "") or "")
+    owner = game.company_owner(str(entity))
+    return owner if isinstance(owner, str) else ""
 
 
 def addresses(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> bool:
@@ -199,8 +178,7 @@ def fits(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> bool
 
 def _operating(game: Game) -> str | None:
     """The symbol of the corporation operating now (None outside an operating turn)."""
-    operator = getattr(game.engine.round, "current_operator", None)
-    return operator.sym if isinstance(operator, Corporation) else None
+    return game.operating
 
 
 def understand(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> Understood:
@@ -258,11 +236,8 @@ def _bid(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 def blind_items(game: Game) -> list[str]:
     """The items of a sealed-bid auction in the order of the ``bids`` list."""
-    for step in game.engine.round.steps:
-        items = getattr(step, "all_items", None)
-        if items and step.active():
-            return [str(getattr(item, "sym", item)).upper() for item in items]
-    return []
+    sealed = game.view.sealed_bids()
+    return [str(i.item.key).upper() for i in sealed.items] if sealed is not None else []
 
 
 def _sealed(game: Game, order: o.Order, listed: list[Action]) -> Action:
@@ -295,17 +270,15 @@ def _par(game: Game, order: o.Order, listed: list[Action]) -> Action:
 def share_source(game: Game, share_id: str) -> str:
     """Where a certificate is: ``ipo`` (its own treasury), ``pool``, a corporation symbol or
     a player name."""
-    share = game.engine.share_by_id(share_id)
-    owner = share.owner
-    kind = getattr(owner, "kind", "")
-    if kind == "pool":
-        return "pool"
-    if hasattr(owner, "sym"):
-        sym = str(getattr(owner, "sym", ""))
-        return "ipo" if sym == share.corporation else sym
-    if kind == "player":
-        return str(getattr(owner, "name", ""))
-    return str(kind)
+    share = game.view.certificate(share_id)
+    holder = share.holder
+    if holder is None:
+        return ""
+    if holder.kind == "corporation":
+        return "ipo" if holder.key == share.corporation else str(holder.key)
+    if holder.kind == "player":
+        return holder.name
+    return holder.kind
 
 
 IPO_WORDS = {"ipo", "bank", "treasury", "erstausgabe", "emission", "start", "kasse"}
@@ -328,10 +301,9 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if first_text(a, "shares").rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not buys:
-        corp = game.engine.corporation_or_none(symbol(game, order.target))
-        if corp is None:
+        if symbol(game, order.target) not in game.symbols():
             raise Refused(f"there is no corporation {order.target}")
-        why = why_not(game, listed, corp)
+        why = why_not(game, listed, game.engine.corporation(symbol(game, order.target)))
         raise Refused(f"no certificate of {order.target} can be bought now{why}")
     sourced = [(share_source(game, first_text(a, "shares")), a) for a in buys]
     if order.source is not None:
@@ -393,7 +365,7 @@ def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if first_text(a, "shares").rpartition("_")[0].upper() == order.target
     ]  # fmt: skip
     if not sales:
-        if game.engine.corporation_or_none(symbol(game, order.target)) is None:
+        if symbol(game, order.target) not in game.symbols():
             raise Refused(f"there is no corporation {order.target}")
         raise Refused(f"no certificate of {order.target} can be sold now")
     fitting = [a for a in sales if len(list_at(a, "shares")) == order.count]
@@ -554,9 +526,8 @@ def _buy_train(game: Game, order: o.Order, listed: list[Action]) -> Action:
 
 def train_owner(game: Game, train_id: str) -> str:
     """``depot`` or the owning corporation's symbol."""
-    owner = game.engine.train_by_id(train_id).owner
-    sym = getattr(owner, "sym", None)
-    return "depot" if sym is None else str(sym)
+    owner = game.view.train(train_id).owner
+    return str(owner.key) if owner is not None and owner.kind == "corporation" else "depot"
 
 
 def _buy_company(game: Game, order: o.Order, listed: list[Action]) -> Action:
