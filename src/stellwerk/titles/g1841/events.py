@@ -82,8 +82,9 @@ def close_concessions(game: Game1841) -> None:
     ):
         # 18xx.games brings no frozen state up to date for these presidencies: they wait for
         # its next update (docs/architecture.md, defect I; its secession's exchange then
-        # passes over a corporation frozen by them: our selfplay game lite+p2p+sfli+version_1
-        # 3 players seed 31015, IFAI at action 476)
+        # passes over a corporation frozen by them: our selfplay game of the first edition's
+        # lite map with player trades and the SFLi variant, 3 players, seed 31015, IFAI at
+        # action 476)
         game.frozen_held = True
 
 

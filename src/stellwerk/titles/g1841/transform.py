@@ -268,9 +268,9 @@ class Transform(Procedure):
             # queued behind a purchase 18xx.games never asks (.stock.stall_token_purchases):
             # never asked, the transformation never completes; but the token emergency money
             # is decided as the purchase is queued, and raised (18xx.games' transform_tokens
-            # sets its TokenEmergencyMoney entity before queueing: its random games 1841
-            # lite+sfli_run_variant 6 players seed 31006, action 742, and lite+p2p+version_1
-            # 3 players seed 31012, action 404)
+            # sets its TokenEmergencyMoney entity before queueing: its random games 1841 lite
+            # with the SFLi variant, 6 players, seed 31006, action 742, and lite first
+            # edition with player trades, 3 players, seed 31012, action 404)
             self.stage = "stalled"
             self.decide_token_emr(game)
             return
