@@ -191,6 +191,11 @@ class Board:
                 if corp is not None and target.get_slot(corp) is not None:
                     target.place(corp)
                     moved.append((corp, new_index))
+        for city in cities:
+            # two old cities that become one (a two-city tile upgraded to a one-city tile with
+            # both slots): a reservation that came after the first city's token took its slot
+            # moves to a free slot, so the reserved slot stays free beside the token
+            city.settle_reservations()
         self._tile_hex.pop(state.tile_id, None)
         state.tile_id = tile_id
         state.placed = new

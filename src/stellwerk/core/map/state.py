@@ -49,6 +49,25 @@ class CityState:
             return False
         return None not in self.tokens
 
+    def settle_reservations(self) -> None:
+        """Move each reservation that lies on a slot holding another corporation's token to
+        the first slot holding neither a token nor a reservation (kept where none is)."""
+        for i, holder in enumerate(list(self.reservations)):
+            if holder is None or i >= len(self.tokens) or self.tokens[i] in (None, holder):
+                continue
+            free = next((j for j in range(len(self.tokens)) if self._free(j)), None)
+            if free is None:
+                continue
+            while len(self.reservations) <= free:
+                self.reservations.append(None)
+            self.reservations[free] = holder
+            self.reservations[i] = None
+
+    def _free(self, slot: int) -> bool:
+        """Neither a token nor a reservation on ``slot``."""
+        reserved = slot < len(self.reservations) and self.reservations[slot] is not None
+        return self.tokens[slot] is None and not reserved
+
     def place(self, corp: str) -> int:
         """Put a token of ``corp`` into its slot; clear its reservation.  Returns the slot."""
         slot = self.get_slot(corp)
