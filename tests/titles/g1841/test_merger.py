@@ -627,3 +627,22 @@ def test_seed_000_2_19_the_last_non_pass_token_is_not_listed_for_removal() -> No
     with pytest.raises(IllegalAction, match="last non-pass"):
         procedure.answer(game, {"type": "remove_token", "city": board.city_id("E9", 0), "slot": 0})
     assert "SSFL" in board.hexes["E9"].cities[0].tokens
+
+
+def test_rules_2_3_11_the_finished_merger_clears_both_graphs() -> None:
+    """rules/1841.md 2.3.11: the target's tokens replace the merged ones, duplicates gone, so
+    the networks and free token slots change: both the track graph and the region graph
+    start afresh (18xx.games clears both at its merger's end).  A region graph kept from
+    before hid a slot the duplicate removal freed (our selfplay game of the lite first
+    edition with player trades and the SFLi variant, 4 players, seed 31031: CGTF's token in
+    K13 at action 1458)."""
+    game = Game1841([(i, f"p{i}") for i in range(1, 4)], [], 1)
+    board = game.map.board
+    board.place_token_at("E11", 0, "SFLP")
+    region, graph = game.map.region_graph, game.map.graph
+    region.tokenable_cities("SFLP")  # something kept
+    before = (region.stamp, graph.stamp)
+    procedure = merger.Merger("SSFL", "SFLP", "AFI", merger.ref(game.players[0]), stage="done")
+    procedure.finish(game)
+    assert region.stamp != before[0] and graph.stamp != before[1]
+    assert "AFI" in board.hexes["E11"].cities[0].tokens

@@ -1053,6 +1053,12 @@ class Merger(Procedure):
                     if sym in (a.sym, b.sym):
                         city.tokens[i] = target.sym
         board.version += 1
+        # the networks change with the tokens: both graphs start afresh (18xx.games clears
+        # its graph and region graph here; a kept region graph left a slot the merger's
+        # duplicate removal freed unseen: our selfplay game lite+trades+SFLi variant+first
+        # edition, 4 players, seed 31031, CGTF's token at action 1458)
+        game.map.region_graph.clear()
+        game.map.graph.clear()
         restart_corporation(game, a)
         restart_corporation(game, b)
         for corp in (a, b, target):
