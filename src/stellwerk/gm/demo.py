@@ -109,15 +109,22 @@ def _illegal(legal: list[Action], lang: str) -> str | None:
     return None
 
 
-def run(out: Path, periods: int = 6, seed: int = 7) -> list[Path]:
-    """Play ``periods`` periods of the demo game into ``out``; returns the reports written."""
+def fresh_folders(out: Path) -> Path:
+    """``out`` emptied (made anew) with an empty Maildir ``out/maildir``, which it returns:
+    where a demonstration's mails arrive."""
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    config = write_config(out)
     maildir = out / "maildir"
     for sub in ("new", "cur", "tmp"):
         (maildir / sub).mkdir(parents=True)
+    return maildir
+
+
+def run(out: Path, periods: int = 6, seed: int = 7) -> list[Path]:
+    """Play ``periods`` periods of the demo game into ``out``; returns the reports written."""
+    maildir = fresh_folders(out)
+    config = write_config(out)
     gm = GameMaster(out / "gm.db", config)
     gm.new_from_config(KEY, "1849", seed=seed)
     rng = random.Random(seed)

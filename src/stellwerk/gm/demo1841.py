@@ -28,13 +28,13 @@ Everything is in ``OUT``: ``gm.toml``, ``gm.db``, ``maildir/``, ``outbox/``.
 from __future__ import annotations
 
 import random
-import shutil
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
 from stellwerk.api import Game
 from stellwerk.core.flow.base import Action
+from stellwerk.gm.demo import fresh_folders
 from stellwerk.gm.look import asked
 from stellwerk.gm.mail import GMConfig, deliver_maildir, read_maildir
 from stellwerk.gm.master import GameMaster
@@ -118,13 +118,8 @@ def partner_merger(game: Game, legal: list[Action]) -> Action | None:
 
 def run(out: Path, seed: int = 9) -> Story:
     """Play the demonstration into ``out`` (module docstring)."""
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    maildir = fresh_folders(out)
     config = write_config(out)
-    maildir = out / "maildir"
-    for sub in ("new", "cur", "tmp"):
-        (maildir / sub).mkdir(parents=True)
     gm = GameMaster(out / "gm.db", config)
     gm.new_from_config(KEY, "1841", options=OPTIONS, seed=seed)
     rng = random.Random(seed)

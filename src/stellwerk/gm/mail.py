@@ -553,21 +553,25 @@ class _Imap(Protocol):
     def logout(self) -> object: ...
 
 
+def open_imap(server: Server) -> imaplib.IMAP4:
+    """A connection to the IMAP server, secured as configured (``ssl``: TLS from the start;
+    ``starttls`` never falling back to plain; ``plain``), not yet logged in.  A server fault:
+    ``imaplib.IMAP4.error`` or ``OSError``."""
+    if server.kind != "imap":
+        raise ConfigError(f"incoming.kind is {server.kind!r}, not imap")
+    if server.security == "ssl":
+        return imaplib.IMAP4_SSL(server.host, server.port, ssl_context=server.tls(), timeout=60)
+    connection = imaplib.IMAP4(server.host, server.port, timeout=60)
+    if server.security == "starttls":
+        connection.starttls(server.tls())
+    return connection
+
+
 def read_imap(config: GMConfig) -> list[IncomingMail]:
     """The unseen mails of the configured IMAP folder, oldest first; fetching marks them
     seen, so each is read once.  A server fault: ``imaplib.IMAP4.error`` or ``OSError``."""
     server = config.incoming
-    if server.kind != "imap":
-        raise ConfigError(f"incoming.kind is {server.kind!r}, not imap")
-    connection: imaplib.IMAP4
-    if server.security == "ssl":
-        connection = imaplib.IMAP4_SSL(
-            server.host, server.port, ssl_context=server.tls(), timeout=60
-        )
-    else:
-        connection = imaplib.IMAP4(server.host, server.port, timeout=60)
-        if server.security == "starttls":
-            connection.starttls(server.tls())
+    connection = open_imap(server)
     try:
         return fetch_unseen(connection, server, config.checks.max_size)
     finally:

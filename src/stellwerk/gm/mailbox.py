@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from stellwerk.gm.mail import ConfigError, GMConfig, IncomingMail, Server, parse_mail
+from stellwerk.gm.mail import ConfigError, GMConfig, IncomingMail, Server, open_imap, parse_mail
 
 MAX_READ = 200
 """The most mails one peek returns (the oldest first); the rest wait for the next run."""
@@ -109,15 +109,7 @@ class ImapBox:
 
     def _open(self) -> imaplib.IMAP4:
         server = self.server
-        connection: imaplib.IMAP4
-        if server.security == "ssl":
-            connection = imaplib.IMAP4_SSL(
-                server.host, server.port, ssl_context=server.tls(), timeout=60
-            )
-        else:
-            connection = imaplib.IMAP4(server.host, server.port, timeout=60)
-            if server.security == "starttls":
-                connection.starttls(server.tls())
+        connection = open_imap(server)
         if server.user is not None:
             connection.login(server.user, server.password or "")
         status, _ = connection.select(server.folder)

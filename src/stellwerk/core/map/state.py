@@ -51,7 +51,8 @@ class CityState:
 
     def settle_reservations(self) -> None:
         """Move each reservation that lies on a slot holding another corporation's token to
-        the first slot holding neither a token nor a reservation (kept where none is)."""
+        the first slot holding neither a token nor a reservation (kept where none is): a
+        reserved slot stays free for its corporation's home (common rules §6.4)."""
         for i, holder in enumerate(list(self.reservations)):
             if holder is None or i >= len(self.tokens) or self.tokens[i] in (None, holder):
                 continue
