@@ -46,7 +46,8 @@ def games() -> list[tuple[str, Any]]:
         if imported.game is not None:
             out.append((report.stem, imported.game.engine))
     for g1841 in sorted((SHARED / "18xx.games" / "1841").glob("*.json")):
-        from stellwerk.titles.g1841.positions import positions
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+        from positions1841 import positions
 
         port = None
         for _, position in positions(g1841):

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import yaml
+from positions1841 import owner_of, position_before, positions
 
 from stellwerk.api import Game
 from stellwerk.core.policy import RECORDED
@@ -26,7 +27,6 @@ from stellwerk.core.routes.model import TrainSpec
 from stellwerk.core.routes.optimize import best_routes
 from stellwerk.core.routes.validate import run_routes
 from stellwerk.io.gamefile import load_game_file, read_game_file
-from stellwerk.titles.g1841.positions import owner_of, position_before, positions
 from stellwerk.titles.g1849.routefind import best_run
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"

@@ -4,7 +4,8 @@ cities (common rules §6.4), and the routes of a corporation's last run drawn wh
 colour per train (common rules §6.1); market, charters, players and the tile sheet render.
 
 Games: the 1849 18xx.games fixture and the Rails 1835 reports (skipped when ../shared is
-absent), 1841 positions rebuilt from a fixture trace, and selfplay games of 1849 and 1835.
+absent), 1841 positions rebuilt from a fixture trace (tools/positions1841.py), and selfplay
+games of 1849 and 1835.
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def test_1841_map_has_the_borders_of_the_phase() -> None:
     """rules/1841.md 1.2: the political borders in force are drawn; later phases drop them."""
     if not GAME_1841.is_file():
         pytest.skip("../shared fixtures absent")
-    from stellwerk.titles.g1841.positions import positions
+    from positions1841 import positions
 
     seen: dict[str, int] = {}
     for _action, position in positions(GAME_1841):
@@ -171,12 +172,12 @@ def test_1841_map_has_the_borders_of_the_phase() -> None:
     assert seen["2"] > seen[max(seen)] > 0
 
 
-def test_1841_game_files_map_from_their_traces(tmp_path: Path) -> None:
-    """The 1841 engine does not replay whole games yet: ``map`` draws the board rebuilt from
-    the trace beside the file (titles/g1841/positions.py), every token in its city."""
+def test_1841_game_files_map_as_their_traces(tmp_path: Path) -> None:
+    """``map`` of a recorded 1841 game draws the replayed board, every tile and token as the
+    board rebuilt from the file's state trace (tools/positions1841.py) has it."""
     if not GAME_1841.is_file():
         pytest.skip("../shared fixtures absent")
-    from stellwerk.titles.g1841.positions import positions
+    from positions1841 import positions
 
     port = None
     for _action, position in positions(GAME_1841):

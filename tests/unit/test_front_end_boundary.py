@@ -19,10 +19,7 @@ ENGINE = re.compile(r"\.engine\b(?!\s*import)")
 TITLE_IMPORT = re.compile(r"\b(?:from|import)\s+stellwerk\.titles\.(g\w+)[\w.]*")
 DUCK = re.compile(r"\b(?:getattr|hasattr)\(")
 
-TITLE_IMPORTS_LEFT = {
-    ("cli/pictures_cmd.py", "g1841"): "the map of an 1841 game rebuilt from its state trace "
-    "(differential tooling, to move out of the CLI)",
-}
+TITLE_IMPORTS_LEFT: dict[tuple[str, str], str] = {}
 """Front-end files that still import a title's modules, and why."""
 
 DUCK_TYPING_LEFT = {

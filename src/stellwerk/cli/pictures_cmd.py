@@ -19,65 +19,42 @@ from typing import TYPE_CHECKING
 import click
 
 from stellwerk.cli.common import check_output, fail
-from stellwerk.cli.game_source import game_data, replay
+from stellwerk.cli.game_source import format_option, game_data, replay
 from stellwerk.cli.store_access import db_option
 from stellwerk.core.errors import EngineError, IllegalAction
 from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.routes.model import RouteView
-from stellwerk.io.gamefile import action_id
 
 if TYPE_CHECKING:
     from stellwerk.api import Game
     from stellwerk.pictures.mapview import RouteLine
-    from stellwerk.titles.g1841.positions import Position
 
 
 @dataclass
 class Picture:
-    """What a picture is drawn from: an API game, or (1841) a position rebuilt from the
-    game's state trace (its map port and the trains the trace records per corporation); the
-    live actions before the pictured point."""
+    """What a picture is drawn from: the API game and the live actions it applied."""
 
-    source: Game | Position
+    source: Game
     actions: list[JSONObject]
 
 
 def load(
-    game: str, before_action: int | None, board_only: bool = False, db: str | None = None
+    game: str, before_action: int | None, db: str | None = None, file_format: str = "auto"
 ) -> tuple[Game, list[JSONObject]]:
-    """The game before ``before_action`` and the live actions it applied (a picture of the
-    whole game: never 1841's rebuilt positions, which only the map draws)."""
-    from stellwerk.api import Game
-
-    picture = load_picture(game, before_action, board_only, db)
-    if not isinstance(picture.source, Game):
-        fail("only the map is drawn from a position rebuilt from its trace")
+    """The game before ``before_action`` and the live actions it applied."""
+    picture = load_picture(game, before_action, db, file_format)
     return picture.source, picture.actions
 
 
 def load_picture(
-    game: str, before_action: int | None, board_only: bool = False, db: str | None = None
+    game: str, before_action: int | None, db: str | None = None, file_format: str = "auto"
 ) -> Picture:
     """The game GAME (a file, a Rails report or a store key) before ``before_action``.
 
     When the engine cannot replay that far (it refuses a recorded action) the state before
-    the first refused action is drawn, with a note on stderr.  For the map (``board_only``) of
-    an 1841 game file with its state trace beside it, the board rebuilt from the trace
-    (``titles/g1841/positions.py``) is drawn instead: it has every tile and token."""
-    data, path = game_data(game, db)
+    the first refused action is drawn, with a note on stderr."""
+    data, path = game_data(game, db, file_format)
     loaded = replay(data, path, before_action)
-    if loaded.stopped is not None and board_only and data.get("title") == "1841" and path:
-        position = _positions_1841(path, before_action)
-        if position is not None:
-            click.echo(
-                f"note: drawn from the board rebuilt from {trace_name(path)} (the engine "
-                f"replays this game only up to action {loaded.stopped.action_id})",
-                err=True,
-            )
-            from stellwerk.io.gamefile import load_game_file
-
-            actions = [a for a in load_game_file(data).live if _before(a, before_action)]
-            return Picture(position, actions)
     note = loaded.note()
     if note is not None:
         click.echo(note, err=True)
@@ -86,33 +63,6 @@ def load_picture(
     if not isinstance(loaded.game, Game):  # tests' toy engines draw nothing
         fail("this engine draws no pictures")
     return Picture(loaded.game, loaded.actions)
-
-
-def _before(action: JSONObject, before_action: int | None) -> bool:
-    return before_action is None or action_id(action) < before_action
-
-
-def trace_name(path: Path) -> str:
-    from stellwerk.titles.g1841.positions import trace_path
-
-    return trace_path(path).name
-
-
-def _positions_1841(path: Path, before_action: int | None) -> Position | None:
-    """The 1841 position before ``before_action`` rebuilt from the file's trace, or None."""
-    from stellwerk.titles.g1841.positions import positions, trace_path
-
-    if not trace_path(path).is_file():
-        return None
-    last = None
-    try:  # the position is updated in place; when the loop ends every action is applied
-        for action, position in positions(path):
-            if before_action is not None and action_id(action) >= before_action:
-                return position
-            last = position
-    except ValueError:
-        return None
-    return last
 
 
 def _write(svg_text: str, output: Path, scale: float) -> None:
@@ -128,24 +78,16 @@ def _write(svg_text: str, output: Path, scale: float) -> None:
 
 
 def _map_svg(picture: Picture, routes: str | None, best: bool) -> str:
-    from stellwerk.api import Game
     from stellwerk.pictures.mapview import render_map
-    from stellwerk.pictures.scene import MapSource, last_run, map_scene, route_lines
-    from stellwerk.reading import port_map_facts
+    from stellwerk.pictures.scene import last_run, map_scene, route_lines
 
     actions = picture.actions
-    found = picture.source
-    source = (
-        found
-        if isinstance(found, Game)
-        else MapSource(found.port.board, port_map_facts(found.port, "1841"))
-    )
+    game = picture.source
     lines: list[RouteLine] = []
     if routes is not None:
-        _check_corporation(picture, routes)
-        board = found.board if isinstance(found, Game) else found.port.board
+        _check_corporation(game, routes)
         if best:
-            recorded: list[RouteView] | None = _best(picture, routes)
+            recorded: list[RouteView] | None = list(game.best_routes(routes).routes)
         else:
             recorded = last_run(actions, routes)
             if recorded is None:
@@ -154,39 +96,19 @@ def _map_svg(picture: Picture, routes: str | None, best: bool) -> str:
                 # a run without its routes (an imported Rails report records only revenue)
                 click.echo(f"{routes}'s last run records no routes: drawing its best routes")
                 best = True
-                recorded = _best(picture, routes)
+                recorded = list(game.best_routes(routes).routes)
         try:
-            lines = route_lines(board, routes, recorded or [])
+            lines = route_lines(game.board, routes, recorded or [])
         except (IllegalAction, EngineError) as error:
             fail(f"--routes: the routes of {routes} do not fit the board now: {error}")
-    return render_map(map_scene(source, lines, routes, best))
+    return render_map(map_scene(game, lines, routes, best))
 
 
-def _check_corporation(picture: Picture, symbol: str) -> None:
-    """Refuse a symbol that names no corporation of the game (or of the 1841 positions)."""
-    from stellwerk.api import Game
-
-    found = picture.source
-    if isinstance(found, Game):
-        known = [c.sym for c in found.view.corporations()]
-    else:
-        known = sorted(str(c.sym) for c in found.port.data.corporations)
+def _check_corporation(game: Game, symbol: str) -> None:
+    """Refuse a symbol that names no corporation of the game."""
+    known = [c.sym for c in game.view.corporations()]
     if symbol not in known:
         fail(f"--routes: no corporation {symbol} (one of {', '.join(known)})")
-
-
-def _best(picture: Picture, symbol: str) -> list[RouteView]:
-    """The optimiser's best routes of ``symbol``'s trains (common rules §6.1)."""
-    from stellwerk.api import Game
-
-    found = picture.source
-    if isinstance(found, Game):
-        return list(found.best_routes(symbol).routes)
-    from stellwerk.titles.g1841.positions import owner_of
-
-    port = found.port
-    specs = port.train_specs(owner_of(found.trains.get(symbol, [])))
-    return list(port.best_run(symbol, specs).routes)
 
 
 def _ran_for_revenue(actions: list[JSONObject], corp: str) -> bool:
@@ -212,6 +134,7 @@ def _common(function: Callable[..., None]) -> Callable[..., None]:
         help="Output file: .svg or .png.",
     )(function)
     function = db_option(function)
+    function = format_option(function)
     return click.argument("game_file", metavar="GAME")(function)
 
 
@@ -225,6 +148,7 @@ def map_command(
     before_action: int | None,
     scale: float,
     db: str | None,
+    file_format: str,
     routes: str | None,
     best: bool,
 ) -> None:
@@ -233,14 +157,15 @@ def map_command(
     Example: stellwerk map game.json -o map.png --routes SFA --before-action 300
     """
     check_output(output)
-    picture = load_picture(game_file, before_action, board_only=True, db=db)
+    picture = load_picture(game_file, before_action, db, file_format)
     _write(_map_svg(picture, routes, best), output, scale)
 
 
 @click.command("market")
 @_common
 def market_command(
-    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None
+    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None,
+    file_format: str,
 ) -> None:
     """Draw the stock market of GAME with every corporation's marker.
 
@@ -249,14 +174,15 @@ def market_command(
     from stellwerk.pictures.market import render_market
 
     check_output(output)
-    game, _ = load(game_file, before_action, db=db)
+    game, _ = load(game_file, before_action, db, file_format)
     _write(render_market(game), output, scale)
 
 
 @click.command("charters")
 @_common
 def charters_command(
-    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None
+    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None,
+    file_format: str,
 ) -> None:
     """Draw a charter per corporation of GAME (treasury, trains, tokens, shares).
 
@@ -265,14 +191,15 @@ def charters_command(
     from stellwerk.pictures.charters import render_charters
 
     check_output(output)
-    game, actions = load(game_file, before_action, db=db)
+    game, actions = load(game_file, before_action, db, file_format)
     _write(render_charters(game, actions), output, scale)
 
 
 @click.command("players")
 @_common
 def players_command(
-    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None
+    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None,
+    file_format: str,
 ) -> None:
     """Draw the players' table of GAME (cash, certificates, shares, worth).
 
@@ -281,14 +208,15 @@ def players_command(
     from stellwerk.pictures.charters import render_players
 
     check_output(output)
-    game, _ = load(game_file, before_action, db=db)
+    game, _ = load(game_file, before_action, db, file_format)
     _write(render_players(game), output, scale)
 
 
 @click.command("tiles")
 @_common
 def tiles_command(
-    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None
+    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None,
+    file_format: str,
 ) -> None:
     """Draw every tile of GAME's supply with the copies left.
 
@@ -297,7 +225,7 @@ def tiles_command(
     from stellwerk.pictures.tilesheet import render_tiles
 
     check_output(output)
-    game, _ = load(game_file, before_action, db=db)
+    game, _ = load(game_file, before_action, db, file_format)
     _write(render_tiles(game), output, scale)
 
 
@@ -307,7 +235,7 @@ def tiles_command(
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def plot_command(
     kind: str, game_file: str, output: Path, before_action: int | None, scale: float,
-    db: str | None, lang: str,
+    db: str | None, file_format: str, lang: str,
 ) -> None:  # fmt: skip
     """Plot GAME's course over the rounds: the players' worth (KIND worth), the share prices
     (prices) after every round, or each corporation's revenue in every operating round
@@ -320,7 +248,7 @@ def plot_command(
     from stellwerk.pictures.style import corporation_colors
 
     check_output(output)
-    game, _ = load(game_file, before_action, db=db)
+    game, _ = load(game_file, before_action, db, file_format)
     course = history(game)
     colors = corporation_colors(game.title, course.corporations, game.view.declared_colors())
     if kind == "worth":

@@ -15,12 +15,11 @@ from stellwerk.cli.common import (
     fail,
     game_factory,
 )
+from stellwerk.cli.game_source import check_rails_report, format_of, format_option
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.io.replay import ReplayReport, replay
 from stellwerk.io.trace import Trace, read_trace
-
-FORMATS = ("18xx", "rails-report")
 
 
 def _describe(report: ReplayReport, live: int) -> list[str]:
@@ -54,14 +53,7 @@ def _describe(report: ReplayReport, live: int) -> list[str]:
     help="A .trace.jsonl to compare with after every action; stops at the first difference.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
-@click.option(
-    "--format",
-    "file_format",
-    type=click.Choice(FORMATS),
-    default="18xx",
-    show_default=True,
-    help="Format of FILE.",
-)
+@format_option
 @click.option(
     "--check-routes",
     is_flag=True,
@@ -81,12 +73,13 @@ def replay_command(
     check_routes: bool,
     show_traceback: bool,
 ) -> None:
-    """Replay FILE (an 18xx.games game file) and compare the result with the recorded one.
+    """Replay FILE (an 18xx.games game file, or a Rails 1835 .report) and compare the result
+    with the recorded one (a report: every cash, payout, price and train it records).
 
     Exit status 0 only when the result matches and no divergence was found, 1 on a difference
     or a refused action, 4 when the engine failed (an engine defect; the report still prints).
     """
-    if file_format == "rails-report":
+    if format_of(file, file_format) == "rails-report":
         _replay_rails(file, as_json, check_routes, show_traceback)
         return
     try:
@@ -124,14 +117,8 @@ def _finish(ok: bool, error_traceback: str | None, show_traceback: bool) -> None
 def _replay_rails(file: Path, as_json: bool, check_routes: bool, show_traceback: bool) -> None:
     """Import a Rails 1835 report, replay it and check every checkpoint."""
     from stellwerk.importers.rails import import_report
-    from stellwerk.io.rails_report import ReportError, parse_file
 
-    try:
-        parsed = parse_file(file)
-    except (ReportError, OSError, ValueError) as error:  # ValueError: not UTF-8
-        fail(f"{file}: {error}")
-    if not parsed.players or not any(e.__class__.__name__ == "GameIs" for e in parsed.events):
-        fail(f"{file}: not a Rails 1835 report (no GameIs/PlayerIs lines)")
+    check_rails_report(file)
     report = import_report(file, check_routes=check_routes)
     data = report.to_dict()
     if as_json:

@@ -16,19 +16,20 @@ from typing import TYPE_CHECKING
 import click
 
 from stellwerk.cli.common import describe_illegal, engine_class, fail
+from stellwerk.cli.game_source import format_option, game_data
 from stellwerk.core.errors import GameFileError, IllegalAction
-from stellwerk.io.gamefile import action_id, load_game_file, read_game_file
+from stellwerk.io.gamefile import action_id, load_game_file
 
 if TYPE_CHECKING:
     from stellwerk.api import Game
     from stellwerk.core.routes.optimize import BestRun
 
 
-def load_before(path: Path, before_action: int | None) -> Game:
+def load_before(path: Path, before_action: int | None, file_format: str = "auto") -> Game:
     """The game after every live action with an id below ``before_action`` (all live
-    actions when None)."""
+    actions when None); GAME_FILE read as ``cli/game_source.py`` says."""
+    data, _ = game_data(str(path), None, file_format)
     try:
-        data = read_game_file(path)
         live = load_game_file(data).live
     except GameFileError as error:
         fail(f"{path}: {error}")
@@ -76,19 +77,21 @@ def describe(symbol: str, result: BestRun, seconds: float) -> list[str]:
 @click.option("--before-action", type=int, help="Use the state before this action id.")
 @click.option("--trains", help="Trains to run instead of the owned ones, e.g. 8H,8H.")
 @click.option("--json", "as_json", is_flag=True, help="Print the routes as JSON.")
+@format_option
 def routes(
     game_file: Path,
     corporation: str,
     before_action: int | None,
     trains: str | None,
     as_json: bool,
+    file_format: str,
 ) -> None:
     """Find the best routes of CORPORATION in GAME_FILE, proven optimal.
 
     JSON output: {"corporation", "revenue", "routes", "seconds", "optimal"}; routes are in the
     run_routes format.
     """
-    game = load_before(game_file, before_action)
+    game = load_before(game_file, before_action, file_format)
     result, seconds = find_best(game, corporation, trains)
     if as_json:
         out = {

@@ -9,10 +9,12 @@ actions as ready JSON (tile lays grouped by hex); ``--json`` prints the same as 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
 import click
 
+from stellwerk.cli.game_source import format_of, format_option
 from stellwerk.cli.show import render
 from stellwerk.cli.store_access import db_option, opened, store_outcomes
 from stellwerk.store import players_of
@@ -21,6 +23,7 @@ from stellwerk.words import render as render_lines
 
 if TYPE_CHECKING:
     from stellwerk.api import Game
+    from stellwerk.words.view import GameView
 
 ACT_EXAMPLES = """\b
 Examples of ACTION, one per action type (entity: a player id, a corporation or company
@@ -77,7 +80,10 @@ def _real(game: object) -> TypeGuard[Game]:
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
               help="Language of the log.")  # fmt: skip
 @db_option
-def show(game: str, as_json: bool, log_lines: int, lang: str, db: str | None) -> None:
+@format_option
+def show(
+    game: str, as_json: bool, log_lines: int, lang: str, db: str | None, file_format: str
+) -> None:
     """Show GAME as a player reads it: round and step, who is to act, standing bids, the
     priority deal, players, corporations (IPO and pool shares, par and current prices), the
     last lines of the log and the legal actions as JSON ready for `stellwerk act`, tile lays
@@ -87,18 +93,24 @@ def show(game: str, as_json: bool, log_lines: int, lang: str, db: str | None) ->
     Example:  stellwerk show game.json --log 20 --lang de
               stellwerk show game.json --json | jq '.legal.lays'
     """
-    from stellwerk.words.view import player_view, render_view
+    from stellwerk.words.view import player_view
 
+    if db is None and format_of(Path(game), file_format) == "rails-report":
+        from stellwerk.cli.game_source import game_data, replay
+
+        loaded = replay(*game_data(game, None, file_format), None)
+        note = loaded.note()
+        if note is not None:
+            click.echo(note, err=True)
+        if not _real(loaded.game):
+            raise click.ClickException("this engine keeps no log")
+        _show(player_view(loaded.game, lang, max(log_lines, 0)), as_json)
+        return
     with opened(db) as store, store_outcomes():
         stored = store.load(game)
         engine_game = stored.game
         if _real(engine_game):
-            view = player_view(engine_game, lang, max(log_lines, 0))
-            if as_json:
-                click.echo(json.dumps(view, ensure_ascii=False))
-            else:
-                for line in render_view(view):
-                    click.echo(line)
+            _show(player_view(engine_game, lang, max(log_lines, 0)), as_json)
             return
         plain = stored.view()  # an engine without the core (tests' toy engines)
     if as_json:
@@ -111,13 +123,24 @@ def show(game: str, as_json: bool, log_lines: int, lang: str, db: str | None) ->
         click.echo(f"Game over ({plain['game_end_reason']}): {plain['result']}")
 
 
+def _show(view: GameView, as_json: bool) -> None:
+    from stellwerk.words.view import render_view
+
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False))
+    else:
+        for line in render_view(view):
+            click.echo(line)
+
+
 @click.command("log")
 @click.argument("game")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
               help="Language: en or de.")  # fmt: skip
 @click.option("--no-skips", is_flag=True, help="Leave out the steps skipped automatically.")
 @db_option
-def log(game: str, lang: str, no_skips: bool, db: str | None) -> None:
+@format_option
+def log(game: str, lang: str, no_skips: bool, db: str | None, file_format: str) -> None:
     """Tell GAME in sentences: every action and what it caused (prices, presidents, phases,
     rusting, closings, dividends, skipped steps, bankruptcies, the end).  GAME is a game file,
     a Rails 1835 .report or (with --db) a stored game's key; a game the engine cannot replay
@@ -128,7 +151,7 @@ def log(game: str, lang: str, no_skips: bool, db: str | None) -> None:
     """
     from stellwerk.cli.game_source import game_data, replay
 
-    data, path = game_data(game, db)
+    data, path = game_data(game, db, file_format)
     loaded = replay(data, path, None)
     if not _real(loaded.game):
         raise click.ClickException("this engine keeps no log")

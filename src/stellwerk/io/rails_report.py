@@ -349,7 +349,8 @@ class _Parser:
             return event
         special = getattr(self, f"_k_{key}", None)
         if special is None:
-            raise ReportError(n, f"unknown line {text!r}")
+            shown = text if len(text) <= 80 else f"{text[:77]}..."
+            raise ReportError(n, f"unknown line {shown!r}")
         result: Event = special(n, key, args)
         return result
 

@@ -1,5 +1,6 @@
-"""Board positions of a recorded 1841 game, without the 1841 game flow (a stand-in until it
-exists; used by the route tests and ``bench/routes.py``).
+"""Board positions of a recorded 1841 game, rebuilt without the 1841 game flow: a check of the
+engine from outside it (the route and picture tests compare the replay's board with these;
+``bench/pictures.py`` draws them).  Differential tooling, not part of the product.
 
 An 18xx.games game file records every tile lay, but not the home tokens placed at a par, nor
 the tokens that move in mergers, the Ferdinandea secession and the Tuscan merge.  Its state
