@@ -1,4 +1,4 @@
-"""``stellwerk gm ...``: the game master for play by mail (issue 10 item 6).
+"""``stellwerk gm ...``: the game master for play by mail.
 
 Every command works on the SQLite database ``--db`` (games in the store, GM data beside them,
 ``stellwerk.gm.gmstore``).  The GM configuration ``--config`` (TOML, ``stellwerk.gm.mail``,

@@ -1,4 +1,4 @@
-"""Mail transport of the game master (issue 10 item 5): order mails in, reports out.
+"""Mail transport of the game master: order mails in, reports out.
 
 Orders come from a Maildir (``read_maildir``) or an IMAP mailbox (``read_imap``); reports go
 out by SMTP (``send``) or into an outbox folder, one ``.eml`` file each (``write_outbox``).

@@ -409,7 +409,7 @@ class GameMaster:
 
     def _sender(self, key: str, mail: IncomingMail) -> PlayerId | None:
         """The player of ``key`` whose configured address sent ``mail``, or None (a
-        stranger): a refused mail is logged for him alone and the GM (issue 10 gap (b))."""
+        stranger): a refused mail is logged for him alone and the GM."""
         config = self.needs_config()
         try:
             listed = config.players(key)
@@ -572,7 +572,7 @@ class GameMaster:
         ``replies``: per player the Message-ID of the mail the report answers.  Returns the
         reports and the outbox files written (none by SMTP).
 
-        Only a report that was sent is marked reported (issue 10 gap (a)); one the server
+        Only a report that was sent is marked reported; one the server
         refused, or all when it cannot be reached, stay unmarked and are listed as unsent
         with the reason (:meth:`unsent`): the next report of that player, or ``gm resend``,
         covers everything since the last one he received.  Raises :class:`ReportsUnsent`

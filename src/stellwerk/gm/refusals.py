@@ -1,5 +1,5 @@
-"""The GM's own refusal reasons in the player's language (issue 10 item 1: "the reply says ...
-why it is refused", item 4: reports in the player's language).
+"""The GM's own refusal reasons in the player's language: a reply says why an order is refused,
+in the language the player's reports are in.
 
 The order parser (``stellwerk.gm.orders``), the GM's understanding of an order
 (``stellwerk.gm.understand``) and the session (standing orders) write their reasons in
@@ -8,7 +8,7 @@ language of the player it answers: a table of the GM's own reason forms, each an
 pattern with its German wording; names, numbers and the order examples (which carry both
 languages already) are kept as written.
 
-The engine's own reasons (``IllegalAction(reason, rule)``, issue 10 gap (c)):
+The engine's own reasons (``IllegalAction(reason, rule)``):
 :func:`engine_reason` renders them too, by the sentence patterns of the engine's common
 refusals (:data:`ENGINE_DE`: not one's turn, cash, bid and price limits, train and token
 limits, certificate and holding limits, tiles, routes, the live gate's wrappers) and keeps

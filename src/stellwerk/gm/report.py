@@ -1,4 +1,4 @@
-"""The game master's report (Auswertung) to one player after a processing (issue 10 item 4).
+"""The game master's report (Auswertung) to one player after a processing.
 
 What a GM of a play-by-mail group sends every player after each deadline, in the player's
 language (English or German):

@@ -1,5 +1,5 @@
 """The sentences of the log, per language: plain format strings keyed by action type or event
-kind (issue 9 item 3).
+kind.
 
 Fields in braces are filled by :mod:`stellwerk.words.narrate`: entity references become
 names, money fields (``price``, ``revenue``, ``amount``, ``per_share``, ``old``, ``new``,
