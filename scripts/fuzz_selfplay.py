@@ -30,15 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from stellwerk.api import Game
-from stellwerk.selfplay import (
-    PLAYER_COUNTS,
-    SelfplayFailure,
-    cases,
-    describe_error,
-    play,
-    reproducer,
-    try_untaken,
-)
+from stellwerk.selfplay import SelfplayFailure, describe_error, play, reproducer, try_untaken
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+from fuzz_cases import TITLE_IDS, cases
 
 
 @dataclass(frozen=True)
@@ -197,9 +192,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep-going", action="store_true", help="do not stop at a failure")
     args = parser.parse_args(argv)
     args.titles = [t for t in args.titles.split(",") if t]
-    unknown = [t for t in args.titles if t not in PLAYER_COUNTS]
+    unknown = [t for t in args.titles if t not in TITLE_IDS]
     if unknown:
-        parser.error(f"unknown titles {unknown}; known: {sorted(PLAYER_COUNTS)}")
+        parser.error(f"unknown titles {unknown}; known: {sorted(TITLE_IDS)}")
     return args
 
 

@@ -33,8 +33,6 @@ from dataclasses import dataclass, field
 from stellwerk.core.errors import EngineError, IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.io.engine import EngineGame
-from stellwerk.titles.g1835 import options as options_1835
-from stellwerk.titles.g1849 import options as options_1849
 
 PROGRESS_BIAS = 0.8
 """Probability of choosing among non-pass actions when there are any."""
@@ -378,101 +376,6 @@ def play(
             after_action(game, action, rng)
             legal = None  # the checks may have acted on the game: list it again
     return SelfplayOutcome(played, True, "game finished", avoided=avoided)
-
-
-# -- what the fuzz explores (scripts/fuzz_selfplay.py, tests/properties/test_selfplay_fuzz.py) ---
-
-PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
-    "1849": (3, 4, 5),
-    "1835": (3, 4, 5, 6, 7),
-    "1841": (3, 4, 5, 6, 7, 8),
-}
-"""Player counts of each title (rules/1849.md §1.1, rules/1835.md §1, rules/1841.md §1.2)."""
-
-OPTIONS_1841 = ("lite", "version_1", "p2p_purchases", "sfli_run_variant")
-"""18xx.games' four optional rules of 1841 (rules/1841.md §4), which its engine replays; the
-seed options (§6) have no counterpart there."""
-
-
-def option_sets_1849() -> list[tuple[str, ...]]:
-    """No options, each declared option alone (with what it requires), and a few mixes."""
-    sets: list[tuple[str, ...]] = [()]
-    for oid in options_1849.OPTIONS:
-        needed: list[str] = []
-        pending = [oid]
-        while pending:
-            current = pending.pop()
-            if current not in needed:
-                needed.append(current)
-                pending.extend(options_1849.OPTIONS[current].requires)
-        sets.append(tuple(sorted(needed)))
-    sets += [
-        ("bank_8040", "delay_ift", "gauge_change_cities_only", "private_price_half_to_double"),
-        ("bond_penalty_floor_zero", "bonds", "end_after_current_or"),
-        tuple(sorted(options_1849.OPTIONS)),
-    ]
-    return list(dict.fromkeys(sets))
-
-
-def option_sets_1835() -> list[tuple[str, ...]]:
-    """Each start variant alone, each other option alone, and each variant with every other
-    option that does not conflict."""
-    variants = ("standard", "snake", "clemens")
-    others = [oid for oid in options_1835.OPTIONS if oid not in variants]
-    sets: list[tuple[str, ...]] = [(v,) for v in variants]
-    sets += [(oid,) for oid in others]
-    for variant in variants:
-        chosen: list[str] = [variant]
-        for oid in others:
-            if not any(c in options_1835.OPTIONS[oid].conflicts for c in chosen):
-                chosen.append(oid)
-        sets.append(tuple(chosen))
-    return sets
-
-
-def option_sets_1841() -> list[tuple[str, ...]]:
-    """No options, each of 18xx.games' four alone, the pairs with ``version_1`` or ``lite``
-    and all four (18xx.games checks no combination of them, rules/1841.md §4)."""
-    sets: list[tuple[str, ...]] = [()]
-    sets += [(oid,) for oid in OPTIONS_1841]
-    sets += [
-        ("lite", "version_1"),
-        ("p2p_purchases", "version_1"),
-        ("sfli_run_variant", "version_1"),
-        ("lite", "p2p_purchases"),
-        ("lite", "sfli_run_variant"),
-        tuple(sorted(OPTIONS_1841)),
-    ]
-    return sets
-
-
-OPTION_SETS: dict[str, Callable[[], list[tuple[str, ...]]]] = {
-    "1849": option_sets_1849,
-    "1835": option_sets_1835,
-    "1841": option_sets_1841,
-}
-
-
-def allowed_players(title: str, options: tuple[str, ...]) -> list[int]:
-    """Player counts the title and every chosen option allow."""
-    from stellwerk.titles.registry import declared as declared_of
-
-    declared = declared_of(title)
-    return [
-        n
-        for n in PLAYER_COUNTS[title]
-        if all(n in declared.players_of(declared.options[o]) for o in options)
-    ]
-
-
-def cases(titles: list[str]) -> list[tuple[str, tuple[str, ...], int]]:
-    """Every (title, option set, player count) the fuzz covers."""
-    found: list[tuple[str, tuple[str, ...], int]] = []
-    for title in titles:
-        for options in OPTION_SETS[title]():
-            for players in allowed_players(title, options):
-                found.append((title, options, players))
-    return found
 
 
 def reproducer(

@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from fuzz_cases import cases, option_sets_1841
 
 from stellwerk.api import Game
 from stellwerk.cli.common import EXIT_OK, EXIT_USAGE
 from stellwerk.cli.main import main
-from stellwerk.selfplay import SelfplayFailure, cases, option_sets_1841, play, reproducer
+from stellwerk.selfplay import SelfplayFailure, play, reproducer
 from stellwerk.titles.g1841.game import Game1841
 
 SHORT_CAP = 300

@@ -23,9 +23,10 @@ import random
 import shlex
 
 import pytest
+from fuzz_cases import cases
 
 from stellwerk.api import Game
-from stellwerk.selfplay import SelfplayFailure, cases, play, reproducer, try_untaken
+from stellwerk.selfplay import SelfplayFailure, play, reproducer, try_untaken
 
 SHORT_GAMES_PER_TITLE = 3
 SHORT_CAP = 150
