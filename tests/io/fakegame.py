@@ -69,6 +69,10 @@ class FakeGame:
         """``bank`` once finished."""
         return "bank" if self.finished else None
 
+    def decider_of(self, entity: Any) -> Any:
+        """Players decide for themselves; there is nobody else."""
+        return entity
+
     def active_entities(self) -> list[Any]:
         """The player whose turn it is."""
         if self.finished:

@@ -44,6 +44,9 @@ class EngineGame(Protocol):
     def active_entities(self) -> list[int | str]:
         """Who must act now: player ids, corporation and company symbols."""
 
+    def decider_of(self, entity: int | str | None) -> int | str | None:
+        """The player who decides for ``entity`` (None: nobody)."""
+
     def legal_actions(self, hex_id: str | None = None, all_lays: bool = False) -> list[JSONObject]:
         """Finite choices as action dicts."""
 

@@ -64,6 +64,7 @@ class View(TypedDict):
     count: int
     snapshot: Snapshot
     active: list[EntityId]
+    deciders: list[JSONValue]
     legal: list[JSONObject]
     finished: bool
     result: dict[str, int]
@@ -73,7 +74,9 @@ class View(TypedDict):
 def stored_view(value: JSONValue, count: int) -> View | None:
     """A view a backend cached (``game_view`` written as JSON by this package), when it is
     one for ``count`` actions; None otherwise (then it is computed again)."""
-    if not isinstance(value, dict) or value.get("count") != count or "legal" not in value:
+    if not isinstance(value, dict) or value.get("count") != count:
+        return None
+    if "legal" not in value or "deciders" not in value:  # cached before it had them
         return None
     return cast(View, value)  # written by game_view itself; the count names its state
 
@@ -112,11 +115,16 @@ def api_engine() -> EngineClass:
 
 
 def game_view(game: EngineGame, count: int) -> View:
-    """What a front end shows of a game at ``count`` actions; JSON-serialisable."""
+    """What a front end shows of a game at ``count`` actions; JSON-serialisable.
+    ``deciders``: the player who decides for each of the ``active`` entities (a corporation's
+    president or controller; None for nobody), so a list of games can say whose turn it is
+    without rebuilding them."""
+    active = game.active_entities()
     return {
         "count": count,
         "snapshot": game.snapshot(),
-        "active": game.active_entities(),
+        "active": active,
+        "deciders": [game.decider_of(entity) for entity in active],
         "legal": game.legal_actions(),
         "finished": game.finished,
         "result": game.result,

@@ -151,6 +151,10 @@ UI: dict[str, dict[str, str]] = {
         "opening": "opening bid", "hand_in": "Hand in my sealed bids",
         "see_auction": "Your bids are made on the auction's cards below.",
         "course": "The game's course", "privates": "Private companies and concessions",
+        "your_turn": "Your turn", "to_act": "to act", "notify":
+        "Tell me when it is my turn (sound and notification)", "seen_here":
+        "Games you opened on this device are links; a player's own link is only in his "
+        "invitation.",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -200,6 +204,10 @@ UI: dict[str, dict[str, str]] = {
         "opening": "Mindestgebot", "hand_in": "Meine verdeckten Gebote abgeben",
         "see_auction": "Deine Gebote gibst du auf den Karten der Versteigerung unten ab.",
         "course": "Spielverlauf", "privates": "Privatbahnen und Konzessionen",
+        "your_turn": "Du bist am Zug", "to_act": "am Zug", "notify":
+        "Sag mir, wenn ich am Zug bin (Ton und Benachrichtigung)", "seen_here":
+        "Spiele, die du auf diesem Gerät geöffnet hast, sind verlinkt; den eigenen Link hat "
+        "jeder Spieler nur in seiner Einladung.",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -314,6 +322,8 @@ class GamePage:
     (``web.stock``)."""
     undo: JSONObject | None = None
     """The ``undo`` the player may send now (``web.service.may_undo``), else None."""
+    your_turn: bool = False
+    """The player of this page decides something now (the page title says so)."""
 
 
 def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePage:
@@ -379,6 +389,7 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         undo=undo_of(access)
         if may_undo(access, game.kept("web.last_mover", lambda: last_mover(stored)))
         else None,
+        your_turn=not choices.empty,
     )
 
 

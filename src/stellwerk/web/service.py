@@ -161,6 +161,8 @@ class GameEntry(TypedDict):
     players: list[JSONValue]
     action_count: int
     finished: bool
+    to_act: list[JSONValue]
+    """The names of the players who decide now (none when the game is over)."""
 
 
 def player_names(value: JSONValue) -> list[str]:
@@ -374,7 +376,8 @@ class GameService:
         return await self._work(_count, key)
 
     async def games(self) -> list[GameEntry]:
-        """Every game of the web app: id, title, player names, action count, finished."""
+        """Every game of the web app: id, title, player names, action count, finished, who
+        is to act."""
         return await self._work(_games)
 
     async def wait_for_change(self, key: str, seen: int, timeout: float) -> int:
@@ -655,16 +658,21 @@ def _games(desk: Desk) -> list[GameEntry]:
         try:
             if desk.seats_of(key) is None:
                 continue  # stored by another front end: not the web app's
-            data = desk.stored(key).data
+            stored = desk.stored(key)
+            data = stored.data
+            view = stored.view()  # the store's cached view when it has one for this count
         except (GameFileError, IllegalAction):
             continue
+        names = {p.get("id"): p.get("name") for p in players_of(data)}
+        to_act = [] if view["finished"] else [names.get(d) for d in view["deciders"]]
         out.append(
             {
                 "id": key,
                 "title": data.get("title"),
                 "players": [p.get("name") for p in players_of(data)],
                 "action_count": action_count(data),
-                "finished": data.get("status") == "finished",
+                "finished": view["finished"],
+                "to_act": list(dict.fromkeys(n for n in to_act if n is not None)),
             }
         )
     return out

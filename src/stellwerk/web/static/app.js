@@ -104,3 +104,99 @@
     listen(root);
   });
 })();
+
+// Following the game: the page title says "your turn" (the server writes it); a player may opt
+// in to a sound and a browser notification when a move of his becomes due while the page is
+// open; every game page opened on this device is remembered, so the list of games links it.
+(function () {
+  var SEATS = "stellwerk.seats";
+  var NOTIFY = "stellwerk.notify";
+
+  function stored(name, fallback) {
+    try { return JSON.parse(window.localStorage.getItem(name)) || fallback; } catch (e) { return fallback; }
+  }
+  function store(name, value) {
+    try { window.localStorage.setItem(name, JSON.stringify(value)); } catch (e) { /* private mode */ }
+  }
+
+  function remember(root) {
+    var seats = stored(SEATS, {});
+    var seat = root.dataset.seat;
+    var old = seats[root.dataset.key];
+    if (old && old.seat && !seat) { return; }  // a player's own link beats the spectators'
+    seats[root.dataset.key] = { url: window.location.pathname, seat: seat, title: root.dataset.titleName };
+    store(SEATS, seats);
+  }
+
+  function linkGames(list) {
+    var seats = stored(SEATS, {});
+    list.querySelectorAll("li[data-game]").forEach(function (li) {
+      var seat = seats[li.dataset.game];
+      if (!seat || li.querySelector("a.game-link")) { return; }
+      var a = document.createElement("a");
+      a.className = "game-link button";
+      a.href = seat.url;
+      a.textContent = "\u25B6 " + (seat.seat || "\uD83D\uDC41");
+      li.appendChild(a);
+    });
+  }
+
+  function beep() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) { return; }
+    var ctx = new Context();
+    var osc = ctx.createOscillator();
+    var gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    osc.connect(gain); gain.connect(ctx.destination);
+    osc.start(); osc.stop(ctx.currentTime + 0.4);
+  }
+
+  function announce(root) {
+    if (!stored(NOTIFY, false)) { return; }
+    beep();
+    if (window.Notification && Notification.permission === "granted") {
+      new Notification(document.title, { body: root.dataset.titleName, tag: "stellwerk-" + root.dataset.key });
+    }
+  }
+
+  function offerNotify(root) {
+    var row = root.querySelector("#notify-row");
+    var box = root.querySelector("#notify");
+    if (!row || !box) { return; }
+    row.hidden = false;
+    box.checked = !!stored(NOTIFY, false);
+    box.addEventListener("change", function () {
+      store(NOTIFY, box.checked);
+      if (box.checked && window.Notification && Notification.permission === "default") {
+        Notification.requestPermission();
+      }
+    });
+  }
+
+  var yours = null;  // whether the page shown last asked the player to move
+
+  function follow() {
+    var root = document.getElementById("game");
+    if (!root) { return; }
+    var now = root.dataset.yours === "1";
+    document.title = (now ? "\u25B6 " + root.dataset.turnText + " \u00B7 " : "") +
+      root.dataset.titleName + " - stellwerk";
+    if (yours === false && now) { announce(root); }
+    if (yours === null || root.dataset.marked !== "1") { offerNotify(root); root.dataset.marked = "1"; }
+    yours = now;
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var list = document.getElementById("games");
+    if (list) { linkGames(list); }
+    var root = document.getElementById("game");
+    if (!root) { return; }
+    remember(root);
+    follow();
+    // the live feed swaps #game for the new page's: look again after each swap
+    new MutationObserver(follow).observe(root.parentNode, { childList: true });
+  });
+})();
