@@ -42,3 +42,9 @@ class TooLarge(WebError):
     """The request body is over the limit of its route: 413."""
 
     status = 413
+
+
+class NotFound(WebError):
+    """A page of a game that does not exist (an action id the game does not have): 404."""
+
+    status = 404

@@ -151,6 +151,7 @@ UI: dict[str, dict[str, str]] = {
         "opening": "opening bid", "hand_in": "Hand in my sealed bids",
         "see_auction": "Your bids are made on the auction's cards below.",
         "course": "The game's course", "privates": "Private companies and concessions",
+        "whole_log": "the whole log, searchable, each position a click away",
         "your_turn": "Your turn", "to_act": "to act", "notify":
         "Tell me when it is my turn (sound and notification)", "seen_here":
         "Games you opened on this device are links; a player's own link is only in his "
@@ -204,6 +205,7 @@ UI: dict[str, dict[str, str]] = {
         "opening": "Mindestgebot", "hand_in": "Meine verdeckten Gebote abgeben",
         "see_auction": "Deine Gebote gibst du auf den Karten der Versteigerung unten ab.",
         "course": "Spielverlauf", "privates": "Privatbahnen und Konzessionen",
+        "whole_log": "das ganze Protokoll, durchsuchbar, jeder Stand einen Klick entfernt",
         "your_turn": "Du bist am Zug", "to_act": "am Zug", "notify":
         "Sag mir, wenn ich am Zug bin (Ton und Benachrichtigung)", "seen_here":
         "Spiele, die du auf diesem Gerät geöffnet hast, sind verlinkt; den eigenen Link hat "
@@ -827,6 +829,8 @@ async def tile_picture(request: Request) -> Response:
 
 def routes(service: GameService, state: State) -> list[BaseRoute]:
     """The pages' routes (``web.app.create_app`` adds them after the API's)."""
+    from stellwerk.web.history import routes as history_routes
+
     return [
         Route("/", home, methods=["GET"]),
         Route("/new", new_form, methods=["GET"]),
@@ -839,5 +843,6 @@ def routes(service: GameService, state: State) -> list[BaseRoute]:
         Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
         Route("/play/{id}/{token}/standing", standing, methods=["POST"]),
         Route("/watch/{id}/{token}", show, methods=["GET"]),
+        *history_routes(),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
