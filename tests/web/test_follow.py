@@ -96,3 +96,36 @@ def test_a_browser_follows_the_game(browser: Any, server: str) -> None:  # noqa:
     link = listing.locator(f'li[data-game="{game}"] a.game-link')
     assert link.get_attribute("href") == links["Bob"]
     assert "Bob" in link.inner_text()
+
+
+def test_chat_on_the_page(client: TestClient) -> None:
+    """A player's message is stored as an 18xx.games ``message`` action (it changes nothing
+    in the game: the same player is still to act), shown to everybody, and in the log; empty
+    and over-long messages are refused and change nothing; spectators cannot write."""
+    links = create(client)
+    bob = client.get(links["Bob"]).text
+    answer = client.post(
+        links["Bob"] + "/say",
+        data={"csrf": csrf_of(bob), "message": "  good   luck <b>all</b> "},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    watch = client.get(links["spectator"]).text
+    assert "<strong>Bob:</strong> good luck &lt;b&gt;all&lt;/b&gt;" in watch
+    assert 'id="say"' not in watch
+    ann = client.get(links["Ann"]).text
+    assert _title(ann).startswith("▶ Your turn")  # still Ann's turn
+    assert "Bob says: good luck" in html.unescape(client.get(links["Ann"] + "/log").text)
+    key = links["Ann"].split("/")[2]
+    data = client.get(f"/api/games/{key}/file", params={"token": links["Ann"].split("/")[3]})
+    assert data.json()["actions"][-1]["type"] == "message"
+    count = len(data.json()["actions"])
+    for text, status in (("   ", 422), ("x" * 501, 422)):
+        refused = client.post(links["Bob"] + "/say", data={"csrf": csrf_of(bob), "message": text})
+        assert refused.status_code == status
+    token = links["spectator"].split("/")[3]
+    assert client.post(
+        f"/play/{key}/{token}/say", data={"csrf": csrf_of(bob), "message": "hi"}
+    ).status_code == 403
+    after = client.get(f"/api/games/{key}/file", params={"token": links["Ann"].split("/")[3]})
+    assert len(after.json()["actions"]) == count

@@ -57,11 +57,18 @@ from starlette.templating import Jinja2Templates
 from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.core.jsondata import JSONObject, JSONValue
-from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
+from stellwerk.store import (
+    GameMovedOn,
+    GameStore,
+    StoredGame,
+    StoreError,
+    actions_of,
+    players_of,
+)
 from stellwerk.web.auction import Auction, Card, auction, company_cards
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at
-from stellwerk.web.errors import BadRequest, Forbidden, WebError
+from stellwerk.web.errors import BadRequest, Forbidden, NotFound, WebError
 from stellwerk.web.seats import ANNEX, Access, digest
 from stellwerk.web.security import Csrf, same_origin
 from stellwerk.web.service import (
@@ -152,6 +159,9 @@ UI: dict[str, dict[str, str]] = {
         "see_auction": "Your bids are made on the auction's cards below.",
         "course": "The game's course", "privates": "Private companies and concessions",
         "whole_log": "the whole log, searchable, each position a click away",
+        "chat": "Chat", "say": "Send", "say_hint": "a message to everybody in this game",
+        "say_empty": "An empty message is not sent", "say_long":
+        "A message has at most 500 characters", "no_chat": "No messages yet.",
         "your_turn": "Your turn", "to_act": "to act", "notify":
         "Tell me when it is my turn (sound and notification)", "seen_here":
         "Games you opened on this device are links; a player's own link is only in his "
@@ -206,6 +216,9 @@ UI: dict[str, dict[str, str]] = {
         "see_auction": "Deine Gebote gibst du auf den Karten der Versteigerung unten ab.",
         "course": "Spielverlauf", "privates": "Privatbahnen und Konzessionen",
         "whole_log": "das ganze Protokoll, durchsuchbar, jeder Stand einen Klick entfernt",
+        "chat": "Chat", "say": "Senden", "say_hint": "eine Nachricht an alle in diesem Spiel",
+        "say_empty": "Eine leere Nachricht wird nicht gesendet", "say_long":
+        "Eine Nachricht hat höchstens 500 Zeichen", "no_chat": "Noch keine Nachrichten.",
         "your_turn": "Du bist am Zug", "to_act": "am Zug", "notify":
         "Sag mir, wenn ich am Zug bin (Ton und Benachrichtigung)", "seen_here":
         "Spiele, die du auf diesem Gerät geöffnet hast, sind verlinkt; den eigenen Link hat "
@@ -326,6 +339,8 @@ class GamePage:
     """The ``undo`` the player may send now (``web.service.may_undo``), else None."""
     your_turn: bool = False
     """The player of this page decides something now (the page title says so)."""
+    chat: tuple[tuple[str, str], ...] = ()
+    """The last chat messages (who, text), oldest first."""
 
 
 def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePage:
@@ -386,13 +401,18 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         companies=company_cards(
             game.view.companies(), game.view.corporations(), game.view.title, lang
         ),
-        names={str(p.get("id")): str(p.get("name")) for p in players_of(stored.data)},
+        names=_names(stored.data),
         # ``last_mover`` walks the whole log, and every seat's page after a move asks it
         undo=undo_of(access)
         if may_undo(access, game.kept("web.last_mover", lambda: last_mover(stored)))
         else None,
         your_turn=not choices.empty,
+        chat=tuple(chat_of(stored.data, _names(stored.data))),
     )
+
+
+def _names(data: JSONObject) -> dict[str, str]:
+    return {str(p.get("id")): str(p.get("name")) for p in players_of(data)}
 
 
 def round_text(view: GameView, lang: str) -> str:
@@ -771,13 +791,51 @@ async def act(request: Request) -> Response:
     return RedirectResponse(f"/play/{key}/{token}", status_code=303)
 
 
+MAX_MESSAGE = 500
+"""The longest chat message (characters)."""
+
+
+async def say(request: Request) -> Response:
+    """A chat message from a player's page: stored as the game file's ``message`` action
+    (18xx.games' chat), which changes nothing in the game; any player may write at any time."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    service = service_of(request)
+    access = await service.access(key, token)
+    if not access.is_player:
+        raise Forbidden("spectators do not write in the chat")
+    form = await request.form()
+    check_form(request, form, _move_purpose(key, token))
+    text = " ".join(str(form.get("message", "")).split())
+    if not text:
+        return await show(request, UI[language(request)]["say_empty"], 422)
+    if len(text) > MAX_MESSAGE:
+        return await show(request, UI[language(request)]["say_long"], 422)
+    action: JSONObject = {"type": "message", "entity": access.player, "message": text}
+    for _ in range(3):  # a message belongs to no position: another move meanwhile is no reason
+        try:
+            await service.act(key, token, action, await service.count(key))
+            break
+        except GameMovedOn:
+            continue
+        except IllegalAction as error:
+            return await show(request, f"{error.reason} ({error.rule})", 422)
+    else:
+        return await show(request, UI[language(request)]["moved_on"], 409)
+    return RedirectResponse(f"/play/{key}/{token}#chat", status_code=303)
+
+
+def chat_of(data: JSONObject, names: Mapping[str, str], last: int = 30) -> list[tuple[str, str]]:
+    """The last ``last`` chat messages of a game file: (who, text), oldest first."""
+    out: list[tuple[str, str]] = []
+    for action in actions_of(data):
+        if action.get("type") == "message" and isinstance(action.get("message"), str):
+            who = names.get(str(action.get("entity")), str(action.get("entity")))
+            out.append((who, str(action["message"])))
+    return out[-last:]
+
+
 TILE_RADIUS = 40.0
-
-
-class NotFound(WebError):
-    """No such page (a tile or title the preview does not know): 404."""
-
-    status = 404
 
 
 @functools.lru_cache(maxsize=8)
@@ -842,6 +900,7 @@ def routes(service: GameService, state: State) -> list[BaseRoute]:
         Route("/play/{id}/{token}/act", act, methods=["POST"]),
         Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
         Route("/play/{id}/{token}/standing", standing, methods=["POST"]),
+        Route("/play/{id}/{token}/say", say, methods=["POST"]),
         Route("/watch/{id}/{token}", show, methods=["GET"]),
         *history_routes(),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
