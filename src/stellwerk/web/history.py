@@ -1,13 +1,13 @@
 """A game's history on the pages: the whole log, searchable, and the game as it was after any
 action of it (map, market, charters, players), with the way back and forth.
 
-``/play|watch/{game}/{token}/log[?q=WORDS]`` lists every sentence of the log (the words of
+``/play|table|watch/{game}/{token}/log[?q=WORDS]`` lists every sentence of the log (the words of
 ``stellwerk log``, in the page's language); a search keeps the lines that contain every word
-given (case ignored), without JavaScript (a plain GET form).  Each line of an action links to
-``/play|watch/{game}/{token}/at/{action_id}``: the game rebuilt from the game file's actions up
-to and including that one (undos in it resolved as always), drawn as the game page draws it,
-read-only, with the previous and the next action a click away and a link back to the game as
-it is.  Both pages only look: nothing here changes a game.
+given (case ignored), without JavaScript (a plain GET form).  Each line of an action links
+to ``/play|table|watch/{game}/{token}/at/{action_id}``: the game rebuilt from the game file's
+actions up to and including that one (undos in it resolved as always), drawn as the game
+page draws it, read-only, with the previous and the next action a click away and a link back
+to the game as it is.  Both pages only look: nothing here changes a game.
 """
 
 from __future__ import annotations
@@ -161,10 +161,9 @@ def _where(request: Request, access: Access) -> tuple[str, str, str]:
     spectators' path (or the other way round) is refused as on the game page."""
     key = request.path_params["id"]
     token = request.path_params["token"]
-    kind = "play" if access.is_player else "watch"
-    if request.url.path.startswith("/play/") != access.is_player:
+    if request.url.path.split("/")[1] != access.kind:
         raise Forbidden("this link is not for this page")
-    return key, token, f"/{kind}/{key}/{token}"
+    return key, token, f"/{access.kind}/{key}/{token}"
 
 
 async def log(request: Request) -> Response:
@@ -201,7 +200,7 @@ async def past(request: Request) -> Response:
 def routes() -> list[BaseRoute]:
     """The history pages' routes, for a player's link and the spectators'."""
     out: list[BaseRoute] = []
-    for kind in ("play", "watch"):
+    for kind in ("play", "table", "watch"):
         out.append(Route(f"/{kind}/{{id}}/{{token}}/log", log, methods=["GET"]))
         out.append(Route(f"/{kind}/{{id}}/{{token}}/at/{{action:int}}", past, methods=["GET"]))
     return out

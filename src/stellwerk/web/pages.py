@@ -162,6 +162,9 @@ UI: dict[str, dict[str, str]] = {
         "chat": "Chat", "say": "Send", "say_hint": "a message to everybody in this game",
         "say_empty": "An empty message is not sent", "say_long":
         "A message has at most 500 characters", "no_chat": "No messages yet.",
+        "table": "Table (one screen for everybody)", "table_hint":
+        "The table's link acts for whoever is to act: open it on the one screen the table "
+        "shares.", "at_table": "Table", "acts_now": "to act", "bank_sum": "Bank",
         "your_turn": "Your turn", "to_act": "to act", "notify":
         "Tell me when it is my turn (sound and notification)", "seen_here":
         "Games you opened on this device are links; a player's own link is only in his "
@@ -219,6 +222,10 @@ UI: dict[str, dict[str, str]] = {
         "chat": "Chat", "say": "Senden", "say_hint": "eine Nachricht an alle in diesem Spiel",
         "say_empty": "Eine leere Nachricht wird nicht gesendet", "say_long":
         "Eine Nachricht hat höchstens 500 Zeichen", "no_chat": "Noch keine Nachrichten.",
+        "table": "Tisch (ein Bildschirm für alle)", "table_hint":
+        "Der Link des Tisches handelt für den, der am Zug ist: auf dem einen Bildschirm "
+        "öffnen, den sich der Tisch teilt.", "at_table": "Tisch", "acts_now": "ist am Zug",
+        "bank_sum": "Bank",
         "your_turn": "Du bist am Zug", "to_act": "am Zug", "notify":
         "Sag mir, wenn ich am Zug bin (Ton und Benachrichtigung)", "seen_here":
         "Spiele, die du auf diesem Gerät geöffnet hast, sind verlinkt; den eigenen Link hat "
@@ -338,9 +345,12 @@ class GamePage:
     undo: JSONObject | None = None
     """The ``undo`` the player may send now (``web.service.may_undo``), else None."""
     your_turn: bool = False
-    """The player of this page decides something now (the page title says so)."""
+    """The player of this page decides something now (the page title says so); at the
+    table: somebody does."""
     chat: tuple[tuple[str, str], ...] = ()
     """The last chat messages (who, text), oldest first."""
+    acting: tuple[str, ...] = ()
+    """Who acts, each with the player deciding for it ("SFA (Ann)"), for the table."""
 
 
 def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePage:
@@ -357,10 +367,10 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
     if not isinstance(game, Game):  # a stand-in engine of the API's tests has no pages
         raise BadRequest("this game has no pages")
     choices = Choices()
-    if access.is_player and not game.finished:
+    if access.may_act and not game.finished:
 
         def mine(action: JSONObject) -> bool:
-            return bool(decider(game, action.get("entity")) == access.player)
+            return access.acts_for(decider(game, action.get("entity")))
 
         choices = build_choices(game, lang, mine)
     view = player_view(game, lang, LOG_LINES)
@@ -403,12 +413,22 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         ),
         names=_names(stored.data),
         # ``last_mover`` walks the whole log, and every seat's page after a move asks it
-        undo=undo_of(access)
-        if may_undo(access, game.kept("web.last_mover", lambda: last_mover(stored)))
+        undo=undo_of(access, mover)
+        if may_undo(access, mover := game.kept("web.last_mover", lambda: last_mover(stored)))
         else None,
         your_turn=not choices.empty,
         chat=tuple(chat_of(stored.data, _names(stored.data))),
+        acting=_acting(game, _names(stored.data)),
     )
+
+
+def _acting(game: Game, names: Mapping[str, str]) -> tuple[str, ...]:
+    """Each entity to act, with the player who decides for it when that is another."""
+    out = []
+    for entity in game.view.step().acting:
+        player = names.get(str(game.decider_of(entity.key)))
+        out.append(entity.name if player in (None, entity.name) else f"{entity.name} ({player})")
+    return tuple(out)
 
 
 def _names(data: JSONObject) -> dict[str, str]:
@@ -580,6 +600,7 @@ def created_page(request: Request, created: Created) -> Response:
         "created": created,
         "links": links,
         "spectator": f"/watch/{created.key}/{created.spectator}",
+        "table": f"/table/{created.key}/{created.table}" if created.table else None,
     }
     return render(request, "created.html", context, 201)
 
@@ -617,27 +638,25 @@ async def seat_redirect(request: Request) -> Response:
     key = request.path_params["id"]
     token = request.query_params.get("token")
     access = await service_of(request).access(key, token)
-    kind = "play" if access.is_player else "watch"
-    return RedirectResponse(f"/{kind}/{key}/{token}", status_code=303)
+    return RedirectResponse(f"/{access.kind}/{key}/{token}", status_code=303)
 
 
 async def show(request: Request, error: str = "", status: int = 200) -> Response:
-    """The game page of a player or of the spectators."""
+    """The game page of a player, of the table or of the spectators."""
     key = request.path_params["id"]
     token = request.path_params["token"]
     service = service_of(request)
     lang = language(request)
     page = await service.with_game(key, token, game_page, key, lang)
     access = page.access
-    wants_player = request.url.path.startswith("/play/")
-    if wants_player != access.is_player:
+    if request.url.path.split("/")[1] != access.kind:
         raise Forbidden("this link is not for this page")
     due = None if page.view["finished"] else await service.run(_due, key)
     orders: list[JSONObject] = []
     if access.player is not None and not page.view["finished"]:
         orders = await service.run(_standing_of, key, access.player)
     nonce, _ = nonce_of(request)
-    kind = "play" if access.is_player else "watch"
+    kind = access.kind
     context = {
         "due": None if due is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(due)),
         "overdue": due is not None and due <= time.time(),
@@ -651,7 +670,7 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
         "view": page.view,
         "choices": page.choices,
         "base_url": f"/{kind}/{key}/{token}",
-        "act_url": f"/play/{key}/{token}/act",
+        "act_url": f"/{kind}/{key}/{token}/act",
         "events_url": f"/api/games/{key}/events?token={token}",
         "file_url": f"/api/games/{key}/file?token={token}",
         "csrf": form_token(request, _move_purpose(key, token), nonce),
@@ -758,7 +777,7 @@ async def act(request: Request) -> Response:
     key = request.path_params["id"]
     token = request.path_params["token"]
     service = service_of(request)
-    await service.access(key, token)
+    access = await service.access(key, token)
     form = await request.form()
     check_form(request, form, _move_purpose(key, token))
     try:
@@ -788,7 +807,7 @@ async def act(request: Request) -> Response:
         return await show(request, UI[language(request)]["moved_on"], 409)
     except Forbidden as error:
         return await show(request, error.message, 403)
-    return RedirectResponse(f"/play/{key}/{token}", status_code=303)
+    return RedirectResponse(f"/{access.kind}/{key}/{token}", status_code=303)
 
 
 MAX_MESSAGE = 500
@@ -902,6 +921,8 @@ def routes(service: GameService, state: State) -> list[BaseRoute]:
         Route("/play/{id}/{token}/standing", standing, methods=["POST"]),
         Route("/play/{id}/{token}/say", say, methods=["POST"]),
         Route("/watch/{id}/{token}", show, methods=["GET"]),
+        Route("/table/{id}/{token}", show, methods=["GET"]),
+        Route("/table/{id}/{token}/act", act, methods=["POST"]),
         *history_routes(),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

@@ -89,7 +89,8 @@ Ts = TypeVarTuple("Ts")
 
 
 def seat_link(key: str, token: str) -> str:
-    """The page a player's (or the spectators') secret link opens (the pages' route)."""
+    """The page a player's (the table's, the spectators') secret link opens (the pages'
+    route)."""
     return f"/games/{key}?token={token}"
 
 
@@ -102,6 +103,8 @@ class Created:
     players: list[tuple[JSONValue, str, str]]
     """(player id, name, token) in seat order."""
     spectator: str
+    table: str = ""
+    """The table's token: one screen that acts for whoever is to act."""
 
     def to_json(self) -> JSONObject:
         return {
@@ -112,6 +115,7 @@ class Created:
                 for pid, name, token in self.players
             ],
             "spectator": {"token": self.spectator, "link": seat_link(self.key, self.spectator)},
+            "table": {"token": self.table, "link": seat_link(self.key, self.table)},
         }
 
 
@@ -441,7 +445,7 @@ def _seat(desk: Desk, key: str, data: JSONObject, deadline: int | None = None) -
         dealt.record["deadline_seconds"] = deadline
     desk.store.annex_put(key, ANNEX, dealt.record)
     desk.seats[key] = dealt.record
-    return Created(key, str(data.get("title")), dealt.players, dealt.spectator)
+    return Created(key, str(data.get("title")), dealt.players, dealt.spectator, dealt.table)
 
 
 def _create(
@@ -550,8 +554,8 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> JSONOb
     due = due_at(stored, seats)
     if due is not None and not view["finished"] and isinstance(seats, dict):
         out["deadline"] = {"due": due, "seconds": optional_number(seats, "deadline_seconds")}
-    if access.is_player:
-        out["yours"] = [e for e in view["active"] if decider(game, e) == access.player]
+    if access.may_act:
+        out["yours"] = [e for e in view["active"] if access.acts_for(decider(game, e))]
         out["may_undo"] = may_undo(access, desk.mover(key, stored))
     lay_hexes = getattr(game, "lay_hexes", None)
     if not view["finished"] and lay_hexes is not None:
@@ -568,7 +572,7 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> JSONOb
 
 def _act(desk: Desk, key: str, token: str | None, action: JSONObject, base: int) -> tuple[int, int]:
     access = _access(desk, key, token)
-    if not access.is_player:
+    if not access.may_act:
         raise Forbidden("spectators cannot act")
     stored = desk.stored(key)
     if stored.count != base:
@@ -576,11 +580,13 @@ def _act(desk: Desk, key: str, token: str | None, action: JSONObject, base: int)
     if action["type"] in NOT_OVER_THE_WEB:
         raise Forbidden(NOT_OVER_THE_WEB[action["type"]])
     entity = action.get("entity")
-    if entity is None or decider(stored.game, entity) != access.player:
-        raise Forbidden(f"{access.name} may not act for {entity!r}")
+    who = decider(stored.game, entity)
+    if entity is None or not access.acts_for(who):
+        raise Forbidden(f"{access.name or access.kind} may not act for {entity!r}")
     if action["type"] in (UNDO, REDO):
         check_own_moves(stored, action, access)
-    action = {**action, "user": access.player, "created_at": int(desk.clock())}
+    user = access.player if access.is_player else who  # the table: the player who decides
+    action = {**action, "user": user, "created_at": int(desk.clock())}
     after = desk.games[key] = desk.store.append(key, action, base)
     return after.count, standing.after_action(desk, key, action, after.count)
 
@@ -590,8 +596,11 @@ def check_own_moves(stored: StoredGame, control: JSONObject, access: Access) -> 
     action whose liveness it changes (common rules §3.4) must have been sent by him (its
     ``user``, which the web app records on every action; for an action without one, e.g.
     of an imported file, the player deciding for its entity now).  Otherwise 403: taking
-    back another player's move is acting for him.  Whether there is anything to undo or
-    redo is the engine's to say (422)."""
+    back another player's move is acting for him.  The table acts for every player, so it
+    may take back any move.  Whether there is anything to undo or redo is the engine's to
+    say (422)."""
+    if access.is_table:
+        return
     actions = actions_of(stored.data)
     before = live_mask(actions)
     try:
@@ -607,10 +616,12 @@ def check_own_moves(stored: StoredGame, control: JSONObject, access: Access) -> 
             raise Forbidden(f"{access.name} may not {control['type']} another player's move")
 
 
-def undo_of(access: Access) -> JSONObject:
+def undo_of(access: Access, mover: JSONValue = None) -> JSONObject:
     """The ``undo`` a player sends to take back his last move (common rules §3.4: without
-    ``action_id``, the last live action that is not a message)."""
-    return {"type": UNDO, "entity": access.player, "entity_type": "player"}
+    ``action_id``, the last live action that is not a message); the table sends it for the
+    player who made the last move, ``mover``."""
+    entity = access.player if access.is_player else mover
+    return {"type": UNDO, "entity": entity, "entity_type": "player"}
 
 
 def last_mover(stored: StoredGame) -> JSONValue:
@@ -637,7 +648,10 @@ def may_undo(access: Access, mover: JSONValue) -> bool:
     acts only for its player, and taking back another's move would be acting for that one;
     the engine has no consent of the other players to ask for, so undo stops at their
     moves.  The game page offers exactly this (and the API's ``may_undo`` says it); the
-    undo itself is still judged when it is sent."""
+    undo itself is still judged when it is sent.  The table, acting for everybody, may
+    take back the last move whoever made it."""
+    if access.is_table:
+        return mover is not None
     return access.is_player and mover is not None and mover == access.player
 
 
@@ -680,7 +694,7 @@ def _games(desk: Desk) -> list[GameEntry]:
 
 def _settle(desk: Desk, key: str, token: str | None) -> Settled:
     access = _access(desk, key, token)
-    if not access.is_player:
+    if not access.may_act:
         raise Forbidden("spectators cannot trigger a deadline")
     return settle_one(desk, key)
 
