@@ -230,6 +230,28 @@ class Game:
         if not replay:
             self._checkpoint()
 
+    def verify(self, action: JSONObject) -> None:
+        """Refuse ``action`` (``IllegalAction``, with its rule) exactly as live play's
+        :meth:`process` would, changing nothing: the live gate, then the action tried on a
+        copy of the game.  For a front end that must know a move is legal before it does
+        something else with it (an offer that waits for another player's consent)."""
+        import copy
+
+        if action.get("type") in ("undo", "redo"):
+            raise IllegalAction("undo and redo are not verified ahead", "common rules §3.4")
+        trial = {k: v for k, v in action.items() if k != "auto_actions"}
+        trial["id"] = self.next_id()
+        self._check_live(trial)
+        engine = copy.deepcopy(self._engine)
+        engine.policy = LIVE
+        try:
+            engine.resume()
+            engine.process_action(trial)
+        except IllegalAction:
+            raise
+        except Exception as error:
+            raise _defect(error, trial) from error
+
     def next_id(self) -> int:
         """The id a new action gets: one more than the highest in the record
         (``stellwerk.io.undo.next_id``, found incrementally: the record only grows)."""

@@ -39,6 +39,17 @@ def play(client: Any, created: dict[str, Any], rng: random.Random, count: int) -
                 json={"action": action, "base": mine["action_count"]},
                 headers=bearer(seats[pid]),
             )
+            if answer.status_code == 202:  # a trade: the seller's player agrees (web.offers)
+                offer = answer.json()["offer"]
+                answer = client.post(
+                    f"/api/games/{key}/offers",
+                    json={"offer": offer["id"], "accept": True},
+                    headers=bearer(seats[offer["seller"]]),
+                )
+                assert answer.status_code == 200, answer.text
+                acked.append((answer.json()["action_count"], action))
+                moved = True
+                break
             assert answer.status_code == 200, (answer.status_code, answer.text, action)
             acked.append((answer.json()["position"], action))
             moved = True

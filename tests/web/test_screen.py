@@ -252,6 +252,15 @@ def test_buying_a_private_at_a_named_price_without_a_script(client: TestClient) 
         assert 'id="error"' in refused.text
         assert count_of(client.get(link).text) == base
     assert post(str(high - 1)).status_code == 303
+    # bought from another player: an offer his owner accepts on his page (web.offers)
+    for other in links.values():
+        seller = client.get(other).text
+        offered = re.search(r'data-offer="([0-9a-f]+)" data-role="answer"', seller)
+        if offered:
+            client.post(
+                other + "/offer",
+                data={"csrf": csrf_of(seller), "offer": offered.group(1), "answer": "accept"},
+            )
     after = client.get(link).text
     assert count_of(after) > base
     log = after[after.index('id="log"') :]

@@ -34,6 +34,7 @@ from stellwerk.store import GameMovedOn, GameNotFound, StoreError
 from stellwerk.store.log import EngineClass
 from stellwerk.web.deadlines import deadline_seconds
 from stellwerk.web.errors import BadRequest, WebError
+from stellwerk.web.offers import OfferMade
 from stellwerk.web.ratelimit import DEFAULT as DEFAULT_CREATE_LIMIT
 from stellwerk.web.ratelimit import Buckets, CreateLimit, ErrorPage, RateLimit
 from stellwerk.web.security import (
@@ -222,8 +223,27 @@ async def take_action(request: Request) -> Response:
     service = service_of(request)
     await service.access(key, token)  # 404/401/403 before reading what is sent
     body = await json_body(request)
-    position, count = await service.act(key, token, body.get("action"), body.get("base"))
+    try:
+        position, count = await service.act(key, token, body.get("action"), body.get("base"))
+    except OfferMade as made:  # a trade that needs the seller's consent (web.offers)
+        return JSONResponse({"offer": made.offer.to_json(), "message": made.message}, 202)
     return JSONResponse({"action_count": count, "position": position})
+
+
+async def answer_offer(request: Request) -> Response:
+    """``POST /api/games/{id}/offers`` ``{"offer": ID, "accept": true|false}``: the seller's
+    player accepts or declines an open trade offer, its buyer withdraws it (``false``);
+    200 ``{"action_count"}``; 410 no longer open, 403, 422 (docs/web.md)."""
+    key = request.path_params["id"]
+    token = bearer(request)
+    service = service_of(request)
+    await service.access(key, token)
+    body = await json_body(request)
+    offer, accept = body.get("offer"), body.get("accept")
+    if not isinstance(offer, str) or not isinstance(accept, bool):
+        raise BadRequest("'offer' must be an offer's id and 'accept' true or false")
+    count = await service.answer_offer(key, token, offer, accept)
+    return JSONResponse({"action_count": count})
 
 
 async def game_file(request: Request) -> Response:
@@ -289,6 +309,7 @@ API_ROUTES: list[BaseRoute] = [
     Route("/api/games/import", import_game, methods=["POST"]),
     Route("/api/games/{id}", show_game, methods=["GET"]),
     Route("/api/games/{id}/actions", take_action, methods=["POST"]),
+    Route("/api/games/{id}/offers", answer_offer, methods=["POST"]),
     Route("/api/games/{id}/file", game_file, methods=["GET"]),
     Route("/api/games/{id}/events", events, methods=["GET"]),
     Route("/api/games/{id}/deadline", deadline, methods=["POST"]),

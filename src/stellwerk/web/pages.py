@@ -40,7 +40,7 @@ import functools
 import json
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -69,6 +69,7 @@ from stellwerk.web.auction import Auction, Card, auction, company_cards
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NotFound, WebError
+from stellwerk.web.offers import Offer, OfferGone, OfferMade
 from stellwerk.web.seats import ANNEX, Access, digest
 from stellwerk.web.security import Csrf, same_origin
 from stellwerk.web.service import (
@@ -162,6 +163,8 @@ UI: dict[str, dict[str, str]] = {
         "chat": "Chat", "say": "Send", "say_hint": "a message to everybody in this game",
         "say_empty": "An empty message is not sent", "say_long":
         "A message has at most 500 characters", "no_chat": "No messages yet.",
+        "offers": "Offers", "offer_by": "{buyer} offers {seller}", "decline": "Decline",
+        "withdraw": "Withdraw", "offer_waits": "waits for {seller}'s consent",
         "table": "Table (one screen for everybody)", "table_hint":
         "The table's link acts for whoever is to act: open it on the one screen the table "
         "shares.", "at_table": "Table", "acts_now": "to act", "bank_sum": "Bank",
@@ -222,6 +225,8 @@ UI: dict[str, dict[str, str]] = {
         "chat": "Chat", "say": "Senden", "say_hint": "eine Nachricht an alle in diesem Spiel",
         "say_empty": "Eine leere Nachricht wird nicht gesendet", "say_long":
         "Eine Nachricht hat höchstens 500 Zeichen", "no_chat": "Noch keine Nachrichten.",
+        "offers": "Angebote", "offer_by": "{buyer} bietet {seller} an", "decline": "Ablehnen",
+        "withdraw": "Zurückziehen", "offer_waits": "wartet auf die Zustimmung von {seller}",
         "table": "Tisch (ein Bildschirm für alle)", "table_hint":
         "Der Link des Tisches handelt für den, der am Zug ist: auf dem einen Bildschirm "
         "öffnen, den sich der Tisch teilt.", "at_table": "Tisch", "acts_now": "ist am Zug",
@@ -351,9 +356,51 @@ class GamePage:
     """The last chat messages (who, text), oldest first."""
     acting: tuple[str, ...] = ()
     """Who acts, each with the player deciding for it ("SFA (Ann)"), for the table."""
+    offers: tuple[OfferCard, ...] = ()
+    """The open trade offers (``web.offers``)."""
 
 
-def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePage:
+@dataclass(frozen=True)
+class OfferCard:
+    """An open trade offer (``web.offers``) as the page shows it: the purchase in words,
+    the buyer and seller by name, and what this page's player may do with it: ``answer``
+    (he is the seller), ``withdraw`` (he is the buyer) or nothing."""
+
+    id: str
+    text: str
+    buyer: str
+    seller: str
+    role: str
+
+
+def _offer_cards(
+    game: Game, access: Access, made: Sequence[Offer], names: Mapping[str, str], lang: str
+) -> tuple[OfferCard, ...]:
+    from stellwerk.words import Narrator
+
+    narrator = Narrator(game, lang)
+    cards = []
+    for offer in made:
+        role = ""
+        if access.is_player and access.player == offer.seller:
+            role = "answer"
+        elif access.is_player and access.player == offer.buyer:
+            role = "withdraw"
+        cards.append(
+            OfferCard(
+                offer.id,
+                narrator.action(offer.action, 0),
+                names.get(str(offer.buyer), str(offer.buyer)),
+                names.get(str(offer.seller), str(offer.seller)),
+                role,
+            )
+        )
+    return tuple(cards)
+
+
+def game_page(
+    stored: StoredGame, access: Access, key: str, lang: str, made: Sequence[Offer] = ()
+) -> GamePage:
     """Build the game's pictures, words and (for a player) choices (on the store's thread,
     ``GameService.with_game``)."""
     from stellwerk.api import Game
@@ -419,6 +466,7 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         your_turn=not choices.empty,
         chat=tuple(chat_of(stored.data, _names(stored.data))),
         acting=_acting(game, _names(stored.data)),
+        offers=_offer_cards(game, access, made, _names(stored.data), lang),
     )
 
 
@@ -647,7 +695,8 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
     token = request.path_params["token"]
     service = service_of(request)
     lang = language(request)
-    page = await service.with_game(key, token, game_page, key, lang)
+    made = await service.open_offers(key)
+    page = await service.with_game(key, token, game_page, key, lang, made)
     access = page.access
     if request.url.path.split("/")[1] != access.kind:
         raise Forbidden("this link is not for this page")
@@ -801,12 +850,36 @@ async def act(request: Request) -> Response:
         action["price"] = int(price)
     try:
         await service.act(key, token, action, base)
+    except OfferMade:
+        return RedirectResponse(f"/{access.kind}/{key}/{token}#offers", status_code=303)
     except IllegalAction as error:
         return await show(request, f"{error.reason} ({error.rule})", 422)
     except GameMovedOn:
         return await show(request, UI[language(request)]["moved_on"], 409)
     except Forbidden as error:
         return await show(request, error.message, 403)
+    return RedirectResponse(f"/{access.kind}/{key}/{token}", status_code=303)
+
+
+async def answer_offer(request: Request) -> Response:
+    """Accept, decline or withdraw a trade offer (``web.offers``) from the page."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    service = service_of(request)
+    access = await service.access(key, token)
+    form = await request.form()
+    check_form(request, form, _move_purpose(key, token))
+    answer = str(form.get("answer", ""))
+    if answer not in ("accept", "decline", "withdraw"):
+        raise BadRequest("an offer is answered with accept, decline or withdraw")
+    try:
+        await service.answer_offer(key, token, str(form.get("offer", "")), answer == "accept")
+    except IllegalAction as error:
+        return await show(request, f"{error.reason} ({error.rule})", 422)
+    except (OfferGone, Forbidden) as error:
+        return await show(request, error.message, error.status)
+    except GameMovedOn:
+        return await show(request, UI[language(request)]["moved_on"], 409)
     return RedirectResponse(f"/{access.kind}/{key}/{token}", status_code=303)
 
 
@@ -920,6 +993,7 @@ def routes(service: GameService, state: State) -> list[BaseRoute]:
         Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
         Route("/play/{id}/{token}/standing", standing, methods=["POST"]),
         Route("/play/{id}/{token}/say", say, methods=["POST"]),
+        Route("/play/{id}/{token}/offer", answer_offer, methods=["POST"]),
         Route("/watch/{id}/{token}", show, methods=["GET"]),
         Route("/table/{id}/{token}", show, methods=["GET"]),
         Route("/table/{id}/{token}/act", act, methods=["POST"]),

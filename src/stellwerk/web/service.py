@@ -58,7 +58,7 @@ from stellwerk.store import (
 )
 from stellwerk.store.base import View
 from stellwerk.store.log import EngineClass, action_count, actions_of, players_of
-from stellwerk.web import standing
+from stellwerk.web import offers, standing
 from stellwerk.web.deadlines import USER as DEADLINE_USER
 from stellwerk.web.deadlines import Settled, default_for, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NoToken
@@ -66,6 +66,7 @@ from stellwerk.web.seats import ANNEX, Access, deal, lookup
 from stellwerk.web.secret import stored_secret
 
 if TYPE_CHECKING:
+    from stellwerk.api import Game
     from stellwerk.io.engine import EngineGame
 
 LOG = logging.getLogger("stellwerk.web")
@@ -324,6 +325,18 @@ class GameService:
         player count or option.  ``deadline``: seconds per decision (``web.deadlines``)."""
         return await self._work(_create, title, names, options, seed, deadline)
 
+    async def answer_offer(self, key: str, token: str | None, offer: str, accept: bool) -> int:
+        """Accept, decline or withdraw an open trade offer (``web.offers``); the count after.
+        ``OfferGone`` (410), ``Forbidden``, ``IllegalAction`` (the purchase is refused now:
+        nothing written), ``GameNotFound``."""
+        count = await self._work(_answer, key, token, offer, accept)
+        self.notifier.notify(key)
+        return count
+
+    async def open_offers(self, key: str) -> list[offers.Offer]:
+        """The open trade offers of game ``key``."""
+        return await self._work(_offers, key)
+
     async def settle(self, key: str, token: str | None) -> JSONObject:
         """The open decision's default order once its deadline passed (``web.deadlines``),
         triggered by a player of the game."""
@@ -362,7 +375,8 @@ class GameService:
         right after it (its position) and the count after the standing orders it woke
         (``web.standing``; the same when none acted).
         ``Forbidden`` (not his), ``GameMovedOn``, ``IllegalAction`` (refused: nothing
-        written), ``GameNotFound``, ``BadRequest``."""
+        written), ``GameNotFound``, ``BadRequest``; ``OfferMade`` when the purchase needs
+        the seller's consent (``web.offers``: offered, not made)."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise BadRequest("'action' must be an object with a 'type'")
         if not is_int(base) or base < 0:
@@ -557,6 +571,7 @@ def _read(desk: Desk, key: str, token: str | None, hex_id: str | None) -> JSONOb
     if access.may_act:
         out["yours"] = [e for e in view["active"] if access.acts_for(decider(game, e))]
         out["may_undo"] = may_undo(access, desk.mover(key, stored))
+    out["offers"] = [o.to_json() for o in offers.offers(desk.store, key, stored.count)]
     lay_hexes = getattr(game, "lay_hexes", None)
     if not view["finished"] and lay_hexes is not None:
         hexes: list[str] = lay_hexes()
@@ -586,9 +601,46 @@ def _act(desk: Desk, key: str, token: str | None, action: JSONObject, base: int)
     if action["type"] in (UNDO, REDO):
         check_own_moves(stored, action, access)
     user = access.player if access.is_player else who  # the table: the player who decides
+    if access.is_player and user is not None:  # at the table everybody agrees in person
+        seller = offers.consent_of(_api_game(stored), action, user)
+        if seller is not None:
+            _api_game(stored).verify(action)  # a refused purchase is refused, not offered
+            offer = offers.make(desk.store, key, action, base, user, seller)
+            raise offers.OfferMade(offer, "offered: the seller's player decides")
     action = {**action, "user": user, "created_at": int(desk.clock())}
     after = desk.games[key] = desk.store.append(key, action, base)
     return after.count, standing.after_action(desk, key, action, after.count)
+
+
+def _api_game(stored: StoredGame) -> Game:
+    from stellwerk.api import Game
+
+    game = stored.game
+    if not isinstance(game, Game):
+        raise BadRequest("this game has no trades to offer")
+    return game
+
+
+def _answer(desk: Desk, key: str, token: str | None, offer_id: str, accept: bool) -> int:
+    """The seller's player accepts (the purchase is made as the buyer's move) or declines
+    an open offer; its buyer may withdraw it (``accept`` False).  The count afterwards."""
+    access = _access(desk, key, token)
+    stored = desk.stored(key)
+    open_offers = offers.offers(desk.store, key, stored.count)
+    offer = next((o for o in open_offers if o.id == offer_id), None)
+    if offer is None:
+        raise offers.OfferGone("this offer is no longer open (the game moved on, or it was "
+                               "answered or withdrawn)")  # fmt: skip
+    may_answer = access.is_player and access.player == offer.seller
+    may_withdraw = access.is_player and access.player == offer.buyer and not accept
+    if not (may_answer or may_withdraw):
+        raise Forbidden("only the seller's player answers an offer, its buyer withdraws it")
+    offers.save(desk.store, key, [o for o in open_offers if o.id != offer_id])
+    if not accept:
+        return stored.count
+    action = {**offer.action, "user": offer.buyer, "created_at": int(desk.clock())}
+    after = desk.games[key] = desk.store.append(key, action, offer.base)
+    return standing.after_action(desk, key, action, after.count)
 
 
 def check_own_moves(stored: StoredGame, control: JSONObject, access: Access) -> None:
@@ -658,6 +710,10 @@ def may_undo(access: Access, mover: JSONValue) -> bool:
 def _export(desk: Desk, key: str, token: str | None) -> JSONObject:
     _access(desk, key, token)
     return desk.store.export(key)
+
+
+def _offers(desk: Desk, key: str) -> list[offers.Offer]:
+    return offers.offers(desk.store, key, desk.store.count(key))
 
 
 def _count(desk: Desk, key: str) -> int:

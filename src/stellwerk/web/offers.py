@@ -1,0 +1,134 @@
+"""Trades that need the seller's consent.
+
+The printed rules let a corporation buy a train from another corporation, or a private
+company from its owner, "at a price both agree on" (1849 and 1835 rules on buying trains and
+private companies; 1841 likewise between corporations): the buyer's president names the
+price, the seller's president must agree.  The engine checks only the price's range; so in
+live play on the web such a purchase, when another player decides for the seller, is not
+made at once but offered: the seller's player accepts it (it is then made, recorded as the
+buyer's move) or declines it; the buyer may withdraw it.  An offer stands for the position
+it was made in: any other move of the game voids it (the price was agreed for that moment).
+A purchase from a holding the buyer's own player decides for, from the bank or depot, or at
+the table (everybody sits there) needs nobody's consent.  Replayed 18xx.games files stay as
+recorded: consent is asked only of moves sent live.
+
+Open offers are kept in the store's annex beside the game (``web-offers``), never in the
+game file.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from stellwerk.core.entities import PlayerId
+from stellwerk.core.jsondata import JSONObject, JSONValue, as_list, is_int
+from stellwerk.web.errors import WebError
+
+if TYPE_CHECKING:
+    from stellwerk.api import Game
+    from stellwerk.store import GameStore
+
+ANNEX = "web-offers"
+KINDS = frozenset({"buy_train", "buy_company"})
+"""The purchases that may need consent."""
+
+
+class OfferMade(WebError):
+    """A purchase that needs the seller's consent was offered instead of made: 202."""
+
+    status = 202
+
+    def __init__(self, offer: Offer, message: str) -> None:
+        super().__init__(message)
+        self.offer = offer
+
+
+class OfferGone(WebError):
+    """An offer answered, withdrawn or voided by another move: 410."""
+
+    status = 410
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A purchase offered: its ``action`` (as it will be sent), the action count it was
+    made at (``base``), the buying and the selling player."""
+
+    id: str
+    action: JSONObject
+    base: int
+    buyer: PlayerId
+    seller: PlayerId
+
+    def to_json(self) -> JSONObject:
+        return {"id": self.id, "action": self.action, "base": self.base,
+                "buyer": self.buyer, "seller": self.seller}  # fmt: skip
+
+    @staticmethod
+    def from_json(value: JSONValue) -> Offer | None:
+        """An offer read back from the annex; None for anything else."""
+        if not isinstance(value, dict):
+            return None
+        action, base = value.get("action"), value.get("base")
+        buyer, seller = value.get("buyer"), value.get("seller")
+        if not (isinstance(action, dict) and is_int(base) and isinstance(value.get("id"), str)):
+            return None
+        if not all(isinstance(p, str) or is_int(p) for p in (buyer, seller)):
+            return None
+        return Offer(str(value["id"]), action, int(base), buyer, seller)  # type: ignore[arg-type]
+
+
+def seller_of(game: Game, action: JSONObject) -> int | str | None:
+    """Who sells what ``action`` buys: the corporation owning the train, the player or
+    corporation owning the private company; None for the bank, the depot or the pool."""
+    look = game.view
+    kind = action.get("type")
+    owner = None
+    if kind == "buy_train" and isinstance(action.get("train"), str):
+        try:
+            owner = look.train(str(action["train"])).owner
+        except (KeyError, ValueError):
+            return None
+    elif kind == "buy_company":
+        company = next((c for c in look.companies() if c.sym == action.get("company")), None)
+        owner = company.owner if company is not None else None
+    if owner is None or owner.kind not in ("player", "corporation"):
+        return None
+    return owner.key
+
+
+def consent_of(game: Game, action: JSONObject, buyer: PlayerId | None) -> PlayerId | None:
+    """The player whose consent ``action`` needs (the seller's decider), or None: not a
+    trade, sold by the bank, by a holding ``buyer`` decides for, or by one nobody decides
+    for (a corporation in receivership sells as the bank would)."""
+    if action.get("type") not in KINDS:
+        return None
+    seller = seller_of(game, action)
+    if seller is None:
+        return None
+    decider = game.decider_of(seller)
+    if decider is None or decider == buyer:
+        return None
+    return decider
+
+
+def offers(store: GameStore, key: str, count: int) -> list[Offer]:
+    """The open offers of game ``key``, now at ``count`` actions: those made at an earlier
+    count are void and left out."""
+    found = [Offer.from_json(v) for v in as_list(store.annex_get(key, ANNEX) or [], "offers")]
+    return [o for o in found if o is not None and o.base == count]
+
+
+def save(store: GameStore, key: str, kept: list[Offer]) -> None:
+    store.annex_put(key, ANNEX, [o.to_json() for o in kept])
+
+
+def make(store: GameStore, key: str, action: JSONObject, base: int, buyer: PlayerId,
+         seller: PlayerId) -> Offer:  # fmt: skip
+    """Record an offer (replacing one of the same buyer at this count)."""
+    offer = Offer(secrets.token_hex(8), action, base, buyer, seller)
+    kept = [o for o in offers(store, key, base) if o.buyer != buyer]
+    save(store, key, [*kept, offer])
+    return offer
