@@ -241,3 +241,22 @@ def test_market_markers_in_arrival_order() -> None:
             )
             drawn = [c.get("data-corporation") for c in g.iter(f"{NS}circle")]
             assert drawn == cell.corporations
+
+
+def test_1841_charters_show_the_chain_of_control() -> None:
+    """rules/1841.md 2.1: a corporation may be presided over by another; its charter names the
+    chain of control up to the player (not "-"), as the views give it."""
+    if not GAME_1841.is_file():
+        pytest.skip("../shared fixtures absent")
+    from stellwerk.api import Game
+
+    data = json.loads(GAME_1841.read_text(encoding="utf-8"))
+    game = Game.from_file({**data, "actions": data["actions"][:150]})
+    root = parse(render_charters(game.view))
+    held = [c for c in game.view.corporations() if c.president and c.president.kind != "player"]
+    assert held
+    for corp in held:
+        charter = next(g for g in root.iter(f"{NS}g") if g.get("id") == f"charter-{corp.sym}")
+        shown = [t.text for t in charter.iter(f"{NS}text") if t.get("class") == "president"]
+        assert shown == [" ← ".join(link.name for link in corp.chain)]
+        assert corp.chain[-1].kind == "player" and corp.chain[-1].name in shown[0]

@@ -95,6 +95,21 @@ def render_charters(game: Shown, actions: Sequence[Mapping[str, JSONValue]] | No
     return to_string(root)
 
 
+def president_text(corp: CorporationView) -> str:
+    """Who presides, as a charter says it: the player; a presiding corporation with the
+    chain of control up to the player (``IRSFF ← Anna``; 1841: corporations hold shares of
+    others), marked when it loops or ends at the pool (a frozen corporation); "-" for
+    nobody."""
+    if corp.president is None:
+        return "-"
+    if corp.president.kind == "player":
+        return corp.president.name
+    text = " ← ".join(link.name for link in corp.chain) or corp.president.name
+    if corp.circular:
+        return f"{text} (circular)"
+    return text
+
+
 def _charter(
     g: Element, corp: CorporationView, colors: CorpColors, title: str, revenues: Mapping[str, str]
 ) -> None:
@@ -133,7 +148,7 @@ def _charter(
     def m(value: int) -> str:
         return money(title, value)
 
-    president = corp.president.name if corp.president and corp.president.kind == "player" else "-"
+    president = president_text(corp)
     price, par = corp.price, corp.par
     left = max(corp.token_count - len(corp.tokens), 0)
     trains = ", ".join(corp.trains) or "none"
