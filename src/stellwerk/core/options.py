@@ -65,7 +65,10 @@ class Option:
     a count outside the title's own counts is admitted when a chosen option lists it.
     ``requires``: options that must be chosen too.  ``conflicts``: options that may not be
     chosen with it (either side may declare the pair).  ``implies``: options chosen with it
-    (a preset).  ``aliases``: its names in other engines' files, ``"Engine:name=value"``."""
+    (a preset).  ``aliases``: its names in other engines' files, ``"Engine:name=value"``.
+    ``default``: the option names a rule the title plays by default (a rulebook lists it as
+    "on"): its effects restate the default settings, so choosing it changes nothing but says
+    so, and it conflicts with the option that switches that rule off."""
 
     id: str
     label: str
@@ -77,6 +80,7 @@ class Option:
     conflicts: tuple[str, ...] = ()
     implies: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    default: bool = False
 
 
 def declare(*options: Option) -> dict[str, Option]:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from stellwerk.titles import registry
 from stellwerk.titles.registry import title_info
 
 REPO = Path(__file__).resolve().parents[3]
@@ -31,7 +32,8 @@ SAME_AS = {"sfli_runs_in_formation_or": "sfli_run_variant"}
 
 ON_BY_DEFAULT = {"forbid_circular_control": "allow_circular_control"}
 """Ids the tables mark "(on)", the rule by default (§6.3 item 3.1), and the registered option
-that switches each off (options are chosen, never unchosen)."""
+that switches each off (options are chosen, never unchosen); each is registered too, as a
+default option that restates the default and conflicts with its switch."""
 
 _REF = r"(?:\d+\.\d+|H\d+)"
 _JOIN = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*|\s*[-\u2013]\s*)"
@@ -171,10 +173,11 @@ def test_every_option_id_of_the_seed_tables_is_a_registered_option() -> None:
         head = cell if re.match(r"`\w+` \(on\)", cell) else cell.split("(", 1)[0]
         wanted.update(re.findall(r"`(\w+)`", head))
     assert wanted & set(ON_BY_DEFAULT) == set(ON_BY_DEFAULT)
-    assert not set(ON_BY_DEFAULT) & registered
     for rule, switch in ON_BY_DEFAULT.items():
-        assert switch in registered
+        assert switch in registered and rule in registered
         assert rule in next(o.source for o in title_info("1841").options if o.id == switch)
-    missing = sorted(o for o in wanted - set(ON_BY_DEFAULT) if SAME_AS.get(o, o) not in registered)
+        declared = registry.declared("1841").options[rule]
+        assert declared.default and switch in declared.conflicts
+    missing = sorted(o for o in wanted if SAME_AS.get(o, o) not in registered)
     assert not missing, f"option ids of the seed tables not in stellwerk options 1841: {missing}"
     assert "zugzwang" in registered

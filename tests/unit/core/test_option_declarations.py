@@ -147,7 +147,11 @@ def test_choosing_an_option_changes_the_settings(title: str, option: Option) -> 
     chosen = with_requirements(decl, option.id)
     others = [oid for oid in chosen if oid != option.id]
     settings = decl.settings(chosen, players)
-    assert settings != decl.settings(others, players)
+    if option.default:  # the default rule named: it changes nothing, and says so
+        assert settings == decl.settings(others, players)
+        assert option.conflicts, "a default option conflicts with the one switching it off"
+    else:
+        assert settings != decl.settings(others, players)
     for effect in option.effects:
         name = getattr(effect, "slot", None) or getattr(effect, "key", "")
         assert getattr(settings, name) == effect.value, (option.id, name)

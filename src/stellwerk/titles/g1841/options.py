@@ -14,10 +14,11 @@ note starts with it ("de: ...").
 so none of the four excludes another; ``sfli_run_variant`` without ``version_1`` is in a real
 game file (1841_game_end_offboards, with ``lite``) and changes nothing there.
 
-Two ids of rules/1841.md section 6 are not options of their own.  ``sfli_runs_in_formation_or``
+Two ids of rules/1841.md section 6 change nothing of their own.  ``sfli_runs_in_formation_or``
 (seed 000 items 1.17, 4.2; seed 003 H3) is the rule 18xx.games calls ``sfli_run_variant``: it
 is declared as an alias that implies that option and has no effect of its own.
-``forbid_circular_control`` (seed 000 item 3.1) is marked "on" there, the rule by default;
+``forbid_circular_control`` (seed 000 item 3.1) is marked "on" there, the rule by default:
+it is declared as a default option (choosing it restates the default and changes nothing);
 options are chosen, never unchosen, so ``allow_circular_control`` switches it off (the first
 printed rules).
 """
@@ -184,6 +185,18 @@ OPTIONS: dict[str, Option] = declare(
         conflicts=("end_finish_current_or",),
     ),
     # --- seed 000, part 3: rule changes ----------------------------------------------------
+    Option(
+        "forbid_circular_control",
+        "Circular control forbidden (FAQ rule change; the default)",
+        "seed 000 item 3.1 (forbid_circular_control, on by default); rules/1841.md §2.2.1, "
+        "§6.3",
+        (Data("circular_control_forbidden", True),),
+        note="de: Kein Kauf, Verkauf oder Zusammenschluss, durch den Gesellschaften einander "
+        "(auch mittelbar) kontrollieren; the rule the game plays by default, as 18xx.games: "
+        "choosing it changes nothing but says so",
+        conflicts=("allow_circular_control",),
+        default=True,
+    ),
     Option(
         "allow_circular_control",
         "Circular control allowed (first printed rules): switches off forbid_circular_control",
