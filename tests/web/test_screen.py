@@ -451,8 +451,15 @@ def test_the_end_told_in_words_with_scores(client: TestClient) -> None:
     course = page[
         page.index('<details id="course"') : page.index("</details>", page.index('id="course"'))
     ]
-    assert course.count("<svg") == 3
-    assert "Players&#39; worth" in course or "Players' worth" in course
+    charts = re.findall(r'<img src="([^"]+)" loading="lazy"', course)
+    assert len(charts) == 3  # loaded only when the section is opened
+    svgs = [client.get(html.unescape(src)) for src in charts]
+    assert all(r.status_code == 200 and r.text.startswith("<svg") for r in svgs)
+    assert all(r.headers["content-type"].startswith("image/svg+xml") for r in svgs)
+    assert "Players&#39; worth" in svgs[0].text or "Players' worth" in svgs[0].text
+    german = client.get(html.unescape(charts[0]).replace("lang=en", "lang=de")).text
+    assert german.startswith("<svg") and german != svgs[0].text
+    assert client.get(links["spectator"] + "/plot/nothing.svg").status_code == 404
 
 
 def test_share_moves_outside_a_stock_round_put_the_table_first(client: TestClient) -> None:

@@ -159,6 +159,9 @@ UI: dict[str, dict[str, str]] = {
         "opening": "opening bid", "hand_in": "Hand in my sealed bids",
         "see_auction": "Your bids are made on the auction's cards below.",
         "course": "The game's course", "privates": "Private companies and concessions",
+        "plot_worth": "The players' worth over the rounds", "plot_prices":
+        "The share prices over the rounds", "plot_revenues":
+        "Each corporation's revenue per operating round",
         "whole_log": "the whole log, searchable, each position a click away",
         "chat": "Chat", "say": "Send", "say_hint": "a message to everybody in this game",
         "say_empty": "An empty message is not sent", "say_long":
@@ -221,6 +224,9 @@ UI: dict[str, dict[str, str]] = {
         "opening": "Mindestgebot", "hand_in": "Meine verdeckten Gebote abgeben",
         "see_auction": "Deine Gebote gibst du auf den Karten der Versteigerung unten ab.",
         "course": "Spielverlauf", "privates": "Privatbahnen und Konzessionen",
+        "plot_worth": "Das Vermögen der Spieler über die Runden", "plot_prices":
+        "Die Aktienkurse über die Runden", "plot_revenues":
+        "Die Einnahmen jeder Gesellschaft je Betriebsrunde",
         "whole_log": "das ganze Protokoll, durchsuchbar, jeder Stand einen Klick entfernt",
         "chat": "Chat", "say": "Senden", "say_hint": "eine Nachricht an alle in diesem Spiel",
         "say_empty": "Eine leere Nachricht wird nicht gesendet", "say_long":
@@ -341,8 +347,6 @@ class GamePage:
     """The step asked now in the page's language ("Strecke bauen"; empty: none)."""
     end_text: str = ""
     """The end of a finished game told in words: the reason, the winner, the scores."""
-    plots: tuple[str, ...] = ()
-    """The game's course as three SVG charts (worth, share prices, revenues)."""
     companies: tuple[Card, ...] = ()
     """Every private company or concession still in the game, described (``web.auction``)."""
     """The corporations as a table with the player's share moves in their rows
@@ -420,7 +424,7 @@ def game_page(
             return access.acts_for(decider(game, action.get("entity")))
 
         choices = build_choices(game, lang, mine)
-    view = player_view(game, lang, LOG_LINES)
+    view = player_view(game, lang, LOG_LINES, legal=False)  # the choices list the moves
     view.pop("legal", None)
     offer = choices.routes
     shown = offer.corporation if offer is not None and offer.routes else None
@@ -454,7 +458,6 @@ def game_page(
         round_text=round_text(view, lang),
         step_text=step_text(view["step"], lang),
         end_text=end_text(view, lang) if view["finished"] else "",
-        plots=game.kept(f"web.plots.{lang}", lambda: _plots(game, lang)),
         companies=company_cards(
             game.view.companies(), game.view.corporations(), game.view.title, lang
         ),
@@ -538,9 +541,14 @@ def end_text(view: GameView, lang: str) -> str:
     return sentence + " " + end["scores"].format(scores=scores)
 
 
+PLOTS = ("worth", "prices", "revenues")
+"""The game's course as charts, in the page's order."""
+
+
 def _plots(game: Game, lang: str) -> tuple[str, ...]:
     """The game's course (``stellwerk.history``) as the three charts of
-    ``stellwerk.pictures.plots``, corporations in the market picture's colours."""
+    ``stellwerk.pictures.plots`` (:data:`PLOTS`' order), corporations in the market picture's
+    colours."""
     from stellwerk.history import history
     from stellwerk.pictures.plots import price_plot, revenue_plot, worth_plot
     from stellwerk.pictures.style import corporation_colors
@@ -927,6 +935,32 @@ def chat_of(data: JSONObject, names: Mapping[str, str], last: int = 30) -> list[
     return out[-last:]
 
 
+def _plot_svg(stored: StoredGame, access: Access, lang: str, kind: str) -> str:
+    from stellwerk.api import Game
+
+    game = stored.game
+    if not isinstance(game, Game):
+        raise BadRequest("this game has no pages")
+    return game.kept(f"web.plots.{lang}", lambda: _plots(game, lang))[PLOTS.index(kind)]
+
+
+async def plot_picture(request: Request) -> Response:
+    """``GET /play|table|watch/{game}/{token}/plot/{kind}.svg``: one chart of the game's
+    course.  The page embeds the charts as images loaded only when its collapsed section is
+    opened (``loading="lazy"``), so a move's page does not replay the game for them; the
+    page names the position in the URL (``?at=COUNT``), so a chart is cached for it."""
+    kind = request.path_params["kind"]
+    if kind not in PLOTS:
+        raise NotFound(f"no chart {kind!r} (one of {', '.join(PLOTS)})")
+    lang = language(request)
+    svg = await service_of(request).with_game(
+        request.path_params["id"], request.path_params["token"], _plot_svg, lang, kind
+    )
+    return Response(
+        svg, media_type="image/svg+xml", headers={"cache-control": "private, max-age=86400"}
+    )
+
+
 TILE_RADIUS = 40.0
 
 
@@ -996,6 +1030,10 @@ def routes(service: GameService, state: State) -> list[BaseRoute]:
         Route("/play/{id}/{token}/offer", answer_offer, methods=["POST"]),
         Route("/watch/{id}/{token}", show, methods=["GET"]),
         Route("/table/{id}/{token}", show, methods=["GET"]),
+        *(
+            Route(f"/{kind}/{{id}}/{{token}}/plot/{{kind}}.svg", plot_picture, methods=["GET"])
+            for kind in ("play", "table", "watch")
+        ),
         Route("/table/{id}/{token}/act", act, methods=["POST"]),
         *history_routes(),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),

@@ -146,8 +146,10 @@ def legal_grouped(game: Game) -> LegalView:
     return {"actions": [a for a in listed if a["type"] != "lay_tile"], "lays": lays}
 
 
-def player_view(game: Game, lang: str = "en", log: int = 10) -> GameView:
-    """The state with names, who acts, the log's last ``log`` lines and the legal actions."""
+def player_view(game: Game, lang: str = "en", log: int = 10, legal: bool = True) -> GameView:
+    """The state with names, who acts, the log's last ``log`` lines and (``legal``) the legal
+    actions, tile lays grouped by hex (listing them asks every hex: a front end that lists
+    them its own way leaves them out)."""
     look = game.view
     table = look.table()
     rnd = game.round
@@ -181,7 +183,8 @@ def player_view(game: Game, lang: str = "en", log: int = 10) -> GameView:
             p.name: value for p in players for pid, value in game.result.items() if str(p.id) == pid
         },
     }
-    view["legal"] = legal_grouped(game) if not table.finished else {"actions": [], "lays": {}}
+    listed = legal and not table.finished
+    view["legal"] = legal_grouped(game) if listed else {"actions": [], "lays": {}}
     return view
 
 
