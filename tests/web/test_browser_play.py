@@ -167,9 +167,16 @@ def actor(table: Table, count: int) -> tuple[str, Any]:
 
 
 def submit(page: Any, button: Any) -> None:
-    """Click a move's button and wait for the page after it; a refusal would show #error."""
-    with page.expect_navigation():
-        button.click()
+    """Click a move's button and wait for the position after it -- the page's script posts
+    the move and swaps the new ``#game`` in (a page without the script would load anew); a
+    refusal would show #error."""
+    page.evaluate("() => { window.__shown = document.getElementById('game'); }")
+    button.click()
+    page.wait_for_function(
+        "() => document.getElementById('game') && "
+        "document.getElementById('game') !== window.__shown",
+        timeout=30000,
+    )
     error = page.query_selector("#error")
     assert error is None, error.inner_text()
 

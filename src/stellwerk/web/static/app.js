@@ -1,6 +1,7 @@
 // stellwerk game page: clicks on the map open the legal tile lays of a hex or the station
-// choices of a city (the server rendered them as hidden panels); the live feed (server-sent
-// events) fetches the page again when another player moved and swaps its parts in.
+// choices of a city (the server rendered them as hidden panels); a move is posted by the
+// script and the next position swapped in; the live feed (server-sent events) fetches the
+// page again when another player moved and swaps its parts in.
 "use strict";
 (function () {
   function panels(root) { return root.querySelectorAll("#hex-panels .panel"); }
@@ -46,9 +47,53 @@
     root.querySelectorAll(".panel .close").forEach(function (b) {
       b.addEventListener("click", function () { b.closest(".panel").hidden = true; });
     });
-    root.querySelectorAll("form.move").forEach(function (f) {
-      f.addEventListener("submit", function () { busy = true; });
+    root.querySelectorAll("form[method=post]").forEach(function (f) {
+      f.addEventListener("submit", function (event) { send(f, event); });
     });
+  }
+
+  // A move is posted by the script and the page it leads to swapped in (no reload of the
+  // document, its styles and script): the same forms work without JavaScript.
+  var sending = false;  // a move of ours is on its way: a second click waits for its answer
+
+  function send(form, event) {
+    if (sending) { event.preventDefault(); return; }
+    busy = true;
+    if (!window.fetch || !window.URLSearchParams) { return; }  // the browser posts the form
+    event.preventDefault();
+    sending = true;
+    var body = new URLSearchParams(new FormData(form));
+    var by = event.submitter;
+    if (by && by.name) { body.append(by.name, by.value); }
+    // getAttribute: a move form has an input named "action", which hides form.action
+    fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (r) { return r.text().then(function (text) { return { r: r, text: text }; }); })
+      .then(function (got) {
+        if (!swap(got.text)) { window.location.reload(); return; }
+        if (got.r.redirected && got.r.url) {
+          window.history.replaceState(null, "", got.r.url.split("#")[0]);
+        }
+      })
+      .catch(function () { window.location.reload(); })
+      .finally(function () { busy = false; sending = false; });
+  }
+
+  // Put the #game of a page's HTML in place of the shown one; false when it has none.
+  function swap(text) {
+    var doc = new DOMParser().parseFromString(text, "text/html");
+    var fresh = doc.getElementById("game");
+    var old = document.getElementById("game");
+    if (!fresh || !old) { return false; }
+    // a section the player opened (the charters, the game's course) stays open
+    old.querySelectorAll("details[id]").forEach(function (d) {
+      var kept = fresh.querySelector("details#" + d.id);
+      if (kept) { kept.open = d.open; }
+    });
+    old.replaceWith(fresh);
+    init(fresh);
+    var live = document.getElementById("live");
+    if (live) { live.hidden = false; }
+    return true;
   }
 
   var busy = false;      // a move of ours is on its way: the page after it comes anyway
@@ -63,18 +108,7 @@
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) {
         if (!text || busy) { return; }
-        var doc = new DOMParser().parseFromString(text, "text/html");
-        var fresh = doc.getElementById("game");
-        var old = document.getElementById("game");
-        if (!fresh || !old) { return; }
-        // a section the player opened (the charters, the game's course) stays open
-        old.querySelectorAll("details[id]").forEach(function (d) {
-          var kept = fresh.querySelector("details#" + d.id);
-          if (kept) { kept.open = d.open; }
-        });
-        old.replaceWith(fresh);
-        init(fresh);
-        document.getElementById("live").hidden = false;
+        swap(text);
       })
       .finally(function () {
         fetching = false;
