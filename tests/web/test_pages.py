@@ -248,6 +248,15 @@ def test_new_game_refusals_are_shown_on_the_form(client: TestClient) -> None:
     )
     assert answer.status_code == 422
     assert 'class="error"' in answer.text and "Traceback" not in answer.text
+    # what was typed is kept: the names, the options ticked, the seed
+    answer = client.post(
+        "/new",
+        data={"csrf": csrf_of(page), "title": "1849", "players": "Ann\nBob<b>", "seed": "77",
+              "option": "bonds"},
+    )  # fmt: skip
+    assert answer.status_code == 422
+    assert ">Ann\nBob&lt;b&gt;</textarea>" in answer.text
+    assert 'value="bonds" checked' in answer.text and 'value="77"' in answer.text
 
 
 def test_import_an_18xx_games_file_and_export_it(client: TestClient) -> None:

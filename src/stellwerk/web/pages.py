@@ -608,9 +608,14 @@ def titles_offered() -> list[TitleInfo]:
 
 
 async def new_form(
-    request: Request, error: str = "", status: int = 200, title: str | None = None
+    request: Request,
+    error: str = "",
+    status: int = 200,
+    title: str | None = None,
+    typed: Mapping[str, object] | None = None,
 ) -> Response:
-    """The new-game form for ``title`` or ``?title=`` (the first title by default)."""
+    """The new-game form for ``title`` or ``?title=`` (the first title by default); after a
+    refusal, with what was ``typed`` (names, options, seed, deadline) filled in again."""
     titles = titles_offered()
     wanted = title or request.query_params.get("title")
     chosen = next((t for t in titles if t.id == wanted), titles[0])
@@ -620,6 +625,7 @@ async def new_form(
         "chosen": chosen,
         "csrf": form_token(request, "new", nonce),
         "error": error,
+        "typed": typed or {},
     }
     return render(request, "new.html", context, status, nonce=nonce)
 
@@ -633,20 +639,26 @@ async def new_game(request: Request) -> Response:
     options = [str(o) for o in form.getlist("option")]
     seed_text = str(form.get("seed", "")).strip()
     hours_text = str(form.get("deadline_hours", "")).strip().replace(",", ".")
+    typed = {
+        "players": "\n".join(names)[:2000],
+        "options": options,
+        "seed": seed_text[:40],
+        "deadline_hours": hours_text[:40],
+    }
     try:
         seed = int(seed_text) if seed_text else None
         hours = float(hours_text) if hours_text else None
         deadline = deadline_seconds(hours)
     except ValueError as error:
-        return await new_form(request, f"{error}", 400, title)
+        return await new_form(request, f"{error}", 400, title, typed)
     try:
         created = await service_of(request).create(
             title, player_names([*names]), options, seed, deadline
         )
     except WebError as error:
-        return await new_form(request, error.message, error.status, title)
+        return await new_form(request, error.message, error.status, title, typed)
     except IllegalAction as error:
-        return await new_form(request, f"{error.reason} ({error.rule})", 422, title)
+        return await new_form(request, f"{error.reason} ({error.rule})", 422, title, typed)
     return created_page(request, created)
 
 
