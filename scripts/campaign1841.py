@@ -44,6 +44,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+STELLWERK = [sys.executable, "-m", "stellwerk"]
+"""Our CLI, run by this interpreter with this checkout's sources first (a worktree has no
+virtual environment of its own)."""
 ORACLE = Path("/tmp/x18")
 OPTIONS = ("lite", "p2p_purchases", "sfli_run_variant", "version_1")
 STRICT_PATCH = (
@@ -82,8 +85,9 @@ class Verdict:
 
 def _run(args: list[str], cwd: Path | None = None, timeout: float = 1800,
          env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    ours = {"ENGINE_LOG_LEVEL": "4", "PYTHONPATH": str(REPO / "src")}
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "ENGINE_LOG_LEVEL": "4", **(env or {})})  # fmt: skip
+                          env={**os.environ, **ours, **(env or {})})  # fmt: skip
 
 
 def _replay(game: Path, trace: Path, stop_at_trace_end: bool = False) -> dict[str, object]:
@@ -94,7 +98,7 @@ def _replay(game: Path, trace: Path, stop_at_trace_end: bool = False) -> dict[st
         kept = [x for x in lines if '"refused_action_id"' not in x]
         trace = trace.with_suffix(".cut.jsonl")
         trace.write_text("\n".join(kept) + "\n", encoding="utf-8")
-    done = _run([str(REPO / ".venv/bin/stellwerk"), "replay", str(game), "--trace", str(trace),
+    done = _run([*STELLWERK, "replay", str(game), "--trace", str(trace),
                  "--json"])  # fmt: skip
     lines = [x for x in done.stdout.splitlines() if x.startswith("{")]
     if not lines:
@@ -163,7 +167,7 @@ def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
     name = out / f"sp_{players}p_s{seed}_{'+'.join(options) or 'default'}"
     game, trace = name.with_suffix(".json"), name.with_suffix(".trace.jsonl")
     verdict = Verdict("selfplay", seed, players, options, "unknown", file=str(game))
-    args = [str(REPO / ".venv/bin/stellwerk"), "selfplay", "1841", "--players", str(players),
+    args = [*STELLWERK, "selfplay", "1841", "--players", str(players),
             "--seed", str(seed), "--max-actions", str(max_actions), "-o", str(game),
             "--veto", str(REPO / "tools" / "oracle_defects_1841.py") + ":veto"]
     for option in options:
