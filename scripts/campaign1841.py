@@ -16,8 +16,9 @@ game with the counts per kind and verdict and one line per divergence:
 
 * ``match``: the same state after every action, and the same result;
 * ``theirs``: 18xx.games is wrong, recognised by the known defects of docs/architecture.md
-  (A-J) that this script can tell from the position: 18xx.games' own trace and load disagree
-  (J), or it refuses an action of ours in a position the selfplay driver's defect checks flag;
+  (A-M) that this script can tell from the position: 18xx.games' own trace and load disagree
+  (J), it refuses an action of ours in a position the selfplay driver's defect checks flag,
+  or its random game made a move those checks flag before the first difference (M);
 * ``ours``: a divergence in a random game of 18xx.games where our engine refuses an action its
   engine took, or fails; these are ours until shown otherwise;
 * ``unknown``: any other difference (the first differing value is in the line): to be
@@ -216,6 +217,32 @@ def _known_defect(game: Path, action_id: int) -> str | None:
     return letter
 
 
+def _defect_before(game: Path, before_id: int) -> tuple[str, int] | None:
+    """The first action of 18xx.games' own game ``game`` before action ``before_id`` that its
+    generator played into a known defect of its engine (``tools/oracle_defects_1841.py``: a
+    player's move such as M's partial sale), with its letter; ``None`` if there is none."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import oracle_defects_1841
+
+    from stellwerk.api import Game
+
+    data = json.loads(game.read_text(encoding="utf-8"))
+    actions = [a for a in data.get("actions", []) if int(a.get("id", 0)) < before_id]
+    try:
+        replayed = Game.from_file({**data, "actions": []})
+        for action in actions:
+            if action.get("type") in oracle_defects_1841.WATCHED_TYPES:
+                bare = {k: v for k, v in action.items()
+                        if k not in ("id", "auto_actions", "created_at")}  # fmt: skip
+                letter = oracle_defects_1841.veto(replayed, bare)
+                if letter is not None:
+                    return letter, int(action["id"])
+            replayed.process(action, replay=True)
+    except Exception:  # a position ours cannot reach: no known defect found
+        return None
+    return None
+
+
 def _judge(verdict: Verdict, report: dict[str, object], game: Path, random_kind: bool) -> Verdict:
     """The verdict from our replay's report (module docstring)."""
     data = json.loads(game.read_text(encoding="utf-8"))
@@ -235,6 +262,13 @@ def _judge(verdict: Verdict, report: dict[str, object], game: Path, random_kind:
         verdict.detail = "result only (J?): " + verdict.detail
     else:
         verdict.verdict = "unknown"
+    divergence = report.get("first_divergence")
+    at = divergence.get("action_id") if isinstance(divergence, dict) else None
+    if random_kind and verdict.verdict == "unknown" and isinstance(at, int):
+        found = _defect_before(game, at)
+        if found is not None:
+            verdict.verdict = "theirs"
+            verdict.detail = f"defect {found[0]} at action {found[1]}; " + verdict.detail
     return verdict
 
 

@@ -1,5 +1,5 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
-18xx.games' own engine cannot go on from or plays on against the rules (its defects A-I,
+18xx.games' own engine cannot go on from or plays on against the rules (its defects A-M,
 docs/architecture.md; C and E are not looked at: no single move of a player was found to
 lead there; I matters only with the printed rules' frozen update, the default follows it).
 
@@ -87,6 +87,17 @@ the move would lead there and ``None`` otherwise.
   would mend it; the check does not foresee that).  This matters only with the printed
   rules' update (``Settings1841.transformation_updates_frozen``): the default holds the
   states as 18xx.games does (``Game1841.frozen_held``), so there is nothing to steer around.
+* **M** (part of a president's certificate sold into a pool that cannot give the rest back):
+  in an emergency a president may sell part of his certificate (rules/1841.md 2.3.7); when
+  nobody reaches the president's percentage the whole certificate goes to the pool, which
+  must hand the unsold part back in ordinary certificates.  18xx.games hands back the pool's
+  first certificates of the corporation, the president's own when the pool held too few
+  (its ``handle_partial``), while its percentage book counts the part as sold: the seller
+  keeps the whole certificate and the pool none, yet its price drops at the stock round's
+  end count the pool's phantom share (its random game, version_1 with the SFLi run variant,
+  5 players, seed 31010: action 341 sells 20 % of SFV's 40 % certificate, action 443 drops
+  SFV two rows more than we do).  The seller does not make such a sale when it has another
+  (J-L are not moves of a player).
 """
 
 from __future__ import annotations
@@ -109,7 +120,7 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
 
 
-WATCHED_TYPES = frozenset({"merge", "buy_train", "choose"})
+WATCHED_TYPES = frozenset({"merge", "buy_train", "choose", "sell_shares"})
 """The action types :func:`leads_to_defect` may name a defect for (the driver asks no other)."""
 
 
@@ -306,6 +317,38 @@ def transform_changes_frozen(game: Game1841, action: Action) -> bool:
     )
 
 
+def partial_president_sale_unreturned(game: Game1841, action: Action) -> bool:
+    """``action`` sells part of a president's certificate into the pool, nobody can take the
+    presidency, and the pool holds fewer certificates of the corporation than the unsold part
+    comes to (defect M, module docstring): the seller would keep the whole certificate while
+    18xx.games counts the part as sold."""
+    if action.get("type") != "sell_shares":
+        return False
+    ids = {str(x) for x in action.get("shares", []) if isinstance(x, str)}
+    if not ids:
+        return False
+    sym = next(iter(ids)).rsplit("_", 1)[0]
+    corp = tuscan.corporation_or_none(game, sym)
+    if corp is None:
+        return False
+    listed = [s for s in corp.certificates if s.id in ids]
+    pres = corp.presidents_share
+    seller = listed[0].owner if listed else None
+    if pres is None or pres not in listed or seller is None:
+        return False
+    percent = action.get("percent")
+    whole = sum(s.percent for s in listed)
+    if not isinstance(percent, int) or percent >= whole:
+        return False
+    after = {h: p for h, p in corp.share_holders.items() if game.may_preside(corp, h)}
+    if seller in after:
+        after[seller] -= percent
+    if max(after.values(), default=0) >= corp.president_percent:
+        return False
+    unsold = (whole - percent) // corp.share_unit
+    return len(game.pool.shares_of(sym)) < unsold
+
+
 CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("merge", transform_short_of_token, "B"),
     ("buy_train", secession_irsff_uncontrolled, "A"),
@@ -314,6 +357,7 @@ CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("choose", decider_buys_secession_tokens, "F"),
     ("merge", last_operator_merges, "H"),
     ("merge", transform_changes_frozen, "I"),
+    ("sell_shares", partial_president_sale_unreturned, "M"),
 )
 """Action type, the check that such an action leads into the defect, and the defect's letter
 (docs/architecture.md); the first that holds names the defect."""

@@ -442,3 +442,46 @@ def test_defect_a_not_named_when_irsff_falls_to_controlled_corporation_2_4() -> 
     closed = oracle_defects.after_concessions_close(engine)
     assert closed.corporation("IRSFF").owner is closed.corporation(y.sym)
     assert all(oracle_defects.veto(game, a) is None for a in buys)
+
+
+def sfv_held(pool_share: bool = False, other_percent: int = 20) -> Game1841:
+    """A first-edition game with SFV (a minor: 40 % president's certificate and three of
+    20 %) dealt by hand: Player 1 the president's certificate, Player 2 ``other_percent``,
+    the pool one 20 % certificate if ``pool_share``, the rest in SFV's treasury."""
+    game = Game.create("1841", [(i, f"Player {i}") for i in (1, 2, 3)], ["version_1"], 1)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    sfv = engine.corporation("SFV")
+    first, second = engine.players[0], engine.players[1]
+    pres, *ordinary = list(sfv.treasury_shares())
+    move_share(pres, first)
+    for share in ordinary[: other_percent // 20]:
+        move_share(share, second)
+    if pool_share:
+        move_share(sfv.treasury_shares()[-1], engine.pool)
+    engine.set_president(sfv, first)
+    return engine
+
+
+def partial_sale(percent: int = 20) -> dict[str, object]:
+    return {"type": "sell_shares", "entity": 1, "entity_type": "player",
+            "shares": ["SFV_0"], "percent": percent}  # fmt: skip
+
+
+def test_defect_m_partial_presidents_sale_into_empty_pool_is_named_rules_2_3_7() -> None:
+    """Half of SFV's 40 % president's certificate sold in an emergency (rules/1841.md 2.3.7:
+    part of a president's certificate may go while another player holds more than 10 %),
+    nobody reaching 40 % after it and no SFV certificate in the pool to give the unsold half
+    back: the check names M (18xx.games' random game, 5 players, seed 31010, action 341)."""
+    engine = sfv_held()
+    assert oracle_defects.partial_president_sale_unreturned(engine, partial_sale())
+    assert oracle_defects.leads_to_defect(engine, partial_sale()) == "M"
+
+
+def test_defect_m_not_named_when_the_pool_returns_the_part_or_the_sale_is_whole() -> None:
+    """A 20 % certificate in the pool gives the unsold half back, a holder of 40 % takes the
+    presidency and the certificate, and a sale of the whole certificate leaves no part: none
+    is M (rules/1841.md 2.3.7)."""
+    assert oracle_defects.leads_to_defect(sfv_held(pool_share=True), partial_sale()) is None
+    assert oracle_defects.leads_to_defect(sfv_held(other_percent=40), partial_sale()) is None
+    assert oracle_defects.leads_to_defect(sfv_held(), partial_sale(40)) is None
