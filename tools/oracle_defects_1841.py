@@ -98,6 +98,16 @@ the move would lead there and ``None`` otherwise.
   5 players, seed 31010: action 341 sells 20 % of SFV's 40 % certificate, action 443 drops
   SFV two rows more than we do).  The seller does not make such a sale when it has another
   (J-L are not moves of a player).
+* **N** (a merger whose pool pairs outnumber the new corporation's ordinary certificates): in
+  a merger's first exchange pass the pool, after the players and their corporations,
+  exchanges its pairs of the two old corporations for new shares; once those run out a holder
+  gets the value from the bank (rules/1841.md 2.3.11, seed 000 item 3.6), which the pool
+  cannot take.  18xx.games pays it all the same and fails (``spend`` to the share pool, its
+  ``merger_do_exchange``; selfplay lite+version_1, 6 players seed 52007, action 1105: the
+  pool held 80 % of CFCC and of RSFS); we let the pool's pairs go without pay.  Naming the
+  partner, naming the new corporation and answering the price or a first-pass exchange are
+  checked, on copies, by several ways of answering the rest; a way the merger is refused in
+  (no president) does not count.
 """
 
 from __future__ import annotations
@@ -111,6 +121,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.io.engine import EngineGame
 from stellwerk.titles.g1841 import decisions, emergency, events, frozen, secession, tuscan
+from stellwerk.titles.g1841.merger import ANSWER_ORDERS, Merger, old_shares
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
@@ -349,6 +360,89 @@ def partial_president_sale_unreturned(game: Game1841, action: Action) -> bool:
     return len(game.pool.shares_of(sym)) < unsold
 
 
+def pool_pairs(game: Game1841, merger: Merger) -> int:
+    """How many pairs of the two merging corporations' certificates the pool exchanges in the
+    first pass (rules/1841.md 2.3.11: a 20 % certificate, or two of 10 %, at a time)."""
+    held = [s.percent for s in old_shares(game.pool, merger.a, merger.b)]
+    pairs = 0
+    while sum(held) > 10:
+        first = held.pop(0)
+        if first < 20:
+            held.pop(0)
+        pairs += 1
+    return pairs
+
+
+def pool_short_when_answered(game: Game1841, order: tuple[str, ...], pairs: int) -> bool:
+    """On a copy of ``game`` (its merger asking a price or exchange question): the rest of
+    the questions answered by the first of ``order`` offered, the merger completes and the
+    pool got fewer certificates of the new corporation than its ``pairs``."""
+    trial = copy.deepcopy(game)
+    merger = next(p for p in trial.procedures if isinstance(p, Merger))
+    try:
+        while merger.stage in ("price", "pass1", "pass2"):
+            question = merger.question(trial)
+            assert question is not None
+            offered = question.choices
+            choice = next((c for c in order if c in offered), offered[0])
+            merger.apply(trial, {"type": "choose", "choice": choice})
+    except IllegalAction:
+        return False  # that way the merger is not allowed: not a way a player can go
+    return trial.pool.percent_of(merger.target) < 10 * pairs
+
+
+def merger_pool_pairs_unpaid(game: Game1841, action: Action) -> bool:
+    """``action`` names a merger's partner or begins the merger (with the first new
+    corporation offered, for a partner), or answers its price or first exchange pass, after which
+    in one way of answering the rest (:data:`.merger.ANSWER_ORDERS` plus every holder keeping
+    to its pairs, each tried on a copy) the pool reaches its pairs when the new corporation
+    has no ordinary certificate left to give for them (defect N, module docstring)."""
+    kind = action.get("type")
+    partner: str | None = None
+    if kind == "choose":
+        asked = decisions.current(game)
+        if asked is None or not isinstance(asked[0], Merger):
+            return False
+        if asked[0].stage not in ("price", "pass1"):
+            return False
+        a, b = asked[0].a, asked[0].b
+    else:
+        try:
+            entity = game.entity(action)
+        except IllegalAction:
+            return False
+        step = game.round.step_for_entity(entity)
+        if not isinstance(step, MergeStep) or not isinstance(entity, Corporation):
+            return False
+        partner = getattr(step, "partner", None)
+        a, b = entity.sym, str(partner or action.get("corporation", ""))
+    if game.pool.percent_of(a) + game.pool.percent_of(b) < 20:
+        return False
+    trial = copy.deepcopy(game)
+    try:
+        trial.resume()
+        trial.process_action(dict(action))
+    except IllegalAction:
+        return False
+    if kind == "merge" and partner is None:
+        # the partner named: the merger with the first new corporation offered (the pool's
+        # pairs and the new corporation's certificates are the same for every one)
+        operating = trial.corporation(a)
+        step = trial.round.step_for_entity(operating)
+        if not isinstance(step, MergeStep):
+            return False
+        targets = [t for t in step.choices(operating) if t.get("type") == "merge"]
+        return bool(targets) and merger_pool_pairs_unpaid(trial, targets[0])
+    merger = next((p for p in trial.procedures if isinstance(p, Merger)), None)
+    if merger is None:
+        return False
+    pairs = pool_pairs(game, merger)
+    if merger.stage not in ("price", "pass1", "pass2"):
+        return trial.pool.percent_of(merger.target) < 10 * pairs
+    orders = (("first", "no", "cash", "full", "pres"), *ANSWER_ORDERS)
+    return any(pool_short_when_answered(trial, order, pairs) for order in orders)
+
+
 CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("merge", transform_short_of_token, "B"),
     ("buy_train", secession_irsff_uncontrolled, "A"),
@@ -358,6 +452,8 @@ CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("merge", last_operator_merges, "H"),
     ("merge", transform_changes_frozen, "I"),
     ("sell_shares", partial_president_sale_unreturned, "M"),
+    ("merge", merger_pool_pairs_unpaid, "N"),
+    ("choose", merger_pool_pairs_unpaid, "N"),
 )
 """Action type, the check that such an action leads into the defect, and the defect's letter
 (docs/architecture.md); the first that holds names the defect."""

@@ -23,7 +23,7 @@ from stellwerk.core.entities import Corporation, controller, move_share, transfe
 from stellwerk.selfplay import Action, choose_action, choose_clear, lay_picker, offered
 from stellwerk.titles.g1841 import decisions, emergency, frozen, token_emr
 from stellwerk.titles.g1841.game import Game1841
-from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
 
@@ -485,3 +485,56 @@ def test_defect_m_not_named_when_the_pool_returns_the_part_or_the_sale_is_whole(
     assert oracle_defects.leads_to_defect(sfv_held(pool_share=True), partial_sale()) is None
     assert oracle_defects.leads_to_defect(sfv_held(other_percent=40), partial_sale()) is None
     assert oracle_defects.leads_to_defect(sfv_held(), partial_sale(40)) is None
+
+
+def merger_partner_offered() -> tuple[Game, Action]:
+    """A game where a major may name a merger partner (rules/1841.md 2.3.11), and that
+    action."""
+
+    def wanted(game: Game, legal: list[Action]) -> bool:
+        return any(merge_partner(game, a) for a in legal)
+
+    game, legal = played_until([], wanted)
+    return game, next(a for a in legal if merge_partner(game, a))
+
+
+def merge_partner(game: Game, action: Action) -> bool:
+    if action.get("type") != "merge":
+        return False
+    engine = game.engine
+    step = engine.round.step_for_entity(engine.entity(action))
+    return isinstance(step, MergeStep) and step.partner is None
+
+
+def pairs_to_pool(engine: Game1841, syms: tuple[str, ...]) -> None:
+    """Every ordinary certificate of the corporations ``syms`` to the pool (their treasuries'
+    too): the pool holds 80 % of each, eight pairs, as many as the new corporation's ordinary
+    certificates; the presidents' certificates stay where they are."""
+    for holder in engine.holders():
+        if holder is engine.pool:
+            continue
+        for sym in syms:
+            for share in list(holder.shares_of(sym)):
+                if not share.president:
+                    move_share(share, engine.pool)
+    engine.changing()
+
+
+def test_defect_n_merger_with_pool_pairs_beyond_the_new_shares_is_avoided_rules_2_3_11() -> None:
+    """The pool holds as many pairs of the two merging corporations as the new corporation
+    has ordinary certificates, and a holder before it in the exchange takes one (rules/1841.md
+    2.3.11: pairs are exchanged for new shares, and once they run out a holder gets the value
+    from the bank, which the pool cannot take; 18xx.games fails there): the check names N for
+    the partner, and the driver names another partner or passes.  With the pool holding
+    nothing of them it names nothing."""
+    game, partner = merger_partner_offered()
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    syms = (str(partner["entity"]), str(partner["corporation"]))
+    assert oracle_defects.veto(game, partner) is None
+    pairs_to_pool(engine, syms)
+    assert oracle_defects.veto(game, partner) == "N"
+    legal = [a for a in game.legal_actions() if a.get("type") in ("merge", "pass")]
+    avoided: dict[str, int] = {}
+    for seed in range(6):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided, VETO) != partner
