@@ -16,8 +16,9 @@ game with the counts per kind and verdict and one line per divergence:
 
 * ``match``: the same state after every action, and the same result;
 * ``theirs``: 18xx.games is wrong, recognised by the known defects of docs/architecture.md
-  (A-J) that this script can tell from the position: 18xx.games' own trace and load disagree
-  (J), or it refuses an action of ours in a position the selfplay driver's defect checks flag;
+  (A-M) that this script can tell from the position: 18xx.games' own trace and load disagree
+  (J), it refuses an action of ours in a position the selfplay driver's defect checks flag,
+  or its random game made a move those checks flag before the first difference (M);
 * ``ours``: a divergence in a random game of 18xx.games where our engine refuses an action its
   engine took, or fails; these are ours until shown otherwise;
 * ``unknown``: any other difference (the first differing value is in the line): to be
@@ -44,6 +45,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+STELLWERK = [sys.executable, "-m", "stellwerk"]
+"""Our CLI, run by this interpreter with this checkout's sources first (a worktree has no
+virtual environment of its own)."""
 ORACLE = Path("/tmp/x18")
 OPTIONS = ("lite", "p2p_purchases", "sfli_run_variant", "version_1")
 STRICT_PATCH = (
@@ -82,8 +86,9 @@ class Verdict:
 
 def _run(args: list[str], cwd: Path | None = None, timeout: float = 1800,
          env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    ours = {"ENGINE_LOG_LEVEL": "4", "PYTHONPATH": str(REPO / "src")}
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "ENGINE_LOG_LEVEL": "4", **(env or {})})  # fmt: skip
+                          env={**os.environ, **ours, **(env or {})})  # fmt: skip
 
 
 def _replay(game: Path, trace: Path, stop_at_trace_end: bool = False) -> dict[str, object]:
@@ -94,7 +99,7 @@ def _replay(game: Path, trace: Path, stop_at_trace_end: bool = False) -> dict[st
         kept = [x for x in lines if '"refused_action_id"' not in x]
         trace = trace.with_suffix(".cut.jsonl")
         trace.write_text("\n".join(kept) + "\n", encoding="utf-8")
-    done = _run([str(REPO / ".venv/bin/stellwerk"), "replay", str(game), "--trace", str(trace),
+    done = _run([*STELLWERK, "replay", str(game), "--trace", str(trace),
                  "--json"])  # fmt: skip
     lines = [x for x in done.stdout.splitlines() if x.startswith("{")]
     if not lines:
@@ -163,7 +168,7 @@ def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
     name = out / f"sp_{players}p_s{seed}_{'+'.join(options) or 'default'}"
     game, trace = name.with_suffix(".json"), name.with_suffix(".trace.jsonl")
     verdict = Verdict("selfplay", seed, players, options, "unknown", file=str(game))
-    args = [str(REPO / ".venv/bin/stellwerk"), "selfplay", "1841", "--players", str(players),
+    args = [*STELLWERK, "selfplay", "1841", "--players", str(players),
             "--seed", str(seed), "--max-actions", str(max_actions), "-o", str(game),
             "--veto", str(REPO / "tools" / "oracle_defects_1841.py") + ":veto"]
     for option in options:
@@ -212,6 +217,32 @@ def _known_defect(game: Path, action_id: int) -> str | None:
     return letter
 
 
+def _defect_before(game: Path, before_id: int) -> tuple[str, int] | None:
+    """The first action of 18xx.games' own game ``game`` before action ``before_id`` that its
+    generator played into a known defect of its engine (``tools/oracle_defects_1841.py``: a
+    player's move such as M's partial sale), with its letter; ``None`` if there is none."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import oracle_defects_1841
+
+    from stellwerk.api import Game
+
+    data = json.loads(game.read_text(encoding="utf-8"))
+    actions = [a for a in data.get("actions", []) if int(a.get("id", 0)) < before_id]
+    try:
+        replayed = Game.from_file({**data, "actions": []})
+        for action in actions:
+            if action.get("type") in oracle_defects_1841.WATCHED_TYPES:
+                bare = {k: v for k, v in action.items()
+                        if k not in ("id", "auto_actions", "created_at")}  # fmt: skip
+                letter = oracle_defects_1841.veto(replayed, bare)
+                if letter is not None:
+                    return letter, int(action["id"])
+            replayed.process(action, replay=True)
+    except Exception:  # a position ours cannot reach: no known defect found
+        return None
+    return None
+
+
 def _judge(verdict: Verdict, report: dict[str, object], game: Path, random_kind: bool) -> Verdict:
     """The verdict from our replay's report (module docstring)."""
     data = json.loads(game.read_text(encoding="utf-8"))
@@ -231,6 +262,13 @@ def _judge(verdict: Verdict, report: dict[str, object], game: Path, random_kind:
         verdict.detail = "result only (J?): " + verdict.detail
     else:
         verdict.verdict = "unknown"
+    divergence = report.get("first_divergence")
+    at = divergence.get("action_id") if isinstance(divergence, dict) else None
+    if random_kind and verdict.verdict == "unknown" and isinstance(at, int):
+        found = _defect_before(game, at)
+        if found is not None:
+            verdict.verdict = "theirs"
+            verdict.detail = f"defect {found[0]} at action {found[1]}; " + verdict.detail
     return verdict
 
 

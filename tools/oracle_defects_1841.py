@@ -1,5 +1,5 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
-18xx.games' own engine cannot go on from or plays on against the rules (its defects A-I,
+18xx.games' own engine cannot go on from or plays on against the rules (its defects A-M,
 docs/architecture.md; C and E are not looked at: no single move of a player was found to
 lead there; I matters only with the printed rules' frozen update, the default follows it).
 
@@ -87,6 +87,27 @@ the move would lead there and ``None`` otherwise.
   would mend it; the check does not foresee that).  This matters only with the printed
   rules' update (``Settings1841.transformation_updates_frozen``): the default holds the
   states as 18xx.games does (``Game1841.frozen_held``), so there is nothing to steer around.
+* **M** (part of a president's certificate sold into a pool that cannot give the rest back):
+  in an emergency a president may sell part of his certificate (rules/1841.md 2.3.7); when
+  nobody reaches the president's percentage the whole certificate goes to the pool, which
+  must hand the unsold part back in ordinary certificates.  18xx.games hands back the pool's
+  first certificates of the corporation, the president's own when the pool held too few
+  (its ``handle_partial``), while its percentage book counts the part as sold: the seller
+  keeps the whole certificate and the pool none, yet its price drops at the stock round's
+  end count the pool's phantom share (its random game, version_1 with the SFLi run variant,
+  5 players, seed 31010: action 341 sells 20 % of SFV's 40 % certificate, action 443 drops
+  SFV two rows more than we do).  The seller does not make such a sale when it has another
+  (J-L are not moves of a player).
+* **N** (a merger whose pool pairs outnumber the new corporation's ordinary certificates): in
+  a merger's first exchange pass the pool, after the players and their corporations,
+  exchanges its pairs of the two old corporations for new shares; once those run out a holder
+  gets the value from the bank (rules/1841.md 2.3.11, seed 000 item 3.6), which the pool
+  cannot take.  18xx.games pays it all the same and fails (``spend`` to the share pool, its
+  ``merger_do_exchange``; selfplay lite+version_1, 6 players seed 52007, action 1105: the
+  pool held 80 % of CFCC and of RSFS); we let the pool's pairs go without pay.  Naming the
+  partner, naming the new corporation and answering the price or a first-pass exchange are
+  checked, on copies, by several ways of answering the rest; a way the merger is refused in
+  (no president) does not count.
 """
 
 from __future__ import annotations
@@ -100,6 +121,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.io.engine import EngineGame
 from stellwerk.titles.g1841 import decisions, emergency, events, frozen, secession, tuscan
+from stellwerk.titles.g1841.merger import ANSWER_ORDERS, Merger, old_shares
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
@@ -109,7 +131,7 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
 
 
-WATCHED_TYPES = frozenset({"merge", "buy_train", "choose"})
+WATCHED_TYPES = frozenset({"merge", "buy_train", "choose", "sell_shares"})
 """The action types :func:`leads_to_defect` may name a defect for (the driver asks no other)."""
 
 
@@ -306,6 +328,121 @@ def transform_changes_frozen(game: Game1841, action: Action) -> bool:
     )
 
 
+def partial_president_sale_unreturned(game: Game1841, action: Action) -> bool:
+    """``action`` sells part of a president's certificate into the pool, nobody can take the
+    presidency, and the pool holds fewer certificates of the corporation than the unsold part
+    comes to (defect M, module docstring): the seller would keep the whole certificate while
+    18xx.games counts the part as sold."""
+    if action.get("type") != "sell_shares":
+        return False
+    ids = {str(x) for x in action.get("shares", []) if isinstance(x, str)}
+    if not ids:
+        return False
+    sym = next(iter(ids)).rsplit("_", 1)[0]
+    corp = tuscan.corporation_or_none(game, sym)
+    if corp is None:
+        return False
+    listed = [s for s in corp.certificates if s.id in ids]
+    pres = corp.presidents_share
+    seller = listed[0].owner if listed else None
+    if pres is None or pres not in listed or seller is None:
+        return False
+    percent = action.get("percent")
+    whole = sum(s.percent for s in listed)
+    if not isinstance(percent, int) or percent >= whole:
+        return False
+    after = {h: p for h, p in corp.share_holders.items() if game.may_preside(corp, h)}
+    if seller in after:
+        after[seller] -= percent
+    if max(after.values(), default=0) >= corp.president_percent:
+        return False
+    unsold = (whole - percent) // corp.share_unit
+    return len(game.pool.shares_of(sym)) < unsold
+
+
+def pool_pairs(game: Game1841, merger: Merger) -> int:
+    """How many pairs of the two merging corporations' certificates the pool exchanges in the
+    first pass (rules/1841.md 2.3.11: a 20 % certificate, or two of 10 %, at a time)."""
+    held = [s.percent for s in old_shares(game.pool, merger.a, merger.b)]
+    pairs = 0
+    while sum(held) > 10:
+        first = held.pop(0)
+        if first < 20:
+            held.pop(0)
+        pairs += 1
+    return pairs
+
+
+def pool_short_when_answered(game: Game1841, order: tuple[str, ...], pairs: int) -> bool:
+    """On a copy of ``game`` (its merger asking a price or exchange question): the rest of
+    the questions answered by the first of ``order`` offered, the merger completes and the
+    pool got fewer certificates of the new corporation than its ``pairs``."""
+    trial = copy.deepcopy(game)
+    merger = next(p for p in trial.procedures if isinstance(p, Merger))
+    try:
+        while merger.stage in ("price", "pass1", "pass2"):
+            question = merger.question(trial)
+            assert question is not None
+            offered = question.choices
+            choice = next((c for c in order if c in offered), offered[0])
+            merger.apply(trial, {"type": "choose", "choice": choice})
+    except IllegalAction:
+        return False  # that way the merger is not allowed: not a way a player can go
+    return trial.pool.percent_of(merger.target) < 10 * pairs
+
+
+def merger_pool_pairs_unpaid(game: Game1841, action: Action) -> bool:
+    """``action`` names a merger's partner or begins the merger (with the first new
+    corporation offered, for a partner), or answers its price or first exchange pass, after which
+    in one way of answering the rest (:data:`.merger.ANSWER_ORDERS` plus every holder keeping
+    to its pairs, each tried on a copy) the pool reaches its pairs when the new corporation
+    has no ordinary certificate left to give for them (defect N, module docstring)."""
+    kind = action.get("type")
+    partner: str | None = None
+    if kind == "choose":
+        asked = decisions.current(game)
+        if asked is None or not isinstance(asked[0], Merger):
+            return False
+        if asked[0].stage not in ("price", "pass1"):
+            return False
+        a, b = asked[0].a, asked[0].b
+    else:
+        try:
+            entity = game.entity(action)
+        except IllegalAction:
+            return False
+        step = game.round.step_for_entity(entity)
+        if not isinstance(step, MergeStep) or not isinstance(entity, Corporation):
+            return False
+        partner = getattr(step, "partner", None)
+        a, b = entity.sym, str(partner or action.get("corporation", ""))
+    if game.pool.percent_of(a) + game.pool.percent_of(b) < 20:
+        return False
+    trial = copy.deepcopy(game)
+    try:
+        trial.resume()
+        trial.process_action(dict(action))
+    except IllegalAction:
+        return False
+    if kind == "merge" and partner is None:
+        # the partner named: the merger with the first new corporation offered (the pool's
+        # pairs and the new corporation's certificates are the same for every one)
+        operating = trial.corporation(a)
+        step = trial.round.step_for_entity(operating)
+        if not isinstance(step, MergeStep):
+            return False
+        targets = [t for t in step.choices(operating) if t.get("type") == "merge"]
+        return bool(targets) and merger_pool_pairs_unpaid(trial, targets[0])
+    merger = next((p for p in trial.procedures if isinstance(p, Merger)), None)
+    if merger is None:
+        return False
+    pairs = pool_pairs(game, merger)
+    if merger.stage not in ("price", "pass1", "pass2"):
+        return trial.pool.percent_of(merger.target) < 10 * pairs
+    orders = (("first", "no", "cash", "full", "pres"), *ANSWER_ORDERS)
+    return any(pool_short_when_answered(trial, order, pairs) for order in orders)
+
+
 CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("merge", transform_short_of_token, "B"),
     ("buy_train", secession_irsff_uncontrolled, "A"),
@@ -314,6 +451,9 @@ CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("choose", decider_buys_secession_tokens, "F"),
     ("merge", last_operator_merges, "H"),
     ("merge", transform_changes_frozen, "I"),
+    ("sell_shares", partial_president_sale_unreturned, "M"),
+    ("merge", merger_pool_pairs_unpaid, "N"),
+    ("choose", merger_pool_pairs_unpaid, "N"),
 )
 """Action type, the check that such an action leads into the defect, and the defect's letter
 (docs/architecture.md); the first that holds names the defect."""

@@ -23,7 +23,7 @@ from stellwerk.core.entities import Corporation, controller, move_share, transfe
 from stellwerk.selfplay import Action, choose_action, choose_clear, lay_picker, offered
 from stellwerk.titles.g1841 import decisions, emergency, frozen, token_emr
 from stellwerk.titles.g1841.game import Game1841
-from stellwerk.titles.g1841.merging_steps import TransformStep
+from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
 
@@ -442,3 +442,99 @@ def test_defect_a_not_named_when_irsff_falls_to_controlled_corporation_2_4() -> 
     closed = oracle_defects.after_concessions_close(engine)
     assert closed.corporation("IRSFF").owner is closed.corporation(y.sym)
     assert all(oracle_defects.veto(game, a) is None for a in buys)
+
+
+def sfv_held(pool_share: bool = False, other_percent: int = 20) -> Game1841:
+    """A first-edition game with SFV (a minor: 40 % president's certificate and three of
+    20 %) dealt by hand: Player 1 the president's certificate, Player 2 ``other_percent``,
+    the pool one 20 % certificate if ``pool_share``, the rest in SFV's treasury."""
+    game = Game.create("1841", [(i, f"Player {i}") for i in (1, 2, 3)], ["version_1"], 1)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    sfv = engine.corporation("SFV")
+    first, second = engine.players[0], engine.players[1]
+    pres, *ordinary = list(sfv.treasury_shares())
+    move_share(pres, first)
+    for share in ordinary[: other_percent // 20]:
+        move_share(share, second)
+    if pool_share:
+        move_share(sfv.treasury_shares()[-1], engine.pool)
+    engine.set_president(sfv, first)
+    return engine
+
+
+def partial_sale(percent: int = 20) -> dict[str, object]:
+    return {"type": "sell_shares", "entity": 1, "entity_type": "player",
+            "shares": ["SFV_0"], "percent": percent}  # fmt: skip
+
+
+def test_defect_m_partial_presidents_sale_into_empty_pool_is_named_rules_2_3_7() -> None:
+    """Half of SFV's 40 % president's certificate sold in an emergency (rules/1841.md 2.3.7:
+    part of a president's certificate may go while another player holds more than 10 %),
+    nobody reaching 40 % after it and no SFV certificate in the pool to give the unsold half
+    back: the check names M (18xx.games' random game, 5 players, seed 31010, action 341)."""
+    engine = sfv_held()
+    assert oracle_defects.partial_president_sale_unreturned(engine, partial_sale())
+    assert oracle_defects.leads_to_defect(engine, partial_sale()) == "M"
+
+
+def test_defect_m_not_named_when_the_pool_returns_the_part_or_the_sale_is_whole() -> None:
+    """A 20 % certificate in the pool gives the unsold half back, a holder of 40 % takes the
+    presidency and the certificate, and a sale of the whole certificate leaves no part: none
+    is M (rules/1841.md 2.3.7)."""
+    assert oracle_defects.leads_to_defect(sfv_held(pool_share=True), partial_sale()) is None
+    assert oracle_defects.leads_to_defect(sfv_held(other_percent=40), partial_sale()) is None
+    assert oracle_defects.leads_to_defect(sfv_held(), partial_sale(40)) is None
+
+
+def merger_partner_offered() -> tuple[Game, Action]:
+    """A game where a major may name a merger partner (rules/1841.md 2.3.11), and that
+    action."""
+
+    def wanted(game: Game, legal: list[Action]) -> bool:
+        return any(merge_partner(game, a) for a in legal)
+
+    game, legal = played_until([], wanted)
+    return game, next(a for a in legal if merge_partner(game, a))
+
+
+def merge_partner(game: Game, action: Action) -> bool:
+    if action.get("type") != "merge":
+        return False
+    engine = game.engine
+    step = engine.round.step_for_entity(engine.entity(action))
+    return isinstance(step, MergeStep) and step.partner is None
+
+
+def pairs_to_pool(engine: Game1841, syms: tuple[str, ...]) -> None:
+    """Every ordinary certificate of the corporations ``syms`` to the pool (their treasuries'
+    too): the pool holds 80 % of each, eight pairs, as many as the new corporation's ordinary
+    certificates; the presidents' certificates stay where they are."""
+    for holder in engine.holders():
+        if holder is engine.pool:
+            continue
+        for sym in syms:
+            for share in list(holder.shares_of(sym)):
+                if not share.president:
+                    move_share(share, engine.pool)
+    engine.changing()
+
+
+def test_defect_n_merger_with_pool_pairs_beyond_the_new_shares_is_avoided_rules_2_3_11() -> None:
+    """The pool holds as many pairs of the two merging corporations as the new corporation
+    has ordinary certificates, and a holder before it in the exchange takes one (rules/1841.md
+    2.3.11: pairs are exchanged for new shares, and once they run out a holder gets the value
+    from the bank, which the pool cannot take; 18xx.games fails there): the check names N for
+    the partner, and the driver names another partner or passes.  With the pool holding
+    nothing of them it names nothing."""
+    game, partner = merger_partner_offered()
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    syms = (str(partner["entity"]), str(partner["corporation"]))
+    assert oracle_defects.veto(game, partner) is None
+    pairs_to_pool(engine, syms)
+    assert oracle_defects.veto(game, partner) == "N"
+    legal = [a for a in game.legal_actions() if a.get("type") in ("merge", "pass")]
+    avoided: dict[str, int] = {}
+    for seed in range(6):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided, VETO) != partner
