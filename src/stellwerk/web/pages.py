@@ -62,6 +62,8 @@ from stellwerk.web.auction import Auction, Card, auction, company_cards
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, WebError
+from stellwerk.web.laying import WORDS as LAY_WORDS
+from stellwerk.web.laying import HexPage, hex_page
 from stellwerk.web.seats import ANNEX, Access, digest
 from stellwerk.web.security import Csrf, same_origin
 from stellwerk.web.service import (
@@ -121,7 +123,8 @@ UI: dict[str, dict[str, str]] = {
         "charters": "Charters", "log": "Log", "corporations": "Corporations",
         "your_move": "Your move", "waiting": "Waiting for", "nobody": "nobody",
         "tile_lays": "Tile lays", "tokens": "Stations", "click_hex":
-        "Click a hex with a marked outline to lay a tile, a city to place a station.",
+        "Click a hex with a marked outline on the map to see a tile there, or choose a hex:",
+        "click_city": "Click a marked city on the map, or choose here:",
         "routes": "Routes", "accept": "Accept", "price": "Price", "send": "Send",
         "export": "Download the game file (18xx.games)", "round": "Round", "phase": "Phase",
         "bank": "Bank", "spectator": "Spectator", "you_are": "You are", "refused": "Refused",
@@ -166,8 +169,9 @@ UI: dict[str, dict[str, str]] = {
         "charters": "Gesellschaften", "log": "Protokoll", "corporations": "Gesellschaften",
         "your_move": "Du bist am Zug", "waiting": "Am Zug", "nobody": "niemand",
         "tile_lays": "Plättchen legen", "tokens": "Stationen", "click_hex":
-        "Klicke auf ein markiertes Feld, um ein Plättchen zu legen, auf eine Stadt für "
-        "eine Station.",
+        "Klicke auf ein markiertes Feld der Karte, um dort ein Plättchen zu sehen, oder wähle "
+        "ein Feld:",
+        "click_city": "Klicke auf eine markierte Stadt der Karte oder wähle hier:",
         "routes": "Strecken", "accept": "Annehmen", "price": "Preis", "send": "Senden",
         "export": "Spieldatei herunterladen (18xx.games)", "round": "Runde", "phase": "Phase",
         "bank": "Bank", "spectator": "Zuschauer", "you_are": "Du bist", "refused": "Abgelehnt",
@@ -380,6 +384,34 @@ def game_page(stored: StoredGame, access: Access, key: str, lang: str) -> GamePa
         if may_undo(access, game.kept("web.last_mover", lambda: last_mover(stored)))
         else None,
     )
+
+
+@dataclass
+class LayPage:
+    """The tile lays of one hex on their own page (``web.laying``), for one seat."""
+
+    key: str
+    title: str
+    count: int
+    lays: HexPage | None
+
+
+def lay_page(stored: StoredGame, access: Access, key: str, hex_id: str, lang: str) -> LayPage:
+    """The lays of ``hex_id`` the seat's player may make now, each drawn on the hex (on the
+    store's thread, ``GameService.with_game``)."""
+    from stellwerk.api import Game
+
+    game = stored.game
+    if not isinstance(game, Game) or not access.is_player:
+        raise Forbidden("this link is not for this page")
+    lays = None
+    if not game.finished and hex_id in game.board.hexes:
+
+        def mine(action: JSONObject) -> bool:
+            return bool(decider(game, action.get("entity")) == access.player)
+
+        lays = hex_page(game, hex_id, lang, mine)
+    return LayPage(key, str(stored.data.get("title")), stored.count, lays)
 
 
 def round_text(view: GameView, lang: str) -> str:
@@ -758,6 +790,26 @@ async def act(request: Request) -> Response:
     return RedirectResponse(f"/play/{key}/{token}", status_code=303)
 
 
+async def lay_on_hex(request: Request) -> Response:
+    """``/play/{game}/{token}/lay/{hex}``: every legal tile in every legal rotation drawn on
+    the hex, each a move's form (the map's tile lay without a script)."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    hex_id = request.path_params["hex"]
+    lang = language(request)
+    page = await service_of(request).with_game(key, token, lay_page, key, hex_id, lang)
+    nonce, _ = nonce_of(request)
+    context = {
+        "page": page,
+        "hex": hex_id,
+        "words": LAY_WORDS.get(lang, LAY_WORDS["en"]),
+        "base_url": f"/play/{key}/{token}",
+        "act_url": f"/play/{key}/{token}/act",
+        "csrf": form_token(request, _move_purpose(key, token), nonce),
+    }
+    return render(request, "lay.html", context, 200 if page.lays else 404, nonce=nonce)
+
+
 TILE_RADIUS = 40.0
 
 
@@ -825,6 +877,7 @@ def routes(service: GameService, state: State) -> list[BaseRoute]:
         Route("/tile/{title}/{name}/{rotation:int}.svg", tile_picture, methods=["GET"]),
         Route("/play/{id}/{token}", show, methods=["GET"]),
         Route("/play/{id}/{token}/act", act, methods=["POST"]),
+        Route("/play/{id}/{token}/lay/{hex}", lay_on_hex, methods=["GET"]),
         Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
         Route("/play/{id}/{token}/standing", standing, methods=["POST"]),
         Route("/watch/{id}/{token}", show, methods=["GET"]),
