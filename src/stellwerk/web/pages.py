@@ -154,6 +154,8 @@ UI: dict[str, dict[str, str]] = {
         "opening": "opening bid", "hand_in": "Hand in my sealed bids",
         "see_auction": "Your bids are made on the auction's cards below.",
         "course": "The game's course", "privates": "Private companies and concessions",
+        "bar_turn": "Turn (r)", "bar_confirm": "Lay (Enter)", "bar_cancel": "Cancel (Esc)",
+        "bar_station": "Place a station here?",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -204,6 +206,8 @@ UI: dict[str, dict[str, str]] = {
         "opening": "Mindestgebot", "hand_in": "Meine verdeckten Gebote abgeben",
         "see_auction": "Deine Gebote gibst du auf den Karten der Versteigerung unten ab.",
         "course": "Spielverlauf", "privates": "Privatbahnen und Konzessionen",
+        "bar_turn": "Drehen (r)", "bar_confirm": "Legen (Enter)", "bar_cancel": "Abbrechen (Esc)",
+        "bar_station": "Hier eine Station setzen?",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -657,6 +661,9 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
         "error": error,
         "lays_json": json.dumps(sorted(page.choices.lays)),
         "cities_json": json.dumps(sorted(page.choices.tokens)),
+        "bar_words": json.dumps(
+            {k: UI[lang][f"bar_{k}"] for k in ("turn", "confirm", "cancel", "station")}
+        ),
     }
     return render(request, "game.html", context, status, nonce=nonce)
 
