@@ -127,3 +127,26 @@ def test_the_hex_page_in_german_and_for_others(client: TestClient) -> None:
     assert client.get(f"{link}/lay/Z99").status_code == 404
     watch = link.replace("/play/", "/watch/")
     assert client.get(f"{watch}/lay/J6").status_code in (403, 404)
+
+
+def test_offered_routes_train_by_train_in_their_colours(client: TestClient) -> None:
+    """1849, a corporation's run: each train's route is drawn in its own colour with its
+    revenue beside its last stop, and the list under "Your move" names each train with its
+    revenue and the same colour; the button runs them all."""
+    links = imported(client, GAME_1849, 67)
+    _link, page = acting(client, links)
+    routes = re.findall(r'<g class="route" ([^>]*)>', page)
+    listed = re.findall(
+        r'<li data-train-index="(\d+)"[^>]*><span class="swatch" style="background: ([^"]+)">'
+        r"</span> ([^:]+): <strong>([^<]+)</strong>",
+        page,
+    )
+    assert routes and len(routes) == len(listed)
+    colors = [re.search(r'data-color="([^"]+)"', r).group(1) for r in routes]  # type: ignore[union-attr]
+    assert len(set(colors)) == len(colors), "one colour per train"
+    assert colors == [color for _i, color, _train, _revenue in listed]
+    revenues = [re.search(r'data-revenue="(\d+)"', r).group(1) for r in routes]  # type: ignore[union-attr]
+    assert [f"L.{r}" for r in revenues] == [revenue for *_, revenue in listed]
+    assert page.count('class="route-revenue"') == len(routes)
+    total = sum(int(r) for r in revenues)
+    assert f"Run the best routes for L.{total}" in page

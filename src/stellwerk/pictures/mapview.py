@@ -215,7 +215,15 @@ def _routes(
                 if piece.path == path:
                     curves.append(_shift(piece.curve, x, y))
         width = radius * (0.11 + 0.05 * (n - 1 - index))
-        rg = sub(g, "g", class_="route", data_train=route.label)
+        rg = sub(
+            g,
+            "g",
+            class_="route",
+            data_train=route.label,
+            data_index=str(index),
+            data_color=color,
+            data_revenue=None if route.revenue is None else str(route.revenue),
+        )
         if curves:
             sub(
                 rg,
@@ -242,6 +250,34 @@ def _routes(
                     stroke=color,
                     stroke_width=radius * 0.06,
                 )
+        if route.revenue is not None and route.stops:
+            _revenue_badge(rg, route, centers, layouts, radius, color, index)
+
+
+def _revenue_badge(
+    g: ET.Element,
+    route: RouteLine,
+    centers: Mapping[str, tuple[float, float]],
+    layouts: Mapping[str, TileLayout],
+    radius: float,
+    color: str,
+    index: int,
+) -> None:
+    """The train's revenue in its colour beside the route's last stop (badges of several
+    trains ending at one stop stand one above the other)."""
+    hid, node = route.stops[-1]
+    x, y = centers[hid]
+    lay = layouts[hid]
+    nx, ny = lay.nodes[node] if node < len(lay.nodes) else (0.0, 0.0)
+    label = str(route.revenue)
+    w = radius * (0.2 + 0.17 * len(label))
+    h = radius * 0.36
+    bx = x + nx + radius * 0.3
+    by = y + ny - radius * 0.55 - index * h * 1.1
+    badge = sub(g, "g", class_="route-revenue")
+    sub(badge, "rect", x=bx, y=by, width=w, height=h, rx=h / 3, fill=color, stroke="#fff",
+        stroke_width=radius * 0.03)  # fmt: skip
+    text(badge, bx + w / 2, by + h / 2, label, h * 0.7, weight="bold", fill="#fff")
 
 
 def _shift(c: Cubic, dx: float, dy: float) -> Cubic:

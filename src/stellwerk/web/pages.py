@@ -57,6 +57,7 @@ from starlette.templating import Jinja2Templates
 from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.core.jsondata import JSONObject, JSONValue
+from stellwerk.pictures.style import TRAIN_COLORS
 from stellwerk.store import GameMovedOn, GameStore, StoredGame, StoreError, players_of
 from stellwerk.web.auction import Auction, Card, auction, company_cards
 from stellwerk.web.choices import Choices, build_choices
@@ -661,6 +662,7 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
         "error": error,
         "lays_json": json.dumps(sorted(page.choices.lays)),
         "cities_json": json.dumps(sorted(page.choices.tokens)),
+        "train_colors": TRAIN_COLORS,
         "bar_words": json.dumps(
             {k: UI[lang][f"bar_{k}"] for k in ("turn", "confirm", "cancel", "station")}
         ),

@@ -225,6 +225,19 @@
     root.querySelectorAll("form.move").forEach(function (f) {
       f.addEventListener("submit", function () { busy = true; });
     });
+    // a train of the offered run, pointed at in the list, stands out on the map
+    root.querySelectorAll("#routes li[data-train-index]").forEach(function (li) {
+      var on = function () { showTrain(root, li.getAttribute("data-train-index")); };
+      var off = function () { showTrain(root, null); };
+      li.addEventListener("mouseenter", on); li.addEventListener("focus", on);
+      li.addEventListener("mouseleave", off); li.addEventListener("blur", off);
+    });
+  }
+
+  function showTrain(root, index) {
+    root.querySelectorAll("#map g.route").forEach(function (g) {
+      g.classList.toggle("dim", index !== null && g.getAttribute("data-index") !== index);
+    });
   }
 
   var busy = false;      // a move of ours is on its way: the page after it comes anyway
