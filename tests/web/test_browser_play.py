@@ -1,7 +1,8 @@
 """End-to-end: the opening of each title played through the pages in headless Chromium
 (issue 11, "How it will be checked"): auction, pars (1835: a director's certificate), shares,
-a tile lay by clicking a hex and picking tile and rotation, a station by clicking a city, the
-optimiser's routes accepted with one click, a dividend, a train.
+a tile lay by clicking a hex (its first legal tile drawn in place) and confirming, a station by
+clicking a city and confirming, the optimiser's routes accepted with one click, a dividend, a
+train.
 
 Debian's ``chromium`` (``/usr/bin/chromium``) driven by Playwright; no browser is downloaded
 (``scripts/ci_packages.sh`` installs it in CI).  Without it the tests skip, except in CI
@@ -195,31 +196,25 @@ def click_map(page: Any, selector: str) -> None:
 
 
 def lay_tile(page: Any) -> None:
-    """Click the first hex with legal lays, then its first tile and first rotation."""
+    """Click the first hex with legal lays: its first legal tile is drawn on the map; confirm
+    it in the bar beside the hex."""
     hexes = json.loads(page.get_attribute("#game", "data-lays"))
     hex_id = hexes[0]
     assert page.locator(f'#map g.hex.can-lay[data-hex="{hex_id}"]').count() == 1
-    panel = page.locator(f'.panel[data-lays-for="{hex_id}"]')
-    assert panel.is_hidden()
     click_map(page, f'#map g.hex[data-hex="{hex_id}"] > polygon')
-    panel.wait_for(state="visible")
-    panel.locator("details.tile summary").first.click()
-    preview = panel.locator("details.tile[open] img.tile-preview").first
-    page.wait_for_function(
-        "img => img.complete && img.naturalWidth > 0", arg=preview.element_handle()
-    )
-    submit(page, panel.locator("details.tile[open] .rotation button").first)
+    page.locator(f'#map g.hex[data-hex="{hex_id}"] g.lay-preview').wait_for()
+    submit(page, page.locator(".map-bar button.bar-confirm"))
 
 
 def place_token(page: Any) -> None:
-    """Click the first city with a station choice, then its first choice."""
+    """Click the first city with a station choice, then confirm its first choice."""
     cities = json.loads(page.get_attribute("#game", "data-cities"))
     key = cities[0]
     assert page.locator(f'#map g.city.can-token[data-city="{key}"]').count() == 1
-    panel = page.locator(f'.panel[data-tokens-for="{key}"]')
     click_map(page, f'#map g.city[data-city="{key}"]')
-    panel.wait_for(state="visible")
-    submit(page, panel.locator("button[data-kind]").first)
+    bar = page.locator(".map-bar")
+    bar.wait_for(state="visible")
+    submit(page, bar.locator("button.bar-confirm").first)
 
 
 def move(table: Table, page: Any) -> str:

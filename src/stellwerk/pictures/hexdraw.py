@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from stellwerk.core.map.geometry import Layout
-from stellwerk.core.map.state import CityState
+from stellwerk.core.map.state import CityState, HexState
 from stellwerk.core.map.tiles import NodeKind, RotatedTile
 from stellwerk.pictures.geometry import (
     Point,
@@ -215,6 +215,20 @@ class HexMarks:
     port: bool = False
     show_coordinate: bool = True
     tile_name: str | None = None
+
+
+def hex_marks(hex_id: str, state: HexState) -> HexMarks:
+    """What the map prints on a hex besides its tile: the terrain cost only while the printed
+    tile is there, the name of a laid tile."""
+    spec = state.spec
+    return HexMarks(
+        hex_id=hex_id,
+        location=spec.location,
+        terrain_cost=spec.terrain_cost if state.is_preprinted else 0,
+        terrain=spec.terrain,
+        port=spec.port,
+        tile_name=None if state.is_preprinted else state.tile.name,
+    )
 
 
 def _draw_track(g: ET.Element, lay: TileLayout, radius: float, color: str) -> None:

@@ -5,7 +5,8 @@ on the margins, and optionally the routes of one corporation (one colour per tra
 board, colours, political borders); :mod:`stellwerk.pictures.scene` builds scenes from games.
 Every hex is one ``<g>`` whose ``id`` and ``data-hex`` are the hex id, every city of it a
 ``<g class="city">`` with ``data-city="HEX:INDEX"`` (the 18xx.games city index, from 0): the web
-pages map a click to a hex or a city by these attributes.
+pages map a click to a hex or a city by these attributes.  A hex with a laid tile names it and
+its rotation (``data-tile``, ``data-rotation``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from stellwerk.core.map.board import Board
 from stellwerk.core.map.geometry import letters_for, parse_hex_id
 from stellwerk.core.map.graph import NodeKey, PathKey
 from stellwerk.pictures.geometry import Cubic, TileLayout, hex_center
-from stellwerk.pictures.hexdraw import HexMarks, draw_hex, edge_line
+from stellwerk.pictures.hexdraw import draw_hex, edge_line, hex_marks
 from stellwerk.pictures.style import IMPASSABLE, POLITICAL, TRAIN_COLORS, CorpColors
 from stellwerk.pictures.svg import new_svg, num, path_d, sub, text, to_string
 
@@ -76,7 +77,6 @@ def render_map(scene: MapScene, radius: float = RADIUS) -> str:
     layouts: dict[str, TileLayout] = {}
     for hid, state in board.hexes.items():
         x, y = centers[hid]
-        spec = state.spec
         g = sub(
             hexes_g,
             "g",
@@ -84,15 +84,10 @@ def render_map(scene: MapScene, radius: float = RADIUS) -> str:
             transform=f"translate({num(x)} {num(y)})",
             class_="hex",
             data_hex=hid,
+            data_tile=None if state.is_preprinted else state.tile.name,
+            data_rotation=None if state.is_preprinted else str(state.placed.rotation),
         )
-        marks = HexMarks(
-            hex_id=hid,
-            location=spec.location,
-            terrain_cost=spec.terrain_cost if state.is_preprinted else 0,
-            terrain=spec.terrain,
-            port=spec.port,
-            tile_name=None if state.is_preprinted else state.tile.name,
-        )
+        marks = hex_marks(hid, state)
         homes: dict[int, list[str]] = {}
         for corp, city in scene.homes.get(hid, ()):
             homes.setdefault(city, []).append(corp)
@@ -220,7 +215,15 @@ def _routes(
                 if piece.path == path:
                     curves.append(_shift(piece.curve, x, y))
         width = radius * (0.11 + 0.05 * (n - 1 - index))
-        rg = sub(g, "g", class_="route", data_train=route.label)
+        rg = sub(
+            g,
+            "g",
+            class_="route",
+            data_train=route.label,
+            data_index=str(index),
+            data_color=color,
+            data_revenue=None if route.revenue is None else str(route.revenue),
+        )
         if curves:
             sub(
                 rg,
@@ -247,6 +250,34 @@ def _routes(
                     stroke=color,
                     stroke_width=radius * 0.06,
                 )
+        if route.revenue is not None and route.stops:
+            _revenue_badge(rg, route, centers, layouts, radius, color, index)
+
+
+def _revenue_badge(
+    g: ET.Element,
+    route: RouteLine,
+    centers: Mapping[str, tuple[float, float]],
+    layouts: Mapping[str, TileLayout],
+    radius: float,
+    color: str,
+    index: int,
+) -> None:
+    """The train's revenue in its colour beside the route's last stop (badges of several
+    trains ending at one stop stand one above the other)."""
+    hid, node = route.stops[-1]
+    x, y = centers[hid]
+    lay = layouts[hid]
+    nx, ny = lay.nodes[node] if node < len(lay.nodes) else (0.0, 0.0)
+    label = str(route.revenue)
+    w = radius * (0.2 + 0.17 * len(label))
+    h = radius * 0.36
+    bx = x + nx + radius * 0.3
+    by = y + ny - radius * 0.55 - index * h * 1.1
+    badge = sub(g, "g", class_="route-revenue")
+    sub(badge, "rect", x=bx, y=by, width=w, height=h, rx=h / 3, fill=color, stroke="#fff",
+        stroke_width=radius * 0.03)  # fmt: skip
+    text(badge, bx + w / 2, by + h / 2, label, h * 0.7, weight="bold", fill="#fff")
 
 
 def _shift(c: Cubic, dx: float, dy: float) -> Cubic:

@@ -624,6 +624,18 @@ def _lays(game: Game, mine: Callable[[Action], bool]) -> dict[str, list[Action]]
     return out
 
 
+def hex_lays(
+    game: Game, hex_id: str, lang: str = "en", allowed: Callable[[Action], bool] | None = None
+) -> HexLays | None:
+    """The tile lays on one hex of the entities ``allowed`` lets through (as
+    :func:`build_choices` finds them, asking only this hex); None when none is legal there."""
+    if game.finished or hex_id not in game.lay_hexes():
+        return None
+    mine = allowed or (lambda action: True)
+    found = [a for a in game.legal_actions(hex_id) if a["type"] == "lay_tile" and mine(a)]
+    return _hex_lays(Labeller(game, lang), hex_id, found) if found else None
+
+
 def _hex_lays(names: Labeller, hex_id: str, actions: list[Action]) -> HexLays:
     """One hex's lays: per tile (in listed order) its rotations, each with its action."""
     by_tile: dict[str, dict[int, Action]] = {}

@@ -57,6 +57,7 @@ from starlette.templating import Jinja2Templates
 from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
 from stellwerk.core.jsondata import JSONObject, JSONValue
+from stellwerk.pictures.style import TRAIN_COLORS
 from stellwerk.store import (
     GameMovedOn,
     GameStore,
@@ -69,6 +70,8 @@ from stellwerk.web.auction import Auction, Card, auction, company_cards
 from stellwerk.web.choices import Choices, build_choices
 from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NotFound, WebError
+from stellwerk.web.laying import WORDS as LAY_WORDS
+from stellwerk.web.laying import HexPage, hex_page
 from stellwerk.web.offers import Offer, OfferGone, OfferMade
 from stellwerk.web.seats import ANNEX, Access, digest
 from stellwerk.web.security import Csrf, same_origin
@@ -129,7 +132,8 @@ UI: dict[str, dict[str, str]] = {
         "charters": "Charters", "log": "Log", "corporations": "Corporations",
         "your_move": "Your move", "waiting": "Waiting for", "nobody": "nobody",
         "tile_lays": "Tile lays", "tokens": "Stations", "click_hex":
-        "Click a hex with a marked outline to lay a tile, a city to place a station.",
+        "Click a hex with a marked outline on the map to see a tile there, or choose a hex:",
+        "click_city": "Click a marked city on the map, or choose here:",
         "routes": "Routes", "accept": "Accept", "price": "Price", "send": "Send",
         "export": "Download the game file (18xx.games)", "round": "Round", "phase": "Phase",
         "bank": "Bank", "spectator": "Spectator", "you_are": "You are", "refused": "Refused",
@@ -175,6 +179,8 @@ UI: dict[str, dict[str, str]] = {
         "Tell me when it is my turn (sound and notification)", "seen_here":
         "Games you opened on this device are links; a player's own link is only in his "
         "invitation.",
+        "bar_turn": "Turn (r)", "bar_confirm": "Lay (Enter)", "bar_cancel": "Cancel (Esc)",
+        "bar_station": "Place a station here?",
     },
     "de": {
         "games": "Spiele", "new_game": "Neues Spiel", "title": "Titel", "players": "Spieler",
@@ -190,8 +196,9 @@ UI: dict[str, dict[str, str]] = {
         "charters": "Gesellschaften", "log": "Protokoll", "corporations": "Gesellschaften",
         "your_move": "Du bist am Zug", "waiting": "Am Zug", "nobody": "niemand",
         "tile_lays": "Plättchen legen", "tokens": "Stationen", "click_hex":
-        "Klicke auf ein markiertes Feld, um ein Plättchen zu legen, auf eine Stadt für "
-        "eine Station.",
+        "Klicke auf ein markiertes Feld der Karte, um dort ein Plättchen zu sehen, oder wähle "
+        "ein Feld:",
+        "click_city": "Klicke auf eine markierte Stadt der Karte oder wähle hier:",
         "routes": "Strecken", "accept": "Annehmen", "price": "Preis", "send": "Senden",
         "export": "Spieldatei herunterladen (18xx.games)", "round": "Runde", "phase": "Phase",
         "bank": "Bank", "spectator": "Zuschauer", "you_are": "Du bist", "refused": "Abgelehnt",
@@ -241,6 +248,8 @@ UI: dict[str, dict[str, str]] = {
         "Sag mir, wenn ich am Zug bin (Ton und Benachrichtigung)", "seen_here":
         "Spiele, die du auf diesem Gerät geöffnet hast, sind verlinkt; den eigenen Link hat "
         "jeder Spieler nur in seiner Einladung.",
+        "bar_turn": "Drehen (r)", "bar_confirm": "Legen (Enter)", "bar_cancel": "Abbrechen (Esc)",
+        "bar_station": "Hier eine Station setzen?",
     },
 }  # fmt: skip
 """The pages' own words; the game's are ``stellwerk.words``'."""
@@ -484,6 +493,34 @@ def _acting(game: Game, names: Mapping[str, str]) -> tuple[str, ...]:
 
 def _names(data: JSONObject) -> dict[str, str]:
     return {str(p.get("id")): str(p.get("name")) for p in players_of(data)}
+
+
+@dataclass
+class LayPage:
+    """The tile lays of one hex on their own page (``web.laying``), for one seat."""
+
+    key: str
+    title: str
+    count: int
+    lays: HexPage | None
+
+
+def lay_page(stored: StoredGame, access: Access, key: str, hex_id: str, lang: str) -> LayPage:
+    """The lays of ``hex_id`` the seat's player may make now, each drawn on the hex (on the
+    store's thread, ``GameService.with_game``)."""
+    from stellwerk.api import Game
+
+    game = stored.game
+    if not isinstance(game, Game) or not access.may_act:
+        raise Forbidden("this link is not for this page")
+    lays = None
+    if not game.finished and hex_id in game.board.hexes:
+
+        def mine(action: JSONObject) -> bool:
+            return access.acts_for(decider(game, action.get("entity")))
+
+        lays = hex_page(game, hex_id, lang, mine)
+    return LayPage(key, str(stored.data.get("title")), stored.count, lays)
 
 
 def round_text(view: GameView, lang: str) -> str:
@@ -746,6 +783,10 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
         "error": error,
         "lays_json": json.dumps(sorted(page.choices.lays)),
         "cities_json": json.dumps(sorted(page.choices.tokens)),
+        "train_colors": TRAIN_COLORS,
+        "bar_words": json.dumps(
+            {k: UI[lang][f"bar_{k}"] for k in ("turn", "confirm", "cancel", "station")}
+        ),
     }
     return render(request, "game.html", context, status, nonce=nonce)
 
@@ -973,6 +1014,29 @@ async def plot_picture(request: Request) -> Response:
     )
 
 
+async def lay_on_hex(request: Request) -> Response:
+    """``/play|table/{game}/{token}/lay/{hex}``: every legal tile in every legal rotation drawn on
+    the hex, each a move's form (the map's tile lay without a script)."""
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    hex_id = request.path_params["hex"]
+    lang = language(request)
+    access = await service_of(request).access(key, token)
+    if request.url.path.split("/")[1] != access.kind:
+        raise Forbidden("this link is not for this page")
+    page = await service_of(request).with_game(key, token, lay_page, key, hex_id, lang)
+    nonce, _ = nonce_of(request)
+    context = {
+        "page": page,
+        "hex": hex_id,
+        "words": LAY_WORDS.get(lang, LAY_WORDS["en"]),
+        "base_url": f"/{access.kind}/{key}/{token}",
+        "act_url": f"/{access.kind}/{key}/{token}/act",
+        "csrf": form_token(request, _move_purpose(key, token), nonce),
+    }
+    return render(request, "lay.html", context, 200 if page.lays else 404, nonce=nonce)
+
+
 TILE_RADIUS = 40.0
 
 
@@ -1036,6 +1100,8 @@ def routes(service: GameService, state: State) -> list[BaseRoute]:
         Route("/tile/{title}/{name}/{rotation:int}.svg", tile_picture, methods=["GET"]),
         Route("/play/{id}/{token}", show, methods=["GET"]),
         Route("/play/{id}/{token}/act", act, methods=["POST"]),
+        Route("/play/{id}/{token}/lay/{hex}", lay_on_hex, methods=["GET"]),
+        Route("/table/{id}/{token}/lay/{hex}", lay_on_hex, methods=["GET"]),
         Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
         Route("/play/{id}/{token}/standing", standing, methods=["POST"]),
         Route("/play/{id}/{token}/say", say, methods=["POST"]),

@@ -1,18 +1,16 @@
-// stellwerk game page: clicks on the map open the legal tile lays of a hex or the station
-// choices of a city (the server rendered them as hidden panels); a move is posted by the
-// script and the next position swapped in; the live feed (server-sent events) fetches the
-// page again when another player moved and swaps its parts in.
+// stellwerk game page: the map to play on -- a click on a marked hex draws its first legal
+// tile in place (the hex's lay page, fetched: the same pictures and forms that work without
+// this script), clicks or the keys r / R (arrows) turn it through the legal rotations only, a
+// small bar beside the hex confirms (Enter) or cancels (Esc); a click on a marked city offers
+// its station in the same bar.  A move is posted by the script and the next position
+// swapped in.  The live feed (server-sent events) fetches the page again
+// when another player moved and swaps its parts in.
 "use strict";
 (function () {
-  function panels(root) { return root.querySelectorAll("#hex-panels .panel"); }
+  // -- the map to play on: a tile previewed in place, turned, confirmed; a station confirmed
+  var play = null;  // the open choice: {kind: "lay"|"token", key, options, index, bar}
 
-  function show(root, found) {
-    if (!found.length) { return false; }
-    panels(root).forEach(function (p) { p.hidden = true; });
-    found.forEach(function (p) { p.hidden = false; });
-    found[0].scrollIntoView({ block: "nearest" });
-    return true;
-  }
+  function words(root) { return JSON.parse(root.dataset.words || "{}"); }
 
   function mark(root) {
     var lays = JSON.parse(root.dataset.lays || "[]");
@@ -27,28 +25,219 @@
     });
   }
 
-  function onMapClick(root, event) {
-    var city = event.target.closest("[data-city]");
-    if (city) {
-      var key = city.getAttribute("data-city");
-      if (show(root, root.querySelectorAll('.panel[data-tokens-for="' + key + '"]'))) { return; }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text) { e.textContent = text; }
+    return e;
+  }
+
+  function button(label, cls, onClick) {
+    var b = el("button", cls, label);
+    b.type = "button";
+    b.addEventListener("click", function (event) { event.stopPropagation(); onClick(); });
+    return b;
+  }
+
+  function cancel() {
+    if (!play) { return; }
+    play.bar.remove();
+    if (play.target) { play.target.classList.remove("picked"); }
+    if (play.preview) { play.preview.remove(); }
+    play = null;
+  }
+
+  // the floating bar beside what was clicked, inside the map's scrolling box
+  function openBar(root, target) {
+    var box = root.querySelector("#map .scroll");
+    var bar = el("div", "map-bar");
+    bar.setAttribute("role", "dialog");
+    box.appendChild(bar);
+    var r = target.getBoundingClientRect();
+    var b = box.getBoundingClientRect();
+    // beside the hex, past its neighbours (they show where the new track leads)
+    var gap = target.classList.contains("city") ? 8 : r.width * 0.8;
+    var width = bar.offsetWidth;
+    var left = r.right - b.left + box.scrollLeft + gap;
+    if (left + width > box.scrollLeft + box.clientWidth) { left = r.left - b.left + box.scrollLeft - gap - width; }
+    bar.style.left = Math.max(box.scrollLeft, left) + "px";
+    bar.style.top = Math.max(0, r.top - b.top + box.scrollTop) + "px";
+    target.classList.add("picked");
+    return bar;
+  }
+
+  function send(form) {  // a lay or station form of the bar: posted as every move is
+    var holder = document.getElementById("map-forms");
+    holder.appendChild(document.importNode(form, true));
+    if (!window.fetch || !window.URLSearchParams) { busy = true; holder.lastChild.submit(); return; }
+    post(holder.lastChild, null);
+  }
+
+  function drawLay(root) {
+    var option = play.options[play.index];
+    var w = words(root);
+    if (play.preview) { play.preview.remove(); }
+    var g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    g.setAttribute("class", "lay-preview");
+    g.setAttribute("data-tile", option.tile);
+    g.setAttribute("data-rotation", option.rotation);
+    Array.prototype.forEach.call(option.g.childNodes, function (child) {
+      var copy = document.importNode(child, true);
+      if (!(copy.classList && copy.classList.contains("location-label"))) { g.appendChild(copy); }
+    });
+    play.target.appendChild(g);
+    play.preview = g;
+    var bar = play.bar;
+    bar.textContent = "";
+    bar.appendChild(el("strong", "bar-what", option.label));
+    if (option.cost) { bar.appendChild(el("span", "bar-cost", option.cost)); }
+    bar.appendChild(el("span", "bar-terrain muted", play.terrain));
+    var rotations = play.options.filter(function (o) { return o.tile === option.tile; });
+    var row = el("div", "bar-buttons");
+    if (rotations.length > 1) {
+      row.appendChild(button("\u21bb " + w.turn, "bar-turn", function () { turn(root, 1); }));
     }
-    var hexEl = event.target.closest("[data-hex]");
-    if (!hexEl) { return; }
-    var hex = hexEl.getAttribute("data-hex");
-    if (show(root, root.querySelectorAll('.panel[data-lays-for="' + hex + '"]'))) { return; }
-    show(root, root.querySelectorAll('.panel.tokens[data-hex="' + hex + '"]'));
+    var tiles = [];
+    play.options.forEach(function (o) { if (tiles.indexOf(o.tile) < 0) { tiles.push(o.tile); } });
+    if (tiles.length > 1) {
+      tiles.forEach(function (t) {
+        var pick = button(t, "bar-tile" + (t === option.tile ? " on" : ""), function () { toTile(root, t); });
+        pick.setAttribute("data-tile", t);
+        row.appendChild(pick);
+      });
+    }
+    var ok = button("\u2713 " + w.confirm, "bar-confirm", function () { send(option.form); });
+    row.appendChild(ok);
+    row.appendChild(button("\u2715 " + w.cancel, "bar-cancel close", cancel));
+    bar.appendChild(row);
+    ok.focus({ preventScroll: true });
+  }
+
+  // the next (step 1) or previous (-1) legal rotation of the tile shown
+  function turn(root, step) {
+    var tile = play.options[play.index].tile;
+    var n = play.options.length;
+    var i = play.index;
+    do { i = (i + step + n) % n; } while (play.options[i].tile !== tile);
+    play.index = i;
+    drawLay(root);
+  }
+
+  function toTile(root, tile) {
+    for (var i = 0; i < play.options.length; i++) {
+      if (play.options[i].tile === tile) { play.index = i; drawLay(root); return; }
+    }
+  }
+
+  function nextTile(root, step) {
+    var tiles = [];
+    play.options.forEach(function (o) { if (tiles.indexOf(o.tile) < 0) { tiles.push(o.tile); } });
+    var at = tiles.indexOf(play.options[play.index].tile);
+    toTile(root, tiles[(at + step + tiles.length) % tiles.length]);
+  }
+
+  function startLay(root, hex) {
+    var link = root.querySelector('a[data-lay-hex="' + hex + '"]');
+    var target = root.querySelector('#map g.hex[data-hex="' + hex + '"]');
+    if (!link || !target) { return; }
+    cancel();
+    fetch(link.href, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.text(); })
+      .then(function (text) {
+        var doc = new DOMParser().parseFromString(text, "text/html");
+        var options = Array.prototype.map.call(doc.querySelectorAll("form.lay-option"), function (f) {
+          return {
+            tile: f.dataset.tile, rotation: f.dataset.rotation, form: f,
+            label: f.querySelector(".lay-label").textContent, cost: f.dataset.cost,
+            g: f.querySelector("g.hex.preview")
+          };
+        });
+        if (!options.length) { window.location.href = link.href; return; }
+        cancel();
+        var terrain = doc.getElementById("terrain");
+        play = { kind: "lay", key: hex, options: options, index: 0, target: target,
+                 terrain: terrain ? terrain.textContent : "" };
+        play.bar = openBar(root, target);
+        drawLay(root);
+      });
+  }
+
+  function startToken(root, key) {
+    var target = root.querySelector('#map g.city[data-city="' + key + '"]');
+    var forms = root.querySelectorAll('.city-tokens[data-tokens-for="' + key + '"] form.move');
+    if (!target || !forms.length) { return; }
+    cancel();
+    var w = words(root);
+    play = { kind: "token", key: key, options: forms, index: 0, target: target };
+    var bar = play.bar = openBar(root, target);
+    var row = el("div", "bar-buttons");
+    Array.prototype.forEach.call(forms, function (form, i) {
+      var label = form.querySelector("button").textContent;
+      var ok = button("\u2713 " + label, "bar-confirm", function () { send(form); });
+      row.appendChild(ok);
+      if (i === 0) { setTimeout(function () { ok.focus({ preventScroll: true }); }, 0); }
+    });
+    row.appendChild(button("\u2715 " + w.cancel, "bar-cancel close", cancel));
+    bar.appendChild(el("strong", "bar-what", w.station));
+    bar.appendChild(row);
+  }
+
+  function onMapClick(root, event) {
+    if (event.target.closest(".map-bar")) { return; }
+    var hexEl = event.target.closest("g.hex[data-hex]");
+    if (play && play.kind === "lay" && hexEl && hexEl.getAttribute("data-hex") === play.key) {
+      turn(root, event.shiftKey ? -1 : 1);
+      return;
+    }
+    var city = event.target.closest("g.city.can-token");
+    if (city) { startToken(root, city.getAttribute("data-city")); return; }
+    if (hexEl && hexEl.classList.contains("can-lay")) { startLay(root, hexEl.getAttribute("data-hex")); return; }
+    cancel();
+  }
+
+  function onKey(event) {
+    if (!play || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) { return; }
+    var root = document.getElementById("game");
+    var key = event.key;
+    if (key === "Escape") { cancel(); } else if (key === "Enter") {
+      send(play.kind === "lay" ? play.options[play.index].form : play.options[0]);
+    } else if (play.kind !== "lay") { return; } else if (key === "r" || key === "ArrowRight") {
+      turn(root, 1);
+    } else if (key === "R" || key === "ArrowLeft") { turn(root, -1); } else if (key === "t" || key === "ArrowDown") {
+      nextTile(root, 1);
+    } else if (key === "T" || key === "ArrowUp") { nextTile(root, -1); } else { return; }
+    event.preventDefault();
   }
 
   function init(root) {
+    play = null;
     mark(root);
     var map = root.querySelector("#map");
     if (map) { map.addEventListener("click", function (e) { onMapClick(root, e); }); }
-    root.querySelectorAll(".panel .close").forEach(function (b) {
-      b.addEventListener("click", function () { b.closest(".panel").hidden = true; });
+    root.querySelectorAll("a[data-lay-hex]").forEach(function (a) {
+      a.addEventListener("click", function (event) {
+        event.preventDefault();
+        var hex = a.getAttribute("data-lay-hex");
+        var g = root.querySelector('#map g.hex[data-hex="' + hex + '"]');
+        if (g) { g.scrollIntoView({ block: "center", inline: "center" }); }
+        startLay(root, hex);
+      });
     });
     root.querySelectorAll("form[method=post]").forEach(function (f) {
-      f.addEventListener("submit", function (event) { send(f, event); });
+      f.addEventListener("submit", function (event) { submitted(f, event); });
+    });
+    // a train of the offered run, pointed at in the list, stands out on the map
+    root.querySelectorAll("#routes li[data-train-index]").forEach(function (li) {
+      var on = function () { showTrain(root, li.getAttribute("data-train-index")); };
+      var off = function () { showTrain(root, null); };
+      li.addEventListener("mouseenter", on); li.addEventListener("focus", on);
+      li.addEventListener("mouseleave", off); li.addEventListener("blur", off);
+    });
+  }
+
+  function showTrain(root, index) {
+    root.querySelectorAll("#map g.route").forEach(function (g) {
+      g.classList.toggle("dim", index !== null && g.getAttribute("data-index") !== index);
     });
   }
 
@@ -56,14 +245,19 @@
   // document, its styles and script): the same forms work without JavaScript.
   var sending = false;  // a move of ours is on its way: a second click waits for its answer
 
-  function send(form, event) {
+  function submitted(form, event) {
     if (sending) { event.preventDefault(); return; }
     busy = true;
     if (!window.fetch || !window.URLSearchParams) { return; }  // the browser posts the form
     event.preventDefault();
+    post(form, event.submitter);
+  }
+
+  function post(form, by) {
+    if (sending) { return; }
+    busy = true;
     sending = true;
     var body = new URLSearchParams(new FormData(form));
-    var by = event.submitter;
     if (by && by.name) { body.append(by.name, by.value); }
     // getAttribute: a move form has an input named "action", which hides form.action
     fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
@@ -89,6 +283,7 @@
       var kept = fresh.querySelector("details#" + d.id);
       if (kept) { kept.open = d.open; }
     });
+    play = null;  // a bar of the old position is gone with it
     old.replaceWith(fresh);
     init(fresh);
     var live = document.getElementById("live");
@@ -136,6 +331,7 @@
     if (!root) { return; }
     init(root);
     listen(root);
+    document.addEventListener("keydown", onKey);
   });
 })();
 
