@@ -67,6 +67,7 @@
   }
 
   function send(form) {  // a lay or station form of the bar: posted as every move is
+    if (busy || sending) { return; }  // one move at a time
     var holder = document.getElementById("map-forms");
     holder.appendChild(document.importNode(form, true));
     if (!window.fetch || !window.URLSearchParams) { busy = true; holder.lastChild.submit(); return; }
@@ -159,7 +160,8 @@
                  terrain: terrain ? terrain.textContent : "" };
         play.bar = openBar(root, target);
         drawLay(root);
-      });
+      })
+      .catch(function () { window.location.href = link.href; });
   }
 
   function startToken(root, key) {
@@ -199,6 +201,9 @@
     if (!play || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) { return; }
     var root = document.getElementById("game");
     var key = event.key;
+    if (key === "Enter" && event.target.closest && event.target.closest(".map-bar")) {
+      return;  // a focused button of the bar: the browser presses it
+    }
     if (key === "Escape") { cancel(); } else if (key === "Enter") {
       send(play.kind === "lay" ? play.options[play.index].form : play.options[0]);
     } else if (play.kind !== "lay") { return; } else if (key === "r" || key === "ArrowRight") {
