@@ -23,6 +23,7 @@ from stellwerk.views import (
     AbilityView,
     BidView,
     CertificateView,
+    Choice,
     CompanyView,
     CorporationView,
     EntityRef,
@@ -32,6 +33,7 @@ from stellwerk.views import (
     MarketView,
     OutcomeView,
     PlayerView,
+    Question,
     SealedBidsView,
     SealedItemView,
     StepView,
@@ -326,6 +328,24 @@ class Reader:
             description=step.description if step is not None else None,
             acting=acting,
             bids=self.bids(),
+        )
+
+    def question(self) -> Question | None:
+        """The decision asked now as a set of named answers (``stellwerk.core.legal.question``:
+        a procedure's or a step's question with the meaning of each answer); None when no
+        step asks one (ordinary moves: ``Game.legal_actions()``)."""
+        from stellwerk.core.legal import question
+
+        engine = self._engine
+        with engine.remembering(), engine.looking_ahead():
+            asked = question(engine)
+        if asked is None:
+            return None
+        return Question(
+            who=ref(asked.entity),
+            topic=asked.topic,
+            facts=asked.facts,
+            choices=tuple(Choice(dict(a.action), a.kind, a.facts) for a in asked.answers),
         )
 
     def sealed_bids(self) -> SealedBidsView | None:
