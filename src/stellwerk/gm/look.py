@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from stellwerk.api import Game
+from stellwerk.api import Game, Question
 from stellwerk.core.jsondata import JSONObject
 
 if TYPE_CHECKING:
@@ -53,6 +53,11 @@ class Asked:
 
     topic: str
     names: dict[str, str]
+
+
+def question(game: Game) -> Question | None:
+    """``game.question()``: the decision asked now with the meaning of its answers."""
+    return _remembered(game, "question", game.question)
 
 
 def asked(game: Game) -> Asked | None:
