@@ -263,6 +263,27 @@ class OutcomeView:
 
 
 @dataclass(frozen=True)
+class BuyingLimitsView:
+    """The general limits on ``holder`` buying a certificate of ``corporation`` now (common
+    rules: the certificate limit, the holding limit, the cash): ``certificates`` he has
+    toward his ``certificate_limit`` and whether one more fits (``within_limit``); the
+    ``percent`` of the corporation he controls, whether 10 more stay within ``max_percent``
+    (``holding_allowed``); his ``cash`` and the corporation's share ``price`` (None before
+    its start)."""
+
+    holder: EntityRef
+    corporation: str
+    certificates: int
+    certificate_limit: int
+    within_limit: bool
+    percent: int
+    holding_allowed: bool
+    max_percent: int
+    cash: int
+    price: int | None
+
+
+@dataclass(frozen=True)
 class MarketCellView:
     """One space of the stock market: ``price``, its place (``row``, ``column``), its zone
     letters (``types``: the title's market legend says what they mean) and the corporations'
