@@ -53,7 +53,7 @@ from stellwerk.core.routes.model import RouteSearch
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.reading import Reader
 from stellwerk.titles.registry import title_class
-from stellwerk.views import RoundView
+from stellwerk.views import Choice, Question, RoundView
 
 T = TypeVar("T")
 
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from stellwerk.io.snapshot import Snapshot
 
 __all__ = [
+    "Choice",
     "EngineError",
     "EntityId",
     "Game",
@@ -69,6 +70,7 @@ __all__ = [
     "JSONObject",
     "JSONValue",
     "PlayerId",
+    "Question",
     "RoundView",
     "action_id",
 ]
@@ -416,6 +418,40 @@ class Game:
         """Who may act now: players by id, corporations and companies by symbol."""
         with self._engine.remembering():
             return [_entity_id(e) for e in self._engine.round.active_entities()]
+
+    def question(self) -> Question | None:
+        """The decision asked now as a set of named answers (:class:`Question`): a title
+        procedure's question (1841's share offers, exchanges, token purchases, token
+        removals and home stations; 1835's Prussian formation and price drop; 1849's
+        presidency swap, loan, E-token ...) with its facts and every answer's meaning and
+        action.  None when no step asks one: ordinary moves (a tile lay, a share purchase,
+        a train) are :meth:`legal_actions` and their meaning is the action itself.  Every
+        choice's action is one of :meth:`legal_actions`."""
+        return self.view.question()
+
+    def sentence(self, key: str, facts: Sequence[tuple[str, object]], lang: str = "en") -> str:
+        """The title's sentence ``key`` (``topic.<topic>``, ``choice.<kind>``) in ``lang``
+        filled with ``facts``, money in the title's currency
+        (``stellwerk.titles.contract.Presentation.sentence``); a key the title has no
+        sentence for is said by its facts (``buy_tokens: count 2``)."""
+        from stellwerk.titles.registry import TITLES
+
+        named = dict(facts)
+        entry = TITLES.get(self.title)
+        found = entry.presentation.sentence(key, named, lang) if entry is not None else None
+        if found is not None:
+            return found
+        kind = key.partition(".")[2] or key
+        told = ", ".join(f"{name} {value}" for name, value in facts)
+        return f"{kind}: {told}" if told else kind
+
+    def question_text(self, question: Question, lang: str = "en") -> str:
+        """What ``question`` asks, in ``lang`` (:meth:`sentence` of its topic)."""
+        return self.sentence(f"topic.{question.topic}", question.facts, lang)
+
+    def choice_text(self, choice: Choice, lang: str = "en") -> str:
+        """What answering with ``choice`` does, in ``lang`` (:meth:`sentence` of its kind)."""
+        return self.sentence(f"choice.{choice.kind}", choice.facts, lang)
 
     def snapshot(self) -> Snapshot:
         from stellwerk.io.snapshot import snapshot

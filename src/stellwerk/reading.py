@@ -22,9 +22,12 @@ from stellwerk.core.map.tiles import NodeKind
 from stellwerk.views import (
     AbilityView,
     BidView,
+    BuyingLimitsView,
     CertificateView,
+    Choice,
     CompanyView,
     CorporationView,
+    EntityKey,
     EntityRef,
     HoldingView,
     MapFacts,
@@ -32,6 +35,7 @@ from stellwerk.views import (
     MarketView,
     OutcomeView,
     PlayerView,
+    Question,
     SealedBidsView,
     SealedItemView,
     StepView,
@@ -326,6 +330,49 @@ class Reader:
             description=step.description if step is not None else None,
             acting=acting,
             bids=self.bids(),
+        )
+
+    def question(self) -> Question | None:
+        """The decision asked now as a set of named answers (``stellwerk.core.legal.question``:
+        a procedure's or a step's question with the meaning of each answer); None when no
+        step asks one (ordinary moves: ``Game.legal_actions()``)."""
+        from stellwerk.core.legal import question
+
+        engine = self._engine
+        with engine.remembering(), engine.looking_ahead():
+            asked = question(engine)
+        if asked is None:
+            return None
+        return Question(
+            who=ref(asked.entity),
+            topic=asked.topic,
+            facts=asked.facts,
+            choices=tuple(Choice(dict(a.action), a.kind, a.facts) for a in asked.answers),
+        )
+
+    def buying_limits(self, holder: EntityKey, sym: str) -> BuyingLimitsView | None:
+        """The limits on ``holder`` (a player's id or a corporation's symbol) buying a
+        certificate of ``sym`` now, as the engine's own checks answer them; None for an
+        unknown holder or corporation."""
+        engine = self._engine
+        found: Holder | None = next((p for p in engine.all_players if p.id == holder), None)
+        if found is None:
+            found = engine.corporation_or_none(str(holder))
+        corp = engine.corporation_or_none(sym)
+        if found is None or corp is None:
+            return None
+        cell = corp.share_price
+        return BuyingLimitsView(
+            holder=ref(found),
+            corporation=corp.sym,
+            certificates=engine.num_certs(found),
+            certificate_limit=engine.cert_limit(found),
+            within_limit=engine.within_cert_limit(found),
+            percent=found.percent_of(corp.sym),
+            holding_allowed=engine.holding_ok(found, corp, extra=10),
+            max_percent=engine.max_holding_percent,
+            cash=found.cash,
+            price=int(cell.price) if cell is not None else None,
         )
 
     def sealed_bids(self) -> SealedBidsView | None:

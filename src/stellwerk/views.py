@@ -17,8 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from stellwerk.core.jsondata import JSONObject
+
 EntityKey = int | str
 """A player's id (as the game file gives it) or a corporation's or company's symbol."""
+
+FactValue = int | str
+"""A fact of a question or an answer: an amount of money, a count or a percentage (whole
+numbers), or a name (a corporation's symbol, a hex)."""
 
 
 @dataclass(frozen=True)
@@ -257,6 +263,27 @@ class OutcomeView:
 
 
 @dataclass(frozen=True)
+class BuyingLimitsView:
+    """The general limits on ``holder`` buying a certificate of ``corporation`` now (common
+    rules: the certificate limit, the holding limit, the cash): ``certificates`` he has
+    toward his ``certificate_limit`` and whether one more fits (``within_limit``); the
+    ``percent`` of the corporation he controls, whether 10 more stay within ``max_percent``
+    (``holding_allowed``); his ``cash`` and the corporation's share ``price`` (None before
+    its start)."""
+
+    holder: EntityRef
+    corporation: str
+    certificates: int
+    certificate_limit: int
+    within_limit: bool
+    percent: int
+    holding_allowed: bool
+    max_percent: int
+    cash: int
+    price: int | None
+
+
+@dataclass(frozen=True)
 class MarketCellView:
     """One space of the stock market: ``price``, its place (``row``, ``column``), its zone
     letters (``types``: the title's market legend says what they mean) and the corporations'
@@ -311,3 +338,49 @@ class MapFacts:
     homes: Mapping[str, tuple[tuple[str, int], ...]]
     symbols: tuple[str, ...]
     declared_colors: Mapping[str, tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer to a :class:`Question`: ``action`` the exact action to send (one of
+    ``Game.legal_actions()``), ``kind`` what the answer does (``buy_tokens``, ``buy_share``,
+    ``decline``, ``exchange_for``, ``form``, ...) and ``facts`` what it is about (the
+    count, the total price, the corporation taken, ...).  ``Game.choice_text`` says it in
+    words."""
+
+    action: JSONObject
+    kind: str
+    facts: tuple[tuple[str, FactValue], ...] = ()
+
+    def fact(self, name: str) -> FactValue | None:
+        """The fact ``name`` (None: not given)."""
+        return dict(self.facts).get(name)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A decision the rules ask now as a set of named answers (a procedure's question, such
+    as how many station tokens a new corporation buys, whether a holder takes an offered
+    share, whether the Prussian formation starts): ``who`` decides, ``topic`` what is asked
+    (a key: ``buy_tokens``, ``share_offer``, ``formation``, ...), ``facts`` what it is
+    about (the corporation concerned, the price per item, ...) and the ``choices``, in the
+    order ``Game.legal_actions()`` lists them.  ``Game.question_text`` says it in words."""
+
+    who: EntityRef
+    topic: str
+    facts: tuple[tuple[str, FactValue], ...]
+    choices: tuple[Choice, ...]
+
+    def fact(self, name: str) -> FactValue | None:
+        """The fact ``name`` (None: not given)."""
+        return dict(self.facts).get(name)
+
+    def choice_for(self, action: Mapping[str, object]) -> Choice | None:
+        """The choice whose action is ``action`` (ids and automatic follow-ups aside)."""
+        wanted = _bare(action)
+        return next((c for c in self.choices if _bare(c.action) == wanted), None)
+
+
+def _bare(action: Mapping[str, object]) -> dict[str, object]:
+    """An action without the fields the record adds (its ``id``, ``auto_actions``)."""
+    return {k: v for k, v in action.items() if k not in ("id", "auto_actions", "created_at")}

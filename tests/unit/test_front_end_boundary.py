@@ -1,8 +1,8 @@
-"""The front ends (CLI, web, words, pictures) read a game only through the API: its actions
-and its read-only views (``stellwerk.views``, ``api.Game.view``).  None of them takes the
-title game (``api.Game.engine``), imports a title's own modules (``stellwerk.titles.g1841``
-...) or asks engine objects what they have (``getattr``/``hasattr``), apart from the few
-places listed here with the reason they stay."""
+"""The front ends (CLI, web, game master, words, pictures) read a game only through the API:
+its actions and its read-only views (``stellwerk.views``, ``api.Game.view``).  None of them
+takes the title game (``api.Game.engine``), imports a title's own modules
+(``stellwerk.titles.g1841`` ...) or asks engine objects what they have
+(``getattr``/``hasattr``), apart from the few places listed here with the reason they stay."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "stellwerk"
-FRONT_ENDS = ("cli", "web", "words", "pictures")
+FRONT_ENDS = ("cli", "web", "gm", "words", "pictures")
 
 ENGINE = re.compile(r"\.engine\b(?!\s*import)")
 """An attribute ``.engine`` -- not the module ``stellwerk.io.engine`` in an import."""

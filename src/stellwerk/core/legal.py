@@ -9,6 +9,7 @@ one lay can be found without listing them all (the random driver does that).
 
 from __future__ import annotations
 
+from stellwerk.core.asking import Asked
 from stellwerk.core.entities import Corporation, Entity
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.operating import Track
@@ -50,6 +51,30 @@ def legal_actions(game: Game, hex_id: str | None = None, all_lays: bool = False)
             if step.blocking():
                 break
     return out
+
+
+def question(game: Game) -> Asked | None:
+    """The first decision a step asks of an entity that may act now (``Step.question``),
+    walking the steps as :func:`legal_actions` does; its answers are those of the action
+    types the step takes from that entity now.  ``None`` when no step asks one."""
+    if game.finished:
+        return None
+    for entity in candidates(game):
+        taken: set[str] = set()
+        for step in game.round.steps:
+            if not step.active():
+                continue
+            kinds = [k for k in step.actions_of(entity) if k not in taken]
+            if kinds:
+                asked = step.question(entity)
+                if asked is not None:
+                    answers = tuple(a for a in asked.answers if a.action.get("type") in kinds)
+                    if answers:
+                        return Asked(asked.entity, asked.topic, answers, asked.facts)
+                taken.update(kinds)
+            if step.blocking():
+                break
+    return None
 
 
 def lay_hexes(game: Game) -> list[str]:

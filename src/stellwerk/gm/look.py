@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from stellwerk.api import Game
+from stellwerk.api import Game, Question
 from stellwerk.core.jsondata import JSONObject
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def snap(game: Game) -> Snapshot:
 
 @dataclass(frozen=True)
 class Asked:
-    """What a title's procedure under way asks now (1841's mergers, transformations,
+    """What the rules ask now (``Game.question``; 1841's mergers, transformations,
     secession: ``rules/1841.md`` 5.4): its ``topic`` (18xx.games' choice names such as
     ``upgrade``, ``share_offer``, ``buy_tokens``, ``pick_exchange_corp``, ``price``) and the
     corporations its ``a``/``b`` answers stand for (the secession's two new corporations, a
@@ -55,20 +55,27 @@ class Asked:
     names: dict[str, str]
 
 
+def question(game: Game) -> Question | None:
+    """``game.question()``: the decision asked now with the meaning of its answers."""
+    return _remembered(game, "question", game.question)
+
+
 def asked(game: Game) -> Asked | None:
-    """The question of the first procedure under way that asks one, or None (a title without
-    such procedures, or none under way).  Read through the engine's ``procedures`` queue
-    and each procedure's ``question``, the documented shape of 1841's decisions
-    (``titles/g1841/decisions.py``); the GM uses it only to word and read answers."""
+    """What the rules ask now (``Game.question``), as the GM reads answers: its topic and
+    the corporations the ``a``/``b`` answers stand for (facts ``first``/``second``: the
+    secession's two new corporations, a merger's two old ones); None when nothing is
+    asked."""
     value: Asked | None = _remembered(game, "asked", lambda: _asked(game))
     return value
 
 
 def _asked(game: Game) -> Asked | None:
-    engine = game.engine
-    for procedure in list(getattr(engine, "procedures", None) or []):
-        question = procedure.question(engine)
-        if question is not None:
-            names = {k: str(getattr(procedure, k)) for k in ("a", "b") if hasattr(procedure, k)}
-            return Asked(str(question.topic), names)
-    return None
+    found = question(game)
+    if found is None:
+        return None
+    names = {
+        key: str(value)
+        for key, fact in (("a", "first"), ("b", "second"))
+        if (value := found.fact(fact)) is not None
+    }
+    return Asked(found.topic, names)

@@ -7,9 +7,9 @@ be done in the words he would write himself; and every phrase reads back (``pars
 
 from __future__ import annotations
 
-from stellwerk.api import Game
+from stellwerk.api import Choice, Game
 from stellwerk.core.jsondata import JSONObject, first_text, list_at, objects_at, optional_integer
-from stellwerk.gm.look import asked, legal
+from stellwerk.gm.look import legal, question
 from stellwerk.gm.understand import (
     BANKRUPT_WORDS,
     blind_items,
@@ -168,32 +168,49 @@ def order_text(game: Game, action: Action, lang: str = "en", best: bool = False)
 
 
 def _choice(game: Game, action: Action, words: dict[str, str]) -> str:
-    """A ``choose`` in the words of its question (``look.asked``: 1841's procedures, rules/
-    1841.md 5.4): a number of tokens, take cash / shares / presidency, yes / no, the share
-    of a named corporation, the lower or higher price; else ``choose VALUE``."""
+    """A ``choose`` (or a pass answering a question) as the order that gives it, from what
+    the answer does (``Game.question``: the choice's kind and facts): a number of tokens,
+    take cash / shares / presidency, yes / no, the share of a named corporation, the lower
+    or higher price, form PR / exchange / decline, lower the price; else ``choose VALUE``."""
     choice = action.get("choice")
-    question = asked(game)
-    if question is None:
-        if game.title == "1835" and choice in CHOICES_1835:
-            return words[str(choice)]
-        return words["choose"].format(choice=choice)
-    if isinstance(choice, int) and not isinstance(choice, bool):
-        return words["no_tokens"] if choice == 0 else words["tokens"].format(count=choice)
-    value = str(choice)
-    if value in question.names and question.topic.startswith("pick_exchange"):
-        return words["take"].format(target=question.names[value])
-    if question.topic == "price" and value in ("first", "last"):
-        return words[value]
-    named = {"cash": "cash", "full": "full", "pres": "pres", "yes": "yes", "y": "yes",
-             "no": "no", "n": "no"}  # fmt: skip
-    if value in named:
-        return words[named[value]]
+    found = answer_of(game, action)
+    kind = found.kind if found is not None else ""
+    if kind in ORDER_OF_KIND:
+        return words[ORDER_OF_KIND[kind]]
+    if kind in ("buy_tokens", "buy_tokens_total"):
+        return words["tokens"].format(count=found.fact("count") if found else choice)
+    if kind in ("take_presidency_of", "exchange_for") and found is not None:
+        return words["take"].format(target=found.fact("corporation"))
+    if kind == "merger_price" and choice in ("first", "last"):
+        return words[str(choice)]
+    if kind == "exchange_shares" and choice in ("cash", "full"):
+        return words[str(choice)]
     return words["choose"].format(choice=choice)
 
 
-CHOICES_1835 = ("form", "fold_in", "decline", "lower_price")
-"""1835's choices with an order of their own: the Prussian formation's (rules/1835.md 10)
-and the price drop after a repeated sale."""
+ORDER_OF_KIND = {
+    "buy_no_tokens": "no_tokens", "take_cash": "cash", "take_full_share": "full",
+    "take_presidency": "pres", "decline_presidency": "no", "buy_share": "yes",
+    "decline_share": "no", "offer_again": "yes", "end_offers": "no", "form": "form",
+    "fold_in": "fold_in", "decline_formation": "decline", "keep_paper": "decline",
+    "lower_price": "lower_price",
+}  # fmt: skip
+"""The order (a key of :data:`WORDS`) that gives an answer of each kind."""
+
+
+def answer_of(game: Game, action: Action) -> Choice | None:
+    """The answer of the question asked now that ``action`` is (``Game.question``), asked
+    once per position (``look.question``); None for an ordinary move."""
+    asked = question(game)
+    return asked.choice_for(action) if asked is not None else None
+
+
+def meaning_text(game: Game, action: Action, lang: str = "en") -> str:
+    """What an answer to the question asked now does, in the title's sentence
+    (``Game.choice_text``: "Buy 3 station tokens for L.150 (L.50 each)"); "" for an
+    ordinary move."""
+    found = answer_of(game, action)
+    return game.choice_text(found, lang) if found is not None else ""
 
 
 def _sales_differ(game: Game, action: Action, target: str) -> bool:

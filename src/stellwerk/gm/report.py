@@ -451,7 +451,7 @@ def legal_orders(
     share from the IPO), not a cost: what a share costs differs by title (1849: the IPO at
     par; 1841: at the market price, a minor's 20 % share at one price).  At most ``limit``
     lines, the last saying how many more there are."""
-    from stellwerk.gm.phrase import order_text
+    from stellwerk.gm.phrase import meaning_text, order_text
     from stellwerk.gm.understand import player_of, share_source
 
     words = ORDER_WORDS.get(lang, ORDER_WORDS["en"])
@@ -519,6 +519,8 @@ def legal_orders(
         elif kind == "run_routes":
             revenue = sum(int(str(r.get("revenue", 0))) for r in objects_at(first, "routes"))
             note = cash(revenue + int(str(first.get("extra_revenue") or 0)))
+        if kind in ("choose", "pass") and not note:  # an answer: what it does, in the title's words
+            note = meaning_text(game, first, lang)
         line = f"{text}  # {note}" if note else text
         if line not in lines:
             lines.append(line)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Corporation, EntityId, Holder, PlayerId
+from stellwerk.core.entities import EntityId, PlayerId
 from stellwerk.core.jsondata import JSONObject, JSONValue, first_text, list_at, optional_integer
 from stellwerk.gm import orders as o
 from stellwerk.gm.look import asked, hexes, legal
@@ -303,7 +303,7 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
     if not buys:
         if symbol(game, order.target) not in game.symbols():
             raise Refused(f"there is no corporation {order.target}")
-        why = why_not(game, listed, game.engine.corporation(symbol(game, order.target)))
+        why = why_not(game, listed, symbol(game, order.target))
         raise Refused(f"no certificate of {order.target} can be bought now{why}")
     sourced = [(share_source(game, first_text(a, "shares")), a) for a in buys]
     if order.source is not None:
@@ -326,35 +326,30 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
     return _one(list(by_percent.values()), "", lambda a: f"{a.get('percent')}%")
 
 
-def why_not(game: Game, listed: list[Action], corp: Corporation) -> str:
-    """Why the deciding entity cannot buy a certificate of ``corp`` now, where the engine's
-    general limits tell (common rules: the certificate limit, the 60 % holding limit, the
-    cash for the cheapest certificate); '' when none of them is the reason."""
+def why_not(game: Game, listed: list[Action], sym: str) -> str:
+    """Why the deciding entity cannot buy a certificate of the corporation ``sym`` now,
+    where the general limits tell (``Reader.buying_limits``; common rules: the certificate
+    limit, the 60 % holding limit, the cash for the cheapest certificate); '' when none of
+    them is the reason."""
     entity = listed[0]["entity"] if listed else None
-    if entity is None:
+    if not isinstance(entity, int | str) or isinstance(entity, bool):
         return ""
-    engine = game.engine
-    holder: Holder | None = next((h for h in engine.all_players if h.id == entity), None)
-    if holder is None:
-        holder = engine.corporation_or_none(str(entity))
-    if holder is None:
+    limits = game.view.buying_limits(entity, sym)
+    if limits is None:
         return ""
-    name = str(getattr(holder, "name", None) or getattr(holder, "sym", entity))
+    name = limits.holder.name
     if not _of_type(listed, "buy_shares") and not _of_type(listed, "par"):
         return f": {name} is not to buy now"
-    try:
-        if not engine.within_cert_limit(holder):
-            return f": the certificate limit ({engine.num_certs(holder)} of " \
-                f"{engine.cert_limit(holder)} held)"
-        if not engine.holding_ok(holder, corp, extra=10):
-            return (f": {name} holds {holder.percent_of(corp.sym)}% of it, at most "
-                    f"{engine.max_holding_percent}% are allowed")
-        cell = getattr(corp, "share_price", None)
-        price = int(cell.price) if cell is not None else 0
-        if price and holder.cash < price:  # a 10 % certificate at the corporation's price
-            return f": {name} has {holder.cash}, the cheapest costs {price}"
-    except (AttributeError, TypeError):  # a title whose holders lack these figures
-        return ""
+    if not limits.within_limit:
+        return f": the certificate limit ({limits.certificates} of " \
+            f"{limits.certificate_limit} held)"
+    if not limits.holding_allowed:
+        return (f": {name} holds {limits.percent}% of it, at most "
+                f"{limits.max_percent}% are allowed")
+    price = limits.price or 0
+    if price and limits.cash < price:  # a 10 % certificate at the corporation's price
+        return f": {name} has {limits.cash}, the cheapest costs {price}"
+    return ""
     return ""
 
 

@@ -14,6 +14,7 @@ The facts stay where they are declared once: player counts in the title's ``data
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -39,13 +40,88 @@ class Declarations(Protocol):
     def check(self, chosen: Iterable[str], players: int) -> tuple[str, ...]: ...
 
 
+THOUSANDS = {"en": ",", "de": "."}
+"""The thousands separator of each language."""
+
+LANGUAGES = ("en", "de")
+"""The languages every sentence is written in."""
+
+COMMON_SENTENCES: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "choice.choose": "Choose {choice}",
+        "choice.pass": "Pass",
+        "choice.decline": "Decline",
+    },
+    "de": {
+        "choice.choose": "{choice} wählen",
+        "choice.pass": "Passen",
+        "choice.decline": "Ablehnen",
+    },
+}
+"""Sentences every title shares: an answer nobody has described (its bare value), a pass."""
+
+
+class Wording(string.Formatter):
+    """Fills a sentence with facts: ``{total:money}`` is an amount in the title's currency,
+    ``{share:percent}`` a percentage in the language's way; other fields as given."""
+
+    def __init__(self, presentation: Presentation, lang: str) -> None:
+        super().__init__()
+        self.presentation = presentation
+        self.lang = lang
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec == "money" and isinstance(value, int):
+            return self.presentation.money(value, self.lang)
+        if format_spec == "percent" and isinstance(value, int):
+            return f"{value} %" if self.lang == "de" else f"{value}%"
+        if format_spec in ("money", "percent"):
+            return str(value)
+        return str(super().format_field(value, format_spec))
+
+
 @dataclass(frozen=True)
 class Presentation:
     """How front ends show a title's game.  ``currency``: an amount's text with ``{}`` for
     its digits (``L.{}`` gives ``L.1,000``; ``{} M`` gives ``1.000 M`` in German), as the
-    title's rulebook writes money."""
+    title's rulebook writes money.  ``sentences``: by language, the sentence of each
+    question topic (key ``topic.<topic>``) and answer kind (``choice.<kind>``) the title's
+    rules ask (``stellwerk.core.asking``), with facts in braces (``{total:money}``);
+    the title's own ones beside :data:`COMMON_SENTENCES`, read by a loader on first use
+    (its ``wording`` module) so that listing titles stays cheap."""
 
     currency: str
+    load_sentences: Callable[[], Mapping[str, Mapping[str, str]]] = lambda: {}
+
+    @property
+    def sentences(self) -> Mapping[str, Mapping[str, str]]:
+        """The title's own sentences by language and key."""
+        return self.load_sentences()
+
+    def money(self, amount: int, lang: str = "en") -> str:
+        """``amount`` in the title's currency, digits grouped as ``lang`` groups them."""
+        digits = f"{abs(amount):,}".replace(",", THOUSANDS.get(lang, ","))
+        text = self.currency.format(digits)
+        return f"-{text}" if amount < 0 else text
+
+    def sentence(self, key: str, facts: Mapping[str, object], lang: str = "en") -> str | None:
+        """The sentence ``key`` in ``lang`` (English where ``lang`` is not written) filled
+        with ``facts``; None when neither the title nor the common sentences have it, or a
+        fact it names is not given."""
+        found = None
+        for language in (lang, "en"):
+            for table in (self.load_sentences(), COMMON_SENTENCES):
+                found = table.get(language, {}).get(key)
+                if found is not None:
+                    break
+            if found is not None:
+                break
+        if found is None:
+            return None
+        try:
+            return Wording(self, lang).vformat(found, (), dict(facts))
+        except (KeyError, IndexError):
+            return None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,10 @@
 
 Every choice carries the exact action JSON to send.  Labels are English or German: names,
 hexes and money come from :class:`stellwerk.words.Narrator` (the log's own names and currency),
-the verbs from :data:`LABELS`.  A bid's or a price-space purchase's price may be raised by the
+the verbs from :data:`LABELS`; an answer to a question the rules ask (``Game.question``: a
+procedure's share offer, token purchase, exchange, the Prussian formation, ...) is the
+title's sentence of what it does (``Game.choice_text``), and ``Choices.question`` says what
+is asked.  A bid's or a price-space purchase's price may be raised by the
 player (``price_min``): the engine's live gate checks the amount (``stellwerk.core.live``).
 Nothing here changes the game.
 """
@@ -22,7 +25,6 @@ Nothing here changes the game.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -36,7 +38,8 @@ from stellwerk.core.jsondata import (
     objects_at,
     optional_integer,
 )
-from stellwerk.views import OutcomeView
+from stellwerk.views import Choice as QuestionChoice
+from stellwerk.views import Question
 from stellwerk.words import Narrator
 from stellwerk.words.catalog import percent
 
@@ -84,8 +87,6 @@ LABELS: dict[str, dict[str, str]] = {
         "buy_private": "Buy {company} ({low} to {high})",
         "buy_item": "Buy {target} for {price}",
         "bid_on": "Bid on {target}",
-        "buy_tokens": "Buy {count} station tokens for {price}",
-        "buy_tokens_free": "Keep {count} station tokens",
         "row_buy": "Buy {percent} from {source}",
         "row_sell": "Sell {percent}",
         "row_par": "{price}",
@@ -132,8 +133,6 @@ LABELS: dict[str, dict[str, str]] = {
         "buy_private": "{company} kaufen ({low} bis {high})",
         "buy_item": "{target} für {price} kaufen",
         "bid_on": "Auf {target} bieten",
-        "buy_tokens": "{count} Stationsmarker für {price} kaufen",
-        "buy_tokens_free": "{count} Stationsmarker behalten",
         "row_buy": "{percent} aus {source} kaufen",
         "row_sell": "{percent} verkaufen",
         "row_par": "{price}",
@@ -243,6 +242,9 @@ class Choices:
     lays: Mapping[str, HexLays] = field(default_factory=dict)
     tokens: Mapping[str, CityTokens] = field(default_factory=dict)
     routes: RouteOffer | None = None
+    question: str = ""
+    """What the rules ask of the viewer now, in the page's language (``Game.question_text``;
+    empty for ordinary moves)."""
 
     @property
     def empty(self) -> bool:
@@ -302,11 +304,6 @@ class Choices:
                 for key, city in self.tokens.items()
             },
         }
-
-
-def _key(action: Action) -> str:
-    """An action as a dictionary key (its JSON, keys sorted)."""
-    return json.dumps(action, sort_keys=True)
 
 
 def _target(action: Action) -> str:
@@ -402,47 +399,38 @@ class Labeller:
             short = self.word("for_entity", entity=action.get("entity"), label=short)
         return sym, short
 
-    def _outcomes(self) -> dict[str, OutcomeView | None]:
-        """The outcome of every listed number a corporation may choose now."""
-        return {
-            _key(a): self.look.outcome(a)
-            for a in self.game.legal_actions()
-            if a.get("type") == "choose"
-            and isinstance(a.get("choice"), int)
-            and a.get("entity_type") == "corporation"
-        }
+    def question(self) -> Question | None:
+        """The decision asked now with the meaning of its answers (``Game.question``),
+        asked once per position for every page that shows it."""
+        return self.game.kept("web.question", self.game.question)
 
-    def buys_tokens(self, action: Action) -> bool:
-        """Whether a listed ``choose`` sets how many station tokens a corporation has."""
-        choice = action.get("choice")
-        if not isinstance(choice, int) or action.get("entity_type") != "corporation":
-            return False
-        outcome = self.game.kept("web.outcomes", self._outcomes).get(_key(action))
-        return (
-            outcome is not None
-            and outcome.token_count == choice
-            and (outcome.spent > 0 or outcome.token_count != outcome.token_count_before)
-        )
+    def answer(self, action: Action) -> QuestionChoice | None:
+        """The answer of the question asked now that ``action`` is (None: an ordinary move)."""
+        asked = self.question()
+        return asked.choice_for(action) if asked is not None else None
+
+    def answers_tokens(self, action: Action) -> bool:
+        """Whether ``action`` answers how many station tokens a corporation buys."""
+        asked = self.question()
+        return asked is not None and asked.topic == "buy_tokens" and self.answer(action) is not None
 
     def choose(self, action: Action) -> str:
-        """A bare ``choose`` in words: a number a corporation chooses is tried on a copy
-        (``Reader.outcome``), and when it sets how many station tokens the corporation has,
-        the sentence says so with the price ("Buy 2 station tokens for L.100")."""
-        choice = action.get("choice")
-        if self.buys_tokens(action):
-            # each try copies the game: once per position for every page that shows it
-            outcome = self.game.kept("web.outcomes", self._outcomes).get(_key(action))
-            if outcome is not None:
-                if outcome.spent > 0:
-                    return self.word("buy_tokens", count=choice, price=self.money(outcome.spent))
-                return self.word("buy_tokens_free", count=choice)
-        return self.word("choose", choice=self.code(choice))
+        """A ``choose`` in words: the sentence of what its answer does, from the title
+        (``Game.choice_text``: "Buy 2 station tokens for L.100 (L.50 each)"); a value no
+        question explains as the value itself."""
+        found = self.answer(action)
+        if found is not None:
+            return self.game.choice_text(found, self.narrator.lang)
+        return self.word("choose", choice=self.code(action.get("choice")))
 
     def label(self, action: Action) -> str:
         """The button text of a listed action."""
         kind = str(action.get("type"))
         words = self.words
         if kind == "pass":
+            answer = self.answer(action)
+            if answer is not None:
+                return self.game.choice_text(answer, self.narrator.lang)
             if action.get("entity_type") == "corporation" and self.step_name:
                 return self.word("pass_step", step=self.step_name)
             return words["pass"]
@@ -534,7 +522,7 @@ def build_choices(
             continue
         about, short = names.row_label(action)
         group = GROUP_OF.get(kind, "other")
-        if kind == "choose" and names.buys_tokens(action):
+        if kind == "choose" and names.answers_tokens(action):
             group = "tokens"
         low = _price_min(names, action)
         high = None
@@ -561,7 +549,16 @@ def build_choices(
             key: CityTokens(key, *token_labels[key], tuple(found)) for key, found in tokens.items()
         },
         routes=routes,
+        question=_question_text(names, listed),
     )
+
+
+def _question_text(names: Labeller, listed: list[Action]) -> str:
+    """What the question asked now asks, when the viewer may answer it (else "")."""
+    asked = names.question()
+    if asked is None or not any(asked.choice_for(a) is not None for a in listed):
+        return ""
+    return names.game.question_text(asked, names.narrator.lang)
 
 
 def _merge_prices(names: Labeller, buttons: list[Choice]) -> list[Choice]:

@@ -285,8 +285,10 @@ def money(title: str, amount: int, lang: str = "en") -> str:
     from stellwerk.titles.registry import TITLES
 
     entry = TITLES.get(title)
+    if entry is not None:
+        return entry.presentation.money(amount, lang)
     digits = f"{abs(amount):,}".replace(",", THOUSANDS.get(lang, ","))
-    text = (entry.presentation.currency if entry else DOLLARS).format(digits)
+    text = DOLLARS.format(digits)
     return f"-{text}" if amount < 0 else text
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, cast
 
+from stellwerk.core.asking import Asked
 from stellwerk.core.entities import Company, Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import StepSkipped, ref
@@ -231,6 +232,13 @@ class Step:
         """Concrete actions ``entity`` may send to this step (finite choices listed).
         Steps with parameters override this; the default lists parameterless types."""
         return [act(entity, kind) for kind in self.actions(entity) if kind == "pass"]
+
+    def question(self, entity: Entity) -> Asked | None:
+        """The decision this step asks of ``entity`` as a set of named answers
+        (:mod:`stellwerk.core.asking`): its topic, its facts and the meaning of each listed
+        answer.  ``None`` (the default): the step offers ordinary moves, or nobody has said
+        what its answers mean (a front end then shows the bare actions)."""
+        return None
 
     def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
         """Why ``action`` of ``entity`` is not allowed, naming the rule that forbids the move

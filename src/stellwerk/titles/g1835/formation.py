@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core.asking import Answer, Asked, Facts
 from stellwerk.core.entities import (
     Company,
     Corporation,
@@ -256,6 +257,29 @@ class FormationStep(Step):
         formation = self.game.formation
         first = FORM if formation is not None and formation.ask_form is entity else FOLD
         return [act(entity, "choose", choice=c) for c in (first, DECLINE)]
+
+    def question(self, entity: Entity) -> Asked | None:
+        """Whether the Prussian formation starts (asked of the minor whose certificate
+        becomes PR's director's share: ``form``/``decline``), or whether a minor or private
+        is folded into PR for its reserved certificate (``fold_in``/``decline``;
+        rules/1835.md 10.2, 10.3)."""
+        listed = self.choices(entity)
+        formation = self.game.formation
+        if not listed or formation is None or not isinstance(entity, Corporation | Company):
+            return None
+        pr = self.game.prussia()
+        reserved = c35(pr).reserved
+        share = next(
+            (s.percent for s in pr.shares_of(pr.sym) if reserved[s.index] == entity.sym), None
+        )
+        about: Facts = (("corporation", pr.sym), ("paper", entity.sym))
+        if share is not None:
+            about = (*about, ("share", share))
+        forming = formation.ask_form is entity
+        kinds = {FORM: "form", FOLD: "fold_in", DECLINE: "decline_formation" if forming
+                 else "keep_paper"}  # fmt: skip
+        answers = tuple(Answer(a, kinds[str(a["choice"])], about) for a in listed)
+        return Asked(entity, "formation" if forming else "fold_in", answers, about)
 
     def process_choose(self, action: Action, entity: Paper) -> None:
         game = self.game

@@ -12,10 +12,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from stellwerk.core.entities import Corporation, Player, Share, transfer
+from stellwerk.core.asking import Answer, Asked, Facts
+from stellwerk.core.entities import Corporation, Entity, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import SharesSold, ref
 from stellwerk.core.flow.base import Action
@@ -157,3 +159,17 @@ def bundle_of(game: Game1835, action: Action) -> Bundle:
     if any(s.corporation != corp.sym for s in shares):
         raise IllegalAction("certificates of one company per action", RULE)
     return Bundle.of(shares, corp)
+
+
+def lower_price_question(
+    entity: Entity, memory: SaleMemory, listed: Sequence[Action]
+) -> Asked | None:
+    """The optional price drop after a repeated sale as a question (its one listed
+    ``choose``; rules/1835.md 5.3): ``lower_price`` of the corporation sold again."""
+    if memory.adjustable is None:
+        return None
+    about: Facts = (("corporation", memory.adjustable),)
+    answers = tuple(
+        Answer(dict(a), "lower_price", about) for a in listed if a.get("type") == "choose"
+    )
+    return Asked(entity, "lower_price", answers, about) if answers else None

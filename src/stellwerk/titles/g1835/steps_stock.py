@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core.asking import Asked
 from stellwerk.core.entities import Corporation, Entity, Holder, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import SharesBought, ref
@@ -21,6 +22,7 @@ from stellwerk.titles.g1835.sales import (
     SaleMemory,
     bundle_of,
     lower_price,
+    lower_price_question,
     sale_bundles,
     sell,
 )
@@ -196,6 +198,11 @@ class Shares1835(PlayerStep):
         if self.memory.adjustable is not None:
             out.append(act(entity, "choose", choice=LOWER))
         return out
+
+    def question(self, entity: Entity) -> Asked | None:
+        """After a repeated sale of a corporation's shares in this turn, whether its price
+        drops one more row (rules/1835.md 5.3; Rails AdjustSharePrice)."""
+        return lower_price_question(entity, self.memory, self.choices(entity))
 
     # -- processing -------------------------------------------------------------------------
     def process_pass(self, action: Action, entity: Entity) -> None:

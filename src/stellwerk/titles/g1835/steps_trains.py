@@ -6,13 +6,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core.asking import Asked
 from stellwerk.core.entities import Corporation, Entity, Player, Train
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import BuyTrain
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1835 import bankruptcy
-from stellwerk.titles.g1835.sales import SaleMemory, bundle_of, lower_price, sale_bundles, sell
+from stellwerk.titles.g1835.sales import (
+    SaleMemory,
+    bundle_of,
+    lower_price,
+    lower_price_question,
+    sale_bundles,
+    sell,
+)
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1835.game import Game1835
@@ -108,6 +116,13 @@ class BuyTrain1835(BuyTrain):
         if self.can_buy_train(corp):
             return ["buy_train", "pass"]
         return []
+
+    def question(self, entity: Entity) -> Asked | None:
+        """After a repeated emergency sale of a corporation's shares, whether its price
+        drops one more row (rules/1835.md 5.3, 8.8)."""
+        if not isinstance(entity, Player):
+            return None
+        return lower_price_question(entity, self.memory, self.choices(entity))
 
     def choices(self, entity: Entity) -> list[Action]:
         kinds = self.actions(entity)

@@ -4,6 +4,8 @@ class, its option declarations and its data, loaded on first use; money in marks
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from stellwerk.core.game import Game
 from stellwerk.titles.contract import Declarations, Presentation, Title
 
@@ -27,6 +29,13 @@ def _data() -> None:
     title_data()
 
 
+def _sentences() -> Mapping[str, Mapping[str, str]]:
+    """The sentences of the title's questions and answers (its ``wording``)."""
+    from stellwerk.titles.g1835.wording import SENTENCES
+
+    return SENTENCES
+
+
 TITLE = Title(
     id="1835",
     description="1835 - Germany before the Prussian formation (Rails rules and start variants)",
@@ -34,6 +43,6 @@ TITLE = Title(
     load_game=_game,
     load_declared=_declared,
     load_data=_data,
-    presentation=Presentation(currency="{} M"),
+    presentation=Presentation(currency="{} M", load_sentences=_sentences),
 )
 """1835, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""

@@ -20,10 +20,11 @@ copied and pickled like any other state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core.asking import Answer, Asked, Facts, plain_answer
 from stellwerk.core.entities import Corporation, Entity, Holder, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act, remembered
@@ -47,7 +48,12 @@ class Question:
     ``upgrade``, ``buy_tokens``, ``remove_tokens``, ``home_token``, ``price`` ...);
     ``rule`` is cited when an answer is refused; ``cities`` lists the legal ``city`` ids for
     ``remove_token``/``place_token``, ``slots`` the slot of each (0 when not given): a
-    removal names the slot of the token that goes, as 18xx.games reads it."""
+    removal names the slot of the token that goes, as 18xx.games reads it.
+
+    What the question and its answers mean, for front ends (``stellwerk.core.asking``):
+    ``facts`` what it is about (the corporation concerned, the price per token, ...);
+    ``meanings`` by answer -- a ``choose`` value, a city id, or ``pass`` -- what the answer
+    does (a kind, the keys of the title's sentences) and its facts."""
 
     entity: Holder
     kinds: tuple[str, ...]
@@ -56,6 +62,18 @@ class Question:
     choices: Sequence[str | int] = field(default_factory=list)
     cities: list[str] = field(default_factory=list)
     slots: list[int] = field(default_factory=list)
+    facts: Facts = ()
+    meanings: Mapping[str | int, tuple[str, Facts]] = field(default_factory=dict)
+
+    def meaning(self, action: Action) -> Answer:
+        """What the listed answer ``action`` does (:attr:`meanings`; an answer without a
+        meaning is described by its value)."""
+        kind = action["type"]
+        key = action.get("choice") if kind == "choose" else action.get("city", kind)
+        if isinstance(key, str | int) and key in self.meanings:
+            meaning, facts = self.meanings[key]
+            return Answer(dict(action), meaning, facts)
+        return plain_answer(dict(action))
 
     @property
     def answerer(self) -> Player | Corporation:
@@ -82,6 +100,26 @@ class Question:
             else:
                 out.append(act(entity, kind))
         return out
+
+
+def city_meaning(game: Game1841, kind: str, sym: str, city: str) -> tuple[str, Facts]:
+    """An answer naming the city ``city`` of ``sym``'s station: ``kind`` with its hex, or on
+    a hex of several cities ``<kind>_city`` with the hex and the city's number (from 1)."""
+    board = game.map.board
+    hex_id, index = board.resolve_city(city)
+    facts: Facts = (("corporation", sym), ("hex", hex_id))
+    if len(board.hexes[hex_id].cities) > 1:
+        return f"{kind}_city", (*facts, ("city", index + 1))
+    return kind, facts
+
+
+def share_offer_facts(corp: Corporation) -> Facts:
+    """What an offer of one of ``corp``'s treasury shares at its market price is about: the
+    corporation, the share's percent and its price (rules/1841.md 2.3.12, 2.4.1)."""
+    shares = corp.treasury_shares()
+    percent = shares[0].percent if shares else 10
+    price = corp.share_price.price if corp.share_price is not None else 0
+    return (("corporation", corp.sym), ("share", percent), ("price", price))
 
 
 class Procedure:
@@ -190,6 +228,14 @@ class Decisions(Step):
             lambda: [a for a in asked.listed() if procedure.allows(self.game, a)],
         )
         return allowed
+
+    def question(self, entity: Entity) -> Asked | None:
+        """The procedure's question with the meaning of each allowed answer."""
+        asked = self.asked()
+        if asked is None or entity is not asked.entity:
+            return None
+        answers = tuple(asked.meaning(a) for a in self.choices(entity))
+        return Asked(asked.answerer, asked.topic, answers, asked.facts)
 
     def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
         """An answer refused names the question's rule (the procedure's: a merger's

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core.asking import Facts
 from stellwerk.core.entities import (
     Corporation,
     Holder,
@@ -48,7 +49,7 @@ from stellwerk.core.flow.base import Action
 from stellwerk.core.market import Cell
 from stellwerk.titles.g1841 import journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
-from stellwerk.titles.g1841.decisions import Procedure, Question
+from stellwerk.titles.g1841.decisions import Procedure, Question, city_meaning
 from stellwerk.titles.g1841.ownership import holders_in_order
 from stellwerk.titles.g1841.trial import light_copy
 
@@ -609,24 +610,71 @@ class Merger(Procedure):
     # -- Procedure
     def question(self, game: Game1841) -> Question | None:
         a = game.corporation(self.a)
+        about: Facts = (("corporation", self.target), ("first", self.a), ("second", self.b))
         if self.stage == "price":
             entity: Holder = self.decider_player(game) if self.tuscan else a
-            return Question(entity, ("choose",), "price", RULE, ["first", "last"])
+            prices = {
+                key: game.market.cell_by_id(self.price_choices[index])
+                for key, index in (("first", 0), ("last", -1))
+            }
+            return Question(
+                entity, ("choose",), "price", RULE, ["first", "last"], facts=about,
+                meanings={key: ("merger_price", (("corporation", self.target),
+                                                 ("price", cell.price if cell else 0)))
+                          for key, cell in prices.items()},
+            )  # fmt: skip
         if self.stage in ("pass1", "pass2"):
-            return Question(deref(game, self.todo[0]), ("choose",), "upgrade", RULE, self.offered)
+            holder = deref(game, self.todo[0])
+            return Question(
+                holder, ("choose",), "upgrade", RULE, self.offered,
+                facts=(*about, ("held", self.total(game, holder))),
+                meanings=self.upgrade_meanings(game, holder),
+            )  # fmt: skip
         if self.stage in ("oo", "remove"):
             kinds = (
                 ("remove_token", "pass") if self.removed >= self.removal_min else ("remove_token",)
             )
+            cities = [city for city, _ in self.removable(game)]
+            target: Facts = (("corporation", self.target),)
+            meanings: dict[str | int, tuple[str, Facts]] = {
+                c: city_meaning(game, "remove_token", self.target, c) for c in cities
+            }
+            meanings["pass"] = ("keep_tokens", target)
             return Question(
                 self.token_decider(game),
                 kinds,
                 "remove_tokens",
                 RULE,
-                cities=[city for city, _ in self.removable(game)],
+                cities=cities,
                 slots=[slot for _, slot in self.removable(game)],
+                facts=target,
+                meanings=meanings,
             )
         return None
+
+    def upgrade_meanings(
+        self, game: Game1841, holder: Holder
+    ) -> dict[str | int, tuple[str, Facts]]:
+        """What each exchange answer of ``holder`` does (rules/1841.md 2.3.11): ``pres``
+        pays for the target's president's certificate, ``full`` pays half the price for a
+        whole share, ``cash`` takes the cash for the odd old share, ``no`` (the first pass)
+        leaves the presidency to the second pass."""
+        target = game.corporation(self.target)
+        price = target.share_price.price if target.share_price else 0
+        about: Facts = (("corporation", self.target),)
+        held = self.total(game, holder)
+        if held > 10:  # the old shares go two for one; only the presidency is a choice
+            swap: tuple[str, Facts] = ("exchange_shares", about)
+            return {
+                "pres": ("take_presidency", (*about, ("cost", pres_upgrade_cost(price, held)))),
+                "full": swap, "cash": swap, "no": ("decline_presidency", about),
+            }  # fmt: skip
+        return {
+            "pres": ("take_presidency", (*about, ("cost", pres_upgrade_cost(price, held)))),
+            "full": ("take_full_share", (*about, ("cost", full_upgrade_cost(price)))),
+            "cash": ("take_cash", (*about, ("cash", full_upgrade_cost(price)))),
+            "no": ("decline_presidency", about),
+        }
 
     def disallowed(self, game: Game1841, action: Action) -> IllegalAction:
         """An exchange answer after which the merger cannot complete: no president, or a

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core.asking import Facts
 from stellwerk.core.entities import (
     Corporation,
     Holder,
@@ -42,8 +43,9 @@ from stellwerk.core.map.graph import compute_network, token_nodes
 from stellwerk.core.shares import Bundle, ChangePresident, transfer_bundle
 from stellwerk.titles.g1841 import frozen, journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
-from stellwerk.titles.g1841.decisions import Procedure, Question, queue
+from stellwerk.titles.g1841.decisions import Procedure, Question, queue, share_offer_facts
 from stellwerk.titles.g1841.ownership import holders_in_order
+from stellwerk.titles.g1841.start import tokens_bought
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -404,24 +406,45 @@ class Secession(Procedure):
                 entity: Holder = owner  # a controlled corporation's president answers
             else:
                 entity = self.decider_of(game)
-            return Question(entity, ("choose",), "pick_exchange_pres", RULE, ["a", "b"])
+            return Question(
+                entity, ("choose",), "pick_exchange_pres", RULE, ["a", "b"],
+                facts=(("corporation", self.old), ("first", self.a), ("second", self.b)),
+                meanings={k: ("take_presidency_of", (("corporation", c),))
+                          for k, c in (("a", self.a), ("b", self.b))},
+            )  # fmt: skip
         if self.stage == "singles":
             holder = holder_of(game, self.holders[0])
             entity = self.decider_of(game) if isinstance(holder, SharePool) else holder
-            return Question(entity, ("choose",), "pick_exchange_corp", RULE, ["a", "b"])
+            return Question(
+                entity, ("choose",), "pick_exchange_corp", RULE, ["a", "b"],
+                facts=(("corporation", self.old), ("first", self.a), ("second", self.b)),
+                meanings={k: ("exchange_for", (("corporation", c),))
+                          for k, c in (("a", self.a), ("b", self.b))},
+            )  # fmt: skip
         if self.stage == "offer":
             holder = holder_of(game, self.holders[0])
-            return Question(holder, ("choose",), "share_offer", RULE, ["yes", "no"])
+            facts = share_offer_facts(game.corporation(self.offer_corp))
+            return Question(
+                holder, ("choose",), "share_offer", RULE, ["yes", "no"], facts=facts,
+                meanings={"yes": ("buy_share", facts), "no": ("decline_share", facts[:1])},
+            )  # fmt: skip
         if self.stage == "offer_again":
             corp = game.corporation(self.offer_corp)
             entity = self.acting_for(game, corp)
-            return Question(entity, ("choose",), "offer_again", RULE, ["y", "n"])
+            about: Facts = (("corporation", corp.sym),)
+            return Question(
+                entity, ("choose",), "offer_again", RULE, ["y", "n"], facts=about,
+                meanings={"y": ("offer_again", about), "n": ("end_offers", about)},
+            )  # fmt: skip
         if self.stage == "tokens":
             corp = game.corporation(self.tokens_corp)
             top = self.max_tokens(corp)
+            price = OPTIONAL_TOKEN_PRICE
             return Question(
-                self.acting_for(game, corp), ("choose",), "buy_tokens", RULE, list(range(top + 1))
-            )
+                self.acting_for(game, corp), ("choose",), "buy_tokens", RULE,
+                list(range(top + 1)), facts=(("corporation", corp.sym), ("price", price)),
+                meanings={n: tokens_bought(corp.sym, n, n * price, price) for n in range(top + 1)},
+            )  # fmt: skip
         return None
 
     def decider_of(self, game: Game1841) -> Player:

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core.asking import Facts
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import SharesSold, ref
@@ -28,7 +29,7 @@ from stellwerk.core.flow.base import Action
 from stellwerk.core.map.geometry import opposite
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
-from stellwerk.titles.g1841.decisions import Procedure, Question, queue
+from stellwerk.titles.g1841.decisions import Procedure, Question, city_meaning, queue
 from stellwerk.titles.g1841.emergency import half_total
 from stellwerk.titles.g1841.ownership import historical, major, phase_number
 from stellwerk.titles.g1841.rules.borders import borders_in_force
@@ -246,6 +247,17 @@ def token_price(game: Game1841, corp: Corporation) -> int:
     return max((hex_price(game, h) for h in homes), default=FAR_PRICE)
 
 
+def tokens_bought(sym: str, count: int, total: int, price: int | None) -> tuple[str, Facts]:
+    """What buying ``count`` station tokens for ``total`` means (``price`` each, None when
+    they cost differently), as a procedure's answer (:class:`.decisions.Question`)."""
+    if count == 0:
+        return "buy_no_tokens", (("corporation", sym),)
+    facts: Facts = (("corporation", sym), ("count", count), ("total", total))
+    if price is None:
+        return "buy_tokens_total", facts
+    return "buy_tokens", (*facts, ("price", price))
+
+
 def token_choices(game: Game1841, corp: Corporation) -> list[int]:
     """How many tokens ``corp`` may buy: the minimum always (paid with half-price IPO sales
     if need be), more only if its treasury pays for them (rules/1841.md 2.2.3)."""
@@ -324,22 +336,32 @@ class CorporationStart(Procedure):
 
     def question(self, game: Game1841) -> Question | None:
         corp = game.corporation(self.corp)
-        if self.stage == "home":
+        about: Facts = (("corporation", corp.sym),)
+        if self.stage in ("home", "second"):
             cities = home_cities(game, corp, self.hexes)
-            return Question(corp, ("place_token",), "home_token", RULE, cities=cities)
-        if self.stage == "second":
+            meanings: dict[str | int, tuple[str, Facts]] = {
+                c: city_meaning(game, "home_token", corp.sym, c) for c in cities
+            }
+            if self.stage == "home":
+                return Question(
+                    corp, ("place_token",), "home_token", RULE, cities=cities,
+                    facts=about, meanings=meanings,
+                )  # fmt: skip
+            meanings["pass"] = ("no_second_home", about)
             return Question(
-                corp,
-                ("place_token", "pass"),
-                "home_token",
-                RULE,
-                cities=home_cities(game, corp, self.hexes),
-            )
+                corp, ("place_token", "pass"), "home_token", RULE, cities=cities,
+                facts=about, meanings=meanings,
+            )  # fmt: skip
         if self.stage == "tokens":
             if game.stalled_token_purchase not in (None, self.corp):
                 return None  # never asked (.stock.stall_token_purchases)
             counts = token_choices(game, corp)
-            return Question(corp, ("choose",), "buy_tokens", RULE, choices=list(counts))
+            price = token_price(game, corp)
+            return Question(
+                corp, ("choose",), "buy_tokens", RULE, choices=list(counts),
+                facts=(*about, ("price", price)),
+                meanings={n: tokens_bought(corp.sym, n, n * price, price) for n in counts},
+            )  # fmt: skip
         return None
 
     def answer(self, game: Game1841, action: Action) -> None:

@@ -3,6 +3,8 @@ class, its option declarations and its data, loaded on first use; money in lire 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from stellwerk.core.game import Game
 from stellwerk.titles.contract import Declarations, Presentation, Title
 
@@ -26,6 +28,13 @@ def _data() -> None:
     MapPort()
 
 
+def _sentences() -> Mapping[str, Mapping[str, str]]:
+    """The sentences of the title's questions and answers (its ``wording``)."""
+    from stellwerk.titles.g1841.wording import SENTENCES
+
+    return SENTENCES
+
+
 TITLE = Title(
     id="1841",
     description="1841 - Northern Italy (18xx.games rules, first and second edition, 1841lite)",
@@ -33,6 +42,6 @@ TITLE = Title(
     load_game=_game,
     load_declared=_declared,
     load_data=_data,
-    presentation=Presentation(currency="L.{}"),
+    presentation=Presentation(currency="L.{}", load_sentences=_sentences),
 )
 """1841, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""

@@ -30,7 +30,8 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import emergency, journal, merger, token_order
-from stellwerk.titles.g1841.decisions import Procedure, Question
+from stellwerk.titles.g1841.decisions import Procedure, Question, share_offer_facts
+from stellwerk.titles.g1841.start import tokens_bought
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -109,14 +110,23 @@ class Transform(Procedure):
     def question(self, game: Game1841) -> Question | None:
         target = game.corporation(self.target)
         if self.stage in ("offer1", "offer2"):
+            facts = share_offer_facts(target)
             return Question(
-                merger.deref(game, self.todo[0]), ("choose",), "share_offer", RULE, ["no", "yes"]
-            )
+                merger.deref(game, self.todo[0]), ("choose",), "share_offer", RULE, ["no", "yes"],
+                facts=facts,
+                meanings={"yes": ("buy_share", facts), "no": ("decline_share", facts[:1])},
+            )  # fmt: skip
         if self.stage == "tokens":
             entity: Holder = target
             if self.tuscan and controller(target) is None:
                 entity = merger.deref(game, self.decider)
-            return Question(entity, ("choose",), "buy_tokens", RULE, self.token_choices(game))
+            counts = self.token_choices(game)
+            return Question(
+                entity, ("choose",), "buy_tokens", RULE, counts,
+                facts=(("corporation", target.sym), ("first_price", self.first_price),
+                       ("price", OPTIONAL_TOKEN_PRICE)),
+                meanings={n: tokens_bought(target.sym, n, self.price(n), None) for n in counts},
+            )  # fmt: skip
         return None
 
     def answer(self, game: Game1841, action: Action) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from stellwerk.core.asking import Answer, Asked, Facts
 from stellwerk.core.entities import Company, Corporation, Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.auction import CompanyPendingPar
@@ -110,6 +111,24 @@ class ChoiceStep(Step):
 
     pending_choice = True
     CHOICES: tuple[str, ...] = ()
+    TOPIC = ""
+    """What is asked (a key of the title's sentences, ``titles.g1849.wording``)."""
+    KINDS: tuple[str, ...] = ()
+    """What each of ``CHOICES`` does, in their order (keys of the title's sentences)."""
+
+    def facts(self, entity: Entity) -> Facts:
+        """What the question is about (none unless a step says)."""
+        return ()
+
+    def question(self, entity: Entity) -> Asked | None:
+        """The choice as a question: each listed ``CHOICES`` value with its ``KINDS`` key."""
+        listed = self.choices(entity)
+        if not listed or not self.TOPIC:
+            return None
+        facts = self.facts(entity)
+        meanings = dict(zip(self.CHOICES, self.KINDS, strict=True))
+        answers = tuple(Answer(a, meanings[str(a["choice"])], facts) for a in listed)
+        return Asked(entity, self.TOPIC, answers, facts)
 
     def choices(self, entity: Entity) -> list[Action]:
         if not self.actions(entity):
@@ -132,6 +151,12 @@ class SwapChoice(ChoiceStep, PlayerStep):
 
     description = "Presidency Swap Choice"
     CHOICES = ("Two 10% certs", "One 20% cert")
+    TOPIC = "presidency_swap"
+    KINDS = ("two_tens", "one_twenty")
+
+    def facts(self, entity: Entity) -> Facts:
+        swap = self.game.swap
+        return (("corporation", swap["corporation"].sym),) if swap is not None else ()
 
     def active(self) -> bool:
         return self.game.swap is not None
@@ -173,6 +198,11 @@ class LoanChoice(ChoiceStep, PlayerStep):
 
     description = "Bankruptcy Choice"
     CHOICES = ("Take L.500 loan", "Leave game")
+    TOPIC = "bankruptcy_loan"
+    KINDS = ("take_bankruptcy_loan", "leave_game")
+
+    def facts(self, entity: Entity) -> Facts:
+        return (("loan", 500), ("penalty", 750))
 
     def active(self) -> bool:
         return self.game.loan_choice_player is not None
@@ -297,6 +327,11 @@ class SMSTeleport(ChoiceStep, CorporationStep):
 
     description = "SMS Teleport"
     CHOICES = ("Close SMS", "Pass")
+    TOPIC = "sms_teleport"
+    KINDS = ("close_sms", "keep_sms")
+
+    def facts(self, entity: Entity) -> Facts:
+        return (("corporation", getattr(entity, "sym", "")), ("company", "SMS"))
 
     def setup(self) -> None:
         self.done = False
@@ -450,6 +485,18 @@ class BuyEToken(CorporationStep):
             act(entity, "pass"),
             act(entity, "choose", choice=f"Buy E-Token for L.{self.price()}"),
         ]
+
+    def question(self, entity: Entity) -> Asked | None:
+        """Whether the corporation buys an E-token at its price now (1849 rules §7.5)."""
+        listed = self.choices(entity)
+        if not listed:
+            return None
+        about: Facts = (("corporation", getattr(entity, "sym", "")), ("price", self.price()))
+        answers = tuple(
+            Answer(a, "buy_e_token" if a["type"] == "choose" else "decline_e_token", about)
+            for a in listed
+        )
+        return Asked(entity, "e_token", answers, about)
 
     def process_choose(self, action: Action, entity: Corporation) -> None:
         if not self.can_buy(entity):

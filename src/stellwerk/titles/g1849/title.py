@@ -3,6 +3,8 @@ class, its option declarations and its data, loaded on first use; money in lire 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from stellwerk.core.game import Game
 from stellwerk.titles.contract import Declarations, Presentation, Title
 
@@ -28,6 +30,13 @@ def _data() -> None:
     new_board()
 
 
+def _sentences() -> Mapping[str, Mapping[str, str]]:
+    """The sentences of the title's questions and answers (its ``wording``)."""
+    from stellwerk.titles.g1849.wording import SENTENCES
+
+    return SENTENCES
+
+
 TITLE = Title(
     id="1849",
     description="1849 - The Game of Sicilian Railways (18xx.games rules, seed 001 variants)",
@@ -35,6 +44,6 @@ TITLE = Title(
     load_game=_game,
     load_declared=_declared,
     load_data=_data,
-    presentation=Presentation(currency="L.{}"),
+    presentation=Presentation(currency="L.{}", load_sentences=_sentences),
 )
 """1849, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""
