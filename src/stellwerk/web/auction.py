@@ -1,4 +1,4 @@
-"""Auctions as cards (issue 25, third slice): each private company, concession or start
+"""Auctions as cards: each private company, concession or start
 item of the auction a card -- what it is and does (its face value, its revenue, what the
 title's data says it does), the standing bid and bidder, and the player's bid with a field
 starting at the legal minimum, or "Buy for M.x" where the price is fixed -- and a sealed-bid

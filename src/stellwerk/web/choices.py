@@ -1,4 +1,4 @@
-"""What the acting player may do, as a page shows it (issue 11 item 1): built from
+"""What the acting player may do, as a page shows it: built from
 ``game.legal_actions()`` and nothing else, so the pages offer exactly the engine's moves.
 
 :func:`build_choices` sorts the legal actions of the entities a viewer may act for into

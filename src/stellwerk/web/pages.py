@@ -1,4 +1,4 @@
-"""The web app's HTML pages (issue 11 item 1; docs/web.md "Pages").
+"""The web app's HTML pages (docs/web.md "Pages").
 
 Server-rendered with Jinja2 (``web/templates/``), one small script (``web/static/app.js``) and
 one stylesheet usable on a phone.  Pages read games only through the service

@@ -1,4 +1,4 @@
-"""The stock round as a table of corporations (issue 25, first slice): one row per
+"""The stock round as a table of corporations: one row per
 corporation with its price, par, treasury (IPO) and pool shares, who holds what (players and,
 where a title lets them, corporations), its president and chain of control
 (``SFTG ← IRSFF ← Anna``), and the player's share moves about it (buys, sales, the par
