@@ -7,7 +7,7 @@ route check with the revenues they recorded, and every 1841 position of
 reference/route-benchmarks.yaml gives its recorded best revenue.
 
 1841 has no game flow yet: its positions are rebuilt from the game file's tile lays and its
-state trace (:mod:`stellwerk.titles.g1841.positions`).
+state trace (:mod:`positions1841` (tools/)).
 
 The files live in ../shared; the tests skip when that folder is missing.
 """

@@ -75,9 +75,11 @@ class Offer:
         buyer, seller = value.get("buyer"), value.get("seller")
         if not (isinstance(action, dict) and is_int(base) and isinstance(value.get("id"), str)):
             return None
-        if not all(isinstance(p, str) or is_int(p) for p in (buyer, seller)):
+        if not (isinstance(buyer, str) or is_int(buyer)):
             return None
-        return Offer(str(value["id"]), action, int(base), buyer, seller)  # type: ignore[arg-type]
+        if not (isinstance(seller, str) or is_int(seller)):
+            return None
+        return Offer(str(value["id"]), action, int(base), buyer, seller)
 
 
 def seller_of(game: Game, action: JSONObject) -> int | str | None:

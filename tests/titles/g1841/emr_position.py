@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from positions1841 import position_before
 from trace_state import differences, fixture, live_actions, state_before, trace_lines
 
 from stellwerk.core.flow.base import Action
@@ -23,7 +24,6 @@ from stellwerk.core.legal import legal_actions
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.operating import new_operating_round
 from stellwerk.titles.g1841.options import DECLARED
-from stellwerk.titles.g1841.positions import position_before
 from stellwerk.titles.g1841.trains import BuyTrain1841
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from positions1841 import positions
 
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import NodeKey
@@ -21,7 +22,6 @@ from stellwerk.core.routes.legs import Leg, enumerate_legs
 from stellwerk.core.routes.model import RouteWalk, TrainSpec
 from stellwerk.core.routes.validate import route_revenue, run_routes
 from stellwerk.titles.g1841.mapport import MapPort
-from stellwerk.titles.g1841.positions import positions
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "18xx.games" / "1841"

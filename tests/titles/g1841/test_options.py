@@ -89,6 +89,7 @@ EFFECTS: dict[str, list[tuple[str, object]]] = {
     "sale_drops_reverse_order": [("sale_drop_order", "reverse_operating_order")],
     "emr_round_down": [("emr_half_price_rounding", "down")],
     "allow_circular_control": [("circular_control_forbidden", False)],
+    "forbid_circular_control": [("circular_control_forbidden", True)],
     "merger_table_above_250": [("merger_keeps_prices_above_250", False)],
     "end_at_once_top_or_offboards": [("game_end_timing", "immediate")],
     "upgrade_reachable_city": [("reachable_city_upgrade_without_new_track", True)],
@@ -114,7 +115,7 @@ EFFECTS: dict[str, list[tuple[str, object]]] = {
 
 def test_every_option_but_the_preset_and_the_alias_is_in_the_table_of_effects() -> None:
     assert set(EFFECTS) == set(OPTIONS) - {"zugzwang"} - set(SAME_AS)
-    assert len(OPTIONS) == 30
+    assert len(OPTIONS) == 31
 
 
 def test_seed_000_items_1_17_and_4_2_the_rulebook_id_is_an_alias_of_sfli_run_variant() -> None:
@@ -150,7 +151,8 @@ def test_each_option_sets_exactly_its_fields(oid: str) -> None:
         for f in dataclasses.fields(Settings1841)
         if getattr(with_it, f.name) != getattr(without, f.name)
     }
-    assert changed == dict(EFFECTS[oid])
+    # a default option restates the default: it changes nothing
+    assert changed == ({} if OPTIONS[oid].default else dict(EFFECTS[oid]))
     assert OPTIONS[oid].effects == tuple(Data(k, v) for k, v in EFFECTS[oid])
 
 
@@ -332,7 +334,8 @@ def declared_as(oid: str) -> str:
 
 def test_every_option_id_of_the_rulebook_is_declared() -> None:
     """Section 4's 18xx.games options, every Option id of the section 6 tables and every
-    "Proposed option" of the text: declared (or, marked "(on)", the default rule)."""
+    "Proposed option" of the text: declared (one marked "(on)" as a default option, with
+    the option that switches it off)."""
     text = rulebook()
     section4 = re.findall(r"^### 4\.\d [^\n]*?`(\w+)`", section(text, 4), re.M)
     assert section4 == ["version_1", "lite", "p2p_purchases", "sfli_run_variant"]
@@ -347,15 +350,17 @@ def test_every_option_id_of_the_rulebook_is_declared() -> None:
     missing = sorted(oid for oid in wanted if declared_as(oid) not in OPTIONS)
     assert not missing, f"rulebook option ids not declared: {missing}"
     assert defaults == set(SWITCHED_OFF_BY)
-    assert not defaults & set(OPTIONS)
     for rule, switch in SWITCHED_OFF_BY.items():
         assert rule in OPTIONS[switch].source and "on by default" in OPTIONS[switch].source
+        # the default rule is declared too, restating the default (core Option.default)
+        assert OPTIONS[rule].default and switch in OPTIONS[rule].conflicts
     unlisted = (
         set(OPTIONS)
         - {declared_as(o) for o in wanted}
         - {"zugzwang"}
         - set(PRINTED_RULES)
         - set(SWITCHED_OFF_BY.values())
+        - set(SWITCHED_OFF_BY)
         - set(SAME_AS)
         - set(SEED_RULES)
     )

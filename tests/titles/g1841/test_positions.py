@@ -1,4 +1,4 @@
-"""Board positions rebuilt from an 1841 game file and its trace (stellwerk.titles.g1841.positions)
+"""Board positions rebuilt from an 1841 game file and its trace (tools/positions1841.py)
 equal the trace at every action: the tiles (where the trace lists them, at each new round),
 every corporation's token hexes and the phase.  Reads ../shared/fixtures; skips without it."""
 
@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from stellwerk.titles.g1841.positions import owner_of, positions, read_trace, trace_path
+from positions1841 import owner_of, positions, read_trace, trace_path
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "18xx.games" / "1841"

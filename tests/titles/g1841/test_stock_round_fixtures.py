@@ -1,7 +1,7 @@
 """The fixtures' stock rounds after the first, played from the state their traces record
 (rules/1841.md 2.2): until the operating round runs, the position at the start of each such
 stock round is set up from the trace (cash, certificates, prices, presidents, concessions,
-the board rebuilt by :mod:`stellwerk.titles.g1841.positions`), then every action of the
+the board rebuilt by :mod:`positions1841` (tools/)), then every action of the
 round is processed and the state after it compared with the trace line (cash, holdings,
 prices, presidents, pool, tokens, who acts; after the last one the end-of-round moves).
 
@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from positions1841 import positions
 
 from stellwerk.core.entities import Corporation, Holder, Share, move_share
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841.game import Game1841
-from stellwerk.titles.g1841.positions import positions
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "18xx.games" / "1841"

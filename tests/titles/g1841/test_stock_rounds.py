@@ -435,7 +435,7 @@ def _start_chooses(path: Path) -> list[tuple[int, str, int]]:
 def test_start_token_prices_match_the_fixtures(name: str) -> None:
     """rules/1841.md 2.2.3: every start token purchase of the fixtures costs what the board
     before it gives (historical L.50; non-historical by distance, the dearer of two homes)."""
-    from stellwerk.titles.g1841.positions import position_before
+    from positions1841 import position_before
 
     path = FIXTURES / f"{name}.json"
     options = json.loads(path.read_text())["settings"].get("optional_rules") or []
@@ -460,7 +460,7 @@ def test_home_token_choices_match_the_fixtures(name: str) -> None:
     """rules/1841.md 2.2.3: every chosen home of a non-historical corporation in the fixtures
     is offered, and a second home is asked exactly when the fixture shows one (a second
     ``place_token`` or a ``pass``)."""
-    from stellwerk.titles.g1841.positions import positions
+    from positions1841 import positions
 
     path = FIXTURES / f"{name}.json"
     options = json.loads(path.read_text())["settings"].get("optional_rules") or []

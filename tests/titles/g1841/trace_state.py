@@ -1,7 +1,7 @@
 """A Game1841 set to the state an 18xx.games trace records before an action, and the same
 state read back for comparison (tests only; the operating round is not needed).
 
-The board comes from :func:`stellwerk.titles.g1841.positions.position_before`; cash, shares,
+The board comes from :func:`positions1841.position_before` (tools/); cash, shares,
 presidents, prices, trains and the phase from the trace line (../shared/fixtures README).
 Certificate ids and train copies are not in the trace: president's certificates go to the
 presidents, ordinary ones in index order; trains are taken from the depot by name.  The
@@ -14,13 +14,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from positions1841 import position_before, read_trace, trace_path
+
 from stellwerk.core.entities import Corporation, Holder, move_share
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841 import frozen
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.game import Game1841
-from stellwerk.titles.g1841.positions import position_before, read_trace, trace_path
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "18xx.games" / "1841"

@@ -1,7 +1,7 @@
 """A Game1841 set to the state an 18xx.games trace records before an action (tests only).
 
 Until the operating round runs, merger, transformation and Tuscan-merge tests start from the
-fixtures' recorded positions: the board from :mod:`stellwerk.titles.g1841.positions`, and
+fixtures' recorded positions: the board from :mod:`positions1841` (tools/), and
 cash, prices, presidents, holdings, trains and pool from the trace line before the action.
 Certificates are dealt by percentage (the president's to the president); the trace has no
 certificate ids and no token counts, so tests set token counts where they matter.
@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from positions1841 import position_before, read_trace, trace_path
 
 from stellwerk.core.entities import Corporation, Holder, Player, Train, move_share
 from stellwerk.titles.g1841.game import Game1841
-from stellwerk.titles.g1841.positions import position_before, read_trace, trace_path
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "18xx.games" / "1841"

@@ -4,7 +4,7 @@
 and the current phase, and answers what routes need: the run context, train specifications,
 the revenue of a submitted run, the best run, and the political borders in force.  The game
 owns one and sets its phase (:meth:`MapPort.set_phase`); tests and the route benchmark also
-build positions with :mod:`stellwerk.titles.g1841.positions`.
+build positions with :mod:`positions1841` (tools/).
 
 Two track graphs, as 18xx.games keeps them (its caches are cleared at its own points, so
 both follow the board only when told, ``follow_board=False``): the full graph, where a token
