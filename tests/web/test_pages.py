@@ -116,6 +116,10 @@ def test_a_new_game_gives_a_link_per_player_and_one_for_spectators(client: TestC
     # the API's link goes to the right page
     answer = client.get(f"/games/{key}?token={token}", follow_redirects=False)
     assert answer.status_code == 303 and answer.headers["location"] == links["spectator"]
+    german = client.get(f"/games/{key}?token={token}&lang=de", follow_redirects=False)
+    assert german.headers["location"] == links["spectator"] + "?lang=de"
+    odd = client.get(f"/games/{key}?token={token}&lang=xx", follow_redirects=False)
+    assert odd.headers["location"] == links["spectator"]
 
 
 def test_a_move_by_button_and_the_log(client: TestClient) -> None:

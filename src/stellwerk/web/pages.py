@@ -742,7 +742,9 @@ async def seat_redirect(request: Request) -> Response:
     key = request.path_params["id"]
     token = request.query_params.get("token")
     access = await service_of(request).access(key, token)
-    return RedirectResponse(f"/{access.kind}/{key}/{token}", status_code=303)
+    lang = request.query_params.get("lang")
+    keep = f"?lang={lang}" if lang in LANGS else ""  # an invitation in German stays German
+    return RedirectResponse(f"/{access.kind}/{key}/{token}{keep}", status_code=303)
 
 
 async def show(request: Request, error: str = "", status: int = 200) -> Response:
