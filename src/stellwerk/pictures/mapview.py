@@ -204,7 +204,7 @@ def _routes(
     layouts: Mapping[str, TileLayout],
     radius: float,
 ) -> None:
-    g = sub(root, "g", id="routes", data_corporation=scene.routes_of or "")
+    g = sub(root, "g", id="map-routes", data_corporation=scene.routes_of or "")
     n = len(scene.routes)
     for index, route in enumerate(scene.routes):
         color = TRAIN_COLORS[index % len(TRAIN_COLORS)]
