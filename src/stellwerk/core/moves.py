@@ -1,0 +1,433 @@
+"""Typed actions: one frozen dataclass per 18xx.games action type (common rules §3.2-3.3).
+
+The action vocabulary stays 18xx.games' JSON (``stellwerk.core.actions`` checks its shape); this
+module is its typed form.  :func:`parse` reads one action object once, at the edge (the API and
+the file readers), after :func:`~stellwerk.core.actions.check_shape` has refused a malformed
+one, and rule code reads the fields of the result (``move.hex``, ``move.price``) instead of
+string keys.  :meth:`Move.to_json` writes the action back: the same keys in the same order with
+the same values, fields the engine does not read (``created_at``, ``user``, a site's own
+additions) kept as they came, so a file read and written again is the same JSON, byte for byte
+(``tests/unit/core/test_moves.py`` checks it on every recorded action there is).
+
+Field names are the JSON keys; JSON lists are tuples here (a move is immutable), objects of a
+``run_routes`` are :class:`Route`.  ``auto_actions`` (the automatic actions 18xx.games recorded
+after an action, common rules §3.5) are moves too.  A type this module does not know by name
+loads as :class:`Move` itself with every field in ``extra`` -- only the ``program_*`` standing
+orders get there, since ``check_shape`` refuses other unknown types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
+from typing import Any, ClassVar, Self, TypeVar
+
+from stellwerk.core.actions import check_shape
+from stellwerk.core.jsondata import JSONObject
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+COMMON = ("type", "entity", "entity_type", "id", "auto_actions")
+"""Keys every move has a field for (``type`` is the class's ``TYPE`` unless ``Move`` itself)."""
+
+
+def _freeze(value: Any) -> Any:
+    """JSON lists as tuples, recursively (objects stay as they are)."""
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    """Tuples back to JSON lists, routes and moves back to objects."""
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    if isinstance(value, (Route, Move)):
+        return value.to_json()
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Route:
+    """One train's run of a ``run_routes`` (common rules §6.1): the train, the revenue the
+    file claims, the hexes, nodes and connections visited; other keys are kept in ``extra``."""
+
+    train: str
+    revenue: int | None = None
+    hexes: tuple[str, ...] | None = None
+    nodes: tuple[str, ...] | None = None
+    connections: tuple[tuple[str, ...], ...] | None = None
+    order: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> Route:
+        known = {f.name for f in fields(cls)} - {"order", "extra"}
+        values = {k: _freeze(v) for k, v in data.items() if k in known}
+        extra = {k: v for k, v in data.items() if k not in known}
+        return cls(**values, order=tuple(data), extra=MappingProxyType(extra))
+
+    def to_json(self) -> JSONObject:
+        return _write(self, self.order, self.extra)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Move:
+    """An action: who acts (``entity`` and its ``entity_type``), its number in the game's
+    record (``id``, None until the game numbers it) and the automatic actions recorded after
+    it.  ``order`` is the order of the keys as they came, ``extra`` the keys no field reads."""
+
+    TYPE: ClassVar[str] = ""
+
+    entity: int | str
+    entity_type: str = "player"
+    id: int | None = None
+    auto_actions: tuple[Move, ...] | None = None
+    order: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+
+    @property
+    def type(self) -> str:
+        """The 18xx.games type name (``extra["type"]`` for a type without a class)."""
+        return self.TYPE or str(self.extra.get("type", ""))
+
+    def to_json(self) -> JSONObject:
+        """The action as 18xx.games JSON (keys in the order they came)."""
+        return _write(self, self.order, self.extra)
+
+    def numbered(self, number: int) -> Self:
+        """This move with the id the game's record gives it."""
+        return replace(self, id=number, order=_with_key(self.order, "id"))
+
+    def with_autos(self, autos: tuple[Move, ...] | None) -> Self:
+        """This move with the automatic actions recorded after it (None: none)."""
+        if autos is None:
+            order = tuple(key for key in self.order if key != "auto_actions")
+        else:
+            order = _with_key(self.order, "auto_actions")
+        return replace(self, auto_actions=autos, order=order)
+
+
+def _with_key(order: tuple[str, ...], key: str) -> tuple[str, ...]:
+    return order if key in order else (*order, key)
+
+
+def _write(obj: Move | Route, order: tuple[str, ...], extra: Mapping[str, Any]) -> JSONObject:
+    """The JSON object of a move or route: every key of ``order`` (typed fields from the
+    object, the rest from ``extra``); a move made in the program rather than read (no
+    ``order``) writes its type, then its fields that are set, in declaration order."""
+    names = [f.name for f in fields(obj) if f.name not in ("order", "extra")]
+    if not order:  # made in the program: the type, who acts, then the fields that are set
+        head = ("type",) if isinstance(obj, Move) else ()
+        order = (*head, *(n for n in names if n != "auto_actions"), "auto_actions")
+        order = tuple(
+            k for k in order if k == "type" or (getattr(obj, k) is not None and k in names)
+        )
+    out: JSONObject = {}
+    for key in order:
+        if key == "type" and isinstance(obj, Move):
+            out[key] = obj.type
+        elif key in names:
+            out[key] = _thaw(getattr(obj, key))
+        else:
+            out[key] = extra[key]
+    return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Bid(Move):
+    """A bid in an auction: on a company, a corporation (1841's concessions are companies)."""
+
+    TYPE: ClassVar[str] = "bid"
+    price: int = 0
+    company: str | None = None
+    corporation: str | None = None
+    minor: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlindBid(Move):
+    """Sealed bids: one amount per item of the auction, in item order (0: no bid)."""
+
+    TYPE: ClassVar[str] = "blind_bid"
+    bids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pass(Move):
+    """Pass: no (further) move in this step."""
+
+    TYPE: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Par(Move):
+    """Start a corporation at a par price (``share_price``: the market cell's id)."""
+
+    TYPE: ClassVar[str] = "par"
+    corporation: str = ""
+    share_price: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuyShares(Move):
+    """Buy certificates (ids ``CORP_INDEX``) of one corporation."""
+
+    TYPE: ClassVar[str] = "buy_shares"
+    shares: tuple[str, ...] = ()
+    percent: int | float | None = None
+    share_price: int | None = None
+    total_price: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SellShares(Move):
+    """Sell certificates of one corporation to the pool."""
+
+    TYPE: ClassVar[str] = "sell_shares"
+    shares: tuple[str, ...] = ()
+    percent: int | float | None = None
+    share_price: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuyCompany(Move):
+    """Buy a private company at a price."""
+
+    TYPE: ClassVar[str] = "buy_company"
+    company: str = ""
+    price: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LayTile(Move):
+    """Lay or upgrade a tile on a hex, turned ``rotation`` sixths."""
+
+    TYPE: ClassVar[str] = "lay_tile"
+    hex: str = ""
+    tile: str = ""
+    rotation: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlaceToken(Move):
+    """Place a station token in a city (``slot``: which one; ``tokener``: the corporation
+    whose token it is when a company places it)."""
+
+    TYPE: ClassVar[str] = "place_token"
+    city: str = ""
+    slot: int | None = None
+    tokener: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RemoveToken(Move):
+    """Take a station token off a city slot."""
+
+    TYPE: ClassVar[str] = "remove_token"
+    city: str = ""
+    slot: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuyToken(Move):
+    """Buy another corporation's station token in a city slot at a price."""
+
+    TYPE: ClassVar[str] = "buy_token"
+    city: str = ""
+    slot: int = 0
+    price: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunRoutes(Move):
+    """Run the trains: one :class:`Route` per train."""
+
+    TYPE: ClassVar[str] = "run_routes"
+    routes: tuple[Route, ...] = ()
+    extra_revenue: int | None = None
+    subsidy: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dividend(Move):
+    """Pay out, withhold or split (``kind``: ``payout``, ``withhold``, ``half``)."""
+
+    TYPE: ClassVar[str] = "dividend"
+    kind: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuyTrain(Move):
+    """Buy a train at a price (``variant``: which of a train's variants)."""
+
+    TYPE: ClassVar[str] = "buy_train"
+    train: str = ""
+    price: int = 0
+    variant: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardTrain(Move):
+    """Discard a train over the limit."""
+
+    TYPE: ClassVar[str] = "discard_train"
+    train: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Choose(Move):
+    """Choose one of the answers a step lists."""
+
+    TYPE: ClassVar[str] = "choose"
+    choice: int | str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Merge(Move):
+    """Propose or agree to a merger (``corporation``: the other party)."""
+
+    TYPE: ClassVar[str] = "merge"
+    corporation: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Assign(Move):
+    """Assign a company's ability to a target."""
+
+    TYPE: ClassVar[str] = "assign"
+    target: str = ""
+    target_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Bankrupt(Move):
+    """Declare bankruptcy."""
+
+    TYPE: ClassVar[str] = "bankrupt"
+    option: Any = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Message(Move):
+    """A chat line (no effect on the game)."""
+
+    TYPE: ClassVar[str] = "message"
+    message: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Log(Move):
+    """A log line some steps write (no effect on the game)."""
+
+    TYPE: ClassVar[str] = "log"
+    message: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Undo(Move):
+    """Undo the last action (or back to ``action_id``), resolved before replay."""
+
+    TYPE: ClassVar[str] = "undo"
+    action_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Redo(Move):
+    """Redo an undone action, resolved before replay."""
+
+    TYPE: ClassVar[str] = "redo"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndGame(Move):
+    """End the game by hand."""
+
+    TYPE: ClassVar[str] = "end_game"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeLoan(Move):
+    """Take a loan."""
+
+    TYPE: ClassVar[str] = "take_loan"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PayoffLoan(Move):
+    """Pay off a loan."""
+
+    TYPE: ClassVar[str] = "payoff_loan"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PayoffDebt(Move):
+    """Pay off a debt."""
+
+    TYPE: ClassVar[str] = "payoff_debt"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DestinationConnection(Move):
+    """A destination reached (written by some titles' engines; no effect here)."""
+
+    TYPE: ClassVar[str] = "destination_connection"
+    hexes: tuple[str, ...] | None = None
+
+
+CLASSES: Mapping[str, type[Move]] = MappingProxyType(
+    {
+        cls.TYPE: cls
+        for cls in (
+            Bid, BlindBid, Pass, Par, BuyShares, SellShares, BuyCompany, LayTile, PlaceToken,
+            RemoveToken, BuyToken, RunRoutes, Dividend, BuyTrain, DiscardTrain, Choose, Merge,
+            Assign, Bankrupt, Message, Log, Undo, Redo, EndGame, TakeLoan, PayoffLoan,
+            PayoffDebt, DestinationConnection,
+        )
+    }
+)  # fmt: skip
+"""The class of each type by name; ``program_*`` types load as :class:`Move`."""
+
+M = TypeVar("M", bound=Move)
+
+
+def parse(action: object) -> Move:
+    """The typed move of an 18xx.games action object, refused (``IllegalAction`` naming the
+    field) when it is malformed; the object is not changed."""
+    check_shape(action)
+    assert isinstance(action, dict)  # check_shape refuses anything else
+    return _build(action)
+
+
+def _build(action: JSONObject) -> Move:
+    cls = CLASSES.get(str(action["type"]), Move)
+    known = {f.name for f in fields(cls)} - {"order", "extra"}
+    values: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    value: Any
+    for key, value in action.items():
+        if key == "type" and cls is not Move:
+            continue
+        if key not in known:
+            extra[key] = value
+        elif key == "auto_actions":
+            values[key] = None if value is None else tuple(parse(a) for a in value)
+        elif key == "routes":
+            values[key] = tuple(Route.from_json(r) for r in value)
+        else:
+            values[key] = _freeze(value)
+    return cls(**values, order=tuple(action), extra=MappingProxyType(extra))
+
+
+def as_move(action: Move | JSONObject) -> Move:
+    """A move as it is, an action object parsed (:func:`parse`)."""
+    return action if isinstance(action, Move) else parse(action)
+
+
+def expect(move: Move, cls: type[M]) -> M:
+    """``move`` as a ``cls`` (a step's handler for one type gets only that type; anything
+    else is an engine defect, a ``TypeError``)."""
+    if not isinstance(move, cls):
+        raise TypeError(f"expected {cls.TYPE}, got {move.type}")
+    return move
