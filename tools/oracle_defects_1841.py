@@ -119,6 +119,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core.entities import Corporation, Player, controller
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
+from stellwerk.core.moves import Choose
 from stellwerk.io.engine import EngineGame
 from stellwerk.titles.g1841 import decisions, emergency, events, frozen, secession, tuscan
 from stellwerk.titles.g1841.merger import ANSWER_ORDERS, Merger, old_shares
@@ -385,7 +386,7 @@ def pool_short_when_answered(game: Game1841, order: tuple[str, ...], pairs: int)
             assert question is not None
             offered = question.choices
             choice = next((c for c in order if c in offered), offered[0])
-            merger.apply(trial, {"type": "choose", "choice": choice})
+            merger.apply(trial, Choose(entity=merger.target, choice=choice))
     except IllegalAction:
         return False  # that way the merger is not allowed: not a way a player can go
     return trial.pool.percent_of(merger.target) < 10 * pairs

@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from stellwerk.checkpoints import Checkpoints
+from stellwerk.core import moves
 from stellwerk.core.actions import action_id
 from stellwerk.core.entities import Corporation as CoreCorporation
 from stellwerk.core.entities import Entity, EntityId, Player, PlayerId, Train
@@ -311,7 +312,7 @@ class Game:
             if not batch:
                 break
             for auto in batch:
-                self._engine.process_single(auto)
+                self._engine.process_single(moves.parse(auto))
             autos.extend(batch)
         return autos
 

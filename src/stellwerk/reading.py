@@ -19,6 +19,7 @@ from stellwerk.core.entities import Company, Corporation, Holder, Player, chain_
 from stellwerk.core.events import Event
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.tiles import NodeKind
+from stellwerk.core.moves import parse
 from stellwerk.views import (
     AbilityView,
     BidView,
@@ -284,7 +285,7 @@ class Reader:
         trial.policy = LIVE
         try:
             trial.resume()
-            trial.process_action({**action, "id": 1 << 30})
+            trial.process_action(parse({**action, "id": 1 << 30}))
         except Exception:  # a refused or unknown action: no outcome to tell
             return None
         after = _entity(trial, action.get("entity"))

@@ -91,7 +91,7 @@ def test_no_duck_typing_in_the_front_ends() -> None:
         ("    engine = game.engine", True, None),
         ("story(loaded.game.engine, lang)", True, None),
         ("from stellwerk.io.engine import EngineGame", False, None),
-        ("from positions1841 import owner_of", False, "g1841"),
+        ("from stellwerk.titles.g1841.stock import can_par", False, "g1841"),
         ("import stellwerk.titles.g1849.game", False, "g1849"),
         ("from stellwerk.titles.registry import TITLES", False, None),
     ],

@@ -130,6 +130,7 @@ OPTIONAL: dict[str, tuple[type, ...]] = {
     "action_id": NUMBER,
     "extra_revenue": NUMBER,
     "subsidy": NUMBER,
+    "option": NUMBER,
 }
 """Optional fields the engine reads, with their JSON types (18xx.games' action classes)."""
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from stellwerk.core.entities import Holder, Player
 from stellwerk.core.jsondata import JSONObject
+from stellwerk.core.moves import Move
 
 if TYPE_CHECKING:
     from stellwerk.core.trains import Depot
@@ -59,7 +60,12 @@ class Acted(Event):
     its consequences."""
 
     kind: ClassVar[str] = "acted"
-    action: JSONObject
+    move: Move
+
+    @property
+    def action(self) -> JSONObject:
+        """The action as 18xx.games JSON (what front ends narrate)."""
+        return self.move.to_json()
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,11 @@ import contextlib
 import itertools
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import ClassVar, Protocol
 
-from stellwerk.core.actions import TEXT_TYPES, check_shape
+from stellwerk.core import moves
+from stellwerk.core.actions import TEXT_TYPES
 from stellwerk.core.entities import (
     Bank,
     Company,
@@ -53,8 +54,9 @@ from stellwerk.core.events import (
     TrainsRusted,
     ref,
 )
-from stellwerk.core.flow.base import ANNOUNCING, Action, Round, announces_changes
+from stellwerk.core.flow.base import ANNOUNCING, Round, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound, StockRound
+from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.map.board import Board
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.policy import LIVE, Policy
@@ -186,9 +188,12 @@ class Game(ABC):
                 return c
         raise IllegalAction(f"no company {sym}", "common rules §2.4")
 
-    def entity(self, action: Action) -> Entity:
-        etype = action.get("entity_type", "player")
-        ent = action.get("entity")
+    def entity(self, action: moves.Move | Mapping[str, object]) -> Entity:
+        """Who acts in ``action`` (a move, or an action object at the edge: the live gate
+        reads one before it is parsed)."""
+        ent, etype = moves.acting(action)
+        if not isinstance(ent, (int, str)):
+            raise IllegalAction(f"no entity {ent!r}", "common rules §3.2")
         if etype == "player":
             return self.player_by_id(ent)
         if etype == "corporation":
@@ -217,12 +222,15 @@ class Game(ABC):
         raise IllegalAction(f"no train {train_id}", "common rules §2.3")
 
     # -- the action loop --------------------------------------------------------------------
-    def process_action(self, action: Action) -> None:
-        """Process one action and, after it, its recorded automatic actions."""
-        if self.finished and action["type"] != "message":
+    def process_action(self, action: moves.Move | JSONObject) -> None:
+        """Process one action and, after it, its recorded automatic actions.  An action
+        object is parsed first (``stellwerk.core.moves.parse``: a malformed one is refused
+        before anything changes)."""
+        move = moves.as_move(action)
+        if self.finished and move.type != "message":
             raise IllegalAction("the game is over", "common rules §4.2")
-        self.process_single(action)
-        for auto in action.get("auto_actions") or []:
+        self.process_single(move)
+        for auto in move.auto_actions or ():
             self.process_single(auto)
 
     @property
@@ -242,7 +250,7 @@ class Game(ABC):
         version = self._version
         self.memo_key = None if version is None or not self._flows else (version, self._policy)
 
-    def process_single(self, action: Action) -> None:
+    def process_single(self, action: moves.Move) -> None:
         self._flows += 1
         self._rekey()
         self.journal.append(Acted(action))
@@ -331,9 +339,8 @@ class Game(ABC):
             self.park()
             self._flows -= 1
 
-    def _process_single(self, action: Action) -> None:
-        check_shape(action)
-        kind = action["type"]
+    def _process_single(self, action: moves.Move) -> None:
+        kind = action.type
         if kind in TEXT_TYPES:
             # chat and log lines: kept in the action list, no effect (common rules §3.3)
             return
@@ -381,7 +388,7 @@ class Game(ABC):
                 rnd.setup()
 
     @announces_changes
-    def action_processed(self, action: Action) -> None:
+    def action_processed(self, action: moves.Move) -> None:
         """Hook after each action (e.g. closing corporations in a close cell).  An override
         marked ``announces_changes`` calls ``changing`` before it changes anything (then
         what the round found after the action is still good when nothing happens)."""
@@ -494,8 +501,10 @@ class Game(ABC):
             corp = self.corporation_or_none(share.corporation)
             if corp is None or not corp.ipoed:
                 continue
-            price = corp.share_price.price if corp.share_price is not None else (
-                self.unpriced_share_value(corp)
+            price = (
+                corp.share_price.price
+                if corp.share_price is not None
+                else (self.unpriced_share_value(corp))
             )
             value += math.ceil(price * share.percent / corp.share_unit)
         value += sum(c.value for c in player.companies)
@@ -843,7 +852,7 @@ class Game(ABC):
         return (hex_id, tile_id, rotation) in self.legal_lays(corp, hex_id)
 
     @abstractmethod
-    def lay_tile(self, corp: Corporation, action: Action) -> None:
+    def lay_tile(self, corp: Corporation, action: moves.LayTile) -> None:
         """Lay or upgrade the tile ``action`` names, checked and paid (common rules §6.3)."""
 
     @abstractmethod
@@ -855,7 +864,7 @@ class Game(ABC):
         """(city id, slot) of every city where the corporation may place a token now."""
 
     @abstractmethod
-    def place_token(self, corp: Corporation, action: Action) -> None:
+    def place_token(self, corp: Corporation, action: moves.PlaceToken) -> None:
         """Place and pay for the station token ``action`` names (common rules §6.4)."""
 
     @abstractmethod

@@ -40,13 +40,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from stellwerk.core.actions import SITE_TYPES, check_shape, check_site
+from stellwerk.core.actions import SITE_TYPES, check_site
 from stellwerk.core.entities import Entity, Share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act
 from stellwerk.core.flow.operating import Track
 from stellwerk.core.game import Game
 from stellwerk.core.legal import candidates
+from stellwerk.core.moves import parse
 
 TURN_RULE = "common rules §6 (turn order)"
 
@@ -80,13 +81,13 @@ def rule_for(game: Game, kind: str) -> str:
 
 def check_live(game: Game, action: Action) -> None:
     """Refuse (``IllegalAction``) an action that is not listed now nor in a listed space."""
-    check_shape(action)
+    move = parse(action)
     kind = action["type"]
     if game.finished and kind != "message":
         raise IllegalAction("the game is over", "common rules §4.2")
     if kind in ("undo", "redo"):
         return
-    entity = game.entity(action)
+    entity = game.entity(move)
     if kind in SITE_TYPES:
         check_site(action)
         return
@@ -96,7 +97,7 @@ def check_live(game: Game, action: Action) -> None:
         step = routing_step(game, entity, kind)
     except IllegalAction as general:
         specific = next(
-            (r for s in game.round.steps if (r := s.why_refused(entity, action)) is not None),
+            (r for s in game.round.steps if (r := s.why_refused(entity, move)) is not None),
             None,
         )
         if specific is None:
@@ -105,7 +106,7 @@ def check_live(game: Game, action: Action) -> None:
     listed = offered(step, entity, kind, action)
     rule = rule_for(game, kind)
     if not listed:
-        raise step.why_refused(entity, action) or IllegalAction(
+        raise step.why_refused(entity, move) or IllegalAction(
             f"{_name(entity)} has no {kind} to make now", rule
         )
     if kind == "run_routes":
@@ -114,7 +115,7 @@ def check_live(game: Game, action: Action) -> None:
     reasons = [match(game, step, entity, action, option) for option in listed]
     if any(reason is None for reason in reasons):
         return
-    specific = step.why_refused(entity, action)
+    specific = step.why_refused(entity, move)
     if specific is not None:
         raise specific
     close = [r for r in reasons if r is not None and not r.startswith(FAR)]
@@ -201,9 +202,7 @@ def _is_empty(value: object) -> bool:
     return value in (None, 0, False, [], "", {}) and not isinstance(value, float)
 
 
-def _harmless_extra(
-    game: Game, entity: Entity, action: Action, key: str, value: object
-) -> bool:
+def _harmless_extra(game: Game, entity: Entity, action: Action, key: str, value: object) -> bool:
     if _is_empty(value):
         return True
     if key == "variant":

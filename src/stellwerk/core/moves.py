@@ -12,46 +12,49 @@ additions) kept as they came, so a file read and written again is the same JSON,
 Field names are the JSON keys; JSON lists are tuples here (a move is immutable), objects of a
 ``run_routes`` are :class:`Route`.  ``auto_actions`` (the automatic actions 18xx.games recorded
 after an action, common rules §3.5) are moves too.  A type this module does not know by name
-loads as :class:`Move` itself with every field in ``extra`` -- only the ``program_*`` standing
+loads as :class:`Move` itself with every field in ``rest`` -- only the ``program_*`` standing
 orders get there, since ``check_shape`` refuses other unknown types.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, ClassVar, Self, TypeVar
 
 from stellwerk.core.actions import check_shape
-from stellwerk.core.jsondata import JSONObject
+from stellwerk.core.jsondata import JSONObject, JSONValue
 
-EMPTY: Mapping[str, Any] = MappingProxyType({})
+Rest = tuple[tuple[str, JSONValue], ...]
+"""Keys no field reads, with their values, as they came (pairs: a move pickles and copies)."""
 
 COMMON = ("type", "entity", "entity_type", "id", "auto_actions")
 """Keys every move has a field for (``type`` is the class's ``TYPE`` unless ``Move`` itself)."""
 
 
-def _freeze(value: Any) -> Any:
+def _freeze(value: JSONValue) -> object:
     """JSON lists as tuples, recursively (objects stay as they are)."""
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
+    if type(value) is list:
+        return tuple([_freeze(v) if type(v) is list else v for v in value])
     return value
 
 
-def _thaw(value: Any) -> Any:
+def _thaw(value: object) -> JSONValue:
     """Tuples back to JSON lists, routes and moves back to objects."""
-    if isinstance(value, tuple):
-        return [_thaw(v) for v in value]
+    if type(value) is tuple:
+        return [v if type(v) is str else _thaw(v) for v in value]
     if isinstance(value, (Route, Move)):
         return value.to_json()
-    return value
+    if value is None or isinstance(value, (bool, int, float, str, dict)):
+        return value  # a leaf or an object as it came
+    raise TypeError(f"not JSON: {value!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Route:
     """One train's run of a ``run_routes`` (common rules §6.1): the train, the revenue the
-    file claims, the hexes, nodes and connections visited; other keys are kept in ``extra``."""
+    file claims, the hexes, nodes and connections visited; other keys are kept in ``rest``."""
 
     train: str
     revenue: int | None = None
@@ -59,24 +62,24 @@ class Route:
     nodes: tuple[str, ...] | None = None
     connections: tuple[tuple[str, ...], ...] | None = None
     order: tuple[str, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    rest: Rest = ()
 
     @classmethod
     def from_json(cls, data: JSONObject) -> Route:
-        known = {f.name for f in fields(cls)} - {"order", "extra"}
-        values = {k: _freeze(v) for k, v in data.items() if k in known}
-        extra = {k: v for k, v in data.items() if k not in known}
-        return cls(**values, order=tuple(data), extra=MappingProxyType(extra))
+        known = _names(cls)[1]
+        values: dict[str, Any] = {k: _freeze(v) for k, v in data.items() if k in known}
+        rest = {k: v for k, v in data.items() if k not in known}
+        return cls(**values, order=tuple(data), rest=tuple(rest.items()))
 
     def to_json(self) -> JSONObject:
-        return _write(self, self.order, self.extra)
+        return _write(self, self.order, self.rest)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Move:
     """An action: who acts (``entity`` and its ``entity_type``), its number in the game's
     record (``id``, None until the game numbers it) and the automatic actions recorded after
-    it.  ``order`` is the order of the keys as they came, ``extra`` the keys no field reads."""
+    it.  ``order`` is the order of the keys as they came, ``rest`` the keys no field reads."""
 
     TYPE: ClassVar[str] = ""
 
@@ -85,16 +88,16 @@ class Move:
     id: int | None = None
     auto_actions: tuple[Move, ...] | None = None
     order: tuple[str, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    rest: Rest = ()
 
     @property
     def type(self) -> str:
-        """The 18xx.games type name (``extra["type"]`` for a type without a class)."""
-        return self.TYPE or str(self.extra.get("type", ""))
+        """The 18xx.games type name (``rest["type"]`` for a type without a class)."""
+        return self.TYPE or str(dict(self.rest).get("type", ""))
 
     def to_json(self) -> JSONObject:
         """The action as 18xx.games JSON (keys in the order they came)."""
-        return _write(self, self.order, self.extra)
+        return _write(self, self.order, self.rest)
 
     def numbered(self, number: int) -> Self:
         """This move with the id the game's record gives it."""
@@ -109,21 +112,35 @@ class Move:
         return replace(self, auto_actions=autos, order=order)
 
 
+_NAMES: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
+def _names(cls: type[Move | Route]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The JSON fields of a move or route class, in declaration order and as a set."""
+    found = _NAMES.get(cls)
+    if found is None:
+        names = tuple(f.name for f in fields(cls) if f.name not in ("order", "rest"))
+        found = _NAMES[cls] = (names, frozenset(names))
+    return found
+
+
 def _with_key(order: tuple[str, ...], key: str) -> tuple[str, ...]:
     return order if key in order else (*order, key)
 
 
-def _write(obj: Move | Route, order: tuple[str, ...], extra: Mapping[str, Any]) -> JSONObject:
+def _write(obj: Move | Route, order: tuple[str, ...], rest: Rest) -> JSONObject:
     """The JSON object of a move or route: every key of ``order`` (typed fields from the
-    object, the rest from ``extra``); a move made in the program rather than read (no
+    object, the rest from ``rest``); a move made in the program rather than read (no
     ``order``) writes its type, then its fields that are set, in declaration order."""
-    names = [f.name for f in fields(obj) if f.name not in ("order", "extra")]
+    names = _names(type(obj))[1]
     if not order:  # made in the program: the type, who acts, then the fields that are set
         head = ("type",) if isinstance(obj, Move) else ()
-        order = (*head, *(n for n in names if n != "auto_actions"), "auto_actions")
+        declared = _names(type(obj))[0]
+        order = (*head, *(n for n in declared if n != "auto_actions"), "auto_actions")
         order = tuple(
             k for k in order if k == "type" or (getattr(obj, k) is not None and k in names)
         )
+    unread = dict(rest)
     out: JSONObject = {}
     for key in order:
         if key == "type" and isinstance(obj, Move):
@@ -131,13 +148,13 @@ def _write(obj: Move | Route, order: tuple[str, ...], extra: Mapping[str, Any]) 
         elif key in names:
             out[key] = _thaw(getattr(obj, key))
         else:
-            out[key] = extra[key]
+            out[key] = unread[key]
     return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Bid(Move):
-    """A bid in an auction: on a company, a corporation (1841's concessions are companies)."""
+    """A bid in an auction: on a company, a corporation or a minor."""
 
     TYPE: ClassVar[str] = "bid"
     price: int = 0
@@ -242,12 +259,14 @@ class BuyToken(Move):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunRoutes(Move):
-    """Run the trains: one :class:`Route` per train."""
+    """Run the trains: one :class:`Route` per train (``revenue``: the total alone, as games
+    imported from reports that record no routes claim it)."""
 
     TYPE: ClassVar[str] = "run_routes"
     routes: tuple[Route, ...] = ()
     extra_revenue: int | None = None
     subsidy: int | None = None
+    revenue: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -278,10 +297,12 @@ class DiscardTrain(Move):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Choose(Move):
-    """Choose one of the answers a step lists."""
+    """Choose one of the answers a step lists (``corporation``: the one the choice is about,
+    where a step asks it of several, as a report's price drops)."""
 
     TYPE: ClassVar[str] = "choose"
     choice: int | str = ""
+    corporation: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -306,7 +327,7 @@ class Bankrupt(Move):
     """Declare bankruptcy."""
 
     TYPE: ClassVar[str] = "bankrupt"
-    option: Any = None
+    option: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -402,27 +423,49 @@ def parse(action: object) -> Move:
 
 def _build(action: JSONObject) -> Move:
     cls = CLASSES.get(str(action["type"]), Move)
-    known = {f.name for f in fields(cls)} - {"order", "extra"}
-    values: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
-    value: Any
+    known = _names(cls)[1]
+    values: dict[str, Any] = {}  # the fields of ``cls``, whose types check_shape has checked
+    rest: list[tuple[str, JSONValue]] = []
     for key, value in action.items():
-        if key == "type" and cls is not Move:
-            continue
-        if key not in known:
-            extra[key] = value
-        elif key == "auto_actions":
-            values[key] = None if value is None else tuple(parse(a) for a in value)
-        elif key == "routes":
-            values[key] = tuple(Route.from_json(r) for r in value)
-        else:
-            values[key] = _freeze(value)
-    return cls(**values, order=tuple(action), extra=MappingProxyType(extra))
+        if key in known:
+            if type(value) is list:
+                if key == "auto_actions":
+                    values[key] = tuple([parse(a) for a in value])
+                elif key == "routes":
+                    values[key] = tuple([Route.from_json(r) for r in value if type(r) is dict])
+                else:
+                    values[key] = _freeze(value)
+            else:
+                values[key] = value
+        elif key != "type" or cls is Move:  # a class's type is its TYPE
+            rest.append((key, value))
+    return cls(**values, order=tuple(action), rest=tuple(rest))
 
 
 def as_move(action: Move | JSONObject) -> Move:
     """A move as it is, an action object parsed (:func:`parse`)."""
     return action if isinstance(action, Move) else parse(action)
+
+
+def acting(action: Move | Mapping[str, object]) -> tuple[object, object]:
+    """(entity, entity_type) of a move, or of an action object not parsed yet (the live gate
+    asks who acts before it parses; a missing type is a player, common rules §3.2)."""
+    if isinstance(action, Move):
+        return action.entity, action.entity_type
+    return action.get("entity"), action.get("entity_type", "player")
+
+
+def choice_of(move: Move) -> int | str | None:
+    """The answer a ``choose`` move picks; None for a move of any other type (a procedure
+    whose question takes several types of answer reads it so)."""
+    return move.choice if isinstance(move, Choose) else None
+
+
+def city_of(move: Move) -> str | None:
+    """The city a token move names (place, remove, buy); None for any other move."""
+    if isinstance(move, (PlaceToken, RemoveToken, BuyToken)):
+        return move.city
+    return None
 
 
 def expect(move: Move, cls: type[M]) -> M:

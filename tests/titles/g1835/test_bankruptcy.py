@@ -12,6 +12,7 @@ import pytest
 from stellwerk.api import Game
 from stellwerk.core.entities import Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.moves import parse
 from stellwerk.core.shares import move_share
 from stellwerk.selfplay import choose_action
 from stellwerk.titles.g1835.bankruptcy import loan_of
@@ -107,7 +108,7 @@ def test_loan_forces_withholding_and_is_repaid() -> None:
     bank = e.bank.cash
     corp_cash = corp.cash
     e.round.state.revenue = 80
-    step.process_dividend({"type": "dividend", "kind": "withhold"}, corp)
+    step.process_dividend(parse({"type": "dividend", "entity": 0, "kind": "withhold"}), corp)
     assert loan_of(corp) == 0
     assert corp.cash == corp_cash + 80 - 50
     assert e.bank.cash == bank - 80 + 50
@@ -121,7 +122,7 @@ def test_payout_is_refused_while_a_loan_is_outstanding() -> None:
     step = next(s for s in e.round.steps if isinstance(s, Dividend1835))
     e.round.state.revenue = 80
     with pytest.raises(IllegalAction):
-        step.process_dividend({"type": "dividend", "kind": "payout"}, corp)
+        step.process_dividend(parse({"type": "dividend", "entity": 0, "kind": "payout"}), corp)
 
 
 def test_last_player_standing_ends_the_game() -> None:

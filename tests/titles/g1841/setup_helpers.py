@@ -59,7 +59,7 @@ def operating(game: Game1841, operator: Corporation | None = None) -> OperatingR
 def answer(game: Game1841, entity: object, choice: object) -> None:
     """Answer the open question through the Decisions step."""
     step = game.round.step_of(Decisions)
-    step.process({"type": "choose", "choice": choice}, entity)
+    step.process({"type": "choose", "entity": 0, "choice": choice}, entity)
 
 
 def asked(game: Game1841) -> tuple[object, str, list[object]] | None:

@@ -4,6 +4,7 @@ and the charter order of the tokens that decides which of two bases a new track 
 
 from __future__ import annotations
 
+from stellwerk.core.moves import parse
 from stellwerk.titles.g1841 import merger, token_order, track
 from stellwerk.titles.g1841.game import Game1841
 
@@ -46,7 +47,7 @@ def test_rules_2_3_3_railheads_in_charter_order_not_board_order() -> None:
     new track both reach is charged to the home token (18xx.games' railheads order)."""
     game = new_game()
     sftg = start(game, "SFTG", "100,3,5", game.players[0])  # homes H4 and J6
-    game.action_processed({"type": "pass"})
+    game.action_processed(parse({"type": "pass", "entity": 0}))
     first = track.railheads(game, sftg)
     assert [hid for hid, _ in first] == ["H4", "J6"]
     game.token_order["SFTG"] = ["J6", "H4"]  # J6 placed first

@@ -13,6 +13,7 @@ import pytest
 
 from stellwerk.core.entities import Player, move_share, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.moves import parse
 from stellwerk.titles.g1841 import emergency, secession, start, transform
 from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.game import Game1841
@@ -61,7 +62,7 @@ def test_2_3_12_required_token_the_sweep_cannot_pay_changes_nothing() -> None:
     assert procedure.stage == "tokens" and procedure.token_min == 1
     before = state(game)
     with pytest.raises(IllegalAction, match=r"L\.50") as refused:
-        procedure.answer(game, {"type": "choose", "choice": 1})
+        procedure.answer(game, parse({"type": "choose", "entity": 0, "choice": 1}))
     assert refused.value.rule == transform.RULE
     assert state(game) == before
 
@@ -76,7 +77,7 @@ def test_2_3_12_token_count_not_offered_changes_nothing(choice: object) -> None:
         pytest.skip("the count is offered here")
     before = state(game)
     with pytest.raises(IllegalAction):
-        procedure.answer(game, {"type": "choose", "choice": choice})
+        procedure.answer(game, parse({"type": "choose", "entity": 0, "choice": choice}))
     assert state(game) == before
 
 
@@ -95,10 +96,12 @@ def test_2_3_12_offer_taken_by_who_cannot_buy_changes_nothing() -> None:
     transfer(holder, game.bank, holder.cash)
     before = state(game)
     with pytest.raises(IllegalAction, match="cannot buy") as refused:
-        the_transform(game).answer(game, {"type": "choose", "choice": "yes"})
+        the_transform(game).answer(game, parse({"type": "choose", "entity": 0, "choice": "yes"}))
     assert refused.value.rule == transform.RULE
     assert state(game) == before
-    the_transform(game).answer(game, {"type": "choose", "choice": "no"})  # still his to answer
+    the_transform(game).answer(
+        game, parse({"type": "choose", "entity": 0, "choice": "no"})
+    )  # still his to answer
     assert state(game) != before
 
 
@@ -115,7 +118,7 @@ def test_2_4_1_secession_offer_taken_by_who_cannot_buy_changes_nothing() -> None
     p1.cash = 0
     before = state(game)
     with pytest.raises(IllegalAction, match="cannot buy") as refused:
-        procedure.answer(game, {"type": "choose", "choice": "yes"})
+        procedure.answer(game, parse({"type": "choose", "entity": 0, "choice": "yes"}))
     assert refused.value.rule == secession.RULE
     assert state(game) == before
     answer(game, p1, "no")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
+from stellwerk.core.moves import Move, choice_of
 from stellwerk.titles.g1841.decisions import Decisions, Procedure, Question, queue
 from stellwerk.titles.g1841.game import Game1841
 
@@ -28,8 +28,8 @@ class Offer(Procedure):
             self.asked[len(self.answers)], ("choose",), "share_offer", "rule", ["yes", "no"]
         )
 
-    def answer(self, game: Game1841, action: Action) -> None:
-        self.answers.append(str(action["choice"]))
+    def answer(self, game: Game1841, action: Move) -> None:
+        self.answers.append(str(choice_of(action)))
 
 
 def test_decisions_ask_in_order_and_refuse_what_is_not_offered() -> None:
@@ -45,12 +45,12 @@ def test_decisions_ask_in_order_and_refuse_what_is_not_offered() -> None:
     assert [a["choice"] for a in step.choices(first)] == ["yes", "no"]
     assert step.actions(second) == []
     with pytest.raises(IllegalAction):
-        step.process({"type": "choose", "choice": "maybe"}, first)
+        step.process({"type": "choose", "entity": 0, "choice": "maybe"}, first)
     with pytest.raises(IllegalAction):
-        step.process({"type": "choose", "choice": "yes"}, second)
+        step.process({"type": "choose", "entity": 0, "choice": "yes"}, second)
     assert offer.answers == []
-    step.process({"type": "choose", "choice": "yes"}, first)
+    step.process({"type": "choose", "entity": 0, "choice": "yes"}, first)
     assert step.active_entities() == [second]
-    step.process({"type": "choose", "choice": "no"}, second)
+    step.process({"type": "choose", "entity": 0, "choice": "no"}, second)
     assert offer.answers == ["yes", "no"]
     assert game.procedures == [] and not step.active()

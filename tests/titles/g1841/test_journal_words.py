@@ -166,10 +166,10 @@ def test_transformation_and_its_token_purchase_are_told() -> None:
     queue(game, transform.start_transform(game, sfma, atfa))
     decisions = Decisions(game, rnd)
     while (asked := decisions.asked()) is not None and asked.topic == "share_offer":
-        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+        decisions.process({"type": "choose", "entity": 0, "choice": "no"}, asked.entity)
     asked = decisions.asked()
     assert asked is not None
-    decisions.process({"type": "choose", "choice": 1}, asked.entity)
+    decisions.process({"type": "choose", "entity": 0, "choice": 1}, asked.entity)
     assert [e for e in game.journal if isinstance(e, journal.Transformed)] == [
         journal.Transformed("SFMA", "ATFA")
     ]

@@ -12,6 +12,7 @@ import pytest
 from stellwerk.api import Game
 from stellwerk.core.entities import Corporation, Player, move_share
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.moves import parse
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841 import merger
 from stellwerk.titles.g1841.decisions import Decisions, queue
@@ -412,13 +413,13 @@ def test_merge_step_protocol() -> None:
     step = MergeStep(game, fake_round(game, sftg))
     step.setup()
     with pytest.raises(IllegalAction):
-        step.process({"type": "merge", "corporation": "SFTG"}, sftg)
-    step.process({"type": "merge", "corporation": "IFAI"}, sftg)
+        step.process({"type": "merge", "entity": 0, "corporation": "SFTG"}, sftg)
+    step.process({"type": "merge", "entity": 0, "corporation": "IFAI"}, sftg)
     assert step.actions(sftg) == ["merge"]
     assert {a["corporation"] for a in step.choices(sftg)} == {c.sym for c in merger.targets(game)}
     with pytest.raises(IllegalAction, match="not available"):
-        step.process({"type": "merge", "corporation": "AFI"}, sftg)
-    step.process({"type": "merge", "corporation": "CFCC"}, sftg)
+        step.process({"type": "merge", "entity": 0, "corporation": "AFI"}, sftg)
+    step.process({"type": "merge", "entity": 0, "corporation": "CFCC"}, sftg)
     assert step.actions(sftg) == []
     assert game.procedures
 
@@ -483,7 +484,7 @@ def test_seed_000_item_1_3_restarted_corporation_has_no_history() -> None:
     decisions = Decisions(game, fake_round(game, sftg))
     asked = decisions.asked()
     assert asked is not None
-    decisions.process({"type": "choose", "choice": "cash"}, asked.entity)
+    decisions.process({"type": "choose", "entity": 0, "choice": "cash"}, asked.entity)
     assert sftg.closed and not ifai.closed
     assert not ifai.ipoed and ifai.share_price is None and ifai.owner is None
     assert "IFAI" not in game.operated_corps and ifai.trains == [] and ifai.num_tokens == 2
@@ -512,7 +513,7 @@ def test_seed_000_item_2_25_frozen_holder_exchanges_after_the_pool() -> None:
     decisions = Decisions(game, fake_round(game, sftg))
     while (asked := decisions.asked()) is not None:
         assert asked.entity is not sfl
-        decisions.process({"type": "choose", "choice": "cash"}, asked.entity)
+        decisions.process({"type": "choose", "entity": 0, "choice": "cash"}, asked.entity)
     assert sfl.cash == cash + 127 // 2
     assert not sfl.shares_of("SFTG") and not sfl.shares_of("CFCC")
 
@@ -530,7 +531,7 @@ def test_seed_000_item_3_6_merger_without_president_is_not_listed() -> None:
     moved = [s for s in president.shares_of("SFTG") if not s.president]
     step = MergeStep(game, fake_round(game, sftg))
     step.setup()
-    step.process({"type": "merge", "corporation": "IFAI"}, sftg)
+    step.process({"type": "merge", "entity": 0, "corporation": "IFAI"}, sftg)
     listed = {a["corporation"] for a in step.choices(sftg)}
     assert listed == {c.sym for c in merger.targets(game)}
     for share in moved:
@@ -564,9 +565,11 @@ def test_rules_2_3_11_removal_names_the_slot_of_the_merging_token() -> None:
     removals = [a for a in asked.listed() if a["type"] == "remove_token"]
     assert [(a["city"], a["slot"]) for a in removals] == [(city_id, 1)]
     with pytest.raises(IllegalAction, match="IRSFF"):
-        procedure.answer(game, {"type": "remove_token", "city": city_id, "slot": 0})
+        procedure.answer(
+            game, parse({"type": "remove_token", "entity": 0, "city": city_id, "slot": 0})
+        )
     assert board.hexes["E9"].cities[0].tokens == ["IRSFF", "SSFL"]
-    procedure.answer(game, {"type": "remove_token", "city": city_id, "slot": 1})
+    procedure.answer(game, parse({"type": "remove_token", "entity": 0, "city": city_id, "slot": 1}))
     assert board.hexes["E9"].cities[0].tokens == ["IRSFF", None]
 
 
@@ -625,7 +628,10 @@ def test_seed_000_2_19_the_last_non_pass_token_is_not_listed_for_removal() -> No
     assert asked is not None
     assert [a for a in asked.listed() if a["type"] == "remove_token"] == []
     with pytest.raises(IllegalAction, match="last non-pass"):
-        procedure.answer(game, {"type": "remove_token", "city": board.city_id("E9", 0), "slot": 0})
+        procedure.answer(
+            game,
+            parse({"type": "remove_token", "entity": 0, "city": board.city_id("E9", 0), "slot": 0}),
+        )
     assert "SSFL" in board.hexes["E9"].cities[0].tokens
 
 

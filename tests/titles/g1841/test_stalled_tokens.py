@@ -55,7 +55,7 @@ def test_transformation_behind_a_never_asked_purchase_never_completes() -> None:
     topics = []
     while (asked := decisions.asked()) is not None:
         topics.append(asked.topic)
-        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+        decisions.process({"type": "choose", "entity": 0, "choice": "no"}, asked.entity)
     assert topics and set(topics) == {"share_offer"}
     assert not game.procedures
     assert atfa.num_tokens == tokens and sfma.num_tokens == tokens - placed
@@ -120,6 +120,6 @@ def test_behind_a_never_asked_purchase_the_token_money_is_still_raised() -> None
     decisions = Decisions(game, rnd)
     while (asked := decisions.asked()) is not None:
         assert asked.topic == "share_offer"
-        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+        decisions.process({"type": "choose", "entity": 0, "choice": "no"}, asked.entity)
     assert game.token_emr_due == ("ATFA", transform.REQUIRED_TOKEN_PRICE)
     assert token_emr.pending(game) is atfa and not token_emr.question_open(game)

@@ -15,6 +15,7 @@ import pytest
 from stellwerk.core.entities import Corporation, move_share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import act
+from stellwerk.core.moves import parse
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import start, stock
 from stellwerk.titles.g1841.data_load import pass_tiles
@@ -141,7 +142,9 @@ def test_second_home_token_is_skipped_when_no_hex_is_left() -> None:
     procedure = start.begin_start(game, afi)
     asked = procedure.question(game)
     assert asked is not None and asked.kinds == ("place_token",)
-    procedure.answer(game, act(afi, "place_token", city=game.map.board.city_id("M7", 0), slot=0))
+    procedure.answer(
+        game, parse(act(afi, "place_token", city=game.map.board.city_id("M7", 0), slot=0))
+    )
     asked = procedure.question(game)
     assert asked is not None and asked.topic == "buy_tokens"
 

@@ -27,7 +27,7 @@ def at_the_token(broke_president: bool = True) -> tuple[Game1841, OperatingRound
     decisions = rnd.steps[2]
     assert isinstance(decisions, Decisions)
     while (asked := decisions.asked()) is not None and asked.topic == "share_offer":
-        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+        decisions.process({"type": "choose", "entity": 0, "choice": "no"}, asked.entity)
     president = game.controller(atfa)
     assert president is not None and atfa.cash < transform.REQUIRED_TOKEN_PRICE
     if broke_president:
@@ -69,7 +69,7 @@ def test_2_3_12_token_emr_sales_raise_the_required_token() -> None:
     asked = decisions.asked()
     assert asked is not None and asked.topic == "buy_tokens"
     tokens = atfa.num_tokens
-    decisions.process({"type": "choose", "choice": 1}, asked.entity)
+    decisions.process({"type": "choose", "entity": 0, "choice": 1}, asked.entity)
     assert atfa.num_tokens == tokens + 1
 
 
@@ -128,7 +128,7 @@ def test_2_3_12_token_emr_duty_outlasts_the_swept_token_purchase() -> None:
     asked = decisions.asked()
     assert asked is not None and asked.topic == "buy_tokens"
     tokens = atfa.num_tokens
-    decisions.process({"type": "choose", "choice": 1}, asked.entity)
+    decisions.process({"type": "choose", "entity": 0, "choice": 1}, asked.entity)
     assert atfa.num_tokens == tokens + 1
     assert token_emr.pending(game) is atfa and after.active() and after.blocking()
     offers = after.choices(atfa)

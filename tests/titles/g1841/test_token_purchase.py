@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import tokens
 from stellwerk.titles.g1841.decisions import Decisions
@@ -60,8 +60,10 @@ def turn_at(game: Game1841, corp: Corporation, step_class: type) -> object:
     return rnd.step_of(step_class)
 
 
-def buy(corp: Corporation, city: str, price: int, slot: int = 0) -> Action:
-    return {"type": "buy_token", "entity": corp.sym, "city": city, "slot": slot, "price": price}
+def buy(corp: Corporation, city: str, price: int, slot: int = 0) -> moves.BuyToken:
+    return moves.BuyToken(
+        entity=corp.sym, entity_type="corporation", city=city, slot=slot, price=price
+    )
 
 
 def state(game: Game1841) -> tuple[object, ...]:

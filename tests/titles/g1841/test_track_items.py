@@ -12,6 +12,7 @@ import pytest
 from stellwerk.core.entities import Corporation
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.core.moves import LayTile
 from stellwerk.titles.g1841 import track
 from stellwerk.titles.g1841.decisions import Decisions
 from stellwerk.titles.g1841.game import Game1841
@@ -47,9 +48,10 @@ def with_corporation(
     return game, corp, step
 
 
-def lay(corp: Corporation, hex_id: str, tile: str, rotation: int) -> dict[str, object]:
-    return {"type": "lay_tile", "entity": corp.sym, "hex": hex_id, "tile": tile,
-            "rotation": rotation}  # fmt: skip
+def lay(corp: Corporation, hex_id: str, tile: str, rotation: int) -> LayTile:
+    return LayTile(
+        entity=corp.sym, entity_type="corporation", hex=hex_id, tile=tile, rotation=rotation
+    )
 
 
 def board_state(game: Game1841) -> tuple[object, ...]:

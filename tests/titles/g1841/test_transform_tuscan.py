@@ -10,6 +10,7 @@ import pytest
 from stellwerk.core.entities import Corporation, move_share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.core.moves import parse
 from stellwerk.titles.g1841 import frozen, journal, merger, transform, tuscan
 from stellwerk.titles.g1841.decisions import Decisions, queue
 from stellwerk.titles.g1841.game import Game1841
@@ -73,7 +74,7 @@ def test_seed_000_item_1_17_sfli_does_not_run_in_the_first_edition_rule() -> Non
     decisions = Decisions(game, rnd)
     asked = decisions.asked()
     assert asked is not None
-    decisions.process({"type": "pass"}, asked.entity)
+    decisions.process({"type": "pass", "entity": 0}, asked.entity)
     assert "SFLi" in game.done_this_round
 
 
@@ -121,12 +122,12 @@ def test_transformation_of_a_minor() -> None:
     assert game.map.board.token_hexes("ATFA") == ["R14"]
     decisions = Decisions(game, rnd)
     while (asked := decisions.asked()) is not None and asked.topic == "share_offer":
-        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+        decisions.process({"type": "choose", "entity": 0, "choice": "no"}, asked.entity)
     asked = decisions.asked()
     assert asked is not None and asked.topic == "buy_tokens" and asked.choices[0] == 1
     assert atfa.cash >= cash
     before = atfa.cash
-    decisions.process({"type": "choose", "choice": 1}, asked.entity)
+    decisions.process({"type": "choose", "entity": 0, "choice": 1}, asked.entity)
     assert atfa.num_tokens == 2 and atfa.cash == before - transform.REQUIRED_TOKEN_PRICE
     assert sfma.closed and {"SFMA", "ATFA"} <= game.done_this_round
     assert not game.procedures
@@ -140,14 +141,14 @@ def test_seed_000_item_2_5_transform_token_paid_with_help() -> None:
     queue(game, transform.start_transform(game, sfma, atfa))
     decisions = Decisions(game, rnd)
     while (asked := decisions.asked()) is not None and asked.topic == "share_offer":
-        decisions.process({"type": "choose", "choice": "no"}, asked.entity)
+        decisions.process({"type": "choose", "entity": 0, "choice": "no"}, asked.entity)
     assert asked is not None and asked.choices == [1]
     president = merger.controller(atfa)
     assert president is not None
     short = transform.REQUIRED_TOKEN_PRICE - atfa.cash
     assert short > 0
     cash = president.cash
-    decisions.process({"type": "choose", "choice": 1}, asked.entity)
+    decisions.process({"type": "choose", "entity": 0, "choice": 1}, asked.entity)
     assert atfa.cash == 0 and president.cash == cash - short and atfa.num_tokens == 2
 
 
@@ -182,7 +183,7 @@ def test_transform_step_protocol() -> None:
     step.setup()
     assert step.actions(sfma) == ["merge", "pass"]
     assert {a.get("corporation") for a in step.choices(sfma)} >= {"ATFA"}
-    step.process({"type": "merge", "corporation": "ATFA"}, sfma)
+    step.process({"type": "merge", "entity": 0, "corporation": "ATFA"}, sfma)
     assert step.actions(sfma) == [] and game.corporation("ATFA").ipoed
     ctda = game.corporation("CTDA")
     rnd.entities = [ctda]
@@ -200,9 +201,9 @@ def test_a_refused_transformation_names_what_it_may_form() -> None:
     step = TransformStep(game, rnd)
     step.setup()
     merge = {"type": "merge", "entity": "SFMA", "entity_type": "corporation"}
-    assert step.why_refused(sfma, {**merge, "corporation": "ATFA"}) is None
+    assert step.why_refused(sfma, parse({**merge, "corporation": "ATFA"})) is None
     for sym in ("SFTG", "CTDA"):
-        refusal = step.why_refused(sfma, {**merge, "corporation": sym})
+        refusal = step.why_refused(sfma, parse({**merge, "corporation": sym}))
         assert refusal is not None and refusal.rule == transform.RULE_TARGET, sym
         with pytest.raises(IllegalAction) as raised:
             transform.start_transform(game, sfma, game.corporation(sym))
@@ -247,7 +248,7 @@ def test_last_operators_transformation_keeps_the_round_open_rules_2_3_12() -> No
         assert not rnd.finished()
         topics.append(asked.topic)
         choice = "no" if asked.topic == "share_offer" else asked.choices[0]
-        decisions.process({"type": "choose", "choice": choice}, asked.entity)
+        decisions.process({"type": "choose", "entity": 0, "choice": choice}, asked.entity)
     assert topics[-1] == "buy_tokens" and "share_offer" in topics
     assert rnd.finished() and not game.procedures
     assert not game.corporation("SFMA").ipoed  # restarted (2.3.12)

@@ -4,8 +4,11 @@ over all of src/).  The ceilings below are ratchets: about 770 lines used ``Any`
 typing work, 165 after the first pass (170 counted with the word in docstrings), 34 after
 the second; lower them when you remove more, never raise them without a reason in the
 commit (JSON at the edges has ``core/jsondata.py``'s types, entities ``core.entities``,
-run_routes routes ``core.routes.model.RouteData``).  What is left: the engine's action
-dict (``core.flow.base.Action``, its fields depend on the action type), the raw TOML of the
+run_routes routes ``core.routes.model.RouteData``).  What is left: the action objects of
+the menus (``core.flow.base.Action``, its fields depend on the action type; the actions
+processed are typed, ``core.moves``, whose parser builds a class's fields from checked JSON
+with two ``dict[str, Any]`` of keyword arguments -- the ceiling rose from 26 to 28 for
+them), the raw TOML of the
 titles' data loaders (``tomllib`` gives ``dict[str, Any]``; 1835's private abilities and
 1849's corporation tables are read from it where they are used), ``act``'s fields,
 pickle's ``reducer_override``, and module tables other branches rewrite (1841's kept answers,
@@ -21,7 +24,7 @@ import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "stellwerk"
-ANY_CEILING = 26
+ANY_CEILING = 28
 """Lines of src/stellwerk that name ``typing.Any`` (imports not counted)."""
 CAST_CEILING = 2
 """Calls of ``cast`` in src/stellwerk."""
@@ -81,7 +84,7 @@ def test_the_counter_sees_uses_not_words() -> None:
         "from typing import Any\n"
         "import typing\n"
         "def f(x: Any) -> None:\n"
-        "    \"\"\"Any value.\"\"\"\n"
+        '    """Any value."""\n'
         "Alias = dict[str, typing.Any]\n"
         "# Any comment\n"
     )

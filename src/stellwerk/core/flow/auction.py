@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Company, Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import CompanyBought, ref
@@ -103,7 +104,7 @@ class WaterfallAuction(PlayerStep):
         return (self.min_bid(company), self.max_bid(entity, company))
 
     # -- processing -------------------------------------------------------------------------
-    def process_pass(self, action: Action, entity: Entity) -> None:
+    def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         if self._auction_bids():
             assert self.auctioning is not None
             self.bids[self.auctioning] = [
@@ -118,9 +119,9 @@ class WaterfallAuction(PlayerStep):
                 self.all_passed()
             self.round.next_entity_index()
 
-    def process_bid(self, action: Action, entity: Player) -> None:
-        company = self.game.company(action["company"])
-        price = int(action["price"])
+    def process_bid(self, action: moves.Bid, entity: Player) -> None:
+        company = self.game.company(str(action.company))
+        price = action.price
         if company not in self.companies:
             raise IllegalAction(f"{company.sym} is not for sale", RULE)
         entity.passed = False
@@ -220,7 +221,7 @@ class CompanyPendingPar(PlayerStep):
             for cell in self.game.par_cells()
         ]
 
-    def process_par(self, action: Action, entity: Player) -> None:
+    def process_par(self, action: moves.Par, entity: Player) -> None:
         company = self.round.state.companies_pending_par[0]
         self.par(entity, company, action)
         self.round.state.companies_pending_par.pop(0)
@@ -229,6 +230,6 @@ class CompanyPendingPar(PlayerStep):
         """Hook: the corporation whose president's certificate comes with ``company``."""
         raise NotImplementedError
 
-    def par(self, player: Player, company: Company, action: Action) -> None:
+    def par(self, player: Player, company: Company, action: moves.Par) -> None:
         """Hook: ``player``, the buyer of ``company``, sets the par named in ``action``."""
         raise NotImplementedError

@@ -13,10 +13,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, cast
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Asked
 from stellwerk.core.entities import Company, Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import StepSkipped, ref
+from stellwerk.core.jsondata import JSONObject
 
 if TYPE_CHECKING:
     from stellwerk.core.game import Game
@@ -49,7 +51,7 @@ class RoundState:
     """
 
     players_sold: dict[Entity, dict[str, str]] = field(default_factory=dict)
-    current_actions: list[Action] = field(default_factory=list)
+    current_actions: list[moves.Move] = field(default_factory=list)
     pending_tokens: list[PendingToken] = field(default_factory=list)
     companies_pending_par: list[Company] = field(default_factory=list)
     routes: list[RouteData] = field(default_factory=list)
@@ -213,15 +215,18 @@ class Step:
             return self.current_actions()
         return self.actions(entity)
 
-    def process(self, action: Action, entity: Entity) -> None:
-        handler = getattr(self, f"process_{action['type']}", None)
+    def process(self, action: moves.Move | JSONObject, entity: Entity) -> None:
+        """Hand ``action`` to this step's handler of its type (an action object is parsed
+        first, ``moves.parse``)."""
+        action = moves.as_move(action)
+        handler = getattr(self, f"process_{action.type}", None)
         if handler is None:
             raise IllegalAction(
-                f"{self.description} cannot process {action['type']}", "common rules §6"
+                f"{self.description} cannot process {action.type}", "common rules §6"
             )
         handler(action, entity)
 
-    def process_pass(self, action: Action, entity: Entity) -> None:
+    def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         self.pass_()
 
     def auto_actions(self, entity: Entity) -> list[Action] | None:
@@ -240,7 +245,7 @@ class Step:
         what its answers mean (a front end then shows the bare actions)."""
         return None
 
-    def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
+    def why_refused(self, entity: Entity, action: moves.Move) -> IllegalAction | None:
         """Why ``action`` of ``entity`` is not allowed, naming the rule that forbids the move
         itself (live play, ``stellwerk.core.live``): asked of the step that would take the
         action once it is neither listed nor in a listed space, and of every step of the
@@ -449,11 +454,11 @@ class Round(Generic[E_co]):
                 break
         return out
 
-    def process_action(self, action: Action, entity: Entity) -> None:
+    def process_action(self, action: moves.Move, entity: Entity) -> None:
         if self.stale_step is not None:
             self.game.changing()
             self.stale_step = None
-        kind = action["type"]
+        kind = action.type
         chosen: Step | None = None
         for step in self.steps:
             if not step.blocks and getattr(step, f"process_{kind}", None) is None:
@@ -485,7 +490,7 @@ class Round(Generic[E_co]):
         self.after_process(action, entity)
 
     @announces_changes
-    def after_process(self, action: Action, entity: Entity) -> None:
+    def after_process(self, action: moves.Move, entity: Entity) -> None:
         pass
 
     def skip_steps(self, settled: bool = False) -> None:

@@ -10,6 +10,7 @@ unsold item simply keeps no owner (it stays with the bank).
 
 from __future__ import annotations
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Company, Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import CompanyBought, ref
@@ -134,8 +135,8 @@ class ItemAuction(PlayerStep):
             )
         return price
 
-    def item_of(self, action: Action) -> Company:
-        sym = action.get("company")
+    def item_of(self, action: moves.Bid) -> Company:
+        sym = action.company
         if not isinstance(sym, str):
             raise IllegalAction("a bid names the company bid on", self.rule)
         return self.game.company(sym)

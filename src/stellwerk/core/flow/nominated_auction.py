@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Company, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
@@ -96,20 +97,20 @@ class NominatedAuction(ItemAuction):
         return out
 
     # -- processing -------------------------------------------------------------------------
-    def process_bid(self, action: Action, entity: Player) -> None:
+    def process_bid(self, action: moves.Bid, entity: Player) -> None:
         item = self.item_of(action)
         if self.auctioning is not None:
             if item is not self.auctioning:
                 raise IllegalAction(
                     f"{self.auctioning.sym} is up for auction, not {item.sym}", self.rule
                 )
-            price = self.check_bid(entity, item, action.get("price"))
+            price = self.check_bid(entity, item, action.price)
             entity.passed = False
             self.bids[item][entity] = price
             return
         if item not in self.items:
             raise IllegalAction(f"{item.sym} is not for sale", self.rule)
-        price = self.check_bid(entity, item, action.get("price"))
+        price = self.check_bid(entity, item, action.price)
         entity.passed = False
         self.nominate(entity, item, price)
 
@@ -131,7 +132,7 @@ class NominatedAuction(ItemAuction):
         if len(standing) == 1 and self.alone_buys:
             self.resolve()
 
-    def process_pass(self, action: Action, entity: Entity) -> None:
+    def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         if not isinstance(entity, Player):  # ``actions`` offers the pass to players only
             raise TypeError(f"{entity.name} is not a bidder")
         if self.auctioning is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Company, Corporation, Entity, Player, Train, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import DividendPaid, RoutesRun
@@ -61,7 +62,7 @@ class Track(CorporationStep):
             return False
         return self.game.lay_is_legal(entity, hex_id, tile_id, rotation)
 
-    def process_lay_tile(self, action: Action, entity: Corporation) -> None:
+    def process_lay_tile(self, action: moves.LayTile, entity: Corporation) -> None:
         self.game.lay_tile(entity, action)
         self.lays += 1
         if self.lays >= self.lays_allowed(entity):
@@ -87,7 +88,7 @@ class Token(CorporationStep):
             out.append(act(entity, "place_token", city=city, slot=slot))
         return out
 
-    def process_place_token(self, action: Action, entity: Corporation) -> None:
+    def process_place_token(self, action: moves.PlaceToken, entity: Corporation) -> None:
         self.game.place_token(entity, action)
         self.pass_()
 
@@ -110,22 +111,21 @@ class Route(CorporationStep):
         routes = self.game.suggest_routes(entity)
         return [act(entity, "run_routes", routes=routes, extra_revenue=0)]
 
-    def process_run_routes(self, action: Action, entity: Corporation) -> None:
+    def process_run_routes(self, action: moves.RunRoutes, entity: Corporation) -> None:
         revenue = self.revenue(action, entity)
-        routes = action.get("routes") or []
-        self.round.state.routes = routes
+        self.round.state.routes = [route.to_json() for route in action.routes]
         self.round.state.revenue = revenue
-        trains = tuple(str(r.get("train", "")) for r in routes)
+        trains = tuple(route.train for route in action.routes)
         self.game.journal.append(RoutesRun(entity.sym, revenue, trains))
         self.pass_()
 
-    def revenue(self, action: Action, entity: Corporation) -> int:
+    def revenue(self, action: moves.RunRoutes, entity: Corporation) -> int:
         """Hook: the run's revenue: the routes checked, each of the corporation's own trains
-        at most once per operating round, plus extra revenue (common rules §6.1)."""
-        routes = action.get("routes") or []
+        at most once per operating round, plus extra revenue (common rules §6.1).  The route
+        model reads a route as 18xx.games writes it (``RouteView``)."""
         seen: set[str] = set()
-        for route in routes:
-            train = self.game.train_by_id(route["train"])
+        for route in action.routes:
+            train = self.game.train_by_id(route.train)
             if train.owner is not entity:
                 raise IllegalAction(f"{train.id} is not {entity.sym}'s train", "common rules §6.1")
             if train.id in seen:
@@ -133,8 +133,8 @@ class Route(CorporationStep):
             if train.operated:
                 raise IllegalAction(f"{train.id} already ran", "common rules §6.1")
             seen.add(train.id)
-        revenue = self.game.route_revenue(entity, routes)
-        return revenue + int(action.get("extra_revenue") or 0)
+        revenue = self.game.route_revenue(entity, [route.to_json() for route in action.routes])
+        return revenue + (action.extra_revenue or 0)
 
 
 class Dividend(CorporationStep):
@@ -168,10 +168,15 @@ class Dividend(CorporationStep):
         entity = self.current_entity()
         if entity is None:
             raise TypeError("a dividend step is skipped with no corporation operating")
-        self.process_dividend({"type": "dividend", "kind": self.automatic_kind(entity)}, entity)
+        self.process_dividend(
+            moves.Dividend(
+                entity=entity.sym, entity_type="corporation", kind=self.automatic_kind(entity)
+            ),
+            entity,
+        )
 
-    def process_dividend(self, action: Action, entity: Corporation) -> None:
-        kind = action.get("kind")
+    def process_dividend(self, action: moves.Dividend, entity: Corporation) -> None:
+        kind = action.kind
         if kind not in ("payout", "withhold"):
             raise IllegalAction(f"unknown dividend kind {kind}", self.rule)
         if kind not in self.kinds(entity):
@@ -217,8 +222,8 @@ class DiscardTrain(CorporationStep):
                 out.append(act(entity, "discard_train", train=train.id))
         return out
 
-    def process_discard_train(self, action: Action, entity: Corporation) -> None:
-        train = self.game.train_by_id(action["train"])
+    def process_discard_train(self, action: moves.DiscardTrain, entity: Corporation) -> None:
+        train = self.game.train_by_id(action.train)
         if train.owner is not entity:
             raise IllegalAction(f"{train.id} is not {entity.sym}'s", "train limit")
         self.game.reclaim_train(train)
@@ -271,9 +276,9 @@ class BuyCompany(CorporationStep):
         company: Company = self.game.company(str(listed["company"]))
         return (company.min_price, min(company.max_price(), entity.cash))
 
-    def process_buy_company(self, action: Action, entity: Corporation) -> None:
-        company: Company = self.game.company(action["company"])
-        price = int(action["price"])
+    def process_buy_company(self, action: moves.BuyCompany, entity: Corporation) -> None:
+        company: Company = self.game.company(action.company)
+        price = int(action.price)
         owner = company.owner
         if company not in self.game.purchasable_companies(entity):
             raise IllegalAction(f"{company.sym} cannot be bought now", "common rules §6.7")
@@ -315,14 +320,14 @@ class IssueShares(CorporationStep):
         ]
         return out
 
-    def process_sell_shares(self, action: Action, entity: Corporation) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Corporation) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.game.issuable_like(entity, bundle):
             raise IllegalAction("these shares cannot be issued", "title rules: issuing shares")
         self.game.sell_shares_and_change_price(bundle)
         self.pass_()
 
-    def process_buy_shares(self, action: Action, entity: Corporation) -> None:
+    def process_buy_shares(self, action: moves.BuyShares, entity: Corporation) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.game.redeemable_like(entity, bundle):
             raise IllegalAction("these shares cannot be redeemed", "title rules: redeeming shares")
@@ -463,10 +468,10 @@ class BuyTrain(CorporationStep):
         return (1, self.budget(entity))
 
     # -- processing -------------------------------------------------------------------------
-    def process_buy_train(self, action: Action, entity: Corporation) -> None:
+    def process_buy_train(self, action: moves.BuyTrain, entity: Corporation) -> None:
         game = self.game
-        train = game.train_by_id(action["train"])
-        price = int(action.get("price", train.price))
+        train = game.train_by_id(action.train)
+        price = action.price
         if train.owner is entity:
             raise IllegalAction("a corporation cannot buy its own train", "common rules §6")
         if not self.may_buy(entity, train):
@@ -509,7 +514,7 @@ class BuyTrain(CorporationStep):
         """Hook: pay for ``train`` and take it (the game's ``buy_train``, common rules §6)."""
         self.game.buy_train(corp, train, price)
 
-    def process_sell_shares(self, action: Action, entity: Player | Corporation) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Player | Corporation) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_sell(entity, bundle):
             raise IllegalAction(
@@ -563,5 +568,5 @@ class Bankrupt(CorporationStep):
             allowed = False
         return [act(entity, "bankrupt")] if allowed else []
 
-    def process_bankrupt(self, action: Action, entity: Corporation) -> None:
+    def process_bankrupt(self, action: moves.Bankrupt, entity: Corporation) -> None:
         self.game.bankrupt(entity, self.round)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player
-from stellwerk.core.flow.base import Action, Round, StepSpec, announces_changes
+from stellwerk.core.flow.base import Round, StepSpec, announces_changes
 
 if TYPE_CHECKING:
     from stellwerk.core.game import Game
@@ -37,7 +38,7 @@ class StockRound(Round[Player]):
             self.next_entity()
 
     @announces_changes
-    def after_process(self, action: Action, entity: Entity) -> None:
+    def after_process(self, action: moves.Move, entity: Entity) -> None:
         if self.active_step() is not None:
             return
         self.game.changing()
@@ -117,8 +118,8 @@ class OperatingRound(Round[Corporation]):
         return any(not self.skip_entity(e) for e in self.entities)
 
     @announces_changes
-    def after_process(self, action: Action, entity: Entity) -> None:
-        if action["type"] == "message":
+    def after_process(self, action: moves.Move, entity: Entity) -> None:
+        if action.type == "message":
             return
         if self.active_step() is not None:
             current = self.entities[self.entity_index]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Company, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
@@ -71,7 +72,7 @@ class SealedBids(ItemAuction):
     def bids_problem(self, entity: Player, bids: object) -> str | None:
         """Why ``bids`` is not a legal sealed list for ``entity`` (None if it is): one whole
         number per item, each 0 or at least the opening bid, in total at most his cash."""
-        if not isinstance(bids, list) or len(bids) != len(self.all_items):
+        if not isinstance(bids, (list, tuple)) or len(bids) != len(self.all_items):
             return f"a sealed list has one bid for each of the {len(self.all_items)} items"
         for item, bid in zip(self.all_items, bids, strict=True):
             if isinstance(bid, bool) or not isinstance(bid, int) or bid < 0:
@@ -82,12 +83,11 @@ class SealedBids(ItemAuction):
             return f"the bids total {sum(bids)}, more than {entity.name}'s cash {entity.cash}"
         return None
 
-    def process_blind_bid(self, action: Action, entity: Player) -> None:
-        bids = action.get("bids")
+    def process_blind_bid(self, action: moves.BlindBid, entity: Player) -> None:
+        bids = action.bids
         problem = self.bids_problem(entity, bids)
         if problem is not None:
             raise IllegalAction(problem, self.rule)
-        assert isinstance(bids, list)
         entity.passed = False
         self.sealed[entity] = [int(b) for b in bids]
         self.round.next_entity_index()
@@ -128,12 +128,12 @@ class SealedBids(ItemAuction):
         self.unsold([item for item in self.all_items if item.owner is None])
 
     # -- tie auctions -----------------------------------------------------------------------
-    def process_bid(self, action: Action, entity: Player) -> None:
+    def process_bid(self, action: moves.Bid, entity: Player) -> None:
         item = self.item_of(action)
         if item is not self.auctioning and not self.advance_raise(entity, item):
             what = self.auctioning.sym if self.auctioning is not None else "nothing"
             raise IllegalAction(f"{what} is up for auction, not {item.sym}", self.rule)
-        price = self.check_bid(entity, item, action.get("price"))
+        price = self.check_bid(entity, item, action.price)
         entity.passed = False
         self.bids[item][entity] = price
 
@@ -150,7 +150,7 @@ class SealedBids(ItemAuction):
             and entity in self.bids[item]
         )
 
-    def process_pass(self, action: Action, entity: Entity) -> None:
+    def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         item = self.auctioning
         if item is None:
             raise IllegalAction("no auction is running", self.rule)

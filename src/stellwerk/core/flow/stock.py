@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player, Share
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import (
@@ -30,15 +31,21 @@ if TYPE_CHECKING:
 RULE = "common rules §6.6"
 
 
-def bundle_from_action(game: Game, action: Action) -> Bundle:
-    ids = action.get("shares") or []
+def bundle_from_action(game: Game, action: moves.BuyShares | moves.SellShares) -> Bundle:
+    """The certificates a share move names, as one bundle (common rules §6.6: of one
+    corporation and one owner)."""
+    return bundle_of_ids(game, action.shares, action.percent)
+
+
+def bundle_of_ids(game: Game, ids: Sequence[str], percent: float | None = None) -> Bundle:
+    """The certificates ``ids`` as one bundle of ``percent`` (None: all of them); refused
+    unless they are of one corporation and one owner (common rules §6.6)."""
     if not ids:
         raise IllegalAction("no certificates named", RULE)
     shares: list[Share] = [game.share_by_id(sid) for sid in ids]
     corp = game.corporation(shares[0].corporation)
     if any(s.corporation != corp.sym for s in shares) or len({id(s.owner) for s in shares}) > 1:
         raise IllegalAction("certificates must be of one corporation and one owner", RULE)
-    percent = action.get("percent")
     return Bundle.of(shares, corp, int(percent) if percent is not None else None)
 
 
@@ -119,8 +126,7 @@ class BuySellParShares(PlayerStep):
 
     def bought(self) -> bool:
         return any(
-            a["type"] in ("buy_shares", "par", "buy_company")
-            for a in self.round.state.current_actions
+            a.type in ("buy_shares", "par", "buy_company") for a in self.round.state.current_actions
         )
 
     def can_buy_multiple(self, player: Player, corp: Corporation) -> bool:
@@ -356,17 +362,17 @@ class BuySellParShares(PlayerStep):
         return out
 
     # -- processing -------------------------------------------------------------------------
-    def track(self, action: Action, player: Player) -> None:
+    def track(self, action: moves.Move, player: Player) -> None:
         self.round.state.current_actions.append(action)
 
-    def process_buy_shares(self, action: Action, entity: Player) -> None:
+    def process_buy_shares(self, action: moves.BuyShares, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_buy(entity, bundle):
             raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", RULE)
         self.game.buy_shares(entity, bundle)
         self.track(action, entity)
 
-    def process_sell_shares(self, action: Action, entity: Player) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_sell(entity, bundle):
             raise IllegalAction(f"{entity.name} may not sell {bundle.corporation.sym} now", RULE)
@@ -377,17 +383,17 @@ class BuySellParShares(PlayerStep):
         self.game.after_player_sale(corp, before)
         self.track(action, entity)
 
-    def process_par(self, action: Action, entity: Player) -> None:
-        corp = self.game.corporation(action["corporation"])
+    def process_par(self, action: moves.Par, entity: Player) -> None:
+        corp = self.game.corporation(action.corporation)
         if not self.game.can_par(corp):
             raise IllegalAction(
                 f"{corp.sym} cannot be started now", "title rules: which corporation may start"
             )
         if self.bought():
             raise IllegalAction("only one purchase per turn", RULE)
-        cell = self.game.market.cell_by_id(action["share_price"])
+        cell = self.game.market.cell_by_id(action.share_price)
         if cell is None or cell not in self.game.par_cells():
-            raise IllegalAction(f"{action['share_price']} is not a par price now", "par prices")
+            raise IllegalAction(f"{action.share_price} is not a par price now", "par prices")
         share = corp.treasury_shares()[0]
         bundle = Bundle.of([share], corp)
         self.game.set_par(corp, cell)
@@ -442,7 +448,7 @@ class HomeToken(CorporationStep):
             for city in self.home_cities(corp, pending["hexes"])
         ]
 
-    def process_place_token(self, action: Action, entity: Corporation) -> None:
+    def process_place_token(self, action: moves.PlaceToken, entity: Corporation) -> None:
         pending = self.pending()
         assert pending is not None  # ``actions`` offers the lay only while one is pending
         self.place_home(pending["entity"], action, pending["hexes"])
@@ -452,7 +458,7 @@ class HomeToken(CorporationStep):
         """Hook: the cities of ``hexes`` where ``corp`` may place its home token."""
         raise NotImplementedError
 
-    def place_home(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
+    def place_home(self, corp: Corporation, action: moves.PlaceToken, hexes: list[str]) -> None:
         """Hook: place ``corp``'s home token in the city ``action`` names, one of ``hexes``."""
         raise NotImplementedError
 

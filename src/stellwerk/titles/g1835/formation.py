@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Answer, Asked, Facts
 from stellwerk.core.entities import (
     Company,
@@ -281,11 +282,11 @@ class FormationStep(Step):
         answers = tuple(Answer(a, kinds[str(a["choice"])], about) for a in listed)
         return Asked(entity, "formation" if forming else "fold_in", answers, about)
 
-    def process_choose(self, action: Action, entity: Paper) -> None:
+    def process_choose(self, action: moves.Choose, entity: Paper) -> None:
         game = self.game
         formation = game.formation
         assert formation is not None
-        choice = action.get("choice")
+        choice = action.choice
         if formation.ask_form is entity:
             if choice == FORM:
                 formation.ask_form = None

@@ -7,9 +7,10 @@ them (rules/1835.md 13) and name the other in the docstring.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from stellwerk.core import moves
 from stellwerk.core.entities import (
     Company,
     Corporation,
@@ -21,7 +22,7 @@ from stellwerk.core.entities import (
     transfer,
 )
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action, Round
+from stellwerk.core.flow.base import Round
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Market
@@ -134,8 +135,7 @@ class Game1835(Game):
             if not c.reserved:
                 self.map.reserve_home(corp, c.home, c.city)
         self.start_items = [
-            StartItem(s.item, s.row, s.price, s.includes)
-            for s in data.start_packet
+            StartItem(s.item, s.row, s.price, s.includes) for s in data.start_packet
         ]
         # title state
         reversed_start = self.start_order().cycles[:1] == ("reverse",)
@@ -160,10 +160,11 @@ class Game1835(Game):
         self.round.setup()
 
     # -- lookups ----------------------------------------------------------------------------
-    def entity(self, action: Action) -> Entity:
-        etype = action.get("entity_type", "player")
+    def entity(self, action: moves.Move | Mapping[str, object]) -> Entity:
+        """Who acts: a minor acts as the corporation it is (rules/1835.md 7)."""
+        ent, etype = moves.acting(action)
         if etype == "minor":
-            return self.corporation(str(action.get("entity")))
+            return self.corporation(str(ent))
         return super().entity(action)
 
     def majors(self) -> list[Corporation]:
@@ -413,10 +414,10 @@ class Game1835(Game):
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return self.map.legal_lays(corp, hex_id)
 
-    def lay_tile(self, corp: Corporation, action: Action) -> None:
+    def lay_tile(self, corp: Corporation, action: moves.LayTile) -> None:
         """Lay or upgrade a tile; OBB may close (rules/1835.md 8.3, 6)."""
         self.map.lay_tile(corp, action)
-        self.note("tile", corp=corp.sym, hex=action["hex"], tile=action["tile"])
+        self.note("tile", corp=corp.sym, hex=action.hex, tile=action.tile)
         self.after_tile_laid()
 
     def can_place_token(self, corp: Corporation) -> bool:
@@ -427,9 +428,9 @@ class Game1835(Game):
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
         return [(city, slot) for city, slot, _cost in self.map.token_choices(corp)]
 
-    def place_token(self, corp: Corporation, action: Action) -> None:
+    def place_token(self, corp: Corporation, action: moves.PlaceToken) -> None:
         """20M per hex of distance from home (rules/1835.md 8.4)."""
-        hex_id, _ = self.map.board.resolve_city(action["city"])
+        hex_id, _ = self.map.board.resolve_city(action.city)
         cost = self.map.token_cost(corp, hex_id)
         self.map.place_token(corp, action)
         self.note("token", corp=corp.sym, hex=hex_id, cost=cost)

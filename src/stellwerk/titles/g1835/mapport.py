@@ -9,9 +9,9 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Train, Trains, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
 from stellwerk.core.map.graph import NO_LIMITS, GraphCache, Network, WalkLimits
 from stellwerk.core.map.lay import LayOptions, check_lay, legal_lays
 from stellwerk.core.routes.model import RouteView, RunContext, TrainSpec
@@ -115,21 +115,21 @@ class MapPort:
             rules=self.track_rules,
         )
 
-    def lay_cost(self, corp: Corporation, action: Action, opts: LayOptions) -> int:
+    def lay_cost(self, corp: Corporation, action: moves.LayTile, opts: LayOptions) -> int:
         return check_lay(
             self.board,
             self.graph,
             corp.sym,
-            action["hex"],
-            action["tile"],
-            int(action.get("rotation", 0)),
+            action.hex,
+            action.tile,
+            action.rotation,
             opts,
         )
 
     def lay_tile(
         self,
         corp: Corporation,
-        action: Action,
+        action: moves.LayTile,
         free: bool = False,
         teleport: list[str] | None = None,
         colors: tuple[str, ...] | None = None,
@@ -144,7 +144,7 @@ class MapPort:
             self.lay_cost(corp, action, opts)
         if corp.cash < cost:
             raise IllegalAction(f"{corp.sym} cannot pay {cost}", "1835 rules §8.3")
-        self.board.lay_tile(action["hex"], action["tile"], int(action.get("rotation", 0)))
+        self.board.lay_tile(action.hex, action.tile, action.rotation)
         if cost:
             transfer(corp, self.game.bank, cost, "1835 rules §8.3")
 
@@ -236,13 +236,13 @@ class MapPort:
         return out
 
     def place_token(
-        self, corp: Corporation, action: Action, free_hexes: list[str] | None = None
+        self, corp: Corporation, action: moves.PlaceToken, free_hexes: list[str] | None = None
     ) -> str:
         """Place a station token: reachable (live play), a free slot, not on a blocked home;
         pays 20M per hex from home unless a private's free token (``free_hexes``).  Returns the
         hex."""
         board = self.board
-        hex_id, index = board.resolve_city(action["city"])
+        hex_id, index = board.resolve_city(action.city)
         if free_hexes is not None:
             if hex_id not in free_hexes:
                 raise IllegalAction(f"the free token goes to {free_hexes}", "1835 rules §6")

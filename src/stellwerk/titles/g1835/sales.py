@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Answer, Asked, Facts
 from stellwerk.core.entities import Corporation, Entity, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
@@ -150,8 +151,8 @@ def lower_price(game: Game1835, memory: SaleMemory, corp_sym: str | None) -> Non
     memory.adjustable = None
 
 
-def bundle_of(game: Game1835, action: Action) -> Bundle:
-    ids = action.get("shares") or []
+def bundle_of(game: Game1835, action: moves.SellShares) -> Bundle:
+    ids = action.shares
     if not ids:
         raise IllegalAction("no certificates named", RULE)
     shares = [game.share_by_id(str(i)) for i in ids]

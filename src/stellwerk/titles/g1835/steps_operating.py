@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Company, Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
@@ -213,17 +214,17 @@ class Track1835(Track):
             return out
         return super().choices(entity, hex_id, all_lays)
 
-    def process_lay_tile(self, action: Action, entity: Corporation | Company) -> None:
+    def process_lay_tile(self, action: moves.LayTile, entity: Corporation | Company) -> None:
         game = self.game
         if isinstance(entity, Company):
             self.ability_lay(action, entity)
             return
         if self.lays >= self.lays_allowed(entity):
             raise IllegalAction(f"{entity.sym} has laid its tiles", RULE_TRACK)
-        relaid = game.map.trackless_tokens(action["hex"])
+        relaid = game.map.trackless_tokens(action.hex)
         game.lay_tile(entity, action)
         self.lays += 1
-        self.ask_relays(action["hex"], relaid)
+        self.ask_relays(action.hex, relaid)
         self.maybe_done(entity)
 
     def maybe_done(self, corp: Corporation) -> None:
@@ -242,11 +243,11 @@ class Track1835(Track):
             if len(game.map.relay_cities(hex_id, sym)) > 1:
                 self.relays.append((hex_id, sym))
 
-    def relay(self, action: Action, corp: Corporation) -> None:
+    def relay(self, action: moves.PlaceToken, corp: Corporation) -> None:
         game = self.game
         hex_id, sym = self.relays[0]
-        target, index = game.map.board.resolve_city(str(action.get("city")))
-        if target != hex_id or action.get("tokener", sym) != sym:
+        target, index = game.map.board.resolve_city(str(action.city))
+        if target != hex_id or (action.tokener or sym) != sym:
             raise IllegalAction(f"{sym}'s token on {hex_id} must be relaid first", RULE_TRACK)
         if index not in game.map.relay_cities(hex_id, sym):
             raise IllegalAction(f"{sym}'s token cannot go to that city", RULE_TRACK)
@@ -255,7 +256,7 @@ class Track1835(Track):
         self.relays.pop(0)
         self.maybe_done(corp)
 
-    def ability_lay(self, action: Action, company: Company) -> None:
+    def ability_lay(self, action: moves.LayTile, company: Company) -> None:
         """OBB's free yellow tiles on M15/M17 (one per OR), PfB's free green tile on L6: free,
         no connection needed (rules/1835.md 6)."""
         game = self.game
@@ -264,22 +265,22 @@ class Track1835(Track):
         if corp is None or ability is None or not self.tile_ability_usable(company):
             raise IllegalAction(f"{company.sym} cannot lay a tile now", "1835 rules §6")
         hexes = list(ability["hexes"])
-        if action["hex"] not in hexes:
+        if action.hex not in hexes:
             raise IllegalAction(f"{company.sym} lays only on {hexes}", "1835 rules §6")
-        tile_name = str(action["tile"]).rpartition("-")[0]
+        tile_name = str(action.tile).rpartition("-")[0]
         allowed_tiles = ability.get("tiles")
         if allowed_tiles and tile_name not in allowed_tiles:
             raise IllegalAction(f"{company.sym} lays only {allowed_tiles}", "1835 rules §6")
         colors = tuple(ability.get("colours", ())) or ("yellow", "green")
-        relaid = game.map.trackless_tokens(action["hex"])
+        relaid = game.map.trackless_tokens(action.hex)
         game.map.lay_tile(corp, action, free=True, teleport=hexes, colors=colors)
-        game.note("tile", corp=corp.sym, hex=action["hex"], tile=action["tile"])
+        game.note("tile", corp=corp.sym, hex=action.hex, tile=action.tile)
         game.ability_uses.setdefault((company.sym, "tile_lay"), []).append(game.or_label)
         game.after_tile_laid()
-        self.ask_relays(action["hex"], relaid)
+        self.ask_relays(action.hex, relaid)
         self.maybe_done(corp)
 
-    def process_place_token(self, action: Action, entity: Corporation | Company) -> None:
+    def process_place_token(self, action: moves.PlaceToken, entity: Corporation | Company) -> None:
         if self.relays and isinstance(entity, Corporation):  # the operator relays its tokens
             self.relay(action, entity)
             return
@@ -337,7 +338,7 @@ def token_ability_choices(
 
 
 def use_token_ability(
-    game: Game1835, company: Company, corp: Corporation | None, action: Action, step: str
+    game: Game1835, company: Company, corp: Corporation | None, action: moves.PlaceToken, step: str
 ) -> None:
     if corp is None or not token_ability_usable(game, company, corp, step):
         raise IllegalAction(f"{company.sym} cannot place a token now", "1835 rules §6")
@@ -371,7 +372,7 @@ class Token1835(Token):
             return token_ability_choices(self.game, entity, self.round.current_operator)
         return super().choices(entity)
 
-    def process_place_token(self, action: Action, entity: Corporation | Company) -> None:
+    def process_place_token(self, action: moves.PlaceToken, entity: Corporation | Company) -> None:
         if isinstance(entity, Company):
             use_token_ability(self.game, entity, self.round.current_operator, action, "token")
             return
@@ -386,14 +387,14 @@ class Route1835(Route):
     game: Game1835
     round: OperatingRound1835
 
-    def revenue(self, action: Action, entity: Corporation) -> int:
+    def revenue(self, action: moves.RunRoutes, entity: Corporation) -> int:
         """A claimed revenue, or the routes' revenue.  No train is refused for an earlier run
         in this OR: the minors' trains run again for PR in the OR of its formation (rules/1835.md
         8.5, 10.4)."""
         game = self.game
-        routes = action.get("routes") or []
-        if "revenue" in action and not routes:
-            revenue = int(action["revenue"])
+        routes = action.routes
+        if action.revenue is not None and not routes:
+            revenue = action.revenue
             if revenue < 0:
                 raise IllegalAction("revenue cannot be negative", "1835 rules §8.5")
             if game.policy.run_revenue and revenue > 0:
@@ -404,9 +405,9 @@ class Route1835(Route):
                         "1835 rules §8.5",
                     )
             return revenue
-        return game.route_revenue(entity, routes)
+        return game.route_revenue(entity, [route.to_json() for route in routes])
 
-    def process_run_routes(self, action: Action, entity: Corporation) -> None:
+    def process_run_routes(self, action: moves.RunRoutes, entity: Corporation) -> None:
         super().process_run_routes(action, entity)
         self.game.note("revenue", corp=entity.sym, amount=self.round.state.revenue)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, PlayerStep, Round, act
@@ -82,7 +83,7 @@ class StartRound1835(Round[Player]):
             self.turns += 1
             self.entity_index = self.seat_for(self.turns)
 
-    def after_process(self, action: Action, entity: Entity) -> None:
+    def after_process(self, action: moves.Move, entity: Entity) -> None:
         step = self.steps[0]
         step.passed = False
 
@@ -127,17 +128,17 @@ class BuyStartItem(PlayerStep):
                 out.append(act(entity, "bid", company=item.item, price=item.price))
         return out
 
-    def process_pass(self, action: Action, entity: Entity) -> None:
+    def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         self.game.note("passed", player=entity.name)
         self.round.advance(True)
 
-    def process_bid(self, action: Action, entity: Player) -> None:
+    def process_bid(self, action: moves.Bid, entity: Player) -> None:
         game = self.game
-        name = action.get("company")
+        name = action.company
         item = next((i for i in self.available() if i.item == name), None)
         if item is None:
             raise IllegalAction(f"{name} is not available now", "1835 rules §3.2")
-        price = int(action.get("price", item.price))
+        price = action.price
         if price != item.price:
             raise IllegalAction(f"{name} costs {item.price}", "1835 rules §3.1")
         if entity.cash < price:

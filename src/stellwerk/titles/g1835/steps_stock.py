@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Asked
 from stellwerk.core.entities import Corporation, Entity, Holder, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
@@ -205,7 +206,7 @@ class Shares1835(PlayerStep):
         return lower_price_question(entity, self.memory, self.choices(entity))
 
     # -- processing -------------------------------------------------------------------------
-    def process_pass(self, action: Action, entity: Entity) -> None:
+    def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         """The turn ends; without a purchase it counts as a pass, even after sales
         (rules/1835.md 5.1)."""
         if not isinstance(entity, Player):  # ``actions`` offers the pass to the player in turn
@@ -215,12 +216,12 @@ class Shares1835(PlayerStep):
         entity.passed = not self.bought
         self.pass_()
 
-    def process_choose(self, action: Action, entity: Player) -> None:
-        if action.get("choice") != LOWER:
-            raise IllegalAction(f"unknown choice {action.get('choice')}", RULE)
-        lower_price(self.game, self.memory, action.get("corporation"))
+    def process_choose(self, action: moves.Choose, entity: Player) -> None:
+        if action.choice != LOWER:
+            raise IllegalAction(f"unknown choice {action.choice}", RULE)
+        lower_price(self.game, self.memory, action.corporation)
 
-    def process_sell_shares(self, action: Action, entity: Player) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Player) -> None:
         if not self.may_sell_now():
             raise IllegalAction("no selling in the first stock round", "1835 rules §5.3")
         bundle = bundle_of(self.game, action)
@@ -230,9 +231,9 @@ class Shares1835(PlayerStep):
         sell(self.game, entity, bundle, self.memory)
         self.round.sold.setdefault(entity.name, set()).add(corp.sym)
 
-    def process_buy_shares(self, action: Action, entity: Player) -> None:
+    def process_buy_shares(self, action: moves.BuyShares, entity: Player) -> None:
         game = self.game
-        ids = action.get("shares") or []
+        ids = action.shares
         if len(ids) != 1:
             raise IllegalAction("buy one certificate at a time", RULE)
         share = game.share_by_id(str(ids[0]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Asked
 from stellwerk.core.entities import Corporation, Entity, Player, Train
 from stellwerk.core.errors import IllegalAction
@@ -175,7 +176,7 @@ class BuyTrain1835(BuyTrain):
                 return "the director may not lose the buying company"
         return None
 
-    def process_sell_shares(self, action: Action, entity: Player | Corporation) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Player | Corporation) -> None:
         if not isinstance(entity, Player) or "sell_shares" not in self.actions(entity):
             raise IllegalAction(f"{entity.name} need not sell now", "1835 rules §8.8")
         bundle = bundle_of(self.game, action)
@@ -184,8 +185,8 @@ class BuyTrain1835(BuyTrain):
             raise IllegalAction(error, "1835 rules §8.8")
         sell(self.game, entity, bundle, self.memory)
 
-    def process_choose(self, action: Action, entity: Player) -> None:
-        lower_price(self.game, self.memory, action.get("corporation"))
+    def process_choose(self, action: moves.Choose, entity: Player) -> None:
+        lower_price(self.game, self.memory, action.corporation)
 
     def bankruptcy_due(self, corp: Corporation) -> bool:
         """The director cannot raise the price of the cheapest bank train even after selling
@@ -204,7 +205,7 @@ class BuyTrain1835(BuyTrain):
                         return False
         return True
 
-    def process_bankrupt(self, action: Action, entity: Entity) -> None:
+    def process_bankrupt(self, action: moves.Bankrupt, entity: Entity) -> None:
         """The director goes bankrupt; with a forced new director the bank lends the company
         the rest of the cheapest bank train's price (rules/1835.md 8.8)."""
         if not isinstance(entity, Corporation) or not self.bankruptcy_due(entity):

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player, controlled_corporations, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
@@ -277,9 +278,9 @@ class Bankrupt1841(Bankrupt):
             return False
         return step.president_may_contribute(corp) and may_go_bankrupt(self.game, corp)
 
-    def process_bankrupt(self, action: Action, entity: Corporation) -> None:
+    def process_bankrupt(self, action: moves.Bankrupt, entity: Corporation) -> None:
         from stellwerk.titles.g1841.trains import BuyTrain1841
 
         step = self.round.active_step()
         sells = isinstance(step, BuyTrain1841 | token_emr.TokenEmergencyMoney)
-        declare(self.game, entity, int(action.get("option") or 0), emergency_sales=sells)
+        declare(self.game, entity, action.option or 0, emergency_sales=sells)

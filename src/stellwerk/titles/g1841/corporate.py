@@ -48,6 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeGuard
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, chain_of_control
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import (
@@ -141,7 +142,7 @@ class CorporateShares(CorporationStep):
     game: Game1841
 
     def setup(self) -> None:
-        self.turn: list[Action] = []
+        self.turn: list[moves.Move] = []
         """This turn's share actions."""
         self.released = False
         self.pending_drops: list[tuple[str, int]] = []
@@ -165,13 +166,13 @@ class CorporateShares(CorporationStep):
         return sold
 
     def bought(self) -> bool:
-        return any(a["type"] in ("buy_shares", "par") for a in self.turn)
+        return any(a.type in ("buy_shares", "par") for a in self.turn)
 
     def started(self) -> Corporation | None:
         """The corporation this turn's par started, if any."""
         for action in self.turn:
-            if action["type"] == "par":
-                return self.game.corporation(str(action["corporation"]))
+            if isinstance(action, moves.Par):
+                return self.game.corporation(action.corporation)
         return None
 
     # -- limits ---------------------------------------------------------------------------
@@ -479,7 +480,7 @@ class CorporateShares(CorporationStep):
         ):
             raise IllegalAction(f"{entity.sym} has nothing to pass", RULE)
 
-    def process_sell_shares(self, action: Action, entity: Corporation) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Corporation) -> None:
         self.check_offered(entity, "sell_shares")
         bundle = bundle_from_action(self.game, action)
         target = bundle.corporation
@@ -496,7 +497,7 @@ class CorporateShares(CorporationStep):
         self.reorder()
         self.turn.append(action)
 
-    def process_buy_shares(self, action: Action, entity: Corporation) -> None:
+    def process_buy_shares(self, action: moves.BuyShares, entity: Corporation) -> None:
         if not self.acting(entity):
             raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
         bundle = bundle_from_action(self.game, action)
@@ -527,11 +528,11 @@ class CorporateShares(CorporationStep):
             return RULE_LIMIT
         return RULE
 
-    def process_par(self, action: Action, entity: Corporation) -> None:
+    def process_par(self, action: moves.Par, entity: Corporation) -> None:
         if not self.acting(entity):
             raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
         game = self.game
-        target = game.corporation(str(action["corporation"]))
+        target = game.corporation(str(action.corporation))
         if self.bought():
             raise IllegalAction("one purchase per turn, a start included", RULE)
         if grandchild(entity) and not game.settings.grandchildren_may_par:
@@ -539,10 +540,10 @@ class CorporateShares(CorporationStep):
         if target is entity or not self.may_par(entity, target):
             raise IllegalAction(f"{entity.sym} may not start {target.sym} now", RULE)
         self.check_offered(entity, "par")
-        cell = game.market.cell_by_id(str(action["share_price"]))
+        cell = game.market.cell_by_id(str(action.share_price))
         if cell is None or cell not in self.par_choices(entity, target):
             raise IllegalAction(
-                f"{entity.sym} cannot start {target.sym} at {action['share_price']}",
+                f"{entity.sym} cannot start {target.sym} at {action.share_price}",
                 "rules/1841.md 1.2, 2.3.8",
             )
         if target.closed:  # only in a replay (may_par)
@@ -560,7 +561,7 @@ class CorporateShares(CorporationStep):
         self.turn.append(action)
         self.release_if_done(entity)
 
-    def process_pass(self, action: Action, entity: Entity) -> None:
+    def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         self.check_offered(entity, "pass")
         self.pass_()
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Answer, Asked, Facts, plain_answer
 from stellwerk.core.entities import Corporation, Entity, Holder, Player
 from stellwerk.core.errors import IllegalAction
@@ -65,15 +66,15 @@ class Question:
     facts: Facts = ()
     meanings: Mapping[str | int, tuple[str, Facts]] = field(default_factory=dict)
 
-    def meaning(self, action: Action) -> Answer:
-        """What the listed answer ``action`` does (:attr:`meanings`; an answer without a
-        meaning is described by its value)."""
-        kind = action["type"]
-        key = action.get("choice") if kind == "choose" else action.get("city", kind)
+    def meaning(self, listed: Action) -> Answer:
+        """What the listed answer ``listed`` (an action object of the menu) does
+        (:attr:`meanings`; an answer without a meaning is described by its value)."""
+        kind = listed["type"]
+        key = listed.get("choice") if kind == "choose" else listed.get("city", kind)
         if isinstance(key, str | int) and key in self.meanings:
             meaning, facts = self.meanings[key]
-            return Answer(dict(action), meaning, facts)
-        return plain_answer(dict(action))
+            return Answer(dict(listed), meaning, facts)
+        return plain_answer(dict(listed))
 
     @property
     def answerer(self) -> Player | Corporation:
@@ -131,17 +132,17 @@ class Procedure:
         """What must be decided now; ``None`` when the procedure is done."""
         raise NotImplementedError
 
-    def answer(self, game: Game1841, action: Action) -> None:
+    def answer(self, game: Game1841, action: moves.Move) -> None:
         """Apply the answer to :meth:`question` and run on to the next question (or the end).
         Checks first: an illegal answer raises ``IllegalAction`` and changes nothing."""
         raise NotImplementedError
 
-    def allows(self, game: Game1841, action: Action) -> bool:
+    def allows(self, game: Game1841, action: moves.Move) -> bool:
         """Whether a listed answer is allowed by its consequences (the listing leaves out
         those :meth:`answer` would refuse); every listed answer unless a procedure says."""
         return True
 
-    def disallowed(self, game: Game1841, action: Action) -> IllegalAction:
+    def disallowed(self, game: Game1841, action: moves.Move) -> IllegalAction:
         """The refusal of a listed answer :meth:`allows` rejects, naming the rule that
         forbids its consequences (the procedure's rule unless it names a closer one)."""
         return IllegalAction(f"this answer is not allowed by {self.rule}", self.rule)
@@ -168,19 +169,19 @@ def current(game: Game1841) -> tuple[Procedure, Question] | None:
     return None
 
 
-def check_answer(asked: Question, action: Action) -> None:
+def check_answer(asked: Question, action: moves.Move) -> None:
     """Refuse an answer that is not among the listed ones (type, choice or city)."""
-    kind = action["type"]
+    kind = action.type
     if kind not in asked.kinds:
         raise IllegalAction(f"{kind} does not answer '{asked.topic}'", asked.rule)
-    if kind == "choose" and action.get("choice") not in asked.choices:
+    if isinstance(action, moves.Choose) and action.choice not in asked.choices:
         raise IllegalAction(
-            f"{action.get('choice')!r} is not a choice of '{asked.topic}' "
-            f"(choices: {asked.choices})",
+            f"{action.choice!r} is not a choice of '{asked.topic}' (choices: {asked.choices})",
             asked.rule,
         )
-    if kind in ("remove_token", "place_token") and action.get("city") not in asked.cities:
-        raise IllegalAction(f"{action.get('city')} is not offered for '{asked.topic}'", asked.rule)
+    city = moves.city_of(action)
+    if kind in ("remove_token", "place_token") and city not in asked.cities:
+        raise IllegalAction(f"{city} is not offered for '{asked.topic}'", asked.rule)
 
 
 class Decisions(Step):
@@ -225,7 +226,7 @@ class Decisions(Step):
         allowed: list[Action] = remembered(
             self,
             "answers",
-            lambda: [a for a in asked.listed() if procedure.allows(self.game, a)],
+            lambda: [a for a in asked.listed() if procedure.allows(self.game, moves.parse(a))],
         )
         return allowed
 
@@ -237,7 +238,7 @@ class Decisions(Step):
         answers = tuple(asked.meaning(a) for a in self.choices(entity))
         return Asked(asked.answerer, asked.topic, answers, asked.facts)
 
-    def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
+    def why_refused(self, entity: Entity, action: moves.Move) -> IllegalAction | None:
         """An answer refused names the question's rule (the procedure's: a merger's
         2.3.11, a transformation's 2.3.12, ...), or, for a listed answer whose consequences
         are not allowed, the rule that forbids them (:meth:`Procedure.disallowed`)."""
@@ -245,7 +246,7 @@ class Decisions(Step):
         if found is None or entity is not found[1].entity:
             return None
         procedure, asked = found
-        if action.get("type") not in asked.kinds:
+        if action.type not in asked.kinds:
             return None  # no answer to this question: the turn order says why
         try:
             check_answer(asked, action)
@@ -255,7 +256,7 @@ class Decisions(Step):
             return procedure.disallowed(self.game, action)
         return None
 
-    def _answer(self, action: Action, entity: Entity) -> None:
+    def _answer(self, action: moves.Move, entity: Entity) -> None:
         found = current(self.game)
         if found is None or entity is not found[1].entity:
             raise IllegalAction("nothing is asked of this entity now", "rules/1841.md 5.6")

@@ -50,6 +50,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import (
     Corporation,
     Entity,
@@ -141,7 +142,7 @@ def unhalved_total(bundle: Bundle) -> int:
     return math.ceil(Fraction(bundle.price_per_share()) * Fraction(bundle.percent, corp.share_unit))
 
 
-def sale_amount(game: Game1841, bundle: Bundle, action: Action | None) -> int:
+def sale_amount(game: Game1841, bundle: Bundle, action: moves.SellShares | None) -> int:
     """What an emergency sale pays (rules/1841.md 2.3.7: half price, :func:`half_total`).
 
     Replay of 18xx.games' files: that site pays a sale the ``share_price`` the action
@@ -151,7 +152,7 @@ def sale_amount(game: Game1841, bundle: Bundle, action: Action | None) -> int:
     Live play never reaches this: every listed emergency sale carries ``share_price``
     (:func:`sale_action`) and the live gate refuses a sale that leaves it out (it is not
     among the fields a sender may omit), so a live sale is always at half price."""
-    if action is not None and action.get("share_price") is None:
+    if action is not None and action.share_price is None:
         return unhalved_total(bundle)
     return half_total(game, bundle)
 
@@ -409,7 +410,7 @@ def controller_of(buyer: Corporation) -> Player | None:
 def sell(
     game: Game1841,
     bundle: Bundle,
-    action: Action | None = None,
+    action: moves.SellShares | None = None,
     *,
     president_change: bool | None = None,
     reorder: bool = True,

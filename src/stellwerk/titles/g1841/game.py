@@ -13,8 +13,9 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Holder, Player, Train, Trains
-from stellwerk.core.flow.base import Action, Round, announces_changes
+from stellwerk.core.flow.base import Round, announces_changes
 from stellwerk.core.flow.rounds import AuctionRound
 from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, move_corporation
@@ -219,14 +220,14 @@ class Game1841(Game):
         return corp.sym in self.operated_corps
 
     @announces_changes
-    def action_processed(self, action: Action) -> None:
+    def action_processed(self, action: moves.Move) -> None:
         """After every action the frozen corporations (2.3.10) and the order of the tokens
         (:mod:`.token_order`) are brought up to date."""
         order = token_order.changed(self)
         if order is not None:
             self.changing()
             self.token_order = order
-        self.refresh_frozen(str(action.get("type", "")))
+        self.refresh_frozen(action.type)
 
     def refresh_frozen(self, after: str = "") -> None:
         """Bring the frozen states (rules/1841.md 2.3.10) up to date if a chain of control
@@ -442,7 +443,7 @@ class Game1841(Game):
     def lay_hexes(self, corp: Corporation) -> list[str]:
         return track.lay_hexes(self, corp, self._turn_lays())
 
-    def lay_tile(self, corp: Corporation, action: Action) -> None:
+    def lay_tile(self, corp: Corporation, action: moves.LayTile) -> None:
         track.lay_tile(self, corp, action, self._turn_lays())
 
     def can_place_token(self, corp: Corporation) -> bool:
@@ -451,7 +452,7 @@ class Game1841(Game):
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
         return tokens.choices(self, corp)
 
-    def place_token(self, corp: Corporation, action: Action) -> None:
+    def place_token(self, corp: Corporation, action: moves.PlaceToken) -> None:
         tokens.place(self, corp, action)
 
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Facts
 from stellwerk.core.entities import (
     Corporation,
@@ -45,7 +46,6 @@ from stellwerk.core.entities import (
     transfer,
 )
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
 from stellwerk.core.market import Cell
 from stellwerk.titles.g1841 import journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
@@ -676,18 +676,18 @@ class Merger(Procedure):
             "no": ("decline_presidency", about),
         }
 
-    def disallowed(self, game: Game1841, action: Action) -> IllegalAction:
+    def disallowed(self, game: Game1841, action: moves.Move) -> IllegalAction:
         """An exchange answer after which the merger cannot complete: no president, or a
         circular chain (seed 000 items 3.6, 3.1; :func:`incomplete`)."""
         a, b, _ = self.corps(game)
         return incomplete(game, a, b)
 
-    def answer(self, game: Game1841, action: Action) -> None:
+    def answer(self, game: Game1841, action: moves.Move) -> None:
         if self.stage in ("price", "pass1", "pass2") and not self.tuscan:
             self.check_on_copy(game, action)
         self.apply(game, action)
 
-    def allows(self, game: Game1841, action: Action) -> bool:
+    def allows(self, game: Game1841, action: moves.Move) -> bool:
         """Whether an answer of the price or exchange stage lets the merger complete (tried
         on a copy, as :meth:`answer` checks it): an answer that leaves the new corporation
         without a president or makes a circular chain is not allowed (rules/1841.md 2.3.11,
@@ -727,7 +727,7 @@ class Merger(Procedure):
                 asked = self.question(game)
                 assert asked is not None
                 choice = next((c for c in order if c in asked.choices), asked.choices[0])
-                self.apply(game, {"type": "choose", "choice": choice})
+                self.apply(game, moves.Choose(entity=self.target, choice=choice))
         except IllegalAction:
             return False
         return True
@@ -754,7 +754,7 @@ class Merger(Procedure):
         self.stage = "price"
         self.price_choices = [c.id for c in prices]
 
-    def check_on_copy(self, game: Game1841, action: Action) -> None:
+    def check_on_copy(self, game: Game1841, action: moves.Move) -> None:
         """Try the answer on a copy of the game: an exchange that ends without a president or
         with a new circular chain is refused before anything changes (2.3.11, seed 000
         item 3.6).  Not while a file is replayed: see :meth:`begin`."""
@@ -766,20 +766,18 @@ class Merger(Procedure):
         assert isinstance(twin, Merger)
         twin.apply(trial, action)
 
-    def apply(self, game: Game1841, action: Action) -> None:
-        kind = action["type"]
+    def apply(self, game: Game1841, action: moves.Move) -> None:
+        kind = action.type
         if self.stage == "price":
-            cell = game.market.cell_by_id(
-                self.price_choices[0 if action["choice"] == "first" else -1]
-            )
+            first = moves.choice_of(action) == "first"
+            cell = game.market.cell_by_id(self.price_choices[0 if first else -1])
             assert cell is not None
             self.start_exchange(game, cell)
         elif self.stage in ("pass1", "pass2"):
-            self.exchange(game, str(action["choice"]))
+            self.exchange(game, str(moves.choice_of(action)))
             self.run_exchanges(game)
-        elif kind == "remove_token":
-            slot = action.get("slot")
-            self.remove_token(game, str(action["city"]), None if slot is None else int(slot))
+        elif isinstance(action, moves.RemoveToken):
+            self.remove_token(game, action.city, action.slot)
         elif kind == "pass":
             self.finish_removals(game)
 

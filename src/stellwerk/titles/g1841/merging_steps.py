@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act, remembered
@@ -98,13 +99,13 @@ class MergeStep(Step):
             out.append(act(entity, "pass"))
         return out
 
-    def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
+    def why_refused(self, entity: Entity, action: moves.Move) -> IllegalAction | None:
         """Why the named partner (or, once it is chosen, the named new corporation) is not
         allowed, naming the rule that forbids it -- a partner across a border: seed 000 item
         3.7 (:func:`.merger.partner_refusal`, :func:`.merger.target_refusal`); or why the
         operator, a major (minors may transform instead), may not merge at all this turn
         (:func:`.merger.not_mergeable`: historical before phase 4, not operated, frozen)."""
-        if not isinstance(entity, Corporation) or action.get("type") != "merge":
+        if not isinstance(entity, Corporation) or action.type != "merge":
             return None
         game = self.game
         if entity is operator(self) and merger.is_major(game, entity):
@@ -119,18 +120,18 @@ class MergeStep(Step):
             return merger.partner_refusal(self.game, entity, named)
         return merger.target_refusal(self.game, entity, self.game.corporation(partner), named)
 
-    def named(self, entity: Entity, action: Action) -> Corporation | None:
+    def named(self, entity: Entity, action: moves.Move) -> Corporation | None:
         """The corporation a ``merge`` of the operator names, if the step offers it one."""
-        if action.get("type") != "merge" or "merge" not in self.actions(entity):
+        if not isinstance(action, moves.Merge) or "merge" not in self.actions(entity):
             return None
-        sym = action.get("corporation")
+        sym = action.corporation
         return next((c for c in self.game.corporations if c.sym == sym), None)
 
-    def process_merge(self, action: Action, entity: Corporation) -> None:
+    def process_merge(self, action: moves.Merge, entity: Corporation) -> None:
         if "merge" not in self.actions(entity):
             raise IllegalAction(f"{entity.sym} may not merge now", merger.RULE)
         game = self.game
-        other = game.corporation(str(action["corporation"]))
+        other = game.corporation(str(action.corporation))
         if self.partner is None:
             if game.specs[other.sym].type != game.specs[entity.sym].type:
                 raise IllegalAction(f"{other.sym} is the wrong corporation type", merger.RULE_TYPE)
@@ -173,12 +174,12 @@ class TransformStep(Step):
         out.append(act(entity, "pass"))
         return out
 
-    def why_refused(self, entity: Entity, action: Action) -> IllegalAction | None:
+    def why_refused(self, entity: Entity, action: moves.Move) -> IllegalAction | None:
         """A named corporation that a transformation cannot form, naming the rule
         (rules/1841.md 2.3.12: a non-historical major not started)."""
-        if action.get("type") != "merge" or "merge" not in self.actions(entity):
+        if not isinstance(action, moves.Merge) or "merge" not in self.actions(entity):
             return None
-        sym = action.get("corporation")
+        sym = action.corporation
         target = next((c for c in self.game.corporations if c.sym == sym), None)
         if target is None or merger.merge_target(self.game, target):
             return None
@@ -186,10 +187,10 @@ class TransformStep(Step):
             f"{target.sym} cannot be formed by a transformation", transform.RULE_TARGET
         )
 
-    def process_merge(self, action: Action, entity: Corporation) -> None:
+    def process_merge(self, action: moves.Merge, entity: Corporation) -> None:
         if "merge" not in self.actions(entity):
             raise IllegalAction(f"{entity.sym} may not transform now", transform.RULE)
-        target = self.game.corporation(str(action["corporation"]))
+        target = self.game.corporation(str(action.corporation))
         started = transform.start_transform(self.game, entity, target)
         self.target = target.sym
         queue(self.game, started)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import (
@@ -112,8 +113,8 @@ class OperatingRound1841(OperatingRound):
         return super().finished()
 
     @announces_changes
-    def after_process(self, action: Action, entity: Entity) -> None:
-        if action["type"] == "message":
+    def after_process(self, action: moves.Move, entity: Entity) -> None:
+        if action.type == "message":
             return
         if self.active_step() is not None:
             return
@@ -177,7 +178,7 @@ class Track1841(Track):
             return []
         return ["lay_tile", "pass"]
 
-    def process_lay_tile(self, action: Action, entity: Corporation) -> None:
+    def process_lay_tile(self, action: moves.LayTile, entity: Corporation) -> None:
         track.lay_tile(self.game, entity, action, self.turn)
         self.lays += 1
 
@@ -217,9 +218,11 @@ class Destinate(CorporationStep):
     def choices(self, entity: Entity) -> list[Action]:
         return self.auto_actions(entity) or []
 
-    def process_destination_connection(self, action: Action, entity: Corporation) -> None:
+    def process_destination_connection(
+        self, action: moves.DestinationConnection, entity: Corporation
+    ) -> None:
         offboards = self.game.offboard_hexes()
-        for hid in action.get("hexes") or []:
+        for hid in action.hexes or []:
             if hid in offboards:
                 self.game.offboards_connected.add(str(hid))
         self.pass_()
@@ -287,7 +290,7 @@ class BuyToken(CorporationStep):
         """Any price from L.1 to the buyer's cash (rules/1841.md 2.5)."""
         return (1, int(entity.cash))
 
-    def process_buy_token(self, action: Action, entity: Corporation) -> None:
+    def process_buy_token(self, action: moves.BuyToken, entity: Corporation) -> None:
         if self.bought:
             raise IllegalAction("one token purchase per turn", tokens.RULE_BUY)
         tokens.buy(self.game, entity, action)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Facts
 from stellwerk.core.entities import (
     Corporation,
@@ -37,7 +38,6 @@ from stellwerk.core.entities import (
     transfer,
 )
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.map.graph import compute_network, token_nodes
 from stellwerk.core.shares import Bundle, ChangePresident, transfer_bundle
@@ -456,8 +456,8 @@ class Secession(Procedure):
         """A new corporation answers for itself if a player controls it, else the decider."""
         return corp if game.controller(corp) is not None else self.decider_of(game)
 
-    def answer(self, game: Game1841, action: Action) -> None:
-        choice = action.get("choice")
+    def answer(self, game: Game1841, action: moves.Move) -> None:
+        choice = moves.choice_of(action)
         if self.stage == "pick_pres":
             self.exchange_president(game, str(choice))
         elif self.stage == "singles":

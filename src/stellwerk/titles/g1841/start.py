@@ -21,11 +21,11 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Facts
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import SharesSold, ref
-from stellwerk.core.flow.base import Action
 from stellwerk.core.map.geometry import opposite
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
@@ -364,17 +364,17 @@ class CorporationStart(Procedure):
             )  # fmt: skip
         return None
 
-    def answer(self, game: Game1841, action: Action) -> None:
+    def answer(self, game: Game1841, action: moves.Move) -> None:
         corp = game.corporation(self.corp)
-        kind = action["type"]
-        if kind == "choose":
-            buy_tokens(game, corp, int(action["choice"]))
+        kind = action.type
+        if isinstance(action, moves.Choose):
+            buy_tokens(game, corp, int(action.choice))
             self.stage = "done"
             return
         if kind == "pass":
             self.stage = "tokens"
             return
-        hid, index = game.map.board.resolve_city(str(action["city"]))
+        hid, index = game.map.board.resolve_city(str(moves.city_of(action)))
         if hid not in self.hexes:
             raise IllegalAction(f"{corp.sym} may not place its home token on {hid}", RULE)
         game.map.board.place_token_at(hid, index, corp.sym)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Company, Corporation, Entity, Holder, Player, Share, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import Event, SharesBought, SharesSold, ref
@@ -462,8 +463,8 @@ class Shares1841(BuySellParShares):
     def started(self) -> Corporation | None:
         """The corporation this turn's par started, if any."""
         for action in self.round.state.current_actions:
-            if action["type"] == "par":
-                return self.game.corporation(str(action["corporation"]))
+            if isinstance(action, moves.Par):
+                return self.game.corporation(action.corporation)
         return None
 
     def can_buy_multiple(self, player: Player, corp: Corporation) -> bool:
@@ -706,9 +707,9 @@ class Shares1841(BuySellParShares):
                 return True
         return False
 
-    def process_buy_company(self, action: Action, entity: Entity) -> None:
-        company = self.game.company(str(action["company"]))
-        price = int(action.get("price", company.value))
+    def process_buy_company(self, action: moves.BuyCompany, entity: Entity) -> None:
+        company = self.game.company(str(action.company))
+        price = action.price
         if not isinstance(entity, Player) or not self.can_buy_company(entity, company):
             raise IllegalAction(f"{entity.name} may not buy {company.sym} now", RULE)
         owner = company.owner
@@ -856,9 +857,9 @@ class Shares1841(BuySellParShares):
                 if self.can_buy(entity, bundle):
                     out.append(share_action(entity, "buy_shares", bundle))
             for bundle in [b for b in self.p2p_share_bundles(entity) if b.price <= entity.cash]:
-                action = share_action(entity, "buy_shares", bundle)
-                action["total_price"] = bundle.price
-                out.append(action)
+                offer = share_action(entity, "buy_shares", bundle)
+                offer["total_price"] = bundle.price
+                out.append(offer)
         if "par" in kinds:
             for corp in self.game.corporations:
                 if not (can_par(self.game, corp, entity) and self.can_afford(entity, corp)):
@@ -874,14 +875,14 @@ class Shares1841(BuySellParShares):
             out.append(act(entity, "pass"))
         return out
 
-    def process_par(self, action: Action, entity: Player) -> None:
-        corp = self.game.corporation(str(action["corporation"]))
+    def process_par(self, action: moves.Par, entity: Player) -> None:
+        corp = self.game.corporation(str(action.corporation))
         if not can_par(self.game, corp, entity):
             raise IllegalAction(f"{entity.name} may not start {corp.sym}", RULE)
-        cell = self.game.market.cell_by_id(str(action["share_price"]))
+        cell = self.game.market.cell_by_id(str(action.share_price))
         if cell is None or cell not in par_cells(self.game, corp):
             raise IllegalAction(
-                f"{corp.sym} cannot start at {action['share_price']}", "rules/1841.md 1.2"
+                f"{corp.sym} cannot start at {action.share_price}", "rules/1841.md 1.2"
             )
         if corp.closed:  # only in a replay (can_par)
             if self.bought():
@@ -895,7 +896,7 @@ class Shares1841(BuySellParShares):
         super().process_par(action, entity)
         self.release_if_done(entity)
 
-    def process_buy_shares(self, action: Action, entity: Player) -> None:
+    def process_buy_shares(self, action: moves.BuyShares, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         owner = bundle.owner
         if isinstance(owner, Player):
@@ -911,13 +912,13 @@ class Shares1841(BuySellParShares):
             self.track(action, entity)
         self.release_if_done(entity)
 
-    def buy_from_player(self, action: Action, entity: Player, bundle: Bundle) -> None:
+    def buy_from_player(self, action: moves.BuyShares, entity: Player, bundle: Bundle) -> None:
         """A purchase from another player at the price named (player-to-player purchases;
         rules/1841.md 4.3)."""
         rule = "rules/1841.md 4.3"
         if not self.game.settings.player_to_player_purchases:
             raise IllegalAction("players may not buy from each other in this game", rule)
-        price = action.get("total_price")
+        price = action.total_price
         if not isinstance(price, int) or price < 1:
             raise IllegalAction("a purchase from a player needs a price of at least L.1", rule)
         if entity is bundle.owner or entity.cash < price:
@@ -928,7 +929,7 @@ class Shares1841(BuySellParShares):
         buy_bundle(self.game, entity, bundle, price)
         self.track(action, entity)
 
-    def process_sell_shares(self, action: Action, entity: Player) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_sell(entity, bundle):
             corp = bundle.corporation
@@ -945,7 +946,7 @@ class Shares1841(BuySellParShares):
         self.settle()
         super().pass_()
 
-    def process_pass(self, action: Action, entity: Entity) -> None:
+    def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         if not isinstance(entity, Player):  # ``actions`` offers the pass to the player in turn
             raise TypeError(f"{entity.name} is not a player in turn")
         super().process_pass(action, entity)

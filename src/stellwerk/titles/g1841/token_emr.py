@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, CorporationStep
@@ -113,7 +114,7 @@ class TokenEmergencyMoney(CorporationStep):
             game, target, entity, emergency.issuable_bundles(game, target, amount_due(game))
         )
 
-    def process_sell_shares(self, action: Action, entity: Player | Corporation) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Player | Corporation) -> None:
         game = self.game
         target = pending(game)
         if target is None:

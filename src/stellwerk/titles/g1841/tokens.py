@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Player, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
@@ -86,11 +86,11 @@ def choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
     return out
 
 
-def place(game: Game1841, corp: Corporation, action: Action) -> None:
+def place(game: Game1841, corp: Corporation, action: moves.PlaceToken) -> None:
     """Place the token ``action`` names; both graphs forget their networks, and a token on a
     pass makes the full graph forget every route too (it may cut a route, 18xx.games)."""
     board = game.map.board
-    hex_id, index = board.resolve_city(str(action["city"]))
+    hex_id, index = board.resolve_city(action.city)
     if firenze_blocked(game, corp, hex_id):
         raise IllegalAction(f"{hex_id} is reserved for SFMA", RULE)
     if unplaced(game, corp) <= 0:
@@ -169,13 +169,13 @@ def buy_choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
     return out
 
 
-def buy(game: Game1841, corp: Corporation, action: Action) -> None:
+def buy(game: Game1841, corp: Corporation, action: moves.BuyToken) -> None:
     """Replace the seller's token by one of the buyer's for the price, paid to the seller
     (rules/1841.md 2.5)."""
     board = game.map.board
-    hex_id, index = board.resolve_city(str(action["city"]))
-    slot = int(action.get("slot", 0))
-    price = int(action.get("price", 0))
+    hex_id, index = board.resolve_city(action.city)
+    slot = action.slot
+    price = action.price
     city = board.hexes[hex_id].cities[index]
     holder = city.tokens[slot] if 0 <= slot < len(city.tokens) else None
     if holder is None:
@@ -187,7 +187,7 @@ def buy(game: Game1841, corp: Corporation, action: Action) -> None:
     if not 1 <= price <= corp.cash:
         raise IllegalAction(f"price must be between 1 and {corp.cash}", RULE_BUY)
     seller = game.corporation(holder)
-    board.replace_token(str(action["city"]), slot, corp.sym)
+    board.replace_token(action.city, slot, corp.sym)
     transfer(corp, seller, price, RULE_BUY)
     game.map.region_graph.clear()
     game.map.graph.clear_for(seller.sym)

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
 from stellwerk.core.map.graph import GraphCache, Network, NodeKey, compute_network
 from stellwerk.core.map.lay import (
     LayContext,
@@ -263,11 +263,11 @@ class BaseView(GraphCache):
         return self._view
 
 
-def check(game: Game1841, corp: Corporation, action: Action, lays: TurnLays) -> int:
+def check(game: Game1841, corp: Corporation, action: moves.LayTile, lays: TurnLays) -> int:
     """The cost of the lay ``action`` names, or IllegalAction (rules/1841.md 2.3.3)."""
-    hex_id = str(action["hex"])
-    tile_id = str(action["tile"])
-    rotation = int(action.get("rotation", 0))
+    hex_id = action.hex
+    tile_id = action.tile
+    rotation = action.rotation
     if hex_id in lays.hexes:
         raise IllegalAction(f"{hex_id} was already laid on this turn", RULE)
     opts = lay_options(game)
@@ -289,16 +289,16 @@ def check(game: Game1841, corp: Corporation, action: Action, lays: TurnLays) -> 
     return cost
 
 
-def lay_tile(game: Game1841, corp: Corporation, action: Action, lays: TurnLays) -> None:
+def lay_tile(game: Game1841, corp: Corporation, action: moves.LayTile, lays: TurnLays) -> None:
     """Lay the tile (checked), pay the terrain to the bank, remember the lay; both graphs
     forget their networks (rules/1841.md 2.3.3)."""
     cost = check(game, corp, action, lays)
     if corp.cash < cost:
         raise IllegalAction(f"{corp.sym} cannot pay {cost} for the terrain", RULE)
-    hex_id = str(action["hex"])
+    hex_id = action.hex
     board = game.map.board
     old = board.hexes[hex_id].placed
-    board.lay_tile(hex_id, str(action["tile"]), int(action.get("rotation", 0)))
+    board.lay_tile(hex_id, str(action.tile), action.rotation)
     game.map.clear_graphs()
     if cost:
         transfer(corp, game.bank, cost, RULE)

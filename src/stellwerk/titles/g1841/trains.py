@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player, Train
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
@@ -164,10 +165,10 @@ class BuyTrain1841(BuyTrain):
         return out
 
     # -- processing ------------------------------------------------------------------------
-    def process_buy_train(self, action: Action, entity: Corporation) -> None:
+    def process_buy_train(self, action: moves.BuyTrain, entity: Corporation) -> None:
         game = self.game
-        train = game.train_by_id(action["train"])
-        price = int(action.get("price", train.price))
+        train = game.train_by_id(action.train)
+        price = action.price
         from_depot = train.owner is game.depot
         if entity.cash < price and not from_depot:
             raise IllegalAction(f"{entity.sym} has not the cash for this train", RULE)
@@ -194,7 +195,7 @@ class BuyTrain1841(BuyTrain):
         self.emr_triggered = True
         emergency.sweep(self.game, corp, None, amount + corp.cash)
 
-    def process_sell_shares(self, action: Action, entity: Player | Corporation) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Player | Corporation) -> None:
         """An emergency sale (rules/1841.md 2.3.7): by the buyer for a corporation of its
         chain, or by the controlling player for himself; half price; then the sweep."""
         game = self.game

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import (
     Corporation,
     Holder,
@@ -27,7 +28,6 @@ from stellwerk.core.entities import (
     transfer,
 )
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import emergency, journal, merger, token_order
 from stellwerk.titles.g1841.decisions import Procedure, Question, share_offer_facts
@@ -129,11 +129,11 @@ class Transform(Procedure):
             )  # fmt: skip
         return None
 
-    def answer(self, game: Game1841, action: Action) -> None:
+    def answer(self, game: Game1841, action: moves.Move) -> None:
         """Apply an offer's or the token question's answer; everything is checked first
         (:meth:`check`), so a refused answer changes nothing."""
         self.check(game, action)
-        choice = action["choice"]
+        choice = moves.choice_of(action)
         if self.stage in ("offer1", "offer2"):
             holder = merger.deref(game, self.todo.pop(0))
             if choice == "yes":
@@ -144,7 +144,7 @@ class Transform(Procedure):
                 merger.transfer_certificates(game, [share], holder)
             self.run_offers(game)
             return
-        count = int(choice)
+        count = int(choice or 0)
         target = game.corporation(self.target)
         total = self.price(count)
         if target.cash < total:
@@ -155,13 +155,13 @@ class Transform(Procedure):
             game.journal.append(journal.TokensBought(target.sym, count, total))
         self.finish(game)
 
-    def check(self, game: Game1841, action: Action) -> None:
+    def check(self, game: Game1841, action: moves.Move) -> None:
         """Refuse an answer this transformation cannot take, changing nothing: an offer
         accepted by a holder who cannot buy the share (rules/1841.md 2.3.12: a share left,
         the cash, the limits), a token count out of range, or tokens the target cannot pay
         even with what the sweep up its chain brings (:func:`token_money`, which gives at
         most what :func:`.emergency.available` counts; seed 000 item 2.5)."""
-        choice = action.get("choice")
+        choice = moves.choice_of(action)
         if self.stage in ("offer1", "offer2"):
             if not self.todo:
                 raise IllegalAction("no share offer is open", RULE)

@@ -30,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Player, controller
-from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import journal, merger
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
@@ -123,7 +123,7 @@ class Tuscan(Procedure):
             return None
         return self.sub.question(game)
 
-    def answer(self, game: Game1841, action: Action) -> None:
+    def answer(self, game: Game1841, action: moves.Move) -> None:
         assert self.sub is not None
         self.sub.answer(game, action)
         self.advance(game)

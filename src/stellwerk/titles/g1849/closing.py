@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player, retire_certificates, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import CorporationClosed
-from stellwerk.core.flow.base import Action, Round, Step, announces_changes
+from stellwerk.core.flow.base import Round, Step, announces_changes
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.game import Game
 from stellwerk.core.shares import Bundle
@@ -44,7 +45,7 @@ class ClosingRules(Game):
         raise NotImplementedError
 
     @announces_changes
-    def action_processed(self, action: Action) -> None:
+    def action_processed(self, action: moves.Move) -> None:
         """A corporation in the 0 cell closes (1849 rules §5)."""
         if not self._in_close_cell():
             return

@@ -11,9 +11,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Company, Corporation, Entity, Player, Train, transfer
 from stellwerk.core.flow.auction import WaterfallAuction
-from stellwerk.core.flow.base import Action, Round
+from stellwerk.core.flow.base import Round
 from stellwerk.core.flow.operating import (
     Bankrupt,
     BuyCompany,
@@ -489,13 +490,13 @@ class Game1849(ClosingRules, PresidencyRules, Game):
     def can_lay_tile(self, corp: Corporation) -> bool:
         return self.map.can_lay_tile(corp)
 
-    def lay_tile(self, corp: Corporation, action: Action) -> None:
+    def lay_tile(self, corp: Corporation, action: moves.LayTile) -> None:
         self.map.lay_tile(corp, action)
 
     def can_place_token(self, corp: Corporation) -> bool:
         return self.map.can_place_token(corp)
 
-    def place_token(self, corp: Corporation, action: Action) -> None:
+    def place_token(self, corp: Corporation, action: moves.PlaceToken) -> None:
         self.map.place_token(corp, action)
 
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:

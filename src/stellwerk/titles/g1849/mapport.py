@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Train, Trains, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.flow.base import Action
 from stellwerk.core.map.graph import GraphCache
 from stellwerk.core.map.lay import LayOptions, candidate_hexes, check_lay, costed_lays
 from stellwerk.core.routes.model import RouteView, RunContext, TrainSpec
@@ -89,9 +89,9 @@ class MapPort:
         )
 
     def place_chosen_home(
-        self, corp: Corporation, action: Action, hexes: list[str]
+        self, corp: Corporation, action: moves.PlaceToken, hexes: list[str]
     ) -> None:
-        hex_id, index = self.board.resolve_city(action["city"])
+        hex_id, index = self.board.resolve_city(action.city)
         if hex_id not in hexes:
             raise IllegalAction(f"{corp.sym} cannot have its home in {hex_id}", "1849 rules §4.5")
         self.board.place_token_at(hex_id, index, corp.sym)
@@ -185,13 +185,13 @@ class MapPort:
             rules=rules,
         )
 
-    def lay_tile(self, corp: Corporation, action: Action) -> None:
+    def lay_tile(self, corp: Corporation, action: moves.LayTile) -> None:
         """Lay or upgrade a tile: checked by the core lay rules with 1849's hooks; the
         terrain cost is paid to the bank (1849 rules §3)."""
         game = self.game
-        hex_id = action["hex"]
-        tile_id = action["tile"]
-        rotation = int(action.get("rotation", 0))
+        hex_id = action.hex
+        tile_id = action.tile
+        rotation = action.rotation
         cost = check_lay(
             self.board, self.graph, corp.sym, hex_id, tile_id, rotation, self.lay_options(corp)
         )
@@ -238,9 +238,9 @@ class MapPort:
             return True
         return self.graph.has_tokenable_city(corp.sym)
 
-    def place_token(self, corp: Corporation, action: Action) -> None:
+    def place_token(self, corp: Corporation, action: moves.PlaceToken) -> None:
         game = self.game
-        hex_id, index = self.board.resolve_city(action["city"])
+        hex_id, index = self.board.resolve_city(action.city)
         sms = c49(corp).sms_hexes
         reached = self.graph.tokenable_cities
         if sms is not None:
@@ -337,13 +337,13 @@ class MapPort:
                     return True
         return False
 
-    def buy_token(self, corp: Corporation, action: Action) -> None:
+    def buy_token(self, corp: Corporation, action: moves.BuyToken) -> None:
         """Replace another corporation's token: reachable, not its home, it keeps another token
         on the map, the buyer has none on that hex and a token to place; the price goes to
         the seller (1849 rules §7.3)."""
-        hex_id, index = self.board.resolve_city(action["city"])
-        slot = int(action.get("slot", 0))
-        price = int(action.get("price", 0))
+        hex_id, index = self.board.resolve_city(action.city)
+        slot = action.slot
+        price = action.price
         city = self.board.hexes[hex_id].cities[index]
         holder = city.tokens[slot] if slot < len(city.tokens) else None
         if holder is None:
@@ -364,7 +364,7 @@ class MapPort:
             raise IllegalAction(f"price must be between 1 and {corp.cash}", "1849 rules §7.3")
         # the seller's token leaves its slot; the buyer's goes where a new token would go
         # (reserved or first open slot, as 18xx.games exchanges it)
-        self.board.replace_token(action["city"], slot, corp.sym)
+        self.board.replace_token(action.city, slot, corp.sym)
         seller_charter = self.charter(seller)
         seller_charter[seller_charter.index(hex_id)] = None
         self._token_placed(corp, hex_id)

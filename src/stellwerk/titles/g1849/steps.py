@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from stellwerk.core import moves
 from stellwerk.core.asking import Answer, Asked, Facts
 from stellwerk.core.entities import Company, Corporation, Entity, Player, transfer
 from stellwerk.core.errors import IllegalAction
@@ -16,6 +17,7 @@ from stellwerk.core.flow.stock import (
     BuySellParShares,
     HomeToken,
     bundle_from_action,
+    bundle_of_ids,
     sale_choices,
 )
 from stellwerk.core.shares import Bundle, can_dump, keeps_presidency, more_than_needed
@@ -51,18 +53,18 @@ class SharesStep(BuySellParShares):
         if corp.owner is not player:
             return False
         turn = self.round.state.current_actions
-        parred = any(a["type"] == "par" and a.get("corporation") == corp.sym for a in turn)
+        parred = any(isinstance(a, moves.Par) and a.corporation == corp.sym for a in turn)
         bought = sum(
             1
             for a in turn
-            if a["type"] == "buy_shares" and str(a["shares"][0]).rpartition("_")[0] == corp.sym
+            if isinstance(a, moves.BuyShares) and a.shares[0].rpartition("_")[0] == corp.sym
         )
         return parred and bought < BUYS_AFTER_PAR
 
-    def process_buy_shares(self, action: Action, entity: Player) -> None:
+    def process_buy_shares(self, action: moves.BuyShares, entity: Player) -> None:
         """A purchase that floats the corporation places its home token (1849 rules §2.2)."""
         super().process_buy_shares(action, entity)
-        corp = self.game.corporation(self.game.share_by_id(action["shares"][0]).corporation)
+        corp = self.game.corporation(self.game.share_by_id(action.shares[0]).corporation)
         if corp.floated:
             self.game.place_home_token(corp)
 
@@ -76,12 +78,12 @@ class RSAPar(CompanyPendingPar):
     def par_corporation(self, company: Company) -> str:
         return self.game.rsa_corporation or ""
 
-    def par(self, player: Player, company: Company, action: Action) -> None:
+    def par(self, player: Player, company: Company, action: moves.Par) -> None:
         game = self.game
-        corp = game.corporation(action["corporation"])
-        cell = game.market.cell_by_id(action["share_price"])
+        corp = game.corporation(action.corporation)
+        cell = game.market.cell_by_id(action.share_price)
         if cell is None or cell not in game.par_cells():
-            raise IllegalAction(f"{action['share_price']} is not a par price", "1849 rules §1.4")
+            raise IllegalAction(f"{action.share_price} is not a par price", "1849 rules §1.4")
         if corp.sym != game.rsa_corporation:
             raise IllegalAction(f"RSA comes with {game.rsa_corporation}", "1849 rules §1.4")
         game.set_par(corp, cell)
@@ -99,7 +101,7 @@ class ChosenHomeToken(HomeToken):
     def home_cities(self, corp: Corporation, hexes: list[str]) -> list[str]:
         return self.game.map.home_city_choices(corp, hexes)
 
-    def place_home(self, corp: Corporation, action: Action, hexes: list[str]) -> None:
+    def place_home(self, corp: Corporation, action: moves.PlaceToken, hexes: list[str]) -> None:
         self.game.map.place_chosen_home(corp, action, hexes)
 
 
@@ -135,9 +137,9 @@ class ChoiceStep(Step):
             return []
         return [act(entity, "choose", choice=c) for c in self.CHOICES]
 
-    def chosen(self, action: Action, rule: str) -> str:
+    def chosen(self, action: moves.Choose, rule: str) -> str:
         """The choice of ``action``, refused unless it is one of ``CHOICES``."""
-        choice = action.get("choice")
+        choice = action.choice
         if choice not in self.CHOICES:
             raise IllegalAction(f"choose one of {self.CHOICES}", rule)
         return str(choice)
@@ -178,7 +180,7 @@ class SwapChoice(ChoiceStep, PlayerStep):
             offered = [a for a in offered if a["choice"] == self.CHOICES[1]]
         return offered
 
-    def process_choose(self, action: Action, entity: Player) -> None:
+    def process_choose(self, action: moves.Choose, entity: Player) -> None:
         choice = self.chosen(action, "1849 rules §2.2")
         if choice == self.CHOICES[0]:
             if self.game.swappable_double_cert() is None:
@@ -222,7 +224,7 @@ class LoanChoice(ChoiceStep, PlayerStep):
             offered = [a for a in offered if a["choice"] == self.CHOICES[0]]
         return offered
 
-    def process_choose(self, action: Action, entity: Player) -> None:
+    def process_choose(self, action: moves.Choose, entity: Player) -> None:
         choice = self.chosen(action, "1849 rules §6")
         if choice == "Leave game":
             if entity.bankrupt:
@@ -301,7 +303,7 @@ class EmergencyMoneyRaising(CorporationStep):
             return False
         return not more_than_needed(bundle, self.needed() - max(0, player.cash))
 
-    def process_payoff_debt(self, action: Action, entity: Player | Corporation) -> None:
+    def process_payoff_debt(self, action: moves.PayoffDebt, entity: Player | Corporation) -> None:
         corp = self.crisis()
         assert corp is not None
         amount = self.needed()
@@ -309,7 +311,7 @@ class EmergencyMoneyRaising(CorporationStep):
             raise IllegalAction(f"{entity.name} cannot pay {amount}", "1849 rules §7.4")
         transfer(entity, corp, amount, "1849 rules §7.4")
 
-    def process_sell_shares(self, action: Action, entity: Player) -> None:
+    def process_sell_shares(self, action: moves.SellShares, entity: Player) -> None:
         bundle = bundle_from_action(self.game, action)
         if not self.can_sell(entity, bundle):
             raise IllegalAction("these shares cannot be sold now", "1849 rules §7.4")
@@ -354,7 +356,7 @@ class SMSTeleport(ChoiceStep, CorporationStep):
             return False
         return bool(self.current_actions())
 
-    def process_choose(self, action: Action, entity: Corporation) -> None:
+    def process_choose(self, action: moves.Choose, entity: Corporation) -> None:
         choice = self.chosen(action, "1849 rules §4.6")
         if choice == "Close SMS":
             self.game.company("SMS").close()
@@ -386,8 +388,8 @@ class Assign(Step):
             act(entity, "assign", target=h, target_type="hex") for h in self.game.data["port_hexes"]
         ]
 
-    def process_assign(self, action: Action, entity: Company) -> None:
-        target = action.get("target")
+    def process_assign(self, action: moves.Assign, entity: Company) -> None:
+        target = action.target
         if target not in self.game.data["port_hexes"]:
             raise IllegalAction(f"{target} is not a port", "1849 rules §1.4 (CNM)")
         self.game.cnm_hex = target
@@ -443,7 +445,7 @@ class BuyToken(CorporationStep):
         L.1 to the buyer's cash (1849 rules §7.3)."""
         return (1, entity.cash)
 
-    def process_buy_token(self, action: Action, entity: Corporation) -> None:
+    def process_buy_token(self, action: moves.BuyToken, entity: Corporation) -> None:
         if not self.game.token_buying_enabled or self.bought:
             raise IllegalAction("no token purchase now", "1849 rules §7.3")
         self.game.map.buy_token(entity, action)
@@ -498,7 +500,7 @@ class BuyEToken(CorporationStep):
         )
         return Asked(entity, "e_token", answers, about)
 
-    def process_choose(self, action: Action, entity: Corporation) -> None:
+    def process_choose(self, action: moves.Choose, entity: Corporation) -> None:
         if not self.can_buy(entity):
             raise IllegalAction("cannot buy an E-token", "1849 rules §7.5")
         transfer(entity, self.game.bank, self.price(), "1849 rules §7.5")
@@ -517,7 +519,7 @@ class Issue1849(IssueShares):
             a
             for a in super().choices(entity)
             if a["type"] != "sell_shares"
-            or not self.game.sale_strands_debt(bundle_from_action(self.game, a))
+            or not self.game.sale_strands_debt(bundle_of_ids(self.game, a["shares"], a["percent"]))
         ]
 
 
@@ -578,7 +580,7 @@ class Bond(CorporationStep):
             out.append(act(entity, "payoff_loan", loan=0))
         return out
 
-    def process_take_loan(self, action: Action, entity: Corporation) -> None:
+    def process_take_loan(self, action: moves.TakeLoan, entity: Corporation) -> None:
         if not self.can_take(entity):
             raise IllegalAction("cannot issue the bond", "1849 rules §7.4")
         transfer(self.game.bank, entity, 500)
@@ -586,7 +588,7 @@ class Bond(CorporationStep):
         self.issued = True
         self.game.move_price(entity, "left")
 
-    def process_payoff_loan(self, action: Action, entity: Corporation) -> None:
+    def process_payoff_loan(self, action: moves.PayoffLoan, entity: Corporation) -> None:
         if not self.can_payoff(entity):
             raise IllegalAction("cannot repay the bond", "1849 rules §7.4")
         transfer(entity, self.game.bank, 500)
