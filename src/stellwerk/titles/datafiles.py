@@ -14,15 +14,16 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
+from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.options import Declared
 from stellwerk.core.schema import player_counts
 
 
-def read_table(directory: Path, name: str) -> dict[str, Any]:
+def read_table(directory: Path, name: str) -> JSONObject:
     """The parsed TOML file ``name`` of ``directory`` (read afresh at every call: a title
-    caches what it reads once per process)."""
+    caches what it reads once per process).  Data files hold tables, lists, text, numbers and
+    booleans (no dates), so what they hold is JSON-shaped."""
     with (directory / name).open("rb") as fh:
         return tomllib.load(fh)
 
@@ -36,7 +37,7 @@ def data_directory(package: str) -> Path:
 
 
 @cache
-def package_table(package: str, name: str) -> dict[str, Any]:
+def package_table(package: str, name: str) -> JSONObject:
     """The parsed file ``name`` of a package's ``data/`` folder, read once per process (do
     not change it: every reader shares it)."""
     return read_table(data_directory(package), name)
