@@ -19,11 +19,13 @@ from webhelp import app_client, new_game
 from stellwerk.api import Game
 from stellwerk.cli.main import main
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.schema import game_tables
 from stellwerk.pictures.mapview import render_map
 from stellwerk.pictures.market import render_market
 from stellwerk.pictures.scene import map_scene
 from stellwerk.selfplay import play
 from stellwerk.titles import registry
+from tinytitle.game import GameTiny
 from tinytitle.title import TITLE
 
 TINY = TITLE.id
@@ -105,6 +107,8 @@ def test_the_cli_lists_plays_shows_and_draws_the_title(tiny: str, tmp_path: Path
     assert listed.exit_code == 0, listed.output
     assert [t["id"] for t in json.loads(listed.output)][-1] == tiny
     assert f"{tiny})" in " ".join(runner.invoke(main, ["--help"]).output.split())
+    options = runner.invoke(main, ["options", tiny])
+    assert options.exit_code == 0, options.output
     path = tmp_path / "tiny.json"
     selfplay = ["selfplay", tiny, "--players", "2", "--seed", "4", "-o", str(path)]
     result = runner.invoke(main, selfplay)
@@ -149,3 +153,36 @@ def test_the_web_pages_offer_and_show_the_title(tiny: str) -> None:
             assert 'id="map"' in page.text and 'data-hex="A1"' in page.text
         assert 'name="action"' in client.get(created["players"][0]["link"]).text
         assert client.get(f"/tile/{tiny}/9/1.svg").status_code == 200
+
+
+def test_the_core_schema_reads_the_common_facts_and_refuses_a_wrong_shape() -> None:
+    """The game table's common facts, typed (defaults of ``[corporation_defaults]`` filled
+    in); a table without a market or with a train lacking its price is refused."""
+    data = GameTiny([(1, "A"), (2, "B")], [], 1).data
+    facts = game_tables(data)
+    assert facts.players == (2, 3) and facts.starting_cash == {2: 450, 3: 350}
+    assert [p.name for p in facts.phases] == ["2", "3", "4"] and facts.phases[1].on == "3"
+    first = facts.trains[0]
+    assert (first.name, first.count, first.rusts_on) == ("2", 3, "4")
+    rb = facts.corporations[0]
+    assert (rb.sym, rb.home, rb.tokens, rb.float_percent, rb.shares[0]) == ("RB", "A1", 2, 50, 20)
+    assert facts.token_prices == (40,)
+    with pytest.raises(ValueError):
+        game_tables({k: v for k, v in data.items() if k != "market"})
+    with pytest.raises(ValueError):
+        game_tables({**data, "trains": [{"name": "2", "distance": 2, "count": 1}]})
+
+
+def test_the_default_board_port_places_homes_and_prices_tokens() -> None:
+    """A started corporation's home token goes down free on its home city; its next token
+    costs the table's price; it may lay track from its token, not before."""
+    game = GameTiny([(1, "A"), (2, "B")], [], 1)
+    rb = game.corporation("RB")
+    port = game.map
+    assert port.board.hex("A1").cities[0].reservations and not port.can_lay_tile(rb)
+    game.set_par(rb, game.par_cells()[0])
+    game.after_par(rb)
+    assert port.token_hexes("RB") == ["A1"] and port.unplaced_tokens(rb) == 1
+    assert port.token_price(rb) == 40 and port.can_lay_tile(rb)
+    lays = port.legal_lays(rb, None)
+    assert lays and {hex_id for hex_id, _, _ in lays} <= {"B2", "C1"}
