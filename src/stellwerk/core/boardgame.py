@@ -145,7 +145,7 @@ class BoardGame(Game):
         return self.map.lay_is_legal(corp, hex_id, tile_id, rotation)
 
     def lay_tile(self, corp: Corporation, action: Action) -> None:
-        self.map.lay_tile(corp, action["hex"], action["tile"], int(action.get("rotation", 0)))
+        self.map.lay_tile(corp, action)
 
     def can_place_token(self, corp: Corporation) -> bool:
         return self.map.can_place_token(corp)
@@ -154,7 +154,7 @@ class BoardGame(Game):
         return self.map.token_choices(corp)
 
     def place_token(self, corp: Corporation, action: Action) -> None:
-        self.map.place_token(corp, action["city"])
+        self.map.place_token(corp, action)
 
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:
         return self.map.route_info(corp)

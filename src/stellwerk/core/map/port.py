@@ -8,7 +8,7 @@ the bank), station tokens in reachable cities at a fixed price, and routes count
 ``core.routes`` with the title's :class:`~stellwerk.core.routes.model.RouteRules`.  A title
 whose map differs subclasses it and overrides only the methods that differ (its
 ``lay_options`` for its track rules, ``token_price`` for its token costs, ``best_run`` for
-its route search); the three built-in titles keep their own map ports.
+its route search), as a title's own map port may.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from stellwerk.core.routes.optimize import BestRun, best_routes
 from stellwerk.core.routes.validate import run_revenue
 
 if TYPE_CHECKING:
+    from stellwerk.core.flow.base import Action
     from stellwerk.core.game import Game
 
 TRACK_RULE = "common rules §6.3"
@@ -55,7 +56,9 @@ class BoardPort:
     free; a token beyond the list costs its last price; none: every token is free).
     ``track_rules`` and ``route_rules``: the title's hooks of ``core.map.lay`` and
     ``core.routes`` (the core's defaults: printed terrain cost, any rotation, stops counted,
-    printed values)."""
+    printed values).  ``follow_board``: whether the graph cache follows every change of the
+    board (``core.map.graph.GraphCache``; a title replaying another engine exactly clears it
+    at that engine's points instead)."""
 
     def __init__(
         self,
@@ -65,10 +68,11 @@ class BoardPort:
         token_prices: Sequence[int] = (),
         track_rules: TrackRules | None = None,
         route_rules: RouteRules | None = None,
+        follow_board: bool = True,
     ) -> None:
         self.game = game
         self.board = board
-        self.graph = GraphCache(board)
+        self.graph = GraphCache(board, follow_board=follow_board)
         self.token_prices = tuple(token_prices)
         self.track_rules = track_rules or TrackRules()
         self.route_rules = route_rules or RouteRules()
@@ -128,10 +132,10 @@ class BoardPort:
             out.append((self.board.city_id(hex_id, index), slot or 0))
         return out
 
-    def place_token(self, corp: Corporation, city: str) -> None:
-        """Place a token in ``city`` (a city id), reachable in live play, paying its price to
-        the bank (common rules §6.4)."""
-        hex_id, index = self.board.resolve_city(city)
+    def place_token(self, corp: Corporation, action: Action) -> None:
+        """Place a token in the action's ``city`` (a city id), reachable in live play, paying
+        its price to the bank (common rules §6.4)."""
+        hex_id, index = self.board.resolve_city(action["city"])
         if self.unplaced_tokens(corp) <= 0:
             raise IllegalAction(f"{corp.sym} has no token left", TOKEN_RULE)
         price = self.token_price(corp)
@@ -159,9 +163,13 @@ class BoardPort:
         """A corporation with a token on the board may lay track (common rules §6.3)."""
         return self.placed_tokens(corp) > 0
 
-    def lay_tile(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> None:
-        """Lay or upgrade a tile, checked by the core lay rules; its cost (the printed
-        terrain cost by default) is paid to the bank (common rules §6.3)."""
+    def lay_tile(self, corp: Corporation, action: Action) -> None:
+        """Lay or upgrade the action's tile (``hex``, ``tile``, ``rotation``), checked by the
+        core lay rules; its cost (the printed terrain cost by default) is paid to the bank
+        (common rules §6.3)."""
+        hex_id = action["hex"]
+        tile_id = action["tile"]
+        rotation = int(action.get("rotation", 0))
         cost = check_lay(
             self.board, self.graph, corp.sym, hex_id, tile_id, rotation, self.lay_options(corp)
         )
@@ -175,7 +183,8 @@ class BoardPort:
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         """(hex, tile id, rotation) the corporation may lay now and pay for (one hex on
         request)."""
-        lays = costed_lays(self.board, self.graph, corp.sym, self.lay_options(corp), hex_id)
+        opts = self.lay_options(corp)
+        lays = costed_lays(self.board, self.graph, corp.sym, opts, hex_id or None)
         return [(h, tile, rotation) for h, tile, rotation, cost in lays if cost <= corp.cash]
 
     def lay_hexes(self, corp: Corporation) -> list[str]:
