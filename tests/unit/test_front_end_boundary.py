@@ -6,6 +6,7 @@ takes the title game (``api.Game.engine``), imports a title's own modules
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -32,6 +33,16 @@ DUCK_TYPING_LEFT = {
     "(a frozen record), read by name",
 }
 """``getattr``/``hasattr`` left in front-end files, on what, and why: none on engine objects."""
+
+TITLE_IDS = ("1835", "1841", "1849")
+"""The built-in titles' ids, which no front-end code writes as a value of its own."""
+
+TITLE_NAMES_LEFT = {
+    ("cli/serve_cmd.py", "1849"): "the demo game of `stellwerk serve --demo` is an 1849 game",
+    ("gm/demo.py", "1849"): "the game master's scripted demo plays an 1849 game",
+    ("gm/demo1841.py", "1841"): "the game master's scripted 1841 demo",
+}
+"""Front-end files that still write a title id as a value, and why: demos of one title."""
 
 
 def _sources() -> list[tuple[str, list[str]]]:
@@ -70,6 +81,33 @@ def test_no_front_end_imports_a_title() -> None:
     assert unexpected == []
     # an exception that is gone is taken off the list
     assert set(TITLE_IMPORTS_LEFT) <= set(found)
+
+
+def test_no_front_end_names_a_title() -> None:
+    """Front-end code reads what differs by title from the title (its ``Presentation``, the
+    registry), never from a table or branch of its own keyed by a title id: no string value
+    (docstrings aside) is a title's id."""
+    found: dict[tuple[str, str], str] = {}
+    for name, lines in _sources():
+        tree = ast.parse("\n".join(lines))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and node.value in TITLE_IDS
+                and id(node) not in docstrings
+            ):
+                found[(name, str(node.value))] = f"{name}:{node.lineno}"
+    unexpected = [where for key, where in found.items() if key not in TITLE_NAMES_LEFT]
+    assert unexpected == []
+    assert set(TITLE_NAMES_LEFT) <= set(found)
 
 
 def test_no_duck_typing_in_the_front_ends() -> None:

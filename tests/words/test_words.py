@@ -176,3 +176,22 @@ def test_act_help_has_an_example_per_action_type() -> None:
         ):
             continue
         assert f'"type":"{kind}"' in text, kind
+
+
+@pytest.mark.parametrize(
+    ("lang", "told"),
+    [("en", "FI is frozen (circular control)."), ("de", "FI ist eingefroren")],
+)
+def test_a_title_event_is_told_in_the_title_words(lang: str, told: str) -> None:
+    """A title's own event is said by the title's presentation (its sentence
+    ``event.<kind>``), not by the words' catalog: 1841's frozen corporation."""
+    from stellwerk.titles.g1841.journal import Frozen
+    from stellwerk.words import Narrator, event_sentences
+    from stellwerk.words.catalog import EVENTS
+
+    assert "g1841_frozen" not in EVENTS[lang]
+    assert "g1841_frozen" in event_sentences("1841", lang)
+    assert "g1841_frozen" not in event_sentences("1849", lang)
+    game = Game.create("1841", NAMES[:3], [], seed=1)
+    sentence = Narrator(game, lang).event(Frozen("FI", True))
+    assert sentence is not None and sentence.startswith(told)

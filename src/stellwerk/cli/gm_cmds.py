@@ -24,7 +24,6 @@ import click
 from stellwerk.cli.common import EXIT_MOVED_ON, describe_illegal, fail, parse_action
 from stellwerk.core.entities import PlayerId
 from stellwerk.core.errors import GameFileError, IllegalAction
-from stellwerk.titles.registry import known_titles
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
@@ -154,7 +153,7 @@ def gm() -> None:
 @click.argument("key")
 @DB
 @CONFIG
-@click.option("--title", required=True, help=f"One of {known_titles()}.")
+@click.option("--title", required=True, help="A registered title (stellwerk titles).")
 @click.option("--option", "options", multiple=True, help="An option id (repeatable).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--deadline", help="The first deadline, e.g. 2026-12-01T20:00.")

@@ -20,7 +20,12 @@ from stellwerk.titles.registry import known_titles
 
 
 class Stellwerk(click.Group):
-    """The command group; an unexpected error ends a command with one line, never a traceback."""
+    """The command group; an unexpected error ends a command with one line, never a traceback.
+    Its help names the titles registered when it is shown (:func:`help_text`)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.help = help_text()
+        super().format_help_text(ctx, formatter)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -37,15 +42,22 @@ class Stellwerk(click.Group):
             raise SystemExit(EXIT_INTERNAL) from error
 
 
-HELP = f"""stellwerk: an 18xx engine ({known_titles()}) - replay, play and test games.
+HELP = """stellwerk: an 18xx engine ({titles}) - replay, play and test games.
 
 Exit statuses: 0 ok, 1 refused action or replay mismatch, 2 usage error or bad file,
 3 the game moved on since your base action count, 4 internal error.
 """
-"""The ``stellwerk --help`` text; its titles are the registry's (``registry.TITLES``)."""
+"""The ``stellwerk --help`` text; ``{titles}`` is filled when the help is shown."""
 
 
-@click.group(cls=Stellwerk, help=HELP, context_settings={"help_option_names": ["-h", "--help"]})
+def help_text() -> str:
+    """:data:`HELP` naming the titles registered now (``registry.TITLES``, read at call time)."""
+    return HELP.format(titles=known_titles())
+
+
+@click.group(
+    cls=Stellwerk, help=HELP, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="stellwerk")
 def main() -> None:
     """The command group (its help is :data:`HELP`)."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from stellwerk.pictures.hexdraw import token
 from stellwerk.pictures.scene import caption_of, reader
-from stellwerk.pictures.style import CorpColors, corporation_colors
+from stellwerk.pictures.style import CorpColors, corporation_colors, title_presentation
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
 
 if TYPE_CHECKING:
@@ -31,28 +31,8 @@ ZONES: Mapping[str, tuple[str, str]] = {
     "e": ("#8a8a8a", "game ends"),
     "c": ("#333333", "corporation closes"),
 }
-"""Cell colour and legend text per market type letter (common rules §6.5)."""
-
-TITLE_LABELS: Mapping[str, Mapping[str, str]] = {
-    "1849": {
-        "p": "par 68 / 100",
-        "x": "par 144 (from the first 6H)",
-        "z": "par 216 (from the first 10H)",
-        "u": "entered only from phase 16H",
-        "e": "game ends",
-    },
-    "1841": {
-        "p": "par (majors and minors)",
-        "x": "par (majors only)",
-        "m": "minors' maximum",
-        "n": "maximum before phase 8",
-        "e": "game ends",
-    },
-    "1835": {"p": "start price"},
-}
-"""What the letters mean in each title's market (rules/1849.md 1.x and 6, rules/1841.md 1.2,
-rules/1835.md 8.6): the same letter means different things in different titles, so the legend
-says it in the title's words; letters not listed keep the generic text of :data:`ZONES`."""
+"""Cell colour and generic legend text per market type letter (common rules §6.5); a title's
+``Presentation.market_labels`` say what a letter means in that title."""
 
 CELL_W = 58.0
 CELL_H = 46.0
@@ -108,7 +88,7 @@ def render_market(game: Shown) -> str:
             )
             text(g, x + 4, y + 9, str(cell.price), 11, anchor="start", fill=ink, weight="bold")
             _markers(g, x, y, cell.corporations, colors)
-    labels = {**{k: v[1] for k, v in ZONES.items()}, **TITLE_LABELS.get(title, {})}
+    labels = {**{k: v[1] for k, v in ZONES.items()}, **title_presentation(title).market_labels}
     _legend(root, margin, margin + 30 + len(rows) * CELL_H + 16, used, labels)
     return to_string(root)
 

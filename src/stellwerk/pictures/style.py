@@ -1,14 +1,17 @@
 """Colours of the pictures: tile colours, corporation colours per title, train colours, money.
 
 A corporation's colours come from its title data when the data gives them (``color`` and
-``text_color`` of the corporation entry); otherwise from the title's fixed palette below, in
-the order of the title's corporations (so the same corporation always has the same colours).
+``text_color`` of the corporation entry); otherwise from the title's own colours (its
+``Presentation.colors``), else from the cycle below in the order of the title's corporations
+(so the same corporation always has the same colours).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+
+from stellwerk.titles.contract import Presentation
 
 HEX_FILL: Mapping[str, str] = {
     "white": "#eae0c8",
@@ -53,34 +56,6 @@ class CorpColors:
     text: str
 
 
-_PALETTES: Mapping[str, Mapping[str, tuple[str, str]]] = {
-    "1849": {
-        "AFG": ("#d0262d", "#fff"),
-        "ATA": ("#1f8a3b", "#fff"),
-        "CTL": ("#f5c400", "#000"),
-        "IFT": ("#1c5fb4", "#fff"),
-        "RCS": ("#f07f14", "#000"),
-        "SFA": ("#e56aa6", "#000"),
-    },
-    "1835": {
-        "BY": ("#1e4fa8", "#fff"),
-        "SX": ("#d02b2b", "#fff"),
-        "BA": ("#8b5a2b", "#fff"),
-        "WT": ("#f2c500", "#000"),
-        "HE": ("#2f8f3a", "#fff"),
-        "MS": ("#7a3fa0", "#fff"),
-        "OL": ("#8e8e8e", "#000"),
-        "PR": ("#111111", "#fff"),
-        "M1": ("#3b3b3b", "#fff"),
-        "M2": ("#3b3b3b", "#fff"),
-        "M3": ("#3b3b3b", "#fff"),
-        "M4": ("#3b3b3b", "#fff"),
-        "M5": ("#3b3b3b", "#fff"),
-        "M6": ("#3b3b3b", "#fff"),
-    },
-}
-"""Fixed colours of titles whose data names none."""
-
 _CYCLE: tuple[tuple[str, str], ...] = (
     ("#d0262d", "#fff"),
     ("#1c5fb4", "#fff"),
@@ -99,16 +74,18 @@ _CYCLE: tuple[tuple[str, str], ...] = (
     ("#ffffff", "#000"),
     ("#2e4a62", "#fff"),
 )
-"""Colours handed out in data order to corporations of titles without a fixed palette."""
+"""Colours handed out in data order to corporations whose title names none (neither its data
+nor its ``Presentation.colors``)."""
 
 
 def corporation_colors(
     title: str, symbols: Iterable[str], declared: Mapping[str, tuple[str, str]] | None = None
 ) -> dict[str, CorpColors]:
     """Colours of every corporation symbol: those the title's data declares (symbol ->
-    (fill, text); ``Reader.declared_colors``), then the title's palette, then the cycle."""
+    (fill, text); ``Reader.declared_colors``), then the title's ``Presentation.colors``,
+    then the cycle."""
     declared = declared or {}
-    fixed = _PALETTES.get(title, {})
+    fixed = title_presentation(title).colors
     out: dict[str, CorpColors] = {}
     n = 0
     for sym in symbols:
@@ -120,6 +97,16 @@ def corporation_colors(
             n += 1
         out[sym] = CorpColors(*colors)
     return out
+
+
+def title_presentation(title: str) -> Presentation:
+    """How the registered title ``title`` is shown (its ``Title.presentation``, read from the
+    registry when asked); a title that is not registered has no colours or legend of its
+    own (dollars)."""
+    from stellwerk.titles.registry import TITLES
+
+    entry = TITLES.get(title)
+    return entry.presentation if entry is not None else Presentation(currency="${}")
 
 
 def money(title: str, amount: int) -> str:

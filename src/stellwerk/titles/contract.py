@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from stellwerk.core.game import Game
@@ -88,10 +88,16 @@ class Presentation:
     question topic (key ``topic.<topic>``) and answer kind (``choice.<kind>``) the title's
     rules ask (``stellwerk.core.asking``), with facts in braces (``{total:money}``);
     the title's own ones beside :data:`COMMON_SENTENCES`, read by a loader on first use
-    (its ``wording`` module) so that listing titles stays cheap."""
+    (its ``wording`` module) so that listing titles stays cheap.  ``colors``: a fill and a
+    text colour per corporation symbol, for pictures of a title whose data names none
+    (symbols in neither get the pictures' cycle of colours).  ``market_labels``: what a
+    market type letter means in this title (``p``: ``start price``), for the market's legend;
+    letters not listed keep the pictures' generic text."""
 
     currency: str
     load_sentences: Callable[[], Mapping[str, Mapping[str, str]]] = lambda: {}
+    colors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    market_labels: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def sentences(self) -> Mapping[str, Mapping[str, str]]:

@@ -1,7 +1,11 @@
 """Titles by id: the one mapping of the titles the engine has (:data:`TITLES`).
 
 Each entry is a title's :class:`~stellwerk.titles.contract.Title`, exported as ``TITLE`` by its
-``title.py``; adding a title is writing that object and one line here.  What a front end lists
+``title.py``; adding a title is writing that object and one line here (:data:`BUILT_IN`), or,
+for a title outside this package (a test's made-up title), calling :func:`register` with it
+and :func:`unregister` when done.  :data:`TITLES` is a live read-only view of the registered
+titles, so whoever reads it when called sees what is registered then; front ends never keep a
+copy of it.  What a front end lists
 (``stellwerk titles``, ``stellwerk options TITLE``, the web's new-game page) and checks before
 it builds a game comes from here; the facts themselves stay where they are declared once:
 player counts in each title's ``data/game.toml`` (``[players]``), options in its ``options.py``
@@ -25,10 +29,35 @@ from stellwerk.titles.g1835.title import TITLE as TITLE_1835
 from stellwerk.titles.g1841.title import TITLE as TITLE_1841
 from stellwerk.titles.g1849.title import TITLE as TITLE_1849
 
-TITLES: Mapping[str, Title] = MappingProxyType(
-    {title.id: title for title in (TITLE_1849, TITLE_1835, TITLE_1841)}
-)
-"""Every title by id, in the order front ends list them."""
+BUILT_IN: tuple[Title, ...] = (TITLE_1849, TITLE_1835, TITLE_1841)
+"""The titles of this package, in the order front ends list them."""
+
+_REGISTERED: dict[str, Title] = {title.id: title for title in BUILT_IN}
+
+TITLES: Mapping[str, Title] = MappingProxyType(_REGISTERED)
+"""Every registered title by id, in the order front ends list them (the built-in ones, then
+the ones :func:`register` added, in the order they were added): a live view, never a copy."""
+
+
+def register(title: Title) -> None:
+    """Add ``title`` to the registry, listed after the titles there; an id that is already
+    registered is refused (a title replaces no other)."""
+    if title.id in _REGISTERED:
+        raise ValueError(f"title {title.id!r} is registered already")
+    _REGISTERED[title.id] = title
+
+
+def unregister(title_id: str) -> None:
+    """Take the title ``title_id`` out of the registry; a built-in title stays (it is refused),
+    an id that is not registered is ignored."""
+    if any(title.id == title_id for title in BUILT_IN):
+        raise ValueError(f"title {title_id!r} is built in")
+    _REGISTERED.pop(title_id, None)
+
+
+def registered() -> tuple[Title, ...]:
+    """The registered titles, in the order front ends list them."""
+    return tuple(_REGISTERED.values())
 
 
 @dataclass(frozen=True)

@@ -107,17 +107,6 @@ EVENTS: dict[str, dict[str, str]] = {
         "player_bankrupt": "{player} goes bankrupt.",
         "game_ended": "The game ends: {reason}.",
         "company_bought": "{buyer} wins {company} for {price}.",
-        # 1841 (titles/g1841/journal.py)
-        "g1841_merged": "{a} and {b} merge into {target} at {price}.",
-        "g1841_transformed": "{corp} transforms into the major {target}.",
-        "g1841_seceded": "Ferdinandea Secession: {old} splits into {a} and {b}.",
-        "g1841_tuscan_started": "Tuscan Merge: {corps} form {formed}.",
-        "g1841_tuscan_merged": "{formed} is formed.",
-        "g1841_tokens_bought": "{corp} buys {count} station token(s) for {price}.",
-        "g1841_frozen": "{corp} is frozen{circular}.",
-        "g1841_thawed": "{corp} is no longer frozen.",
-        "g1841_questions_dropped": "The round ends: the questions still open about {corp} "
-        "are dropped.",
     },
     "de": {
         "round_started": "-- {round} --",
@@ -142,19 +131,10 @@ EVENTS: dict[str, dict[str, str]] = {
         "player_bankrupt": "{player} ist bankrott.",
         "game_ended": "Das Spiel endet: {reason}.",
         "company_bought": "{buyer} ersteigert {company} für {price}.",
-        # 1841 (titles/g1841/journal.py)
-        "g1841_merged": "{a} und {b} fusionieren zu {target} zum Kurs {price}.",
-        "g1841_transformed": "{corp} wandelt sich in die große Gesellschaft {target} um.",
-        "g1841_seceded": "Ferdinandea-Abspaltung: {old} teilt sich in {a} und {b}.",
-        "g1841_tuscan_started": "Toskanische Fusion: {corps} bilden {formed}.",
-        "g1841_tuscan_merged": "{formed} ist entstanden.",
-        "g1841_tokens_bought": "{corp} kauft {count} Station(en) für {price}.",
-        "g1841_frozen": "{corp} ist eingefroren{circular}.",
-        "g1841_thawed": "{corp} ist nicht mehr eingefroren.",
-        "g1841_questions_dropped": "Die Runde endet: die offenen Fragen zu {corp} entfallen.",
     },
 }
-"""Sentences of events, by kind (a few kinds have variants: ``price_kept``, ``dividend_*``)."""
+"""Sentences of the core's events, by kind (a few kinds have variants: ``price_kept``,
+``dividend_*``); a title's own events are said by its presentation (:func:`event_sentences`)."""
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -273,10 +253,21 @@ DOLLARS = "${}"
 THOUSANDS = {"en": ",", "de": "."}
 
 
-def register(kind: str, en: str, de: str) -> None:
-    """Add the sentences of a title's own event ``kind`` (``stellwerk.core.events``)."""
-    EVENTS["en"][kind] = en
-    EVENTS["de"][kind] = de
+def event_sentences(title: str, lang: str = "en") -> dict[str, str]:
+    """The sentences of every event of ``title`` in ``lang`` by kind: the core's
+    (:data:`EVENTS`) and the title's own, its presentation's sentences ``event.<kind>``
+    (English where ``lang`` has none); a title that is not registered has the core's."""
+    from stellwerk.titles.registry import TITLES
+
+    found = dict(EVENTS.get(lang, EVENTS["en"]))
+    entry = TITLES.get(title)
+    if entry is not None:
+        own = entry.presentation.sentences
+        for language in ("en", lang):
+            for key, text in own.get(language, {}).items():
+                if key.startswith("event."):
+                    found[key.removeprefix("event.")] = text
+    return found
 
 
 def money(title: str, amount: int, lang: str = "en") -> str:

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, TypeGuard
 from stellwerk.core import events as ev
 from stellwerk.core.jsondata import JSONObject, list_at
 from stellwerk.reading import Reader, reader_of
-from stellwerk.words.catalog import ACTIONS, EVENTS, LANGUAGES, WORDS, money, percent
+from stellwerk.words.catalog import (
+    ACTIONS,
+    LANGUAGES,
+    WORDS,
+    event_sentences,
+    money,
+    percent,
+)
 
 TOLD_BY: dict[str, tuple[type[ev.Event], ...]] = {
     "buy_shares": (ev.SharesBought,),
@@ -60,7 +67,7 @@ class Narrator:
         self.title = look.title
         self.lang = lang
         self.actions = ACTIONS[lang]
-        self.events = EVENTS[lang]
+        self.events = event_sentences(self.title, lang)
         self.words = WORDS[lang]
         self.players = {str(p.id): p.name for p in look.players()}
         self.companies = {c.sym: c.name for c in look.companies()}

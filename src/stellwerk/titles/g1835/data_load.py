@@ -1,13 +1,12 @@
 """Load 1835's data files (``data/*.toml``) once per process into typed, validated objects.
 
 The facts themselves live in the TOML files (game.toml, map.toml, tiles.toml); this module only
-reads them (stdlib ``tomllib``), checks their internal consistency and offers small lookups:
-market cells by Rails name, the Rails-to-18xx.games tile rotation, the Rails upgrade table.
+reads them (``titles.datafiles.read_table``), checks their internal consistency and offers small
+lookups: market cells by Rails name, the Rails-to-18xx.games tile rotation, the Rails upgrade table.
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -16,6 +15,7 @@ from typing import Any
 
 from stellwerk.core.jsondata import as_object, integer, text
 from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
+from stellwerk.titles.datafiles import read_table
 
 DATA = Path(__file__).parent / "data"
 
@@ -24,8 +24,7 @@ RAILS_ORIENTATIONS: tuple[str, ...] = ("SW", "W", "NW", "NE", "E", "SE")
 
 
 def _read(name: str) -> dict[str, Any]:
-    with (DATA / name).open("rb") as fh:
-        return tomllib.load(fh)
+    return read_table(DATA, name)
 
 
 @cache

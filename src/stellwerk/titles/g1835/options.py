@@ -123,10 +123,10 @@ RAILS_NAMES: dict[tuple[str, str], str] = {
 @cache
 def player_counts() -> tuple[int, ...]:
     """The player counts 1835 allows: ``[players]`` of data/game.toml (rules/1835.md 1)."""
+    from stellwerk.core.schema import player_counts as counts_of
     from stellwerk.titles.g1835.data_load import game_data
 
-    players = game_data()["players"]
-    return tuple(range(int(players["min"]), int(players["max"]) + 1))
+    return counts_of(game_data())
 
 
 DECLARED: Declared[Settings1835] = Declared(

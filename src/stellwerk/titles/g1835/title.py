@@ -43,6 +43,21 @@ TITLE = Title(
     load_game=_game,
     load_declared=_declared,
     load_data=_data,
-    presentation=Presentation(currency="{} M", load_sentences=_sentences),
+    presentation=Presentation(
+        currency="{} M",
+        load_sentences=_sentences,
+        colors={
+            "BY": ("#1e4fa8", "#fff"),
+            "SX": ("#d02b2b", "#fff"),
+            "BA": ("#8b5a2b", "#fff"),
+            "WT": ("#f2c500", "#000"),
+            "HE": ("#2f8f3a", "#fff"),
+            "MS": ("#7a3fa0", "#fff"),
+            "OL": ("#8e8e8e", "#000"),
+            "PR": ("#111111", "#fff"),
+            **{f"M{n}": ("#3b3b3b", "#fff") for n in range(1, 7)},
+        },
+        market_labels={"p": "start price"},  # rules/1835.md 8.6
+    ),
 )
 """1835, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""

@@ -1,7 +1,8 @@
 """Load 1841's data files (``data/*.toml``) once per process into typed, frozen specifications.
 
 The facts live in the TOML files (game.toml, map.toml, tiles.toml); this module reads them with
-stdlib ``tomllib``, applies the overrides of the chosen variants and offers typed views.
+``titles.datafiles.read_table``, applies the overrides of the chosen variants and offers typed
+views.
 
 A *variant* is a tuple of the data variants the settings select, in the order their
 overrides apply (:func:`variant_of`): ``first_edition`` (``edition`` 1: Cuneo, Firenze,
@@ -14,7 +15,6 @@ tests an option.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
+from stellwerk.titles.datafiles import read_table
 from stellwerk.titles.g1841.settings import Settings1841
 
 DATA = Path(__file__).parent / "data"
@@ -43,8 +44,7 @@ def variant_of(settings: Settings1841) -> Variant:
 
 
 def _read(name: str) -> dict[str, Any]:
-    with (DATA / name).open("rb") as fh:
-        return tomllib.load(fh)
+    return read_table(DATA, name)
 
 
 @cache

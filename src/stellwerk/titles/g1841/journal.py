@@ -1,8 +1,9 @@
 """1841's own events for the log (``stellwerk.core.events``): what its
 procedures change that the core's events do not tell.
 
-Each is a frozen slotted dataclass with a ``kind``; the sentences are in
-``stellwerk.words.catalog`` under that kind.  Corporations are named by symbol.
+Each is a frozen slotted dataclass with a ``kind``; the sentences are the title's
+(``wording.py``, key ``event.<kind>``), told by ``stellwerk.words``.  Corporations are named
+by symbol.
 """
 
 from __future__ import annotations

@@ -42,6 +42,17 @@ TITLE = Title(
     load_game=_game,
     load_declared=_declared,
     load_data=_data,
-    presentation=Presentation(currency="L.{}", load_sentences=_sentences),
+    presentation=Presentation(
+        currency="L.{}",
+        load_sentences=_sentences,
+        # rules/1841.md 1.2
+        market_labels={
+            "p": "par (majors and minors)",
+            "x": "par (majors only)",
+            "m": "minors' maximum",
+            "n": "maximum before phase 8",
+            "e": "game ends",
+        },
+    ),
 )
 """1841, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""

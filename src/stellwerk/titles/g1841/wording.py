@@ -2,8 +2,9 @@
 (rules/1841.md 2.2.3 home stations and station tokens, 2.3.11 mergers, 2.3.12
 transformations, 2.4.1 the Ferdinandea secession, 2.4.2 the Tuscan merge).
 
-Keys are ``topic.<topic>`` for a question and ``choice.<kind>`` for an answer (the topics
-and kinds of ``decisions.Question``); facts in braces, money as ``{total:money}`` and
+Keys are ``topic.<topic>`` for a question, ``choice.<kind>`` for an answer (the topics
+and kinds of ``decisions.Question``) and ``event.<kind>`` for the title's own events
+(``journal.py``, told by ``stellwerk.words``); facts in braces, money as ``{total:money}`` and
 percentages as ``{share:percent}`` (``stellwerk.titles.contract.Presentation``).
 Pure data: the title's ``title.py`` reads it without loading the rules.
 """
@@ -12,6 +13,17 @@ from __future__ import annotations
 
 SENTENCES: dict[str, dict[str, str]] = {
     "en": {
+        "event.g1841_merged": "{a} and {b} merge into {target} at {price}.",
+        "event.g1841_transformed": "{corp} transforms into the major {target}.",
+        "event.g1841_seceded": "Ferdinandea Secession: {old} splits into {a} and {b}.",
+        "event.g1841_tuscan_started": "Tuscan Merge: {corps} form {formed}.",
+        "event.g1841_tuscan_merged": "{formed} is formed.",
+        "event.g1841_tokens_bought": "{corp} buys {count} station token(s) for {price}.",
+        "event.g1841_frozen": "{corp} is frozen{circular}.",
+        "event.g1841_thawed": "{corp} is no longer frozen.",
+        "event.g1841_questions_dropped": (
+            "The round ends: the questions still open about {corp} are dropped."
+        ),
         "topic.buy_tokens": "How many station tokens does {corporation} buy?",
         "choice.buy_tokens": "Buy {count} station tokens for {total:money} ({price:money} each)",
         "choice.buy_tokens_total": "Buy {count} station tokens for {total:money}",
@@ -56,6 +68,17 @@ SENTENCES: dict[str, dict[str, str]] = {
         "choice.keep_tokens": "Remove no more station tokens of {corporation}",
     },
     "de": {
+        "event.g1841_merged": "{a} und {b} fusionieren zu {target} zum Kurs {price}.",
+        "event.g1841_transformed": "{corp} wandelt sich in die große Gesellschaft {target} um.",
+        "event.g1841_seceded": "Ferdinandea-Abspaltung: {old} teilt sich in {a} und {b}.",
+        "event.g1841_tuscan_started": "Toskanische Fusion: {corps} bilden {formed}.",
+        "event.g1841_tuscan_merged": "{formed} ist entstanden.",
+        "event.g1841_tokens_bought": "{corp} kauft {count} Station(en) für {price}.",
+        "event.g1841_frozen": "{corp} ist eingefroren{circular}.",
+        "event.g1841_thawed": "{corp} ist nicht mehr eingefroren.",
+        "event.g1841_questions_dropped": (
+            "Die Runde endet: die offenen Fragen zu {corp} entfallen."
+        ),
         "topic.buy_tokens": "Wie viele Stationsmarker kauft {corporation}?",
         "choice.buy_tokens": "{count} Stationsmarker für {total:money} kaufen (je {price:money})",
         "choice.buy_tokens_total": "{count} Stationsmarker für {total:money} kaufen",

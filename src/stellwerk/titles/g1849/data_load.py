@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from stellwerk.titles.datafiles import read_table
 
 DATA = Path(__file__).parent / "data"
 
@@ -13,5 +14,4 @@ DATA = Path(__file__).parent / "data"
 @cache
 def game_data() -> dict[str, Any]:
     """The facts of ``data/game.toml`` (bank, market, phases, trains, companies, corporations)."""
-    with (DATA / "game.toml").open("rb") as fh:
-        return tomllib.load(fh)
+    return read_table(DATA, "game.toml")

@@ -30,8 +30,9 @@ from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, Coordinates, Market
 from stellwerk.core.routes.model import RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
+from stellwerk.core.schema import phase_defs
 from stellwerk.core.shares import Bundle
-from stellwerk.core.trains import Depot, PhaseDef, Phases
+from stellwerk.core.trains import Depot, Phases
 from stellwerk.titles.g1849 import steps as s1849
 from stellwerk.titles.g1849.closing import ClosingRules
 from stellwerk.titles.g1849.data_load import game_data
@@ -79,19 +80,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         self.market = Market(data["market"]["rows"])
         self.market.hooks.right = self._market_right
         self.market.hooks.up = self._market_up
-        self.phases = Phases(
-            [
-                PhaseDef(
-                    p["name"],
-                    p["tiles"],
-                    p["operating_rounds"],
-                    p["train_limit"],
-                    p["status"],
-                    p.get("on"),
-                )
-                for p in data["phases"]
-            ]
-        )
+        self.phases = Phases(phase_defs(data))
         self.operating_rounds = self.phases.current.operating_rounds
         self._setup_companies()
         self._setup_trains()

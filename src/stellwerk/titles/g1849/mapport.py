@@ -1,5 +1,10 @@
 """1849's map work on the generic board: home tokens, tile lays with 1849 costs, tokens,
-route checks (rules/1849.md §§3, 4.1, 4.3, 4.5, 4.6)."""
+route checks (rules/1849.md §§3, 4.1, 4.3, 4.5, 4.6).
+
+The default board port (``core.map.port.BoardPort``) with what differs in 1849: the graph
+cleared where 18xx.games clears it, the charter's tokens, its lay options and costs, SMS
+teleports, the CNM bonus, E-trains and token buying.  The lay listing and checks, route flags
+and run revenue are the default port's."""
 
 from __future__ import annotations
 
@@ -9,11 +14,10 @@ from typing import TYPE_CHECKING
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Train, Trains, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.map.graph import GraphCache
-from stellwerk.core.map.lay import LayOptions, candidate_hexes, check_lay, costed_lays
-from stellwerk.core.routes.model import RouteView, RunContext, TrainSpec
+from stellwerk.core.map.lay import LayOptions, check_lay
+from stellwerk.core.map.port import BoardPort
+from stellwerk.core.routes.model import RunContext, TrainSpec
 from stellwerk.core.routes.optimize import BestRun
-from stellwerk.core.routes.validate import run_revenue
 from stellwerk.titles.g1849.entities import c49
 from stellwerk.titles.g1849.rules.track import new_board, track_rules
 
@@ -21,22 +25,18 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1849.game import Game1849
 
 
-class MapPort:
+class MapPort(BoardPort):
     """The 1849 game's view of the board."""
 
+    game: Game1849
+
     def __init__(self, game: Game1849) -> None:
-        self.game = game
-        self.board = new_board()
         # 18xx.games clears its graph only at certain events; mirrored (see clear calls)
-        self.graph = GraphCache(self.board, follow_board=False)
+        super().__init__(game, new_board(), route_rules=game.route_rules, follow_board=False)
         self._tokens: dict[str, list[str]] = {}
         self._tokens_version = -1
 
     # -- tokens -----------------------------------------------------------------------------
-    def reserve_home(self, corp: Corporation) -> None:
-        assert corp.home is not None
-        self.board.reserve(corp.home, 0, corp.sym)
-
     def unreserve_home(self, corp: Corporation) -> None:
         self.board.unreserve(corp.sym)
 
@@ -66,9 +66,6 @@ class MapPort:
     def first_token_hex(self, corp: Corporation) -> str | None:
         charter = self.charter(corp)
         return charter[0] if charter else None
-
-    def placed_tokens(self, corp: Corporation) -> int:
-        return len(self.token_hexes(corp.sym))
 
     def unplaced_tokens(self, corp: Corporation) -> int:
         return self.charter(corp).count(None)
@@ -205,31 +202,6 @@ class MapPort:
             c49(corp).sms_hexes = [hex_id]
         game.update_garibaldi()
 
-    def legal_lays(
-        self, corp: Corporation, hex_id: str | None = None
-    ) -> list[tuple[str, str, int]]:
-        """(hex, tile id, rotation) the corporation may lay now (one hex on request)."""
-        opts = self.lay_options(corp)
-        lays = costed_lays(self.board, self.graph, corp.sym, opts, hex_id or None)
-        return [(h, tile_id, rotation) for h, tile_id, rotation, cost in lays if cost <= corp.cash]
-
-    def lay_hexes(self, corp: Corporation) -> list[str]:
-        """Hexes where ``legal_lays(corp, hex)`` may list lays (teleport or reached hexes)."""
-        return candidate_hexes(self.board, self.graph, corp.sym, self.lay_options(corp))
-
-    def lay_is_legal(self, corp: Corporation, hex_id: str, tile_id: str, rotation: int) -> bool:
-        """Whether ``legal_lays(corp, hex_id)`` lists this lay: the first free copy of its
-        tile, passing every lay check, at a cost the corporation can pay (one lay checked)."""
-        if hex_id not in self.board.hexes or tile_id not in self.board.available().values():
-            return False
-        try:
-            cost = check_lay(
-                self.board, self.graph, corp.sym, hex_id, tile_id, rotation, self.lay_options(corp)
-            )
-        except IllegalAction:
-            return False
-        return cost <= corp.cash
-
     # -- station tokens ---------------------------------------------------------------------
     def can_place_token(self, corp: Corporation) -> bool:
         if self.unplaced_tokens(corp) <= 0:
@@ -274,9 +246,6 @@ class MapPort:
         corps.append(afg)
 
     # -- routes -----------------------------------------------------------------------------
-    def route_info(self, corp: Corporation) -> tuple[bool, bool]:
-        return self.graph.route_flags(corp.sym)
-
     def run_context(self, corp: Corporation) -> RunContext:
         """Board, phase and the CNM +20 marker of this corporation (1849 rules §1.4)."""
         game = self.game
@@ -291,17 +260,6 @@ class MapPort:
             t.id: TrainSpec(t.id, t.name, None if t.name == "E" else t.distance)
             for t in corp.trains
         }
-
-    def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
-        """Revenue of a run.  Replays take the recorded revenues (common rules §2.3); live
-        play checks every route by the rules and recomputes its revenue."""
-        return run_revenue(
-            self.run_context(corp),
-            routes,
-            self.train_specs(corp),
-            self.game.route_rules,
-            recorded=not self.game.policy.run_revenue,
-        )
 
     def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
         """The best run of the corporation with its trains or ``trains`` (proven optimal)."""

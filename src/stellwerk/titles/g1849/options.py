@@ -89,10 +89,10 @@ OPTIONS: dict[str, Option] = declare(
 @cache
 def player_counts() -> tuple[int, ...]:
     """The player counts 1849 allows: ``[players]`` of data/game.toml (1849 rules §1.1)."""
+    from stellwerk.core.schema import player_counts as counts_of
     from stellwerk.titles.g1849.data_load import game_data
 
-    players = game_data()["players"]
-    return tuple(range(int(players["min"]), int(players["max"]) + 1))
+    return counts_of(game_data())
 
 
 DECLARED: Declared[Settings1849] = Declared(

@@ -44,6 +44,25 @@ TITLE = Title(
     load_game=_game,
     load_declared=_declared,
     load_data=_data,
-    presentation=Presentation(currency="L.{}", load_sentences=_sentences),
+    presentation=Presentation(
+        currency="L.{}",
+        load_sentences=_sentences,
+        colors={
+            "AFG": ("#d0262d", "#fff"),
+            "ATA": ("#1f8a3b", "#fff"),
+            "CTL": ("#f5c400", "#000"),
+            "IFT": ("#1c5fb4", "#fff"),
+            "RCS": ("#f07f14", "#000"),
+            "SFA": ("#e56aa6", "#000"),
+        },
+        # rules/1849.md 1.x and 6
+        market_labels={
+            "p": "par 68 / 100",
+            "x": "par 144 (from the first 6H)",
+            "z": "par 216 (from the first 10H)",
+            "u": "entered only from phase 16H",
+            "e": "game ends",
+        },
+    ),
 )
 """1849, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""

@@ -5,7 +5,6 @@ Bind them with :func:`track_rules`; the title's options may replace either hook.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -16,6 +15,7 @@ from stellwerk.core.map.geometry import opposite
 from stellwerk.core.map.lay import LayContext, TrackRules
 from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
 from stellwerk.core.map.tiles import Gauge
+from stellwerk.titles.datafiles import read_table
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -23,14 +23,12 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 @cache
 def map_data() -> dict[str, Any]:
     """The parsed ``data/map.toml``."""
-    with (DATA / "map.toml").open("rb") as fh:
-        return tomllib.load(fh)
+    return read_table(DATA, "map.toml")
 
 
 @cache
 def _spec() -> tuple[MapSpec, tuple[SupplyEntry, ...]]:
-    with (DATA / "tiles.toml").open("rb") as fh:
-        tiles = tomllib.load(fh)
+    tiles = read_table(DATA, "tiles.toml")
     return load_map(map_data()), tuple(load_supply(tiles))
 
 
