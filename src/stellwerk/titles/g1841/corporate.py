@@ -494,6 +494,7 @@ class CorporateShares(CorporationStep):
         self.sold(entity)[target.sym] = "now"
         drop = sale_drops_price(self.game, entity, target)
         sell_dropping(self.game, bundle, self.pending_drops, drop=drop)
+        self.game.trade_updates_frozen()
         self.reorder()
         self.turn.append(action)
 
@@ -512,6 +513,7 @@ class CorporateShares(CorporationStep):
         self.settle()
         price = reopened_price(self.game, bundle) if target.closed else None
         buy_bundle(self.game, entity, bundle, price)
+        self.game.trade_updates_frozen()
         self.turn.append(action)
         self.release_if_done(entity)
 

@@ -243,6 +243,19 @@ class Game1841(Game):
             self.changing()
             frozen.update(self)
 
+    def trade_updates_frozen(self) -> None:
+        """A share purchase or sale of a step (the stock round's, the corporate share step's,
+        the emergency sales of the train and token steps) brings the frozen states up to date
+        at once, held or not (rules/1841.md 2.3.9, 2.3.10: a corporation is frozen while its
+        chain of control does not end at a player), as 18xx.games does in the trade itself
+        (its ``update_frozen!`` there) -- before anything else the action leads to, such as
+        the next corporation's turn when the purchase ended the turn before it (our selfplay
+        game lite+version_1, 4 players, seed 74023, action 867: RSFS buys ICSF's president's
+        certificate from the pool while a transformation's hold is on, and ICSF operates)."""
+        if self.frozen_held or self._frozen_changes():
+            self.changing()
+            frozen.update(self)
+
     def _frozen_changes(self) -> bool:
         """Whether :func:`.frozen.update` would change anything (asked after every action: a
         corporation whose president is a player is controlled, without walking its chain).

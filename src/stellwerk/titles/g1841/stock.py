@@ -909,6 +909,7 @@ class Shares1841(BuySellParShares):
             buy_bundle(
                 self.game, entity, bundle, reopened_price(self.game, bundle) if closed else None
             )
+            self.game.trade_updates_frozen()
             self.track(action, entity)
         self.release_if_done(entity)
 
@@ -927,6 +928,7 @@ class Shares1841(BuySellParShares):
             raise IllegalAction(f"{entity.name} may not buy {bundle.corporation.sym} now", rule)
         self.settle()
         buy_bundle(self.game, entity, bundle, price)
+        self.game.trade_updates_frozen()
         self.track(action, entity)
 
     def process_sell_shares(self, action: moves.SellShares, entity: Player) -> None:
@@ -939,6 +941,7 @@ class Shares1841(BuySellParShares):
         self.sold(entity)[corp.sym] = "now"
         before = corp.share_price
         sell_dropping(self.game, bundle, self.pending_drops)
+        self.game.trade_updates_frozen()
         self.game.after_player_sale(corp, before)
         self.track(action, entity)
 

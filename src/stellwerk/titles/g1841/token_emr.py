@@ -130,6 +130,7 @@ class TokenEmergencyMoney(CorporationStep):
                 f"{getattr(seller, 'name', seller)} may not sell these shares now", RULE
             )
         emergency.sell(game, bundle, action)
+        game.trade_updates_frozen()
         amount = amount_due(game)
         emergency.sweep(game, target, seller, amount)
         if emergency.cash_before_selling(game, target, amount) >= amount:

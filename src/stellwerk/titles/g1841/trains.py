@@ -215,5 +215,6 @@ class BuyTrain1841(BuyTrain):
                 f"{getattr(seller, 'name', seller)} may not sell these shares now", RULE
             )
         emergency.sell(game, bundle, action)
+        game.trade_updates_frozen()
         self.emr_triggered = True
         emergency.sweep(game, current, seller, emergency.needed_price(game, current))
