@@ -15,8 +15,8 @@ of the server is watched for a 5xx, and each kind of step met (round and step) i
 anew once, as a whole page, to check it renders on its own.
 
 A purchase between corporations of different presidents is offered, not made
-(``stellwerk.web.offers``); the seller's page learns of it only when the count next changes,
-which voids it, so such offers are left unanswered here (the move counts, the count does not).
+(``stellwerk.web.offers``); such offers are left unanswered here (the move counts, the count
+does not) and voided by the next move; ``test_browser_offers`` answers one on the seller's page.
 """
 
 from __future__ import annotations

@@ -13,14 +13,14 @@ from stellwerk.web.service import POLL_SECONDS, GameService
 def test_many_watchers_share_one_poller_and_wake_on_an_action() -> None:
     service = GameService(None)
     calls = 0
-    count_of = service.count
+    news_of = service.news  # what the poller reads: the count and the open offers
 
-    async def counted(key: str) -> int:
+    async def counted(key: str) -> tuple[int, str]:
         nonlocal calls
         calls += 1
-        return await count_of(key)
+        return await news_of(key)
 
-    service.count = counted  # type: ignore[method-assign]
+    service.news = counted  # type: ignore[method-assign]
 
     async def scenario() -> tuple[list[int], float, int, float, int]:
         created = await service.create("1849", ["Ann", "Bob", "Cid"], [], 4)

@@ -256,8 +256,11 @@ async def game_file(request: Request) -> Response:
 async def events(request: Request) -> Response:
     """``GET /api/games/{id}/events``: server-sent events, one ``count`` event (data
     ``{"action_count": N}``, id N) now and whenever the count changes (``Last-Event-ID`` or
-    ``?after=N`` skips the first while the count is N), a comment every
-    ``KEEPALIVE_SECONDS`` otherwise."""
+    ``?after=N`` skips the first while the count is N); an ``offers`` event (data
+    ``{"action_count": N, "offers": STAMP}``, id N) whenever the open trade offers change
+    while the count does not (an offer made, declined or withdrawn: ``web.offers.stamp``;
+    ``?offers=STAMP`` names those the client shows, else those open when it connects); a
+    comment every ``KEEPALIVE_SECONDS`` otherwise."""
     key = request.path_params["id"]
     service = service_of(request)
     await service.access(key, bearer(request))
@@ -265,16 +268,23 @@ async def events(request: Request) -> Response:
     after = request.headers.get("last-event-id") or request.query_params.get("after")
     if after is not None and after.isdigit():
         seen = int(after)
+    shown = request.query_params.get("offers")
+    if shown is None:
+        shown = (await service.news(key))[1]
 
     async def stream() -> AsyncIterator[str]:
-        last = seen
+        last, offers = seen, shown
         while True:
-            count = await service.wait_for_change(
-                key, -1 if last is None else last, KEEPALIVE_SECONDS
+            count, stamp = await service.wait_for_news(
+                key, -1 if last is None else last, offers, KEEPALIVE_SECONDS
             )
             if count != last:
-                last = count
+                last, offers = count, stamp
                 yield f"event: count\nid: {count}\ndata: {json.dumps({'action_count': count})}\n\n"
+            elif stamp != offers:
+                offers = stamp
+                data = json.dumps({"action_count": count, "offers": stamp})
+                yield f"event: offers\nid: {count}\ndata: {data}\n\n"
             else:
                 yield ": keepalive\n\n"
 

@@ -13,12 +13,16 @@ the table (everybody sits there) needs nobody's consent.  Replayed 18xx.games fi
 recorded: consent is asked only of moves sent live.
 
 Open offers are kept in the store's annex beside the game (``web-offers``), never in the
-game file.
+game file.  The live feed (``web.service``, ``/api/games/{id}/events``) reads them with the
+action count (``stamp``: the open offers' ids), so an offer made, declined or withdrawn
+reaches the other pages of the game, also those another server process on the same store
+serves.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -121,6 +125,13 @@ def offers(store: GameStore, key: str, count: int) -> list[Offer]:
     count are void and left out."""
     found = [Offer.from_json(v) for v in as_list(store.annex_get(key, ANNEX) or [], "offers")]
     return [o for o in found if o is not None and o.base == count]
+
+
+def stamp(open_offers: Sequence[Offer]) -> str:
+    """What the live feed and the game page compare to tell a change of the open offers:
+    their ids, sorted, comma-separated ("" for none).  Every offer has a new id, so one
+    made, declined, withdrawn or replaced changes it."""
+    return ",".join(sorted(o.id for o in open_offers))
 
 
 def save(store: GameStore, key: str, kept: list[Offer]) -> None:

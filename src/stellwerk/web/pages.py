@@ -12,8 +12,9 @@ them only with ``GameService.act``, and show the engine's own words:
   players, the log (``stellwerk.words``) and, for the player, his choices
   (``web.choices``): a click on a hex opens its tile lays (tile, then rotation), a click on a
   city its token; every other move is a button; the optimiser's run is drawn and accepted with
-  one click.  Other players' moves arrive through the live feed (``/api/games/{id}/events``):
-  the script fetches the page again and replaces its parts.  ``/games/{id}?token=T`` (the
+  one click.  Other players' moves, and trade offers made to or answered by others
+  (``web.offers``), arrive through the live feed (``/api/games/{id}/events``): the script
+  fetches the page again and replaces its parts.  ``/games/{id}?token=T`` (the
   API's link) redirects to the right one.
 * Deadlines (the game master's, ``web.deadlines``): a new game may have hours per decision;
   the page shows when the open decision is due and, once it is, any player may have the
@@ -72,7 +73,7 @@ from stellwerk.web.deadlines import deadline_seconds, due_at
 from stellwerk.web.errors import BadRequest, Forbidden, NotFound, WebError
 from stellwerk.web.laying import WORDS as LAY_WORDS
 from stellwerk.web.laying import HexPage, hex_page
-from stellwerk.web.offers import Offer, OfferGone, OfferMade
+from stellwerk.web.offers import Offer, OfferGone, OfferMade, stamp
 from stellwerk.web.seats import ANNEX, Access, digest
 from stellwerk.web.security import Csrf, same_origin
 from stellwerk.web.service import (
@@ -370,6 +371,8 @@ class GamePage:
     """Who acts, each with the player deciding for it ("SFA (Ann)"), for the table."""
     offers: tuple[OfferCard, ...] = ()
     """The open trade offers (``web.offers``)."""
+    offers_stamp: str = ""
+    """Their ``web.offers.stamp``: the live feed tells the page when it changes."""
 
 
 @dataclass(frozen=True)
@@ -425,6 +428,7 @@ def game_page(
     game = stored.game
     if not isinstance(game, Game):  # a stand-in engine of the API's tests has no pages
         raise BadRequest("this game has no pages")
+    current = [o for o in made if o.base == stored.count]  # read before: the game may have moved
     choices = Choices()
     if access.may_act and not game.finished:
 
@@ -477,7 +481,8 @@ def game_page(
         your_turn=not choices.empty,
         chat=tuple(chat_of(stored.data, _names(stored.data))),
         acting=_acting(game, _names(stored.data)),
-        offers=_offer_cards(game, access, made, _names(stored.data), lang),
+        offers=_offer_cards(game, access, current, _names(stored.data), lang),
+        offers_stamp=stamp(current),
     )
 
 

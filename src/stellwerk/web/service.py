@@ -20,9 +20,11 @@ Whether it is that entity's turn and whether the action is legal is the engine's
 be moved by anyone here.
 
 Live updates: ``wait_for_change`` returns when the game's action count differs from a given
-one.  The feeds of one game share one ``Watch``, whose poller reads the store's count every
-``POLL_SECONDS`` (which sees other processes' writes too) and at once after an action of this
-process (``Notifier``): one count query per game and interval however many watch.
+one, ``wait_for_news`` also when its open trade offers (``web.offers``, kept in the store's
+annex) do.  The feeds of one game share one ``Watch``, whose poller reads the store's count
+and the offers' ``stamp`` every ``POLL_SECONDS`` (which sees other processes' writes too) and
+at once after an action, an offer or an answer to one of this process (``Notifier``): one
+count query and one annex read per game and interval however many watch.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from stellwerk.store import (
     GameStore,
     SqliteStore,
     StoredGame,
+    StoreError,
     game_view,
     open_store,
 )
@@ -140,11 +143,12 @@ class Notifier:
 
 @dataclass
 class Watch:
-    """The action count of a game some live feeds watch; ``changed`` is set (and replaced)
-    whenever it changes."""
+    """The action count and the open offers' stamp (``web.offers.stamp``) of a game some
+    live feeds watch; ``changed`` is set (and replaced) whenever either changes."""
 
     count: int = -1
     """-1 until ``ready``."""
+    offers: str = ""
     users: int = 0
     ready: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
     changed: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
@@ -381,8 +385,10 @@ class GameService:
             raise BadRequest("'action' must be an object with a 'type'")
         if not is_int(base) or base < 0:
             raise BadRequest("'base' must be the action count the action is based on")
-        counts = await self._work(_act, key, token, action, base)
-        self.notifier.notify(key)
+        try:
+            counts = await self._work(_act, key, token, action, base)
+        finally:  # an offer (``OfferMade``) changes what the feeds watch too
+            self.notifier.notify(key)
         return counts
 
     async def export(self, key: str, token: str | None) -> JSONObject:
@@ -398,10 +404,31 @@ class GameService:
         is to act."""
         return await self._work(_games)
 
+    async def news(self, key: str) -> tuple[int, str]:
+        """The stored action count and the open offers' stamp (``web.offers.stamp``) of
+        game ``key`` (``GameNotFound``)."""
+        return await self._work(_news, key)
+
     async def wait_for_change(self, key: str, seen: int, timeout: float) -> int:
         """The action count once it differs from ``seen``, or after ``timeout`` seconds
         whatever it is (module docstring, "Live updates").  All the waiters of one game
         share one ``Watch``: one count query per ``POLL_SECONDS`` however many watch."""
+        count, _ = await self._wait(key, seen, None, timeout)
+        return count
+
+    async def wait_for_news(
+        self, key: str, seen: int, seen_offers: str, timeout: float
+    ) -> tuple[int, str]:
+        """The action count and the open offers' stamp once either differs from ``seen``
+        and ``seen_offers``, or after ``timeout`` seconds whatever they are; on the same
+        ``Watch`` as ``wait_for_change``."""
+        return await self._wait(key, seen, seen_offers, timeout)
+
+    async def _wait(
+        self, key: str, seen: int, seen_offers: str | None, timeout: float
+    ) -> tuple[int, str]:
+        """Until the count differs from ``seen`` or (unless None) the offers' stamp from
+        ``seen_offers``, or ``timeout`` seconds passed."""
         watch = self._watches.get(key)
         if watch is None:
             watch = self._watches[key] = Watch()
@@ -411,11 +438,15 @@ class GameService:
             await watch.ready.wait()
             loop = asyncio.get_running_loop()
             end = loop.time() + timeout
-            while watch.count == seen and (left := end - loop.time()) > 0:
+            while (
+                watch.count == seen
+                and seen_offers in (None, watch.offers)
+                and (left := end - loop.time()) > 0
+            ):
                 changed = watch.changed
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), left)
-            return watch.count
+            return watch.count, watch.offers
         finally:
             watch.users -= 1
             if watch.users == 0 and self._watches.get(key) is watch:
@@ -424,16 +455,16 @@ class GameService:
                     watch.task.cancel()
 
     async def _poll(self, key: str, watch: Watch) -> None:
-        """A watched game's count: looked at every ``POLL_SECONDS`` and at once after an
-        action of this process."""
+        """A watched game's count and open offers: looked at every ``POLL_SECONDS`` and at
+        once after an action, offer or answer of this process."""
         while True:
             try:
-                count = await self.count(key)
+                count, stamp = await self.news(key)
             except Exception:
                 LOG.exception("%s: the live feed cannot read the action count", key)
-                count = watch.count
-            if count != watch.count:
-                watch.count = count
+                count, stamp = watch.count, watch.offers
+            if (count, stamp) != (watch.count, watch.offers):
+                watch.count, watch.offers = count, stamp
                 watch.changed.set()
                 watch.changed = asyncio.Event()
             watch.ready.set()
@@ -718,6 +749,14 @@ def _offers(desk: Desk, key: str) -> list[offers.Offer]:
 
 def _count(desk: Desk, key: str) -> int:
     return desk.store.count(key)
+
+
+def _news(desk: Desk, key: str) -> tuple[int, str]:
+    count = desk.store.count(key)
+    try:
+        return count, offers.stamp(offers.offers(desk.store, key, count))
+    except StoreError:  # a store that keeps nothing beside its games has no offers
+        return count, ""
 
 
 def _games(desk: Desk) -> list[GameEntry]:

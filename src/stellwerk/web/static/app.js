@@ -4,7 +4,7 @@
 // small bar beside the hex confirms (Enter) or cancels (Esc); a click on a marked city offers
 // its station in the same bar.  A move is posted by the script and the next position
 // swapped in.  The live feed (server-sent events) fetches the page again
-// when another player moved and swaps its parts in.
+// when another player moved, or a trade offer was made or answered, and swaps its parts in.
 "use strict";
 (function () {
   // -- the map to play on: a tile previewed in place, turned, confirmed; a station confirmed
@@ -299,6 +299,13 @@
   var busy = false;      // a move of ours is on its way: the page after it comes anyway
   var fetching = false;  // one fetch at a time; a count that arrives meanwhile is looked at after
   var latest = null;     // the newest action count the feed announced
+  var offers = null;     // the open offers (web.offers.stamp) it announced; null: the page's own
+
+  // the page shown is behind what the feed announced
+  function behind(root) {
+    return (latest !== null && String(latest) !== root.dataset.count) ||
+      (offers !== null && offers !== (root.dataset.offers || ""));
+  }
 
   function refresh() {
     var root = document.getElementById("game");
@@ -313,13 +320,18 @@
       .finally(function () {
         fetching = false;
         var now = document.getElementById("game");
-        if (now && latest !== null && String(latest) !== now.dataset.count) { refresh(); }
+        if (now && behind(now)) { refresh(); }
       });
   }
 
-  function listen(root) {
-    if (!window.EventSource || !root.dataset.events) { return; }
-    var source = new EventSource(root.dataset.events + "&after=" + root.dataset.count);
+  // The feed tells of a new action count ("count") and, at the same count, of trade offers
+  // made, declined or withdrawn ("offers").  It is opened with what the page shows; after a
+  // lost connection it is opened again with what the page shows then (not the first page's).
+  function listen() {
+    var root = document.getElementById("game");
+    if (!window.EventSource || !root || !root.dataset.events) { return; }
+    var source = new EventSource(root.dataset.events + "&after=" + root.dataset.count +
+      "&offers=" + encodeURIComponent(root.dataset.offers || ""));
     source.addEventListener("open", function () {
       var live = document.getElementById("live");
       if (live) { live.hidden = false; }
@@ -327,7 +339,20 @@
     source.addEventListener("count", function (event) {
       var now = document.getElementById("game");
       latest = JSON.parse(event.data).action_count;
-      if (now && String(latest) !== now.dataset.count) { refresh(); }
+      offers = null;  // the page of the new count shows the offers open then
+      if (now && behind(now)) { refresh(); }
+    });
+    source.addEventListener("offers", function (event) {
+      var now = document.getElementById("game");
+      var data = JSON.parse(event.data);
+      latest = data.action_count;
+      offers = data.offers;
+      if (now && behind(now)) { refresh(); }
+    });
+    source.addEventListener("error", function () {
+      if (source.readyState === EventSource.OPEN) { return; }
+      source.close();
+      setTimeout(listen, 3000);
     });
   }
 
@@ -335,7 +360,7 @@
     var root = document.getElementById("game");
     if (!root) { return; }
     init(root);
-    listen(root);
+    listen();
     document.addEventListener("keydown", onKey);
   });
 })();
