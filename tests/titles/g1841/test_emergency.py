@@ -12,12 +12,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from emr_position import play, position
+from setup_helpers import new_game, players, start
 from trace_state import FIXTURES, snapshot
 
+from stellwerk.core.entities import Corporation, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.legal import legal_actions
 from stellwerk.core.live import check_live
 from stellwerk.titles.g1841 import emergency
+from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.trains import BuyTrain1841
 
 needs_fixtures = pytest.mark.skipif(not FIXTURES.exists(), reason="../shared fixtures absent")
@@ -30,7 +33,7 @@ def sales(game: object, entity: object) -> list[tuple[str, int, object]]:
     """(corporation, percent, share_price) of the listed sales of ``entity``."""
     return [
         (a["shares"][0].rsplit("_", 1)[0], a["percent"], a["share_price"])
-        for a in legal_actions(game)  # type: ignore[arg-type]
+        for a in legal_actions(game)
         if a["type"] == "sell_shares" and a["entity"] == entity
     ]
 
@@ -297,3 +300,31 @@ def test_2_3_7_corporation_sells_a_whole_presidents_certificate_as_issued() -> N
     game.process_action(action)
     assert cts.cash - cash == 230
     assert game.share_by_id("AFI_0").owner is game.pool
+
+
+def _sftg_held_by_a_corporation(others: int) -> tuple[Game1841, Player, Corporation, Corporation]:
+    """p1 presides over SFTG (historical) with 30 %, CTS holds ``others`` % of SFTG; SFLP,
+    p1's too and outside SFTG's chain, is the buyer; phase 2."""
+    game = new_game(3)
+    p1, _, _ = players(game)
+    cts = start(game, "CTS", "100,3,5", p1, {}, cash=0)
+    sftg = start(game, "SFTG", "144,2,8", p1, {p1: 10, cts: others}, cash=0)
+    sflp = start(game, "SFLP", "100,3,5", p1, {}, cash=0)
+    return game, p1, sftg, sflp
+
+
+def test_2_3_7_a_corporation_holder_counts_for_what_the_president_keeps() -> None:
+    """rules/1841.md 2.3.7 with 2.3.8 (a corporation may preside over another) and seed 000
+    item 1.13: a president selling in an emergency shares of a historical corporation before
+    phase 4 keeps as much as the next-largest holder, and a corporation is such a holder --
+    with CTS holding 30 % of SFTG, p1 (30 %) may sell none of SFTG; without CTS's shares he
+    may sell his ordinary 10 % and keep the presidency (18xx.games counts corporations
+    among ``player_share_holders`` here; our selfplay game sfli_run_variant, 4 players, seed
+    75003: Player 3's bankruptcy at action 876 sold none of SFTG, CTS holding 30 %)."""
+    game, p1, sftg, sflp = _sftg_held_by_a_corporation(30)
+    assert emergency.valid_bundles(game, p1, sftg, sflp) == []
+    assert emergency.minimum_to_retain(game, p1, sftg, sflp) == 30
+    game, p1, sftg, sflp = _sftg_held_by_a_corporation(0)
+    sellable = emergency.valid_bundles(game, p1, sftg, sflp)
+    assert [b.percent for b in sellable] == [10]
+    assert all(b.presidents_share is None for b in sellable)

@@ -32,8 +32,9 @@ even the president's certificate, even beyond 50 % in the pool, even of corporat
 have not operated -- if the seller is the corporation itself (its IPO), or the seller is not
 the president of that corporation, or that corporation is outside the buyer's own chain and
 is non-historical or the phase is 4 or later.  Otherwise the seller keeps at least as much as
-the next-largest player holder and keeps the president's certificate.  Half a president's
-certificate is sold only if another player holds more than 10 % or the pool holds a share.
+the next-largest other holder -- player or corporation, either could take the presidency --
+and keeps the president's certificate.  Half a president's certificate is sold only if
+another holder holds more than 10 % or the pool holds a share.
 Options narrow this: ``emr_sales_need_operated`` (seed 000 item 5.6: never shares of a
 corporation in its first operating round) and ``emr_president_cert_to_pool`` False (seed 003
 H8: no director certificate may land in the pool).
@@ -208,8 +209,19 @@ def share_price_field(bundle: Bundle) -> int | float:
 # -- which bundles (emr_can_sell?) --------------------------------------------------------------
 
 
-def _player_percents(corp: Corporation, without: Holder) -> list[int]:
-    return [p for h, p in corp.share_holders.items() if isinstance(h, Player) and h is not without]
+def _holder_percents(corp: Corporation, without: Holder) -> list[int]:
+    """What each other holder who could take the presidency holds of ``corp``: players and
+    corporations (in 1841 a corporation may preside over another, rules/1841.md 2.3.8), not
+    ``corp`` itself and not the pool.  18xx.games counts the same holders (its
+    ``player_share_holders`` with ``corporation_can_ipo``): a president whose historical
+    corporation is also held 30 % by another corporation keeps 30 % (our selfplay game with
+    the SFLi run variant, 4 players, seed 75003, action 876: Player 3's bankruptcy sold none of
+    SFTG in its first part, CTS holding 30 %)."""
+    return [
+        p
+        for h, p in corp.share_holders.items()
+        if isinstance(h, (Player, Corporation)) and h is not without and h is not corp and p
+    ]
 
 
 def may_sell_any_amount(
@@ -226,16 +238,17 @@ def may_sell_any_amount(
 
 
 def may_sell_partial(game: Game1841, owner: Holder, corp: Corporation) -> bool:
-    """Half a president's certificate only if another player holds more than 10 % or the
-    pool holds a share (18xx.games ``can_sell_partial?``)."""
-    return max(_player_percents(corp, owner), default=0) > 10 or bool(game.pool.shares_of(corp.sym))
+    """Half a president's certificate only if another holder (player or corporation) holds
+    more than 10 % or the pool holds a share (18xx.games ``can_sell_partial?``)."""
+    return max(_holder_percents(corp, owner), default=0) > 10 or bool(game.pool.shares_of(corp.sym))
 
 
 def minimum_to_retain(game: Game1841, owner: Holder, corp: Corporation, buyer: Corporation) -> int:
-    """What a restricted seller keeps: as much as the next-largest player holder."""
+    """What a restricted seller keeps: as much as the next-largest holder, player or
+    corporation (so the presidency cannot pass)."""
     if may_sell_any_amount(game, owner, corp, buyer):
         return 0
-    return max(_player_percents(corp, owner), default=0)
+    return max(_holder_percents(corp, owner), default=0)
 
 
 def _option_allows(game: Game1841, bundle: Bundle) -> bool:

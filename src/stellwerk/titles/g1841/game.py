@@ -250,8 +250,9 @@ class Game1841(Game):
         chain of control does not end at a player), as 18xx.games does in the trade itself
         (its ``update_frozen!`` there) -- before anything else the action leads to, such as
         the next corporation's turn when the purchase ended the turn before it (our selfplay
-        game lite+version_1, 4 players, seed 74023, action 867: RSFS buys ICSF's president's
-        certificate from the pool while a transformation's hold is on, and ICSF operates)."""
+        game of the first edition's lite game, 4 players, seed 74023, action 867: RSFS buys
+        ICSF's president's certificate from the pool while a transformation's hold is on, and
+        ICSF operates)."""
         if self.frozen_held or self._frozen_changes():
             self.changing()
             frozen.update(self)
