@@ -7,8 +7,9 @@ home hex, tile lays and upgrades checked by ``core.map.lay`` (the printed terrai
 the bank), station tokens in reachable cities at a fixed price, and routes counted by
 ``core.routes`` with the title's :class:`~stellwerk.core.routes.model.RouteRules`.  A title
 whose map differs subclasses it and overrides only the methods that differ (its
-``lay_options`` for its track rules, ``token_price`` for its token costs, ``best_run`` for
-its route search), as a title's own map port may.
+``home_city`` for a home that is not the hex's first city, ``lay_options`` for its track
+rules, ``token_price`` / ``token_cost`` for its token costs, ``token_spots`` for where tokens
+may go, ``best_run`` for its route search), as a title's own map port may.
 """
 
 from __future__ import annotations
@@ -58,7 +59,13 @@ class BoardPort:
     ``core.routes`` (the core's defaults: printed terrain cost, any rotation, stops counted,
     printed values).  ``follow_board``: whether the graph cache follows every change of the
     board (``core.map.graph.GraphCache``; a title replaying another engine exactly clears it
-    at that engine's points instead)."""
+    at that engine's points instead).
+
+    The rule a refusal or a payment names is ``track_rule`` / ``token_rule`` (a title's port
+    sets its own rule book's section)."""
+
+    track_rule = TRACK_RULE
+    token_rule = TOKEN_RULE
 
     def __init__(
         self,
@@ -78,21 +85,31 @@ class BoardPort:
         self.route_rules = route_rules or RouteRules()
 
     # -- homes and tokens -------------------------------------------------------------------
+    def home_city(self, corp: Corporation) -> tuple[str, int] | None:
+        """The corporation's home city as (hex, city index): by default the first city of its
+        ``home`` hex (none without a home)."""
+        return None if corp.home is None else (corp.home, 0)
+
     def reserve_home(self, corp: Corporation) -> None:
-        """Reserve a slot of the corporation's home city (its first city) until its home token
-        is placed (common rules §6.4)."""
-        if corp.home is not None:
-            self.board.reserve(corp.home, 0, corp.sym)
+        """Reserve a slot of the corporation's home city until its home token is placed
+        (common rules §6.4)."""
+        home = self.home_city(corp)
+        if home is not None:
+            self.board.reserve(home[0], home[1], corp.sym)
 
     def place_home(self, corp: Corporation) -> None:
         """Put the home token on the home city if a slot is free for it; a corporation with a
         token on the home hex already keeps it (common rules §6.4)."""
-        home = corp.home
-        if home is None or self.board.hex(home).has_token(corp.sym):
+        home = self.home_city(corp)
+        if home is None or self.has_token_in(corp, home[0]):
             return
-        if self.board.can_place_token(home, 0, corp.sym):
-            self.board.place_token_at(home, 0, corp.sym)
+        if self.board.can_place_token(home[0], home[1], corp.sym):
+            self.board.place_token_at(home[0], home[1], corp.sym)
             self.graph.clear()
+
+    def has_token_in(self, corp: Corporation, hex_id: str) -> bool:
+        """Whether the corporation has a token on the hex."""
+        return self.board.hex(hex_id).has_token(corp.sym)
 
     def token_hexes(self, corp: str) -> list[str]:
         """The hexes of a corporation's tokens on the board."""
@@ -113,6 +130,16 @@ class BoardPort:
         index = max(self.placed_tokens(corp) - 1, 0)
         return self.token_prices[min(index, len(self.token_prices) - 1)]
 
+    def token_cost(self, corp: Corporation, hex_id: str) -> int:
+        """The price of the corporation's next token in a city of ``hex_id``: by default
+        :meth:`token_price`, the same everywhere."""
+        return self.token_price(corp)
+
+    def token_spots(self, corp: Corporation) -> list[tuple[str, int]]:
+        """(hex, city index) where the corporation may place a token by position: the cities
+        with a free slot that it reaches (common rules §6.4)."""
+        return self.graph.tokenable_cities(corp.sym)
+
     def can_place_token(self, corp: Corporation) -> bool:
         """A token left, its price in the treasury, and a reachable city with a free slot
         (common rules §6.4)."""
@@ -123,11 +150,13 @@ class BoardPort:
         )
 
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
-        """(city id, slot) where the corporation may place a token now."""
+        """(city id, slot) where the corporation may place a token now and pay for it."""
         if not self.can_place_token(corp):
             return []
         out = []
-        for hex_id, index in self.graph.tokenable_cities(corp.sym):
+        for hex_id, index in self.token_spots(corp):
+            if self.token_cost(corp, hex_id) > corp.cash:
+                continue
             slot = self.board.hex(hex_id).cities[index].get_slot(corp.sym)
             out.append((self.board.city_id(hex_id, index), slot or 0))
         return out
@@ -136,18 +165,18 @@ class BoardPort:
         """Place a token in the action's ``city`` (a city id), reachable in live play, paying
         its price to the bank (common rules §6.4)."""
         hex_id, index = self.board.resolve_city(action.city)
+        rule = self.token_rule
         if self.unplaced_tokens(corp) <= 0:
-            raise IllegalAction(f"{corp.sym} has no token left", TOKEN_RULE)
-        price = self.token_price(corp)
+            raise IllegalAction(f"{corp.sym} has no token left", rule)
+        price = self.token_cost(corp, hex_id)
         if corp.cash < price:
-            raise IllegalAction(f"{corp.sym} cannot pay {price} for a token", TOKEN_RULE)
-        policy = self.game.policy
-        if policy.token_reach and (hex_id, index) not in self.graph.tokenable_cities(corp.sym):
-            raise IllegalAction(f"{corp.sym} cannot reach a free slot in {hex_id}", TOKEN_RULE)
+            raise IllegalAction(f"{corp.sym} cannot pay {price} for a token", rule)
+        if self.game.policy.token_reach and (hex_id, index) not in self.token_spots(corp):
+            raise IllegalAction(f"{corp.sym} cannot reach a free slot in {hex_id}", rule)
         with self.graph.cleared_after():
             self.board.place_token_at(hex_id, index, corp.sym)
         if price:
-            transfer(corp, self.game.bank, price, TOKEN_RULE)
+            transfer(corp, self.game.bank, price, rule)
 
     # -- track ------------------------------------------------------------------------------
     def lay_options(self, corp: Corporation) -> LayOptions:
@@ -167,22 +196,30 @@ class BoardPort:
         """Lay or upgrade the action's tile (``hex``, ``tile``, ``rotation``), checked by the
         core lay rules; its cost (the printed terrain cost by default) is paid to the bank
         (common rules §6.3)."""
-        hex_id = action.hex
-        tile_id = action.tile
-        rotation = action.rotation
+        self.lay_checked(corp, action, self.lay_options(corp))
+
+    def lay_checked(
+        self, corp: Corporation, action: moves.LayTile, opts: LayOptions, *, free: bool = False
+    ) -> None:
+        """Lay the action's tile checked by the core lay rules with ``opts``; its cost is paid
+        to the bank unless the lay is ``free`` (checked all the same)."""
         cost = check_lay(
-            self.board, self.graph, corp.sym, hex_id, tile_id, rotation, self.lay_options(corp)
+            self.board, self.graph, corp.sym, action.hex, action.tile, action.rotation, opts
         )
+        if free:
+            cost = 0
         if corp.cash < cost:
-            raise IllegalAction(f"{corp.sym} cannot pay {cost}", TRACK_RULE)
+            raise IllegalAction(f"{corp.sym} cannot pay {cost}", self.track_rule)
         with self.graph.cleared_after():
-            self.board.lay_tile(hex_id, tile_id, rotation)
+            self.board.lay_tile(action.hex, action.tile, action.rotation)
         if cost:
-            transfer(corp, self.game.bank, cost, TRACK_RULE)
+            transfer(corp, self.game.bank, cost, self.track_rule)
 
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         """(hex, tile id, rotation) the corporation may lay now and pay for (one hex on
-        request)."""
+        request; none on a hex not on the board)."""
+        if hex_id and hex_id not in self.board.hexes:
+            return []
         opts = self.lay_options(corp)
         lays = costed_lays(self.board, self.graph, corp.sym, opts, hex_id or None)
         return [(h, tile, rotation) for h, tile, rotation, cost in lays if cost <= corp.cash]

@@ -27,8 +27,7 @@ def check_floated(game: Game1835, corp: Corporation) -> None:
     amount = corp.par_price.price * sold // 10
     transfer(game.bank, corp, amount, "1835 rules §5.2")
     game.note("float", corp=corp.sym, amount=amount)
-    home, city = game.home_city[corp.sym]
-    game.map.place_home(corp, home, city)
+    game.map.place_home(corp)
 
 
 def start_company(game: Game1835, corp: Corporation) -> None:

@@ -133,7 +133,7 @@ class Game1835(Game):
             self.corporations.append(corp)
             self.home_city[c.sym] = (c.home, c.city)
             if not c.reserved:
-                self.map.reserve_home(corp, c.home, c.city)
+                self.map.reserve_home(corp)
         self.start_items = [
             StartItem(s.item, s.row, s.price, s.includes) for s in data.start_packet
         ]
@@ -426,7 +426,7 @@ class Game1835(Game):
         return not isinstance(corp, Minor) and self.map.placed_tokens(corp) < corp.num_tokens
 
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
-        return [(city, slot) for city, slot, _cost in self.map.token_choices(corp)]
+        return self.map.token_choices(corp)
 
     def place_token(self, corp: Corporation, action: moves.PlaceToken) -> None:
         """20M per hex of distance from home (rules/1835.md 8.4)."""
@@ -446,7 +446,7 @@ class Game1835(Game):
         return self.map.best_run(corp, node_limit=None, trains=trains)
 
     def route_search(self, corp: Corporation) -> RouteSearch:
-        return RouteSearch(self.map.run_context(corp), self.map.train_specs(corp), self.route_rules)
+        return self.map.route_search(corp)
 
     def suggest_routes(self, corp: Corporation) -> list[RouteData]:
         """The routes offered in play: the search capped at 20000 nodes (kept as the 1835

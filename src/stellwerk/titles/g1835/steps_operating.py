@@ -273,7 +273,7 @@ class Track1835(Track):
             raise IllegalAction(f"{company.sym} lays only {allowed_tiles}", "1835 rules §6")
         colors = tuple(ability.get("colours", ())) or ("yellow", "green")
         relaid = game.map.trackless_tokens(action.hex)
-        game.map.lay_tile(corp, action, free=True, teleport=hexes, colors=colors)
+        game.map.lay_private_tile(corp, action, hexes, colors)
         game.note("tile", corp=corp.sym, hex=action.hex, tile=action.tile)
         game.ability_uses.setdefault((company.sym, "tile_lay"), []).append(game.or_label)
         game.after_tile_laid()
@@ -343,7 +343,7 @@ def use_token_ability(
     if corp is None or not token_ability_usable(game, company, corp, step):
         raise IllegalAction(f"{company.sym} cannot place a token now", "1835 rules §6")
     ability = _ability(game, company, "token") or {}
-    hex_id = game.map.place_token(corp, action, free_hexes=list(ability["hexes"]))
+    hex_id = game.map.place_free_token(corp, action, list(ability["hexes"]))
     game.note("token", corp=corp.sym, hex=hex_id, cost=0)
     if ability.get("closes_company", True):
         game.close_company(company)

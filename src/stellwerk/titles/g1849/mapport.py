@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Train, Trains, transfer
 from stellwerk.core.errors import IllegalAction
-from stellwerk.core.map.lay import LayOptions, check_lay
+from stellwerk.core.map.lay import LayOptions
 from stellwerk.core.map.port import BoardPort
 from stellwerk.core.routes.model import RunContext, TrainSpec
 from stellwerk.core.routes.optimize import BestRun
@@ -29,6 +29,7 @@ class MapPort(BoardPort):
     """The 1849 game's view of the board."""
 
     game: Game1849
+    track_rule = "1849 rules §3.3"
 
     def __init__(self, game: Game1849) -> None:
         # 18xx.games clears its graph only at certain events; mirrored (see clear calls)
@@ -69,9 +70,6 @@ class MapPort(BoardPort):
 
     def unplaced_tokens(self, corp: Corporation) -> int:
         return self.charter(corp).count(None)
-
-    def has_token_in(self, corp: Corporation, hex_id: str) -> bool:
-        return self.board.hex(hex_id).has_token(corp.sym)
 
     def place_home(self, corp: Corporation) -> None:
         assert corp.home is not None
@@ -184,23 +182,12 @@ class MapPort(BoardPort):
 
     def lay_tile(self, corp: Corporation, action: moves.LayTile) -> None:
         """Lay or upgrade a tile: checked by the core lay rules with 1849's hooks; the
-        terrain cost is paid to the bank (1849 rules §3)."""
-        game = self.game
-        hex_id = action.hex
-        tile_id = action.tile
-        rotation = action.rotation
-        cost = check_lay(
-            self.board, self.graph, corp.sym, hex_id, tile_id, rotation, self.lay_options(corp)
-        )
-        if corp.cash < cost:
-            raise IllegalAction(f"{corp.sym} cannot pay {cost}", "1849 rules §3.3")
-        with self.graph.cleared_after():
-            self.board.lay_tile(hex_id, tile_id, rotation)
-        if cost:
-            transfer(corp, game.bank, cost, "1849 rules §3.3")
+        terrain cost is paid to the bank (1849 rules §3).  While SMS's teleport is open the
+        token may then go only on the hex laid (§4.6); Garibaldi's hex is looked at again."""
+        super().lay_tile(corp, action)
         if c49(corp).sms_hexes is not None:
-            c49(corp).sms_hexes = [hex_id]
-        game.update_garibaldi()
+            c49(corp).sms_hexes = [action.hex]
+        self.game.update_garibaldi()
 
     # -- station tokens ---------------------------------------------------------------------
     def can_place_token(self, corp: Corporation) -> bool:
