@@ -86,7 +86,7 @@ from stellwerk.web.service import (
     undo_of,
 )
 from stellwerk.web.stock import StockTable, stock_table
-from stellwerk.words import money
+from stellwerk.words import money, step_name
 from stellwerk.words.catalog import WORDS
 
 if TYPE_CHECKING:
@@ -468,7 +468,7 @@ def game_page(
         stock=stock_table(game.view.corporations(), choices, lang),
         auction=_auction(game, choices, lang),
         round_text=round_text(view, lang),
-        step_text=step_text(view["step"], lang),
+        step_text=step_text(view["title"], view["step"], lang),
         end_text=end_text(view, lang) if view["finished"] else "",
         companies=company_cards(
             game.view.companies(), game.view.corporations(), game.view.title, lang
@@ -536,12 +536,10 @@ def round_text(view: GameView, lang: str) -> str:
     return template.format(name=name, turn=view["turn"], num=view["round_num"])
 
 
-def step_text(step: str | None, lang: str) -> str:
-    """The step's name in ``lang`` (the reference engine's name where the catalog has no
-    translation); empty for none."""
-    if not step:
-        return ""
-    return WORDS.get(lang, WORDS["en"]).get(f"step:{step}", step)
+def step_text(title: str, step: str | None, lang: str) -> str:
+    """The step's name in ``lang`` (``stellwerk.words.step_name``: the title's own name of
+    a step only it has, the common one, else the reference engine's); empty for none."""
+    return step_name(title, step, lang)
 
 
 END: dict[str, dict[str, str]] = {

@@ -210,7 +210,6 @@ WORDS: dict[str, dict[str, str]] = {
         "percent_of": "{percent} {corp}",
         # step names (18xx.games' descriptions) in German
         "step:Lay/Upgrade Track": "Strecke bauen",
-        "step:Lay Track": "Strecke bauen",
         "step:Place a Token": "Station setzen",
         "step:Place Token": "Station setzen",
         "step:Run Routes": "Züge fahren",
@@ -220,29 +219,12 @@ WORDS: dict[str, dict[str, str]] = {
         "step:Buy Companies": "Privatbahnen kaufen",
         "step:Discard Trains": "Züge abgeben",
         "step:Issue or Redeem Shares": "Aktien ausgeben oder zurückkaufen",
-        "step:Pay Bond Interest": "Anleihezinsen zahlen",
-        "step:Issue Bond": "Anleihe ausgeben",
-        "step:Buy E-Token": "E-Station kaufen",
         "step:Buy a Token From Another Corporation": "fremde Station kaufen",
         "step:Sell then Buy Shares": "Aktien verkaufen und kaufen",
         "step:Bid on Companies": "auf Privatbahnen bieten",
-        "step:Emergency Money Raising": "Notverkauf",
         "step:Bankrupt": "Bankrott",
-        "step:Assign": "Zuweisen",
-        "step:Bankruptcy Choice": "Wahl beim Bankrott",
-        "step:Buy a start item": "Ein Angebot des Startpakets kaufen",
         "step:Choose Corporation Par Value": "Nennwert der Gesellschaft wählen",
-        "step:Corporate Sell then Buy Shares": "Aktien der Gesellschaft verkaufen und kaufen",
-        "step:Decisions": "Entscheidungen",
-        "step:Destinate": "Ziel erreichen",
-        "step:Merge": "Fusionieren",
         "step:Place Home Token": "Heimatstation setzen",
-        "step:Presidency Swap Choice": "Wahl beim Direktorwechsel",
-        "step:Prussian Formation": "Gründung der Preußischen",
-        "step:SMS Teleport": "SMS-Sprung",
-        "step:Sell and Buy Shares": "Aktien verkaufen und kaufen",
-        "step:Token Emergency Money Raising": "Notverkauf für Stationen",
-        "step:Transform minor into major": "Kleine in große Gesellschaft umwandeln",
     },
 }
 """Phrases the sentences are built from."""
@@ -268,6 +250,26 @@ def event_sentences(title: str, lang: str = "en") -> dict[str, str]:
                 if key.startswith("event."):
                     found[key.removeprefix("event.")] = text
     return found
+
+
+def step_name(title: str, description: str | None, lang: str = "en") -> str:
+    """The name of a step (18xx.games' description, e.g. "Lay/Upgrade Track") in ``lang``:
+    the title's own (its presentation's sentence ``step.<description>``), else the common
+    name of :data:`WORDS`, else the title's English one, else the description itself; empty
+    for none.  A step only one title has is named by that title."""
+    if not description:
+        return ""
+    from stellwerk.titles.registry import TITLES
+
+    entry = TITLES.get(title)
+    own = entry.presentation.sentences if entry is not None else {}
+    key = f"step.{description}"
+    return (
+        own.get(lang, {}).get(key)
+        or WORDS.get(lang, WORDS["en"]).get(f"step:{description}")
+        or own.get("en", {}).get(key)
+        or description
+    )
 
 
 def money(title: str, amount: int, lang: str = "en") -> str:

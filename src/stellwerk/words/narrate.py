@@ -26,6 +26,7 @@ from stellwerk.words.catalog import (
     event_sentences,
     money,
     percent,
+    step_name,
 )
 
 TOLD_BY: dict[str, tuple[type[ev.Event], ...]] = {
@@ -147,7 +148,7 @@ class Narrator:
         return self.words["from"].format(name=self.name(source))
 
     def step(self, description: str) -> str:
-        return self.words.get(f"step:{description}", description)
+        return step_name(self.title, description, self.lang)
 
     def round(self, event: ev.RoundStarted) -> str:
         short = event.name.removeprefix("Round::")

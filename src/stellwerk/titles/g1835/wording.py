@@ -28,6 +28,11 @@ SENTENCES: dict[str, dict[str, str]] = {
         "choice.keep_paper": "{paper} vorerst behalten",
         "topic.lower_price": "Den Kurs von {corporation} nach dem erneuten Verkauf senken?",
         "choice.lower_price": "Den Kurs von {corporation} um eine Reihe senken",
+        # the names of the steps only this title has
+        "step.Lay Track": "Strecke bauen",
+        "step.Prussian Formation": "Gründung der Preußischen",
+        "step.Sell and Buy Shares": "Aktien verkaufen und kaufen",
+        "step.Buy a start item": "Ein Angebot des Startpakets kaufen",
     },
 }
 """1835's question and answer sentences by language and key."""

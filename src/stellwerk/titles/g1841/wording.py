@@ -3,8 +3,9 @@
 transformations, 2.4.1 the Ferdinandea secession, 2.4.2 the Tuscan merge).
 
 Keys are ``topic.<topic>`` for a question, ``choice.<kind>`` for an answer (the topics
-and kinds of ``decisions.Question``) and ``event.<kind>`` for the title's own events
-(``journal.py``, told by ``stellwerk.words``); facts in braces, money as ``{total:money}`` and
+and kinds of ``decisions.Question``), ``event.<kind>`` for the title's own events
+(``journal.py``, told by ``stellwerk.words``) and ``step.<description>`` for the names of the
+steps only 1841 has; facts in braces, money as ``{total:money}`` and
 percentages as ``{share:percent}`` (``stellwerk.titles.contract.Presentation``).
 Pure data: the title's ``title.py`` reads it without loading the rules.
 """
@@ -126,6 +127,13 @@ SENTENCES: dict[str, dict[str, str]] = {
             "Stationsmarker von {corporation} in {hex}, Stadt {city} entfernen"
         ),
         "choice.keep_tokens": "Keine weiteren Stationsmarker von {corporation} entfernen",
+        # the names of the steps only this title has
+        "step.Corporate Sell then Buy Shares": "Aktien der Gesellschaft verkaufen und kaufen",
+        "step.Merge": "Fusionieren",
+        "step.Transform minor into major": "Kleine in große Gesellschaft umwandeln",
+        "step.Token Emergency Money Raising": "Notverkauf für Stationen",
+        "step.Destinate": "Ziel erreichen",
+        "step.Decisions": "Entscheidungen",
     },
 }
 """1841's question and answer sentences by language and key."""

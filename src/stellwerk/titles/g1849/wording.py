@@ -51,6 +51,15 @@ SENTENCES: dict[str, dict[str, str]] = {
         "topic.e_token": "Kauft {corporation} einen E-Marker für {price:money}?",
         "choice.buy_e_token": "Einen E-Marker für {price:money} kaufen",
         "choice.decline_e_token": "Keinen E-Marker kaufen",
+        # the names of the steps only this title has
+        "step.Presidency Swap Choice": "Wahl beim Direktorwechsel",
+        "step.Bankruptcy Choice": "Wahl beim Bankrott",
+        "step.Emergency Money Raising": "Notverkauf",
+        "step.SMS Teleport": "SMS-Sprung",
+        "step.Assign": "Zuweisen",
+        "step.Buy E-Token": "E-Station kaufen",
+        "step.Pay Bond Interest": "Anleihezinsen zahlen",
+        "step.Issue Bond": "Anleihe ausgeben",
     },
 }
 """1849's question and answer sentences by language and key."""
