@@ -18,6 +18,11 @@ SENTENCES: dict[str, dict[str, str]] = {
         "choice.keep_paper": "Keep {paper} for now",
         "topic.lower_price": "Lower the share price of {corporation} after the repeated sale?",
         "choice.lower_price": "Lower the share price of {corporation} by one row",
+        # the names of the steps only this title has
+        "step.Lay Track": "Lay Track",
+        "step.Prussian Formation": "Prussian Formation",
+        "step.Sell and Buy Shares": "Sell and Buy Shares",
+        "step.Buy a start item": "Buy a start item",
     },
     "de": {
         "topic.formation": "Gründet {paper} jetzt die Preußische Eisenbahn {corporation}?",

@@ -67,6 +67,13 @@ SENTENCES: dict[str, dict[str, str]] = {
         "choice.remove_token": "Remove {corporation}'s station token in {hex}",
         "choice.remove_token_city": "Remove {corporation}'s station token in {hex}, city {city}",
         "choice.keep_tokens": "Remove no more station tokens of {corporation}",
+        # the names of the steps only this title has
+        "step.Corporate Sell then Buy Shares": "Corporate Sell then Buy Shares",
+        "step.Merge": "Merge",
+        "step.Transform minor into major": "Transform minor into major",
+        "step.Token Emergency Money Raising": "Token Emergency Money Raising",
+        "step.Destinate": "Destinate",
+        "step.Decisions": "Decisions",
     },
     "de": {
         "event.g1841_merged": "{a} und {b} fusionieren zu {target} zum Kurs {price}.",

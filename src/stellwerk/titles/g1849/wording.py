@@ -27,6 +27,15 @@ SENTENCES: dict[str, dict[str, str]] = {
         "topic.e_token": "Does {corporation} buy an E-token for {price:money}?",
         "choice.buy_e_token": "Buy an E-token for {price:money}",
         "choice.decline_e_token": "Buy no E-token",
+        # the names of the steps only this title has
+        "step.Presidency Swap Choice": "Presidency Swap Choice",
+        "step.Bankruptcy Choice": "Bankruptcy Choice",
+        "step.Emergency Money Raising": "Emergency Money Raising",
+        "step.SMS Teleport": "SMS Teleport",
+        "step.Assign": "Assign",
+        "step.Buy E-Token": "Buy E-Token",
+        "step.Pay Bond Interest": "Pay Bond Interest",
+        "step.Issue Bond": "Issue Bond",
     },
     "de": {
         "topic.presidency_swap": (
