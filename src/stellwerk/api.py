@@ -493,6 +493,26 @@ class Game:
         engine = self._engine
         return engine.route_search(engine.corporation(corporation))
 
+    def routes_through(
+        self, corporation: str, proposed: Sequence[tuple[str, Sequence[str]]]
+    ) -> list[JSONObject]:
+        """The ``routes`` of a run_routes action of ``corporation`` for routes a player names
+        by their stops: per train id (``"4H-0"``) its stops in walking order, each ``"H12.2"``
+        (hex and tile node index, the map's ``data-node``) or ``"H12"`` (the hex's only stop);
+        no stops: the train does not run.  The track between two stops is found on the board
+        (``stellwerk.core.routes.stops``); every route carries its revenue by the title's
+        rules.  A run that breaks a rule is refused (``IllegalAction`` with the rule); nothing
+        changes.  Whether the corporation may run now is :meth:`verify`'s question."""
+        from stellwerk.core.routes.stops import ProposedRoute, routes_through, stop_of
+
+        search = self.route_search(corporation)
+        board = search.ctx.board
+        wanted = [
+            ProposedRoute(train, tuple(stop_of(board, stop) for stop in stops))
+            for train, stops in proposed
+        ]
+        return routes_through(search, wanted)
+
     @property
     def board(self) -> Board:
         """The map as it stands: tiles, tokens, reservations (``stellwerk.core.map.board``;

@@ -318,6 +318,7 @@ def draw_hex(
                     stroke_width=radius * 0.02,
                     transform=f"translate({num(p[0])} {num(p[1])}) rotate({num(angle)})",
                     class_="town",
+                    data_node=f"{marks.hex_id}.{i}",
                 )
             else:
                 sub(
@@ -330,6 +331,7 @@ def draw_hex(
                     stroke="#fff",
                     stroke_width=radius * 0.025,
                     class_="town",
+                    data_node=f"{marks.hex_id}.{i}",
                 )
             spots.add(p, radius * 0.12)
         elif node.kind is NodeKind.CITY:
@@ -339,7 +341,13 @@ def draw_hex(
             extent = max(math.hypot(x, y) for x, y in offsets) + small
             # the city's group holds its outline and slots, so a click anywhere on the city
             # finds ``data-city`` ("H12:0", hex and 18xx.games city index: the web pages)
-            city_g = sub(g, "g", class_="city", data_city=f"{marks.hex_id}:{city_index}")
+            city_g = sub(
+                g,
+                "g",
+                class_="city",
+                data_city=f"{marks.hex_id}:{city_index}",
+                data_node=f"{marks.hex_id}.{i}",  # a route's stop: hex and tile node index
+            )
             _city_outline(city_g, p, slots, small, extent)
             state = cities[city_index] if cities is not None and city_index < len(cities) else None
             home_here = list((homes or {}).get(city_index, ()))

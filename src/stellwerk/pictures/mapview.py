@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.geometry import letters_for, parse_hex_id
 from stellwerk.core.map.graph import NodeKey, PathKey
-from stellwerk.pictures.geometry import Cubic, TileLayout, hex_center
+from stellwerk.pictures.geometry import Cubic, TileLayout, hex_center, tile_layout
 from stellwerk.pictures.hexdraw import draw_hex, edge_line, hex_marks
 from stellwerk.pictures.style import IMPASSABLE, POLITICAL, TRAIN_COLORS, CorpColors
 from stellwerk.pictures.svg import new_svg, num, path_d, sub, text, to_string
@@ -86,6 +86,9 @@ def render_map(scene: MapScene, radius: float = RADIUS) -> str:
             data_hex=hid,
             data_tile=None if state.is_preprinted else state.tile.name,
             data_rotation=None if state.is_preprinted else str(state.placed.rotation),
+            # a route's stops on the hex (hex and tile node index): an off-board area has no
+            # element of its own to click
+            data_stops=" ".join(f"{hid}.{n}" for n in range(len(state.tile.nodes))) or None,
         )
         marks = hex_marks(hid, state)
         homes: dict[int, list[str]] = {}
@@ -108,6 +111,20 @@ def render_map(scene: MapScene, radius: float = RADIUS) -> str:
     if scene.routes:
         _routes(root, scene, centers, layouts, radius)
     _legend(root, scene, height, radius)
+    return to_string(root)
+
+
+def render_routes(scene: MapScene, radius: float = RADIUS) -> str:
+    """Only the routes layer of :func:`render_map` (``<g id="map-routes">`` in an ``<svg>``
+    of the map's coordinates): the web page swaps it into its map while a player edits routes."""
+    board = scene.board
+    centers, width, height = _offsets(board, radius)
+    root = new_svg(width, height, f"{scene.title} routes")
+    hexes = {hid for route in scene.routes for hid, _ in (*route.paths, *route.stops)}
+    layouts = {
+        hid: tile_layout(board.hexes[hid].placed, board.spec.layout, radius) for hid in hexes
+    }
+    _routes(root, scene, centers, layouts, radius)
     return to_string(root)
 
 

@@ -136,6 +136,12 @@ UI: dict[str, dict[str, str]] = {
         "Click a hex with a marked outline on the map to see a tile there, or choose a hex:",
         "click_city": "Click a marked city on the map, or choose here:",
         "routes": "Routes", "accept": "Accept", "price": "Price", "send": "Send",
+        "edit_routes": "Change the routes: pick a train, then click cities and towns on the "
+        "map to add them to its route in order (click again to take one off).",
+        "edit_needs_script": "Changing the routes on the map needs JavaScript; without it "
+        "run the best routes above.",
+        "best_run": "Best run", "run_these": "Run these routes", "total": "Total",
+        "no_stops": "no stops",
         "export": "Download the game file (18xx.games)", "round": "Round", "phase": "Phase",
         "bank": "Bank", "spectator": "Spectator", "you_are": "You are", "refused": "Refused",
         "moved_on": "The game moved on meanwhile; here it is as it is now.",
@@ -201,6 +207,13 @@ UI: dict[str, dict[str, str]] = {
         "ein Feld:",
         "click_city": "Klicke auf eine markierte Stadt der Karte oder wähle hier:",
         "routes": "Strecken", "accept": "Annehmen", "price": "Preis", "send": "Senden",
+        "edit_routes": "Strecken ändern: einen Zug wählen, dann Städte und Orte auf der Karte "
+        "anklicken, um sie der Reihe nach in seine Strecke aufzunehmen (noch einmal "
+        "anklicken nimmt sie heraus).",
+        "edit_needs_script": "Strecken auf der Karte ändern geht nur mit JavaScript; ohne es "
+        "die besten Strecken oben fahren.",
+        "best_run": "Beste Strecken", "run_these": "Diese Strecken fahren", "total": "Summe",
+        "no_stops": "keine Halte",
         "export": "Spieldatei herunterladen (18xx.games)", "round": "Runde", "phase": "Phase",
         "bank": "Bank", "spectator": "Zuschauer", "you_are": "Du bist", "refused": "Abgelehnt",
         "moved_on": "Das Spiel ist inzwischen weitergegangen; hier ist der neue Stand.",
@@ -373,6 +386,8 @@ class GamePage:
     """The open trade offers (``web.offers``)."""
     offers_stamp: str = ""
     """Their ``web.offers.stamp``: the live feed tells the page when it changes."""
+    route_editor: RouteEditor | None = None
+    """The route step's editor on the map (``web.runs``), when the offered run has trains."""
 
 
 @dataclass(frozen=True)
@@ -483,7 +498,35 @@ def game_page(
         acting=_acting(game, _names(stored.data)),
         offers=_offer_cards(game, access, current, _names(stored.data), lang),
         offers_stamp=stamp(current),
+        route_editor=_route_editor(game, choices),
     )
+
+
+@dataclass(frozen=True)
+class RouteEditor:
+    """What the page's route editor starts from: the running corporation, its trains
+    (id, name) -- those of the offered run first, in its order, so each keeps the colour the
+    map gives it -- and the offered run's stops per train (``"H12.2"``)."""
+
+    corporation: str
+    trains: tuple[tuple[str, str], ...]
+    best: dict[str, list[str]]
+
+
+def _route_editor(game: Game, choices: Choices) -> RouteEditor | None:
+    from stellwerk.web.runs import best_stops, trains_of
+
+    offer = choices.routes
+    if offer is None:
+        return None
+    corporation = offer.corporation
+    trains = trains_of(game, corporation)
+    if not trains:
+        return None
+    best = best_stops(game, corporation, list(offer.routes))
+    ordered = [t for name in best for t in trains if t[0] == name]
+    ordered += [t for t in trains if t not in ordered]
+    return RouteEditor(corporation, tuple(ordered), best)
 
 
 def _acting(game: Game, names: Mapping[str, str]) -> tuple[str, ...]:
@@ -1018,6 +1061,35 @@ async def plot_picture(request: Request) -> Response:
     )
 
 
+async def price_routes(request: Request) -> Response:
+    """``POST /play|table/{game}/{token}/routes``: a run the player edits on the map, priced
+    (``web.runs``); JSON both ways, nothing changes.  Refusals are JSON too: 400 a body of
+    another shape, 403 not this seat's run, 409 the game moved on, 422 a rule."""
+    from starlette.responses import JSONResponse
+
+    from stellwerk.web.app import refusal
+    from stellwerk.web.runs import price_run, read_proposal
+
+    key = request.path_params["id"]
+    token = request.path_params["token"]
+    try:
+        access = await service_of(request).access(key, token)
+        if request.url.path.split("/")[1] != access.kind:
+            raise Forbidden("this link is not for this page")
+        try:
+            body = json.loads(await request.body())
+        except ValueError as error:
+            raise BadRequest("the routes are not JSON") from error
+        proposal = read_proposal(body)
+        answer = await service_of(request).with_game(key, token, price_run, key, proposal)
+    except (WebError, IllegalAction, GameMovedOn) as error:
+        found = refusal(error)
+        assert found is not None
+        status, refused = found
+        return JSONResponse(refused, status_code=status, headers={"Cache-Control": "no-store"})
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
 async def lay_on_hex(request: Request) -> Response:
     """``/play|table/{game}/{token}/lay/{hex}``: every legal tile in every legal rotation drawn on
     the hex, each a move's form (the map's tile lay without a script)."""
@@ -1105,6 +1177,8 @@ def routes(service: GameService, state: State) -> list[BaseRoute]:
         Route("/play/{id}/{token}", show, methods=["GET"]),
         Route("/play/{id}/{token}/act", act, methods=["POST"]),
         Route("/play/{id}/{token}/lay/{hex}", lay_on_hex, methods=["GET"]),
+        Route("/play/{id}/{token}/routes", price_routes, methods=["POST"]),
+        Route("/table/{id}/{token}/routes", price_routes, methods=["POST"]),
         Route("/table/{id}/{token}/lay/{hex}", lay_on_hex, methods=["GET"]),
         Route("/play/{id}/{token}/deadline", settle, methods=["POST"]),
         Route("/play/{id}/{token}/standing", standing, methods=["POST"]),

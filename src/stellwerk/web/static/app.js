@@ -184,8 +184,136 @@
     bar.appendChild(row);
   }
 
+  // -- routes edited on the map (web/runs.py): a train picked, stops clicked on and off, the
+  // run priced by the server (debounced), drawn as the map draws routes, sent as a move
+  var edit = null;  // {box, best, stops: {train: [stop]}, train, seq, timer, bestAction, bestSvg}
+
+  function startEditor(root) {
+    edit = null;
+    var box = root.querySelector("#route-edit .route-editor");
+    var bestForm = root.querySelector('#routes form.move input[name="action"]');
+    if (!box || !bestForm || !window.fetch) { return; }
+    box.hidden = false;
+    var layer = root.querySelector("#map-routes");
+    edit = { box: box, best: JSON.parse(box.dataset.best || "{}"), stops: {}, seq: 0, timer: null,
+             bestAction: JSON.parse(bestForm.value), bestLayer: layer ? layer.cloneNode(true) : null,
+             train: null };
+    var first = box.querySelector("button.route-train");
+    edit.train = first ? first.dataset.train : null;
+    box.querySelectorAll("button.route-train").forEach(function (b) {
+      b.addEventListener("click", function () { pickTrain(b.dataset.train); });
+    });
+    box.querySelector("button.route-best").addEventListener("click", function () { resetRoutes(root); });
+    resetRoutes(root);
+  }
+
+  function pickTrain(train) {
+    edit.train = train;
+    edit.box.querySelectorAll("button.route-train").forEach(function (b) {
+      var on = b.dataset.train === train;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+
+  function trainIds() {
+    return Array.prototype.map.call(edit.box.querySelectorAll("button.route-train"), function (b) {
+      return b.dataset.train;
+    });
+  }
+
+  function showRun(routes, action, total) {
+    var box = edit.box;
+    var by = {};
+    routes.forEach(function (r) { by[r.train] = r; });
+    trainIds().forEach(function (t) {
+      var stops = edit.stops[t] || [];
+      var r = by[t];
+      box.querySelector('.route-revenue-of[data-train="' + t + '"]').textContent = r ? String(r.revenue) : "";
+      box.querySelector('.route-stops[data-train="' + t + '"]').textContent =
+        r ? r.revenue_str : (stops.length ? stops.join("-") : box.dataset.noStops);
+    });
+    box.querySelector(".route-total").textContent = total === null ? "?" : String(total);
+    var form = box.querySelector("form.route-run");
+    form.querySelector('input[name="action"]').value = action ? JSON.stringify(action) : "";
+    form.querySelector("button").disabled = !action;
+  }
+
+  function resetRoutes(root) {
+    edit.seq++;
+    clearTimeout(edit.timer);
+    edit.stops = {};
+    Object.keys(edit.best).forEach(function (t) { edit.stops[t] = edit.best[t].slice(); });
+    var layer = root.querySelector("#map-routes");
+    if (edit.bestLayer) {
+      var copy = edit.bestLayer.cloneNode(true);
+      if (layer) { layer.replaceWith(copy); } else { root.querySelector("#map svg").appendChild(copy); }
+    } else if (layer) { layer.remove(); }
+    var routes = edit.bestAction.routes || [];
+    var total = routes.reduce(function (sum, r) { return sum + (r.revenue || 0); }, 0);
+    edit.box.querySelector(".route-error").textContent = "";
+    showRun(routes, edit.bestAction, total);
+  }
+
+  function toggleStop(root, stop) {
+    if (!edit.train) { return; }
+    var list = edit.stops[edit.train] = edit.stops[edit.train] || [];
+    var at = list.indexOf(stop);
+    if (at >= 0) { list.splice(at, 1); } else { list.push(stop); }
+    edit.box.querySelector(".route-error").textContent = "";
+    showRun([], null, null);
+    clearTimeout(edit.timer);
+    edit.timer = setTimeout(function () { priceRun(root); }, 250);
+  }
+
+  function priceRun(root) {
+    var seq = ++edit.seq;
+    var box = edit.box;
+    var body = {
+      base: Number(box.dataset.base), corporation: box.dataset.corporation,
+      routes: trainIds().map(function (t) { return { train: t, stops: edit.stops[t] || [] }; })
+    };
+    fetch(box.dataset.url, {
+      method: "POST", credentials: "same-origin", cache: "no-store",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
+    })
+      .then(function (r) { return r.json().then(function (data) { return { ok: r.ok, data: data }; }); })
+      .then(function (got) {
+        if (!edit || seq !== edit.seq) { return; }  // a newer change is on its way
+        if (!got.ok) {
+          box.querySelector(".route-error").textContent =
+            got.data.error + (got.data.rule ? " (" + got.data.rule + ")" : "");
+          showRun([], null, null);
+          return;
+        }
+        var doc = new DOMParser().parseFromString(got.data.svg, "image/svg+xml");
+        var fresh = doc.getElementById("map-routes");
+        var layer = root.querySelector("#map-routes");
+        if (fresh) {
+          fresh = document.importNode(fresh, true);
+          if (layer) { layer.replaceWith(fresh); } else { root.querySelector("#map svg").appendChild(fresh); }
+        }
+        showRun(got.data.routes, got.data.action, got.data.revenue);
+      })
+      .catch(function () {
+        if (edit && seq === edit.seq) { box.querySelector(".route-error").textContent = "?"; }
+      });
+  }
+
+  function stopAt(target) {  // the stop clicked: a city or town, else a hex's only stop
+    var node = target.closest("[data-node]");
+    if (node) { return node.getAttribute("data-node"); }
+    var hexEl = target.closest("g.hex[data-stops]");
+    var stops = hexEl ? hexEl.getAttribute("data-stops").split(" ") : [];
+    return stops.length === 1 ? stops[0] : null;
+  }
+
   function onMapClick(root, event) {
     if (event.target.closest(".map-bar")) { return; }
+    if (edit && !event.target.closest(".can-lay, .can-token")) {
+      var stop = stopAt(event.target);
+      if (stop) { toggleStop(root, stop); return; }
+    }
     var hexEl = event.target.closest("g.hex[data-hex]");
     if (play && play.kind === "lay" && hexEl && hexEl.getAttribute("data-hex") === play.key) {
       turn(root, event.shiftKey ? -1 : 1);
@@ -231,6 +359,7 @@
     root.querySelectorAll("form[method=post]").forEach(function (f) {
       f.addEventListener("submit", function (event) { submitted(f, event); });
     });
+    startEditor(root);
     // a train of the offered run, pointed at in the list, stands out on the map
     root.querySelectorAll("#routes li[data-train-index]").forEach(function (li) {
       var on = function () { showTrain(root, li.getAttribute("data-train-index")); };

@@ -1,0 +1,62 @@
+"""``api.Game.routes_through``: routes named by their stops become run_routes routes with
+their revenues (``core/routes/stops.py``, common rules §6.1).  Along the 1849 fixture, the
+optimiser's run named by its own stops is found again with the same revenues, and a run that
+breaks a rule is refused with the rule."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from stellwerk.api import Game
+from stellwerk.core.errors import IllegalAction
+from stellwerk.pictures.scene import route_lines
+
+FIXTURE = (
+    Path(__file__).resolve().parents[2]
+    / ".."
+    / "shared"
+    / "fixtures"
+    / "18xx.games"
+    / "1849"
+    / "1849_game_end_bank.json"
+)
+
+
+def cut(actions: int) -> Game:
+    if not FIXTURE.exists():
+        pytest.skip(f"{FIXTURE} not found")
+    data = json.loads(FIXTURE.read_text())
+    data["actions"] = data["actions"][:actions]
+    data.pop("result", None)
+    data["status"] = "active"
+    return Game.from_file(data)
+
+
+@pytest.mark.parametrize("actions", [67, 99, 130, 269, 337])
+def test_the_best_run_named_by_its_stops_earns_the_same(actions: int) -> None:
+    game = cut(actions)
+    listed = next(a for a in game.legal_actions() if a["type"] == "run_routes")
+    corp = str(listed["entity"])
+    best = [r for r in listed["routes"] if isinstance(r, dict)]  # type: ignore[union-attr]
+    lines = route_lines(game.board, corp, best)
+    named = [(line.label, [f"{h}.{n}" for h, n in line.stops]) for line in lines]
+    found = game.routes_through(corp, named)
+    assert [(r["train"], r["revenue"]) for r in found] == [(r["train"], r["revenue"]) for r in best]
+    game.verify({**listed, "routes": found})
+
+
+def test_a_run_breaking_a_rule_is_refused_with_the_rule() -> None:
+    game = cut(99)  # ATA: 4H N8-M9-N10-M11, 4H M13-M11, 6H M13-K13-L14
+    with pytest.raises(IllegalAction) as too_long:
+        game.routes_through("ATA", [("4H-1", ["N8", "M9", "N10", "M11", "M13"])])
+    assert too_long.value.rule == "common rules §6.1.8"
+    with pytest.raises(IllegalAction) as reused:
+        game.routes_through("ATA", [("6H-1", ["M13", "K13"]), ("4H-2", ["M13", "K13"])])
+    assert reused.value.rule == "common rules §6.1.7"
+    with pytest.raises(IllegalAction) as one_stop:
+        game.routes_through("ATA", [("4H-1", ["M13"])])
+    assert one_stop.value.rule == "common rules §6.1.1"
+    assert game.routes_through("ATA", [("4H-1", [])]) == []  # an idle train

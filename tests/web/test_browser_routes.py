@@ -1,0 +1,92 @@
+"""Routes edited on the map in headless Chromium (``web/runs.py``, ``static/app.js``): in the
+1849 fixture cut before ATA's run (three trains, best run L.200) the player picks the first
+4H, clicks the port N8 on the map (an off-board stop: its hex) to take it off its route
+N8-M9-N10-M11, sees the train's revenue and the total priced by the server (50, 180), then
+puts it back with "Best run" (200), takes it off again and runs these routes: the game
+records the edited run.  The browser and the server are
+``test_browser_play``'s (Debian's chromium; skipped without it, failed in CI)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_browser_play import browser, click_map, server, submit  # noqa: F401
+
+GAME_1849 = (
+    Path(__file__).resolve().parents[2]
+    / ".."
+    / "shared"
+    / "fixtures"
+    / "18xx.games"
+    / "1849"
+    / "1849_game_end_bank.json"
+)
+CUT = 99
+
+
+def runner_page(browser: Any, server: str) -> Any:  # noqa: F811
+    """The cut game imported; the page of the player whose corporation runs."""
+    if not GAME_1849.exists():
+        pytest.skip(f"{GAME_1849} not found")
+    data = json.loads(GAME_1849.read_text())
+    data["actions"] = data["actions"][:CUT]
+    data.pop("result", None)
+    data["status"] = "active"
+    answer = httpx.post(f"{server}/api/games/import", json=data, timeout=60)
+    assert answer.status_code == 201, answer.text
+    for player in answer.json()["players"]:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.goto(server + player["link"])
+        if page.locator("#route-edit .route-editor").count():
+            return page
+        page.context.close()
+    raise AssertionError("nobody runs routes")
+
+
+def total(page: Any) -> str:
+    text: str = page.locator("#route-edit .route-total").inner_text()
+    return text
+
+
+def test_a_stop_taken_off_on_the_map_is_priced_and_run(
+    browser: Any,  # noqa: F811
+    server: str,  # noqa: F811
+) -> None:
+    page = runner_page(browser, server)
+    editor = page.locator("#route-edit .route-editor")
+    editor.wait_for(state="visible")  # shown by the script
+    assert total(page) == "200"
+    page.locator('#route-edit button.route-train[data-train="4H-1"]').click()
+    click_map(page, '#map g.hex[data-hex="N8"] > polygon')  # a port: the hex's only stop
+    page.wait_for_function(
+        "() => document.querySelector('#route-edit .route-total').textContent === '180'",
+        timeout=30000,
+    )
+    assert page.locator('#route-edit .route-revenue-of[data-train="4H-1"]').inner_text() == "50"
+    assert (
+        page.locator('#map-routes g.route[data-train="4H-1"]').get_attribute("data-revenue") == "50"
+    )
+    page.locator("#route-edit button.route-best").click()
+    assert total(page) == "200"
+    click_map(page, '#map g.hex[data-hex="N8"] > polygon')  # a port: the hex's only stop
+    run = page.locator("#route-edit form.route-run button")
+    page.wait_for_function(
+        "() => document.querySelector('#route-edit .route-total').textContent === '180' && "
+        "!document.querySelector('#route-edit form.route-run button').disabled",
+        timeout=30000,
+    )
+    submit(page, run)
+    key, token = page.url.split("/play/")[1].split("#")[0].split("/")[:2]
+    file = httpx.get(f"{server}/api/games/{key}/file?token={token}", timeout=60).json()
+    ran = next(a for a in reversed(file["actions"]) if a["type"] == "run_routes")
+    assert ran["entity"] == "ATA"
+    assert sorted((r["train"], r["revenue"]) for r in ran["routes"]) == [
+        ("4H-1", 50),
+        ("4H-2", 40),
+        ("6H-1", 90),
+    ]
+    page.context.close()
