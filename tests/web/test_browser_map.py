@@ -105,3 +105,43 @@ def test_escape_cancels_and_another_tile_is_picked_in_the_bar(
     assert page.locator(".map-bar").count() == 0
     assert page.get_attribute("#game", "data-count") == count
     assert page.locator('#map g.hex[data-hex="J6"]').get_attribute("data-tile") is None
+
+
+def test_the_map_zooms_pans_and_still_lays_a_tile(
+    browser: Any,  # noqa: F811
+    server: str,  # noqa: F811
+) -> None:
+    """The map zooms in (button, +), its box then scrolls and a mouse drag pans it without
+    picking a hex; a click on a hex of the zoomed map still starts its tile lay; 0 shows the
+    whole map again.  At a phone's width the zoom buttons are there too."""
+    page = acting_page(browser, server)
+    svg = page.locator("#map .map-box svg")
+    whole = svg.bounding_box()
+    assert whole is not None
+    page.locator("#map .map-zoom button.zoom-in").click()
+    page.keyboard.press("+")
+    zoomed = svg.bounding_box()
+    assert zoomed is not None and zoomed["width"] > 2 * whole["width"]
+    box = page.locator("#map .map-box")
+    assert "zoomed" in str(box.get_attribute("class"))
+    start = box.evaluate("b => [b.scrollLeft, b.scrollTop]")
+    area = box.bounding_box()
+    assert area is not None
+    x, y = area["x"] + area["width"] / 2, area["y"] + min(area["height"], 500) / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 120, y - 80, steps=6)
+    page.mouse.up()
+    moved = box.evaluate("b => [b.scrollLeft, b.scrollTop]")
+    assert moved[0] > start[0] and moved[1] >= start[1], (start, moved)
+    assert page.locator("#map g.lay-preview").count() == 0  # a drag picks no hex
+    assert page.locator(".map-bar").count() == 0
+    click_map(page, '#map g.hex[data-hex="J6"] > polygon')
+    page.locator('#map g.hex[data-hex="J6"] g.lay-preview').wait_for()
+    page.keyboard.press("Escape")
+    page.keyboard.press("0")
+    again = svg.bounding_box()
+    assert again is not None and abs(again["width"] - whole["width"]) < 2
+    page.set_viewport_size({"width": 390, "height": 800})
+    assert page.locator("#map .map-zoom button.zoom-in").is_visible()
+    page.screenshot(path=str(Path("/tmp") / "stellwerk-map-phone.png"))

@@ -187,6 +187,8 @@ UI: dict[str, dict[str, str]] = {
         "Games you opened on this device are links; a player's own link is only in his "
         "invitation.",
         "bar_turn": "Turn (r)", "bar_confirm": "Lay (Enter)", "bar_cancel": "Cancel (Esc)",
+        "bar_zoom_in": "Zoom in (+)", "bar_zoom_out": "Zoom out (-)",
+        "bar_zoom_fit": "Whole map (0)",
         "bar_station": "Place a station here?",
     },
     "de": {
@@ -262,6 +264,8 @@ UI: dict[str, dict[str, str]] = {
         "Spiele, die du auf diesem Gerät geöffnet hast, sind verlinkt; den eigenen Link hat "
         "jeder Spieler nur in seiner Einladung.",
         "bar_turn": "Drehen (r)", "bar_confirm": "Legen (Enter)", "bar_cancel": "Abbrechen (Esc)",
+        "bar_zoom_in": "Vergrößern (+)", "bar_zoom_out": "Verkleinern (-)",
+        "bar_zoom_fit": "Ganze Karte (0)",
         "bar_station": "Hier eine Station setzen?",
     },
 }  # fmt: skip
@@ -832,7 +836,10 @@ async def show(request: Request, error: str = "", status: int = 200) -> Response
         "cities_json": json.dumps(sorted(page.choices.tokens)),
         "train_colors": TRAIN_COLORS,
         "bar_words": json.dumps(
-            {k: UI[lang][f"bar_{k}"] for k in ("turn", "confirm", "cancel", "station")}
+            {
+                k: UI[lang][f"bar_{k}"]
+                for k in ("turn", "confirm", "cancel", "station", "zoom_in", "zoom_out", "zoom_fit")
+            }
         ),
     }
     return render(request, "game.html", context, status, nonce=nonce)

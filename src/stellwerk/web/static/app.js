@@ -342,6 +342,96 @@
     event.preventDefault();
   }
 
+  // The map zoomed (the buttons above it, + / - / 0, Ctrl and the wheel; a pinch zooms the
+  // page on a phone as it always does) and, zoomed in, panned by dragging it with the mouse
+  // (a finger scrolls its box natively).  The zoom stays through the swaps of later moves.
+  var zoom = 1;
+  var ZOOM_MAX = 4;
+
+  function mapBox(root) { return root.querySelector("#map .map-box"); }
+
+  function setZoom(root, next, px, py) {
+    var box = mapBox(root);
+    var svg = box && box.querySelector("svg");
+    if (!svg) { return; }
+    next = Math.max(1, Math.min(ZOOM_MAX, next));
+    var before = svg.getBoundingClientRect();
+    // the point under (px, py) of the box (default: its centre) stays where it is
+    px = px === undefined ? box.clientWidth / 2 : px;
+    py = py === undefined ? box.clientHeight / 2 : py;
+    var fx = (box.scrollLeft + px) / (before.width || 1);
+    var fy = (box.scrollTop + py) / (before.height || 1);
+    zoom = next;
+    box.classList.toggle("zoomed", zoom > 1);
+    svg.style.maxWidth = zoom > 1 ? "none" : "";
+    svg.style.width = zoom > 1 ? Math.round(zoom * Math.max(box.clientWidth, 600)) + "px" : "";
+    var after = svg.getBoundingClientRect();
+    box.scrollLeft = fx * after.width - px;
+    box.scrollTop = fy * after.height - py;
+    var out = root.querySelector("#map .map-zoom .zoom-out");
+    if (out) { out.disabled = zoom <= 1; }
+    var more = root.querySelector("#map .map-zoom .zoom-in");
+    if (more) { more.disabled = zoom >= ZOOM_MAX; }
+  }
+
+  function startZoom(root) {
+    var box = mapBox(root);
+    if (!box || !box.querySelector("svg")) { return; }
+    var w = words(root);
+    var row = el("div", "map-zoom");
+    row.appendChild(button("+", "zoom-in", function () { setZoom(root, zoom * 1.5); }));
+    row.appendChild(button("\u2212", "zoom-out", function () { setZoom(root, zoom / 1.5); }));
+    row.appendChild(button("\u2922", "zoom-fit", function () { setZoom(root, 1); }));
+    row.querySelector(".zoom-in").title = w.zoom_in || "";
+    row.querySelector(".zoom-out").title = w.zoom_out || "";
+    row.querySelector(".zoom-fit").title = w.zoom_fit || "";
+    row.querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-label", b.title); });
+    box.parentNode.insertBefore(row, box);
+    box.addEventListener("wheel", function (event) {
+      if (!event.ctrlKey) { return; }
+      event.preventDefault();
+      var b = box.getBoundingClientRect();
+      setZoom(root, zoom * (event.deltaY < 0 ? 1.25 : 0.8), event.clientX - b.left, event.clientY - b.top);
+    }, { passive: false });
+    var drag = null;
+    var dragged = false;
+    box.addEventListener("pointerdown", function (event) {
+      if (event.pointerType !== "mouse" || event.button !== 0 || zoom <= 1) { return; }
+      if (event.target.closest && event.target.closest(".map-bar")) { return; }
+      drag = { x: event.clientX, y: event.clientY, left: box.scrollLeft, top: box.scrollTop };
+      dragged = false;
+    });
+    box.addEventListener("pointermove", function (event) {
+      if (!drag) { return; }
+      var dx = event.clientX - drag.x;
+      var dy = event.clientY - drag.y;
+      if (!dragged && Math.abs(dx) + Math.abs(dy) < 6) { return; }
+      dragged = true;
+      box.classList.add("panning");
+      box.scrollLeft = drag.left - dx;
+      box.scrollTop = drag.top - dy;
+    });
+    var end = function () { drag = null; box.classList.remove("panning"); };
+    box.addEventListener("pointerup", end);
+    box.addEventListener("pointerleave", end);
+    // a drag is no click on a hex or city
+    box.addEventListener("click", function (event) {
+      if (dragged) { dragged = false; event.stopPropagation(); event.preventDefault(); }
+    }, true);
+    if (zoom > 1) { setZoom(root, zoom); }
+  }
+
+  function onZoomKey(event) {
+    if (play || event.ctrlKey || event.metaKey || event.altKey) { return; }
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) { return; }
+    var root = document.getElementById("game");
+    if (!root || !mapBox(root)) { return; }
+    if (event.key === "+" || event.key === "=") { setZoom(root, zoom * 1.5); } else if (event.key === "-") {
+      setZoom(root, zoom / 1.5);
+    } else if (event.key === "0") { setZoom(root, 1); } else { return; }
+    event.preventDefault();
+  }
+
   function init(root) {
     play = null;
     mark(root);
@@ -360,6 +450,7 @@
       f.addEventListener("submit", function (event) { submitted(f, event); });
     });
     startEditor(root);
+    startZoom(root);
     // a train of the offered run, pointed at in the list, stands out on the map
     root.querySelectorAll("#routes li[data-train-index]").forEach(function (li) {
       var on = function () { showTrain(root, li.getAttribute("data-train-index")); };
@@ -491,6 +582,7 @@
     init(root);
     listen();
     document.addEventListener("keydown", onKey);
+    document.addEventListener("keydown", onZoomKey);
   });
 })();
 
