@@ -69,6 +69,7 @@ class OrderLine(TypedDict):
     detail: str
     marks: list[str]
 
+
 LOG = logging.getLogger("stellwerk.gm.report")
 
 PNG_SCALE = 1.0
@@ -328,9 +329,7 @@ def build_report(
     step = narrator.step(view["step"]) if view["step"] else "-"
     acting = _acting(view, narrator)
     your_turn = not view["finished"] and _is_to_act(view, name)
-    subject = words["subject"].format(
-        title=title, game=game_key, action=last_action, where=where
-    )
+    subject = words["subject"].format(title=title, game=game_key, action=last_action, where=where)
     if view["finished"]:
         subject += f" ({words['game_over']})"
     elif your_turn:
@@ -410,8 +409,11 @@ def build_report(
         "pictures": [(words[PICTURE_LABELS[k]], Markup(svg)) for k, svg in pictures.items()],
         "attachments": [(n, _describe(n, words)) for n, _, _ in attachments],
         "unchanged": words["unchanged"].format(what=", ".join(unchanged)) if unchanged else None,
-        "left_out": words["left_out"].format(limit=(max_bytes or 0) // 1000,
-                                             what=", ".join(left_out)) if left_out else None,
+        "left_out": words["left_out"].format(
+            limit=(max_bytes or 0) // 1000, what=", ".join(left_out)
+        )
+        if left_out
+        else None,
         "secret": words["secret"].format(word=secret) if secret else None,
         "legal_title": ORDER_WORDS[lang]["title"],
         "legal": [] if view["finished"] else legal_orders(game, player_id(game, name), lang),
@@ -511,8 +513,13 @@ def legal_orders(
             note = percent(int(str(first.get("percent", 0))), lang)
             if corp is not None and corp["price"] is not None:
                 note += f", {words['price']} {cash(corp['price'])}"
-            if (kind == "buy_shares" and corp is not None and corp["par"] is not None
-                    and corp["par"] != corp["price"] and share_source(game, share) == "ipo"):
+            if (
+                kind == "buy_shares"
+                and corp is not None
+                and corp["par"] is not None
+                and corp["par"] != corp["price"]
+                and share_source(game, share) == "ipo"
+            ):
                 note += f", {words['par']} {cash(corp['par'])}"
         elif kind in ("buy_company", "buy_train", "buy_token") and first.get("price") is not None:
             note = cash(first.get("price"))
@@ -551,6 +558,7 @@ def _to_leave_out(
 ) -> list[str]:
     """The attachments to leave out so that the report fits ``limit``, in ``LEAVE_OUT``'s
     order (a picture counts attached and inline in the HTML part)."""
+
     def size(kind: str) -> int:
         inline = len(pictures[kind].encode("utf-8")) if kind in pictures else 0
         return len(files[kind][2]) + inline
@@ -644,9 +652,7 @@ def _order(order: ReportOrder, words: dict[str, str]) -> OrderLine:
     return {"text": order.text, "status": status, "detail": detail, "marks": marks}
 
 
-def _player_rows(
-    view: GameView, words: dict[str, str], cash: Cash, lang: str
-) -> list[list[str]]:
+def _player_rows(view: GameView, words: dict[str, str], cash: Cash, lang: str) -> list[list[str]]:
     rows = []
     for p in view["players"]:
         shares = ", ".join(f"{sym} {percent(pct, lang)}" for sym, pct in p["shares"].items())
@@ -722,10 +728,10 @@ def _pictures(game: Game, lang: str = "en") -> dict[str, str]:
     colors = corporation_colors(game.title, ended.corporations,
                                 game.view.declared_colors())  # fmt: skip
     out = {
-        "map": render_map(map_scene(game, [], None, False)),
-        "market": render_market(game),
-        "charters": render_charters(game, game.actions),
-        "players": render_players(game),
+        "map": render_map(map_scene(game, [], None, False, lang)),
+        "market": render_market(game, lang),
+        "charters": render_charters(game, game.actions, lang),
+        "players": render_players(game, lang),
     }
     if ended.rounds:
         out["worth"] = worth_plot(ended, game.title, lang)

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from stellwerk.core.jsondata import JSONValue
 from stellwerk.pictures.hexdraw import token
 from stellwerk.pictures.scene import caption_of, reader
-from stellwerk.pictures.style import CorpColors, corporation_colors, money
+from stellwerk.pictures.style import CorpColors, corporation_colors, money, percent
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
+from stellwerk.pictures.wording import word
 from stellwerk.views import CorporationView
 
 if TYPE_CHECKING:
@@ -62,8 +63,11 @@ def _number(value: JSONValue) -> int:
     return 0
 
 
-def render_charters(game: Shown, actions: Sequence[Mapping[str, JSONValue]] | None = None) -> str:
-    """One charter per corporation that is or was in play (unstarted ones dimmed)."""
+def render_charters(
+    game: Shown, actions: Sequence[Mapping[str, JSONValue]] | None = None, lang: str = "en"
+) -> str:
+    """One charter per corporation that is or was in play (unstarted ones dimmed), its words
+    in ``lang``."""
     look = reader(game)
     title = look.title
     corps = look.corporations()
@@ -79,7 +83,7 @@ def render_charters(game: Shown, actions: Sequence[Mapping[str, JSONValue]] | No
         root,
         margin,
         margin + 8,
-        f"Charters - {caption_of(game)}",
+        f"{word('charters', lang)} - {caption_of(game, lang=lang)}",
         16,
         anchor="start",
         weight="bold",
@@ -91,7 +95,7 @@ def render_charters(game: Shown, actions: Sequence[Mapping[str, JSONValue]] | No
         g = sub(
             root, "g", id=f"charter-{corp.sym}", transform=f"translate({x} {y})", class_="charter"
         )
-        _charter(g, corp, colors.get(corp.sym, CorpColors("#ccc", "#000")), title, revenues)
+        _charter(g, corp, colors.get(corp.sym, CorpColors("#ccc", "#000")), title, revenues, lang)
     return to_string(root)
 
 
@@ -111,7 +115,12 @@ def president_text(corp: CorporationView) -> str:
 
 
 def _charter(
-    g: Element, corp: CorporationView, colors: CorpColors, title: str, revenues: Mapping[str, str]
+    g: Element,
+    corp: CorporationView,
+    colors: CorpColors,
+    title: str,
+    revenues: Mapping[str, str],
+    lang: str,
 ) -> None:
     started = bool(corp.started or corp.floated)
     opacity = "1" if started and not corp.closed else "0.45"
@@ -146,34 +155,33 @@ def _charter(
     text(g, 40, 17, name, 12, anchor="start", fill=colors.text, weight="bold")
 
     def m(value: int) -> str:
-        return money(title, value)
+        return money(title, value, lang)
 
     president = president_text(corp)
     price, par = corp.price, corp.par
     left = max(corp.token_count - len(corp.tokens), 0)
-    trains = ", ".join(corp.trains) or "none"
+    trains = ", ".join(corp.trains) or word("no_trains", lang)
     companies = ", ".join(str(c.key) for c in corp.companies) or "-"
     status = (
         "closed"
         if corp.closed
-        else ("floated" if corp.floated else ("started" if started else "not started"))
+        else ("floated" if corp.floated else ("started" if started else "not_started"))
     )
-    lines = [
-        ("President", president),
-        (
-            "Share price",
-            "-" if price is None else m(price) + ("" if par is None else f"  (par {m(par)})"),
-        ),
-        ("Treasury", m(corp.cash)),
-        ("Trains", trains),
-        ("Tokens left", f"{left} of {corp.token_count}"),
-        ("IPO / pool", f"{corp.ipo_percent}% / {corp.pool_percent}%"),
-        ("Companies", companies),
-        ("Last revenue", revenues.get(corp.sym, "-")),
-        ("Status", status),
+    par_text = "" if par is None else "  (" + word("par", lang).format(price=m(par)) + ")"
+    lines = [  # (key: the value's class and the label's word, value)
+        ("president", president),
+        ("share-price", "-" if price is None else m(price) + par_text),
+        ("treasury", m(corp.cash)),
+        ("trains", trains),
+        ("tokens-left", word("tokens_of", lang).format(left=left, count=corp.token_count)),
+        ("ipo-pool", f"{percent(corp.ipo_percent, lang)} / {percent(corp.pool_percent, lang)}"),
+        ("companies", companies),
+        ("last-revenue", revenues.get(corp.sym, "-")),
+        ("status", word(status, lang)),
     ]
     y = 50.0
-    for label, value in lines:
+    for key, value in lines:
+        label = word(key, lang)
         text(g, 10, y, label, 11, anchor="start", fill="#555", opacity=opacity)
         text(
             g,
@@ -184,21 +192,28 @@ def _charter(
             anchor="start",
             weight="bold",
             opacity=opacity,
-            class_=label.lower().replace(" ", "-").replace("/", ""),
+            class_=key,
         )
         y += 16
 
 
-def render_players(game: Shown) -> str:
+def render_players(game: Shown, lang: str = "en") -> str:
     """The players' table: cash, certificates / limit, shares per corporation, companies,
-    worth (cash + share values + companies, common rules §4.1)."""
+    worth (cash + share values + companies, common rules §4.1); its words in ``lang``."""
     look = reader(game)
     title = look.title
     players = look.seating()
     corps = [
         c for c in look.corporations() if c.started or any(p.shares.get(c.sym) for p in players)
     ]
-    columns = ["Player", "Cash", "Certs", *[c.sym for c in corps], "Companies", "Worth"]
+    columns = [
+        word("player", lang),
+        word("cash", lang),
+        word("certs", lang),
+        *[c.sym for c in corps],
+        word("companies", lang),
+        word("worth", lang),
+    ]
     widths = [130.0, 80.0, 60.0, *[48.0] * len(corps), 120.0, 90.0]
     margin = 16.0
     row_h = 24.0
@@ -206,7 +221,13 @@ def render_players(game: Shown) -> str:
     height = margin * 2 + 30 + row_h * (len(players) + 1)
     root = new_svg(width, height, f"{title} players")
     text(
-        root, margin, margin + 8, f"Players - {caption_of(game)}", 16, anchor="start", weight="bold"
+        root,
+        margin,
+        margin + 8,
+        f"{word('players', lang)} - {caption_of(game, lang=lang)}",
+        16,
+        anchor="start",
+        weight="bold",
     )
     table = sub(root, "g", id="players", transform=f"translate({margin} {margin + 30})")
     x = 0.0
@@ -221,11 +242,11 @@ def render_players(game: Shown) -> str:
         over = certs > limit
         values = [
             player.name,
-            money(title, player.cash),
+            money(title, player.cash, lang),
             f"{certs}/{limit}",
-            *[f"{player.shares[c.sym]}%" if player.shares.get(c.sym) else "" for c in corps],
+            *[percent(held, lang) if (held := player.shares.get(c.sym)) else "" for c in corps],
             ", ".join(str(c.key) for c in player.companies) or "-",
-            money(title, player.worth),
+            money(title, player.worth, lang),
         ]
         row = sub(table, "g", id=f"player-{player.id}", class_="player")
         x = 0.0

@@ -12,34 +12,48 @@ from stellwerk.pictures.hexdraw import token
 from stellwerk.pictures.scene import caption_of, reader
 from stellwerk.pictures.style import CorpColors, corporation_colors, title_presentation
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
+from stellwerk.pictures.wording import word
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
     from stellwerk.pictures.scene import Shown
 
-ZONES: Mapping[str, tuple[str, str]] = {
-    "p": ("#f4a6a6", "par price"),
-    "x": ("#b9e3b0", "par price (later)"),
-    "z": ("#a9c8ec", "par price (later)"),
-    "m": ("#fdd0a2", "zone m"),
-    "n": ("#d9c8ef", "zone n"),
-    "u": ("#fff1a8", "zone u"),
-    "y": ("#fde900", "yellow zone"),
-    "o": ("#f7a541", "orange zone"),
-    "b": ("#cb7745", "brown zone"),
-    "e": ("#8a8a8a", "game ends"),
-    "c": ("#333333", "corporation closes"),
+ZONES: Mapping[str, str] = {
+    "p": "#f4a6a6",
+    "x": "#b9e3b0",
+    "z": "#a9c8ec",
+    "m": "#fdd0a2",
+    "n": "#d9c8ef",
+    "u": "#fff1a8",
+    "y": "#fde900",
+    "o": "#f7a541",
+    "b": "#cb7745",
+    "e": "#8a8a8a",
+    "c": "#333333",
 }
-"""Cell colour and generic legend text per market type letter (common rules §6.5); a title's
-``Presentation.market_labels`` say what a letter means in that title."""
+"""Cell colour per market type letter (common rules §6.5); the legend says what a letter
+means in the title (:func:`zone_label`)."""
+
+
+def zone_label(title: str, zone: str, lang: str = "en") -> str:
+    """What market letter ``zone`` means in ``title``, in ``lang``: the title's sentence
+    ``market.<letter>``, else (English) its ``market_labels``, else the generic meaning."""
+    presentation = title_presentation(title)
+    own = presentation.sentences.get(lang, {}).get(f"market.{zone}")
+    if own:
+        return own
+    if lang == "en" and zone in presentation.market_labels:
+        return presentation.market_labels[zone]
+    return word(f"zone.{zone}", lang)
+
 
 CELL_W = 58.0
 CELL_H = 46.0
 
 
-def render_market(game: Shown) -> str:
-    """The market of a game as SVG text."""
+def render_market(game: Shown, lang: str = "en") -> str:
+    """The market of a game as SVG text, its words in ``lang``."""
     look = reader(game)
     market = look.market()
     title = look.title
@@ -56,7 +70,7 @@ def render_market(game: Shown) -> str:
         root,
         margin,
         margin + 8,
-        f"Stock market - {caption_of(game)}",
+        f"{word('market', lang)} - {caption_of(game, lang=lang)}",
         16,
         anchor="start",
         weight="bold",
@@ -72,7 +86,7 @@ def render_market(game: Shown) -> str:
             fill, ink = "#ffffff", "#000"
             if zone is not None:
                 used.add(zone)
-                fill = ZONES[zone][0]
+                fill = ZONES[zone]
                 ink = "#fff" if zone in ("c", "e") else "#000"
             g = sub(grid, "g", id=f"cell-{r}-{c}", class_="cell", data_price=cell.price)
             sub(
@@ -88,7 +102,7 @@ def render_market(game: Shown) -> str:
             )
             text(g, x + 4, y + 9, str(cell.price), 11, anchor="start", fill=ink, weight="bold")
             _markers(g, x, y, cell.corporations, colors)
-    labels = {**{k: v[1] for k, v in ZONES.items()}, **title_presentation(title).market_labels}
+    labels = {zone: zone_label(title, zone, lang) for zone in used}
     _legend(root, margin, margin + 30 + len(rows) * CELL_H + 16, used, labels)
     return to_string(root)
 
@@ -111,7 +125,7 @@ def _markers(
 def _legend(root: Element, x: float, y: float, used: set[str], labels: Mapping[str, str]) -> None:
     g = sub(root, "g", id="market-legend")
     for zone in sorted(used):
-        fill, label = ZONES[zone][0], labels[zone]
+        fill, label = ZONES[zone], labels[zone]
         sub(g, "rect", x=x, y=y - 7, width=14, height=14, fill=fill, stroke="#555")
         text(g, x + 18, y, label, 11, anchor="start")
         x += 24 + 6.5 * len(label)

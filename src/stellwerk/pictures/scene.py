@@ -20,6 +20,7 @@ from stellwerk.core.routes.model import RouteView
 from stellwerk.core.routes.parse import parse_routes
 from stellwerk.pictures.mapview import MapScene, RouteLine
 from stellwerk.pictures.style import CorpColors, corporation_colors
+from stellwerk.pictures.wording import word
 from stellwerk.reading import Reader, reader_of
 from stellwerk.views import MapFacts
 
@@ -83,25 +84,27 @@ def political_of(game: Shown | MapSource) -> frozenset[tuple[str, int]]:
     return map_source(game).facts.political
 
 
-def caption(title: str, phase: str | None, turn: int | None, extra: str = "") -> str:
-    """A picture's caption: title, phase, turn and what else it shows."""
+def caption(
+    title: str, phase: str | None, turn: int | None, extra: str = "", lang: str = "en"
+) -> str:
+    """A picture's caption in ``lang``: title, phase, turn and what else it shows."""
     parts = [title]
     if phase:
-        parts.append(f"phase {phase}")
+        parts.append(word("phase", lang).format(phase=phase))
     if isinstance(turn, int):
-        parts.append(f"turn {turn}")
+        parts.append(word("turn", lang).format(turn=turn))
     if extra:
         parts.append(extra)
     return " - ".join(parts)
 
 
-def caption_of(game: Shown | MapSource, extra: str = "") -> str:
-    """The caption of what is pictured (title, phase, turn, ``extra``)."""
+def caption_of(game: Shown | MapSource, extra: str = "", lang: str = "en") -> str:
+    """The caption of what is pictured (title, phase, turn, ``extra``) in ``lang``."""
     if isinstance(game, MapSource):
         facts = game.facts
-        return caption(facts.title, facts.phase, facts.turn, extra)
+        return caption(facts.title, facts.phase, facts.turn, extra, lang)
     table = reader(game).table()
-    return caption(table.title, table.phase, table.turn, extra)
+    return caption(table.title, table.phase, table.turn, extra, lang)
 
 
 def map_scene(
@@ -109,17 +112,19 @@ def map_scene(
     routes: Sequence[RouteLine] = (),
     routes_of: str | None = None,
     best: bool = False,
+    lang: str = "en",
 ) -> MapScene:
-    """The scene of a game's (or map source's) board as it is now; ``best`` says the routes
-    are the optimiser's, not a recorded run."""
+    """The scene of a game's (or map source's) board as it is now, its caption in ``lang``;
+    ``best`` says the routes are the optimiser's, not a recorded run."""
     source = map_source(game)
     facts = source.facts
-    extra = f"{'best ' if best else ''}routes of {routes_of}" if routes_of else ""
+    routes_word = word("best_routes_of" if best else "routes_of", lang)
+    extra = routes_word.format(corp=routes_of) if routes_of else ""
     return MapScene(
         title=facts.title,
         board=source.board,
         colors=colors_of(facts),
-        caption=caption(facts.title, facts.phase, facts.turn, extra),
+        caption=caption(facts.title, facts.phase, facts.turn, extra, lang),
         political=facts.political,
         active_column=facts.active_column,
         homes=facts.homes,

@@ -109,10 +109,17 @@ def title_presentation(title: str) -> Presentation:
     return entry.presentation if entry is not None else Presentation(currency="${}")
 
 
-def money(title: str, amount: int) -> str:
-    """An amount in the title's currency format, exactly as the log writes it
-    (``stellwerk.words.money``: ``L.5,432``, ``1,000 M``, ``-L.750``), so a picture and the
-    log sent with it agree."""
+def money(title: str, amount: int, lang: str = "en") -> str:
+    """An amount in the title's currency format in ``lang``, exactly as the log writes it
+    (``stellwerk.words.money``: ``L.5,432``, ``1,000 M``, ``-L.750``; German ``L.5.432``), so
+    a picture and the log sent with it agree."""
     from stellwerk.words.catalog import money as words_money
 
-    return words_money(title, amount, "en")
+    return words_money(title, amount, lang)
+
+
+def percent(value: int, lang: str = "en") -> str:
+    """``10%`` in English, ``10 %`` in German (``stellwerk.words``)."""
+    from stellwerk.words.catalog import percent as words_percent
+
+    return words_percent(value, lang)

@@ -16,6 +16,7 @@ from stellwerk.pictures.scene import MapSource, board_of, caption_of, title_of
 if TYPE_CHECKING:
     from stellwerk.pictures.scene import Shown
 from stellwerk.pictures.svg import new_svg, sub, text, to_string
+from stellwerk.pictures.wording import word
 
 RADIUS = 44.0
 
@@ -27,8 +28,9 @@ def tile_counts(board: Board) -> dict[str, tuple[int, int]]:
     return {name: (left[name], left[name] + placed[name]) for name in board.tile_defs}
 
 
-def render_tiles(game: Shown | MapSource, per_row: int = 10) -> str:
-    """The tile sheet of a game's (or map source's) board as SVG text."""
+def render_tiles(game: Shown | MapSource, per_row: int = 10, lang: str = "en") -> str:
+    """The tile sheet of a game's (or map source's) board as SVG text, its caption in
+    ``lang``."""
     board = board_of(game)
     layout = board.spec.layout
     counts = tile_counts(board)
@@ -48,7 +50,7 @@ def render_tiles(game: Shown | MapSource, per_row: int = 10) -> str:
         root,
         margin,
         margin + 8,
-        f"Tiles left - {caption_of(game)}",
+        f"{word('tiles_left', lang)} - {caption_of(game, lang=lang)}",
         16,
         anchor="start",
         weight="bold",

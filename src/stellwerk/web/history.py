@@ -149,10 +149,10 @@ def past_page(stored: StoredGame, access: Access, lang: str, action_id: int) -> 
         next=following,
         round_text=round_text(player_view(game, lang, 0), lang),
         lines=lines,
-        map_svg=render_map(map_scene(look)),
-        market_svg=render_market(look),
-        charters_svg=render_charters(look, game.actions),
-        players_svg=render_players(look),
+        map_svg=render_map(map_scene(look, lang=lang)),
+        market_svg=render_market(look, lang),
+        charters_svg=render_charters(look, game.actions, lang),
+        players_svg=render_players(look, lang),
     )
 
 

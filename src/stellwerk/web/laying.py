@@ -115,7 +115,7 @@ def hex_page(
     words = WORDS.get(lang, WORDS["en"])
     actions = [a for t in lays.tiles for a in t.rotations.values()]
     costs = game.kept(f"web.lay-costs.{hex_id}", lambda: lay_costs(game, actions))
-    scene = map_scene(game.view)
+    scene = map_scene(game.view, lang=lang)
     board = game.board
     options: list[LayOption] = []
     for tile in lays.tiles:

@@ -459,20 +459,20 @@ def game_page(
     view.pop("legal", None)
     offer = choices.routes
     shown = offer.corporation if offer is not None and offer.routes else None
-    # every seat's page after a move shows the same pictures: drawn once per position and
-    # routes shown, kept on the game (``api.Game.kept``: no other game sees them)
-    drawn: dict[str | None, Pictures] = game.kept("web.pictures", dict)
-    pictures = drawn.get(shown)
+    # every seat's page after a move shows the same pictures: drawn once per position,
+    # routes shown and language, kept on the game (``api.Game.kept``: no other game sees them)
+    drawn: dict[tuple[str | None, str], Pictures] = game.kept("web.pictures", dict)
+    pictures = drawn.get((shown, lang))
     if pictures is None:
         look = game.view  # one reading of the game for the three pictures
-        scene = map_scene(look)
+        scene = map_scene(look, lang=lang)
         if offer is not None and shown is not None:
             lines = route_lines(scene.board, shown, list(offer.routes))
-            scene = map_scene(look, lines, shown, best=True)
-        pictures = drawn[shown] = (
+            scene = map_scene(look, lines, shown, best=True, lang=lang)
+        pictures = drawn[(shown, lang)] = (
             render_map(scene),
-            render_market(look),
-            render_charters(look, game.actions),
+            render_market(look, lang),
+            render_charters(look, game.actions, lang),
         )
     return GamePage(
         key=key,

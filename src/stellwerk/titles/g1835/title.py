@@ -57,7 +57,6 @@ TITLE = Title(
             "PR": ("#111111", "#fff"),
             **{f"M{n}": ("#3b3b3b", "#fff") for n in range(1, 7)},
         },
-        market_labels={"p": "start price"},  # rules/1835.md 8.6
     ),
 )
 """1835, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""

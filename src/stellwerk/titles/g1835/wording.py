@@ -23,6 +23,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "step.Prussian Formation": "Prussian Formation",
         "step.Sell and Buy Shares": "Sell and Buy Shares",
         "step.Buy a start item": "Buy a start item",
+        # what a letter of the market means (rules/1835.md 8.6)
+        "market.p": "start price",
     },
     "de": {
         "topic.formation": "Gründet {paper} jetzt die Preußische Eisenbahn {corporation}?",
@@ -38,6 +40,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "step.Prussian Formation": "Gründung der Preußischen",
         "step.Sell and Buy Shares": "Aktien verkaufen und kaufen",
         "step.Buy a start item": "Ein Angebot des Startpakets kaufen",
+        # what a letter of the market means (rules/1835.md 8.6)
+        "market.p": "Startkurs",
     },
 }
 """1835's question and answer sentences by language and key."""

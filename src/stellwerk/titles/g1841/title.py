@@ -45,14 +45,6 @@ TITLE = Title(
     presentation=Presentation(
         currency="L.{}",
         load_sentences=_sentences,
-        # rules/1841.md 1.2
-        market_labels={
-            "p": "par (majors and minors)",
-            "x": "par (majors only)",
-            "m": "minors' maximum",
-            "n": "maximum before phase 8",
-            "e": "game ends",
-        },
     ),
 )
 """1841, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""

@@ -74,6 +74,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "step.Token Emergency Money Raising": "Token Emergency Money Raising",
         "step.Destinate": "Destinate",
         "step.Decisions": "Decisions",
+        # what a letter of the market means (rules/1841.md 1.2)
+        "market.p": "par (majors and minors)",
+        "market.x": "par (majors only)",
+        "market.m": "minors' maximum",
+        "market.n": "maximum before phase 8",
+        "market.e": "game ends",
     },
     "de": {
         "event.g1841_merged": "{a} und {b} fusionieren zu {target} zum Kurs {price}.",
@@ -141,6 +147,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "step.Token Emergency Money Raising": "Notverkauf für Stationen",
         "step.Destinate": "Ziel erreichen",
         "step.Decisions": "Entscheidungen",
+        # what a letter of the market means (rules/1841.md 1.2)
+        "market.p": "Nennwert (große und kleine Gesellschaften)",
+        "market.x": "Nennwert (nur große Gesellschaften)",
+        "market.m": "Höchstkurs kleiner Gesellschaften",
+        "market.n": "Höchstkurs vor Phase 8",
+        "market.e": "Spielende",
     },
 }
 """1841's question and answer sentences by language and key."""

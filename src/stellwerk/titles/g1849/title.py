@@ -55,14 +55,6 @@ TITLE = Title(
             "RCS": ("#f07f14", "#000"),
             "SFA": ("#e56aa6", "#000"),
         },
-        # rules/1849.md 1.x and 6
-        market_labels={
-            "p": "par 68 / 100",
-            "x": "par 144 (from the first 6H)",
-            "z": "par 216 (from the first 10H)",
-            "u": "entered only from phase 16H",
-            "e": "game ends",
-        },
     ),
 )
 """1849, as the registry (``stellwerk.titles.registry.TITLES``) lists it."""

@@ -36,6 +36,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "step.Buy E-Token": "Buy E-Token",
         "step.Pay Bond Interest": "Pay Bond Interest",
         "step.Issue Bond": "Issue Bond",
+        # what a letter of the market means (rules/1849.md 1 and 6)
+        "market.p": "par 68 / 100",
+        "market.x": "par 144 (from the first 6H)",
+        "market.z": "par 216 (from the first 10H)",
+        "market.u": "entered only from phase 16H",
+        "market.e": "game ends",
     },
     "de": {
         "topic.presidency_swap": (
@@ -69,6 +75,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "step.Buy E-Token": "E-Station kaufen",
         "step.Pay Bond Interest": "Anleihezinsen zahlen",
         "step.Issue Bond": "Anleihe ausgeben",
+        # what a letter of the market means (rules/1849.md 1 and 6)
+        "market.p": "Nennwert 68 / 100",
+        "market.x": "Nennwert 144 (ab dem ersten 6H)",
+        "market.z": "Nennwert 216 (ab dem ersten 10H)",
+        "market.u": "erst ab Phase 16H erreichbar",
+        "market.e": "Spielende",
     },
 }
 """1849's question and answer sentences by language and key."""
