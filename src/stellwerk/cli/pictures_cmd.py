@@ -77,7 +77,7 @@ def _write(svg_text: str, output: Path, scale: float) -> None:
     click.echo(f"wrote {output}")
 
 
-def _map_svg(picture: Picture, routes: str | None, best: bool) -> str:
+def _map_svg(picture: Picture, routes: str | None, best: bool, lang: str = "en") -> str:
     from stellwerk.pictures.mapview import render_map
     from stellwerk.pictures.scene import last_run, map_scene, route_lines
 
@@ -101,7 +101,7 @@ def _map_svg(picture: Picture, routes: str | None, best: bool) -> str:
             lines = route_lines(game.board, routes, recorded or [])
         except (IllegalAction, EngineError) as error:
             fail(f"--routes: the routes of {routes} do not fit the board now: {error}")
-    return render_map(map_scene(game, lines, routes, best))
+    return render_map(map_scene(game, lines, routes, best, lang))
 
 
 def _check_corporation(game: Game, symbol: str) -> None:
@@ -120,6 +120,13 @@ def _ran_for_revenue(actions: list[JSONObject], corp: str) -> bool:
 
 
 def _common(function: Callable[..., None]) -> Callable[..., None]:
+    function = click.option(
+        "--lang",
+        type=click.Choice(["en", "de"]),
+        default="en",
+        show_default=True,
+        help="The picture's words: English or German.",
+    )(function)
     function = click.option(
         "--scale", type=float, default=1.5, show_default=True, help="PNG scale factor."
     )(function)
@@ -151,6 +158,7 @@ def map_command(
     file_format: str,
     routes: str | None,
     best: bool,
+    lang: str,
 ) -> None:
     """Draw the map of GAME (tiles, tokens, borders; routes on request).
 
@@ -158,14 +166,19 @@ def map_command(
     """
     check_output(output)
     picture = load_picture(game_file, before_action, db, file_format)
-    _write(_map_svg(picture, routes, best), output, scale)
+    _write(_map_svg(picture, routes, best, lang), output, scale)
 
 
 @click.command("market")
 @_common
 def market_command(
-    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None,
+    game_file: str,
+    output: Path,
+    before_action: int | None,
+    scale: float,
+    db: str | None,
     file_format: str,
+    lang: str,
 ) -> None:
     """Draw the stock market of GAME with every corporation's marker.
 
@@ -175,14 +188,19 @@ def market_command(
 
     check_output(output)
     game, _ = load(game_file, before_action, db, file_format)
-    _write(render_market(game), output, scale)
+    _write(render_market(game, lang), output, scale)
 
 
 @click.command("charters")
 @_common
 def charters_command(
-    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None,
+    game_file: str,
+    output: Path,
+    before_action: int | None,
+    scale: float,
+    db: str | None,
     file_format: str,
+    lang: str,
 ) -> None:
     """Draw a charter per corporation of GAME (treasury, trains, tokens, shares).
 
@@ -192,14 +210,19 @@ def charters_command(
 
     check_output(output)
     game, actions = load(game_file, before_action, db, file_format)
-    _write(render_charters(game, actions), output, scale)
+    _write(render_charters(game, actions, lang), output, scale)
 
 
 @click.command("players")
 @_common
 def players_command(
-    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None,
+    game_file: str,
+    output: Path,
+    before_action: int | None,
+    scale: float,
+    db: str | None,
     file_format: str,
+    lang: str,
 ) -> None:
     """Draw the players' table of GAME (cash, certificates, shares, worth).
 
@@ -209,14 +232,19 @@ def players_command(
 
     check_output(output)
     game, _ = load(game_file, before_action, db, file_format)
-    _write(render_players(game), output, scale)
+    _write(render_players(game, lang), output, scale)
 
 
 @click.command("tiles")
 @_common
 def tiles_command(
-    game_file: str, output: Path, before_action: int | None, scale: float, db: str | None,
+    game_file: str,
+    output: Path,
+    before_action: int | None,
+    scale: float,
+    db: str | None,
     file_format: str,
+    lang: str,
 ) -> None:
     """Draw every tile of GAME's supply with the copies left.
 
@@ -226,13 +254,12 @@ def tiles_command(
 
     check_output(output)
     game, _ = load(game_file, before_action, db, file_format)
-    _write(render_tiles(game), output, scale)
+    _write(render_tiles(game, lang=lang), output, scale)
 
 
 @click.command("plot")
 @click.argument("kind", type=click.Choice(["worth", "prices", "revenues"]))
 @_common
-@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def plot_command(
     kind: str, game_file: str, output: Path, before_action: int | None, scale: float,
     db: str | None, file_format: str, lang: str,
