@@ -226,6 +226,16 @@ class Step:
             )
         handler(action, entity)
 
+    def routed_here(self, kind: str, entity: Entity) -> bool:
+        """Whether the round routed the action being processed, of type ``kind`` by
+        ``entity``, to this step because the step offered it (:attr:`Round.routed`): asked
+        by a handler before it changes anything, it may skip its own test that the action is
+        offered, which would give the same answer."""
+        routed = self.round.routed
+        return (
+            routed is not None and routed[0] is self and routed[1] == kind and routed[2] is entity
+        )
+
     def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         self.pass_()
 
@@ -385,6 +395,12 @@ class Round(Generic[E_co]):
     def setup(self) -> None:
         """Called once the round is the game's current round."""
 
+    routed: tuple[Step, str, Entity] | None = None
+    """While a step processes the action the round routed to it: the step, the action's type
+    and who acts -- the step offered that type to that entity (:meth:`Step.offers_current`
+    or :meth:`Step.actions`) in the state the step's handler starts from, so a handler may
+    take that as answered instead of asking it again (:meth:`Step.routed_here`)."""
+
     stale_step: Step | None = None
     """A step the reference engine would still see as active from a cache taken before a
     change (see ``Game.action_processed`` of titles that close corporations mid-turn)."""
@@ -483,7 +499,11 @@ class Round(Generic[E_co]):
         if chosen is None:
             raise IllegalAction(f"no step accepts {kind} now", "common rules §6 (turn order)")
         self.game.changing()
-        chosen.process(action, entity)
+        self.routed = (chosen, kind, entity)
+        try:
+            chosen.process(action, entity)
+        finally:
+            self.routed = None
         self.game.changing()  # the step may have moved the round on, which settles it
         chosen.acted = True
         self.skip_steps(settled=type(self).after_process in ANNOUNCING)
