@@ -48,25 +48,21 @@ merger, secession and frozen turn do it inside (:func:`.frozen.update`)."""
 
 
 class GraphStamps:
-    """Both graph caches as one for remembered answers (``Game.memo_cache``)."""
+    """Both graph caches as one for remembered answers (``Game.memo_cache``): their ledger
+    (:attr:`GraphCache.ledger`), which counts the questions asked of either (``reads``)
+    and whose ``stamp`` is the pair of theirs, renewed whenever either takes a new one."""
 
     def __init__(self, port: MapPort) -> None:
         self.port = port
         self.full = port.graph
         self.region = port.region_graph
         """The port's two caches (made once with it): asked for every remembered answer."""
+        self.reads = self.full.reads + self.region.reads
+        self.stamp = (self.full.stamp, self.region.stamp)
+        self.full.ledger = self.region.ledger = self
 
-    @property
-    def stamp(self) -> tuple[int, int]:
-        return (self.full.stamp, self.region.stamp)
-
-    @property
-    def reads(self) -> int:
-        return self.full.reads + self.region.reads
-
-    @reads.setter
-    def reads(self, value: int) -> None:
-        self.full.reads = value - self.region.reads
+    def restamp(self) -> None:
+        self.stamp = (self.full.stamp, self.region.stamp)
 
 
 class Game1841(Game):
