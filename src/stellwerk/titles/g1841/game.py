@@ -126,7 +126,12 @@ class Game1841(Game):
         self.types_bought: set[str] = set()
         """Train types of which one has left the depot (their events are over, 2.4)."""
         self.offboards_connected: set[str] = set()
-        """Off-board hexes some corporation's graph has reached after its lays (1.4)."""
+        """Off-board hexes some corporation's graph has reached after its lays (1.4); it only
+        grows (nothing takes a hex out of it)."""
+        self.offboards_answer: tuple[int, bool] | None = None
+        """:func:`.game_end.all_offboards_connected` for the size of
+        :attr:`offboards_connected` it was found at (asked after every action; the set only
+        grows, so its size names its contents)."""
         self.token_order: dict[str, list[str | None]] = {}
         """Each corporation's tokens in charter order (hexes, ``None`` a free place), which
         railhead a lay uses (:mod:`.token_order`, rules/1841.md 2.3.3)."""
