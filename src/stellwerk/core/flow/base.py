@@ -180,11 +180,7 @@ class Step:
         return [ents[self.round.entity_index]]
 
     def current_entity(self) -> Entity | None:
-        if type(self).active_entities is Step.active_entities:  # the round's acting entity
-            round_ents = self.round.entities
-            return round_ents[self.round.entity_index] if round_ents else None
-        ents = self.active_entities()
-        return ents[0] if ents else None
+        return _step_current_entity(self)
 
     def current_actions(self) -> list[str]:
         """The action types of the current entity (do not change the list: it is shared)."""
@@ -272,13 +268,24 @@ class Step:
         return (price, price)
 
 
+def _step_current_entity(step: Step) -> Entity | None:
+    """:meth:`Step.current_entity`, for the kinds of step that check what it answers (a
+    plain function: asked very often)."""
+    if type(step).active_entities is Step.active_entities:  # the round's acting entity
+        rnd = step.round
+        round_ents = rnd.entities
+        return round_ents[rnd.entity_index] if round_ents else None
+    ents = step.active_entities()
+    return ents[0] if ents else None
+
+
 class CorporationStep(Step):
     """A step whose acting entity is a corporation (the operating steps: the operating
     corporation, or the corporation the step itself names).  ``current_entity`` says so; any
     other kind there is an engine defect (a ``TypeError``), never a rule refusal."""
 
     def current_entity(self) -> Corporation | None:
-        entity = super().current_entity()
+        entity = _step_current_entity(self)
         if entity is None or isinstance(entity, Corporation):
             return entity
         raise TypeError(f"{type(self).__name__} acts for a corporation, not {entity.name}")
@@ -289,7 +296,7 @@ class PlayerStep(Step):
     ``current_entity`` says so; any other kind there is an engine defect (a ``TypeError``)."""
 
     def current_entity(self) -> Player | None:
-        entity = super().current_entity()
+        entity = _step_current_entity(self)
         if entity is None or isinstance(entity, Player):
             return entity
         raise TypeError(f"{type(self).__name__} acts for a player, not {entity.name}")
