@@ -557,6 +557,8 @@ class Shares1841(BuySellParShares):
         game = self.game
         sold = self.sold(player)
         bought = self.bought()
+        if bought and self.started() is None:
+            return False  # after a purchase only a start buys more (can_buy_multiple)
         for corp in game.corporations:
             if not corp.ipoed:
                 continue
