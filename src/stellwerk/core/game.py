@@ -176,9 +176,28 @@ class Game(ABC):
                 return p
         raise IllegalAction(f"no player {pid}", "common rules §2.4")
 
+    _corporation_index: tuple[list[Corporation], dict[str, tuple[int, Corporation]]] | None = None
+    """Where each symbol's corporation was in :attr:`corporations` (the list itself, and
+    symbol -> (place, corporation), the first of a symbol) when last looked up: a
+    corporation still at its place is the one a search finds (a symbol never changes and
+    names one corporation of the list); titles append, replace, remove and swap them."""
+
     def corporation(self, sym: str) -> Corporation:
-        for c in self.corporations:
+        corps = self.corporations
+        index = self._corporation_index
+        if index is not None and index[0] is corps:
+            try:
+                found = index[1].get(sym)
+            except TypeError:  # not a symbol at all (unhashable): the search refuses it
+                found = None
+            if found is not None and found[0] < len(corps) and corps[found[0]] is found[1]:
+                return found[1]
+        for c in corps:
             if c.sym == sym:
+                table: dict[str, tuple[int, Corporation]] = {}
+                for place, corp in enumerate(corps):
+                    table.setdefault(corp.sym, (place, corp))
+                self._corporation_index = (corps, table)
                 return c
         raise IllegalAction(f"no corporation {sym}", "common rules §2.4")
 

@@ -18,8 +18,8 @@ orders get there, since ``check_shape`` refuses other unknown types.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, ClassVar, Self, TypeVar
 
@@ -66,10 +66,17 @@ class Route:
 
     @classmethod
     def from_json(cls, data: JSONObject) -> Route:
-        known = _names(cls)[1]
-        values: dict[str, Any] = {k: _freeze(v) for k, v in data.items() if k in known}
-        rest = {k: v for k, v in data.items() if k not in known}
-        return cls(**values, order=tuple(data), rest=tuple(rest.items()))
+        known, plan = _plan(cls)
+        values: dict[str, Any] = {}
+        rest: list[tuple[str, JSONValue]] = []
+        for key, value in data.items():
+            if key in known:
+                values[key] = _freeze(value)
+            else:
+                rest.append((key, value))
+        values["order"] = tuple(data)
+        values["rest"] = tuple(rest)
+        return _made(cls, plan, values)
 
     def to_json(self) -> JSONObject:
         return _write(self, self.order, self.rest)
@@ -423,23 +430,74 @@ def parse(action: object) -> Move:
 
 def _build(action: JSONObject) -> Move:
     cls = CLASSES.get(str(action["type"]), Move)
-    known = _names(cls)[1]
+    kinds, plan = _plan(cls)
     values: dict[str, Any] = {}  # the fields of ``cls``, whose types check_shape has checked
     rest: list[tuple[str, JSONValue]] = []
     for key, value in action.items():
-        if key in known:
-            if type(value) is list:
-                if key == "auto_actions":
-                    values[key] = tuple([parse(a) for a in value])
-                elif key == "routes":
-                    values[key] = tuple([Route.from_json(r) for r in value if type(r) is dict])
-                else:
-                    values[key] = _freeze(value)
-            else:
-                values[key] = value
-        elif key != "type" or cls is Move:  # a class's type is its TYPE
-            rest.append((key, value))
-    return cls(**values, order=tuple(action), rest=tuple(rest))
+        kind = kinds.get(key)
+        if kind is None:
+            if key != "type" or cls is Move:  # a class's type is its TYPE
+                rest.append((key, value))
+        elif type(value) is not list:
+            values[key] = value
+        elif kind is _AUTOS:
+            values[key] = tuple([parse(a) for a in value])
+        elif kind is _ROUTES:
+            values[key] = tuple([Route.from_json(r) for r in value if type(r) is dict])
+        else:
+            values[key] = _freeze(value)
+    values["order"] = tuple(action)
+    values["rest"] = tuple(rest)
+    return _made(cls, plan, values)
+
+
+_T = TypeVar("_T")
+
+
+def _made(cls: type[_T], plan: Plan, values: dict[str, Any]) -> _T:
+    """What ``cls(**values)`` makes, each slot set to its value or the field's default,
+    without the keyword call (asked for every action read); a field without a default
+    must be given (check_shape made sure of who acts and of a route's train)."""
+    made = _new(cls)
+    get = values.get
+    for name, put, default in plan:
+        value = get(name, default)
+        if value is _REQUIRED:
+            raise TypeError(f"{cls.__name__} needs the field {name!r}")
+        put(made, value)
+    return made
+
+
+_new = object.__new__
+
+_FREEZE, _AUTOS, _ROUTES = "freeze", "autos", "routes"
+"""How :func:`_build` reads a field's JSON list: as a tuple, as moves, as routes."""
+
+_REQUIRED = object()
+"""The default of a field that has none (``entity``, a route's ``train``)."""
+
+Plan = tuple[tuple[str, Callable[[object, object], None], object], ...]
+"""Every field of a move or route class with the setter of its slot and its default."""
+
+_PLANS: dict[type, tuple[dict[str, str], Plan]] = {}
+
+
+def _plan(cls: type[Move | Route]) -> tuple[dict[str, str], Plan]:
+    """How :func:`_build` reads each JSON key that is a field of ``cls`` (``order`` and
+    ``rest`` are not keys) and how :func:`_made` makes one."""
+    found = _PLANS.get(cls)
+    if found is None:
+        kinds = {
+            name: {"auto_actions": _AUTOS, "routes": _ROUTES}.get(name, _FREEZE)
+            for name in _names(cls)[0]
+        }
+        plan = []
+        for f in fields(cls):
+            slot = next(k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__)
+            default = _REQUIRED if f.default is MISSING else f.default
+            plan.append((f.name, slot.__set__, default))
+        found = _PLANS[cls] = (kinds, tuple(plan))
+    return found
 
 
 def as_move(action: Move | JSONObject) -> Move:

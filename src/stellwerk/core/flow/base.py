@@ -180,11 +180,7 @@ class Step:
         return [ents[self.round.entity_index]]
 
     def current_entity(self) -> Entity | None:
-        if type(self).active_entities is Step.active_entities:  # the round's acting entity
-            round_ents = self.round.entities
-            return round_ents[self.round.entity_index] if round_ents else None
-        ents = self.active_entities()
-        return ents[0] if ents else None
+        return _step_current_entity(self)
 
     def current_actions(self) -> list[str]:
         """The action types of the current entity (do not change the list: it is shared)."""
@@ -226,6 +222,16 @@ class Step:
             )
         handler(action, entity)
 
+    def routed_here(self, kind: str, entity: Entity) -> bool:
+        """Whether the round routed the action being processed, of type ``kind`` by
+        ``entity``, to this step because the step offered it (:attr:`Round.routed`): asked
+        by a handler before it changes anything, it may skip its own test that the action is
+        offered, which would give the same answer."""
+        routed = self.round.routed
+        return (
+            routed is not None and routed[0] is self and routed[1] == kind and routed[2] is entity
+        )
+
     def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         self.pass_()
 
@@ -262,13 +268,24 @@ class Step:
         return (price, price)
 
 
+def _step_current_entity(step: Step) -> Entity | None:
+    """:meth:`Step.current_entity`, for the kinds of step that check what it answers (a
+    plain function: asked very often)."""
+    if type(step).active_entities is Step.active_entities:  # the round's acting entity
+        rnd = step.round
+        round_ents = rnd.entities
+        return round_ents[rnd.entity_index] if round_ents else None
+    ents = step.active_entities()
+    return ents[0] if ents else None
+
+
 class CorporationStep(Step):
     """A step whose acting entity is a corporation (the operating steps: the operating
     corporation, or the corporation the step itself names).  ``current_entity`` says so; any
     other kind there is an engine defect (a ``TypeError``), never a rule refusal."""
 
     def current_entity(self) -> Corporation | None:
-        entity = super().current_entity()
+        entity = _step_current_entity(self)
         if entity is None or isinstance(entity, Corporation):
             return entity
         raise TypeError(f"{type(self).__name__} acts for a corporation, not {entity.name}")
@@ -279,7 +296,7 @@ class PlayerStep(Step):
     ``current_entity`` says so; any other kind there is an engine defect (a ``TypeError``)."""
 
     def current_entity(self) -> Player | None:
-        entity = super().current_entity()
+        entity = _step_current_entity(self)
         if entity is None or isinstance(entity, Player):
             return entity
         raise TypeError(f"{type(self).__name__} acts for a player, not {entity.name}")
@@ -385,6 +402,12 @@ class Round(Generic[E_co]):
     def setup(self) -> None:
         """Called once the round is the game's current round."""
 
+    routed: tuple[Step, str, Entity] | None = None
+    """While a step processes the action the round routed to it: the step, the action's type
+    and who acts -- the step offered that type to that entity (:meth:`Step.offers_current`
+    or :meth:`Step.actions`) in the state the step's handler starts from, so a handler may
+    take that as answered instead of asking it again (:meth:`Step.routed_here`)."""
+
     stale_step: Step | None = None
     """A step the reference engine would still see as active from a cache taken before a
     change (see ``Game.action_processed`` of titles that close corporations mid-turn)."""
@@ -483,7 +506,11 @@ class Round(Generic[E_co]):
         if chosen is None:
             raise IllegalAction(f"no step accepts {kind} now", "common rules §6 (turn order)")
         self.game.changing()
-        chosen.process(action, entity)
+        self.routed = (chosen, kind, entity)
+        try:
+            chosen.process(action, entity)
+        finally:
+            self.routed = None
         self.game.changing()  # the step may have moved the round on, which settles it
         chosen.acted = True
         self.skip_steps(settled=type(self).after_process in ANNOUNCING)

@@ -22,6 +22,7 @@ import contextlib
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.tiles import Gauge
@@ -386,6 +387,17 @@ def tokenable_paths(board: Board, corp: str) -> frozenset[PathKey]:
     return frozenset(out)
 
 
+class CacheLedger(Protocol):
+    """Counts the questions asked of one or more graph caches and names their contents
+    (``reads`` and ``stamp``, what remembered answers are kept under): a cache is its own,
+    or several caches share one (:attr:`GraphCache.ledger`), which each tells of a new
+    stamp (``restamp``)."""
+
+    reads: int
+
+    def restamp(self) -> None: ...
+
+
 STAMPS = itertools.count(1)
 """Stamps of graph-cache contents: every change takes a new one, unique in the process."""
 
@@ -439,6 +451,9 @@ class GraphCache:
         self.reads = 0
         """Counts the questions asked of the cache (networks, token spots, route flags): an
         answer computed without asking any does not depend on the cache."""
+        self.ledger: CacheLedger = self
+        """Where the questions are counted and a new stamp is told: the cache itself, or
+        the one ledger of several caches that answer as one (a title's ``memo_cache``)."""
         """Networks computed on the board as it is now (``board.content``), whatever the cache
         above holds: a network is a function of the board, so a look-ahead that computed one
         and then restored the cache spares the computation after it (not part of
@@ -510,10 +525,17 @@ class GraphCache:
         self._deferred.clear()  # none at the save
         self._nets, self._tokenable, self._routes = dict(nets), dict(tokenable), dict(routes)
         self.stamp = stamp
+        if self.ledger is not self:
+            self.ledger.restamp()
 
     def _bump(self) -> None:
         """The contents are about to change: a new stamp."""
         self.stamp = next(STAMPS)
+        if self.ledger is not self:
+            self.ledger.restamp()
+
+    def restamp(self) -> None:
+        """The cache's own ledger: its stamp is the cache's."""
 
     def forget(self, corp: str) -> None:
         """Drop everything cached for ``corp`` (a closed corporation starts afresh)."""
@@ -533,7 +555,7 @@ class GraphCache:
 
     def network(self, corp: str) -> Network:
         """The (cached) network of ``corp``."""
-        self.reads += 1
+        self.ledger.reads += 1
         self._check_version()
         if corp in self._deferred:
             self._settle(corp)
@@ -562,7 +584,7 @@ class GraphCache:
     def tokenable_cities(self, corp: str) -> list[tuple[str, int]]:
         """(hex, city index) of reachable cities where ``corp`` may place a token: a free,
         unreserved slot and no token of ``corp`` on the hex (common rules §6.4)."""
-        self.reads += 1
+        self.ledger.reads += 1
         self._check_version()
         if corp in self._deferred:
             self._settle(corp)
@@ -591,7 +613,7 @@ class GraphCache:
         over :func:`tokenable_paths`: the same walks as :func:`compute_network`), and the
         network is put off: computed when asked for, or before the board changes (the token
         step is asked after every tile lay, and most of them need only this answer)."""
-        self.reads += 1
+        self.ledger.reads += 1
         self._check_version()
         put_off = self._deferred.get(corp)
         if put_off is not None and put_off[1] == self.limits:
@@ -611,7 +633,7 @@ class GraphCache:
 
     def route_flags(self, corp: str) -> tuple[bool, bool]:
         """(a route exists, a train must be bought) - 18xx.games ``route_info``."""
-        self.reads += 1
+        self.ledger.reads += 1
         self._check_version()
         flags = self._routes.get(corp)
         if flags is None:

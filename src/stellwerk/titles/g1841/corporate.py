@@ -469,7 +469,11 @@ class CorporateShares(CorporationStep):
 
     def check_offered(self, entity: Entity, kind: str) -> None:
         """The entity is the operating corporation at its share step, and ``kind`` is not
-        barred by a forced sale (rules/1841.md 2.3.8)."""
+        barred by a forced sale (rules/1841.md 2.3.8).  The round routes an action here only
+        when the turn's menu offers it (:meth:`offers_current`, :meth:`actions`: the same
+        tests), so an action routed here in the state it is checked in passes at once."""
+        if self.routed_here(kind, entity):
+            return
         if not self.acting(entity):
             raise IllegalAction(f"{getattr(entity, 'name', entity)} is not trading now", RULE)
         if kind != "sell_shares" and self._over_a_limit(entity) and self.must_sell(entity):

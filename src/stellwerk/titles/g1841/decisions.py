@@ -192,7 +192,10 @@ class Decisions(Step):
 
     def current(self) -> tuple[Procedure, Question] | None:
         """:func:`current`, remembered for the state (``remembered``: the round asks whether
-        this step is active at every turn of the routing; do not change the answer)."""
+        this step is active at every turn of the routing; do not change the answer).  With
+        no procedure under way, as mostly, it is None without asking."""
+        if not self.game.procedures:
+            return None
         found: tuple[Procedure, Question] | None = remembered(
             self, "current", lambda: current(self.game)
         )

@@ -48,25 +48,21 @@ merger, secession and frozen turn do it inside (:func:`.frozen.update`)."""
 
 
 class GraphStamps:
-    """Both graph caches as one for remembered answers (``Game.memo_cache``)."""
+    """Both graph caches as one for remembered answers (``Game.memo_cache``): their ledger
+    (:attr:`GraphCache.ledger`), which counts the questions asked of either (``reads``)
+    and whose ``stamp`` is the pair of theirs, renewed whenever either takes a new one."""
 
     def __init__(self, port: MapPort) -> None:
         self.port = port
         self.full = port.graph
         self.region = port.region_graph
         """The port's two caches (made once with it): asked for every remembered answer."""
+        self.reads = self.full.reads + self.region.reads
+        self.stamp = (self.full.stamp, self.region.stamp)
+        self.full.ledger = self.region.ledger = self
 
-    @property
-    def stamp(self) -> tuple[int, int]:
-        return (self.full.stamp, self.region.stamp)
-
-    @property
-    def reads(self) -> int:
-        return self.full.reads + self.region.reads
-
-    @reads.setter
-    def reads(self, value: int) -> None:
-        self.full.reads = value - self.region.reads
+    def restamp(self) -> None:
+        self.stamp = (self.full.stamp, self.region.stamp)
 
 
 class Game1841(Game):
@@ -130,7 +126,12 @@ class Game1841(Game):
         self.types_bought: set[str] = set()
         """Train types of which one has left the depot (their events are over, 2.4)."""
         self.offboards_connected: set[str] = set()
-        """Off-board hexes some corporation's graph has reached after its lays (1.4)."""
+        """Off-board hexes some corporation's graph has reached after its lays (1.4); it only
+        grows (nothing takes a hex out of it)."""
+        self.offboards_answer: tuple[int, bool] | None = None
+        """:func:`.game_end.all_offboards_connected` for the size of
+        :attr:`offboards_connected` it was found at (asked after every action; the set only
+        grows, so its size names its contents)."""
         self.token_order: dict[str, list[str | None]] = {}
         """Each corporation's tokens in charter order (hexes, ``None`` a free place), which
         railhead a lay uses (:mod:`.token_order`, rules/1841.md 2.3.3)."""

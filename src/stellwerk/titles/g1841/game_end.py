@@ -70,7 +70,13 @@ def all_offboards_connected(game: Game1841) -> bool:
     groups = game.data.offboard_groups
     if not connected and groups:  # asked after every action: mostly nothing is connected
         return False
-    return all(any(h in connected for h in members) for members in groups.values())
+    size = len(connected)  # the set only grows: its size names its contents
+    known = game.offboards_answer
+    if known is not None and known[0] == size:
+        return known[1]
+    answer = all(any(h in connected for h in members) for members in groups.values())
+    game.offboards_answer = (size, answer)
+    return answer
 
 
 def after_operating_turn(game: Game1841) -> bool:

@@ -557,6 +557,8 @@ class Shares1841(BuySellParShares):
         game = self.game
         sold = self.sold(player)
         bought = self.bought()
+        if bought and self.started() is None:
+            return False  # after a purchase only a start buys more (can_buy_multiple)
         for corp in game.corporations:
             if not corp.ipoed:
                 continue
@@ -763,6 +765,13 @@ class Shares1841(BuySellParShares):
         return self.can_gain(player, bundle)
 
     # -- sales ----------------------------------------------------------------------------------
+    def can_sell_any(self, player: Player) -> bool:
+        """No sale after a purchase, whatever the bundle (:meth:`can_sell` asks the generic
+        test first, which refuses it): checked first, it is cheap."""
+        if self.bought():
+            return False
+        return super().can_sell_any(player)
+
     def can_sell(self, player: Player, bundle: Bundle) -> bool:
         """Operated corporations only, before buying, at most 50 % in the pool, a president's
         certificate only to a holder of as much, never a historical one's before phase 4, and

@@ -259,7 +259,7 @@ class BaseView(GraphCache):
         self._view = net
 
     def network(self, corp: str) -> Network:
-        self.reads += 1
+        self.ledger.reads += 1
         return self._view
 
 
