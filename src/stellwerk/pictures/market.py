@@ -5,7 +5,7 @@ prices, common rules §6.2; drawn leftmost).  A one-row market is drawn as one r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from stellwerk.pictures.hexdraw import token
@@ -62,8 +62,11 @@ def render_market(game: Shown, lang: str = "en") -> str:
     rows = market.rows
     width_cells = max(len(r) for r in rows)
     margin = 20.0
-    legend_h = 60.0
     width = margin * 2 + width_cells * CELL_W
+    used = {z for row in rows for cell in row if cell is not None and (z := _zone(cell.types))}
+    labels = {zone: zone_label(title, zone, lang) for zone in used}
+    places = _legend_places(margin, width - margin, used, labels)
+    legend_h = 30.0 + LEGEND_ROW_H * max((y for _, y in places.values()), default=0.0)
     height = margin * 2 + 30 + len(rows) * CELL_H + legend_h
     root = new_svg(width, height, f"{title} stock market")
     text(
@@ -76,16 +79,14 @@ def render_market(game: Shown, lang: str = "en") -> str:
         weight="bold",
     )
     grid = sub(root, "g", id="market", transform=f"translate({margin} {margin + 30})")
-    used: set[str] = set()
     for r, row in enumerate(rows):
         for c, cell in enumerate(row):
             if cell is None:
                 continue
             x, y = c * CELL_W, r * CELL_H
-            zone = next((t for t in sorted(cell.types) if t in ZONES), None)
+            zone = _zone(cell.types)
             fill, ink = "#ffffff", "#000"
             if zone is not None:
-                used.add(zone)
                 fill = ZONES[zone]
                 ink = "#fff" if zone in ("c", "e") else "#000"
             g = sub(grid, "g", id=f"cell-{r}-{c}", class_="cell", data_price=cell.price)
@@ -102,8 +103,7 @@ def render_market(game: Shown, lang: str = "en") -> str:
             )
             text(g, x + 4, y + 9, str(cell.price), 11, anchor="start", fill=ink, weight="bold")
             _markers(g, x, y, cell.corporations, colors)
-    labels = {zone: zone_label(title, zone, lang) for zone in used}
-    _legend(root, margin, margin + 30 + len(rows) * CELL_H + 16, used, labels)
+    _legend(root, margin + 30 + len(rows) * CELL_H + 16, places, labels)
     return to_string(root)
 
 
@@ -122,10 +122,34 @@ def _markers(
         token(g, (cx, cy), r, sym, colors.get(sym, CorpColors("#ccc", "#000")))
 
 
-def _legend(root: Element, x: float, y: float, used: set[str], labels: Mapping[str, str]) -> None:
-    g = sub(root, "g", id="market-legend")
+LEGEND_ROW_H = 18.0
+
+
+def _zone(types: Iterable[str]) -> str | None:
+    """The letter of a cell that colours it (the first known one)."""
+    return next((t for t in sorted(types) if t in ZONES), None)
+
+
+def _legend_places(
+    left: float, right: float, used: set[str], labels: Mapping[str, str]
+) -> dict[str, tuple[float, float]]:
+    """Where each legend entry goes: (x, row), rows filled left to right up to ``right``."""
+    places: dict[str, tuple[float, float]] = {}
+    x, row = left, 0.0
     for zone in sorted(used):
-        fill, label = ZONES[zone], labels[zone]
-        sub(g, "rect", x=x, y=y - 7, width=14, height=14, fill=fill, stroke="#555")
-        text(g, x + 18, y, label, 11, anchor="start")
-        x += 24 + 6.5 * len(label)
+        needed = 24 + 6.5 * len(labels[zone])
+        if x > left and x + needed > right:
+            x, row = left, row + 1
+        places[zone] = (x, row)
+        x += needed
+    return places
+
+
+def _legend(
+    root: Element, y: float, places: Mapping[str, tuple[float, float]], labels: Mapping[str, str]
+) -> None:
+    g = sub(root, "g", id="market-legend")
+    for zone, (x, row) in places.items():
+        top = y + row * LEGEND_ROW_H
+        sub(g, "rect", x=x, y=top - 7, width=14, height=14, fill=ZONES[zone], stroke="#555")
+        text(g, x + 18, top, labels[zone], 11, anchor="start")
