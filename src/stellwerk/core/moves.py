@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields, replace
 from types import MappingProxyType
-from typing import Any, ClassVar, Self, TypeVar
+from typing import ClassVar, Self, TypeVar
 
 from stellwerk.core.actions import check_shape
 from stellwerk.core.jsondata import JSONObject, JSONValue
@@ -67,7 +67,7 @@ class Route:
     @classmethod
     def from_json(cls, data: JSONObject) -> Route:
         known, plan = _plan(cls)
-        values: dict[str, Any] = {}
+        values: dict[str, object] = {}
         rest: list[tuple[str, JSONValue]] = []
         for key, value in data.items():
             if key in known:
@@ -431,7 +431,7 @@ def parse(action: object) -> Move:
 def _build(action: JSONObject) -> Move:
     cls = CLASSES.get(str(action["type"]), Move)
     kinds, plan = _plan(cls)
-    values: dict[str, Any] = {}  # the fields of ``cls``, whose types check_shape has checked
+    values: dict[str, object] = {}  # the fields of ``cls``, whose types check_shape has checked
     rest: list[tuple[str, JSONValue]] = []
     for key, value in action.items():
         kind = kinds.get(key)
@@ -454,7 +454,7 @@ def _build(action: JSONObject) -> Move:
 _T = TypeVar("_T")
 
 
-def _made(cls: type[_T], plan: Plan, values: dict[str, Any]) -> _T:
+def _made(cls: type[_T], plan: Plan, values: dict[str, object]) -> _T:
     """What ``cls(**values)`` makes, each slot set to its value or the field's default,
     without the keyword call (asked for every action read); a field without a default
     must be given (check_shape made sure of who acts and of a route's train)."""
