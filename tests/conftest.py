@@ -38,6 +38,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def cut_fixture(name: str, actions: int) -> dict[str, Any]:
+    """The 18xx.games fixture ``name`` (e.g. ``1849/1849_game_end_bank.json``) cut after its
+    first ``actions`` actions, as a game still going on (no result); skips the test when
+    ../shared is absent."""
+    import json
+
+    path = FIXTURES_18XX / name
+    if not path.exists():
+        pytest.skip(f"{path} not found")
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:actions]
+    data.pop("result", None)
+    data["status"] = "active"
+    return data
+
+
 @pytest.fixture
 def fixtures_18xx() -> Path:
     """The 18xx.games fixtures folder in ../shared; skips the test when it is absent."""

@@ -7,35 +7,18 @@ seeded selfplay games."""
 from __future__ import annotations
 
 import contextlib
-import json
-from pathlib import Path
 
 import pytest
+from tests.conftest import cut_fixture
 
 from stellwerk.api import Game
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.jsondata import JSONObject
 from stellwerk.pictures.scene import route_lines
 
-FIXTURE = (
-    Path(__file__).resolve().parents[2]
-    / ".."
-    / "shared"
-    / "fixtures"
-    / "18xx.games"
-    / "1849"
-    / "1849_game_end_bank.json"
-)
-
 
 def cut(actions: int) -> Game:
-    if not FIXTURE.exists():
-        pytest.skip(f"{FIXTURE} not found")
-    data = json.loads(FIXTURE.read_text())
-    data["actions"] = data["actions"][:actions]
-    data.pop("result", None)
-    data["status"] = "active"
-    return Game.from_file(data)
+    return Game.from_file(cut_fixture("1849/1849_game_end_bank.json", actions))
 
 
 @pytest.mark.parametrize("actions", [67, 99, 130, 269, 337])

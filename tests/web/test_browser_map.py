@@ -11,40 +11,33 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from test_browser_play import browser, click_map, server  # noqa: F401
+from tests.conftest import cut_fixture
 
-GAME_1849 = (
-    Path(__file__).resolve().parents[2]
-    / ".."
-    / "shared"
-    / "fixtures"
-    / "18xx.games"
-    / "1849"
-    / "1849_game_end_bank.json"
-)
+GAME_1849 = "1849/1849_game_end_bank.json"
 LAY_AT = 50
 """1849 fixture: after 50 actions SFA lays track; on J6 (a mountain, L.40) tile 644 may lie
 in rotations 2, 3 and 4 (and other tiles)."""
 
 
-def acting_page(browser: Any, server: str) -> Any:  # noqa: F811
-    """The fixture cut at :data:`LAY_AT`, imported; the page of the player who moves."""
-    if not GAME_1849.exists():
-        pytest.skip(f"{GAME_1849} not found")
-    data = json.loads(GAME_1849.read_text())
-    data["actions"] = data["actions"][:LAY_AT]
-    data.pop("result", None)
-    data["status"] = "active"
+def imported_page(browser: Any, server: str, actions: int, shows: str) -> Any:  # noqa: F811
+    """The 1849 fixture cut after ``actions`` actions, imported; the page of the first
+    player whose page shows ``shows`` (a selector)."""
+    data = cut_fixture(GAME_1849, actions)
     answer = httpx.post(f"{server}/api/games/import", json=data, timeout=60)
     assert answer.status_code == 201, answer.text
     for player in answer.json()["players"]:
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         page.goto(server + player["link"])
-        if page.locator("#choices").count():
+        if page.locator(shows).count():
             return page
         page.context.close()
-    raise AssertionError("nobody has moves")
+    raise AssertionError(f"no player's page shows {shows}")
+
+
+def acting_page(browser: Any, server: str) -> Any:  # noqa: F811
+    """The fixture cut at :data:`LAY_AT`, imported; the page of the player who moves."""
+    return imported_page(browser, server, LAY_AT, "#choices")
 
 
 def preview(page: Any) -> tuple[str, str]:

@@ -8,43 +8,18 @@ records the edited run.  The browser and the server are
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
+from test_browser_map import imported_page
 from test_browser_play import browser, click_map, server, submit  # noqa: F401
 
-GAME_1849 = (
-    Path(__file__).resolve().parents[2]
-    / ".."
-    / "shared"
-    / "fixtures"
-    / "18xx.games"
-    / "1849"
-    / "1849_game_end_bank.json"
-)
 CUT = 99
 
 
 def runner_page(browser: Any, server: str) -> Any:  # noqa: F811
     """The cut game imported; the page of the player whose corporation runs."""
-    if not GAME_1849.exists():
-        pytest.skip(f"{GAME_1849} not found")
-    data = json.loads(GAME_1849.read_text())
-    data["actions"] = data["actions"][:CUT]
-    data.pop("result", None)
-    data["status"] = "active"
-    answer = httpx.post(f"{server}/api/games/import", json=data, timeout=60)
-    assert answer.status_code == 201, answer.text
-    for player in answer.json()["players"]:
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        page.goto(server + player["link"])
-        if page.locator("#route-edit .route-editor").count():
-            return page
-        page.context.close()
-    raise AssertionError("nobody runs routes")
+    return imported_page(browser, server, CUT, "#route-edit .route-editor")
 
 
 def total(page: Any) -> str:

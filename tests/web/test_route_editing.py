@@ -10,7 +10,6 @@ import json
 import re
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,17 +18,10 @@ with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2 for it
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from tests.conftest import cut_fixture
+
 from stellwerk.web.app import create_app
 
-FIXTURE = (
-    Path(__file__).resolve().parents[2]
-    / ".."
-    / "shared"
-    / "fixtures"
-    / "18xx.games"
-    / "1849"
-    / "1849_game_end_bank.json"
-)
 CUT = 99
 BEST = {
     "4H-1": ["N8.0", "M9.0", "N10.0", "M11.0"],
@@ -47,12 +39,7 @@ def client() -> Iterator[TestClient]:
 @pytest.fixture
 def seats(client: TestClient) -> dict[str, str]:
     """name -> page path of the imported cut game (``spectator``: the spectators')."""
-    if not FIXTURE.exists():
-        pytest.skip(f"{FIXTURE} not found")
-    data = json.loads(FIXTURE.read_text())
-    data["actions"] = data["actions"][:CUT]
-    data.pop("result", None)
-    data["status"] = "active"
+    data = cut_fixture("1849/1849_game_end_bank.json", CUT)
     answer = client.post("/api/games/import", json=data)
     assert answer.status_code == 201, answer.text
     body = answer.json()
