@@ -1,5 +1,5 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
-18xx.games' own engine cannot go on from or plays on against the rules (its defects A-M,
+18xx.games' own engine cannot go on from or plays on against the rules (its defects A-O,
 docs/architecture.md; C and E are not looked at: no single move of a player was found to
 lead there; I matters only with the printed rules' frozen update, the default follows it).
 
@@ -108,6 +108,19 @@ the move would lead there and ``None`` otherwise.
   partner, naming the new corporation and answering the price or a first-pass exchange are
   checked, on copies, by several ways of answering the rest; a way the merger is refused in
   (no president) does not count.
+* **O** (a transformation behind a stalled token purchase): after a replayed start of a
+  closed historical corporation (18xx.games lets one be started again, we follow it in a
+  replay only) 18xx.games queues the start's token purchase and never asks it; every later
+  token purchase of the round waits behind it (:func:`.stock.stall_token_purchases`).  A
+  transformation begun then never completes: the minor is never restarted and stays started,
+  its certificates back in its treasury, its president the one it had.  18xx.games plays on
+  with it as a started corporation -- it operates in later rounds, and another corporation
+  may buy its president's certificate out of its treasury (its random game of the lite map
+  with the SFLi variant, 6 players, seed 75506: RSFS starts the closed SFL at action 561,
+  CTLP transforms into AFI at 585, RATF buys CTLP's president's certificate at 699), which no
+  rule has.  We follow the minor's turns (its frozen state is held as 18xx.games holds it,
+  :func:`.merger.hold_frozen_after_restart`) but not that purchase.  The driver begins no
+  transformation while a purchase is stalled.
 """
 
 from __future__ import annotations
@@ -184,6 +197,21 @@ def last_operator_merges(game: Game1841, action: Action) -> bool:
     named = str(action.get("corporation", ""))
     later = rnd.entities[rnd.entity_index + 1 :]
     return not [c for c in later if c.sym != named and not rnd.skip_entity(c)]
+
+
+def transform_behind_stalled_purchase(game: Game1841, action: Action) -> bool:
+    """``action`` begins a transformation while a token purchase of the round is stalled
+    (:func:`.stock.stall_token_purchases`): its own token purchase would queue behind it and
+    never be asked, so the transformation never completes (defect O, module docstring)."""
+    if game.stalled_token_purchase is None:
+        return False
+    try:
+        entity = game.entity(action)
+    except IllegalAction:
+        return False
+    if not isinstance(entity, Corporation):
+        return False
+    return isinstance(game.round.step_for_entity(entity), TransformStep)
 
 
 def transform_short_of_token(game: Game1841, action: Action) -> bool:
@@ -455,6 +483,7 @@ CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("sell_shares", partial_president_sale_unreturned, "M"),
     ("merge", merger_pool_pairs_unpaid, "N"),
     ("choose", merger_pool_pairs_unpaid, "N"),
+    ("merge", transform_behind_stalled_purchase, "O"),
 )
 """Action type, the check that such an action leads into the defect, and the defect's letter
 (docs/architecture.md); the first that holds names the defect."""

@@ -538,3 +538,24 @@ def test_defect_n_merger_with_pool_pairs_beyond_the_new_shares_is_avoided_rules_
     avoided: dict[str, int] = {}
     for seed in range(6):
         assert choose_clear(game, legal, random.Random(seed), None, avoided, VETO) != partner
+
+
+def test_defect_o_no_transformation_behind_a_stalled_token_purchase_rules_2_3_12() -> None:
+    """A transformation's token purchase (rules/1841.md 2.3.12) queued behind a start's
+    purchase 18xx.games never asks is never asked either, and the transformation never
+    completes (defect O): while a purchase is stalled the check holds for every
+    transformation offered and the driver picks none; with nothing stalled it does not hold."""
+    game, legal = one_token_transform_offered()
+    xf = transforms(game, legal)
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    set_chain_cash(engine, str(xf[0]["entity"]), 4 * REQUIRED_TOKEN_PRICE)
+    assert not any(oracle_defects.transform_behind_stalled_purchase(engine, a) for a in xf)
+    closed = next(c for c in engine.corporations if not c.ipoed)
+    engine.stalled_token_purchase = closed.sym
+    assert all(oracle_defects.transform_behind_stalled_purchase(engine, a) for a in xf)
+    assert all(oracle_defects.veto(game, a) is not None for a in xf)
+    others = [a for a in legal if a not in xf and a.get("type") == "merge"]
+    assert not any(oracle_defects.transform_behind_stalled_purchase(engine, a) for a in others)
+    for seed in range(30):
+        assert choose_clear(game, legal, random.Random(seed), None, {}, VETO) not in xf

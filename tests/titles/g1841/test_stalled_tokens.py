@@ -8,10 +8,14 @@ transformation into CTDA after CGTF had started the closed SFL)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from stellwerk.core.entities import Player, move_share
 from stellwerk.core.flow.base import act
 from stellwerk.core.policy import LIVE, RECORDED
-from stellwerk.titles.g1841 import transform
+from stellwerk.titles.g1841 import frozen, merger, transform
 from stellwerk.titles.g1841.decisions import Decisions, queue
+from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import game_busy
 from stellwerk.titles.g1841.ownership import historical
 from stellwerk.titles.g1841.stock import stall_token_purchases
@@ -123,3 +127,64 @@ def test_behind_a_never_asked_purchase_the_token_money_is_still_raised() -> None
         decisions.process({"type": "choose", "entity": 0, "choice": "no"}, asked.entity)
     assert game.token_emr_due == ("ATFA", transform.REQUIRED_TOKEN_PRICE)
     assert token_emr.pending(game) is atfa and not token_emr.question_open(game)
+
+
+def minor_left_to_a_restarted_president(refresh_at_once: bool) -> tuple[Game1841, str]:
+    """SFMA's transformation stalls behind a never-asked purchase (it stays started, as
+    above); its president's certificate then lies with a corporation that merges and restarts
+    (a merger's end, rules/1841.md 2.3.11), as in 18xx.games' random game of the lite map
+    with the SFLi variant, 6 players, seed 75506 (CTLP left presided by RSFS, actions 585 and
+    609).  The frozen states were up to date before the restart; returns the game and the
+    restarted corporation."""
+    game, _ = before_tuscan_merge()
+    game.settings = replace(game.settings, transformation_updates_frozen=refresh_at_once)
+    sfma = game.corporation("SFMA")
+    president = next(
+        c for c in game.corporations if c.ipoed and c is not sfma and isinstance(c.owner, Player)
+    )
+    assert sfma.presidents_share is not None
+    move_share(sfma.presidents_share, president)
+    game.set_president(sfma, president)
+    frozen.update(game)
+    assert not frozen.is_frozen(game, sfma)
+    merger.restart_corporation(game, president)
+    merger.hold_frozen_after_restart(game, [president])
+    return game, president.sym
+
+
+def test_a_merger_restart_holds_the_frozen_state_of_a_minor_it_presided_rules_2_3_10() -> None:
+    """18xx.games brings the frozen states up to date once a merger's exchanges are over, not
+    after its old corporations restart: a stalled minor presided by one of them keeps its
+    state (not frozen: an ordinary turn, may merge) until the next update, a share trade."""
+    game, _ = minor_left_to_a_restarted_president(refresh_at_once=False)
+    sfma = game.corporation("SFMA")
+    assert game.frozen_held
+    game.refresh_frozen("pass")
+    assert not frozen.is_frozen(game, sfma)
+    assert merger.is_frozen(game, sfma)  # its chain as it is now ends at no player
+    game.operated_corps.add(sfma.sym)
+    assert merger.mergeable(game, sfma)  # asked of the kept state, as 18xx.games does
+    game.refresh_frozen("buy_shares")
+    assert frozen.is_frozen(game, sfma) and not merger.mergeable(game, sfma)
+
+
+def test_with_the_printed_update_the_minor_is_frozen_at_once_rules_2_3_10() -> None:
+    """With the printed rules' update (rules/1841.md 2.3.9) nothing is held: the minor's chain
+    ends at no player, so it is frozen after the action."""
+    game, _ = minor_left_to_a_restarted_president(refresh_at_once=True)
+    sfma = game.corporation("SFMA")
+    assert not game.frozen_held
+    game.refresh_frozen("pass")
+    assert frozen.is_frozen(game, sfma)
+
+
+def test_a_merger_restart_holds_nothing_when_no_started_corporation_was_its_own() -> None:
+    """By the rules a merged corporation presides none (its certificates went to the new
+    one): its restart holds nothing."""
+    game, _ = before_tuscan_merge()
+    restarted = next(c for c in game.corporations if c.ipoed and c.sym != "SFMA")
+    for corp in game.corporations:
+        assert corp.owner is not restarted or not corp.ipoed
+    merger.restart_corporation(game, restarted)
+    merger.hold_frozen_after_restart(game, [restarted])
+    assert not game.frozen_held

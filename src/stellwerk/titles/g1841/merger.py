@@ -28,6 +28,7 @@ bookkeeping can replace them: :func:`has_operated`, :func:`is_frozen`, :func:`ma
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -47,7 +48,7 @@ from stellwerk.core.entities import (
 )
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.market import Cell
-from stellwerk.titles.g1841 import journal, token_order
+from stellwerk.titles.g1841 import frozen, journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import Procedure, Question, city_meaning
 from stellwerk.titles.g1841.ownership import holders_in_order
@@ -117,12 +118,15 @@ def is_pass_hex(game: Game1841, hex_id: str) -> bool:
 
 def mergeable(game: Game1841, corp: Corporation) -> bool:
     """May take part in a merger (rules/1841.md 2.3.11): not historical before phase 4, has
-    operated (seed 000 mistake 5.3, seed 003 H12), not frozen, not closed."""
+    operated (seed 000 mistake 5.3, seed 003 H12), not frozen, not closed.  Frozen as the
+    states were last brought up to date (:mod:`.frozen`), as 18xx.games asks its kept flags
+    here: while they are held (``Game1841.frozen_held``) they can differ from the chain as it
+    is now (:func:`hold_frozen_after_restart`)."""
     return (
         (not is_historical(game, corp) or phase_number(game) >= 4)
         and corp.ipoed
         and has_operated(game, corp)
-        and not is_frozen(game, corp)
+        and not frozen.is_frozen(game, corp)
         and not corp.closed
     )
 
@@ -1107,11 +1111,31 @@ class Merger(Procedure):
         game.map.graph.clear()
         restart_corporation(game, a)
         restart_corporation(game, b)
+        hold_frozen_after_restart(game, (a, b))
         for corp in (a, b, target):
             mark_done(game, corp)
         price = target.share_price.price if target.share_price is not None else 0
         game.journal.append(journal.Merged(a.sym, b.sym, target.sym, price))
         self.stage = "done"
+
+
+def hold_frozen_after_restart(game: Game1841, restarted: Sequence[Corporation]) -> None:
+    """18xx.games brings the frozen states (rules/1841.md 2.3.9, 2.3.10) up to date once a
+    merger's exchanges are over (:meth:`Merger.tokens_start`), not after the old corporations
+    restart at its end.  By the rules no started corporation is presided by a merged one then
+    (its certificates went to the new corporation), but a minor whose transformation never
+    completed (:func:`.stock.stall_token_purchases`) still names its old president: when that
+    one merges and restarts, 18xx.games leaves the minor's state as it was until its next
+    update, and the minor has an ordinary turn, not a frozen one (its random game of the lite
+    map with the SFLi variant, 6 players, seed 75506: CTLP, stalled in its transformation into
+    AFI, after RSFS merged into RATF, action 619).  So the states are held
+    (``Game1841.frozen_held``) when a started corporation is presided by a restarted one,
+    unless the settings bring them up to date at once
+    (:attr:`.Settings1841.transformation_updates_frozen`)."""
+    if game.settings.transformation_updates_frozen:
+        return
+    if any(c.ipoed and any(c.owner is r for r in restarted) for c in game.corporations):
+        game.frozen_held = True
 
 
 def start_merger(game: Game1841, a: Corporation, b: Corporation, target: Corporation) -> Merger:
