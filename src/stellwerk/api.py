@@ -513,6 +513,31 @@ class Game:
         ]
         return routes_through(search, wanted)
 
+    def place_stop(
+        self,
+        corporation: str,
+        proposed: Sequence[tuple[str, Sequence[str]]],
+        train: str,
+        stop: str,
+    ) -> list[tuple[str, list[str]]]:
+        """The ``proposed`` routes (as for :meth:`routes_through`) with ``stop`` added to the
+        route of ``train`` where the run stays legal -- at either end or between two
+        consecutive stops -- and of the legal places where it pays most (ties: the end, then
+        the earliest place); a route of no stops takes it as its only one
+        (``stellwerk.core.routes.place``).  The stops come back as ``"H12.2"``.  Refused
+        (``IllegalAction`` with the rule) when no place is legal; nothing changes."""
+        from stellwerk.core.routes.place import place_stop
+        from stellwerk.core.routes.stops import ProposedRoute, stop_of
+
+        search = self.route_search(corporation)
+        board = search.ctx.board
+        wanted = [
+            ProposedRoute(name, tuple(stop_of(board, text) for text in stops))
+            for name, stops in proposed
+        ]
+        placed = place_stop(search, wanted, train, stop_of(board, stop))
+        return [(route.train, [f"{h}.{n}" for h, n in route.stops]) for route in placed]
+
     @property
     def board(self) -> Board:
         """The map as it stands: tiles, tokens, reservations (``stellwerk.core.map.board``;

@@ -1,9 +1,10 @@
 """Routes edited on the map in headless Chromium (``web/runs.py``, ``static/app.js``): in the
 1849 fixture cut before ATA's run (three trains, best run L.200) the player picks the first
 4H, clicks the port N8 on the map (an off-board stop: its hex) to take it off its route
-N8-M9-N10-M11, sees the train's revenue and the total priced by the server (50, 180), then
-puts it back with "Best run" (200), takes it off again and runs these routes: the game
-records the edited run.  The browser and the server are
+N8-M9-N10-M11, sees the train's revenue and the total priced by the server (50, 180), clicks
+N8 again -- placed by the server before M9, where it fits, not at the end (70, 200) -- then
+"Best run" (200), takes it off again and runs these routes: the game records the edited
+run.  The browser and the server are
 ``test_browser_play``'s (Debian's chromium; skipped without it, failed in CI)."""
 
 from __future__ import annotations
@@ -45,6 +46,14 @@ def test_a_stop_taken_off_on_the_map_is_priced_and_run(
     assert (
         page.locator('#map-routes g.route[data-train="4H-1"]').get_attribute("data-revenue") == "50"
     )
+    click_map(page, '#map g.hex[data-hex="N8"] > polygon')  # back on: before M9, not at the end
+    page.wait_for_function(
+        "() => document.querySelector('#route-edit .route-total').textContent === '200'",
+        timeout=30000,
+    )
+    stops = page.locator('#route-edit .route-stops[data-train="4H-1"]').inner_text()
+    assert stops == "N8-M9-N10-M11"
+    assert page.locator('#route-edit .route-revenue-of[data-train="4H-1"]').inner_text() == "70"
     page.locator("#route-edit button.route-best").click()
     assert total(page) == "200"
     click_map(page, '#map g.hex[data-hex="N8"] > polygon')  # a port: the hex's only stop

@@ -159,6 +159,66 @@ def test_hostile_input_gets_a_clear_refusal(
     assert count(client, link) == before
 
 
+def test_a_stop_added_is_placed_where_it_fits_and_priced(
+    client: TestClient, seats: dict[str, str]
+) -> None:
+    """A stop sent as ``add`` goes where the route stays legal: M13 before the 6H's K13-L14,
+    M9 back between N8 and N10; the answer gives the new stops beside the priced run."""
+    link = runner(client, seats)
+    before = count(client, link)
+    body = {**proposal(**{"6H_1": ["K13.0", "L14.0"]}), "add": {"train": "6H-1", "stop": "M13"}}
+    answer = client.post(link + "/routes", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["stops"] == BEST
+    assert answer.json()["revenue"] == 200
+    gap = ["N8.0", "N10.0", "M11.0"]
+    body = {**proposal(**{"4H_1": gap}), "add": {"train": "4H-1", "stop": "M9.0"}}
+    answer = client.post(link + "/routes", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["stops"]["4H-1"] == BEST["4H-1"]
+    assert count(client, link) == before
+
+
+def test_a_stop_without_a_legal_place_is_refused_and_a_first_stop_kept(
+    client: TestClient, seats: dict[str, str]
+) -> None:
+    link = runner(client, seats)
+    nowhere = client.post(
+        link + "/routes", json={**proposal(), "add": {"train": "4H-1", "stop": "L14"}}
+    )
+    assert nowhere.status_code == 422
+    assert "no track joins M11 and L14" in nowhere.json()["error"]
+    assert "stops" not in nowhere.json()  # the route stays as the page has it
+    first = client.post(
+        link + "/routes", json={**proposal(**{"4H_2": []}), "add": {"train": "4H-2", "stop": "M13"}}
+    )
+    assert first.status_code == 422  # a route of one stop is not priced yet ...
+    assert first.json()["rule"] == "common rules §6.1.1"
+    assert first.json()["stops"] == {**BEST, "4H-2": ["M13.0"]}  # ... but kept
+
+
+@pytest.mark.parametrize(
+    ("add", "status", "words"),
+    [
+        ("M13", 400, "'add' must be an object"),
+        ({"train": "4H-2"}, 400, "the added 'stop'"),
+        ({"train": 4, "stop": "M13"}, 400, "the added 'train'"),
+        ({"train": "4H-2", "stop": "M13" * 50}, 400, "the added 'stop'"),
+        ({"train": "4H-2", "stop": "Z99"}, 422, "no hex 'Z99'"),
+        ({"train": "9H-0", "stop": "M13"}, 422, "does not own train 9H-0"),
+        ({"train": "6H-1", "stop": "K13"}, 422, "twice"),
+    ],
+)
+def test_a_hostile_stop_to_add_gets_a_clear_refusal(
+    client: TestClient, seats: dict[str, str], add: Any, status: int, words: str
+) -> None:
+    link = runner(client, seats)
+    answer = client.post(link + "/routes", json={**proposal(), "add": add})
+    assert answer.status_code == status, answer.text
+    assert words in answer.json()["error"]
+    assert "stops" not in answer.json()
+
+
 def test_spectators_and_other_players_cannot_price_a_run(
     client: TestClient, seats: dict[str, str]
 ) -> None:

@@ -137,7 +137,8 @@ UI: dict[str, dict[str, str]] = {
         "click_city": "Click a marked city on the map, or choose here:",
         "routes": "Routes", "accept": "Accept", "price": "Price", "send": "Send",
         "edit_routes": "Change the routes: pick a train, then click cities and towns on the "
-        "map to add them to its route in order (click again to take one off).",
+        "map to add them to its route; each goes where the route stays legal and pays most, "
+        "at either end or between two stops (click again to take one off).",
         "edit_needs_script": "Changing the routes on the map needs JavaScript; without it "
         "run the best routes above.",
         "best_run": "Best run", "run_these": "Run these routes", "total": "Total",
@@ -210,8 +211,9 @@ UI: dict[str, dict[str, str]] = {
         "click_city": "Klicke auf eine markierte Stadt der Karte oder wähle hier:",
         "routes": "Strecken", "accept": "Annehmen", "price": "Preis", "send": "Senden",
         "edit_routes": "Strecken ändern: einen Zug wählen, dann Städte und Orte auf der Karte "
-        "anklicken, um sie der Reihe nach in seine Strecke aufzunehmen (noch einmal "
-        "anklicken nimmt sie heraus).",
+        "anklicken, um sie in seine Strecke aufzunehmen; jeder Halt kommt dorthin, wo die "
+        "Strecke erlaubt bleibt und am meisten einbringt, an ein Ende oder zwischen zwei "
+        "Halte (noch einmal anklicken nimmt ihn heraus).",
         "edit_needs_script": "Strecken auf der Karte ändern geht nur mit JavaScript; ohne es "
         "die besten Strecken oben fahren.",
         "best_run": "Beste Strecken", "run_these": "Diese Strecken fahren", "total": "Summe",
@@ -1070,12 +1072,14 @@ async def plot_picture(request: Request) -> Response:
 
 async def price_routes(request: Request) -> Response:
     """``POST /play|table/{game}/{token}/routes``: a run the player edits on the map, priced
-    (``web.runs``); JSON both ways, nothing changes.  Refusals are JSON too: 400 a body of
-    another shape, 403 not this seat's run, 409 the game moved on, 422 a rule."""
+    (``web.runs``), with a stop to add first placed in its route; JSON both ways, nothing
+    changes.  Refusals are JSON too: 400 a body of another shape, 403 not this seat's run, 409
+    the game moved on, 422 a rule (with the new ``stops`` when a stop was placed in a run
+    refused as it stands)."""
     from starlette.responses import JSONResponse
 
     from stellwerk.web.app import refusal
-    from stellwerk.web.runs import price_run, read_proposal
+    from stellwerk.web.runs import Unpriced, price_run, read_proposal
 
     key = request.path_params["id"]
     token = request.path_params["token"]
@@ -1089,6 +1093,13 @@ async def price_routes(request: Request) -> Response:
             raise BadRequest("the routes are not JSON") from error
         proposal = read_proposal(body)
         answer = await service_of(request).with_game(key, token, price_run, key, proposal)
+    except Unpriced as placed:
+        refused: JSONObject = {
+            "error": placed.refused.reason,
+            "rule": placed.refused.rule,
+            "stops": placed.stops,
+        }
+        return JSONResponse(refused, status_code=422, headers={"Cache-Control": "no-store"})
     except (WebError, IllegalAction, GameMovedOn) as error:
         found = refusal(error)
         assert found is not None

@@ -10,10 +10,19 @@ title's rules; ``api.Game.verify``: the run_routes action as live play would che
 the routes drawn as the map draws them (``pictures.mapview.render_routes``) and the action to
 send with the ordinary move form.  A run that breaks a rule is the rule's refusal (422);
 nothing changes either way.
+
+A stop clicked that is not on the picked train's route is sent as ``"add": {"train": "4H-0",
+"stop": "H12.2"}`` with the routes as they are: the server places it where the run stays legal
+and pays most (``api.Game.place_stop``: either end or between two consecutive stops; ties the
+end, then the earliest place) and answers with the new stops per train (``"stops"``) beside the
+priced run.  No legal place: the rule's refusal (422) without ``"stops"`` -- the route stays as
+it was.  Placed in a run that cannot be priced yet (a route of one stop): the refusal carries
+the new ``"stops"`` (:class:`Unpriced`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from stellwerk.api import Game
@@ -35,6 +44,19 @@ class Proposal:
     base: int
     corporation: str
     routes: tuple[tuple[str, tuple[str, ...]], ...]
+    add: tuple[str, str] | None = None
+    """The train and the stop to place in its route, if a stop is to be added."""
+
+
+class Unpriced(Exception):
+    """A stop was placed, but the run as it now stands is refused (a route of one stop, or
+    another train's route breaking a rule): the rule's refusal and the stops per train the
+    page keeps."""
+
+    def __init__(self, refused: IllegalAction, stops: JSONObject) -> None:
+        super().__init__(refused.reason)
+        self.refused = refused
+        self.stops = stops
 
 
 def _text(value: JSONValue, what: str) -> str:
@@ -46,7 +68,8 @@ def _text(value: JSONValue, what: str) -> str:
 def read_proposal(body: JSONValue) -> Proposal:
     """The proposal in a request's JSON body; ``BadRequest`` (400) for any other shape: not
     an object, a base that is not a whole number, more than :data:`MAX_ROUTES` routes or
-    :data:`MAX_STOPS` stops, a train or stop that is not a short text."""
+    :data:`MAX_STOPS` stops, a train or stop that is not a short text, an ``add`` that is not
+    an object of a train and a stop."""
     if not isinstance(body, dict):
         raise BadRequest("the routes must be a JSON object")
     base = body.get("base")
@@ -65,15 +88,25 @@ def read_proposal(body: JSONValue) -> Proposal:
         if not isinstance(stops, list) or len(stops) > MAX_STOPS:
             raise BadRequest(f"a route's 'stops' must be a list of at most {MAX_STOPS} stops")
         out.append((train, tuple(_text(stop, "a stop") for stop in stops)))
-    return Proposal(base, corporation, tuple(out))
+    add = body.get("add")
+    if add is None:
+        return Proposal(base, corporation, tuple(out))
+    if not isinstance(add, dict):
+        raise BadRequest("'add' must be an object with 'train' and 'stop'")
+    placed = (
+        _text(add.get("train"), "the added 'train'"),
+        _text(add.get("stop"), "the added 'stop'"),
+    )
+    return Proposal(base, corporation, tuple(out), placed)
 
 
 def price_run(stored: StoredGame, access: Access, key: str, proposal: Proposal) -> JSONObject:
     """The proposed run's routes with their revenues, the total, the action to send and the
-    routes drawn (store's thread).  ``Forbidden`` unless the seat decides for the running
-    corporation and its run is listed now; ``IllegalAction`` for a run the rules refuse."""
-    from stellwerk.pictures.mapview import RouteLine, render_routes
-    from stellwerk.pictures.scene import map_scene, route_lines
+    routes drawn (store's thread); with a stop to add, first placed (the module's rule) and
+    the new stops per train given too.  ``Forbidden`` unless the seat decides for the running
+    corporation and its run is listed now; ``IllegalAction`` for a run the rules refuse or a
+    stop with no legal place; :class:`Unpriced` for a stop placed in a run refused as it
+    stands."""
     from stellwerk.web.service import decider
 
     game = stored.game
@@ -93,14 +126,36 @@ def price_run(stored: StoredGame, access: Access, key: str, proposal: Proposal) 
     )
     if listed is None:
         raise Forbidden(f"{proposal.corporation} has no run of yours now")
-    routes = game.routes_through(proposal.corporation, list(proposal.routes))
+    if proposal.add is None:
+        return _priced(game, proposal.corporation, listed, proposal.routes)
+    train, stop = proposal.add
+    placed = game.place_stop(proposal.corporation, list(proposal.routes), train, stop)
+    stops: JSONObject = {name: [*names] for name, names in placed}
+    try:
+        priced = _priced(game, proposal.corporation, listed, placed)
+    except IllegalAction as refused:
+        raise Unpriced(refused, stops) from refused
+    return {**priced, "stops": stops}
+
+
+def _priced(
+    game: Game,
+    corporation: str,
+    listed: JSONObject,
+    proposed: Sequence[tuple[str, Sequence[str]]],
+) -> JSONObject:
+    """The run of the ``proposed`` routes priced, as :func:`price_run` answers."""
+    from stellwerk.pictures.mapview import RouteLine, render_routes
+    from stellwerk.pictures.scene import map_scene, route_lines
+
+    routes = game.routes_through(corporation, proposed)
     action: JSONObject = {**listed, "routes": list(routes)}
     game.verify(action)
     scene = map_scene(game.view)
-    drawn = {line.label: line for line in route_lines(scene.board, proposal.corporation, routes)}
+    drawn = {line.label: line for line in route_lines(scene.board, corporation, routes)}
     # a line per proposed train, an idle one empty: each train keeps its colour on the map
-    lines = [drawn.get(train, RouteLine(train, (), ())) for train, _ in proposal.routes]
-    scene = map_scene(game.view, lines, proposal.corporation)
+    lines = [drawn.get(train, RouteLine(train, (), ())) for train, _ in proposed]
+    scene = map_scene(game.view, lines, corporation)
     revenues = [_revenue(route) for route in routes]
     return {
         "revenue": sum(revenues),

@@ -185,8 +185,10 @@
   }
 
   // -- routes edited on the map (web/runs.py): a train picked, stops clicked on and off, the
-  // run priced by the server (debounced), drawn as the map draws routes, sent as a move
-  var edit = null;  // {box, best, stops: {train: [stop]}, train, seq, timer, bestAction, bestSvg}
+  // run priced by the server (debounced), drawn as the map draws routes, sent as a move.  A
+  // stop taken off goes here; a stop added is sent as "add" and the server places it where
+  // the route stays legal (its answer's "stops"); clicks meanwhile wait their turn (queue)
+  var edit = null;  // {box, best, stops: {train: [stop]}, train, seq, timer, bestAction, queue, busy}
 
   function startEditor(root) {
     edit = null;
@@ -197,7 +199,7 @@
     var layer = root.querySelector("#map-routes");
     edit = { box: box, best: JSON.parse(box.dataset.best || "{}"), stops: {}, seq: 0, timer: null,
              bestAction: JSON.parse(bestForm.value), bestLayer: layer ? layer.cloneNode(true) : null,
-             train: null };
+             train: null, queue: [], busy: false };
     var first = box.querySelector("button.route-train");
     edit.train = first ? first.dataset.train : null;
     box.querySelectorAll("button.route-train").forEach(function (b) {
@@ -242,6 +244,8 @@
   function resetRoutes(root) {
     edit.seq++;
     clearTimeout(edit.timer);
+    edit.queue = [];
+    edit.busy = false;
     edit.stops = {};
     Object.keys(edit.best).forEach(function (t) { edit.stops[t] = edit.best[t].slice(); });
     var layer = root.querySelector("#map-routes");
@@ -257,22 +261,32 @@
 
   function toggleStop(root, stop) {
     if (!edit.train) { return; }
-    var list = edit.stops[edit.train] = edit.stops[edit.train] || [];
-    var at = list.indexOf(stop);
-    if (at >= 0) { list.splice(at, 1); } else { list.push(stop); }
+    edit.queue.push({ train: edit.train, stop: stop });
+    if (!edit.busy) { nextChange(root); }
+  }
+
+  function nextChange(root) {  // the oldest click waiting: a stop off here, a stop on by the server
+    var change = edit.queue.shift();
+    if (!change) { return; }
+    var list = edit.stops[change.train] = edit.stops[change.train] || [];
+    var at = list.indexOf(change.stop);
     edit.box.querySelector(".route-error").textContent = "";
     showRun([], null, null);
     clearTimeout(edit.timer);
-    edit.timer = setTimeout(function () { priceRun(root); }, 250);
+    if (at < 0) { priceRun(root, change); return; }
+    list.splice(at, 1);
+    if (edit.queue.length) { nextChange(root); return; }
+    edit.timer = setTimeout(function () { priceRun(root, null); }, 250);
   }
 
-  function priceRun(root) {
+  function priceRun(root, add) {
     var seq = ++edit.seq;
     var box = edit.box;
     var body = {
       base: Number(box.dataset.base), corporation: box.dataset.corporation,
       routes: trainIds().map(function (t) { return { train: t, stops: edit.stops[t] || [] }; })
     };
+    if (add) { body.add = add; edit.busy = true; }
     fetch(box.dataset.url, {
       method: "POST", credentials: "same-origin", cache: "no-store",
       headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
@@ -280,6 +294,9 @@
       .then(function (r) { return r.json().then(function (data) { return { ok: r.ok, data: data }; }); })
       .then(function (got) {
         if (!edit || seq !== edit.seq) { return; }  // a newer change is on its way
+        if (got.data.stops) { edit.stops = got.data.stops; }  // the added stop placed
+        edit.busy = false;
+        if (edit.queue.length) { nextChange(root); return; }  // more clicks waited
         if (!got.ok) {
           box.querySelector(".route-error").textContent =
             got.data.error + (got.data.rule ? " (" + got.data.rule + ")" : "");
@@ -296,7 +313,11 @@
         showRun(got.data.routes, got.data.action, got.data.revenue);
       })
       .catch(function () {
-        if (edit && seq === edit.seq) { box.querySelector(".route-error").textContent = "?"; }
+        if (edit && seq === edit.seq) {
+          edit.busy = false;
+          edit.queue = [];
+          box.querySelector(".route-error").textContent = "?";
+        }
       });
   }
 
