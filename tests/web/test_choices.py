@@ -32,7 +32,12 @@ def key(action: dict[str, Any]) -> str:
 def offered(choices: Choices) -> Counter[str]:
     """Every action a page built from ``choices`` can send (lays left out)."""
     found = Counter(key(a) for c in choices.buttons for a in (c.action, *c.also))
-    found.update(key(c.action) for city in choices.tokens.values() for c in city.choices)
+    found.update(
+        key(a)
+        for city in choices.tokens.values()
+        for c in city.choices
+        for a in (c.action, *c.also)
+    )
     if choices.routes is not None:
         found[key(choices.routes.choice.action)] += 1
     return found
@@ -219,3 +224,39 @@ def test_a_finished_game_offers_nothing() -> None:
     game = Game.from_file(json.loads(path.read_text()))
     assert game.finished
     assert build_choices(game).empty
+
+
+def test_a_token_from_another_corporation_is_one_form_with_a_price_field_1841_2_5() -> None:
+    """rules/1841.md 2.5: a corporation may buy another's placed token for any amount from
+    L.1 to its cash, paid to the seller.  The engine lists each token at L.1 and at the
+    buyer's cash; the page shows one form per token, naming the seller, with a price field
+    over that range (not two buttons "for L.1" and "for L.400")."""
+    from stellwerk.selfplay import choose_action, lay_picker
+    from stellwerk.selfplay import offered as driver_offered
+
+    game = Game.create("1841", [(i, f"P{i}") for i in (1, 2, 3)], [], 1)
+    rng = random.Random(1)
+    for played in range(1500):
+        legal = driver_offered(game, played)
+        if any(a.get("type") == "buy_token" for a in legal):
+            break
+        lay = lay_picker(game, rng, played)
+        if not legal and lay is not None and (only := lay()) is not None:
+            legal = [only]
+        game.process(choose_action(legal, rng, lay))
+    else:
+        pytest.fail("no token purchase offered")
+    listed = [a for a in game.legal_actions() if a["type"] == "buy_token"]
+    forms = [c for city in build_choices(game).tokens.values() for c in city.choices]
+    forms = [c for c in forms if c.kind == "buy_token"]
+    slots = {(a["city"], a["slot"]) for a in listed}
+    assert len(forms) == len(slots) and len(listed) > len(forms)
+    buyer = game.view.corporation(str(listed[0]["entity"]))
+    for form in forms:
+        assert (form.price_min, form.price_max) == (1, buyer.cash)
+        hex_id, index = game.board.resolve_city(str(form.action["city"]))
+        owner = game.board.hexes[hex_id].cities[index].tokens[int(form.action["slot"])]
+        assert owner and f"{owner}'s station" in form.label and "L." not in form.label
+    assert offered(build_choices(game)) >= Counter(key(a) for a in listed)
+    german = [c for city in build_choices(game, "de").tokens.values() for c in city.choices]
+    assert any(c.label.startswith("Station von ") for c in german if c.kind == "buy_token")

@@ -70,7 +70,7 @@ LABELS: dict[str, dict[str, str]] = {
         "payoff_debt": "Pay off the debt",
         "destination_connection": "Connect to the destination",
         "place_token": "Station in {city}",
-        "buy_token": "Buy a station in {city} for {price}",
+        "buy_token": "Buy {owner}'s station in {city}",
         "remove_token": "Remove the station in {city}",
         "run_routes": "Run the best routes for {revenue}",
         "no_routes": "Run (no route)",
@@ -116,7 +116,7 @@ LABELS: dict[str, dict[str, str]] = {
         "payoff_debt": "Schulden begleichen",
         "destination_connection": "Ziel verbinden",
         "place_token": "Station in {city}",
-        "buy_token": "Station in {city} für {price} kaufen",
+        "buy_token": "Station von {owner} in {city} kaufen",
         "remove_token": "Station in {city} entfernen",
         "run_routes": "Beste Strecken fahren: {revenue}",
         "no_routes": "Fahren (keine Strecke)",
@@ -353,6 +353,15 @@ class Labeller:
             label = self.word("city", hex=label, index=index + 1)
         return hex_id, index, label
 
+    def token_owner(self, hex_id: str, index: int, slot: object) -> str:
+        """The corporation whose token is in ``slot`` of the city ("" for an empty or unknown
+        slot)."""
+        cities = self.game.board.hexes[hex_id].cities
+        tokens = cities[index].tokens if 0 <= index < len(cities) else []
+        if not isinstance(slot, int) or not 0 <= slot < len(tokens):
+            return ""
+        return tokens[slot] or ""
+
     def source(self, share_id: str) -> str:
         """Where a certificate is: the IPO, the pool, or its holder's name."""
         share = self.look.certificate(share_id)
@@ -481,8 +490,9 @@ class Labeller:
         if kind == "assign":
             return self.word("assign", target=action.get("target", ""))
         if kind in ("place_token", "buy_token", "remove_token"):
-            _, _, city = self.city(str(action.get("city")))
-            return self.word(kind, city=city, price=self.money(action.get("price", 0)))
+            hex_id, index, city = self.city(str(action.get("city")))
+            owner = self.token_owner(hex_id, index, action.get("slot"))
+            return self.word(kind, city=city, owner=owner, price=self.money(action.get("price", 0)))
         if kind in words:
             return words[kind]
         return self.word("other", type=kind)
@@ -515,6 +525,9 @@ def build_choices(
             hex_id, index, city_label = names.city(str(action["city"]))
             key = f"{hex_id}:{index}"
             token_labels[key] = (hex_id, index, city_label)
+            if kind == "buy_token":
+                _add_token_purchase(names, tokens.setdefault(key, []), action)
+                continue
             tokens.setdefault(key, []).append(Choice(kind, names.label(action), action, "token"))
             continue
         if kind == "run_routes":
@@ -551,6 +564,22 @@ def build_choices(
         routes=routes,
         question=_question_text(names, listed),
     )
+
+
+def _add_token_purchase(names: Labeller, found: list[Choice], action: Action) -> None:
+    """One form per token another corporation sells (1841 rules 2.5, token acquisition): the
+    engine lists it at its least and greatest price (L.1 and the buyer's cash); the page
+    shows one price field over the range the live gate allows, starting at the least."""
+    slot = (action.get("entity"), action.get("city"), action.get("slot"))
+    for i, known in enumerate(found):
+        if (known.action.get("entity"), known.action.get("city"), known.action.get("slot")) == slot:
+            found[i] = dataclasses.replace(known, also=(*known.also, action))
+            return
+    space = names.look.price_space(action)
+    low, high = space if space is not None else (None, None)
+    if low is not None and low == high:
+        low = high = None  # a fixed price: no amount to name
+    found.append(Choice("buy_token", names.label(action), action, "token", low, price_max=high))
 
 
 def _question_text(names: Labeller, listed: list[Action]) -> str:
