@@ -41,6 +41,7 @@ from stellwerk.views import (
     SealedItemView,
     StepView,
     TableView,
+    TrainNeedView,
     TrainView,
 )
 
@@ -349,6 +350,33 @@ class Reader:
             topic=asked.topic,
             facts=asked.facts,
             choices=tuple(Choice(dict(a.action), a.kind, a.facts) for a in asked.answers),
+        )
+
+    def train_need(self) -> TrainNeedView | None:
+        """The train the operating corporation must buy now and cannot pay from its treasury
+        (common rules §6, emergency purchase; :class:`TrainNeedView`); None when the step
+        asked now is not a train purchase, the corporation need not buy one, or its cash
+        pays the cheapest train the bank sells."""
+        from stellwerk.core.flow.operating import BuyTrain
+
+        engine = self._engine
+        with engine.remembering():
+            step = engine.round.active_step()
+            if not isinstance(step, BuyTrain):
+                return None
+            corp = step.current_entity()
+            if not isinstance(corp, Corporation) or not step.must_buy(corp):
+                return None
+            cheapest = engine.min_depot_train(corp)
+            if cheapest is None or corp.cash >= cheapest.price:
+                return None
+            payer = step.paying_player(corp)
+        return TrainNeedView(
+            corporation=corp.sym,
+            cash=int(corp.cash),
+            train=cheapest.name,
+            price=int(cheapest.price),
+            payer=ref(payer) if payer is not None else None,
         )
 
     def buying_limits(self, holder: EntityKey, sym: str) -> BuyingLimitsView | None:

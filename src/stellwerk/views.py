@@ -263,6 +263,26 @@ class OutcomeView:
 
 
 @dataclass(frozen=True)
+class TrainNeedView:
+    """The operating ``corporation`` must buy a train now and its treasury does not pay the
+    cheapest one the bank sells (common rules §6, emergency train purchase): its ``cash``,
+    that ``train`` (name) and its ``price``, and the ``payer`` who adds the rest and sells
+    shares for it (the controlling player; None: nobody controls the corporation).  What
+    raising the money may do is the title's rule; the moves are the legal actions."""
+
+    corporation: str
+    cash: int
+    train: str
+    price: int
+    payer: EntityRef | None
+
+    @property
+    def shortfall(self) -> int:
+        """What the treasury lacks."""
+        return max(self.price - self.cash, 0)
+
+
+@dataclass(frozen=True)
 class BuyingLimitsView:
     """The general limits on ``holder`` buying a certificate of ``corporation`` now (common
     rules: the certificate limit, the holding limit, the cash): ``certificates`` he has

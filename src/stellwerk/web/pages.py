@@ -160,6 +160,9 @@ UI: dict[str, dict[str, str]] = {
         "buy_until": "Buy shares each turn", "until": "until", "float": "it floats",
         "from_pool": "from the pool", "give": "Give the order", "cancel": "Cancel",
         "order_share_pass": "pass in this stock round", "order_buy_shares": "buy {target}",
+        "train_need": "{corp} must buy a train: the bank's cheapest, a {train}-train, costs "
+        "{price}; {corp} has {cash}, {short} short.",
+        "train_need_payer": "What {corp} and {payer} may do is below.",
         "undo": "Undo my last move", "undo_hint":
         "Possible while nobody else has acted since; the others see it at once.",
         "holders": "Holders", "control": "President / control", "moves": "Your moves",
@@ -235,6 +238,9 @@ UI: dict[str, dict[str, str]] = {
         "buy_until": "Jede Runde Aktien kaufen", "until": "bis", "float": "sie schwimmt",
         "from_pool": "aus dem Pool", "give": "Auftrag erteilen", "cancel": "Aufheben",
         "order_share_pass": "in dieser Aktienrunde passen", "order_buy_shares": "{target} kaufen",
+        "train_need": "{corp} muss einen Zug kaufen: der billigste der Bank, ein {train}-Zug, "
+        "kostet {price}; {corp} hat {cash}, es fehlen {short}.",
+        "train_need_payer": "Was {corp} und {payer} tun können, steht unten.",
         "undo": "Meinen letzten Zug zurücknehmen", "undo_hint":
         "Möglich, solange seitdem niemand sonst gezogen hat; die anderen sehen es sofort.",
         "holders": "Aktionäre", "control": "Direktor / Kontrolle", "moves": "Deine Züge",
@@ -394,6 +400,9 @@ class GamePage:
     """Their ``web.offers.stamp``: the live feed tells the page when it changes."""
     route_editor: RouteEditor | None = None
     """The route step's editor on the map (``web.runs``), when the offered run has trains."""
+    train_need: str = ""
+    """Why the player's corporation must raise money for a train, with the sums
+    (:func:`train_need_text`); empty when it need not."""
 
 
 @dataclass(frozen=True)
@@ -505,7 +514,30 @@ def game_page(
         offers=_offer_cards(game, access, current, _names(stored.data), lang),
         offers_stamp=stamp(current),
         route_editor=_route_editor(game, choices),
+        train_need="" if choices.empty else train_need_text(game, _names(stored.data), lang),
     )
+
+
+def train_need_text(game: Game, names: Mapping[str, str], lang: str) -> str:
+    """The operating corporation must buy a train its treasury cannot pay (common rules §6,
+    emergency purchase: ``api.Game.view.train_need``): what it must buy, the sums, and who
+    raises the rest; empty when no such purchase is due."""
+    need = game.view.train_need()
+    if need is None:
+        return ""
+    ui = UI.get(lang, UI["en"])
+    title = game.title
+    text = ui["train_need"].format(
+        corp=need.corporation,
+        train=need.train,
+        price=money(title, need.price, lang),
+        cash=money(title, need.cash, lang),
+        short=money(title, need.shortfall, lang),
+    )
+    if need.payer is not None:
+        payer = names.get(str(need.payer.key), str(need.payer.key))
+        text += " " + ui["train_need_payer"].format(corp=need.corporation, payer=payer)
+    return text
 
 
 @dataclass(frozen=True)
