@@ -17,6 +17,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import act
 from stellwerk.core.moves import parse
 from stellwerk.core.shares import Bundle
+from stellwerk.titles.g1841 import frozen as stellwerk_frozen
 from stellwerk.titles.g1841 import start, stock
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.events import close_corporation
@@ -556,6 +557,32 @@ def test_concession_bought_from_the_bank_with_its_pool_president_certificate() -
     assert game.company("SFTG").owner is buyer
     assert buyer.cash == cash - 50 - 200
     assert sftg.owner is buyer and buyer.percent_of("SFTG") == 20
+
+
+@pytest.mark.parametrize("printed_update", [False, True])
+def test_a_frozen_corporation_bought_back_by_its_concession_stays_frozen_until_an_update(
+    printed_update: bool,
+) -> None:
+    """rules/1841.md 2.2.1, 2.3.10: the concession bought with its corporation's president's
+    certificate from the pool gives the buyer the presidency, so the corporation is no longer
+    frozen.  18xx.games brings no frozen state up to date for it: the corporation stays frozen
+    (a frozen turn) until its next update, a share trade (our selfplay game of the lite map,
+    3 players, seed 76001, SFTC at actions 665 and 675).  With the printed rules' update
+    (the option that takes every change of control at once, rules/1841.md 2.3.9) it is
+    thawed at once."""
+    options = ["transform_refreshes_frozen"] if printed_update else []
+    game = game_in_sr(phase="3", options=options)
+    buyer = game.round.current_entity()
+    sftg = par(game, game.players[2], "SFTG", "100,3,5")
+    move_share(game.players[2].shares_of("SFTG")[0], game.pool)
+    game.set_president(sftg, game.pool)
+    game.refresh_frozen()
+    assert stellwerk_frozen.is_frozen(game, sftg)
+    send(game, buyer, "buy_company", company="SFTG", price=50)
+    assert sftg.owner is buyer and not frozen(game, sftg)  # controlled by a player now
+    assert stellwerk_frozen.is_frozen(game, sftg) is not printed_update
+    game.trade_updates_frozen()
+    assert not stellwerk_frozen.is_frozen(game, sftg)
 
 
 def test_no_concession_from_the_bank_in_the_first_stock_round() -> None:

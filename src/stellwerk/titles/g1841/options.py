@@ -122,10 +122,14 @@ OPTIONS: dict[str, Option] = declare(
     ),
     Option(
         "transform_refreshes_frozen",
-        "A transformation's share moves freeze and thaw corporations at once",
-        "rules/1841.md §2.3.9, §2.3.10, §2.3.12; 18xx.games keeps the old states (its defect I)",
+        "Every change of control freezes and thaws corporations at once (a transformation's "
+        "share moves, the concessions' closing, a concession bought with its president's "
+        "certificate)",
+        "rules/1841.md §2.3.9, §2.3.10, §2.3.12; 18xx.games keeps the old states until its next "
+        "share trade (its defect I)",
         (Data("transformation_updates_frozen", True),),
-        note="de: Nach einer Umwandlung gilt die neue Kontrollkette sofort für das Einfrieren; "
+        note="de: Nach jedem Wechsel der Kontrolle gilt die neue Kontrollkette sofort für das "
+        "Einfrieren; "
         "18xx.games updates frozen corporations only at its next share trade",
     ),
     # --- seed 000 (1841 FAQ): clarifications that differ from 18xx.games --------------------

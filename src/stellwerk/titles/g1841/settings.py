@@ -214,11 +214,13 @@ class Settings1841:
     current market price; a closed corporation has none) count them at nothing."""
     transformation_updates_frozen: bool = False
     """Whether the frozen states (§2.3.9, §2.3.10) are brought up to date after a
-    transformation's share moves and the concessions' closing (2.4 item 1), as after every
-    other change of a chain of control.  18xx.games (the default) brings them up to date only
-    after share purchases and sales, emergency sales, bankruptcy, mergers, the secession and
-    frozen turns, so after those two they stay as they were until the next of those
-    (docs/architecture.md, defect I)."""
+    transformation's share moves, the concessions' closing (2.4 item 1), a concession bought
+    with its corporation's president's certificate from the pool (2.2.1) and a merger's
+    restart of a corporation that still presided another (defect O), as after every other
+    change of a chain of control.  18xx.games (the default) brings them up to date only after
+    share purchases and sales, emergency sales, bankruptcy, a merger's exchanges, the
+    secession and frozen turns, so after those four they stay as they were until the next of
+    those (docs/architecture.md, defect I)."""
 
     @property
     def auction(self) -> Auction:

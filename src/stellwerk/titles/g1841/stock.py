@@ -733,6 +733,13 @@ class Shares1841(BuySellParShares):
                 transfer(entity, self.game.bank, extra, RULE)
             self.game.transfer_shares(Bundle.of([pres], corp), entity, allow_president_change=False)
             self.game.set_president(corp, entity)
+            if not self.game.settings.transformation_updates_frozen:
+                # 18xx.games brings no frozen state up to date for this presidency: a frozen
+                # corporation has its frozen turn until the next update (our selfplay game of
+                # the lite map, 3 players, seed 76001: Player 1 buys SFTC's concession with its
+                # president's certificate from the pool at action 665, SFTC has a frozen turn
+                # at 675; docs/architecture.md, defect I)
+                self.game.frozen_held = True
         self.track(action, entity)
 
     # -- player to player (rules/1841.md 4.3; seed 000 items 2.3, 2.4) ------------------------
