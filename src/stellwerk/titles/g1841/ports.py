@@ -34,10 +34,11 @@ from stellwerk.core.rng import Rng
 from stellwerk.core.shares import Bundle, ChangePresident, ControlRules
 from stellwerk.core.trains import Depot, Phases
 from stellwerk.titles.g1841.data_load import CorporationSpec, TitleData
+from stellwerk.titles.g1841.kept import BoardAnswers
 from stellwerk.titles.g1841.mapport import MapPort
 from stellwerk.titles.g1841.settings import Settings1841
 
-__all__ = ["Board", "Holdings", "Rules", "Table", "Turns"]
+__all__ = ["Board", "Charters", "Holdings", "Rules", "Table", "Turns"]
 
 
 class Rules(Protocol):
@@ -85,6 +86,8 @@ class Table(Protocol):
     def corporation(self, sym: str) -> Corporation: ...
 
     def corporation_or_none(self, sym: str) -> Corporation | None: ...
+
+    def company(self, sym: str) -> Company: ...
 
     def player_by_id(self, pid: object) -> Player: ...
 
@@ -135,9 +138,15 @@ class Holdings(Table, ControlRules, Protocol):
     def set_par(self, corp: Corporation, cell: Cell) -> None: ...
 
 
+class Charters(Table, Rules, Protocol):
+    """The table with the rules: enough to find a corporation's charter and concession
+    (rules/1841.md 1.2)."""
+
+
 class Board(Protocol):
-    """The board: the map port (map, tile supply, tokens, routes), the tokens each
-    corporation bought, the trains in the depot (rules/1841.md 2.3.3-2.3.7)."""
+    """The board: the map port (map, tile supply, tokens, routes) with answers kept about it
+    (:mod:`.kept`), the tokens each corporation bought, the trains in the depot
+    (rules/1841.md 2.2.3, 2.3.3-2.3.7)."""
 
     @property
     def map(self) -> MapPort: ...
@@ -147,6 +156,14 @@ class Board(Protocol):
 
     @property
     def token_count(self) -> dict[str, int]: ...
+
+    @property
+    def home_city_kept(self) -> BoardAnswers[str, bool]: ...
+
+    @property
+    def hex_price_kept(self) -> BoardAnswers[str, int]: ...
+
+    def min_depot_price(self, corp: Corporation | None) -> int: ...
 
 
 class Turns(Protocol):

@@ -55,6 +55,7 @@ from stellwerk.titles.g1841.start import (
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.ports import Charters
 
 RULE = "rules/1841.md 2.2.1"
 
@@ -80,7 +81,7 @@ def new_stock_round(game: Game1841) -> Round[Entity]:
     return StockRound1841(game, [Decisions, Shares1841])
 
 
-def concession_of(game: Game1841, corp: Corporation) -> Company | None:
+def concession_of(game: Charters, corp: Corporation) -> Company | None:
     """The concession that entitles its owner to start ``corp`` (rules/1841.md 1.2)."""
     spec = game.specs[corp.sym]
     if spec.concession is None:
