@@ -204,9 +204,8 @@ if TYPE_CHECKING:
     class DecidingGame(Game, ProcedureGame):
         """A game with the parts the procedures use, as the steps of this title see it: the
         core gives a step a :class:`~stellwerk.core.game.Game`, and 1841's rounds run only
-        in 1841's game, which has them all (the type checker sees it wherever the game hands
-        itself to a procedure, :func:`.events.first_train_of` say).  Only a name for type
-        checking: no game is an instance of it."""
+        in 1841's game, which has them all (its module has the type checker check that).
+        Only a name for type checking: no game is an instance of it."""
 
         map: MapPort
 

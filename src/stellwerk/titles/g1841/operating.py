@@ -54,14 +54,12 @@ RULE_ORDER = "rules/1841.md 2.3.1"
 
 class OperatingGame(ProcedureGame, Protocol):
     """What the long procedures use of the game, with the frozen states brought up to date
-    before a turn, the off-board hexes and the route test: what this module uses of the game
+    before a turn and the off-board hexes: what this module uses of the game
     (rules/1841.md 2.3)."""
 
     def refresh_frozen(self, after: str = "") -> None: ...
 
     def offboard_hexes(self) -> frozenset[str]: ...
-
-    def route_info(self, corp: Corporation) -> tuple[bool, bool]: ...
 
 
 if TYPE_CHECKING:

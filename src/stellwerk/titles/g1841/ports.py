@@ -8,12 +8,13 @@ printed (:class:`Rules`), the table -- players, corporations, bank, pool and jou
 the game (:mod:`.game`) has them all, and nothing here imports it.
 
 Members the procedures only read are properties (the game may keep them in an attribute);
-members they assign are attributes.
+members they assign are attributes.  The steps, whose game the core types as
+:class:`~stellwerk.core.game.Game`, name a game with the parts
+(:class:`.decisions.DecidingGame`); the game's module checks that it has them all.
 """
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from typing import Protocol
 
 from stellwerk.core.entities import (
@@ -30,7 +31,6 @@ from stellwerk.core.events import Event
 from stellwerk.core.flow.base import Round
 from stellwerk.core.market import Cell, Market
 from stellwerk.core.policy import Policy
-from stellwerk.core.rng import Rng
 from stellwerk.core.shares import Bundle, ChangePresident, ControlRules
 from stellwerk.core.trains import Depot, Phases
 from stellwerk.titles.g1841.data_load import CorporationSpec, TitleData
@@ -93,7 +93,7 @@ class Table(Protocol):
 
 
 class Holdings(Table, ControlRules, Protocol):
-    """Share holdings, presidents and prices: who controls whom, the certificate and holding
+    """Share holdings, presidents and prices: who controls whom, the holding and certificate
     limits, moving certificates between holders and prices on the market (rules/1841.md 1.2,
     2.2, 2.3.6, 2.3.9)."""
 
@@ -106,10 +106,6 @@ class Holdings(Table, ControlRules, Protocol):
     def controller(self, entity: Holder | None) -> Player | None: ...
 
     def controlled_percent(self, holder: Holder, corp: Corporation) -> int: ...
-
-    def num_certs(self, holder: Holder) -> int: ...
-
-    def cert_limit(self, holder: Holder | None = None) -> int: ...
 
     def within_cert_limit(self, holder: Holder, extra: int = 1) -> bool: ...
 
@@ -168,21 +164,16 @@ class Board(Protocol):
 
 class Turns(Protocol):
     """The round under way and who has done what in it: the round, the checks that run
-    (live or replayed), whether the game is over, which corporations have operated or may not
-    operate again, and the token purchase a closed corporation's replayed start holds up
-    (rules/1841.md 2.3.1, 2.3.9)."""
+    (live or replayed), which corporations have operated or may not operate again, the token
+    purchase a closed corporation's replayed start holds up, whether the game is a light copy
+    for a try (:mod:`.trial`), and the steps' hooks the procedures call (rules/1841.md 2.3.1,
+    2.3.9)."""
 
     @property
     def round(self) -> Round[Entity]: ...
 
     @property
     def policy(self) -> Policy: ...
-
-    @property
-    def finished(self) -> bool: ...
-
-    @property
-    def rng(self) -> Rng: ...
 
     @property
     def done_this_round(self) -> set[str]: ...
@@ -192,10 +183,6 @@ class Turns(Protocol):
 
     stalled_token_purchase: str | None
     shares_board: bool
-
-    def changing(self) -> None: ...
-
-    def looking_ahead(self) -> AbstractContextManager[None]: ...
 
     def trade_updates_frozen(self) -> None: ...
 
