@@ -37,7 +37,14 @@ from stellwerk.core.flow.sealed_bids import SealedBids
 from stellwerk.titles.g1841.settings import Settings1841
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.core.game import Game
+    from stellwerk.titles.g1841.ports import Rules
+
+    class AuctionGame(Game, Rules):
+        """The game with the rules chosen, as the auction's steps see it (the core gives a
+        step a :class:`~stellwerk.core.game.Game`; 1841's game has the rules): only a name
+        for type checking."""
+
 
 OPENING_BID = 20
 """The lowest bid on a concession (rules/1841.md 2.1.1, 2.1.2)."""
@@ -46,7 +53,7 @@ INCREMENT = 5
 """The least raise (rules/1841.md 2.1.1, 2.1.2)."""
 
 
-def by_lot(game: Game1841, players: list[Player]) -> dict[Player, int]:
+def by_lot(game: Game, players: list[Player]) -> dict[Player, int]:
     """One draw of the game's random numbers per player, in seat order (seed 003 H1)."""
     return {player: game.rng.draw() for player in players}
 
@@ -55,7 +62,7 @@ class NominatedAuction1841(NominatedAuction):
     """The open auction (rules/1841.md 2.1.1); ties of the new order by lot with seed 003
     H1's setting (module docstring)."""
 
-    game: Game1841
+    game: AuctionGame
 
     def new_player_order(self) -> list[Player] | None:
         if self.game.settings.auction_order_ties != "lot":
@@ -70,7 +77,7 @@ class SealedBids1841(SealedBids):
     and seed 003 H1's order by lot with their settings (module docstring); the bidder to act
     may join a later tie auction (:meth:`advance_raise`)."""
 
-    game: Game1841
+    game: AuctionGame
 
     def setup(self) -> None:
         super().setup()

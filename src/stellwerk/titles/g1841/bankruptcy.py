@@ -48,7 +48,7 @@ from stellwerk.titles.g1841.ownership import move_bundle, presidency_may_change
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE, Transform
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import DecidingGame, ProcedureGame
 
 RULE = "rules/1841.md 2.6"
 
@@ -59,7 +59,7 @@ OPTIONS = (0, 1)
 # -- when ----------------------------------------------------------------------------------
 
 
-def sales_counted(game: Game1841) -> bool:
+def sales_counted(game: ProcedureGame) -> bool:
     """Whether the player's shares count towards the buying power: only while the turn stands
     at a step with emergency sales (the train step, the token emergency money).  18xx.games
     values them through the current step's sale test, and a step without sales allows none:
@@ -73,7 +73,7 @@ def sales_counted(game: Game1841) -> bool:
     return isinstance(step, BuyTrain1841 | token_emr.TokenEmergencyMoney)
 
 
-def liquidity(game: Game1841, player: Player, buyer: Corporation) -> int:
+def liquidity(game: ProcedureGame, player: Player, buyer: Corporation) -> int:
     """The player's cash and, per operated corporation he holds, half his largest legal
     emergency bundle at full price, rounded down (18xx.games ``liquidity(emergency: true)``);
     only his cash where the current step has no sales (:func:`sales_counted`)."""
@@ -93,13 +93,13 @@ def liquidity(game: Game1841, player: Player, buyer: Corporation) -> int:
     return total
 
 
-def buying_power(game: Game1841, player: Player, buyer: Corporation) -> int:
+def buying_power(game: ProcedureGame, player: Player, buyer: Corporation) -> int:
     """Everything the player and the buyer's chain could raise (18xx.games
     ``total_emr_buying_power``)."""
     return liquidity(game, player, buyer) + buyer.cash + emergency.issuable_cash(game, buyer)
 
 
-def may_go_bankrupt(game: Game1841, buyer: Corporation) -> bool:
+def may_go_bankrupt(game: ProcedureGame, buyer: Corporation) -> bool:
     """The buying power is below the cheapest depot train (rules/1841.md 2.6)."""
     player = emergency.controller_of(buyer)
     if player is None:
@@ -111,7 +111,7 @@ def may_go_bankrupt(game: Game1841, buyer: Corporation) -> bool:
 
 
 def declare(
-    game: Game1841, buyer: Corporation, option: int, *, emergency_sales: bool = True
+    game: ProcedureGame, buyer: Corporation, option: int, *, emergency_sales: bool = True
 ) -> None:
     """``buyer``'s controlling player goes bankrupt (rules/1841.md 2.6; seed 003 H9);
     ``emergency_sales``: whether the sell-out begins with the emergency sales
@@ -144,7 +144,7 @@ def declare(
         end_turn(game, buyer)
 
 
-def free_token(game: Game1841, buyer: Corporation) -> None:
+def free_token(game: ProcedureGame, buyer: Corporation) -> None:
     """Bankrupt over the transformation's required token: the major gets it free, its cash
     goes to the bank, the transformation ends and so does the token EMR duty (18xx.games'
     special case, "rules limbo")."""
@@ -161,20 +161,20 @@ def free_token(game: Game1841, buyer: Corporation) -> None:
     prune(game)
 
 
-def end_turn(game: Game1841, buyer: Corporation) -> None:
+def end_turn(game: ProcedureGame, buyer: Corporation) -> None:
     """The corporation's turn ends without a train: it has operated and is done this round
     (18xx.games ``done_operating!``; rules/1841.md 2.6)."""
     game.after_operating_turn(buyer)
     game.done_this_round.add(buyer.sym)
 
 
-def _in_order(game: Game1841, player: Player) -> list[Corporation]:
+def _in_order(game: ProcedureGame, player: Player) -> list[Corporation]:
     held = [c for c in game.corporations if player.shares_of(c.sym) and c.share_price]
     return sorted(held, key=lambda c: c.sort_key())
 
 
 def sell_out(
-    game: Game1841, player: Player, buyer: Corporation, *, emergency_sales: bool = True
+    game: ProcedureGame, player: Player, buyer: Corporation, *, emergency_sales: bool = True
 ) -> None:
     """The player's sell-out at half price (rules/1841.md 2.6 "Process").  Without
     ``emergency_sales`` the first part (the bundles an emergency sale allows, with price drops)
@@ -217,7 +217,7 @@ def sell_out(
         company.owner = None
 
 
-def dissolve(game: Game1841, player: Player) -> None:
+def dissolve(game: ProcedureGame, player: Player) -> None:
     """Seed 003 H9: the bankrupt's corporations leave the game, he goes on with L.500."""
     for corp in controlled_corporations(player, game.corporations):
         remove_corporation(game, corp)
@@ -228,7 +228,7 @@ def dissolve(game: Game1841, player: Player) -> None:
     game_end.take_bankruptcy_loan(game, player)
 
 
-def remove_corporation(game: Game1841, corp: Corporation) -> None:
+def remove_corporation(game: ProcedureGame, corp: Corporation) -> None:
     """A corporation leaves the game with all it has (seed 003 H9)."""
     for sym in list(corp.shares):
         if sym != corp.sym:
@@ -256,7 +256,7 @@ class Bankrupt1841(Bankrupt):
     """``bankrupt`` with ``option`` 0 or 1 by the corporation that must buy a train
     (rules/1841.md 2.6); offered where 18xx.games offers it."""
 
-    game: Game1841
+    game: DecidingGame
 
     def choices(self, entity: Entity) -> list[Action]:
         if not isinstance(entity, Corporation) or not self.actions(entity):

@@ -92,7 +92,7 @@ from stellwerk.titles.g1841.stock import (
 )
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.stock import StockGame, StockStepGame
 
 RULE = "rules/1841.md 2.3.8"
 RULE_CHAIN = "rules/1841.md 2.3.8 (no shares of a controller; seed 003 H13)"
@@ -117,7 +117,7 @@ def grandchild(corp: Corporation) -> bool:
     return isinstance(corp.owner, Corporation)
 
 
-def may_start(game: Game1841, corp: Corporation) -> bool:
+def may_start(game: StockGame, corp: Corporation) -> bool:
     """What a corporation may start: non-historical ones from phase 3, historical ones (no
     concession) only from phase 4 (rules/1841.md 2.2.1, 2.3.8)."""
     if historical(game, corp) and phase_number(game) < CONCESSIONS_UNTIL_PHASE:
@@ -139,7 +139,7 @@ class CorporateShares(CorporationStep):
     (with more IPO shares of the started major below 40 %); forced sales first."""
 
     description = "Corporate Sell then Buy Shares"
-    game: Game1841
+    game: StockStepGame
 
     def setup(self) -> None:
         self.turn: list[moves.Move] = []

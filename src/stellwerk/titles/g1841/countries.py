@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 from stellwerk.core.entities import Corporation
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.ports import Board
 
 
-def country_of(game: Game1841, hex_id: str) -> frozenset[str]:
+def country_of(game: Board, hex_id: str) -> frozenset[str]:
     """The hexes reachable from ``hex_id`` without crossing a political border in force."""
     board = game.map.board
     borders = game.map.political_borders()
@@ -36,7 +36,7 @@ def country_of(game: Game1841, hex_id: str) -> frozenset[str]:
     return frozenset(seen)
 
 
-def across_border(game: Game1841, buyer: Corporation, target: Corporation) -> bool:
+def across_border(game: Board, buyer: Corporation, target: Corporation) -> bool:
     """Whether the tokens of ``buyer`` and ``target`` are not all in one country (seed 000
     item 4.3)."""
     board = game.map.board

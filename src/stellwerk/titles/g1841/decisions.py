@@ -22,16 +22,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from stellwerk.core import moves
 from stellwerk.core.asking import Answer, Asked, Facts, plain_answer
 from stellwerk.core.entities import Corporation, Entity, Holder, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act, remembered
+from stellwerk.titles.g1841.frozen import FrozenGame
+from stellwerk.titles.g1841.game_end import EndGame
+from stellwerk.titles.g1841.ports import Turns
+from stellwerk.titles.g1841.token_order import TokenOrderGame
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.core.game import Game
+    from stellwerk.titles.g1841.mapport import MapPort
 
 ANSWER_TYPES = ("choose", "remove_token", "place_token", "pass")
 """The action types an answer may have (18xx.games' ChooseOption, RemoveTokens, HomeToken and
@@ -103,7 +108,7 @@ class Question:
         return out
 
 
-def city_meaning(game: Game1841, kind: str, sym: str, city: str) -> tuple[str, Facts]:
+def city_meaning(game: ProcedureGame, kind: str, sym: str, city: str) -> tuple[str, Facts]:
     """An answer naming the city ``city`` of ``sym``'s station: ``kind`` with its hex, or on
     a hex of several cities ``<kind>_city`` with the hex and the city's number (from 1)."""
     board = game.map.board
@@ -123,44 +128,54 @@ def share_offer_facts(corp: Corporation) -> Facts:
     return (("corporation", corp.sym), ("share", percent), ("price", price))
 
 
+class ProcedureGame(FrozenGame, TokenOrderGame, EndGame, Turns, Protocol):
+    """What the long procedures use of the game: share holdings, the frozen states, the
+    board and its token order, the end of the game, the round under way -- and the
+    procedures under way (:attr:`procedures`), with the token emergency money one left due
+    (:attr:`token_emr_due`, rules/1841.md 2.3.12)."""
+
+    procedures: list[Procedure]
+    token_emr_due: tuple[str, int] | None
+
+
 class Procedure:
     """A long procedure under way.  Subclasses keep their progress as plain fields."""
 
     rule = "rules/1841.md"
 
-    def question(self, game: Game1841) -> Question | None:
+    def question(self, game: ProcedureGame) -> Question | None:
         """What must be decided now; ``None`` when the procedure is done."""
         raise NotImplementedError
 
-    def answer(self, game: Game1841, action: moves.Move) -> None:
+    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
         """Apply the answer to :meth:`question` and run on to the next question (or the end).
         Checks first: an illegal answer raises ``IllegalAction`` and changes nothing."""
         raise NotImplementedError
 
-    def allows(self, game: Game1841, action: moves.Move) -> bool:
+    def allows(self, game: ProcedureGame, action: moves.Move) -> bool:
         """Whether a listed answer is allowed by its consequences (the listing leaves out
         those :meth:`answer` would refuse); every listed answer unless a procedure says."""
         return True
 
-    def disallowed(self, game: Game1841, action: moves.Move) -> IllegalAction:
+    def disallowed(self, game: ProcedureGame, action: moves.Move) -> IllegalAction:
         """The refusal of a listed answer :meth:`allows` rejects, naming the rule that
         forbids its consequences (the procedure's rule unless it names a closer one)."""
         return IllegalAction(f"this answer is not allowed by {self.rule}", self.rule)
 
 
-def queue(game: Game1841, procedure: Procedure) -> None:
+def queue(game: ProcedureGame, procedure: Procedure) -> None:
     """Put a procedure under way after those already waiting (one that asks nothing is done
     at once and does not stay)."""
     game.procedures.append(procedure)
     prune(game)
 
 
-def prune(game: Game1841) -> None:
+def prune(game: ProcedureGame) -> None:
     """Procedures that ask nothing more are done and leave the queue."""
     game.procedures[:] = [p for p in game.procedures if p.question(game) is not None]
 
 
-def current(game: Game1841) -> tuple[Procedure, Question] | None:
+def current(game: ProcedureGame) -> tuple[Procedure, Question] | None:
     """The first procedure that asks something, and its question (changes nothing)."""
     for procedure in game.procedures:
         asked = procedure.question(game)
@@ -184,11 +199,22 @@ def check_answer(asked: Question, action: moves.Move) -> None:
         raise IllegalAction(f"{city} is not offered for '{asked.topic}'", asked.rule)
 
 
+if TYPE_CHECKING:
+
+    class DecidingGame(Game, ProcedureGame):
+        """A game with the parts the procedures use, as the steps of this title see it: the
+        core gives a step a :class:`~stellwerk.core.game.Game`, and 1841's rounds run only
+        in 1841's game, which has them all (its module has the type checker check that).
+        Only a name for type checking: no game is an instance of it."""
+
+        map: MapPort
+
+
 class Decisions(Step):
     """Blocks the round while a procedure asks, and hands the answer to it."""
 
     description = "Decisions"
-    game: Game1841
+    game: DecidingGame
 
     def current(self) -> tuple[Procedure, Question] | None:
         """:func:`current`, remembered for the state (``remembered``: the round asks whether

@@ -72,7 +72,7 @@ from stellwerk.titles.g1841.ownership import (
 )
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import ProcedureGame
 
 RULE = "rules/1841.md 2.3.7"
 
@@ -111,7 +111,7 @@ def in_full_chain(buyer: Corporation, corp: Corporation) -> bool:
     return corp is buyer or corp in chain_of_control(buyer)
 
 
-def needed_price(game: Game1841, buyer: Corporation) -> int:
+def needed_price(game: ProcedureGame, buyer: Corporation) -> int:
     """What EMR raises: the cheapest depot train's price (rules/1841.md 2.3.7)."""
     return game.min_depot_price(buyer)
 
@@ -124,7 +124,7 @@ def half_share_price(bundle: Bundle) -> Fraction:
     return Fraction(bundle.price_per_share(), 2)
 
 
-def half_total(game: Game1841, bundle: Bundle) -> int:
+def half_total(game: ProcedureGame, bundle: Bundle) -> int:
     """The half-price total of a bundle: rounded up (18xx.games), or down (seed 000 item
     2.21, ``emr_half_price_rounding``)."""
     # half a share's price times the shares, in whole numbers: price * percent / (2 * unit)
@@ -143,7 +143,7 @@ def unhalved_total(bundle: Bundle) -> int:
     return math.ceil(Fraction(bundle.price_per_share()) * Fraction(bundle.percent, corp.share_unit))
 
 
-def sale_amount(game: Game1841, bundle: Bundle, action: moves.SellShares | None) -> int:
+def sale_amount(game: ProcedureGame, bundle: Bundle, action: moves.SellShares | None) -> int:
     """What an emergency sale pays (rules/1841.md 2.3.7: half price, :func:`half_total`).
 
     Replay of 18xx.games' files: that site pays a sale the ``share_price`` the action
@@ -171,7 +171,7 @@ def sale_action(entity: Entity, bundle: Bundle) -> Action:
 
 
 def issue_actions(
-    game: Game1841, buyer: Corporation, entity: Entity, bundles: list[Bundle]
+    game: ProcedureGame, buyer: Corporation, entity: Entity, bundles: list[Bundle]
 ) -> list[Action]:
     """The ``sell_shares`` actions of a corporation's emergency sales, as 18xx.games sends
     them: its corporation-sale buttons (``IssueShares``) send the certificates and the half
@@ -225,7 +225,7 @@ def _holder_percents(corp: Corporation, without: Holder) -> list[int]:
 
 
 def may_sell_any_amount(
-    game: Game1841, owner: Holder, corp: Corporation, buyer: Corporation
+    game: ProcedureGame, owner: Holder, corp: Corporation, buyer: Corporation
 ) -> bool:
     """The seller is the corporation itself, or not its president, or the corporation is
     outside the buyer's chain and its presidency may change (non-historical or phase 4+)
@@ -237,13 +237,15 @@ def may_sell_any_amount(
     )
 
 
-def may_sell_partial(game: Game1841, owner: Holder, corp: Corporation) -> bool:
+def may_sell_partial(game: ProcedureGame, owner: Holder, corp: Corporation) -> bool:
     """Half a president's certificate only if another holder (player or corporation) holds
     more than 10 % or the pool holds a share (18xx.games ``can_sell_partial?``)."""
     return max(_holder_percents(corp, owner), default=0) > 10 or bool(game.pool.shares_of(corp.sym))
 
 
-def minimum_to_retain(game: Game1841, owner: Holder, corp: Corporation, buyer: Corporation) -> int:
+def minimum_to_retain(
+    game: ProcedureGame, owner: Holder, corp: Corporation, buyer: Corporation
+) -> int:
     """What a restricted seller keeps: as much as the next-largest holder, player or
     corporation (so the presidency cannot pass)."""
     if may_sell_any_amount(game, owner, corp, buyer):
@@ -251,7 +253,7 @@ def minimum_to_retain(game: Game1841, owner: Holder, corp: Corporation, buyer: C
     return max(_holder_percents(corp, owner), default=0)
 
 
-def _option_allows(game: Game1841, bundle: Bundle) -> bool:
+def _option_allows(game: ProcedureGame, bundle: Bundle) -> bool:
     """The options' limits: seed 000 item 5.6 (only operated corporations) and seed 003 H8
     (no director certificate lands in the pool)."""
     corp = bundle.corporation
@@ -263,7 +265,7 @@ def _option_allows(game: Game1841, bundle: Bundle) -> bool:
     return True
 
 
-def president_to_pool(game: Game1841, bundle: Bundle) -> bool:
+def president_to_pool(game: ProcedureGame, bundle: Bundle) -> bool:
     """Whether selling ``bundle`` would leave the president's certificate in the pool (tried
     and put back)."""
     corp = bundle.corporation
@@ -274,7 +276,7 @@ def president_to_pool(game: Game1841, bundle: Bundle) -> bool:
 
 
 def valid_bundles(
-    game: Game1841, owner: Holder, corp: Corporation, buyer: Corporation
+    game: ProcedureGame, owner: Holder, corp: Corporation, buyer: Corporation
 ) -> list[Bundle]:
     """``owner``'s bundles of ``corp`` an emergency sale for ``buyer`` may contain
     (18xx.games ``emr_valid_bundles``, plus the options' limits)."""
@@ -287,7 +289,7 @@ def valid_bundles(
     return [b for b in bundles if b.percent <= most and _option_allows(game, b)]
 
 
-def may_sell(game: Game1841, buyer: Corporation, bundle: Bundle) -> bool:
+def may_sell(game: ProcedureGame, buyer: Corporation, bundle: Bundle) -> bool:
     """Whether ``bundle`` may be sold in an emergency for ``buyer`` (18xx.games
     ``emr_can_sell?``, plus the options' limits)."""
     owner = bundle.owner
@@ -304,13 +306,13 @@ def may_sell(game: Game1841, buyer: Corporation, bundle: Bundle) -> bool:
     )
 
 
-def _held(holder: Holder, game: Game1841) -> Iterator[Corporation]:
+def _held(holder: Holder, game: ProcedureGame) -> Iterator[Corporation]:
     for corp in game.corporations:
         if holder.shares_of(corp.sym):
             yield corp
 
 
-def sale_value(game: Game1841, owner: Holder, buyer: Corporation) -> int:
+def sale_value(game: ProcedureGame, owner: Holder, buyer: Corporation) -> int:
     """What ``owner`` could raise: per corporation its legal bundle with the most shares."""
     total = 0
     for corp in _held(owner, game):
@@ -320,7 +322,9 @@ def sale_value(game: Game1841, owner: Holder, buyer: Corporation) -> int:
     return total
 
 
-def next_bundles(game: Game1841, owner: Seller, buyer: Corporation, needed: int) -> list[Bundle]:
+def next_bundles(
+    game: ProcedureGame, owner: Seller, buyer: Corporation, needed: int
+) -> list[Bundle]:
     """The legal sales of one seller of the chain: no share more than needed; a corporation's
     shares of other corporations first, its own IPO shares only when it has none of those
     (18xx.games ``emr_shares_next``)."""
@@ -331,7 +335,9 @@ def next_bundles(game: Game1841, owner: Seller, buyer: Corporation, needed: int)
     return others or [b for b in fitting if b.corporation is owner]
 
 
-def _fitting(game: Game1841, owner: Seller, buyer: Corporation, needed: int) -> Iterator[Bundle]:
+def _fitting(
+    game: ProcedureGame, owner: Seller, buyer: Corporation, needed: int
+) -> Iterator[Bundle]:
     """The legal sales of ``owner`` of no share more than needed: a bundle whose half-price
     total is less than ``needed`` plus half a share's price (in whole numbers: twice the
     total against twice the need plus a share's price), one at a time."""
@@ -341,7 +347,9 @@ def _fitting(game: Game1841, owner: Seller, buyer: Corporation, needed: int) -> 
                 yield b
 
 
-def issuable_bundles(game: Game1841, buyer: Corporation, needed: int | None = None) -> list[Bundle]:
+def issuable_bundles(
+    game: ProcedureGame, buyer: Corporation, needed: int | None = None
+) -> list[Bundle]:
     """The bundles of the first corporation of the chain that still needs money and has a
     legal sale; empty when none has (18xx.games ``emergency_issuable_bundles``)."""
     left = needed_price(game, buyer) if needed is None else needed
@@ -355,7 +363,7 @@ def issuable_bundles(game: Game1841, buyer: Corporation, needed: int | None = No
     return []
 
 
-def has_issuable(game: Game1841, buyer: Corporation, needed: int | None = None) -> bool:
+def has_issuable(game: ProcedureGame, buyer: Corporation, needed: int | None = None) -> bool:
     """Whether :func:`issuable_bundles` lists any: the same walk up the chain, stopped at the
     first legal sale found (the train step asks this after every action)."""
     left = needed_price(game, buyer) if needed is None else needed
@@ -368,7 +376,7 @@ def has_issuable(game: Game1841, buyer: Corporation, needed: int | None = None) 
     return False
 
 
-def cash_before_issuing(game: Game1841, buyer: Corporation, needed: int | None = None) -> int:
+def cash_before_issuing(game: ProcedureGame, buyer: Corporation, needed: int | None = None) -> int:
     """The chain's cash up to the first corporation with a legal sale (18xx.games
     ``emergency_cash_before_issuing``)."""
     left = needed_price(game, buyer) if needed is None else needed
@@ -381,7 +389,7 @@ def cash_before_issuing(game: Game1841, buyer: Corporation, needed: int | None =
     return total
 
 
-def cash_before_selling(game: Game1841, buyer: Corporation, needed: int) -> int:
+def cash_before_selling(game: ProcedureGame, buyer: Corporation, needed: int) -> int:
     """As :func:`cash_before_issuing`, the controlling player's cash included (18xx.games
     ``emergency_cash_before_selling``)."""
     left = needed
@@ -394,14 +402,14 @@ def cash_before_selling(game: Game1841, buyer: Corporation, needed: int) -> int:
     return total
 
 
-def issuable_cash(game: Game1841, buyer: Corporation) -> int:
+def issuable_cash(game: ProcedureGame, buyer: Corporation) -> int:
     """What the chain could still raise beyond the cash already counted (18xx.games
     ``emergency_issuable_cash``)."""
     total = sum(c.cash + sale_value(game, c, buyer) for c in chain_of_corps(buyer))
     return total - cash_before_issuing(game, buyer)
 
 
-def player_bundles(game: Game1841, player: Player, buyer: Corporation) -> list[Bundle]:
+def player_bundles(game: ProcedureGame, player: Player, buyer: Corporation) -> list[Bundle]:
     """Every bundle the controlling player may sell for ``buyer`` (the site lists them all)."""
     return [
         b
@@ -421,7 +429,7 @@ def controller_of(buyer: Corporation) -> Player | None:
 
 
 def sell(
-    game: Game1841,
+    game: ProcedureGame,
     bundle: Bundle,
     action: moves.SellShares | None = None,
     *,
@@ -466,7 +474,7 @@ def sell(
         recalculate()
 
 
-def sweep(game: Game1841, buyer: Corporation, seller: Holder | None, cost: int) -> None:
+def sweep(game: ProcedureGame, buyer: Corporation, seller: Holder | None, cost: int) -> None:
     """The owners up ``buyer``'s chain give it what it lacks of ``cost``, the immediate owner
     first, up to and including ``seller`` (``None``: up to the controlling player); nothing
     if the buyer sold itself (rules/1841.md 2.3.7, automatic cash sweeps)."""
@@ -486,7 +494,7 @@ def available(buyer: Corporation) -> int:
     return buyer.cash + sum(o.cash for o in owners(buyer))
 
 
-def token_emergency_money(game: Game1841, corp: Corporation, amount: int) -> None:
+def token_emergency_money(game: ProcedureGame, corp: Corporation, amount: int) -> None:
     """The transformed major lacks ``amount`` for its required L.50 token (rules/1841.md
     2.3.12 "Token EMR", seed 000 item 2.5): the owners up its chain give what is missing, the
     controlling player last, as 18xx.games' token purchase sweeps.  (The interactive share

@@ -17,19 +17,28 @@ train type's events run in the order the data lists them (``game.toml`` ``trains
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from stellwerk.core.entities import Corporation, Train
 from stellwerk.core.events import PhaseChanged
 from stellwerk.titles.g1841 import secession, tuscan
-
-if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+from stellwerk.titles.g1841.decisions import ProcedureGame
 
 RULE = "rules/1841.md 2.4"
 
 
-def first_train_of(game: Game1841, train: Train) -> None:
+class EventGame(ProcedureGame, Protocol):
+    """What the long procedures use of the game (the secession and the Tuscan merge start
+    here), with the train types already bought and the rusting of trains: what this module
+    uses of the game (rules/1841.md 2.4)."""
+
+    @property
+    def types_bought(self) -> set[str]: ...
+
+    def rust_trains(self, bought: Train) -> None: ...
+
+
+def first_train_of(game: EventGame, train: Train) -> None:
     """A train left the depot: phase change (the new phase's borders), rusting, then the
     type's events in data order, once per type (rules/1841.md 2.4)."""
     while game.phases.next_on(train.name):
@@ -44,24 +53,24 @@ def first_train_of(game: Game1841, train: Train) -> None:
     run_train_events(game, events)
 
 
-def first_four_events(game: Game1841) -> None:
+def first_four_events(game: EventGame) -> None:
     """The first 4-train's events, in order (rules/1841.md 2.4)."""
     run_train_events(game, list(game.data.train("4").events))
 
 
-def first_five_events(game: Game1841) -> None:
+def first_five_events(game: EventGame) -> None:
     """The first 5-train's events: the phase-5 borders (rules/1841.md 2.4)."""
     run_train_events(game, list(game.data.train("5").events))
 
 
-def run_train_events(game: Game1841, events: list[str]) -> None:
+def run_train_events(game: EventGame, events: list[str]) -> None:
     """Run a train type's events in the data's order (rules/1841.md 2.4)."""
     for event in events:
         EVENTS[event](game)
 
 
 # -- concessions close (2.4 item 1) ---------------------------------------------------------
-def close_concessions(game: Game1841) -> None:
+def close_concessions(game: EventGame) -> None:
     """Every concession closes, Bayard too.  A started corporation's presidency is re-evaluated
     at once (before the secession and the Tuscan merge: seed 000 item 1.14); a corporation
     never started closes (rules/1841.md 2.4 item 1)."""
@@ -88,7 +97,7 @@ def close_concessions(game: Game1841) -> None:
         game.frozen_held = True
 
 
-def reevaluate_president(game: Game1841, corp: Corporation) -> None:
+def reevaluate_president(game: EventGame, corp: Corporation) -> None:
     """The player holding most becomes president; the old president keeps it on a tie; among
     new candidates the nearest in seat order after the old president; he needs at least the
     president's certificate's percentage (rules/1841.md 2.4 item 1).  Every holder that may
@@ -116,14 +125,14 @@ def reevaluate_president(game: Game1841, corp: Corporation) -> None:
     game.change_president_for(corp)(pres_share, swap_to, president, swap_to)
 
 
-def close_unstarted(game: Game1841, corp: Corporation) -> None:
+def close_unstarted(game: EventGame, corp: Corporation) -> None:
     """A corporation whose concession closes before it started closes for good; its home
     reservations go (rules/1841.md 2.4 item 1)."""
     game.map.board.unreserve(corp.sym)
     close_corporation(game, corp)
 
 
-def close_corporation(game: Game1841, corp: Corporation) -> None:
+def close_corporation(game: ProcedureGame, corp: Corporation) -> None:
     """A historical corporation leaves the game: off the market, no president, closed
     (rules/1841.md 2.3.11, 2.4.1: IRSFF after the secession, SB/SFL when it is skipped)."""
     cell = corp.share_price
@@ -138,7 +147,7 @@ def close_corporation(game: Game1841, corp: Corporation) -> None:
 
 
 # -- borders (2.4 items 2, first 5) -------------------------------------------------------
-def apply_borders(game: Game1841) -> None:
+def apply_borders(game: EventGame) -> None:
     """The political borders of the current phase are in force (rules/1841.md 1.2 "Borders by
     phase", 2.4): the phase-4 set from the first 4 (the Conservative Zone's border gone,
     Austria reduced to Veneto), the phase-5 set from the first 5 (only Lugano).  The borders
@@ -149,12 +158,12 @@ def apply_borders(game: Game1841) -> None:
 
 
 # -- the Ferdinandea Secession and the Tuscan Merge (2.4 items 3, 4) ------------------------
-def ferdinandea_secession(game: Game1841) -> None:
+def ferdinandea_secession(game: EventGame) -> None:
     """IRSFF splits into SB (first edition: SFV) and SFL (rules/1841.md 2.4.1)."""
     secession.start(game)
 
 
-def tuscan_merge(game: Game1841) -> None:
+def tuscan_merge(game: EventGame) -> None:
     """SFLP, SFMA and SSFL merge into SFLi (rules/1841.md 2.4.2), after the secession's
     decisions if it still asks (2.4 item 4)."""
     waiting = secession.under_way(game)
@@ -164,7 +173,7 @@ def tuscan_merge(game: Game1841) -> None:
     start_tuscan_merge(game)
 
 
-def start_tuscan_merge(game: Game1841) -> None:
+def start_tuscan_merge(game: ProcedureGame) -> None:
     """The Tuscan merge starts (rules/1841.md 2.4.2, :func:`.tuscan.start`)."""
     tuscan.start(game)
 

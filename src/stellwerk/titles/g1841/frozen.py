@@ -16,15 +16,13 @@ shares it holds of the corporations of that chain.  Then it counts as operated.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from stellwerk.core.entities import Corporation, chain_of_control, controller
+from stellwerk.core.entities import Corporation, Holder, chain_of_control, controller
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
 from stellwerk.titles.g1841.ownership import sale_drops_price
-
-if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+from stellwerk.titles.g1841.ports import Holdings, Rules
 
 RULE = "rules/1841.md 2.3.10"
 
@@ -39,17 +37,30 @@ class FrozenState:
     chain: list[str] = field(default_factory=list)
 
 
-def state(game: Game1841, corp: Corporation) -> FrozenState:
+class FrozenGame(Holdings, Rules, Protocol):
+    """Share holdings and the rules, with the frozen states (:attr:`frozen_states`), whether
+    they are held until the next share trade (:attr:`frozen_held`) and the game's note that
+    nothing was found to change (``_frozen_seen``, which an update forgets): what this module
+    uses of the game (rules/1841.md 2.3.10)."""
+
+    frozen_held: bool
+    _frozen_seen: list[Holder | None] | None
+
+    @property
+    def frozen_states(self) -> dict[str, FrozenState]: ...
+
+
+def state(game: FrozenGame, corp: Corporation) -> FrozenState:
     return game.frozen_states.setdefault(corp.sym, FrozenState())
 
 
-def is_frozen(game: Game1841, corp: Corporation) -> bool:
+def is_frozen(game: FrozenGame, corp: Corporation) -> bool:
     """Whether the corporation is frozen (as last brought up to date)."""
     found = game.frozen_states.get(corp.sym)
     return found is not None and found.frozen
 
 
-def is_circular(game: Game1841, corp: Corporation) -> bool:
+def is_circular(game: FrozenGame, corp: Corporation) -> bool:
     found = game.frozen_states.get(corp.sym)
     return found is not None and found.circular
 
@@ -58,7 +69,7 @@ def _chain_syms(corp: Corporation) -> list[str]:
     return [h.sym for h in chain_of_control(corp) if isinstance(h, Corporation)]
 
 
-def update(game: Game1841) -> bool:
+def update(game: FrozenGame) -> bool:
     """Bring every corporation's frozen state up to date; whether anything changed (the
     answer :meth:`.Game1841._frozen_changes` remembered is forgotten: it was about the states
     before)."""
@@ -92,7 +103,7 @@ def update(game: Game1841) -> bool:
     return changed
 
 
-def in_circular_chain(game: Game1841, corp: Corporation, other: Corporation) -> bool:
+def in_circular_chain(game: FrozenGame, corp: Corporation, other: Corporation) -> bool:
     """``other`` was in ``corp``'s chain when it became circular, or is in it now."""
     st = game.frozen_states.get(corp.sym)
     if st is not None and other.sym in st.chain:
@@ -100,7 +111,7 @@ def in_circular_chain(game: Game1841, corp: Corporation, other: Corporation) -> 
     return other.sym in _chain_syms(corp)
 
 
-def frozen_operation(game: Game1841, corp: Corporation) -> None:
+def frozen_operation(game: FrozenGame, corp: Corporation) -> None:
     """The turn of a frozen corporation: two columns left; a circular one sells the shares of
     the corporations of its chain, each price dropping as after any sale but for seed 003 H2
     (:func:`.ownership.sale_drops_price`) (rules/1841.md 2.3.10)."""
@@ -123,7 +134,7 @@ def frozen_operation(game: Game1841, corp: Corporation) -> None:
     update(game)
 
 
-def pool_takes_unclaimed_presidency(game: Game1841, corp: Corporation) -> None:
+def pool_takes_unclaimed_presidency(game: FrozenGame, corp: Corporation) -> None:
     """A president's certificate sold to the pool that no holder can take over (nobody holds
     the president's percentage) leaves ``corp`` to the pool: its chain of control ends there
     and it is frozen (rules/1841.md 2.2.1 -- a president's certificate may lie in the pool --

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Holder, Player, Train, Trains
@@ -40,6 +40,9 @@ from stellwerk.titles.g1841.kept import BoardAnswers, TokenOrderKept
 from stellwerk.titles.g1841.mapport import MapPort
 from stellwerk.titles.g1841.options import DECLARED
 from stellwerk.titles.g1841.setup import set_table
+
+if TYPE_CHECKING:
+    from stellwerk.titles.g1841.setup import NewTable
 
 FROZEN_UPDATING_ACTIONS = frozenset({"buy_shares", "sell_shares"})
 """The actions after which 18xx.games brings the frozen states up to date (its share steps'
@@ -486,3 +489,21 @@ class Game1841(Game):
         return self.map.route_revenue(
             corp.sym, routes, self.map.train_specs(corp), recorded=not self.policy.run_revenue
         )
+
+
+if TYPE_CHECKING:
+
+    def _has_the_parts(
+        game: Game1841,
+    ) -> tuple[
+        operating.OperatingGame,
+        stock.StockGame,
+        events.EventGame,
+        tokens.TokenGame,
+        track.TrackGame,
+        NewTable,
+    ]:
+        """The parts of the game its modules take (:mod:`.ports`, and each module's own):
+        the game has them all.  The steps' games name them without a check
+        (:class:`.decisions.DecidingGame`); the type checker checks them here."""
+        return game, game, game, game, game, game

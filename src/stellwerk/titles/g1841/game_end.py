@@ -31,12 +31,29 @@ are closed in phase 4), minus the loans (``Player.penalty``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from stellwerk.core.entities import Player, transfer
+from stellwerk.titles.g1841.ports import Rules, Table
 
-if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+
+class EndGame(Table, Rules, Protocol):
+    """The rules and the table, with the off-board hexes reached so far and the game's end
+    (:meth:`Game.check_game_end`, :meth:`Game.end_game`): what this module uses of the game
+    (rules/1841.md 1.4)."""
+
+    offboards_answer: tuple[int, bool] | None
+
+    @property
+    def offboards_connected(self) -> set[str]: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def check_game_end(self) -> tuple[str | None, str | None]: ...
+
+    def end_game(self, reason: str) -> None: ...
+
 
 RULE = "rules/1841.md 1.4"
 
@@ -48,7 +65,7 @@ TIMING_PRIORITY = ["immediate", "current_turn", "current_or"]
 """The most urgent first (rules/1841.md 1.4 "Priority")."""
 
 
-def end_checks(game: Game1841) -> dict[str, str]:
+def end_checks(game: EndGame) -> dict[str, str]:
     """Each end condition and when it ends the game (rules/1841.md 1.4; seed 000 item 2.27
     ends it at once, seed 003 H4 plays the operating round to its end after the price or the
     off-boards)."""
@@ -56,7 +73,7 @@ def end_checks(game: Game1841) -> dict[str, str]:
     return {"bankrupt": "immediate", "bank": "current_or", "stock_market": late, "offboards": late}
 
 
-def record_offboards(game: Game1841, hexes: list[str]) -> None:
+def record_offboards(game: EndGame, hexes: list[str]) -> None:
     """Off-board hexes a corporation's track newly reaches (the ``destination_connection``
     record after a tile lay, rules/1841.md 2.3.2 step 3)."""
     groups = game.data.offboard_groups
@@ -64,7 +81,7 @@ def record_offboards(game: Game1841, hexes: list[str]) -> None:
     game.offboards_connected.update(h for h in hexes if h in known)
 
 
-def all_offboards_connected(game: Game1841) -> bool:
+def all_offboards_connected(game: EndGame) -> bool:
     """Every off-board group has at least one connected hex (rules/1841.md 1.4)."""
     connected = game.offboards_connected
     groups = game.data.offboard_groups
@@ -79,7 +96,7 @@ def all_offboards_connected(game: Game1841) -> bool:
     return answer
 
 
-def after_operating_turn(game: Game1841) -> bool:
+def after_operating_turn(game: EndGame) -> bool:
     """At the end of a corporation's operating turn: a price at L.516 or all off-boards
     connected end the game now (rules/1841.md 1.4, "end of the current operating turn").
     "All but one bankrupt" (immediate) is left to the check after the action, which comes
@@ -95,7 +112,7 @@ def after_operating_turn(game: Game1841) -> bool:
     return False
 
 
-def end_now(game: Game1841, timing: str | None) -> bool | None:
+def end_now(game: EndGame, timing: str | None) -> bool | None:
     """Whether the game ends at the end of the round just finished, for 1841's own timing
     ``current_turn`` (a stock round ends the game when the trigger came in it, rules/1841.md
     1.4); None: the core decides (``immediate``, ``current_or``)."""
@@ -104,7 +121,7 @@ def end_now(game: Game1841, timing: str | None) -> bool | None:
     return None
 
 
-def take_bankruptcy_loan(game: Game1841, player: Player) -> None:
+def take_bankruptcy_loan(game: EndGame, player: Player) -> None:
     """A bankrupt player who stays in receives L.500 from the bank, subtracted from his final
     value (rules/1841.md 2.6 option 1, 1.4)."""
     transfer(game.bank, player, BANKRUPTCY_LOAN, "rules/1841.md 2.6")

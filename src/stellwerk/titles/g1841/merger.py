@@ -55,7 +55,7 @@ from stellwerk.titles.g1841.ownership import holders_in_order
 from stellwerk.titles.g1841.trial import light_copy
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import ProcedureGame
 
 RULE = "rules/1841.md 2.3.11"
 MAJOR_SUM_CAP = 250
@@ -67,23 +67,23 @@ TUSCAN_TOKEN_HEXES = ("Q11", "R14")
 
 
 # -- what the operating round owns (swap these for the round's bookkeeping) -------------------
-def has_operated(game: Game1841, corp: Corporation) -> bool:
+def has_operated(game: ProcedureGame, corp: Corporation) -> bool:
     """Whether ``corp`` has completed an operating turn (rules/1841.md 2.3.9; seed 000 items
     1.3, 2.1): the core's operating history, cleared when a corporation restarts."""
     return corp.sym in game.operated_corps
 
 
-def is_frozen(game: Game1841, corp: Corporation) -> bool:
+def is_frozen(game: ProcedureGame, corp: Corporation) -> bool:
     """A started corporation whose chain of control does not end at a player (2.3.9)."""
     return corp.ipoed and controller(corp) is None
 
 
-def mark_done(game: Game1841, corp: Corporation) -> None:
+def mark_done(game: ProcedureGame, corp: Corporation) -> None:
     """``corp`` does not operate (any more) in this operating round (2.3.11, 2.3.12)."""
     game.done_this_round.add(corp.sym)
 
 
-def region_reach(game: Game1841, corp: Corporation) -> set[tuple[str, int]]:
+def region_reach(game: ProcedureGame, corp: Corporation) -> set[tuple[str, int]]:
     """(hex, city index) of the cities ``corp`` reaches on the region graph (rules/1841.md
     2.3.11, seed 000 item 3.7: never across a current province border).
 
@@ -99,24 +99,24 @@ def region_reach(game: Game1841, corp: Corporation) -> set[tuple[str, int]]:
 
 
 # -- small facts ------------------------------------------------------------------------------
-def is_historical(game: Game1841, corp: Corporation) -> bool:
+def is_historical(game: ProcedureGame, corp: Corporation) -> bool:
     return game.specs[corp.sym].historical
 
 
-def is_major(game: Game1841, corp: Corporation) -> bool:
+def is_major(game: ProcedureGame, corp: Corporation) -> bool:
     return game.specs[corp.sym].type == "major"
 
 
-def phase_number(game: Game1841) -> int:
+def phase_number(game: ProcedureGame) -> int:
     return int(game.phases.current.name)
 
 
-def is_pass_hex(game: Game1841, hex_id: str) -> bool:
+def is_pass_hex(game: ProcedureGame, hex_id: str) -> bool:
     """A city on a mountain pass tile (rules/1841.md 1.2; passes are not railheads)."""
     return game.map.board.hexes[hex_id].tile.name in pass_tiles(game.map.variant)
 
 
-def mergeable(game: Game1841, corp: Corporation) -> bool:
+def mergeable(game: ProcedureGame, corp: Corporation) -> bool:
     """May take part in a merger (rules/1841.md 2.3.11): not historical before phase 4, has
     operated (seed 000 mistake 5.3, seed 003 H12), not frozen, not closed.  Frozen as the
     states were last brought up to date (:mod:`.frozen`), as 18xx.games asks its kept flags
@@ -131,7 +131,7 @@ def mergeable(game: Game1841, corp: Corporation) -> bool:
     )
 
 
-def merge_target(game: Game1841, corp: Corporation) -> bool:
+def merge_target(game: ProcedureGame, corp: Corporation) -> bool:
     """May be formed by a merger or transformation: a non-historical major that is neither
     started nor closed (rules/1841.md 2.3.11, 2.3.12)."""
     return (
@@ -142,11 +142,11 @@ def merge_target(game: Game1841, corp: Corporation) -> bool:
     )
 
 
-def targets(game: Game1841) -> list[Corporation]:
+def targets(game: ProcedureGame) -> list[Corporation]:
     return [c for c in game.corporations if merge_target(game, c)]
 
 
-def partners(game: Game1841, corp: Corporation) -> list[Corporation]:
+def partners(game: ProcedureGame, corp: Corporation) -> list[Corporation]:
     """Corporations ``corp`` may merge with: of its type, mergeable, with a token in a
     non-pass city it reaches on the region graph (rules/1841.md 2.3.11; seed 000 items 2.26,
     3.7), in the order their tokens are found."""
@@ -184,7 +184,7 @@ RULE_PRESIDENT_OR_CIRCLE = (
 )
 
 
-def not_mergeable(game: Game1841, corp: Corporation) -> IllegalAction | None:
+def not_mergeable(game: ProcedureGame, corp: Corporation) -> IllegalAction | None:
     """Why ``corp`` may not take part in a merger, naming the rule that says so (the
     conditions of :func:`mergeable`, the most specific rule first); None if it may."""
     if not corp.ipoed or corp.closed:
@@ -198,7 +198,9 @@ def not_mergeable(game: Game1841, corp: Corporation) -> IllegalAction | None:
     return None
 
 
-def reaches_station(game: Game1841, corp: Corporation, other: Corporation, network: str) -> bool:
+def reaches_station(
+    game: ProcedureGame, corp: Corporation, other: Corporation, network: str
+) -> bool:
     """Whether ``corp`` reaches a non-pass city with a token of ``other`` on the region graph
     (``network == "region"``: no current border crossed) or on the full track graph."""
     graph = game.map.region_graph if network == "region" else game.map.graph
@@ -212,7 +214,7 @@ def reaches_station(game: Game1841, corp: Corporation, other: Corporation, netwo
     return False
 
 
-def partner_refusal(game: Game1841, a: Corporation, b: Corporation) -> IllegalAction | None:
+def partner_refusal(game: ProcedureGame, a: Corporation, b: Corporation) -> IllegalAction | None:
     """Why ``a`` may not choose ``b`` as its merger partner, naming the rule that forbids it
     (rules/1841.md 2.3.11; seed 000 items 2.26, 3.1, 3.6, 3.7, mistake 5.3; seed 003 H12):
     its own type, each one mergeable, a station of ``b`` reached without crossing a current
@@ -239,7 +241,7 @@ def partner_refusal(game: Game1841, a: Corporation, b: Corporation) -> IllegalAc
 
 
 def target_refusal(
-    game: Game1841, a: Corporation, b: Corporation, target: Corporation
+    game: ProcedureGame, a: Corporation, b: Corporation, target: Corporation
 ) -> IllegalAction | None:
     """Why ``a`` and ``b`` may not merge into ``target`` (rules/1841.md 2.3.11; seed 000 items
     3.1, 3.6); None if nothing forbids it."""
@@ -253,7 +255,7 @@ def target_refusal(
     return None
 
 
-def incomplete(game: Game1841, a: Corporation, b: Corporation) -> IllegalAction:
+def incomplete(game: ProcedureGame, a: Corporation, b: Corporation) -> IllegalAction:
     """No exchange lets the merger of ``a`` and ``b`` complete: it would leave the new
     corporation without a president or (while seed 000 item 3.1 is in force) make a circular
     chain of control."""
@@ -270,7 +272,7 @@ def incomplete(game: Game1841, a: Corporation, b: Corporation) -> IllegalAction:
 
 
 # -- the new price (rules/1841.md 2.3.11, 6.6) ------------------------------------------------
-def rightmost_below(game: Game1841, value: float) -> Cell:
+def rightmost_below(game: ProcedureGame, value: float) -> Cell:
     """The market cell with a price below ``value`` in the rightmost column such a cell has,
     the topmost there (rules/1841.md 2.3.11; reproduces the seed 000 conversion table 6.6)."""
     best: Cell | None = None
@@ -289,7 +291,7 @@ def rightmost_below(game: Game1841, value: float) -> Cell:
     return best
 
 
-def merger_prices(game: Game1841, a: Corporation, b: Corporation) -> list[Cell]:
+def merger_prices(game: ProcedureGame, a: Corporation, b: Corporation) -> list[Cell]:
     """The possible prices of the merged corporation, lower first (rules/1841.md 2.3.11):
     majors both above L.250 keep one of their prices (a choice if they differ), one above
     L.250 keeps its price; otherwise the cell below the sum capped at L.250 (majors) or half
@@ -326,7 +328,7 @@ def full_upgrade_cost(price: int) -> int:
 
 # -- moving certificates as 18xx.games does -----------------------------------------------------
 def transfer_certificates(
-    game: Game1841, shares: list[Share], to: Holder, allow_president_change: bool = True
+    game: ProcedureGame, shares: list[Share], to: Holder, allow_president_change: bool = True
 ) -> None:
     """Move certificates of one corporation from one holder and settle the presidency as
     1841 on 18xx.games does (president's certificates may lie in the pool; a holder reaching
@@ -391,7 +393,7 @@ def transfer_certificates(
     move_share(cert, president)
 
 
-def return_to_ipo(share: Share, game: Game1841) -> None:
+def return_to_ipo(share: Share, game: ProcedureGame) -> None:
     """An exchanged or cross-held certificate goes back to its corporation's treasury."""
     move_share(share, game.corporation(share.corporation))
 
@@ -408,7 +410,7 @@ def ref(holder: Holder) -> str:
     raise ValueError(f"{holder.name} holds no shares in exchanges")
 
 
-def deref(game: Game1841, name: str) -> Holder:
+def deref(game: ProcedureGame, name: str) -> Holder:
     if name == "pool":
         return game.pool
     kind, key = name.split(":", 1)
@@ -419,7 +421,7 @@ def deref(game: Game1841, name: str) -> Holder:
 
 # -- assets -------------------------------------------------------------------------------------
 def move_assets(
-    game: Game1841, source: Corporation, other: Corporation | None, target: Corporation
+    game: ProcedureGame, source: Corporation, other: Corporation | None, target: Corporation
 ) -> None:
     """Everything but tokens and the source's own treasury moves to the target: certificates
     of third corporations (a presidency the source held stays with the target), cash,
@@ -445,7 +447,7 @@ def move_assets(
     source.trains.clear()
 
 
-def restart_corporation(game: Game1841, corp: Corporation) -> None:
+def restart_corporation(game: ProcedureGame, corp: Corporation) -> None:
     """After a merger or transformation (rules/1841.md 2.3.11; seed 000 item 1.3): a historical
     corporation closes; a non-historical one becomes available again -- not started, no price,
     no president, no history, 2 (major) or 1 (minor) tokens, no trains, its certificates back
@@ -475,7 +477,7 @@ def restart_corporation(game: Game1841, corp: Corporation) -> None:
         treasury.sort(key=lambda s: s.index)
 
 
-def start_target(game: Game1841, target: Corporation, cell: Cell) -> None:
+def start_target(game: ProcedureGame, target: Corporation, cell: Cell) -> None:
     """The target starts (is floated) at ``cell`` (rules/1841.md 2.3.11)."""
     game.set_par(target, cell)
     target.ipoed = True
@@ -483,14 +485,14 @@ def start_target(game: Game1841, target: Corporation, cell: Cell) -> None:
 
 
 # -- holders -----------------------------------------------------------------------------------
-def frozen_corporations(game: Game1841) -> list[Corporation]:
+def frozen_corporations(game: ProcedureGame) -> list[Corporation]:
     """The frozen corporations in the order they exchange after the pool: definition order
     (18xx.games) or descending share value (seed 000 item 2.25, option;
     :func:`.ownership.holders_in_order`)."""
     return holders_in_order(game, [c for c in game.corporations if is_frozen(game, c)])
 
 
-def controlled_in_order(game: Game1841, player: Player) -> list[Corporation]:
+def controlled_in_order(game: ProcedureGame, player: Player) -> list[Corporation]:
     """The corporations ``player`` controls, in the order his corporations decide in
     exchanges: definition order (18xx.games) or descending share value (seed 000 item 1.16,
     option; :func:`.ownership.holders_in_order`)."""
@@ -498,7 +500,7 @@ def controlled_in_order(game: Game1841, player: Player) -> list[Corporation]:
 
 
 def exchange_holders(
-    game: Game1841, a: Corporation, b: Corporation, decider: Player, percent: int
+    game: ProcedureGame, a: Corporation, b: Corporation, decider: Player, percent: int
 ) -> list[Holder]:
     """Who exchanges, in order (rules/1841.md 2.3.11, 5.4; seed 000 items 1.16, 2.25): from
     the decider players in seat order, each followed by the corporations he controls (not the
@@ -546,7 +548,7 @@ preference order over the choices (price ``first``/``last``, exchange ``pres``/`
 ``cash``/``no``)."""
 
 
-def _copy_with(game: Game1841, merger: Merger) -> tuple[Game1841, Merger]:
+def _copy_with(game: ProcedureGame, merger: Merger) -> tuple[ProcedureGame, Merger]:
     """A light copy of ``game`` (:func:`.trial.light_copy`) and the copy of ``merger`` in it
     (queued or not)."""
     trial, (twin,) = light_copy(game, merger)
@@ -587,32 +589,32 @@ class Merger(Procedure):
     rule = RULE
 
     # -- entities
-    def corps(self, game: Game1841) -> tuple[Corporation, Corporation, Corporation]:
+    def corps(self, game: ProcedureGame) -> tuple[Corporation, Corporation, Corporation]:
         return game.corporation(self.a), game.corporation(self.b), game.corporation(self.target)
 
-    def decider_player(self, game: Game1841) -> Player:
+    def decider_player(self, game: ProcedureGame) -> Player:
         found = deref(game, self.decider)
         assert isinstance(found, Player)
         return found
 
-    def total(self, game: Game1841, holder: Holder) -> int:
+    def total(self, game: ProcedureGame, holder: Holder) -> int:
         return holder.percent_of(self.a) + holder.percent_of(self.b)
 
-    def target_pres(self, game: Game1841) -> Share | None:
+    def target_pres(self, game: ProcedureGame) -> Share | None:
         target = game.corporation(self.target)
         return next((s for s in target.shares_of(target.sym) if s.president), None)
 
-    def target_normal(self, game: Game1841) -> list[Share]:
+    def target_normal(self, game: ProcedureGame) -> list[Share]:
         target = game.corporation(self.target)
         return [s for s in target.shares_of(target.sym) if not s.president]
 
-    def token_decider(self, game: Game1841) -> Holder:
+    def token_decider(self, game: ProcedureGame) -> Holder:
         """The target decides if a player controls it, else the decider (2.3.11)."""
         target = game.corporation(self.target)
         return target if controller(target) is not None else self.decider_player(game)
 
     # -- Procedure
-    def question(self, game: Game1841) -> Question | None:
+    def question(self, game: ProcedureGame) -> Question | None:
         a = game.corporation(self.a)
         about: Facts = (("corporation", self.target), ("first", self.a), ("second", self.b))
         if self.stage == "price":
@@ -657,7 +659,7 @@ class Merger(Procedure):
         return None
 
     def upgrade_meanings(
-        self, game: Game1841, holder: Holder
+        self, game: ProcedureGame, holder: Holder
     ) -> dict[str | int, tuple[str, Facts]]:
         """What each exchange answer of ``holder`` does (rules/1841.md 2.3.11): ``pres``
         pays for the target's president's certificate, ``full`` pays half the price for a
@@ -680,18 +682,18 @@ class Merger(Procedure):
             "no": ("decline_presidency", about),
         }
 
-    def disallowed(self, game: Game1841, action: moves.Move) -> IllegalAction:
+    def disallowed(self, game: ProcedureGame, action: moves.Move) -> IllegalAction:
         """An exchange answer after which the merger cannot complete: no president, or a
         circular chain (seed 000 items 3.6, 3.1; :func:`incomplete`)."""
         a, b, _ = self.corps(game)
         return incomplete(game, a, b)
 
-    def answer(self, game: Game1841, action: moves.Move) -> None:
+    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
         if self.stage in ("price", "pass1", "pass2") and not self.tuscan:
             self.check_on_copy(game, action)
         self.apply(game, action)
 
-    def allows(self, game: Game1841, action: moves.Move) -> bool:
+    def allows(self, game: ProcedureGame, action: moves.Move) -> bool:
         """Whether an answer of the price or exchange stage lets the merger complete (tried
         on a copy, as :meth:`answer` checks it): an answer that leaves the new corporation
         without a president or makes a circular chain is not allowed (rules/1841.md 2.3.11,
@@ -708,7 +710,7 @@ class Merger(Procedure):
             return False
         return twin.can_finish(trial)
 
-    def can_finish(self, game: Game1841) -> bool:
+    def can_finish(self, game: ProcedureGame) -> bool:
         """Whether some answers to the rest of the price and exchange questions let the
         merger complete (rules/1841.md 2.3.11, seed 000 item 3.6: without a president it is
         not allowed, and 18xx.games then can only be undone).  Tries a few ways of answering
@@ -723,7 +725,7 @@ class Merger(Procedure):
                 return True
         return False
 
-    def answer_through(self, game: Game1841, order: tuple[str, ...]) -> bool:
+    def answer_through(self, game: ProcedureGame, order: tuple[str, ...]) -> bool:
         """Answer every price and exchange question by the first of ``order`` offered;
         whether the merger gets past them without a refusal."""
         try:
@@ -737,7 +739,7 @@ class Merger(Procedure):
         return True
 
     # -- start
-    def begin(self, game: Game1841) -> None:
+    def begin(self, game: ProcedureGame) -> None:
         """Start the merger (checked first on a copy: an illegal merger changes nothing).
 
         Without ``game.policy.trial_copy`` (a file replayed) there is no copy: a refusal ends the
@@ -748,7 +750,7 @@ class Merger(Procedure):
             twin.run_begin(trial)
         self.run_begin(game)
 
-    def run_begin(self, game: Game1841) -> None:
+    def run_begin(self, game: ProcedureGame) -> None:
         a, b, _ = self.corps(game)
         self.circular_before = [c.sym for c in game.corporations if c.ipoed and is_circular(c)]
         prices = merger_prices(game, a, b)
@@ -758,7 +760,7 @@ class Merger(Procedure):
         self.stage = "price"
         self.price_choices = [c.id for c in prices]
 
-    def check_on_copy(self, game: Game1841, action: moves.Move) -> None:
+    def check_on_copy(self, game: ProcedureGame, action: moves.Move) -> None:
         """Try the answer on a copy of the game: an exchange that ends without a president or
         with a new circular chain is refused before anything changes (2.3.11, seed 000
         item 3.6).  Not while a file is replayed: see :meth:`begin`."""
@@ -770,7 +772,7 @@ class Merger(Procedure):
         assert isinstance(twin, Merger)
         twin.apply(trial, action)
 
-    def apply(self, game: Game1841, action: moves.Move) -> None:
+    def apply(self, game: ProcedureGame, action: moves.Move) -> None:
         kind = action.type
         if self.stage == "price":
             first = moves.choice_of(action) == "first"
@@ -786,7 +788,7 @@ class Merger(Procedure):
             self.finish_removals(game)
 
     # -- exchanges
-    def start_exchange(self, game: Game1841, cell: Cell) -> None:
+    def start_exchange(self, game: ProcedureGame, cell: Cell) -> None:
         a, b, target = self.corps(game)
         start_target(game, target, cell)
         decider = self.decider_player(game)
@@ -803,7 +805,7 @@ class Merger(Procedure):
             self.minor_exchange(game, pairs)
             self.tokens_start(game)
 
-    def run_exchanges(self, game: Game1841) -> None:
+    def run_exchanges(self, game: ProcedureGame) -> None:
         """Exchange automatically until a holder must be asked (or the passes are over)."""
         target = game.corporation(self.target)
         price = target.share_price.price if target.share_price else 0
@@ -851,7 +853,7 @@ class Merger(Procedure):
             self.offered = options
             return
 
-    def exchange(self, game: Game1841, answer: str) -> None:
+    def exchange(self, game: ProcedureGame, answer: str) -> None:
         """One holder's exchange (rules/1841.md 2.3.11; seed 000 item 3.6)."""
         _, _, target = self.corps(game)
         holder = deref(game, self.todo.pop(0))
@@ -905,7 +907,7 @@ class Merger(Procedure):
         elif not isinstance(holder, SharePool):
             transfer(game.bank, holder, cost, RULE)
 
-    def minor_exchange(self, game: Game1841, names: list[str]) -> None:
+    def minor_exchange(self, game: ProcedureGame, names: list[str]) -> None:
         """Minors exchange automatically: a 40 % certificate for the president's certificate
         while it is free, else two shares; a 20 % share for one (rules/1841.md 2.3.11)."""
         for name in names:
@@ -927,7 +929,7 @@ class Merger(Procedure):
                     transfer_certificates(game, [normal[0]], holder)
 
     # -- after the exchange: president, circularity, tokens
-    def tokens_start(self, game: Game1841) -> None:
+    def tokens_start(self, game: ProcedureGame) -> None:
         a, b, target = self.corps(game)
         # the exchange is over: 18xx.games brings the frozen states up to date here, held
         # ones too (``Game1841.frozen_held``; they are, after this action)
@@ -981,7 +983,7 @@ class Merger(Procedure):
                 return
         self.tokens_finish(game)
 
-    def tokens_finish(self, game: Game1841) -> None:
+    def tokens_finish(self, game: ProcedureGame) -> None:
         """How many tokens the target gets and how many map tokens must or may go (2.3.11;
         seed 000 item 1.19; Tuscan merge 2.4.2)."""
         a, b, target = self.corps(game)
@@ -1028,7 +1030,7 @@ class Merger(Procedure):
             return
         self.finish(game)
 
-    def removable(self, game: Game1841) -> list[tuple[str, int]]:
+    def removable(self, game: ProcedureGame) -> list[tuple[str, int]]:
         """(city id, slot) of each token of the two merging corporations that may go: never
         the last one not on a pass (:meth:`remove_token` refuses it, as 18xx.games does; its
         interface shows it all the same, a live list does not -- a selfplay game, seed 9,
@@ -1045,7 +1047,7 @@ class Merger(Procedure):
                         out.append((board.city_id(hid, index), slot))
         return out
 
-    def railhead_hexes(self, game: Game1841) -> list[str]:
+    def railhead_hexes(self, game: ProcedureGame) -> list[str]:
         """The hexes of the two corporations' tokens on the map that are not on a pass
         (rules/1841.md 2.3.11; seed 000 item 2.19)."""
         board = game.map.board
@@ -1056,7 +1058,7 @@ class Merger(Procedure):
             if not is_pass_hex(game, h)
         ]
 
-    def remove_token(self, game: Game1841, city_id: str, slot: int | None) -> None:
+    def remove_token(self, game: ProcedureGame, city_id: str, slot: int | None) -> None:
         """One token leaves the map; never the last non-pass one (2.3.11; seed 000 item
         2.19).  ``slot`` names the token (it must be one of the two corporations', as
         18xx.games checks); without one, theirs in the city."""
@@ -1083,13 +1085,13 @@ class Merger(Procedure):
         if self.removed >= self.removal_max:
             self.finish_removals(game)
 
-    def finish_removals(self, game: Game1841) -> None:
+    def finish_removals(self, game: ProcedureGame) -> None:
         if self.stage == "oo":
             self.tokens_finish(game)
         else:
             self.finish(game)
 
-    def finish(self, game: Game1841) -> None:
+    def finish(self, game: ProcedureGame) -> None:
         """The target's tokens replace the old ones on the map; the old corporations close or
         restart; all three are done for this operating round (2.3.11)."""
         a, b, target = self.corps(game)
@@ -1119,7 +1121,7 @@ class Merger(Procedure):
         self.stage = "done"
 
 
-def hold_frozen_after_restart(game: Game1841, restarted: Sequence[Corporation]) -> None:
+def hold_frozen_after_restart(game: ProcedureGame, restarted: Sequence[Corporation]) -> None:
     """18xx.games brings the frozen states (rules/1841.md 2.3.9, 2.3.10) up to date once a
     merger's exchanges are over (:meth:`Merger.tokens_start`), not after the old corporations
     restart at its end.  By the rules no started corporation is presided by a merged one then
@@ -1138,7 +1140,9 @@ def hold_frozen_after_restart(game: Game1841, restarted: Sequence[Corporation]) 
         game.frozen_held = True
 
 
-def start_merger(game: Game1841, a: Corporation, b: Corporation, target: Corporation) -> Merger:
+def start_merger(
+    game: ProcedureGame, a: Corporation, b: Corporation, target: Corporation
+) -> Merger:
     """The acting corporation ``a`` merges with ``b`` into ``target`` (rules/1841.md 2.3.11):
     checked (partner, target) and begun; the caller queues it."""
     if game.specs[a.sym].type != game.specs[b.sym].type:
@@ -1156,7 +1160,7 @@ def start_merger(game: Game1841, a: Corporation, b: Corporation, target: Corpora
     return merger
 
 
-def can_begin(game: Game1841, a: Corporation, b: Corporation, target: Corporation) -> bool:
+def can_begin(game: ProcedureGame, a: Corporation, b: Corporation, target: Corporation) -> bool:
     """Whether ``a`` and ``b`` may begin a merger into ``target`` (:func:`start_merger` on a
     copy of the game does not refuse it): a minor merger that leaves nobody president is
     refused at once (rules/1841.md 2.3.11, seed 000 item 3.6); a merger of majors only if

@@ -27,7 +27,7 @@ from stellwerk.titles.g1841 import merger, transform
 from stellwerk.titles.g1841.decisions import queue
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import DecidingGame, ProcedureGame
 
 
 def operator(step: Step) -> Entity | None:
@@ -40,7 +40,7 @@ class MergeStep(Step):
     {corporation: target}; or ``pass``."""
 
     description = "Merge"
-    game: Game1841
+    game: DecidingGame
 
     def setup(self) -> None:
         self.partner: str | None = None
@@ -151,7 +151,7 @@ class TransformStep(Step):
     """Transform (rules/1841.md 2.3.12): ``merge`` {corporation: target} or ``pass``."""
 
     description = "Transform minor into major"
-    game: Game1841
+    game: DecidingGame
 
     def setup(self) -> None:
         self.target: str | None = None
@@ -196,7 +196,7 @@ class TransformStep(Step):
         queue(self.game, started)
 
 
-def game_busy(game: Game1841) -> bool:
+def game_busy(game: ProcedureGame) -> bool:
     """A procedure still asks (pending token choices and the like come first), or a token
     purchase waits that is never asked (:func:`.stock.stall_token_purchases`: 18xx.games'
     queue of token purchases is not empty)."""

@@ -13,7 +13,7 @@ HomeToken), token emergency money again, blocking, for a duty outlasting the tok
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity
@@ -36,7 +36,7 @@ from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.titles.g1841 import frozen, tokens, track
 from stellwerk.titles.g1841.bankruptcy import Bankrupt1841
 from stellwerk.titles.g1841.corporate import CorporateShares
-from stellwerk.titles.g1841.decisions import Decisions
+from stellwerk.titles.g1841.decisions import Decisions, ProcedureGame
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.stock import StartCorporation
 from stellwerk.titles.g1841.token_emr import (
@@ -46,12 +46,30 @@ from stellwerk.titles.g1841.token_emr import (
 from stellwerk.titles.g1841.trains import BuyTrain1841
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.core.game import Game
+    from stellwerk.titles.g1841.decisions import DecidingGame
 
 RULE_ORDER = "rules/1841.md 2.3.1"
 
 
-def new_operating_round(game: Game1841, round_num: int) -> Round[Entity]:
+class OperatingGame(ProcedureGame, Protocol):
+    """What the long procedures use of the game, with the frozen states brought up to date
+    before a turn and the off-board hexes: what this module uses of the game
+    (rules/1841.md 2.3)."""
+
+    def refresh_frozen(self, after: str = "") -> None: ...
+
+    def offboard_hexes(self) -> frozenset[str]: ...
+
+
+if TYPE_CHECKING:
+
+    class OperatingStepGame(DecidingGame, OperatingGame):
+        """The game of this module's steps (see :class:`.decisions.DecidingGame`): only a
+        name for type checking."""
+
+
+def new_operating_round(game: Game, round_num: int) -> Round[Entity]:
     """The operating round's steps in 18xx.games' order (rules/1841.md 2.3.2)."""
     return OperatingRound1841(
         game,
@@ -83,7 +101,7 @@ class OperatingRound1841(OperatingRound):
     corporation's turn is its frozen operation (2.3.10); a corporation counts as operated once
     its turn is over (2.3.9)."""
 
-    game: Game1841
+    game: OperatingStepGame
 
     def setup(self) -> None:
         self.game.changing()
@@ -161,7 +179,7 @@ class Track1841(Track):
     """Tile lays (rules/1841.md 2.3.3): the allowance by railheads and phase, each lay from
     another base, no hex twice; the graph of the phase chosen at the start of the turn."""
 
-    game: Game1841
+    game: OperatingStepGame
 
     def setup(self) -> None:
         self.lays = 0
@@ -189,7 +207,7 @@ class Destinate(CorporationStep):
     rules/1841.md 1.4, 5.3)."""
 
     description = "Destinate"
-    game: Game1841
+    game: OperatingStepGame
 
     def laid(self) -> int:
         step = self.round.step_of(Track1841)
@@ -231,7 +249,7 @@ class Destinate(CorporationStep):
 class Token1841(Token):
     """One token per turn on the region graph (rules/1841.md 2.3.4)."""
 
-    game: Game1841
+    game: OperatingStepGame
 
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -258,7 +276,7 @@ class BuyToken(CorporationStep):
     has an unplaced token and L.1; passed automatically when nothing is buyable."""
 
     description = "Buy a Token From Another Corporation"
-    game: Game1841
+    game: OperatingStepGame
 
     def setup(self) -> None:
         self.bought = False

@@ -14,54 +14,68 @@ trial, settles the presidency as the trade would, looks, and puts everything bac
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from stellwerk.core.entities import Corporation, Holder, Player, Share, is_circular
 from stellwerk.core.shares import Bundle, transfer_bundle
+from stellwerk.titles.g1841.ports import Holdings, Rules
 
-if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+
+class Marked(Protocol):
+    """A corporation's frozen state as far as this module reads it (:mod:`.frozen`)."""
+
+    @property
+    def circular(self) -> bool: ...
+
+
+class OwnershipGame(Holdings, Rules, Protocol):
+    """Share holdings and the rules, with the frozen states as far as they mark circular
+    corporations: what this module uses of the game."""
+
+    @property
+    def frozen_states(self) -> Mapping[str, Marked]: ...
+
 
 RULE_CIRCLE = "rules/1841.md 2.2.1 (no circular control; seed 000 item 3.1)"
 
 
-def phase_number(game: Game1841) -> int:
+def phase_number(game: OwnershipGame) -> int:
     """The current phase as a number (2..8; rules/1841.md 2.4)."""
     return int(game.phases.current.name)
 
 
-def historical(game: Game1841, corp: Corporation) -> bool:
+def historical(game: OwnershipGame, corp: Corporation) -> bool:
     """Historical corporations (rules/1841.md 1.2)."""
     return game.specs[corp.sym].historical
 
 
-def major(game: Game1841, corp: Corporation) -> bool:
+def major(game: OwnershipGame, corp: Corporation) -> bool:
     """Majors (9 certificates) as opposed to minors (4) (rules/1841.md 1.1)."""
     return game.specs[corp.sym].type == "major"
 
 
-def presidency_may_change(game: Game1841, corp: Corporation) -> bool:
+def presidency_may_change(game: OwnershipGame, corp: Corporation) -> bool:
     """Before phase 4 a historical corporation's presidency never changes: buying more than
     the president does not take it over, and its president may not dump it (rules/1841.md
     2.2.1)."""
     return phase_number(game) >= 4 or not historical(game, corp)
 
 
-def pool_president_buyable(game: Game1841, corp: Corporation) -> bool:
+def pool_president_buyable(game: OwnershipGame, corp: Corporation) -> bool:
     """A president's certificate in the pool may be bought directly only for a non-historical
     corporation or from phase 4 (rules/1841.md 2.2.1)."""
     return phase_number(game) >= 4 or not historical(game, corp)
 
 
-def frozen(game: Game1841, corp: Corporation) -> bool:
+def frozen(game: OwnershipGame, corp: Corporation) -> bool:
     """A started corporation whose chain of control does not end at a player (rules/1841.md
     2.3.9)."""
     return corp.ipoed and not corp.closed and game.controller(corp) is None
 
 
-def circular_set(game: Game1841) -> set[str]:
+def circular_set(game: OwnershipGame) -> set[str]:
     """The started corporations whose chain of control loops, and those still marked
     circular while frozen (rules/1841.md 2.3.9, 2.3.10; :mod:`.frozen`)."""
     marked = {sym for sym, st in game.frozen_states.items() if st.circular}
@@ -70,7 +84,7 @@ def circular_set(game: Game1841) -> set[str]:
     }
 
 
-def holders_in_order(game: Game1841, corps: list[Corporation]) -> list[Corporation]:
+def holders_in_order(game: OwnershipGame, corps: list[Corporation]) -> list[Corporation]:
     """Corporations deciding one after the other in an exchange (mergers, the secession):
     as given (18xx.games: definition order), or with ``holder_corporation_order ==
     "share_value"`` in descending share value, i.e. operating order (seed 000 item 1.16: "dann
@@ -86,7 +100,7 @@ def holders_in_order(game: Game1841, corps: list[Corporation]) -> list[Corporati
 
 
 @contextmanager
-def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
+def trial(game: OwnershipGame, corp: Corporation) -> Iterator[None]:
     """Whatever happens to ``corp``'s certificates and president inside is undone after."""
     holders: list[Holder] = [*game.all_players, *game.corporations, game.pool]
     lists = {id(h): (h, list(h.shares.get(corp.sym, []))) for h in holders}
@@ -108,7 +122,7 @@ def trial(game: Game1841, corp: Corporation) -> Iterator[None]:
         del game.journal[told:]
 
 
-def creates_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
+def creates_circle(game: OwnershipGame, bundle: Bundle, to: Holder, president_change: bool) -> bool:
     """Whether moving ``bundle`` to ``to`` (a purchase or sale, the presidency settled as the
     trade settles it) makes a corporation circular that was not (rules/1841.md 2.2.1).
 
@@ -123,7 +137,7 @@ def creates_circle(game: Game1841, bundle: Bundle, to: Holder, president_change:
     return tried_circle(game, bundle, to, president_change)
 
 
-def sale_drops_price(game: Game1841, seller: Holder | None, corp: Corporation) -> bool:
+def sale_drops_price(game: OwnershipGame, seller: Holder | None, corp: Corporation) -> bool:
     """Whether selling ``corp``'s shares moves its price down (rules/1841.md 2.2.1, 2.3.7,
     2.3.8): always, but with seed 003 H2 a corporation's sale of another corporation's shares
     does not ("Wenn Firmen Fremdaktien verkaufen, so sinkt der Kurs nicht. (Wenn Firmen eigene
@@ -136,7 +150,7 @@ def sale_drops_price(game: Game1841, seller: Holder | None, corp: Corporation) -
     return not isinstance(seller, Corporation) or seller is corp
 
 
-def circle_refused(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
+def circle_refused(game: OwnershipGame, bundle: Bundle, to: Holder, president_change: bool) -> bool:
     """Whether the rule refuses moving ``bundle`` to ``to`` because a corporation would
     become circular (seed 000 item 3.1, on by default: "Spieler und Gesellschaften dürfen
     Aktien nicht verkaufen oder kaufen ..., wenn es dadurch dazu kommt, daß sich
@@ -148,7 +162,7 @@ def circle_refused(game: Game1841, bundle: Bundle, to: Holder, president_change:
     )
 
 
-def tried_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> bool:
+def tried_circle(game: OwnershipGame, bundle: Bundle, to: Holder, president_change: bool) -> bool:
     """:func:`creates_circle` found by trying the move."""
     before = circular_set(game)
     with trial(game, bundle.corporation):
@@ -157,7 +171,7 @@ def tried_circle(game: Game1841, bundle: Bundle, to: Holder, president_change: b
     return bool(after - before)
 
 
-def move_bundle_between_players(game: Game1841, bundle: Bundle, to: Player) -> None:
+def move_bundle_between_players(game: OwnershipGame, bundle: Bundle, to: Player) -> None:
     """A player buys certificates with the president's from another player (player-to-player
     purchases, rules/1841.md 4.3): the presidency is settled as after any transfer, but if
     another holder becomes president he swaps his ordinary certificates with the buyer, who
@@ -179,7 +193,7 @@ def move_bundle_between_players(game: Game1841, bundle: Bundle, to: Player) -> N
     game.tell_president_change(corp, before)
 
 
-def move_bundle(game: Game1841, bundle: Bundle, to: Holder, president_change: bool) -> None:
+def move_bundle(game: OwnershipGame, bundle: Bundle, to: Holder, president_change: bool) -> None:
     """Move certificates and settle the presidency (no money): a president's certificate
     bought from the pool makes the buyer president at once (rules/1841.md 2.2.1); otherwise
     the usual majority rule, unless the presidency may not change."""

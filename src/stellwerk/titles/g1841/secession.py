@@ -48,7 +48,7 @@ from stellwerk.titles.g1841.ownership import holders_in_order
 from stellwerk.titles.g1841.start import tokens_bought
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import ProcedureGame
 
 RULE = "rules/1841.md 2.4.1"
 
@@ -78,7 +78,7 @@ def key_of(holder: Holder) -> str:
     raise ValueError(f"{holder.name} holds no shares in the secession")
 
 
-def holder_of(game: Game1841, key: str) -> Holder:
+def holder_of(game: ProcedureGame, key: str) -> Holder:
     """The holder a key names."""
     kind, _, name = key.partition(":")
     if kind == "player":
@@ -88,7 +88,7 @@ def holder_of(game: Game1841, key: str) -> Holder:
     return game.pool
 
 
-def controlled_by(game: Game1841, player: Player) -> list[Corporation]:
+def controlled_by(game: ProcedureGame, player: Player) -> list[Corporation]:
     """The corporations ``player`` controls, in definition order or, with
     ``holder_corporation_order == "share_value"``, in operating order (seed 000 items 1.16,
     2.12)."""
@@ -96,7 +96,7 @@ def controlled_by(game: Game1841, player: Player) -> list[Corporation]:
     return holders_in_order(game, corps)
 
 
-def seats_from(game: Game1841, first: Player) -> list[Player]:
+def seats_from(game: ProcedureGame, first: Player) -> list[Player]:
     """The players in seat order starting with ``first`` (bankrupt ones included, as
     18xx.games rotates its player list)."""
     players = game.players
@@ -104,7 +104,9 @@ def seats_from(game: Game1841, first: Player) -> list[Player]:
     return players[start:] + players[:start]
 
 
-def exchange_holders(game: Game1841, decider: Player, corp: Corporation, least: int) -> list[str]:
+def exchange_holders(
+    game: ProcedureGame, decider: Player, corp: Corporation, least: int
+) -> list[str]:
     """Holders with at least ``least`` % of ``corp`` in exchange order: from the decider,
     each player followed by his corporations; the pool; frozen corporations, in definition
     order or, with ``holder_corporation_order == "share_value"``, in descending share value
@@ -125,7 +127,7 @@ def exchange_holders(game: Game1841, decider: Player, corp: Corporation, least: 
     return [key_of(h) for h in out]
 
 
-def offer_holders(game: Game1841, first: Player, corp: Corporation) -> list[str]:
+def offer_holders(game: ProcedureGame, first: Player, corp: Corporation) -> list[str]:
     """Who is offered a share of ``corp``: its holders from ``first`` in seat order, each
     player followed by the corporations he controls that hold it (rules/1841.md 2.4.1)."""
     out: list[Holder] = []
@@ -149,7 +151,7 @@ def in_chain(holder: Holder, corp: Corporation) -> bool:
     return False
 
 
-def can_buy_offer(game: Game1841, holder: Holder, corp: Corporation) -> bool:
+def can_buy_offer(game: ProcedureGame, holder: Holder, corp: Corporation) -> bool:
     """An offered share can be bought: one is in the IPO, the holder has the market price,
     ``corp`` is not in its chain of control, the certificate limit and the 60 % limit hold
     (rules/1841.md 2.4.1, 2.3.12 "skipped automatically")."""
@@ -169,7 +171,7 @@ def split_off(share: Share, corp: Corporation) -> None:
 
 
 # -- the automatic part ---------------------------------------------------------------------
-def connected_milano_venezia(game: Game1841, old: Corporation) -> bool:
+def connected_milano_venezia(game: ProcedureGame, old: Corporation) -> bool:
     """Some corporation's railhead (a token in a city that is not a pass) reaches both
     IRSFF's Milano and Venezia cities on the full, border-ignoring track graph
     (rules/1841.md 2.4.1 skip condition)."""
@@ -192,7 +194,7 @@ def connected_milano_venezia(game: Game1841, old: Corporation) -> bool:
     return False
 
 
-def start(game: Game1841) -> None:
+def start(game: ProcedureGame) -> None:
     """The secession at the first 4-train (rules/1841.md 2.4.1): skipped (SB and SFL close)
     if IRSFF has not floated or Milano and Venezia are connected; otherwise the automatic
     part runs and the questions are queued."""
@@ -219,7 +221,7 @@ def start(game: Game1841) -> None:
     queue(game, procedure)
 
 
-def operator_controller(game: Game1841) -> Player:
+def operator_controller(game: ProcedureGame) -> Player:
     """The controlling player of the corporation operating now (the decider when IRSFF is
     frozen; rules/1841.md 2.4.1); the first player outside an operating round."""
     rnd = game.round
@@ -228,7 +230,7 @@ def operator_controller(game: Game1841) -> Player:
     return found or next(p for p in game.players if not p.bankrupt)
 
 
-def set_prices(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
+def set_prices(game: ProcedureGame, old: Corporation, a: Corporation, b: Corporation) -> None:
     """SB and SFL take IRSFF's cell, SB in IRSFF's place in the stack, SFL right after it
     (seed 000 item 1.15).  First edition: if the cell lies right of column 10 (majors only)
     the minors go to column 10 of the same row, appended to its stack (rules/1841.md 2.4.1)."""
@@ -251,7 +253,7 @@ def set_prices(game: Game1841, old: Corporation, a: Corporation, b: Corporation)
     old.share_price = None
 
 
-def split_tokens(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
+def split_tokens(game: ProcedureGame, old: Corporation, a: Corporation, b: Corporation) -> None:
     """IRSFF's tokens in Veneto hexes become SB's, the others SFL's (first edition: at most 2
     each, in IRSFF's charter order; further ones stay IRSFF's, on the map also after it closes
     at the end of the secession, as in 18xx.games); its unplaced tokens go alternately
@@ -303,7 +305,7 @@ def split_cash(old: Corporation, a: Corporation, b: Corporation) -> None:
     transfer(old, b, to_b, RULE)
 
 
-def split_treasury(game: Game1841, old: Corporation, a: Corporation, b: Corporation) -> None:
+def split_treasury(game: ProcedureGame, old: Corporation, a: Corporation, b: Corporation) -> None:
     """IRSFF's shares of other corporations by value, highest first, alternately to SB and
     SFL; the presidency is settled as after any transfer, and a new president swaps his
     shares with the receiver, as 18xx.games' corporate transfer does (rules/1841.md 2.4.1).
@@ -356,7 +358,7 @@ class SwapWith:
         self.swap(pres, self.receiver, president, prev)
 
 
-def give_new(game: Game1841, corp: Corporation, to: Holder, president: bool = False) -> None:
+def give_new(game: ProcedureGame, corp: Corporation, to: Holder, president: bool = False) -> None:
     """The first certificate of ``corp``'s treasury (its president's certificate if asked) to
     ``to``, the presidency settled as for any transfer.  The first is whichever lies first,
     as 18xx.games takes it: once the ordinary certificates are gone a single share's
@@ -398,7 +400,7 @@ class Secession(Procedure):
     rule = RULE
 
     # -- questions ---------------------------------------------------------------------
-    def question(self, game: Game1841) -> Question | None:
+    def question(self, game: ProcedureGame) -> Question | None:
         old = game.corporation(self.old)
         if self.stage == "pick_pres":
             owner = old.owner
@@ -447,16 +449,16 @@ class Secession(Procedure):
             )  # fmt: skip
         return None
 
-    def decider_of(self, game: Game1841) -> Player:
+    def decider_of(self, game: ProcedureGame) -> Player:
         holder = holder_of(game, self.decider)
         assert isinstance(holder, Player)
         return holder
 
-    def acting_for(self, game: Game1841, corp: Corporation) -> Corporation | Player:
+    def acting_for(self, game: ProcedureGame, corp: Corporation) -> Corporation | Player:
         """A new corporation answers for itself if a player controls it, else the decider."""
         return corp if game.controller(corp) is not None else self.decider_of(game)
 
-    def answer(self, game: Game1841, action: moves.Move) -> None:
+    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
         choice = moves.choice_of(action)
         if self.stage == "pick_pres":
             self.exchange_president(game, str(choice))
@@ -472,10 +474,10 @@ class Secession(Procedure):
             raise IllegalAction("the secession asks nothing now", RULE)
 
     # -- presidents and pairs ----------------------------------------------------------
-    def corps(self, game: Game1841) -> tuple[Corporation, Corporation, Corporation]:
+    def corps(self, game: ProcedureGame) -> tuple[Corporation, Corporation, Corporation]:
         return game.corporation(self.old), game.corporation(self.a), game.corporation(self.b)
 
-    def begin_exchange(self, game: Game1841) -> None:
+    def begin_exchange(self, game: ProcedureGame) -> None:
         """IRSFF's president with 40 % takes both president's certificates for his own and two
         shares; below 40 % he is asked; with IRSFF's president's certificate in the pool both
         go to the pool (18xx.games moves SB's and leaves SFL's in its treasury)
@@ -499,7 +501,7 @@ class Secession(Procedure):
             return
         self.stage = "pick_pres"
 
-    def exchange_president(self, game: Game1841, choice: str) -> None:
+    def exchange_president(self, game: ProcedureGame, choice: str) -> None:
         """IRSFF's president takes the chosen president's certificate for his own; the first
         pair gets the other one (rules/1841.md 2.4.1)."""
         old, a, b = self.corps(game)
@@ -511,7 +513,7 @@ class Secession(Procedure):
         give_new(game, new, owner, president=True)
         self.exchange_pairs(game, other)
 
-    def exchange_pairs(self, game: Game1841, other: Corporation) -> None:
+    def exchange_pairs(self, game: ProcedureGame, other: Corporation) -> None:
         """Every pair of IRSFF shares, holders in exchange order: the first pair takes the
         other president's certificate (the pool's pair puts it in the pool), each further one a
         share of each; nobody with a pair: the certificate goes to the pool (rules/1841.md
@@ -538,14 +540,14 @@ class Secession(Procedure):
         self.begin_singles(game)
 
     # -- single shares -----------------------------------------------------------------
-    def begin_singles(self, game: Game1841) -> None:
+    def begin_singles(self, game: ProcedureGame) -> None:
         old = game.corporation(self.old)
         self.holders = exchange_holders(game, self.decider_of(game), old, 10)
         if game.settings.secession_pays_unmatched_holders:
             self.pay_out_singles(game)
         self.next_single(game)
 
-    def pay_out_singles(self, game: Game1841) -> None:
+    def pay_out_singles(self, game: ProcedureGame) -> None:
         """Seed 000 item 3.3: holders left with a single IRSFF share are paid its value at
         IRSFF's last price by the bank (no price change); the pool's share is void."""
         old = game.corporation(self.old)
@@ -557,7 +559,7 @@ class Secession(Procedure):
                     transfer(game.bank, holder, self.price * share.percent // 10, RULE)
         self.holders = []
 
-    def next_single(self, game: Game1841) -> None:
+    def next_single(self, game: ProcedureGame) -> None:
         """The next single share: asked if both have shares and the holder is a player, a
         player-controlled corporation or the pool (the decider answers); else automatic
         (frozen corporations take SB) (rules/1841.md 2.4.1; seed 000 item 2.25)."""
@@ -574,31 +576,31 @@ class Secession(Procedure):
             self.swap_single(game, "a" if has_a else "b")
         self.begin_offers(game)
 
-    def exchange_single(self, game: Game1841, choice: str) -> None:
+    def exchange_single(self, game: ProcedureGame, choice: str) -> None:
         """The asked single share becomes the chosen one (``a`` SB, ``b`` SFL)."""
         self.swap_single(game, choice)
         self.next_single(game)
 
-    def swap_single(self, game: Game1841, choice: str) -> None:
+    def swap_single(self, game: ProcedureGame, choice: str) -> None:
         old, a, b = self.corps(game)
         holder = holder_of(game, self.holders.pop(0))
         split_off(holder.shares_of(old.sym)[0], old)
         give_new(game, a if choice == "a" else b, holder)
 
     # -- share offers ------------------------------------------------------------------
-    def begin_offers(self, game: Game1841) -> None:
+    def begin_offers(self, game: ProcedureGame) -> None:
         """One offer round for SB, then one for SFL (rules/1841.md 2.4.1)."""
         self.offer_first = True
         self.offer(game, self.a)
 
-    def offer(self, game: Game1841, sym: str) -> None:
+    def offer(self, game: ProcedureGame, sym: str) -> None:
         corp = game.corporation(sym)
         self.offer_corp = sym
         first = game.controller(corp) or self.decider_of(game)
         self.holders = offer_holders(game, first, corp)
         self.next_offer(game)
 
-    def next_offer(self, game: Game1841) -> None:
+    def next_offer(self, game: ProcedureGame) -> None:
         corp = game.corporation(self.offer_corp)
         while self.holders and not can_buy_offer(game, holder_of(game, self.holders[0]), corp):
             self.holders.pop(0)
@@ -607,7 +609,7 @@ class Secession(Procedure):
             return
         self.post_offer(game)
 
-    def offer_answer(self, game: Game1841, choice: str) -> None:
+    def offer_answer(self, game: ProcedureGame, choice: str) -> None:
         """The asked holder buys the offered share or declines (rules/1841.md 2.4.1); a
         purchase he cannot make is refused before anything changes."""
         corp = game.corporation(self.offer_corp)
@@ -621,7 +623,7 @@ class Secession(Procedure):
             game.buy_shares(holder, Bundle.of([share], corp))
         self.next_offer(game)
 
-    def post_offer(self, game: Game1841) -> None:
+    def post_offer(self, game: ProcedureGame) -> None:
         """After a round: SFL's first round; then, alternately for SB and SFL while someone
         can buy, the corporation is asked whether another round follows (rules/1841.md
         2.4.1)."""
@@ -652,7 +654,7 @@ class Secession(Procedure):
         else:
             self.done_b = True
 
-    def offer_again_answer(self, game: Game1841, choice: str) -> None:
+    def offer_again_answer(self, game: ProcedureGame, choice: str) -> None:
         if choice == "y":
             self.offer(game, self.offer_corp)
             return
@@ -660,7 +662,7 @@ class Secession(Procedure):
         self.post_offer(game)
 
     # -- extra tokens (second edition) --------------------------------------------------
-    def begin_tokens(self, game: Game1841) -> None:
+    def begin_tokens(self, game: ProcedureGame) -> None:
         if not game.settings.secession_token_purchase:
             self.finish(game)
             return
@@ -670,7 +672,7 @@ class Secession(Procedure):
     def max_tokens(self, corp: Corporation) -> int:
         return min(corp.cash // OPTIONAL_TOKEN_PRICE, MAX_TOKENS - corp.num_tokens)
 
-    def next_tokens(self, game: Game1841) -> None:
+    def next_tokens(self, game: ProcedureGame) -> None:
         """SB, then SFL, may buy tokens at L.50 each up to 5 in all, if it has L.50
         (rules/1841.md 2.4.1)."""
         while self.tokens_corp:
@@ -682,7 +684,7 @@ class Secession(Procedure):
             self.tokens_corp = self.b if self.tokens_corp == self.a else ""
         self.finish(game)
 
-    def buy_tokens(self, game: Game1841, count: int) -> None:
+    def buy_tokens(self, game: ProcedureGame, count: int) -> None:
         corp = game.corporation(self.tokens_corp)
         if not 0 <= count <= self.max_tokens(corp):
             raise IllegalAction(f"{corp.sym} cannot buy {count} tokens", RULE)
@@ -694,7 +696,7 @@ class Secession(Procedure):
         self.next_tokens(game)
 
     # -- the end -----------------------------------------------------------------------
-    def finish(self, game: Game1841) -> None:
+    def finish(self, game: ProcedureGame) -> None:
         """SB and SFL take IRSFF's place in this operating round (SB, then SFL) unless IRSFF
         has operated or is operating (seed 000 item 2.24); IRSFF closes; a Tuscan merge that
         waited starts (rules/1841.md 2.4.1, 2.4 item 4)."""
@@ -723,7 +725,7 @@ class Secession(Procedure):
             events.start_tuscan_merge(game)
 
 
-def under_way(game: Game1841) -> Secession | None:
+def under_way(game: ProcedureGame) -> Secession | None:
     """The secession while it still asks (the Tuscan merge waits for it, rules/1841.md 2.4
     item 4)."""
     return next(

@@ -4,22 +4,39 @@ data of the settings' variant (``data/game.toml``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from stellwerk.core.entities import Company, Corporation, Train, transfer
+from stellwerk.core.entities import Bank, Company, Corporation, Player, Train, transfer
 from stellwerk.core.market import Market
 from stellwerk.core.trains import Depot, PhaseDef, Phases
 from stellwerk.titles.g1841.data_load import CorporationSpec, TitleData
 
-if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+
+class NewTable(Protocol):
+    """The table as a new game lays it out: the bank and players, then the market, phases,
+    depot, concessions and corporations it sets: what this module uses of the game
+    (rules/1841.md 1.2, 1.3)."""
+
+    market: Market
+    phases: Phases
+    operating_rounds: int
+    depot: Depot
+    companies: list[Company]
+    corporations: list[Corporation]
+
+    @property
+    def bank(self) -> Bank: ...
+
+    @property
+    def players(self) -> list[Player]: ...
+
 
 MARKET_LETTERS = "pxmne"
 """The market cell markers (rules/1841.md 1.2 "Stock market"): par for all, par for majors
 only, a minor's maximum, the maximum before phase 8, the game-end cell."""
 
 
-def set_table(game: Game1841, data: TitleData) -> None:
+def set_table(game: NewTable, data: TitleData) -> None:
     """Bank L.14,400 (lite L.10,900), each player's starting cash from it, the market, the
     phases, the trains, the concessions and the corporations (rules/1841.md 1.2, 1.3)."""
     game.bank.cash = data.bank

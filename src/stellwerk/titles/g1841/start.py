@@ -35,7 +35,7 @@ from stellwerk.titles.g1841.ownership import historical, major, phase_number
 from stellwerk.titles.g1841.rules.borders import borders_in_force
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import ProcedureGame
 
 RULE = "rules/1841.md 2.2.3"
 
@@ -64,11 +64,11 @@ Austrian before phase 4."""
 # -- where a home may go ---------------------------------------------------------------------
 
 
-def _zones(game: Game1841) -> list[tuple[str, ...]]:
+def _zones(game: ProcedureGame) -> list[tuple[str, ...]]:
     return [tuple(game.data.zones[name]) for name in ZONE_ORDER]
 
 
-def _excluded(game: Game1841) -> set[str]:
+def _excluded(game: ProcedureGame) -> set[str]:
     """Lugano always; before phase 4 also the historical cities and Austria (Lombardy and
     Veneto) (rules/1841.md 2.2.3)."""
     out = {LUGANO}
@@ -78,11 +78,11 @@ def _excluded(game: Game1841) -> set[str]:
     return out
 
 
-def _on_map(game: Game1841, hexes: list[str]) -> list[str]:
+def _on_map(game: ProcedureGame, hexes: list[str]) -> list[str]:
     return [h for h in hexes if h in game.map.board.hexes]
 
 
-def home_hexes(game: Game1841, corp: Corporation) -> list[str]:
+def home_hexes(game: ProcedureGame, corp: Corporation) -> list[str]:
     """The hexes where ``corp`` may place its (next) chosen home token (rules/1841.md 2.2.3):
 
     * SFMA (second edition): its printed home hex;
@@ -123,7 +123,7 @@ def home_hexes(game: Game1841, corp: Corporation) -> list[str]:
     ]
 
 
-def home_cities(game: Game1841, corp: Corporation, hexes: list[str]) -> list[str]:
+def home_cities(game: ProcedureGame, corp: Corporation, hexes: list[str]) -> list[str]:
     """City ids of ``hexes`` with a free slot for ``corp`` (no second token on a tile)."""
     board = game.map.board
     out: list[str] = []
@@ -134,7 +134,7 @@ def home_cities(game: Game1841, corp: Corporation, hexes: list[str]) -> list[str
     return out
 
 
-def has_home_city(game: Game1841, corp: Corporation) -> bool:
+def has_home_city(game: ProcedureGame, corp: Corporation) -> bool:
     """Whether a non-historical ``corp`` has a city with a free slot for its first home token
     now (rules/1841.md 2.2.3); without one it cannot start.  The stock turn asks this of every
     corporation after every action: the answer depends on the board (tiles, tokens and
@@ -146,7 +146,7 @@ def has_home_city(game: Game1841, corp: Corporation) -> bool:
     )
 
 
-def home_city_exists(game: Game1841, corp: Corporation) -> bool:
+def home_city_exists(game: ProcedureGame, corp: Corporation) -> bool:
     """:func:`has_home_city` computed afresh."""
     board = game.map.board
     return any(
@@ -169,7 +169,7 @@ def hex_distance(a: str, b: str) -> int:
     return dx + max(0, (dy - dx) // 2)
 
 
-def _closed_edges(game: Game1841, hid: str) -> set[int]:
+def _closed_edges(game: ProcedureGame, hid: str) -> set[int]:
     """Edges of a hex that the search may not cross: impassable and province borders in
     force (rules/1841.md 2.2.3)."""
     spec = game.map.board.hexes[hid].spec
@@ -177,7 +177,7 @@ def _closed_edges(game: Game1841, hid: str) -> set[int]:
     return set(spec.borders) | {e for h, e in political if h == hid}
 
 
-def connected_hex(game: Game1841, hid: str) -> bool:
+def connected_hex(game: ProcedureGame, hid: str) -> bool:
     """A hex counts as connected track if a tile was laid on it, or it is printed with track
     and a city, or printed with track that a laid tile next to it joins (rules/1841.md
     2.2.3)."""
@@ -202,7 +202,7 @@ def connected_hex(game: Game1841, hid: str) -> bool:
     return False
 
 
-def hex_price(game: Game1841, home: str) -> int:
+def hex_price(game: ProcedureGame, home: str) -> int:
     """The token price for a home at ``home`` (:func:`search_price`), kept on the game
     (``Game1841.hex_price_kept``, :mod:`.kept`) while the board (its version) and the phase
     (the borders in force) stay: a start's question is asked after every action until it is
@@ -212,7 +212,7 @@ def hex_price(game: Game1841, home: str) -> int:
     )
 
 
-def search_price(game: Game1841, home: str) -> int:
+def search_price(game: ProcedureGame, home: str) -> int:
     """The token price for a home at ``home``: search the hexes within distance 2, not
     crossing impassable or province borders, for the nearest connected one (rules/1841.md
     2.2.3)."""
@@ -238,7 +238,7 @@ def search_price(game: Game1841, home: str) -> int:
     return PRICE_BY_DISTANCE.get(best, FAR_PRICE)
 
 
-def token_price(game: Game1841, corp: Corporation) -> int:
+def token_price(game: ProcedureGame, corp: Corporation) -> int:
     """L.50 for a historical corporation; else the price of its home hex, the dearer of two
     (rules/1841.md 2.2.3)."""
     if historical(game, corp):
@@ -258,7 +258,7 @@ def tokens_bought(sym: str, count: int, total: int, price: int | None) -> tuple[
     return "buy_tokens", (*facts, ("price", price))
 
 
-def token_choices(game: Game1841, corp: Corporation) -> list[int]:
+def token_choices(game: ProcedureGame, corp: Corporation) -> list[int]:
     """How many tokens ``corp`` may buy: the minimum always (paid with half-price IPO sales
     if need be), more only if its treasury pays for them (rules/1841.md 2.2.3)."""
     low, high = TOKENS_BOUGHT[game.specs[corp.sym].type]
@@ -266,7 +266,7 @@ def token_choices(game: Game1841, corp: Corporation) -> list[int]:
     return [n for n in range(low, high + 1) if n == low or n * price <= corp.cash]
 
 
-def token_sale(game: Game1841, corp: Corporation, total: int) -> Bundle | None:
+def token_sale(game: ProcedureGame, corp: Corporation, total: int) -> Bundle | None:
     """The IPO shares ``corp`` must sell to pay ``total`` for its tokens (None: its treasury
     pays), checked before anything changes: just enough of its own IPO shares, sold to the
     pool at half price (``ceil(2 * short / price)`` shares as 18xx.games; the total rounded
@@ -287,7 +287,7 @@ def token_sale(game: Game1841, corp: Corporation, total: int) -> Bundle | None:
     return bundle
 
 
-def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
+def raise_for_tokens(game: ProcedureGame, corp: Corporation, total: int) -> None:
     """The shortfall for the minimum is raised by selling :func:`token_sale`'s shares to the
     pool at half price, the price dropping a row per share (rules/1841.md 2.2.3; seed 000
     item 2.5).  Checks first: a refusal changes nothing."""
@@ -304,7 +304,7 @@ def raise_for_tokens(game: Game1841, corp: Corporation, total: int) -> None:
         reorder()
 
 
-def buy_tokens(game: Game1841, corp: Corporation, count: int) -> None:
+def buy_tokens(game: ProcedureGame, corp: Corporation, count: int) -> None:
     """``corp`` buys ``count`` tokens at its price, selling IPO shares first if it must
     (rules/1841.md 2.2.3).  Everything is checked before anything changes: the count offered
     and the money (:func:`raise_for_tokens` refuses before its sale if the sale cannot bring
@@ -334,7 +334,7 @@ class CorporationStart(Procedure):
     hexes: list[str] = field(default_factory=list)
     rule = RULE
 
-    def question(self, game: Game1841) -> Question | None:
+    def question(self, game: ProcedureGame) -> Question | None:
         corp = game.corporation(self.corp)
         about: Facts = (("corporation", corp.sym),)
         if self.stage in ("home", "second"):
@@ -364,7 +364,7 @@ class CorporationStart(Procedure):
             )  # fmt: skip
         return None
 
-    def answer(self, game: Game1841, action: moves.Move) -> None:
+    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
         corp = game.corporation(self.corp)
         kind = action.type
         if isinstance(action, moves.Choose):
@@ -385,7 +385,7 @@ class CorporationStart(Procedure):
             self.stage = "tokens"
 
 
-def printed_home_city(game: Game1841, corp: Corporation, hex_id: str, printed: int) -> int:
+def printed_home_city(game: ProcedureGame, corp: Corporation, hex_id: str, printed: int) -> int:
     """The city of ``hex_id`` that takes ``corp``'s printed home token (rules/1841.md 1.2:
     the home is the printed city, e.g. SFTN's Torino H4 city 1).  The printed city index
     names a city of the pre-printed tile; an upgrade may have joined the cities (Torino's
@@ -407,7 +407,7 @@ def printed_home_city(game: Game1841, corp: Corporation, hex_id: str, printed: i
     return found
 
 
-def place_printed_homes(game: Game1841, corp: Corporation) -> list[str]:
+def place_printed_homes(game: ProcedureGame, corp: Corporation) -> list[str]:
     """A historical corporation's home tokens go on its printed homes (into the city
     :func:`printed_home_city` finds); returns the hexes whose city it chooses itself (SFMA
     of the second edition) (rules/1841.md 1.2, 2.2.3)."""
@@ -420,7 +420,7 @@ def place_printed_homes(game: Game1841, corp: Corporation) -> list[str]:
     return choose
 
 
-def begin_start(game: Game1841, corp: Corporation) -> CorporationStart:
+def begin_start(game: ProcedureGame, corp: Corporation) -> CorporationStart:
     """Start ``corp`` after its par: printed homes at once, else ask for the home(s), then the
     token purchase (rules/1841.md 2.2.3).  The procedure is queued on the game; the round's
     Decisions step asks its questions."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from stellwerk.core import moves
 from stellwerk.core.entities import Company, Corporation, Entity, Holder, Player, Share, transfer
@@ -34,7 +34,7 @@ from stellwerk.core.flow.stock import (
 from stellwerk.core.market import Cell
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
-from stellwerk.titles.g1841.decisions import Decisions
+from stellwerk.titles.g1841.decisions import Decisions, ProcedureGame
 from stellwerk.titles.g1841.ownership import (
     RULE_CIRCLE,
     circle_refused,
@@ -54,7 +54,9 @@ from stellwerk.titles.g1841.start import (
 )
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.core.game import Game
+    from stellwerk.titles.g1841.decisions import DecidingGame
+    from stellwerk.titles.g1841.ports import Charters
 
 RULE = "rules/1841.md 2.2.1"
 
@@ -73,14 +75,14 @@ CONCESSIONS_UNTIL_PHASE = 4
 """Historical corporations need their concession before phase 4 (rules/1841.md 2.2.1)."""
 
 
-def new_stock_round(game: Game1841) -> Round[Entity]:
+def new_stock_round(game: Game) -> Round[Entity]:
     """The stock round's steps (rules/1841.md 2.2): the start of a corporation first (home
     tokens, token purchase: the questions of :mod:`.start`'s procedure), then the player's
     turn."""
     return StockRound1841(game, [Decisions, Shares1841])
 
 
-def concession_of(game: Game1841, corp: Corporation) -> Company | None:
+def concession_of(game: Charters, corp: Corporation) -> Company | None:
     """The concession that entitles its owner to start ``corp`` (rules/1841.md 1.2)."""
     spec = game.specs[corp.sym]
     if spec.concession is None:
@@ -89,13 +91,13 @@ def concession_of(game: Game1841, corp: Corporation) -> Company | None:
     return game.company(found.sym) if found is not None else None
 
 
-def corporation_of(game: Game1841, company: Company) -> Corporation | None:
+def corporation_of(game: StockGame, company: Company) -> Corporation | None:
     """The corporation a concession entitles to start (none for Bayard; rules/1841.md 1.2)."""
     sym = next(c.corporation for c in game.data.companies if c.sym == company.sym)
     return game.corporation_or_none(sym) if sym is not None else None
 
 
-def startable(game: Game1841, corp: Corporation) -> bool:
+def startable(game: StockGame, corp: Corporation) -> bool:
     """A historical corporation that a concession or a par may start: those the data marks
     startable, and those formed in the game -- SB/SFV and SFL once the secession has begun,
     SFLi once the Tuscan merge has begun (rules/1841.md 2.4.1, 2.4.2; 18xx.games marks them
@@ -122,7 +124,25 @@ class FormedSeen:
     formed: frozenset[str] = frozenset()
 
 
-def formed_in_game(game: Game1841) -> frozenset[str]:
+class StockGame(ProcedureGame, Protocol):
+    """What the long procedures use of the game, with what the journal told of formed
+    corporations (:attr:`formed_seen`) and whether a corporation has floated: what this
+    module uses of the game (rules/1841.md 2.2)."""
+
+    @property
+    def formed_seen(self) -> FormedSeen: ...
+
+    def is_floated(self, corp: Corporation) -> bool: ...
+
+
+if TYPE_CHECKING:
+
+    class StockStepGame(DecidingGame, StockGame):
+        """The game of this module's steps (see :class:`.decisions.DecidingGame`): only a
+        name for type checking."""
+
+
+def formed_in_game(game: StockGame) -> frozenset[str]:
     """The corporations formed in the game so far: SB and SFV by the secession, SFLi by the
     Tuscan merge (rules/1841.md 2.4.1, 2.4.2), as the journal tells.  The journal only grows,
     so only the events since the last call are read (:func:`startable` asks after every
@@ -146,14 +166,14 @@ def formed_in_game(game: Game1841) -> frozenset[str]:
     return seen.formed
 
 
-def formed_startable(game: Game1841, corp: Corporation) -> bool:
+def formed_startable(game: StockGame, corp: Corporation) -> bool:
     """A corporation the events formed (SB/SFV and SFL once the secession has begun, SFLi
     once the Tuscan merge has begun), which 18xx.games marks startable from then on
     (rules/1841.md 2.4.1, 2.4.2; :func:`formed_in_game`)."""
     return corp.sym in formed_in_game(game)
 
 
-def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> bool:
+def can_par(game: StockGame, corp: Corporation, player: Player | None = None) -> bool:
     """Historical corporations start only by the owner of their concession before phase 4;
     non-historical ones from phase 3 by anyone (rules/1841.md 2.2.1), and only while some city
     could take their home token (2.2.3: a corporation starts by placing it; 18xx.games lets
@@ -185,20 +205,20 @@ def can_par(game: Game1841, corp: Corporation, player: Player | None = None) -> 
     return player is None or concession.owner is player
 
 
-def reopened_price(game: Game1841, bundle: Bundle) -> int:
+def reopened_price(game: StockGame, bundle: Bundle) -> int:
     """What a certificate of a closed corporation costs in 18xx.games: a corporation without a
     price sells at the market's least par price a share, whatever par was named."""
     lowest = par_cells(game)[-1].price  # the cells come highest price first
     return lowest * bundle.percent // bundle.corporation.share_unit
 
 
-def certificate_price(game: Game1841, bundle: Bundle) -> int:
+def certificate_price(game: StockGame, bundle: Bundle) -> int:
     """What ``bundle`` costs from a treasury or the pool: its price, or for a reopened closed
     corporation (replay only) :func:`reopened_price`."""
     return reopened_price(game, bundle) if bundle.corporation.closed else bundle.price
 
 
-def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
+def reopen_on_replay(game: StockGame, buyer: Holder, corp: Corporation) -> None:
     """A replayed start of a closed corporation, as 18xx.games has it (a reference-engine
     deviation kept for faithful replays; live play refuses it, rules/1841.md 2.2.1, 2.4
     item 1).  18xx.games' par of a closed corporation buys the first certificate in its
@@ -217,7 +237,7 @@ def reopen_on_replay(game: Game1841, buyer: Holder, corp: Corporation) -> None:
     corp.par_price = None
 
 
-def reopened_homes(game: Game1841, corp: Corporation) -> None:
+def reopened_homes(game: StockGame, corp: Corporation) -> None:
     """The end of a turn that reopened ``corp`` (:func:`reopen_on_replay`): its printed home
     tokens go on the map where there is room (18xx.games places a historical corporation's
     home tokens after its start; a closed one is offered no token purchase), each into the
@@ -233,7 +253,7 @@ def reopened_homes(game: Game1841, corp: Corporation) -> None:
     stall_token_purchases(game, corp)
 
 
-def stall_token_purchases(game: Game1841, corp: Corporation) -> None:
+def stall_token_purchases(game: StockGame, corp: Corporation) -> None:
     """After a replayed start of a closed historical corporation 18xx.games queues its token
     purchase like any start's, but never asks it: the question waits for a corporation that
     is closed, and it stays at the head of the round's queue of token purchases, so every later
@@ -253,7 +273,7 @@ def stall_token_purchases(game: Game1841, corp: Corporation) -> None:
         game.stalled_token_purchase = corp.sym
 
 
-def par_cells(game: Game1841, corp: Corporation | None = None) -> list[Cell]:
+def par_cells(game: StockGame, corp: Corporation | None = None) -> list[Cell]:
     """Par prices: 68, 100, 144 for all, 216 and 340 for majors only (rules/1841.md 1.2
     "Stock market", 2.2.1)."""
     if corp is not None and game.specs[corp.sym].type == "minor":
@@ -265,7 +285,7 @@ def par_cells(game: Game1841, corp: Corporation | None = None) -> list[Cell]:
 
 
 def buy_bundle(
-    game: Game1841,
+    game: StockGame,
     buyer: Holder,
     bundle: Bundle,
     price: int | None = None,
@@ -302,7 +322,7 @@ def buy_bundle(
         corp.floated = True
 
 
-def sell_bundle(game: Game1841, bundle: Bundle, drop: bool = True) -> None:
+def sell_bundle(game: StockGame, bundle: Bundle, drop: bool = True) -> None:
     """Sell ``bundle`` to the pool at the current price; the price drops a row per share
     (minor and major president certificates count 2) unless ``drop`` is off (a corporation's
     sale of others' shares under seed 003 H2); before phase 4 a historical corporation's
@@ -317,7 +337,7 @@ def sell_bundle(game: Game1841, bundle: Bundle, drop: bool = True) -> None:
 
 
 def sell_dropping(
-    game: Game1841, bundle: Bundle, pending: list[tuple[str, int]], drop: bool = True
+    game: StockGame, bundle: Bundle, pending: list[tuple[str, int]], drop: bool = True
 ) -> None:
     """Sell ``bundle`` (:func:`sell_bundle`); with seed 000 item 2.2
     (``sale_drop_order`` reverse operating order) its price drop waits in ``pending`` until
@@ -330,7 +350,7 @@ def sell_dropping(
         pending.append((bundle.corporation.sym, _rows(bundle)))
 
 
-def settle_drops(game: Game1841, pending: list[tuple[str, int]]) -> bool:
+def settle_drops(game: StockGame, pending: list[tuple[str, int]]) -> bool:
     """The waiting price drops of a seller's sales, in reverse operating order: lowest value
     first, the top marker of a stack last, so that markers sold together in one stack swap
     their order (seed 000 item 2.2).  Returns whether a price moved."""
@@ -349,14 +369,14 @@ def _rows(bundle: Bundle) -> int:
     return -(-bundle.percent // unit)
 
 
-def buy_candidates(game: Game1841) -> list[Bundle]:
+def buy_candidates(game: StockGame) -> list[Bundle]:
     """One certificate per started corporation, source (its IPO, the pool) and certificate
     size -- the pool's president's certificate on its own, never the IPO's -- for the buyers
     of a stock round and of corporate share trading to test (rules/1841.md 2.2.1, 2.3.8)."""
     return [b for corp in game.corporations if corp.ipoed for b in candidates_of(game, corp)]
 
 
-def candidates_of(game: Game1841, corp: Corporation) -> Iterator[Bundle]:
+def candidates_of(game: StockGame, corp: Corporation) -> Iterator[Bundle]:
     """:func:`buy_candidates` of one started corporation, its treasury's first, one at a
     time (a test that finds one need not make the others)."""
     sym = corp.sym
@@ -375,7 +395,7 @@ def candidates_of(game: Game1841, corp: Corporation) -> Iterator[Bundle]:
             yield Bundle([share], share.percent, corp)  # Bundle.of, inlined
 
 
-def company_president_share(game: Game1841, company: Company) -> Share | None:
+def company_president_share(game: StockGame, company: Company) -> Share | None:
     """The president's certificate that goes with a concession: in the pool for a concession
     bought from the bank, the seller's for one bought from a player (rules/1841.md 2.2.1,
     4.3)."""
@@ -386,7 +406,7 @@ def company_president_share(game: Game1841, company: Company) -> Share | None:
     return next((s for s in source.shares_of(corp.sym) if s.president), None)
 
 
-def treasury_in_filing_order(game: Game1841, corp: Corporation) -> list[Share]:
+def treasury_in_filing_order(game: StockGame, corp: Corporation) -> list[Share]:
     """The certificates ``corp`` holds in the order 18xx.games keeps them, for its test
     whether a purchase is left (:meth:`Shares1841.treasury_counts`): its own certificates
     first, then those of the other corporations in the order the corporations are defined
@@ -405,7 +425,7 @@ def treasury_in_filing_order(game: Game1841, corp: Corporation) -> list[Share]:
     return [*own, *(s for sym in others for s in corp.shares[sym])]
 
 
-def first_and_smallest(game: Game1841, corp: Corporation) -> tuple[Share, Share] | None:
+def first_and_smallest(game: StockGame, corp: Corporation) -> tuple[Share, Share] | None:
     """The first certificate ``corp`` holds and the first of the smallest percent, in
     :func:`treasury_in_filing_order` (None if it holds none); a corporation holding only its
     own, as most do, is answered without sorting."""
@@ -447,7 +467,7 @@ class Shares1841(BuySellParShares):
     more IPO shares of it while below 40 %.  When the turn's buying is over, a corporation
     started in it goes to its start (:func:`.start.begin_start`)."""
 
-    game: Game1841
+    game: StockStepGame
 
     def setup(self) -> None:
         super().setup()
@@ -1003,7 +1023,7 @@ class StockRound1841(StockRound):
     with shares in the pool drop two rows and never rise), Bayard pays L.20 to its owner,
     concessions whose corporation was not started return to the bank."""
 
-    game: Game1841
+    game: StockStepGame
 
     def end_of_round_price(self, corp: Corporation) -> None:
         """Sold out and not frozen: up a row; shares in the pool: down a row, two if frozen

@@ -30,12 +30,12 @@ from stellwerk.titles.g1841 import emergency
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE, Transform
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import DecidingGame, ProcedureGame
 
 RULE = "rules/1841.md 2.3.12 (Token EMR)"
 
 
-def pending(game: Game1841) -> Corporation | None:
+def pending(game: ProcedureGame) -> Corporation | None:
     """The transformed major that must still raise its required token's L.50, if any.
 
     Whether it must is decided once, when the transformation reaches its tokens
@@ -49,7 +49,7 @@ def pending(game: Game1841) -> Corporation | None:
     return game.corporation(due[0]) if due is not None else None
 
 
-def amount_due(game: Game1841) -> int:
+def amount_due(game: ProcedureGame) -> int:
     """The price the pending major must raise (L.50, rules/1841.md 2.3.12)."""
     due = game.token_emr_due
     return due[1] if due is not None else REQUIRED_TOKEN_PRICE
@@ -60,7 +60,7 @@ class TokenEmergencyMoney(CorporationStep):
 
     description = "Token Emergency Money Raising"
     blocks = False
-    game: Game1841
+    game: DecidingGame
 
     def active(self) -> bool:
         """While the token question is open, only when its required token cannot be paid
@@ -137,12 +137,12 @@ class TokenEmergencyMoney(CorporationStep):
             game.token_emr_due = None
 
 
-def question_open(game: Game1841) -> bool:
+def question_open(game: ProcedureGame) -> bool:
     """A transformation's token question is still to be answered."""
     return any(isinstance(p, Transform) and p.stage == "tokens" for p in game.procedures)
 
 
-def required_payable(game: Game1841) -> bool:
+def required_payable(game: ProcedureGame) -> bool:
     """The open token question offers its required token: the treasury or the sweep up the
     chain can pay it (:meth:`.transform.Transform.token_choices`)."""
     return any(

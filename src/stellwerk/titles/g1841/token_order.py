@@ -21,22 +21,30 @@ which set the order themselves with :func:`adopt`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from stellwerk.core.entities import Corporation
 from stellwerk.core.map.graph import NodeKey
-from stellwerk.titles.g1841.kept import Order
-
-if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+from stellwerk.titles.g1841.kept import Order, TokenOrderKept
+from stellwerk.titles.g1841.ports import Board
 
 
-def token_hexes(game: Game1841, sym: str) -> list[str]:
+class TokenOrderGame(Board, Protocol):
+    """The board and the order of the tokens the game keeps (:attr:`token_order`, with its
+    last answer, :attr:`token_order_kept`): what this module uses of the game."""
+
+    token_order: Order
+
+    @property
+    def token_order_kept(self) -> TokenOrderKept: ...
+
+
+def token_hexes(game: TokenOrderGame, sym: str) -> list[str]:
     """Hexes where ``sym`` has a token now, in board order (each once)."""
     return list(dict.fromkeys(game.map.board.tokens_by_corporation().get(sym, ())))
 
 
-def _answer(game: Game1841) -> tuple[Order, bool]:
+def _answer(game: TokenOrderGame) -> tuple[Order, bool]:
     """:func:`_updated` and whether it equals the order given, taken again while the tokens on
     the board (the board's index of them, which is all it reads of the board) and the order
     given are the same as last time (do not change the answer); the last answer is kept on
@@ -53,12 +61,12 @@ def _answer(game: Game1841) -> tuple[Order, bool]:
     return out, same
 
 
-def updated(game: Game1841) -> Order:
+def updated(game: TokenOrderGame) -> Order:
     """Every corporation's order brought up to date with the board (changes nothing)."""
     return _copied(_answer(game)[0])
 
 
-def changed(game: Game1841) -> Order | None:
+def changed(game: TokenOrderGame) -> Order | None:
     """:func:`updated` if it differs from the game's order, else None (asked after every
     action; most change no token)."""
     out, same = _answer(game)
@@ -69,7 +77,7 @@ def _copied(order: Order) -> Order:
     return {sym: list(slots) for sym, slots in order.items()}
 
 
-def _updated(game: Game1841) -> Order:
+def _updated(game: TokenOrderGame) -> Order:
     on_map = {
         sym: list(dict.fromkeys(hexes))  # board order, each hex once
         for sym, hexes in game.map.board.tokens_by_corporation().items()
@@ -97,7 +105,7 @@ def placed(slots: list[str | None], hexes: list[str]) -> list[str | None]:
     return out
 
 
-def adopt(game: Game1841, target: Corporation, sources: list[Corporation]) -> None:
+def adopt(game: TokenOrderGame, target: Corporation, sources: list[Corporation]) -> None:
     """``target`` takes the tokens ``sources`` have on the map, in their order one after the
     other (a transformation, a merger); call it before the tokens change hands."""
     order: list[str | None] = []
@@ -108,7 +116,7 @@ def adopt(game: Game1841, target: Corporation, sources: list[Corporation]) -> No
     game.token_order[target.sym] = order
 
 
-def split(game: Game1841, old: Corporation, parts: list[Corporation]) -> None:
+def split(game: TokenOrderGame, old: Corporation, parts: list[Corporation]) -> None:
     """Each of ``parts`` takes the tokens of ``old`` it now has, in ``old``'s order (the
     secession; :func:`updated` then adds any it did not have in that order)."""
     order = [h for h in game.token_order.get(old.sym, []) if h is not None]
@@ -117,12 +125,12 @@ def split(game: Game1841, old: Corporation, parts: list[Corporation]) -> None:
         game.token_order[part.sym] = [h for h in order if h in mine]
 
 
-def clear(game: Game1841, corp: Corporation) -> None:
+def clear(game: TokenOrderGame, corp: Corporation) -> None:
     """A restarted or closed corporation has no tokens and an empty charter."""
     game.token_order.pop(corp.sym, None)
 
 
-def ordered_hexes(game: Game1841, sym: str) -> list[str]:
+def ordered_hexes(game: TokenOrderGame, sym: str) -> list[str]:
     """The hexes of ``sym``'s tokens on the map in charter order (any not yet in it after,
     in board order)."""
     slots = game.token_order.get(sym, [])
@@ -131,7 +139,7 @@ def ordered_hexes(game: Game1841, sym: str) -> list[str]:
     return first + [h for h in here if h not in first]
 
 
-def ordered(game: Game1841, sym: str, nodes: list[NodeKey]) -> list[NodeKey]:
+def ordered(game: TokenOrderGame, sym: str, nodes: list[NodeKey]) -> list[NodeKey]:
     """``nodes`` (railheads of ``sym``) in charter order; any not yet in it (a token placed
     during the current action) after those, in the order given."""
     slots = game.token_order.get(sym, [])

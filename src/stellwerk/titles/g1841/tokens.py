@@ -15,20 +15,30 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from stellwerk.core import moves
-from stellwerk.core.entities import Corporation, Player, transfer
+from stellwerk.core.entities import Corporation, Holder, Player, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.policy import Policy
+from stellwerk.titles.g1841.ports import Board, Charters
 
-if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+
+class TokenGame(Charters, Board, Protocol):
+    """The table with the rules and the board, the checks that run and who controls whom:
+    what this module uses of the game (rules/1841.md 2.3.4, 2.5)."""
+
+    @property
+    def policy(self) -> Policy: ...
+
+    def controller(self, entity: Holder | None) -> Player | None: ...
+
 
 RULE = "rules/1841.md 2.3.4"
 RULE_BUY = "rules/1841.md 2.5"
 
 
-def reserve_homes(game: Game1841) -> None:
+def reserve_homes(game: TokenGame) -> None:
     """Every corporation with a printed home city has its slot there reserved from the start
     (18xx.games reserves the cities of every corporation's coordinates): nobody else tokens
     it (rules/1841.md 1.2 "Historical corporations").  A home whose city is chosen (SFMA of
@@ -40,17 +50,17 @@ def reserve_homes(game: Game1841) -> None:
                 board.reserve(hid, city, spec.sym)
 
 
-def placed(game: Game1841, corp: Corporation) -> list[str]:
+def placed(game: TokenGame, corp: Corporation) -> list[str]:
     """Hexes of the corporation's placed tokens (one entry per token)."""
     return game.map.board.token_hexes(corp.sym)
 
 
-def unplaced(game: Game1841, corp: Corporation) -> int:
+def unplaced(game: TokenGame, corp: Corporation) -> int:
     """Tokens on the charter not on the map."""
     return corp.num_tokens - len(placed(game, corp))
 
 
-def firenze_blocked(game: Game1841, corp: Corporation, hex_id: str) -> bool:
+def firenze_blocked(game: TokenGame, corp: Corporation, hex_id: str) -> bool:
     """Whether ``hex_id`` is reserved for another corporation: Firenze for SFMA in the second
     edition, not lite, until SFMA has floated or phase 4 (rules/1841.md 2.3.4)."""
     if not game.settings.firenze_reserved_for_sfma:
@@ -66,13 +76,13 @@ def firenze_blocked(game: Game1841, corp: Corporation, hex_id: str) -> bool:
     return int(game.phases.current.name) < 4
 
 
-def can_place(game: Game1841, corp: Corporation) -> bool:
+def can_place(game: TokenGame, corp: Corporation) -> bool:
     """A token to place and a free city reached on the region graph (18xx.games
     ``can_token?``; the Firenze block is checked at placement)."""
     return unplaced(game, corp) > 0 and bool(game.map.region_graph.tokenable_cities(corp.sym))
 
 
-def choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
+def choices(game: TokenGame, corp: Corporation) -> list[tuple[str, int]]:
     """(city id, slot) of every city where the corporation may place its token now."""
     if unplaced(game, corp) <= 0:
         return []
@@ -86,7 +96,7 @@ def choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
     return out
 
 
-def place(game: Game1841, corp: Corporation, action: moves.PlaceToken) -> None:
+def place(game: TokenGame, corp: Corporation, action: moves.PlaceToken) -> None:
     """Place the token ``action`` names; both graphs forget their networks, and a token on a
     pass makes the full graph forget every route too (it may cut a route, 18xx.games)."""
     board = game.map.board
@@ -109,7 +119,7 @@ def place(game: Game1841, corp: Corporation, action: moves.PlaceToken) -> None:
 # -- token acquisition (rules/1841.md 2.5) -----------------------------------------------------
 
 
-def _reached_cities(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
+def _reached_cities(game: TokenGame, corp: Corporation) -> list[tuple[str, int]]:
     board = game.map.board
     out = []
     for hid, node in sorted(game.map.region_graph.network(corp.sym).nodes):
@@ -119,12 +129,12 @@ def _reached_cities(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
     return out
 
 
-def may_sell(game: Game1841, seller: Corporation) -> bool:
+def may_sell(game: TokenGame, seller: Corporation) -> bool:
     """The seller keeps more than one placed token (18xx.games ``can_sell_token?``)."""
     return len(placed(game, seller)) > 1
 
 
-def any_buyable(game: Game1841, corp: Corporation) -> bool:
+def any_buyable(game: TokenGame, corp: Corporation) -> bool:
     """Another corporation's token with more than one placed in a city the buyer reaches on
     the region graph (what decides the automatic pass, 18xx.games)."""
     board = game.map.board
@@ -138,7 +148,7 @@ def any_buyable(game: Game1841, corp: Corporation) -> bool:
     return False
 
 
-def can_replace(game: Game1841, buyer: Corporation, hex_id: str, index: int, slot: int) -> bool:
+def can_replace(game: TokenGame, buyer: Corporation, hex_id: str, index: int, slot: int) -> bool:
     """Whether ``buyer`` may buy the token in ``slot`` of that city (rules/1841.md 2.5)."""
     board = game.map.board
     city = board.hexes[hex_id].cities[index]
@@ -156,7 +166,7 @@ def can_replace(game: Game1841, buyer: Corporation, hex_id: str, index: int, slo
     return (hex_id, index) in _reached_cities(game, buyer)
 
 
-def buy_choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
+def buy_choices(game: TokenGame, corp: Corporation) -> list[tuple[str, int]]:
     """(city id, slot) of every token the corporation may buy now."""
     if unplaced(game, corp) <= 0:
         return []
@@ -169,7 +179,7 @@ def buy_choices(game: Game1841, corp: Corporation) -> list[tuple[str, int]]:
     return out
 
 
-def buy(game: Game1841, corp: Corporation, action: moves.BuyToken) -> None:
+def buy(game: TokenGame, corp: Corporation, action: moves.BuyToken) -> None:
     """Replace the seller's token by one of the buyer's for the price, paid to the seller
     (rules/1841.md 2.5)."""
     board = game.map.board

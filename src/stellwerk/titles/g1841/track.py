@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, transfer
@@ -37,11 +37,20 @@ from stellwerk.core.map.lay import (
 from stellwerk.core.map.state import HexState, city_map
 from stellwerk.core.map.tiles import RotatedTile, TileDef
 from stellwerk.core.map.upgrades import path_kept_by
+from stellwerk.core.policy import Policy
 from stellwerk.titles.g1841 import token_order
 from stellwerk.titles.g1841.data_load import Edge, Variant, map_data, tiles_data
+from stellwerk.titles.g1841.ports import Charters
+from stellwerk.titles.g1841.token_order import TokenOrderGame
 
-if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+
+class TrackGame(TokenOrderGame, Charters, Protocol):
+    """The board with its token order, the table with the rules, and the checks that run:
+    what this module uses of the game (rules/1841.md 2.3.3)."""
+
+    @property
+    def policy(self) -> Policy: ...
+
 
 RULE = "rules/1841.md 2.3.3"
 
@@ -121,7 +130,7 @@ class TurnLays:
     old_tiles: list[RotatedTile] = field(default_factory=list)
 
 
-def railheads(game: Game1841, corp: Corporation) -> list[NodeKey]:
+def railheads(game: TrackGame, corp: Corporation) -> list[NodeKey]:
     """(hex, node) of the corporation's placed tokens in cities that are not passes
     (rules/1841.md 2.3.3: tokens on passes are no bases), in charter order: a new track that
     two unused bases reach uses the first (:mod:`.token_order`)."""
@@ -138,7 +147,7 @@ def railheads(game: Game1841, corp: Corporation) -> list[NodeKey]:
     return token_order.ordered(game, corp.sym, out)
 
 
-def lays_allowed(game: Game1841, corp: Corporation) -> int:
+def lays_allowed(game: TrackGame, corp: Corporation) -> int:
     """Lays this turn: minors 1; majors one per railhead in phase 2, at most 2 in phases
     3-4, 1 from phase 5 (rules/1841.md 2.3.3, 2.4)."""
     if game.specs[corp.sym].type != "major":
@@ -152,7 +161,7 @@ def lays_allowed(game: Game1841, corp: Corporation) -> int:
     return 1
 
 
-def lay_options(game: Game1841) -> LayOptions:
+def lay_options(game: TrackGame) -> LayOptions:
     """The phase's colours, the game's checks policy and 1841's hooks."""
     return LayOptions(
         phase_colors=game.phases.current.tiles,
@@ -166,13 +175,13 @@ def lay_options(game: Game1841) -> LayOptions:
     )
 
 
-def token_network(game: Game1841, corp: Corporation, base: NodeKey, graph: GraphCache) -> Network:
+def token_network(game: TrackGame, corp: Corporation, base: NodeKey, graph: GraphCache) -> Network:
     """What one base reaches on ``graph`` (18xx.games ``connected_*_by_token``)."""
     return compute_network(game.map.board, corp.sym, starts=[base], limits=graph.limits)
 
 
 def base_used(
-    game: Game1841,
+    game: TrackGame,
     corp: Corporation,
     bases: list[NodeKey],
     hex_id: str,
@@ -232,7 +241,7 @@ def moved_base(base: NodeKey, hex_id: str, old: RotatedTile, new: RotatedTile) -
     return base if target is None else (hex_id, new.tile.city_nodes[target])
 
 
-def unused_bases(game: Game1841, corp: Corporation, lays: TurnLays) -> list[NodeKey]:
+def unused_bases(game: TrackGame, corp: Corporation, lays: TurnLays) -> list[NodeKey]:
     """The railheads no earlier lay of this turn used."""
     bases = railheads(game, corp)
     for hex_id, old in zip(lays.hexes, lays.old_tiles, strict=True):
@@ -246,7 +255,7 @@ class BaseView(GraphCache):
     """The selected graph as seen from some bases only: the hexes they reach (what a lay
     may connect to, 18xx.games ``railhead_connected``)."""
 
-    def __init__(self, game: Game1841, corp: Corporation, bases: list[NodeKey]) -> None:
+    def __init__(self, game: TrackGame, corp: Corporation, bases: list[NodeKey]) -> None:
         selected = game.map.selected
         super().__init__(game.map.board, follow_board=False, limits=selected.limits)
         net = Network()
@@ -263,7 +272,7 @@ class BaseView(GraphCache):
         return self._view
 
 
-def check(game: Game1841, corp: Corporation, action: moves.LayTile, lays: TurnLays) -> int:
+def check(game: TrackGame, corp: Corporation, action: moves.LayTile, lays: TurnLays) -> int:
     """The cost of the lay ``action`` names, or IllegalAction (rules/1841.md 2.3.3)."""
     hex_id = action.hex
     tile_id = action.tile
@@ -289,7 +298,7 @@ def check(game: Game1841, corp: Corporation, action: moves.LayTile, lays: TurnLa
     return cost
 
 
-def lay_tile(game: Game1841, corp: Corporation, action: moves.LayTile, lays: TurnLays) -> None:
+def lay_tile(game: TrackGame, corp: Corporation, action: moves.LayTile, lays: TurnLays) -> None:
     """Lay the tile (checked), pay the terrain to the bank, remember the lay; both graphs
     forget their networks (rules/1841.md 2.3.3)."""
     cost = check(game, corp, action, lays)
@@ -306,7 +315,7 @@ def lay_tile(game: Game1841, corp: Corporation, action: moves.LayTile, lays: Tur
     lays.old_tiles.append(old)
 
 
-def lay_hexes(game: Game1841, corp: Corporation, lays: TurnLays) -> list[str]:
+def lay_hexes(game: TrackGame, corp: Corporation, lays: TurnLays) -> list[str]:
     """The hexes where :func:`legal_lays` may list a lay, found without checking one: those
     the bases no earlier lay of this turn used reach, less the hexes laid this turn (a
     superset, core ``Game.lay_hexes``).  Checking every lay here walked each base's network
@@ -321,7 +330,7 @@ def lay_hexes(game: Game1841, corp: Corporation, lays: TurnLays) -> list[str]:
 
 
 def legal_lays(
-    game: Game1841, corp: Corporation, lays: TurnLays, hex_id: str | None = None
+    game: TrackGame, corp: Corporation, lays: TurnLays, hex_id: str | None = None
 ) -> list[tuple[str, str, int]]:
     """(hex, tile id, rotation) of every lay the corporation may make now (live play)."""
     bases = unused_bases(game, corp, lays)

@@ -31,18 +31,18 @@ from stellwerk.core.flow.stock import bundle_from_action
 from stellwerk.titles.g1841 import emergency
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import DecidingGame, ProcedureGame
 
 RULE = "rules/1841.md 2.3.7"
 
 
-def train_limit(game: Game1841, corp: Corporation) -> int:
+def train_limit(game: ProcedureGame, corp: Corporation) -> int:
     """The limit of the corporation's type in the current phase (rules/1841.md 1.2, 2.4)."""
     phase = game.data.phase(game.phases.current.name)
     return phase.train_limit[game.specs[corp.sym].type]
 
 
-def must_buy(game: Game1841, corp: Corporation) -> bool:
+def must_buy(game: ProcedureGame, corp: Corporation) -> bool:
     """No train, the depot has trains and a route exists on the full graph (18xx.games
     ``must_buy_train?`` with MUST_BUY_TRAIN route; rules/1841.md 2.3.7)."""
     return (
@@ -57,7 +57,7 @@ class BuyTrain1841(BuyTrain):
     unless the corporation must buy, ``sell_shares`` for EMR; nothing for a corporation done
     this round."""
 
-    game: Game1841
+    game: DecidingGame
 
     def setup(self) -> None:
         super().setup()

@@ -34,7 +34,7 @@ from stellwerk.titles.g1841.decisions import Procedure, Question, share_offer_fa
 from stellwerk.titles.g1841.start import tokens_bought
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import ProcedureGame
 
 RULE = "rules/1841.md 2.3.12"
 RULE_TARGET = "rules/1841.md 2.3.12 (the new corporation: a non-historical major not started)"
@@ -44,7 +44,7 @@ OPTIONAL_TOKEN_PRICE = 100
 """Each further token (rules/1841.md 2.3.12, 3)."""
 
 
-def transformable(game: Game1841, corp: Corporation) -> bool:
+def transformable(game: ProcedureGame, corp: Corporation) -> bool:
     """A minor, historical only from phase 4 (rules/1841.md 2.3.12).  Like 18xx.games it need
     not have operated (seed 003 H12 does not name transformations)."""
     return game.specs[corp.sym].type == "minor" and (
@@ -52,7 +52,7 @@ def transformable(game: Game1841, corp: Corporation) -> bool:
     )
 
 
-def can_buy_offered(game: Game1841, entity: Holder, corp: Corporation) -> bool:
+def can_buy_offered(game: ProcedureGame, entity: Holder, corp: Corporation) -> bool:
     """Whether an offered IPO share can be bought (rules/1841.md 2.3.12): a share left, the
     cash, not a corporation ``corp`` controls, within the certificate limit and the 60 %
     counted for the controlling player."""
@@ -67,7 +67,7 @@ def can_buy_offered(game: Game1841, entity: Holder, corp: Corporation) -> bool:
     return game.controlled_percent(entity, corp) + corp.share_unit <= game.max_holding_percent
 
 
-def offer_holders(game: Game1841, priority: Player | None, corp: Corporation) -> list[Holder]:
+def offer_holders(game: ProcedureGame, priority: Player | None, corp: Corporation) -> list[Holder]:
     """Holders of ``corp`` from ``priority`` in seat order, each followed by the corporations
     he controls that hold ``corp`` (rules/1841.md 2.3.12, 2.4.1)."""
     players = game.players
@@ -82,7 +82,7 @@ def offer_holders(game: Game1841, priority: Player | None, corp: Corporation) ->
     return out
 
 
-def token_money(game: Game1841, corp: Corporation, amount: int) -> None:
+def token_money(game: ProcedureGame, corp: Corporation, amount: int) -> None:
     """Raise ``amount`` for the transformation's required token (Token EMR, rules/1841.md
     2.3.12; seed 000 item 2.5): :func:`.emergency.token_emergency_money`."""
     emergency.token_emergency_money(game, corp, amount)
@@ -107,7 +107,7 @@ class Transform(Procedure):
 
     rule = RULE
 
-    def question(self, game: Game1841) -> Question | None:
+    def question(self, game: ProcedureGame) -> Question | None:
         target = game.corporation(self.target)
         if self.stage in ("offer1", "offer2"):
             facts = share_offer_facts(target)
@@ -129,7 +129,7 @@ class Transform(Procedure):
             )  # fmt: skip
         return None
 
-    def answer(self, game: Game1841, action: moves.Move) -> None:
+    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
         """Apply an offer's or the token question's answer; everything is checked first
         (:meth:`check`), so a refused answer changes nothing."""
         self.check(game, action)
@@ -155,7 +155,7 @@ class Transform(Procedure):
             game.journal.append(journal.TokensBought(target.sym, count, total))
         self.finish(game)
 
-    def check(self, game: Game1841, action: moves.Move) -> None:
+    def check(self, game: ProcedureGame, action: moves.Move) -> None:
         """Refuse an answer this transformation cannot take, changing nothing: an offer
         accepted by a holder who cannot buy the share (rules/1841.md 2.3.12: a share left,
         the cash, the limits), a token count out of range, or tokens the target cannot pay
@@ -187,7 +187,7 @@ class Transform(Procedure):
             raise IllegalAction(f"{target.sym} does not have L.{total} for tokens", RULE)
 
     # -- start
-    def begin(self, game: Game1841) -> None:
+    def begin(self, game: ProcedureGame) -> None:
         corp, target = game.corporation(self.corp), game.corporation(self.target)
         cell = corp.share_price
         assert cell is not None
@@ -215,7 +215,7 @@ class Transform(Procedure):
         self.todo = [merger.ref(h) for h in offer_holders(game, controller(target), target)]
         self.run_offers(game)
 
-    def convert_shares(self, game: Game1841) -> None:
+    def convert_shares(self, game: ProcedureGame) -> None:
         """The president's 40 % for the target's president's certificate, then every 20 %
         share for a 10 % share: players in seat order from the president, then corporations
         in definition order, then the pool (rules/1841.md 2.3.12)."""
@@ -238,7 +238,7 @@ class Transform(Procedure):
                 merger.transfer_certificates(game, [target.shares_of(target.sym)[0]], holder)
 
     # -- offers and tokens
-    def run_offers(self, game: Game1841) -> None:
+    def run_offers(self, game: ProcedureGame) -> None:
         target = game.corporation(self.target)
         while True:
             if self.todo:
@@ -259,7 +259,7 @@ class Transform(Procedure):
             self.tokens(game)
             return
 
-    def tokens(self, game: Game1841) -> None:
+    def tokens(self, game: ProcedureGame) -> None:
         target = game.corporation(self.target)
         if self.tuscan:
             target.num_tokens = max(target.num_tokens, 2)
@@ -287,7 +287,7 @@ class Transform(Procedure):
         self.stage = "tokens"
         self.decide_token_emr(game)
 
-    def decide_token_emr(self, game: Game1841) -> None:
+    def decide_token_emr(self, game: ProcedureGame) -> None:
         """Token EMR is due (rules/1841.md 2.3.12, seed 000 item 2.5) when the target must
         buy exactly one token and the cash of its chain up to the first seller, the
         controlling player's included, is below L.50; decided here, once, as the tokens are
@@ -307,7 +307,7 @@ class Transform(Procedure):
             return 0
         return self.first_price + (count - 1) * OPTIONAL_TOKEN_PRICE
 
-    def token_choices(self, game: Game1841) -> list[int]:
+    def token_choices(self, game: ProcedureGame) -> list[int]:
         """The counts on offer: the required one while its price can be paid -- from the
         treasury or by the sweep up the chain (:func:`token_money`); until then the token
         emergency sales come first (:mod:`.token_emr`) -- and more only from the treasury
@@ -320,7 +320,7 @@ class Transform(Procedure):
             or (n == self.token_min and self.price(n) <= emergency.available(target))
         ]
 
-    def finish(self, game: Game1841) -> None:
+    def finish(self, game: ProcedureGame) -> None:
         corp, target = game.corporation(self.corp), game.corporation(self.target)
         merger.restart_corporation(game, corp)
         merger.mark_done(game, corp)
@@ -330,7 +330,11 @@ class Transform(Procedure):
 
 
 def start_transform(
-    game: Game1841, corp: Corporation, target: Corporation, tuscan: bool = False, decider: str = ""
+    game: ProcedureGame,
+    corp: Corporation,
+    target: Corporation,
+    tuscan: bool = False,
+    decider: str = "",
 ) -> Transform:
     """``corp`` transforms into ``target`` (rules/1841.md 2.3.12); the caller queues it."""
     if not tuscan and not transformable(game, corp):

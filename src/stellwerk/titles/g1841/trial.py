@@ -22,10 +22,7 @@ copies.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, TypeVar
-
-if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+from typing import Protocol, TypeVar
 
 SHARED = ("map", "memo_cache", "data", "specs", "settings", "round")
 """Parts of the game a light copy shares with it: the map port (board, tile supply, both
@@ -38,7 +35,16 @@ LISTS = ("journal", "log")
 T = TypeVar("T")
 
 
-def light_copy(game: Game1841, *extra: T) -> tuple[Game1841, list[T]]:
+class Tried(Protocol):
+    """A game that may be a light copy (:attr:`shares_board`): what this module sets."""
+
+    shares_board: bool
+
+
+G = TypeVar("G", bound=Tried)
+
+
+def light_copy(game: G, *extra: T) -> tuple[G, list[T]]:
     """A copy of ``game`` for trying a merger's choice, and copies of ``extra`` objects as
     they are in it (a procedure not in the queue, say).  Holders, certificates, cash, trains,
     market and procedures are copied; :data:`SHARED` parts are the game's own."""

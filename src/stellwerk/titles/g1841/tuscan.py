@@ -38,7 +38,7 @@ from stellwerk.titles.g1841.decisions import Procedure, Question, queue
 from stellwerk.titles.g1841.transform import Transform
 
 if TYPE_CHECKING:
-    from stellwerk.titles.g1841.game import Game1841
+    from stellwerk.titles.g1841.decisions import ProcedureGame
 
 RULE = "rules/1841.md 2.4.2"
 TUSCAN = ("SFLP", "SFMA", "SSFL")
@@ -46,11 +46,11 @@ FORMED = "SFLi"
 HOLDING = "Holding"
 
 
-def corporation_or_none(game: Game1841, sym: str) -> Corporation | None:
+def corporation_or_none(game: ProcedureGame, sym: str) -> Corporation | None:
     return next((c for c in game.corporations if c.sym == sym), None)
 
 
-def holding_corporation(game: Game1841) -> Corporation:
+def holding_corporation(game: ProcedureGame) -> Corporation:
     """The first non-historical major neither started nor closed, else "Holding"
     (rules/1841.md 2.4.2)."""
     for corp in game.corporations:
@@ -65,7 +65,7 @@ def holding_corporation(game: Game1841) -> Corporation:
     return game.corporation(HOLDING)
 
 
-def operator(game: Game1841) -> Corporation | None:
+def operator(game: ProcedureGame) -> Corporation | None:
     rnd = game.round
     if isinstance(rnd, OperatingRound) and rnd.entities:
         found = rnd.entities[rnd.entity_index]
@@ -73,7 +73,7 @@ def operator(game: Game1841) -> Corporation | None:
     return None
 
 
-def decider_of(game: Game1841, floated: list[Corporation]) -> Player:
+def decider_of(game: ProcedureGame, floated: list[Corporation]) -> Player:
     """The president of the best-priced floated Tuscan corporation, or -- if it is frozen --
     the controller of the corporation operating now (rules/1841.md 2.4.2)."""
     best = min(floated, key=lambda c: c.sort_key())
@@ -85,7 +85,7 @@ def decider_of(game: Game1841, floated: list[Corporation]) -> Player:
     return found
 
 
-def runs_this_round(game: Game1841, olds: list[Corporation | None]) -> bool:
+def runs_this_round(game: ProcedureGame, olds: list[Corporation | None]) -> bool:
     """SFLi operates in its formation round if the settings allow it and none of the three is
     at or before the current position in the operating order (rules/1841.md 2.4.2, 4.4;
     seed 000 items 1.17, 4.2; seed 003 H3)."""
@@ -118,17 +118,17 @@ class Tuscan(Procedure):
 
     rule = RULE
 
-    def question(self, game: Game1841) -> Question | None:
+    def question(self, game: ProcedureGame) -> Question | None:
         if self.sub is None:
             return None
         return self.sub.question(game)
 
-    def answer(self, game: Game1841, action: moves.Move) -> None:
+    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
         assert self.sub is not None
         self.sub.answer(game, action)
         self.advance(game)
 
-    def advance(self, game: Game1841) -> None:
+    def advance(self, game: ProcedureGame) -> None:
         """Run the next merger or transformation until one asks, then finish."""
         while True:
             if self.sub is not None and self.sub.question(game) is not None:
@@ -156,7 +156,7 @@ class Tuscan(Procedure):
                 self.sub = sub_m
                 sub_m.run_begin(game)
 
-    def finish(self, game: Game1841) -> None:
+    def finish(self, game: ProcedureGame) -> None:
         sfli = game.corporation(FORMED)
         if self.will_run:
             game.done_this_round.discard(sfli.sym)
@@ -170,7 +170,7 @@ class Tuscan(Procedure):
         self.done = True
 
 
-def start(game: Game1841) -> Tuscan | None:
+def start(game: ProcedureGame) -> Tuscan | None:
     """The Tuscan Merge event (rules/1841.md 2.4.2): SFLi closes if fewer than two Tuscan
     corporations have floated; otherwise the merge starts and is queued (it runs on by
     itself as far as it can).  Returns the procedure, None when SFLi closed."""
