@@ -20,9 +20,14 @@ EXPRESSIBLE = {
 }  # fmt: skip
 
 
-def script(title: str, players: int, seed: int, actions: int, options: list[str] | None = None,
-           inspect: Callable[[Game, dict[str, Any]], None] | None = None,
-           ) -> tuple[Game, list[tuple[Any, str]]]:
+def script(
+    title: str,
+    players: int,
+    seed: int,
+    actions: int,
+    options: list[str] | None = None,
+    inspect: Callable[[Game, dict[str, Any]], None] | None = None,
+) -> tuple[Game, list[tuple[Any, str]]]:
     """A seeded random game of ``actions`` actions (only actions that have an order form) and
     the order lines that mean them, alternating English and German, with the sender;
     ``inspect`` is shown each position with the action about to be taken."""
@@ -45,16 +50,27 @@ def script(title: str, players: int, seed: int, actions: int, options: list[str]
     return game, lines
 
 
-def by_orders(title: str, players: int, seed: int, lines: list[tuple[Any, str]],
-              options: list[str] | None = None, batch: int = 1) -> tuple[Session, list[Any]]:
+def by_orders(
+    title: str,
+    players: int,
+    seed: int,
+    lines: list[tuple[Any, str]],
+    options: list[str] | None = None,
+    batch: int = 1,
+) -> tuple[Session, list[Any]]:
     """The same game played by sending ``lines`` as mails of ``batch`` lines per player."""
     names = [(i, f"P{i}") for i in range(1, players + 1)]
     session = Session(Game.create(title, names, options or [], seed))
     answers: list[Any] = []
     for start in range(0, len(lines), batch):
-        chunk = lines[start:start + batch]
+        chunk = lines[start : start + batch]
         for player in dict.fromkeys(p for p, _ in chunk):
             body = "\n".join(t for p, t in chunk if p == player)
             answers.extend(session.receive(player, body))
         answers.extend(session.advance())
+        while session.offers:  # a trade waits for the seller's consent: he agrees
+            offer = session.offers[0]
+            assert session.receive(offer.seller, f"accept offer {offer.number}") == []
+            agreed = f"offer {offer.number} accepted"  # his answer, the buyer's order's
+            answers.extend(x for x in session.advance() if agreed not in (x.understood or ""))
     return session, answers

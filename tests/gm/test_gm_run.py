@@ -25,6 +25,7 @@ import pytest
 from stellwerk.gm.mail import GMConfig, deliver_maildir, parse_mail
 from stellwerk.gm.mailbox import MaildirBox, mailbox_of
 from stellwerk.gm.master import GameMaster
+from stellwerk.gm.offers import answers
 from stellwerk.gm.phrase import order_text
 from stellwerk.gm.runner import RunSettings, run_once
 from stellwerk.gm.understand import player_of
@@ -51,6 +52,9 @@ def next_order(gm: GameMaster, rng: random.Random, number: int) -> EmailMessage:
     """The mail of the player the game waits for, with one of his legal actions as an
     order (the seeded driver standing in for him)."""
     game = gm.session(KEY)[0].game
+    for offer in gm.session(KEY)[0].offers:  # a trade waits for the seller: he agrees
+        name, address, lang = PLAYERS[int(offer.seller) - 1]
+        return order_mail(name, address, answers(offer.number, lang)[0] + "\n", number)
     pid = gm.session(KEY)[0].waiting_for()[0]
     entities = [e for e in game.active_entities() if player_of(game, e) == pid]
     legal = [a for a in game.legal_actions() if a.get("entity") in entities]
@@ -194,8 +198,21 @@ def test_killed_with_9_in_a_batch_loses_no_order_and_doubles_nothing(tmp_path: P
     live = tmp_path / "live"
     live.mkdir()
     new_master(live).close()
-    command = [sys.executable, "-m", "stellwerk", "gm", "run", "--db", str(live / "gm.db"),
-               "--config", str(live / "gm.toml"), "--every", "0.002", "--remind-before", "off"]
+    command = [
+        sys.executable,
+        "-m",
+        "stellwerk",
+        "gm",
+        "run",
+        "--db",
+        str(live / "gm.db"),
+        "--config",
+        str(live / "gm.toml"),
+        "--every",
+        "0.002",
+        "--remind-before",
+        "off",
+    ]
     kills = 0
     chance = random.Random(9)
     waves = [mails[i : i + 8] for i in range(0, len(mails), 8)]

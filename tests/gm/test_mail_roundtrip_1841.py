@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from gm_scripted import script
-from test_mail_roundtrip import GM, KEY, Server, gm, mail_server, order_mail
+from test_mail_roundtrip import GM, KEY, Server, agree, gm, mail_server, order_mail
 
 from stellwerk.api import Game
 from stellwerk.gm.mail import GMConfig
@@ -65,7 +65,7 @@ def play_by_mail(
     processings = 0
     number = 0
     for start in range(0, len(lines), batch):
-        chunk = lines[start:start + batch]
+        chunk = lines[start : start + batch]
         with smtplib.SMTP("127.0.0.1", port) as smtp:
             for player in dict.fromkeys(p for p, _ in chunk):
                 number += 1
@@ -85,6 +85,7 @@ def play_by_mail(
                               or "(nicht angehängt)" in line), "")  # fmt: skip
             assert sum(n.endswith("_map.png") for n in names) + ("Map" in unchanged
                        or "Karte" in unchanged) == 1, names  # fmt: skip
+        number = agree("1841", db, config, port, number, lambda p: address(seats[p]))
     return processings
 
 

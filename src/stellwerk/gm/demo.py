@@ -28,6 +28,7 @@ from pathlib import Path
 from stellwerk.core.flow.base import Action
 from stellwerk.gm.mail import GMConfig, deliver_maildir, read_maildir
 from stellwerk.gm.master import GameMaster
+from stellwerk.gm.offers import answers
 from stellwerk.gm.phrase import order_text
 from stellwerk.gm.understand import player_of
 from stellwerk.selfplay import choose_action, lay_picker
@@ -78,6 +79,9 @@ def compose(
     session, _ = gm.session(KEY)
     game = session.game
     pid = next(p["player"] for p in gm.tables.players(KEY) if p["name"] == name)
+    offer = next((x for x in session.offers if x.seller == pid), None)
+    if offer is not None:  # a trade waits for his consent (stellwerk.gm.offers): he agrees
+        return answers(offer.number, lang)[0] + "\n"
     entities = [e for e in game.active_entities() if player_of(game, e) == pid]
     legal = [a for a in game.legal_actions() if a.get("entity") in entities]
     if not legal:

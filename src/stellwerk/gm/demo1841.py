@@ -38,6 +38,7 @@ from stellwerk.gm.demo import fresh_folders
 from stellwerk.gm.look import asked
 from stellwerk.gm.mail import GMConfig, deliver_maildir, read_maildir
 from stellwerk.gm.master import GameMaster
+from stellwerk.gm.offers import answers as offer_answers
 from stellwerk.gm.phrase import order_text
 from stellwerk.gm.understand import player_of
 from stellwerk.selfplay import choose_action, lay_picker
@@ -144,7 +145,12 @@ def run(out: Path, seed: int = 9) -> Story:
                         story.missed = name  # he lets the deadline pass
                         deadline = True
                         continue
-                    body = _compose(game, rng, pid, number, story)
+                    offer = next((x for x in session.offers if x.seller == pid), None)
+                    body = (  # a trade waits for his consent (stellwerk.gm.offers): he agrees
+                        offer_answers(offer.number, "de")[0] + "\n"
+                        if offer is not None
+                        else _compose(game, rng, pid, number, story)
+                    )
                     if body:
                         number += 1
                         deliver(maildir, addresses[name], body, number)

@@ -45,6 +45,7 @@ from stellwerk.gm import mail as m
 from stellwerk.gm import orders as o
 from stellwerk.gm.gmstore import GMTables
 from stellwerk.gm.mail import GMConfig, IncomingMail, MailRefused
+from stellwerk.gm.offers import Offer
 from stellwerk.gm.refusals import in_language
 from stellwerk.gm.report import Report, ReportOrder, build_report, to_email
 from stellwerk.gm.session import Event, Outcome, Pending, Session
@@ -89,6 +90,8 @@ class GMStatus(TypedDict):
     waiting_for: list[PlayerId | str]
     deadline: str | None
     pending: list[str]
+    offers: list[str]
+    """The open trade offers (``stellwerk.gm.offers``)."""
     standing: list[str]
     unsent: dict[str, str]
     gm_log: list[str]
@@ -207,6 +210,9 @@ class GameMaster:
             if pending is not None:
                 session.pending.append(pending)
         session.next_order_id = self.tables.number(key, "next_order_id") or 1
+        found = [Offer.from_json(x) for x in self.tables.records(key, "offers")]
+        session.offers = [x for x in found if x is not None]
+        session.next_offer = self.tables.number(key, "next_offer") or 1
         session.standing = [Standing.from_json(s) for s in self.tables.records(key, "standing")]
         session.outcomes = [Outcome.from_json(x) for x in self.tables.records(key, "outcomes")]
         session.events = [Event.from_json(x) for x in self.tables.records(key, "events")]
@@ -230,6 +236,9 @@ class GameMaster:
             pending: list[JSONValue] = [p.to_json() for p in session.pending]
             self.tables.set_part(key, "pending", pending)
             self.tables.set_part(key, "next_order_id", session.next_order_id)
+            offers: list[JSONValue] = [x.to_json() for x in session.offers]
+            self.tables.set_part(key, "offers", offers)
+            self.tables.set_part(key, "next_offer", session.next_offer)
             standing: list[JSONValue] = [s.to_json() for s in session.standing]
             self.tables.set_part(key, "standing", standing)
             outcomes: list[JSONValue] = [asdict(x) for x in session.outcomes]
@@ -254,8 +263,14 @@ class GameMaster:
         return self.config
 
     def new_from_config(
-        self, key: str, title: str, *, options: list[str] | None = None, seed: int = 0,
-        deadline: datetime | None = None, start: JSONObject | None = None,
+        self,
+        key: str,
+        title: str,
+        *,
+        options: list[str] | None = None,
+        seed: int = 0,
+        deadline: datetime | None = None,
+        start: JSONObject | None = None,
     ) -> Game:
         """A new game ``key`` for the players the configuration lists for it, seated in the
         configuration's order, each with their first address and language (``start``: a
@@ -305,7 +320,9 @@ class GameMaster:
             assert result.player is not None  # a mail taken for a game names its player
             correction = o.is_correction(mail.subject, mail.body)
             result.answers = session.receive(
-                result.player, m.without_secret(mail.own_text), correction=correction,
+                result.player,
+                m.without_secret(mail.own_text),
+                correction=correction,
                 mail=mail.message_id,
             )
             if mail.message_id:
@@ -344,8 +361,12 @@ class GameMaster:
             return MailResult(
                 mail, key=game_key, refused=f"{name} does not play in the game {game_key}"
             )
-        refused = None if mail.by_gm else (
-            m.size_refusal(config.checks, mail) or m.authentication_refusal(config.checks, mail)
+        refused = (
+            None
+            if mail.by_gm
+            else (
+                m.size_refusal(config.checks, mail) or m.authentication_refusal(config.checks, mail)
+            )
         )
         if (
             refused is None
@@ -439,7 +460,11 @@ class GameMaster:
         return answers
 
     def correct(
-        self, key: str, reason: str, *, undo_to: int | None = None,
+        self,
+        key: str,
+        reason: str,
+        *,
+        undo_to: int | None = None,
         action: JSONObject | None = None,
     ) -> str:
         """A logged correction by the GM: take back the actions after ``undo_to`` and/or
@@ -458,6 +483,7 @@ class GameMaster:
             done.append(f"action applied: {action.get('type')}")
         text = f"GM correction: {reason}" + (f" ({'; '.join(done)})" if done else "")
         session.events.append(Event(len(game.raw_actions), None, "correction", text))
+        session.void_stale()  # a correction is another move: open trade offers are void
         corrections: list[JSONValue] = [*self.tables.texts(key, "corrections"), text]
         self.tables.set_part(key, "corrections", corrections)
         self.save(key, session, base)
@@ -502,7 +528,9 @@ class GameMaster:
                 since_action=info["reported"], orders=[report_order(x) for x in mine],
                 deadline=datetime.fromisoformat(deadline) if deadline else None,
                 corrections=shown, gm_log=gm_log, key=key, standing=standing,
-                waiting=waiting, sent_pictures=_texts(had_pictures.get(str(pid))),
+                waiting=waiting, offers=session.offer_lines(pid, info["lang"]),
+                to_answer=any(x.seller == pid for x in session.offers),
+                sent_pictures=_texts(had_pictures.get(str(pid))),
                 with_game_file=(session.game.finished or rounds.get(str(pid)) != now_round
                                 or pid in session.file_requests), secret=secret,
             )  # fmt: skip
@@ -647,10 +675,18 @@ class GameMaster:
             "finished": session.game.finished,
             "waiting_for": [names.get(p, p) for p in session.waiting_for()],
             "deadline": deadline,
-            "pending": [f"{names.get(p.player, p.player)}: {p.text} ({p.waits_for('en')})"
-                        for p in session.pending],
-            "standing": [f"{names.get(s.player, s.player)}: {s.text}"
-                         for s in session.standing if s.active],
+            "pending": [
+                f"{names.get(p.player, p.player)}: {p.text} ({p.waits_for('en')})"
+                for p in session.pending
+            ],
+            "offers": [
+                f"{names.get(x.buyer, x.buyer)} to {names.get(x.seller, x.seller)}: "
+                f"offer {x.number}: {session.offer_text(x, 'en')}"
+                for x in session.offers
+            ],
+            "standing": [
+                f"{names.get(s.player, s.player)}: {s.text}" for s in session.standing if s.active
+            ],
             "unsent": self.unsent(key),
             "gm_log": [e.text for e in session.events if e.kind in GM_ONLY],
         }

@@ -56,6 +56,10 @@ Forms (English / German; ``[...]`` optional):
   ``M4: decline`` / ``M4: lehne ab``; after a repeated sale, ``lower the price`` /
   ``senke den kurs`` (1835's optional price drop, ``choose lower_price``)
 * ``choose TEXT`` / ``wähle TEXT`` (any other listed choice, by its text)
+* trade offers (``stellwerk.gm.offers``): ``accept offer 3`` / ``nimm angebot 3 an``
+  (``angebot 3 annehmen``), ``decline offer 3`` / ``lehne angebot 3 ab`` (``angebot 3
+  ablehnen``), ``withdraw offer 3`` / ``ziehe angebot 3 zurück`` (``angebot 3
+  zurückziehen``); the number may be left out when only one offer is open to the sender
 * ``bankrupt`` / ``bankrott`` (when the rules offer it); ``bankrupt resign`` / ``bankrott
   aufgeben`` and ``bankrupt loan`` / ``bankrott kredit`` where the rules offer both
   (18xx.games' bankruptcy options 0 and 1, rules/1841.md 2.6)
@@ -310,6 +314,15 @@ class Choose(Order):
 
 
 @dataclass(frozen=True)
+class OfferAnswer(Order):
+    """An answer to a trade offer (``stellwerk.gm.offers``): ``accept`` or ``decline`` (the
+    seller's player), ``withdraw`` (the buyer's); ``number`` None: the one open offer."""
+
+    answer: str
+    number: int | None = None
+
+
+@dataclass(frozen=True)
 class Bankrupt(Order):
     """Declare the corporation (or the player) bankrupt when the rules offer it; ``option``
     names 18xx.games' bankruptcy option where there are several (0 resign, 1 loan)."""
@@ -377,10 +390,27 @@ MERGE = {"merge", "fusioniere", "fusionieren", "fusion"}
 TRANSFORM = {"transform", "wandle", "umwandeln", "verwandle"}
 INTO = {"into", "zu", "in", "to", "nach"}
 REMOVE = {"remove", "entferne", "entfernen"}
-KEEP = {"keep tokens", "keep the other tokens", "keep the rest", "behalte marken",
-        "behalte die anderen marken", "behalte den rest", "keine weiteren marken entfernen"}
-PRESIDENCY = {"presidency", "president", "pres", "director", "direktor", "direktorat",
-              "direktorposten", "praesident", "praesidentschaft", "vorsitz"}
+KEEP = {
+    "keep tokens",
+    "keep the other tokens",
+    "keep the rest",
+    "behalte marken",
+    "behalte die anderen marken",
+    "behalte den rest",
+    "keine weiteren marken entfernen",
+}
+PRESIDENCY = {
+    "presidency",
+    "president",
+    "pres",
+    "director",
+    "direktor",
+    "direktorat",
+    "direktorposten",
+    "praesident",
+    "praesidentschaft",
+    "vorsitz",
+}
 PRICE_WORDS = {"price", "kurs", "preis"}
 LOWER = {"lower", "low", "niedrigeren", "niedrigere", "niedriger", "tieferen", "first"}
 HIGHER = {"higher", "high", "hoeheren", "hoehere", "hoeher", "last"}
@@ -446,6 +476,15 @@ CANCEL = {
     "dauerauftraege aufheben", "loesche dauerauftraege", "keine dauerauftraege",
 }  # fmt: skip
 
+OFFER = {"offer", "angebot"}
+OFFER_VERBS = {
+    "accept": "accept", "nimm": "accept", "annehmen": "accept", "akzeptiere": "accept",
+    "decline": "decline", "reject": "decline", "refuse": "decline", "lehne": "decline",
+    "ablehnen": "decline", "withdraw": "withdraw", "ziehe": "withdraw",
+    "zurueckziehen": "withdraw", "zurueckzuziehen": "withdraw",
+}  # fmt: skip
+OFFER_PARTICLES = {"an", "ab", "zurueck", "the", "das", "my", "mein", "dein", "your", "no", "nr"}
+
 PREFIX = re.compile(r"^([a-z0-9][a-z0-9&'.-]*)\s*:\s*(.*)$")
 WORD = re.compile(r"^[a-z0-9&'._/-]+$")
 
@@ -470,6 +509,8 @@ def _parse(words: list[str], text: str, corp: str | None) -> Order:
         return CancelStanding(corp=corp)
     if head in ALWAYS:
         return _always(rest, corp)
+    if OFFER & set(words):
+        return _offer_answer(words, corp)
     if head in PASS:
         if rest and " ".join(rest[1:]) in ROUND_END and rest[0] in UNTIL:
             return StandingPass(corp=corp)
@@ -558,6 +599,21 @@ def _parse(words: list[str], text: str, corp: str | None) -> Order:
     raise OrderError(f"unknown order {head!r}")
 
 
+def _offer_answer(words: list[str], corp: str | None) -> Order:
+    """``accept offer 3``, ``nimm angebot 3 an``, ``angebot 3 ablehnen``, ... (the number
+    may be left out)."""
+    verbs = {OFFER_VERBS[w] for w in words if w in OFFER_VERBS}
+    numbers = [w for w in words if w.isdigit()]
+    others = [w for w in words if w not in OFFER | OFFER_VERBS.keys() | OFFER_PARTICLES
+              and not w.isdigit()]  # fmt: skip
+    if len(verbs) != 1 or len(numbers) > 1 or others:
+        raise OrderError(
+            "write: accept offer 3 / nimm angebot 3 an, decline offer 3 / lehne "
+            "angebot 3 ab, withdraw offer 3 / ziehe angebot 3 zurück"
+        )
+    return OfferAnswer(verbs.pop(), int(numbers[0]) if numbers else None, corp=corp)
+
+
 def _always(rest: list[str], corp: str | None) -> Order:
     text = " ".join(rest)
     if text in CASH or (rest and rest[0] in TAKE and " ".join(rest[1:]) in CASH):
@@ -628,8 +684,10 @@ def _merge(head: str, rest: list[str], corp: str | None) -> Order:
         return MergeBoth(_sym(rest[1]), _sym(rest[3]), corp=corp)
     if len(rest) == 2 and rest[0] in INTO:
         return Merge(_sym(rest[1]), corp=corp)
-    raise OrderError("write: merge with SFTG [into CTS] / fusioniere mit SFTG [zu CTS], "
-                     "transform into CTS / wandle in CTS um")
+    raise OrderError(
+        "write: merge with SFTG [into CTS] / fusioniere mit SFTG [zu CTS], "
+        "transform into CTS / wandle in CTS um"
+    )
 
 
 def _buy(rest: list[str], corp: str | None) -> Order:
@@ -859,10 +917,20 @@ def parse_text(body: str) -> list[ParsedLine]:
             continue
         if isinstance(order, MergeBoth):
             prefix = f"{order.corp}: " if order.corp else ""
-            out.append(ParsedLine(number, f"{prefix}merge with {order.partner}",
-                                  order=Merge(order.partner, corp=order.corp)))
-            out.append(ParsedLine(number, f"{prefix}merge into {order.target}",
-                                  order=Merge(order.target, corp=order.corp)))
+            out.append(
+                ParsedLine(
+                    number,
+                    f"{prefix}merge with {order.partner}",
+                    order=Merge(order.partner, corp=order.corp),
+                )
+            )
+            out.append(
+                ParsedLine(
+                    number,
+                    f"{prefix}merge into {order.target}",
+                    order=Merge(order.target, corp=order.corp),
+                )
+            )
         elif order is not None:
             out.append(ParsedLine(number, text, order=order))
     return out

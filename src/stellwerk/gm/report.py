@@ -94,6 +94,8 @@ LABELS: dict[str, dict[str, str]] = {
         "gm_log": "Game master's log",
         "in_force": "Your standing orders in force",
         "waiting": "Your orders kept for a later decision",
+        "offers": "Trade offers",
+        "offer_to_answer": "an offer to answer",
         "orders": "Your orders",
         "no_orders": "No orders from you were processed.",
         "understood": "understood as {what}",
@@ -161,6 +163,8 @@ LABELS: dict[str, dict[str, str]] = {
         "gm_log": "Protokoll der Spielleitung",
         "in_force": "Deine gültigen Daueraufträge",
         "waiting": "Deine Befehle für spätere Entscheidungen",
+        "offers": "Handelsangebote",
+        "offer_to_answer": "ein Angebot zu beantworten",
         "orders": "Deine Befehle",
         "no_orders": "Von dir wurden keine Befehle verarbeitet.",
         "understood": "verstanden als {what}",
@@ -291,6 +295,8 @@ def build_report(
     key: str | None = None,
     standing: list[str] | None = None,
     waiting: list[str] | None = None,
+    offers: list[str] | None = None,
+    to_answer: bool = False,
     sent_pictures: Mapping[str, str] | None = None,
     with_game_file: bool = True,
     max_bytes: int | None = MAX_REPORT_BYTES,
@@ -307,8 +313,10 @@ def build_report(
     file's id), so that a reply can be told apart from mails about the GM's other games.
     ``standing``: the player's standing orders in force, as written, listed after the
     orders; ``waiting``: his orders that wait for a later decision, each with what it waits
-    for.  ``sent_pictures``: the digests of the pictures the player has (``Report.pictures``
-    of his last report): those unchanged are not attached again.  ``with_game_file``: attach
+    for.  ``offers``: the open trade offers he answers or made (``stellwerk.gm.offers``);
+    ``to_answer``: one waits for his answer (the subject says so).  ``sent_pictures``: the
+    digests of the pictures the player has (``Report.pictures`` of his last report): those
+    unchanged are not attached again.  ``with_game_file``: attach
     the game file.  ``max_bytes``: the size limit (None: none; module docstring).
     ``secret``: the player's secret word, which every order mail of his must carry (the
     GM's sender check), given with how to write it."""
@@ -332,6 +340,8 @@ def build_report(
     subject = words["subject"].format(title=title, game=game_key, action=last_action, where=where)
     if view["finished"]:
         subject += f" ({words['game_over']})"
+    elif to_answer:
+        subject += f" ({words['offer_to_answer']})"
     elif your_turn:
         subject += f" ({words['your_turn']})"
 
@@ -387,6 +397,7 @@ def build_report(
         "gm_log": list(gm_log or ()),
         "standing": list(standing or ()),
         "waiting": list(waiting or ()),
+        "offers": list(offers or ()),
         "orders": [_order(order, words) for order in orders],
         "acting": acting,
         "your_turn": your_turn,

@@ -45,6 +45,14 @@ what it waits for.  An order the sender may not give is refused at once, when it
 any order for a game that has ended, and an order for a corporation (or company) another
 player decides for, unless an earlier line of the same mail buys or starts it.
 
+**Trades need consent** (``stellwerk.gm.offers``).  An order buying another player's
+corporation's train or private company is offered, not made; while an offer is open the
+game waits for its answer (no order, standing order or default moves it), except that a
+deadline declines it.  ``accept offer N``, ``decline offer N`` and ``withdraw offer N`` are
+not queued with the orders: the processing that reads them applies each as soon as the
+offer it names is open (also one an order of the same processing makes), and refuses at its
+end one that names no open offer.
+
 Everything that happens is recorded as :class:`Outcome` (one per order line or standing
 firing or default) and :class:`Event` (the GM log: firings, cancellations, draws), which the
 reports show.  A mail marked ``Änderung``/``correction`` first drops the player's pending
@@ -57,6 +65,7 @@ import json
 from dataclasses import dataclass, field
 
 from stellwerk.api import Game, IllegalAction
+from stellwerk.consent import consent_of
 from stellwerk.core.actions import action_id
 from stellwerk.core.entities import EntityId, PlayerId
 from stellwerk.core.jsondata import (
@@ -71,6 +80,7 @@ from stellwerk.core.jsondata import (
 from stellwerk.gm import orders as o
 from stellwerk.gm.defaults import default_action
 from stellwerk.gm.look import legal, snap
+from stellwerk.gm.offers import Offer, answers, say
 from stellwerk.gm.phrase import order_text, run_note
 from stellwerk.gm.refusals import engine_reason, in_language
 from stellwerk.gm.standing import (
@@ -243,6 +253,12 @@ class Session:
     next_order_id: int = 1
     file_requests: set[PlayerId] = field(default_factory=set)
     """The players who asked for the game file with their next report (``FILE_REQUEST``)."""
+    offers: list[Offer] = field(default_factory=list)
+    """The open trade offers (``stellwerk.gm.offers``)."""
+    next_offer: int = 1
+    answering: list[tuple[PlayerId, str, o.OfferAnswer, str]] = field(default_factory=list)
+    """Answers to offers received and not yet applied (the next :meth:`advance` applies or
+    refuses each): an offer made by an order of the same processing can be answered in it."""
 
     def lang(self, player: PlayerId) -> str:
         return self.langs.get(player, "en")
@@ -262,14 +278,21 @@ class Session:
             dropped = [p for p in self.pending if p.player == player]
             self.pending = [p for p in self.pending if p.player != player]
             if dropped:
-                self._event(player, "correction", f"{len(dropped)} earlier orders replaced",
-                            f"{len(dropped)} frühere Befehle ersetzt")
+                self._event(
+                    player,
+                    "correction",
+                    f"{len(dropped)} earlier orders replaced",
+                    f"{len(dropped)} frühere Befehle ersetzt",
+                )
         bought: set[str] = set()  # corporations an earlier line of this mail buys or starts
         for line in o.parse_text(body):
             if o.normalise(line.text).rstrip(".!") in FILE_REQUEST:
                 self.file_requests.add(player)
-                note = "die Spieldatei kommt mit der nächsten Auswertung" if self.lang(
-                    player) == "de" else "the game file comes with the next report"
+                note = (
+                    "die Spieldatei kommt mit der nächsten Auswertung"
+                    if self.lang(player) == "de"
+                    else "the game file comes with the next report"
+                )
                 answers.append(Outcome(player, line.text, understood=note, mail=mail))
                 continue
             if line.order is None:
@@ -282,6 +305,9 @@ class Session:
                 continue
             if isinstance(line.order, o.STANDING):
                 answers.append(self._give_standing(player, line.text, line.order, mail))
+                continue
+            if isinstance(line.order, o.OfferAnswer):  # answered by the next advance
+                self.answering.append((player, line.text, line.order, mail))
                 continue
             if isinstance(line.order, o.Par | o.Buy | o.Bid | o.BuyCompany):
                 bought.add(line.order.target.upper())
@@ -320,20 +346,37 @@ class Session:
             ended = [s for s in self.standing if s.player == player and s.active]
             for standing in ended:
                 self._cancel(standing, "cancelled by the player")
-            note = (f"{len(ended)} Daueraufträge gelöscht" if self.lang(player) == "de"
-                    else f"{len(ended)} standing orders cancelled")
+            note = (
+                f"{len(ended)} Daueraufträge gelöscht"
+                if self.lang(player) == "de"
+                else f"{len(ended)} standing orders cancelled"
+            )
             return Outcome(player, text, understood=note, standing=True, mail=mail)
         kind, target, amount, source = _standing_fields(order)
         if kind == "run_best" and target is None:
-            return Outcome(player, text, mail=mail, refused=in_language(
-                "name the corporation: ATA: always run best and pay out", self.lang(player)))
+            return Outcome(
+                player,
+                text,
+                mail=mail,
+                refused=in_language(
+                    "name the corporation: ATA: always run best and pay out", self.lang(player)
+                ),
+            )
         if target is not None and kind in ("buy_shares", "run_best"):
             if target not in self.game.symbols():
-                return Outcome(player, text, mail=mail, refused=in_language(
-                    f"there is no corporation {target}", self.lang(player)))
+                return Outcome(
+                    player,
+                    text,
+                    mail=mail,
+                    refused=in_language(f"there is no corporation {target}", self.lang(player)),
+                )
             if kind == "run_best" and player_of(self.game, target) != player:
-                return Outcome(player, text, mail=mail, refused=in_language(
-                    f"you do not preside {target}", self.lang(player)))
+                return Outcome(
+                    player,
+                    text,
+                    mail=mail,
+                    refused=in_language(f"you do not preside {target}", self.lang(player)),
+                )
         standing = Standing(
             id=len(self.standing) + 1, player=player, kind=kind, target=target, amount=amount,
             source=source, since=self.game.next_id() - 1, round_key=round_key(self.game),
@@ -348,8 +391,9 @@ class Session:
             standing.program_id = action_id(self.game.raw_actions[-1])
             standing.since = standing.program_id
         self.standing.append(standing)
-        self._event(player, "standing", f"standing order given: {text}",
-                    f"Dauerauftrag erteilt: {text}")
+        self._event(
+            player, "standing", f"standing order given: {text}", f"Dauerauftrag erteilt: {text}"
+        )
         label = "Dauerauftrag" if self.lang(player) == "de" else "standing order"
         return Outcome(player, text, understood=f"{label}: {text}", standing=True,
                        action_id=standing.program_id, mail=mail)  # fmt: skip
@@ -363,9 +407,16 @@ class Session:
         start_round = self.game.round.seq
         given = 0
         seen: set[str] = set()
+        self.void_stale()
+        self._answer_offers()
+        if defaults:
+            for offer in list(self.offers):
+                self._close_offer(offer, "deadline")
         for _ in range(MAX_STEPS):
             self._end_waiting()
-            if self.game.finished:
+            self.void_stale()
+            self._answer_offers()
+            if self.game.finished or self.offers:  # an open offer waits for its answer
                 break
             if defaults and self.game.round.seq != start_round:
                 break
@@ -383,6 +434,7 @@ class Session:
                 break
             given += sum(1 for x in self.outcomes[before:] if x.default)
         self._end_waiting()
+        self._answer_offers(final=True)
         if defaults:
             self._event(None, "deadline",
                         f"deadline: {given} default orders given",
@@ -406,8 +458,14 @@ class Session:
     def _end(self, pending: Pending, reason: str) -> None:
         """End the waiting order ``pending`` for ``reason`` (answered in the next report)."""
         self.pending.remove(pending)
-        self.outcomes.append(Outcome(pending.player, pending.text, mail=pending.mail,
-                                     refused=in_language(reason, self.lang(pending.player))))
+        self.outcomes.append(
+            Outcome(
+                pending.player,
+                pending.text,
+                mail=pending.mail,
+                refused=in_language(reason, self.lang(pending.player)),
+            )
+        )
 
     def _passed_over(self, used: Pending) -> None:
         """End the orders of ``used``'s sender written before it that wait for the decision
@@ -434,8 +492,14 @@ class Session:
                           "default order)")  # fmt: skip
 
     def waiting_for(self) -> list[PlayerId]:
-        """The players the game waits for now (who decide for an active entity)."""
+        """The players the game waits for now (who decide for an active entity; while a
+        trade offer is open, its seller's player)."""
         out: list[PlayerId] = []
+        if self.offers:
+            for offer in self.offers:
+                if offer.seller not in out:
+                    out.append(offer.seller)
+            return out
         for entity in self.game.active_entities():
             player = player_of(self.game, entity)
             if player is not None and player not in out:
@@ -491,26 +555,224 @@ class Session:
         if share_round or not is_stock_order(pending.order):
             self._passed_over(pending)
         outcome = Outcome(pending.player, pending.text, mail=pending.mail)
+        seller: PlayerId | None = None
         try:
             understood = understand(game, pending.player, pending.order, entity)
             phrase = self._phrase(understood.action, pending.player, pending.order)
-            game.process(understood.action)
+            seller = consent_of(game, understood.action, pending.player)
+            if seller is not None:  # a trade: checked, then offered (stellwerk.gm.offers)
+                game.verify(understood.action)
+            else:
+                game.process(understood.action)
         except Refused as error:
             outcome.refused = in_language(error.reason, self.lang(pending.player))
         except IllegalAction as error:
             outcome.refused = _reason(error, self.lang(pending.player))
         else:
-            outcome.understood = phrase
-            outcome.action_id = action_id(game.raw_actions[-1])
+            if seller is not None:
+                offer = self._make_offer(pending, understood.action, seller)
+                outcome.understood = say(
+                    self.lang(pending.player),
+                    f"{phrase}: offered to {self.name(seller)} as offer {offer.number}; "
+                    "made when accepted",
+                    f"{phrase}: {self.name(seller)} als Angebot {offer.number} angeboten; "
+                    "ausgeführt, wenn angenommen",
+                )  # fmt: skip
+            else:
+                outcome.understood = phrase
+                outcome.action_id = action_id(game.raw_actions[-1])
         self.outcomes.append(outcome)
+
+    # -- trade offers (stellwerk.gm.offers) -------------------------------------------------
+    def _make_offer(self, pending: Pending, action: Action, seller: PlayerId) -> Offer:
+        offer = Offer(self.next_offer, action, len(self.game.raw_actions), pending.player,
+                      seller, pending.text, pending.mail)  # fmt: skip
+        self.next_offer += 1
+        self.offers.append(offer)
+        buyer = self.name(offer.buyer)
+        en, de = self.offer_text(offer, "en"), self.offer_text(offer, "de")
+        self._event(seller, "offer", f"{buyer} offers: {en} (offer {offer.number})",
+                    f"{buyer} bietet an: {de} (Angebot {offer.number})")  # fmt: skip
+        return offer
+
+    def offer_text(self, offer: Offer, lang: str) -> str:
+        """The purchase ``offer`` makes, as an order in ``lang``."""
+        return order_text(self.game, offer.action, lang)
+
+    def offer_lines(self, player: PlayerId, lang: str) -> list[str]:
+        """The open offers ``player`` answers or made, for his report: the seller's with
+        the orders that answer them, the buyer's with the one that withdraws it."""
+        out = []
+        for offer in self.offers:
+            accept, decline, withdraw = answers(offer.number, lang)
+            what = self.offer_text(offer, lang)
+            if offer.seller == player:
+                out.append(say(
+                    lang,
+                    f"offer {offer.number}: {self.name(offer.buyer)} offers {what}; answer "
+                    f"with the order '{accept}' or '{decline}'",
+                    f"Angebot {offer.number}: {self.name(offer.buyer)} bietet an: {what}; "
+                    f"antworte mit dem Befehl '{accept}' oder '{decline}'",
+                ))  # fmt: skip
+            elif offer.buyer == player:
+                out.append(say(
+                    lang,
+                    f"offer {offer.number} to {self.name(offer.seller)}: {what}; it waits for "
+                    f"the answer (withdraw it with '{withdraw}')",
+                    f"Angebot {offer.number} an {self.name(offer.seller)}: {what}; es wartet "
+                    f"auf die Antwort (zurückziehen mit '{withdraw}')",
+                ))  # fmt: skip
+        return out
+
+    def void_stale(self) -> None:
+        """Void the open offers made at another position: any other move of the game
+        voids an offer (its price was agreed for that moment); its buyer is told."""
+        for offer in list(self.offers):
+            if offer.base != len(self.game.raw_actions):
+                self._close_offer(offer, "void")
+
+    def _close_offer(self, offer: Offer, why: str) -> None:
+        """End ``offer`` unmade: ``void`` (the game moved on), ``deadline`` (declined at
+        the deadline), ``declined`` or ``withdrawn``; the buyer's order is answered and
+        the other side is logged."""
+        self.offers.remove(offer)
+        seller, buyer = self.name(offer.seller), self.name(offer.buyer)
+        en = {
+            "void": f"offer {offer.number} void: the game moved on before {seller} answered",
+            "deadline": f"offer {offer.number} declined: {seller} did not answer by the "
+                        "deadline",
+            "declined": f"offer {offer.number} declined by {seller}",
+            "withdrawn": f"offer {offer.number} withdrawn",
+        }[why]  # fmt: skip
+        de = {
+            "void": f"Angebot {offer.number} hinfällig: das Spiel ging weiter, bevor {seller} "
+                    "antwortete",
+            "deadline": f"Angebot {offer.number} abgelehnt: {seller} hat bis zum "
+                        "Abgabetermin nicht geantwortet",
+            "declined": f"Angebot {offer.number} von {seller} abgelehnt",
+            "withdrawn": f"Angebot {offer.number} zurückgezogen",
+        }[why]  # fmt: skip
+        self.outcomes.append(
+            Outcome(
+                offer.buyer,
+                offer.order,
+                mail=offer.mail,
+                refused=say(self.lang(offer.buyer), en, de),
+            )
+        )
+        if why != "declined":
+            self._event(offer.seller, "offer", f"{en} (offered by {buyer})",
+                        f"{de} (angeboten von {buyer})")  # fmt: skip
+
+    def _answer_offers(self, final: bool = False) -> None:
+        """Apply the answers received (in the order received) whose offers are open now;
+        those naming none wait for an offer this processing may still make, unless
+        ``final``: then they are refused."""
+        waiting = []
+        for answer in self.answering:
+            outcome = self._answer_offer(*answer, final)
+            if outcome is None:
+                waiting.append(answer)
+            else:
+                self.outcomes.append(outcome)
+        self.answering = waiting
+
+    def _answer_offer(
+        self, player: PlayerId, text: str, order: o.OfferAnswer, mail: str, final: bool
+    ) -> Outcome | None:
+        """A mailed answer to an offer: accepted (made as the buyer's move), declined or
+        withdrawn; an unknown offer, another player's, or one answered before is refused
+        and changes nothing.  None: no offer it could answer is open yet (not ``final``)."""
+        self.void_stale()
+        lang = self.lang(player)
+        seller_side = order.answer in ("accept", "decline")
+        mine = [o_ for o_ in self.offers
+                if (o_.seller if seller_side else o_.buyer) == player]  # fmt: skip
+        named = order.number is None or any(o_.number == order.number for o_ in self.offers)
+        if not (final or (mine if order.number is None else named)):
+            return None
+        if order.number is None:
+            if len(mine) != 1:
+                why = say(lang, "name the offer: " if mine else "", "nenne das Angebot: " if mine
+                          else "")  # fmt: skip
+                reason = say(lang, f"{why}{len(mine)} offers are open to you",
+                             f"{why}{len(mine)} Angebote sind für dich offen")  # fmt: skip
+                return Outcome(player, text, refused=reason, mail=mail)
+            offer = mine[0]
+        else:
+            found = next((o_ for o_ in self.offers if o_.number == order.number), None)
+            if found is None:
+                return Outcome(player, text, mail=mail, refused=say(
+                    lang,
+                    f"there is no open offer {order.number} (answered, withdrawn, void or "
+                    "never made)",
+                    f"es gibt kein offenes Angebot {order.number} (beantwortet, "
+                    "zurückgezogen, hinfällig oder nie gemacht)",
+                ))  # fmt: skip
+            if found not in mine:
+                return Outcome(player, text, mail=mail, refused=say(
+                    lang,
+                    f"offer {found.number} is not yours to answer: {self.name(found.seller)} "
+                    f"answers it, {self.name(found.buyer)} may withdraw it",
+                    f"Angebot {found.number} ist nicht an dich: {self.name(found.seller)} "
+                    f"beantwortet es, {self.name(found.buyer)} kann es zurückziehen",
+                ))  # fmt: skip
+            offer = found
+        if order.answer == "withdraw":
+            self._close_offer(offer, "withdrawn")
+            return Outcome(
+                player,
+                text,
+                mail=mail,
+                understood=say(
+                    lang, f"offer {offer.number} withdrawn", f"Angebot {offer.number} zurückgezogen"
+                ),
+            )
+        if order.answer == "decline":
+            self._close_offer(offer, "declined")
+            return Outcome(
+                player,
+                text,
+                mail=mail,
+                understood=say(
+                    lang, f"offer {offer.number} declined", f"Angebot {offer.number} abgelehnt"
+                ),
+            )
+        return self._accept(offer, player, text, mail)
+
+    def _accept(self, offer: Offer, player: PlayerId, text: str, mail: str) -> Outcome:
+        """The seller's player accepts: the purchase is made as the buyer's move, after the
+        engine's check (refused now: the seller is told why, nothing changes)."""
+        lang = self.lang(player)
+        what = self.offer_text(offer, lang)
+        try:
+            self.game.verify(offer.action)
+        except IllegalAction as error:
+            return Outcome(player, text, mail=mail, refused=_reason(error, lang))
+        bought = self.offer_text(offer, self.lang(offer.buyer))
+        self.offers.remove(offer)
+        self.game.process(offer.action)  # the buyer's move, as every order the GM applies
+        made = action_id(self.game.raw_actions[-1])
+        seller = self.name(offer.seller)
+        self.outcomes.append(Outcome(
+            offer.buyer, offer.order, mail=offer.mail, action_id=made,
+            understood=say(self.lang(offer.buyer),
+                           f"{bought}: offer {offer.number} accepted by {seller}",
+                           f"{bought}: Angebot {offer.number} von {seller} angenommen"),
+        ))  # fmt: skip
+        return Outcome(player, text, mail=mail, action_id=made, understood=say(
+            lang, f"offer {offer.number} accepted: {what}",
+            f"Angebot {offer.number} angenommen: {what}"))  # fmt: skip
 
     def _phrase(self, action: Action, player: PlayerId, order: o.Order | None = None) -> str:
         lang = self.lang(player)
         best = isinstance(order, o.Run) and order.best
         text = order_text(self.game, action, lang, best=False)
         if action.get("type") == "run_routes":
-            text = f"{text} ({run_note(action, lang)})" if not best else (
-                f"{order_text(self.game, action, lang, best=True)}: {run_note(action, lang)}"
+            text = (
+                f"{text} ({run_note(action, lang)})"
+                if not best
+                else (f"{order_text(self.game, action, lang, best=True)}: {run_note(action, lang)}")
             )
         return text
 
@@ -536,10 +798,16 @@ class Session:
             self.game.process(passes[0])
         except IllegalAction:
             return False
-        note = "kein Auftrag für diesen Schritt" if self.lang(player) == "de" else (
-            "no order for this step")
-        self.outcomes.append(Outcome(player, f"({note})", understood=text,
-                                     action_id=action_id(self.game.raw_actions[-1])))
+        note = (
+            "kein Auftrag für diesen Schritt"
+            if self.lang(player) == "de"
+            else ("no order for this step")
+        )
+        self.outcomes.append(
+            Outcome(
+                player, f"({note})", understood=text, action_id=action_id(self.game.raw_actions[-1])
+            )
+        )
         return True
 
     def _standing(self, entity: EntityId, player: PlayerId) -> bool:
@@ -570,8 +838,12 @@ class Session:
         if isinstance(entity, str | int):
             self._settled(player, entity, share_round)
         fired_id = action_id(self.game.raw_actions[-1])
-        self._event(player, "fired", f"standing order '{firing.standing.text}' fired: {text}",
-                    f"Dauerauftrag '{firing.standing.text}' ausgeführt: {text}")
+        self._event(
+            player,
+            "fired",
+            f"standing order '{firing.standing.text}' fired: {text}",
+            f"Dauerauftrag '{firing.standing.text}' ausgeführt: {text}",
+        )
         self.outcomes.append(Outcome(player, firing.standing.text, understood=text,
                                      standing=True, action_id=fired_id))  # fmt: skip
         return True
@@ -600,19 +872,33 @@ class Session:
         try:
             self.game.process(found.action)
         except IllegalAction as error:  # a default the engine refuses: an engine defect
-            self._event(player, "default", f"default refused: {_reason(error, 'en')}",
-                        f"Vorgabe abgelehnt: {_reason(error, 'de')}")
+            self._event(
+                player,
+                "default",
+                f"default refused: {_reason(error, 'en')}",
+                f"Vorgabe abgelehnt: {_reason(error, 'de')}",
+            )
             return False
         self._settled(player, entity, share_round)
         lang = self.lang(player)
         label = "Vorgabe" if lang == "de" else "default"
         note = in_language(found.note, lang)
-        self.outcomes.append(Outcome(player, f"({label}: {note})", understood=text,
-                                     default=True,
-                                     action_id=action_id(self.game.raw_actions[-1])))
+        self.outcomes.append(
+            Outcome(
+                player,
+                f"({label}: {note})",
+                understood=text,
+                default=True,
+                action_id=action_id(self.game.raw_actions[-1]),
+            )
+        )
         if found.note.startswith("drawn"):
-            self._event(player, "draw", f"GM's draw for {entity}: {text}, {found.note}",
-                        f"Ziehung der Spielleitung für {entity}: {text}, {note}")
+            self._event(
+                player,
+                "draw",
+                f"GM's draw for {entity}: {text}, {found.note}",
+                f"Ziehung der Spielleitung für {entity}: {text}, {note}",
+            )
         return True
 
     def _event(self, player: PlayerId | None, kind: str, text: str, text_de: str = "") -> None:

@@ -1,10 +1,9 @@
 """Trades that need the seller's consent.
 
 The printed rules let a corporation buy a train from another corporation, or a private
-company from its owner, "at a price both agree on" (1849 and 1835 rules on buying trains and
-private companies; 1841 likewise between corporations): the buyer's president names the
-price, the seller's president must agree.  The engine checks only the price's range; so in
-live play on the web such a purchase, when another player decides for the seller, is not
+company from its owner, "at a price both agree on"; which purchases need whose consent is
+``stellwerk.consent``'s to say (shared with the game master).  In live play on the web such a
+purchase, when another player decides for the seller, is not
 made at once but offered: the seller's player accepts it (it is then made, recorded as the
 buyer's move) or declines it; the buyer may withdraw it.  An offer stands for the position
 it was made in: any other move of the game voids it (the price was agreed for that moment).
@@ -26,17 +25,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from stellwerk.consent import KINDS as KINDS
+from stellwerk.consent import consent_of as consent_of
+from stellwerk.consent import seller_of as seller_of
 from stellwerk.core.entities import PlayerId
 from stellwerk.core.jsondata import JSONObject, JSONValue, as_list, is_int
 from stellwerk.web.errors import WebError
 
 if TYPE_CHECKING:
-    from stellwerk.api import Game
     from stellwerk.store import GameStore
 
 ANNEX = "web-offers"
-KINDS = frozenset({"buy_train", "buy_company"})
-"""The purchases that may need consent."""
 
 
 class OfferMade(WebError):
@@ -84,40 +83,6 @@ class Offer:
         if not (isinstance(seller, str) or is_int(seller)):
             return None
         return Offer(str(value["id"]), action, int(base), buyer, seller)
-
-
-def seller_of(game: Game, action: JSONObject) -> int | str | None:
-    """Who sells what ``action`` buys: the corporation owning the train, the player or
-    corporation owning the private company; None for the bank, the depot or the pool."""
-    look = game.view
-    kind = action.get("type")
-    owner = None
-    if kind == "buy_train" and isinstance(action.get("train"), str):
-        try:
-            owner = look.train(str(action["train"])).owner
-        except (KeyError, ValueError):
-            return None
-    elif kind == "buy_company":
-        company = next((c for c in look.companies() if c.sym == action.get("company")), None)
-        owner = company.owner if company is not None else None
-    if owner is None or owner.kind not in ("player", "corporation"):
-        return None
-    return owner.key
-
-
-def consent_of(game: Game, action: JSONObject, buyer: PlayerId | None) -> PlayerId | None:
-    """The player whose consent ``action`` needs (the seller's decider), or None: not a
-    trade, sold by the bank, by a holding ``buyer`` decides for, or by one nobody decides
-    for (a corporation in receivership sells as the bank would)."""
-    if action.get("type") not in KINDS:
-        return None
-    seller = seller_of(game, action)
-    if seller is None:
-        return None
-    decider = game.decider_of(seller)
-    if decider is None or decider == buyer:
-        return None
-    return decider
 
 
 def offers(store: GameStore, key: str, count: int) -> list[Offer]:
