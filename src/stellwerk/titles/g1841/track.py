@@ -298,8 +298,8 @@ def lay_tile(game: Game1841, corp: Corporation, action: moves.LayTile, lays: Tur
     hex_id = action.hex
     board = game.map.board
     old = board.hexes[hex_id].placed
-    board.lay_tile(hex_id, str(action.tile), action.rotation)
-    game.map.clear_graphs()
+    with game.map.cleared_after():
+        board.lay_tile(hex_id, str(action.tile), action.rotation)
     if cost:
         transfer(corp, game.bank, cost, RULE)
     lays.hexes.append(hex_id)
