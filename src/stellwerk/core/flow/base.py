@@ -81,7 +81,7 @@ def remembered(owner: Step | Round[Entity], name: str, compute: Callable[[], T])
         if found is not None:
             # the memo holds the answers of every name: the one kept under ``name`` is what
             # ``compute`` returned for this key
-            value, stamp = cast(tuple[T, object], found)
+            value, stamp = cast("tuple[T, object]", found)  # (a string: nothing to build)
             if stamp is None:
                 return value
             if cache is not None and stamp == cache.stamp:
