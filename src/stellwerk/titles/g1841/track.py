@@ -144,12 +144,11 @@ def lays_allowed(game: Game1841, corp: Corporation) -> int:
     if game.specs[corp.sym].type != "major":
         return 1
     status = game.phases.current.status
-    bases = len(railheads(game, corp))
     if "one_tile_per_base" in status:
-        return bases
+        return len(railheads(game, corp))
     if "one_tile_per_base_max_2" in status:
-        return min(bases, 2)
-    return 1
+        return min(len(railheads(game, corp)), 2)
+    return 1  # (the railheads are not looked up: the track step asks after every action)
 
 
 def lay_options(game: Game1841) -> LayOptions:
