@@ -102,6 +102,15 @@ class Move:
         """The 18xx.games type name (``rest["type"]`` for a type without a class)."""
         return self.TYPE or str(dict(self.rest).get("type", ""))
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A class of one type answers :attr:`type` with a plain class attribute, its
+        ``TYPE`` (the routing and the handlers ask it several times per action; a property
+        is a call)."""
+        # (``Move`` by name: the slots dataclass is a new class, a bare super() names the old)
+        super(Move, cls).__init_subclass__(**kwargs)
+        if cls.TYPE:
+            setattr(cls, "type", cls.TYPE)  # noqa: B010 (a property of the base shadowed)
+
     def to_json(self) -> JSONObject:
         """The action as 18xx.games JSON (keys in the order they came)."""
         return _write(self, self.order, self.rest)

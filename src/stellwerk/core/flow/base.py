@@ -81,7 +81,7 @@ def remembered(owner: Step | Round[Entity], name: str, compute: Callable[[], T])
         if found is not None:
             # the memo holds the answers of every name: the one kept under ``name`` is what
             # ``compute`` returned for this key
-            value, stamp = cast(tuple[T, object], found)
+            value, stamp = cast("tuple[T, object]", found)  # (a string: nothing to build)
             if stamp is None:
                 return value
             if cache is not None and stamp == cache.stamp:
@@ -215,12 +215,12 @@ class Step:
         """Hand ``action`` to this step's handler of its type (an action object is parsed
         first, ``moves.parse``)."""
         action = moves.as_move(action)
-        handler = getattr(self, f"process_{action.type}", None)
+        handler = _handler(type(self), action.type)
         if handler is None:
             raise IllegalAction(
                 f"{self.description} cannot process {action.type}", "common rules §6"
             )
-        handler(action, entity)
+        handler(self, action, entity)
 
     def routed_here(self, kind: str, entity: Entity) -> bool:
         """Whether the round routed the action being processed, of type ``kind`` by
@@ -266,6 +266,26 @@ class Step:
         the rules leave the amount to the player describe the range."""
         price = int(listed["price"])
         return (price, price)
+
+
+Handler = Callable[[Step, moves.Move, Entity], None]
+"""A step's handler of one action type (``process_<type>``), as its class holds it."""
+
+_HANDLERS: dict[tuple[type[Step], str], Handler | None] = {}
+"""Each step class's handler of each action type, looked up once (the routing asks for it
+at every step of every action)."""
+
+
+def _handler(cls: type[Step], kind: str) -> Handler | None:
+    """``process_<kind>`` of the step class ``cls`` (steps define handlers as methods of
+    their class, never on an instance), None if it has none."""
+    key = (cls, kind)
+    try:
+        return _HANDLERS[key]
+    except KeyError:
+        found: Handler | None = getattr(cls, "process_" + kind, None)
+        _HANDLERS[key] = found
+        return found
 
 
 def _step_current_entity(step: Step) -> Entity | None:
@@ -484,7 +504,7 @@ class Round(Generic[E_co]):
         kind = action.type
         chosen: Step | None = None
         for step in self.steps:
-            if not step.blocks and getattr(step, f"process_{kind}", None) is None:
+            if not step.blocks and _handler(type(step), kind) is None:
                 continue  # never blocks and has no handler for this kind: cannot take it
             if not step.active():
                 continue

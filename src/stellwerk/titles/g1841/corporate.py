@@ -290,30 +290,34 @@ class CorporateShares(CorporationStep):
         limits.  Its first certificate is the president's unless the corporation was started
         before; what may really be started is :meth:`may_par`."""
         game = self.game
-        spec = game.specs[target.sym]
         if target.ipoed or target is corp:
             return False
         phase = phase_number(game)
-        if spec.historical:
-            if not startable(game, target) or phase < CONCESSIONS_UNTIL_PHASE:
+        if game.specs[target.sym].historical:
+            if phase < CONCESSIONS_UNTIL_PHASE or not startable(game, target):
                 return False
         elif phase < NON_HISTORICAL_FROM_PHASE:
             return False
-        own = target.shares_of(target.sym)
+        own = target.shares.get(target.sym)
         if not own:
             return False
-        first = Bundle.of([own[0]], target)
-        cost = LOWEST_PAR * first.percent // target.share_unit
-        return (
-            corp.cash >= cost and not self.sold(corp).get(target.sym) and self.can_gain(corp, first)
-        )
+        share = own[0]
+        if corp.cash < LOWEST_PAR * share.percent // target.share_unit:
+            return False  # (the cheapest tests first: the turn's test asks every target)
+        first = Bundle([share], share.percent, target)  # Bundle.of, inlined
+        return not self.sold(corp).get(target.sym) and self.can_gain(corp, first)
 
     def can_par_any(self, corp: Corporation) -> bool:
+        """Whether :meth:`par_listed` lists a start; none while the corporation is at its
+        certificate limit (every start gains a certificate, :meth:`can_gain`)."""
         if self.bought():
             return False
-        if grandchild(corp) and not self.game.settings.grandchildren_may_par:
+        game = self.game
+        if grandchild(corp) and not game.settings.grandchildren_may_par:
             return False
-        return any(self.par_listed(corp, t) for t in self.game.corporations)
+        if game.num_certs(corp) >= game.cert_limit(corp):
+            return False
+        return any(self.par_listed(corp, t) for t in game.corporations)
 
     def par_choices(self, corp: Corporation, target: Corporation) -> list[Cell]:
         """The par prices whose president's certificate the treasury can pay."""

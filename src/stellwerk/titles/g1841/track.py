@@ -153,12 +153,11 @@ def lays_allowed(game: TrackGame, corp: Corporation) -> int:
     if game.specs[corp.sym].type != "major":
         return 1
     status = game.phases.current.status
-    bases = len(railheads(game, corp))
     if "one_tile_per_base" in status:
-        return bases
+        return len(railheads(game, corp))
     if "one_tile_per_base_max_2" in status:
-        return min(bases, 2)
-    return 1
+        return min(len(railheads(game, corp)), 2)
+    return 1  # (the railheads are not looked up: the track step asks after every action)
 
 
 def lay_options(game: TrackGame) -> LayOptions:
@@ -307,8 +306,8 @@ def lay_tile(game: TrackGame, corp: Corporation, action: moves.LayTile, lays: Tu
     hex_id = action.hex
     board = game.map.board
     old = board.hexes[hex_id].placed
-    board.lay_tile(hex_id, str(action.tile), action.rotation)
-    game.map.clear_graphs()
+    with game.map.cleared_after():
+        board.lay_tile(hex_id, str(action.tile), action.rotation)
     if cost:
         transfer(corp, game.bank, cost, RULE)
     lays.hexes.append(hex_id)
