@@ -142,7 +142,9 @@ class ProcedureGame(FrozenGame, TokenOrderGame, EndGame, Turns, Protocol):
 
 
 class Procedure:
-    """A long procedure under way.  Subclasses keep their progress as plain fields."""
+    """A long procedure under way.  Those on the core mechanism are :class:`OnMachine`
+    (a frozen stage, a pure verify, one transition); the others still keep their progress as
+    plain fields."""
 
     rule = "rules/1841.md"
 
