@@ -650,8 +650,9 @@ class Importer:
 
     def on_MergedCompanyStarted(self, e: rr.MergedCompanyStarted) -> None:
         f = self.formation()
-        if f is not None and f.ask_form is not None:
-            self.send(e.line, act(f.ask_form, "choose", choice="form"))
+        asked = f.asking_form() if f is not None else None
+        if asked is not None:
+            self.send(e.line, act(asked, "choose", choice="form"))
         self.expect(e.line, "PR formed", self.engine.pr_formed, True)
 
     def on_Merged(self, e: rr.Merged) -> None:
@@ -664,7 +665,7 @@ class Importer:
         if paper.closed:
             return
         f = self.formation()
-        if f is None or paper not in f.queue:
+        if f is None or not f.offers(paper):
             raise Mismatch(Divergence(e.line, f"{e.company} offered to fold", None, "offered"))
         self.advance(e.line, lambda: self.folding() is paper)
         self.send(e.line, act(paper, "choose", choice="fold_in"))

@@ -59,7 +59,7 @@ def test_2_3_12_required_token_the_sweep_cannot_pay_changes_nothing() -> None:
     transfer(game.bank, president, transform.REQUIRED_TOKEN_PRICE - 1 - others)
     assert president.cash > 0  # the sweep would take it
     procedure = the_transform(game)
-    assert procedure.stage == "tokens" and procedure.token_min == 1
+    assert procedure.buying_tokens() and procedure.token_min == 1
     before = state(game)
     with pytest.raises(IllegalAction, match=r"L\.50") as refused:
         procedure.answer(game, parse({"type": "choose", "entity": 0, "choice": 1}))

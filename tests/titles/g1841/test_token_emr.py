@@ -45,7 +45,7 @@ def strip(game: Game1841, holder: object, keep: str | None = None) -> None:
             for share in list(holder.shares_of(corp.sym)):  # type: ignore[attr-defined]
                 move_share(share, game.pool)
     for procedure in game.procedures:
-        if isinstance(procedure, transform.Transform) and procedure.stage == "tokens":
+        if isinstance(procedure, transform.Transform) and procedure.buying_tokens():
             procedure.decide_token_emr(game)
     game.changing()
 

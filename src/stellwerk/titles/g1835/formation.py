@@ -9,12 +9,16 @@ exchangeable privates into PR; in phase 5 everything left is exchanged automatic
 Actions are 18xx.games ``choose`` actions of the paper concerned (as in 18xx.games' 1835
 MinorExchange): ``form`` / ``decline`` for the starting minor, ``fold_in`` / ``decline`` for the
 others.
+
+A formation round runs on the core mechanism (:mod:`stellwerk.core.procedure`): the machine
+:class:`Forming`, the frozen stages :class:`AskingForm` and :class:`OfferingFold` (``None``
+once over), kept with the machine in ``game.formation`` (:class:`Formation`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stellwerk.core import moves
@@ -30,6 +34,7 @@ from stellwerk.core.entities import (
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Round, Step, act
 from stellwerk.core.flow.operating import DiscardTrain
+from stellwerk.core.procedure import Machine, drive
 from stellwerk.core.shares import Bundle, move_share
 from stellwerk.titles.g1835.entities import Minor, Paper, c35
 
@@ -40,20 +45,114 @@ RULE = "1835 rules §10"
 FORM, FOLD, DECLINE = "form", "fold_in", "decline"
 
 
-@dataclass
-class Formation:
-    """A formation round in progress: the paper asked whether to form PR, then the papers
-    still to decide whether to fold in, in asking order."""
+@dataclass(frozen=True)
+class AskingForm:
+    """The owner of ``minor``, the minor exchanged for PR's director's certificate, decides
+    whether PR forms (``form`` / ``decline``; rules/1835.md 10.2)."""
+
+    minor: Minor
+
+    def paper(self) -> Paper:
+        """The paper asked now."""
+        return self.minor
+
+
+@dataclass(frozen=True)
+class OfferingFold:
+    """The papers still to decide whether to fold into PR (``fold_in`` / ``decline``), in
+    asking order, the first asked now; ``formed_now`` whether PR formed in this round
+    (rules/1835.md 10.3, 10.4)."""
+
+    todo: tuple[Paper, ...]
+    formed_now: bool
+
+    def paper(self) -> Paper:
+        """The paper asked now."""
+        return self.todo[0]
+
+
+FormationStage = AskingForm | OfferingFold
+"""Where a formation round stands; ``None`` once it is over."""
+
+
+@dataclass(frozen=True)
+class Forming(Machine["Game1835", FormationStage, moves.Move, Paper]):
+    """The rules of a formation round (rules/1835.md 10): ``interrupting`` whether it
+    interrupts an operating round.  Its question is the paper asked."""
 
     interrupting: bool
-    ask_form: Minor | None = None
-    queue: list[Paper] = field(default_factory=list)
-    formed_now: bool = False
+
+    rule = RULE
+    stages = (AskingForm, OfferingFold)
+
+    def question(self, game: Game1835, stage: FormationStage) -> Paper | None:
+        return stage.paper()
+
+    def verify(
+        self, game: Game1835, stage: FormationStage, answer: moves.Move
+    ) -> IllegalAction | None:
+        """Refuse a choice that does not answer the question, or a fold of a paper without
+        an owner; changes nothing."""
+        choice = moves.choice_of(answer)
+        if isinstance(stage, AskingForm):
+            if choice not in (FORM, DECLINE):
+                return IllegalAction(f"choose {FORM} or {DECLINE}", RULE)
+            return None
+        if choice not in (FOLD, DECLINE):
+            return IllegalAction(f"choose {FOLD} or {DECLINE}", RULE)
+        if choice == FOLD and paper_owner(stage.todo[0]) is None:
+            return IllegalAction(f"{stage.todo[0].sym} has no owner", RULE)
+        return None
+
+    def advance(
+        self, game: Game1835, stage: FormationStage, answer: moves.Move
+    ) -> FormationStage | None:
+        """PR formed (its exchanges offered next) or declined; a paper folded in or kept,
+        the next asked; the round finished when no paper is left."""
+        choice = moves.choice_of(answer)
+        todo: list[Paper]
+        if isinstance(stage, AskingForm):
+            formed_now = choice == FORM
+            todo = []
+            if formed_now:
+                form_prussia(game)
+                todo = offer_exchanges(game)
+        else:
+            formed_now = stage.formed_now
+            if choice == FOLD:
+                exchange(game, stage.todo[0])
+            todo = list(stage.todo[1:])
+        todo = [p for p in todo if not p.closed]
+        if todo:
+            return OfferingFold(tuple(todo), formed_now)
+        finish_formation(game, formed_now)
+        return None
+
+
+@dataclass
+class Formation:
+    """A formation round in progress (``game.formation``): its rules and where it stands."""
+
+    machine: Forming
+    stage: FormationStage | None = None
 
     def current(self) -> Paper | None:
-        if self.ask_form is not None:
-            return self.ask_form
-        return self.queue[0] if self.queue else None
+        """The paper asked now (None when nothing is asked)."""
+        return None if self.stage is None else self.stage.paper()
+
+    def asking_form(self) -> Minor | None:
+        """The minor whose owner is asked whether PR forms, if that is asked now."""
+        return self.stage.minor if isinstance(self.stage, AskingForm) else None
+
+    def offers(self, paper: object) -> bool:
+        """Whether ``paper`` is still to be asked whether to fold in."""
+        return isinstance(self.stage, OfferingFold) and paper in self.stage.todo
+
+    def answer(self, game: Game1835, action: moves.Move) -> None:
+        """Verify the answer (a refusal changes nothing), then move on."""
+        if self.stage is None:
+            raise IllegalAction("nothing is asked in the formation now", RULE)
+        self.stage = drive(self.machine, game, self.stage, action)
 
 
 def director_minor(game: Game1835) -> Minor:
@@ -86,30 +185,36 @@ def asking_order(game: Game1835) -> list[Paper]:
 
 
 def start_formation(game: Game1835, interrupting: bool) -> None:
-    """Begin a formation round (rules/1835.md 10.1-10.3)."""
+    """Begin a formation round (rules/1835.md 10.1-10.3): it runs to its first question, or
+    to its end."""
     game.note("pfr_start")
-    formation = Formation(interrupting)
+    formation = Formation(Forming(interrupting))
     game.formation = formation
     status = game.phases.current.status
+    formed_now = False
     if not game.pr_formed:
         m2 = director_minor(game)
         if "prussia_must_form" in status:
             form_prussia(game)
-            formation.formed_now = True
+            formed_now = True
         elif m2.floated and not m2.closed:
-            formation.ask_form = m2
-    if game.pr_formed and formation.ask_form is None:
-        offer_exchanges(game, formation)
-    if formation.current() is None:
-        finish_formation(game)
+            formation.stage = AskingForm(m2)
+    if game.pr_formed and formation.stage is None:
+        todo = offer_exchanges(game)
+        if todo:
+            formation.stage = OfferingFold(tuple(todo), formed_now)
+    if formation.stage is None:
+        finish_formation(game, formed_now)
 
 
-def offer_exchanges(game: Game1835, formation: Formation) -> None:
+def offer_exchanges(game: Game1835) -> list[Paper]:
+    """The papers to be asked whether to fold in, in asking order; in phase 5 none: all are
+    exchanged at once (rules/1835.md 10.3)."""
     if "prussian_exchange_forced" in game.phases.current.status:
         for paper in asking_order(game):
             exchange(game, paper)
-        return
-    formation.queue = asking_order(game)
+        return []
+    return asking_order(game)
 
 
 def form_prussia(game: Game1835) -> None:
@@ -168,9 +273,10 @@ def close_minor(game: Game1835, minor: Minor) -> None:
     minor.floated = False
 
 
-def finish_formation(game: Game1835) -> None:
+def finish_formation(game: Game1835, formed_now: bool) -> None:
     """After the round: PR's directorship goes to the player holding most, if more than the
-    director (rules/1835.md 10.3); PR's shares may be sold from now on."""
+    director (rules/1835.md 10.3); PR's shares may be sold from now on; PR formed in a round
+    that interrupts an operating round may run in it (``formed_now``, :func:`insert_prussia`)."""
     formation = game.formation
     game.formation = None
     pr = game.prussia()
@@ -178,7 +284,7 @@ def finish_formation(game: Game1835) -> None:
         c35(pr).may_sell = True
         check_pr_director(game)
     game.note("pfr_end")
-    if formation is not None and formation.interrupting and formation.formed_now:
+    if formation is not None and formation.machine.interrupting and formed_now:
         insert_prussia(game)
 
 
@@ -256,7 +362,7 @@ class FormationStep(Step):
         if not self.actions(entity):
             return []
         formation = self.game.formation
-        first = FORM if formation is not None and formation.ask_form is entity else FOLD
+        first = FORM if formation is not None and formation.asking_form() is entity else FOLD
         return [act(entity, "choose", choice=c) for c in (first, DECLINE)]
 
     def question(self, entity: Entity) -> Asked | None:
@@ -276,36 +382,16 @@ class FormationStep(Step):
         about: Facts = (("corporation", pr.sym), ("paper", entity.sym))
         if share is not None:
             about = (*about, ("share", share))
-        forming = formation.ask_form is entity
+        forming = formation.asking_form() is entity
         kinds = {FORM: "form", FOLD: "fold_in", DECLINE: "decline_formation" if forming
                  else "keep_paper"}  # fmt: skip
         answers = tuple(Answer(a, kinds[str(a["choice"])], about) for a in listed)
         return Asked(entity, "formation" if forming else "fold_in", answers, about)
 
     def process_choose(self, action: moves.Choose, entity: Paper) -> None:
-        game = self.game
-        formation = game.formation
+        formation = self.game.formation
         assert formation is not None
-        choice = action.choice
-        if formation.ask_form is entity:
-            if choice == FORM:
-                formation.ask_form = None
-                form_prussia(game)
-                formation.formed_now = True
-                offer_exchanges(game, formation)
-            elif choice == DECLINE:
-                formation.ask_form = None
-            else:
-                raise IllegalAction(f"choose {FORM} or {DECLINE}", RULE)
-        else:
-            if choice == FOLD:
-                exchange(game, entity)
-            elif choice != DECLINE:
-                raise IllegalAction(f"choose {FOLD} or {DECLINE}", RULE)
-            formation.queue.pop(0)
-        formation.queue = [p for p in formation.queue if not p.closed]
-        if formation.current() is None:
-            finish_formation(game)
+        formation.answer(self.game, action)
 
 
 class FormationRound(Round[Player]):

@@ -155,7 +155,7 @@ def free_token(game: ProcedureGame, buyer: Corporation) -> None:
     for procedure in game.procedures:
         if not isinstance(procedure, Transform) or procedure.target != buyer.sym:
             continue
-        if procedure.stage == "tokens":
+        if procedure.buying_tokens():
             procedure.finish(game)
     game.token_emr_due = None
     prune(game)

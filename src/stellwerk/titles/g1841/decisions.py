@@ -15,20 +15,23 @@ each answer to it.  A procedure that is done leaves the queue; one may queue ano
 Tuscan merge after the secession) with :func:`queue`.
 
 Procedures are plain data (no generators or closures), so a game with one under way can be
-copied and pickled like any other state.
+copied and pickled like any other state.  A procedure on the core mechanism
+(:mod:`stellwerk.core.procedure`: frozen stages, a pure ``verify``, one transition) is an
+:class:`OnMachine`, which gives the queue the :class:`Procedure` interface over its machine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from stellwerk.core import moves
 from stellwerk.core.asking import Answer, Asked, Facts, plain_answer
 from stellwerk.core.entities import Corporation, Entity, Holder, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, Step, act, remembered
+from stellwerk.core.procedure import Machine, drive
 from stellwerk.titles.g1841.frozen import FrozenGame
 from stellwerk.titles.g1841.game_end import EndGame
 from stellwerk.titles.g1841.ports import Turns
@@ -139,7 +142,9 @@ class ProcedureGame(FrozenGame, TokenOrderGame, EndGame, Turns, Protocol):
 
 
 class Procedure:
-    """A long procedure under way.  Subclasses keep their progress as plain fields."""
+    """A long procedure under way.  Those on the core mechanism are :class:`OnMachine`
+    (a frozen stage, a pure verify, one transition); the others still keep their progress as
+    plain fields."""
 
     rule = "rules/1841.md"
 
@@ -161,6 +166,41 @@ class Procedure:
         """The refusal of a listed answer :meth:`allows` rejects, naming the rule that
         forbids its consequences (the procedure's rule unless it names a closer one)."""
         return IllegalAction(f"this answer is not allowed by {self.rule}", self.rule)
+
+
+StageT = TypeVar("StageT")
+
+
+class OnMachine(Procedure, Generic[StageT]):
+    """A procedure on the core mechanism (:class:`~stellwerk.core.procedure.Machine`):
+    ``machine`` its rules (frozen: who takes part), ``stage`` where it stands (a frozen
+    stage; ``None`` once done).  The only change of the procedure object is the new stage
+    the machine's transition returns."""
+
+    machine: Machine[ProcedureGame, StageT, moves.Move, Question]
+    stage: StageT | None
+
+    def question(self, game: ProcedureGame) -> Question | None:
+        if self.stage is None:
+            return None
+        return self.machine.question(game, self.stage)
+
+    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
+        """The machine verifies the answer (a refusal changes nothing) and moves on to the
+        next stage (:func:`~stellwerk.core.procedure.drive`)."""
+        if self.stage is None:
+            raise IllegalAction("the procedure asks nothing now", self.rule)
+        self.stage = drive(self.machine, game, self.stage, action)
+
+    def verify(self, game: ProcedureGame, action: moves.Move) -> IllegalAction | None:
+        """Why the answer would be refused now (changes nothing), or ``None``."""
+        if self.stage is None:
+            return IllegalAction("the procedure asks nothing now", self.rule)
+        return self.machine.verify(game, self.stage, action)
+
+    def done(self) -> bool:
+        """Whether the procedure is over."""
+        return self.machine.done(self.stage)
 
 
 def queue(game: ProcedureGame, procedure: Procedure) -> None:

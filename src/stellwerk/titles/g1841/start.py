@@ -12,13 +12,15 @@ half price first, without an action.
 
 :func:`begin_start` queues a :class:`CorporationStart` procedure (:mod:`.decisions`); the
 round's ``Decisions`` step asks its questions.  The operating round's corporate par calls the
-same function.
+same function.  The start runs on the core mechanism (:mod:`stellwerk.core.procedure`): the
+machine :class:`Starting`, the frozen stages :class:`ChoosingHome`, :class:`SecondHome` and
+:class:`TokenPurchase` (``None`` once done).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stellwerk.core import moves
@@ -26,10 +28,12 @@ from stellwerk.core.asking import Facts
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import SharesSold, ref
+from stellwerk.core.map.board import RULE_TOKEN
 from stellwerk.core.map.geometry import opposite
+from stellwerk.core.procedure import Machine
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
-from stellwerk.titles.g1841.decisions import Procedure, Question, city_meaning, queue
+from stellwerk.titles.g1841.decisions import OnMachine, Question, city_meaning, queue
 from stellwerk.titles.g1841.emergency import half_total
 from stellwerk.titles.g1841.ownership import historical, major, phase_number
 from stellwerk.titles.g1841.rules.borders import borders_in_force
@@ -322,37 +326,48 @@ def buy_tokens(game: ProcedureGame, corp: Corporation, count: int) -> None:
 # -- the procedure ---------------------------------------------------------------------------
 
 
-@dataclass
-class CorporationStart(Procedure):
-    """A started corporation places the home token(s) it chooses, then buys its tokens
-    (rules/1841.md 2.2.3).  ``stage``: ``home`` (a chosen home token), ``second`` (a major's
-    optional second home), ``tokens`` (how many to buy), ``done``; ``hexes`` where the home
-    token being asked may go."""
+@dataclass(frozen=True)
+class ChoosingHome:
+    """A non-historical corporation (or SFMA of the second edition) places its chosen home
+    token on a city of ``hexes`` (rules/1841.md 2.2.3)."""
+
+    hexes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SecondHome:
+    """A non-historical major may place a second home token on a city of ``hexes``, or
+    ``pass`` (rules/1841.md 2.2.3)."""
+
+    hexes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TokenPurchase:
+    """How many tokens the corporation buys (rules/1841.md 2.2.3): the counts and the price
+    come from the game as it is when asked (:func:`token_choices`, :func:`token_price`).
+    Not asked while a token purchase waits that 18xx.games never asks
+    (:func:`.stock.stall_token_purchases`)."""
+
+
+StartStage = ChoosingHome | SecondHome | TokenPurchase
+"""Where a corporation's start stands; ``None`` once it is done."""
+
+
+@dataclass(frozen=True)
+class Starting(Machine["ProcedureGame", StartStage, moves.Move, Question]):
+    """The rules of ``corp``'s start after its par: its chosen home token(s), then its
+    token purchase (rules/1841.md 2.2.3)."""
 
     corp: str
-    stage: str = "tokens"
-    hexes: list[str] = field(default_factory=list)
-    rule = RULE
 
-    def question(self, game: ProcedureGame) -> Question | None:
+    rule = RULE
+    stages = (ChoosingHome, SecondHome, TokenPurchase)
+
+    def question(self, game: ProcedureGame, stage: StartStage) -> Question | None:
         corp = game.corporation(self.corp)
         about: Facts = (("corporation", corp.sym),)
-        if self.stage in ("home", "second"):
-            cities = home_cities(game, corp, self.hexes)
-            meanings: dict[str | int, tuple[str, Facts]] = {
-                c: city_meaning(game, "home_token", corp.sym, c) for c in cities
-            }
-            if self.stage == "home":
-                return Question(
-                    corp, ("place_token",), "home_token", RULE, cities=cities,
-                    facts=about, meanings=meanings,
-                )  # fmt: skip
-            meanings["pass"] = ("no_second_home", about)
-            return Question(
-                corp, ("place_token", "pass"), "home_token", RULE, cities=cities,
-                facts=about, meanings=meanings,
-            )  # fmt: skip
-        if self.stage == "tokens":
+        if isinstance(stage, TokenPurchase):
             if game.stalled_token_purchase not in (None, self.corp):
                 return None  # never asked (.stock.stall_token_purchases)
             counts = token_choices(game, corp)
@@ -362,27 +377,95 @@ class CorporationStart(Procedure):
                 facts=(*about, ("price", price)),
                 meanings={n: tokens_bought(corp.sym, n, n * price, price) for n in counts},
             )  # fmt: skip
+        cities = home_cities(game, corp, list(stage.hexes))
+        meanings: dict[str | int, tuple[str, Facts]] = {
+            c: city_meaning(game, "home_token", corp.sym, c) for c in cities
+        }
+        if isinstance(stage, ChoosingHome):
+            return Question(
+                corp, ("place_token",), "home_token", RULE, cities=cities,
+                facts=about, meanings=meanings,
+            )  # fmt: skip
+        meanings["pass"] = ("no_second_home", about)
+        return Question(
+            corp, ("place_token", "pass"), "home_token", RULE, cities=cities,
+            facts=about, meanings=meanings,
+        )  # fmt: skip
+
+    def verify(
+        self, game: ProcedureGame, stage: StartStage, answer: moves.Move
+    ) -> IllegalAction | None:
+        """Refuse what this start cannot take, changing nothing: a token count not offered
+        or one whose half-price sale cannot bring the money (:func:`token_sale`), a home
+        token outside the hexes asked or in a city without room, a ``pass`` of the first
+        home token (rules/1841.md 2.2.3)."""
+        corp = game.corporation(self.corp)
+        if isinstance(stage, TokenPurchase):
+            if not isinstance(answer, moves.Choose):
+                return IllegalAction(f"{answer.type} does not answer the token purchase", RULE)
+            try:
+                count = int(str(answer.choice))
+            except ValueError:
+                return IllegalAction(f"{answer.choice!r} is not a number of tokens", RULE)
+            if count not in token_choices(game, corp):
+                return IllegalAction(f"{corp.sym} cannot buy {count} tokens", RULE)
+            try:
+                token_sale(game, corp, count * token_price(game, corp))
+            except IllegalAction as refused:
+                return refused
+            return None
+        if answer.type == "pass":
+            if isinstance(stage, SecondHome):
+                return None
+            return IllegalAction(f"{corp.sym} must place its home token", RULE)
+        if answer.type != "place_token":
+            return IllegalAction(f"{answer.type} does not place a home token", RULE)
+        board = game.map.board
+        try:
+            hid, index = board.resolve_city(str(moves.city_of(answer)))
+        except IllegalAction as refused:
+            return refused
+        if hid not in stage.hexes:
+            return IllegalAction(f"{corp.sym} may not place its home token on {hid}", RULE)
+        if not board.can_place_token(hid, index, corp.sym):
+            return IllegalAction(f"{corp.sym} cannot place a token in {hid}", RULE_TOKEN)
         return None
 
-    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
+    def advance(
+        self, game: ProcedureGame, stage: StartStage, answer: moves.Move
+    ) -> StartStage | None:
+        """The tokens bought end the start; a ``pass`` of the second home goes to the token
+        purchase; a placed home token goes to a non-historical major's second home (if a
+        hex is left for it), else to the token purchase."""
         corp = game.corporation(self.corp)
-        kind = action.type
-        if isinstance(action, moves.Choose):
-            buy_tokens(game, corp, int(action.choice))
-            self.stage = "done"
-            return
-        if kind == "pass":
-            self.stage = "tokens"
-            return
-        hid, index = game.map.board.resolve_city(str(moves.city_of(action)))
-        if hid not in self.hexes:
-            raise IllegalAction(f"{corp.sym} may not place its home token on {hid}", RULE)
+        if isinstance(answer, moves.Choose):
+            buy_tokens(game, corp, int(answer.choice))
+            return None
+        if answer.type == "pass":
+            return TokenPurchase()
+        hid, index = game.map.board.resolve_city(str(moves.city_of(answer)))
         game.map.board.place_token_at(hid, index, corp.sym)
-        if self.stage == "home" and not historical(game, corp) and major(game, corp):
-            self.hexes = home_hexes(game, corp)
-            self.stage = "second" if self.hexes else "tokens"
-        else:
-            self.stage = "tokens"
+        if isinstance(stage, ChoosingHome) and not historical(game, corp) and major(game, corp):
+            hexes = home_hexes(game, corp)
+            return SecondHome(tuple(hexes)) if hexes else TokenPurchase()
+        return TokenPurchase()
+
+
+@dataclass
+class CorporationStart(OnMachine[StartStage]):
+    """A started corporation places the home token(s) it chooses, then buys its tokens
+    (rules/1841.md 2.2.3): its rules (:class:`Starting`) and where it stands
+    (:data:`StartStage`, ``None`` once done)."""
+
+    machine: Starting
+    stage: StartStage | None
+
+    rule = RULE
+
+    @property
+    def corp(self) -> str:
+        """The corporation that starts."""
+        return self.machine.corp
 
 
 def printed_home_city(game: ProcedureGame, corp: Corporation, hex_id: str, printed: int) -> int:
@@ -424,10 +507,12 @@ def begin_start(game: ProcedureGame, corp: Corporation) -> CorporationStart:
     """Start ``corp`` after its par: printed homes at once, else ask for the home(s), then the
     token purchase (rules/1841.md 2.2.3).  The procedure is queued on the game; the round's
     Decisions step asks its questions."""
+    stage: StartStage
     if historical(game, corp):
         choose = place_printed_homes(game, corp)
-        procedure = CorporationStart(corp.sym, "home" if choose else "tokens", choose)
+        stage = ChoosingHome(tuple(choose)) if choose else TokenPurchase()
     else:
-        procedure = CorporationStart(corp.sym, "home", home_hexes(game, corp))
+        stage = ChoosingHome(tuple(home_hexes(game, corp)))
+    procedure = CorporationStart(Starting(corp.sym), stage)
     queue(game, procedure)
     return procedure

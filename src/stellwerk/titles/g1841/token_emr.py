@@ -39,7 +39,7 @@ def pending(game: ProcedureGame) -> Corporation | None:
     """The transformed major that must still raise its required token's L.50, if any.
 
     Whether it must is decided once, when the transformation reaches its tokens
-    (:meth:`.transform.Transform.tokens` sets ``game.token_emr_due``: it must buy exactly
+    (:meth:`.transform.Transformation.tokens` sets ``game.token_emr_due``: it must buy exactly
     one token and the cash of its chain up to the first seller, the controlling player's
     included, is below L.50).  The duty then lasts until a sale brings that cash to L.50 or
     the next corporation operates -- even after the token was bought with the sweep's money
@@ -139,14 +139,14 @@ class TokenEmergencyMoney(CorporationStep):
 
 def question_open(game: ProcedureGame) -> bool:
     """A transformation's token question is still to be answered."""
-    return any(isinstance(p, Transform) and p.stage == "tokens" for p in game.procedures)
+    return any(isinstance(p, Transform) and p.buying_tokens() for p in game.procedures)
 
 
 def required_payable(game: ProcedureGame) -> bool:
     """The open token question offers its required token: the treasury or the sweep up the
     chain can pay it (:meth:`.transform.Transform.token_choices`)."""
     return any(
-        isinstance(p, Transform) and p.stage == "tokens" and p.token_min in p.token_choices(game)
+        isinstance(p, Transform) and p.buying_tokens() and p.token_min in p.token_choices(game)
         for p in game.procedures
     )
 

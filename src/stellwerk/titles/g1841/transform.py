@@ -11,11 +11,16 @@ a second for L.50 and may buy more for L.100 each (``choose`` N), up to five; a 
 cannot pay the L.50 raises it by token emergency money (:mod:`.token_emr`: sales at half
 price; :func:`token_money`: the sweep of the purchase).  In the Tuscan merge the target gets
 a free second token instead.  The minor restarts or closes; both are done for this operating round.
+
+The transformation runs on the core mechanism (:mod:`stellwerk.core.procedure`): its rules are
+a :class:`Transformation` machine, where it stands a frozen stage (:class:`Offering`,
+:class:`BuyingTokens`, :class:`Stalled`; ``None`` once done), and :class:`Transform` is the
+procedure the decisions queue runs (:class:`~.decisions.OnMachine`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stellwerk.core import moves
@@ -29,8 +34,9 @@ from stellwerk.core.entities import (
 )
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.core.procedure import Machine
 from stellwerk.titles.g1841 import emergency, journal, merger, token_order
-from stellwerk.titles.g1841.decisions import Procedure, Question, share_offer_facts
+from stellwerk.titles.g1841.decisions import OnMachine, Question, share_offer_facts
 from stellwerk.titles.g1841.start import tokens_bought
 
 if TYPE_CHECKING:
@@ -88,65 +94,142 @@ def token_money(game: ProcedureGame, corp: Corporation, amount: int) -> None:
     emergency.token_emergency_money(game, corp, amount)
 
 
-@dataclass
-class Transform(Procedure):
-    """A transformation under way (rules/1841.md 2.3.12).  ``stage``: ``offer1``, ``offer2``
-    (share offers; ``todo`` the holders still to be offered), ``tokens``, ``done``;
-    ``stalled`` when its token purchase is never asked (:func:`.stock.stall_token_purchases`;
-    the token emergency money that 18xx.games would still decide then is not modelled)."""
+@dataclass(frozen=True)
+class Offering:
+    """The share offers (rules/1841.md 2.3.12): in the first round (``second`` false) the
+    holders from the president, each followed by the corporations he controls; in the second
+    every player from the president.  ``todo``: references (:func:`.merger.ref`) of those
+    still to be offered, the first of whom is asked now (one who can buy)."""
+
+    second: bool
+    todo: tuple[str, ...]
+
+    def holder(self, game: ProcedureGame) -> Holder:
+        """Who is asked now."""
+        return merger.deref(game, self.todo[0])
+
+
+@dataclass(frozen=True)
+class BuyingTokens:
+    """The token purchase (rules/1841.md 2.3.12, 3): between ``least`` and ``most`` tokens,
+    the first at ``first_price`` (L.50 when one is required), each further one at L.100."""
+
+    least: int
+    most: int
+    first_price: int
+
+    def price(self, count: int) -> int:
+        """What ``count`` tokens cost."""
+        if count == 0:
+            return 0
+        return self.first_price + (count - 1) * OPTIONAL_TOKEN_PRICE
+
+
+@dataclass(frozen=True)
+class Stalled:
+    """The token purchase queued behind one 18xx.games never asks
+    (:func:`.stock.stall_token_purchases`): never asked, the transformation never completes
+    (the token emergency money that 18xx.games would still decide then is not modelled)."""
+
+
+TransformStage = Offering | BuyingTokens | Stalled
+"""Where a transformation stands; ``None`` once it is done."""
+
+
+@dataclass(frozen=True)
+class Transformation(Machine["ProcedureGame", TransformStage, moves.Move, Question]):
+    """The rules of ``corp``'s transformation into ``target`` (rules/1841.md 2.3.12); in the
+    Tuscan merge (``tuscan``) the target gets a free second token, and ``decider`` (a
+    reference) answers for a target without a controller."""
 
     corp: str
     target: str
     tuscan: bool = False
     decider: str = ""
-    stage: str = "start"
-    todo: list[str] = field(default_factory=list)
-    token_min: int = 0
-    token_max: int = 0
-    first_price: int = 0
 
     rule = RULE
+    stages = (Offering, BuyingTokens, Stalled)
 
-    def question(self, game: ProcedureGame) -> Question | None:
+    def question(self, game: ProcedureGame, stage: TransformStage) -> Question | None:
         target = game.corporation(self.target)
-        if self.stage in ("offer1", "offer2"):
+        if isinstance(stage, Offering):
             facts = share_offer_facts(target)
             return Question(
-                merger.deref(game, self.todo[0]), ("choose",), "share_offer", RULE, ["no", "yes"],
+                stage.holder(game), ("choose",), "share_offer", RULE, ["no", "yes"],
                 facts=facts,
                 meanings={"yes": ("buy_share", facts), "no": ("decline_share", facts[:1])},
             )  # fmt: skip
-        if self.stage == "tokens":
+        if isinstance(stage, BuyingTokens):
             entity: Holder = target
             if self.tuscan and controller(target) is None:
                 entity = merger.deref(game, self.decider)
-            counts = self.token_choices(game)
+            counts = self.token_choices(game, stage)
             return Question(
                 entity, ("choose",), "buy_tokens", RULE, counts,
-                facts=(("corporation", target.sym), ("first_price", self.first_price),
+                facts=(("corporation", target.sym), ("first_price", stage.first_price),
                        ("price", OPTIONAL_TOKEN_PRICE)),
-                meanings={n: tokens_bought(target.sym, n, self.price(n), None) for n in counts},
+                meanings={n: tokens_bought(target.sym, n, stage.price(n), None) for n in counts},
             )  # fmt: skip
         return None
 
-    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
-        """Apply an offer's or the token question's answer; everything is checked first
-        (:meth:`check`), so a refused answer changes nothing."""
-        self.check(game, action)
-        choice = moves.choice_of(action)
-        if self.stage in ("offer1", "offer2"):
-            holder = merger.deref(game, self.todo.pop(0))
+    def verify(
+        self, game: ProcedureGame, stage: TransformStage, answer: moves.Move
+    ) -> IllegalAction | None:
+        """Refuse an answer this transformation cannot take: an offer accepted by a holder
+        who cannot buy the share (rules/1841.md 2.3.12: a share left, the cash, the limits),
+        a token count out of range, or tokens the target cannot pay even with what the sweep
+        up its chain brings (:func:`token_money`, which gives at most what
+        :func:`.emergency.available` counts; seed 000 item 2.5)."""
+        choice = moves.choice_of(answer)
+        if isinstance(stage, Offering):
+            if not stage.todo:
+                return IllegalAction("no share offer is open", RULE)
+            if choice not in ("yes", "no"):
+                return IllegalAction(f"{choice!r} does not answer a share offer", RULE)
+            holder = stage.holder(game)
+            if choice == "yes" and not can_buy_offered(game, holder, game.corporation(self.target)):
+                return IllegalAction(
+                    f"{merger.describe(holder)} cannot buy the offered share", RULE
+                )
+            return None
+        if not isinstance(stage, BuyingTokens):
+            return IllegalAction("the transformation asks nothing now", RULE)
+        try:
+            count = int(str(choice))
+        except ValueError:
+            return IllegalAction(f"{choice!r} is not a number of tokens", RULE)
+        if not stage.least <= count <= stage.most:
+            return IllegalAction(
+                f"between {stage.least} and {stage.most} tokens, not {count}", RULE
+            )
+        target = game.corporation(self.target)
+        total = stage.price(count)
+        if target.cash < total and emergency.available(target) < total:
+            return IllegalAction(f"{target.sym} does not have L.{total} for tokens", RULE)
+        return None
+
+    def advance(
+        self, game: ProcedureGame, stage: TransformStage, answer: moves.Move
+    ) -> TransformStage | None:
+        """An offer's answer (the share bought at the market price, or declined) runs on to
+        the next holder who can buy, or the tokens; the token count's buys them (raising
+        the required one's price by :func:`token_money` if the treasury is short) and ends
+        the transformation."""
+        choice = moves.choice_of(answer)
+        if isinstance(stage, Offering):
+            holder = stage.holder(game)
             if choice == "yes":
                 target = game.corporation(self.target)
                 share = target.shares_of(target.sym)[0]
                 assert target.share_price is not None
                 transfer(holder, target, target.share_price.price, RULE)
                 merger.transfer_certificates(game, [share], holder)
-            self.run_offers(game)
-            return
+            return self.run_offers(game, stage.second, list(stage.todo[1:]))
+        if not isinstance(stage, BuyingTokens):
+            raise TypeError(f"the transformation takes no answer in {stage}")
         count = int(choice or 0)
         target = game.corporation(self.target)
-        total = self.price(count)
+        total = stage.price(count)
         if target.cash < total:
             token_money(game, target, total)
         if count:
@@ -154,40 +237,12 @@ class Transform(Procedure):
             transfer(target, game.bank, total, RULE)
             game.journal.append(journal.TokensBought(target.sym, count, total))
         self.finish(game)
-
-    def check(self, game: ProcedureGame, action: moves.Move) -> None:
-        """Refuse an answer this transformation cannot take, changing nothing: an offer
-        accepted by a holder who cannot buy the share (rules/1841.md 2.3.12: a share left,
-        the cash, the limits), a token count out of range, or tokens the target cannot pay
-        even with what the sweep up its chain brings (:func:`token_money`, which gives at
-        most what :func:`.emergency.available` counts; seed 000 item 2.5)."""
-        choice = moves.choice_of(action)
-        if self.stage in ("offer1", "offer2"):
-            if not self.todo:
-                raise IllegalAction("no share offer is open", RULE)
-            if choice not in ("yes", "no"):
-                raise IllegalAction(f"{choice!r} does not answer a share offer", RULE)
-            holder = merger.deref(game, self.todo[0])
-            if choice == "yes" and not can_buy_offered(game, holder, game.corporation(self.target)):
-                raise IllegalAction(f"{merger.describe(holder)} cannot buy the offered share", RULE)
-            return
-        if self.stage != "tokens":
-            raise IllegalAction("the transformation asks nothing now", RULE)
-        try:
-            count = int(str(choice))
-        except ValueError:
-            raise IllegalAction(f"{choice!r} is not a number of tokens", RULE) from None
-        if not self.token_min <= count <= self.token_max:
-            raise IllegalAction(
-                f"between {self.token_min} and {self.token_max} tokens, not {count}", RULE
-            )
-        target = game.corporation(self.target)
-        total = self.price(count)
-        if target.cash < total and emergency.available(target) < total:
-            raise IllegalAction(f"{target.sym} does not have L.{total} for tokens", RULE)
+        return None
 
     # -- start
-    def begin(self, game: ProcedureGame) -> None:
+    def begin(self, game: ProcedureGame) -> TransformStage | None:
+        """Assets, tokens, market cell, operating place and shares go to the target; then
+        the offers (rules/1841.md 2.3.12)."""
         corp, target = game.corporation(self.corp), game.corporation(self.target)
         cell = corp.share_price
         assert cell is not None
@@ -211,9 +266,8 @@ class Transform(Procedure):
         rnd = game.round
         if isinstance(rnd, OperatingRound) and corp in rnd.entities:
             rnd.entities[rnd.entities.index(corp)] = target
-        self.stage = "offer1"
-        self.todo = [merger.ref(h) for h in offer_holders(game, controller(target), target)]
-        self.run_offers(game)
+        holders = offer_holders(game, controller(target), target)
+        return self.run_offers(game, False, [merger.ref(h) for h in holders])
 
     def convert_shares(self, game: ProcedureGame) -> None:
         """The president's 40 % for the target's president's certificate, then every 20 %
@@ -238,56 +292,55 @@ class Transform(Procedure):
                 merger.transfer_certificates(game, [target.shares_of(target.sym)[0]], holder)
 
     # -- offers and tokens
-    def run_offers(self, game: ProcedureGame) -> None:
+    def run_offers(
+        self, game: ProcedureGame, second: bool, todo: list[str]
+    ) -> TransformStage | None:
+        """The offers from ``todo`` on: those who cannot buy are passed over; after the first
+        round the second (every player not bankrupt, from the president); then the tokens."""
         target = game.corporation(self.target)
         while True:
-            if self.todo:
-                holder = merger.deref(game, self.todo[0])
-                if can_buy_offered(game, holder, target):
-                    return
-                self.todo.pop(0)
+            if todo:
+                if can_buy_offered(game, merger.deref(game, todo[0]), target):
+                    return Offering(second, tuple(todo))
+                todo.pop(0)
                 continue
-            if self.stage == "offer1":
-                self.stage = "offer2"
+            if not second:
+                second = True
                 first = controller(target)
                 players = game.players
                 start = players.index(first) if first in players else 0
-                self.todo = [
-                    merger.ref(p) for p in players[start:] + players[:start] if not p.bankrupt
-                ]
+                todo = [merger.ref(p) for p in players[start:] + players[:start] if not p.bankrupt]
                 continue
-            self.tokens(game)
-            return
+            return self.tokens(game)
 
-    def tokens(self, game: ProcedureGame) -> None:
+    def tokens(self, game: ProcedureGame) -> TransformStage | None:
+        """The token purchase: in the Tuscan merge a free second token; otherwise one
+        required at L.50 for a one-token target, more at L.100 each up to five, as far as
+        the treasury pays (rules/1841.md 2.3.12, 3)."""
         target = game.corporation(self.target)
         if self.tuscan:
             target.num_tokens = max(target.num_tokens, 2)
             self.finish(game)
-            return
+            return None
         current = target.num_tokens
-        self.token_min = 1 if current == 1 else 0
-        self.first_price = REQUIRED_TOKEN_PRICE if self.token_min else OPTIONAL_TOKEN_PRICE
-        required = REQUIRED_TOKEN_PRICE if self.token_min else 0
+        least = 1 if current == 1 else 0
+        first_price = REQUIRED_TOKEN_PRICE if least else OPTIONAL_TOKEN_PRICE
+        required = REQUIRED_TOKEN_PRICE if least else 0
         optional = max((target.cash - required) // OPTIONAL_TOKEN_PRICE, 0)
-        self.token_max = min(optional + self.token_min, merger.MAX_TOKENS - current)
-        if self.token_max <= 0:
+        stage = BuyingTokens(least, min(optional + least, merger.MAX_TOKENS - current), first_price)
+        if stage.most <= 0:
             self.finish(game)
-            return
-        if game.stalled_token_purchase is not None:
-            # queued behind a purchase 18xx.games never asks (.stock.stall_token_purchases):
-            # never asked, the transformation never completes; but the token emergency money
-            # is decided as the purchase is queued, and raised (18xx.games' transform_tokens
-            # sets its TokenEmergencyMoney entity before queueing: its random games 1841 lite
-            # with the SFLi variant, 6 players, seed 31006, action 742, and lite first
-            # edition with player trades, 3 players, seed 31012, action 404)
-            self.stage = "stalled"
-            self.decide_token_emr(game)
-            return
-        self.stage = "tokens"
-        self.decide_token_emr(game)
+            return None
+        # queued behind a purchase 18xx.games never asks (.stock.stall_token_purchases):
+        # never asked, the transformation never completes; but the token emergency money is
+        # decided as the purchase is queued, and raised (18xx.games' transform_tokens sets
+        # its TokenEmergencyMoney entity before queueing: its random games 1841 lite with
+        # the SFLi variant, 6 players, seed 31006, action 742, and lite first edition with
+        # player trades, 3 players, seed 31012, action 404)
+        self.decide_token_emr(game, stage)
+        return Stalled() if game.stalled_token_purchase is not None else stage
 
-    def decide_token_emr(self, game: ProcedureGame) -> None:
+    def decide_token_emr(self, game: ProcedureGame, stage: BuyingTokens) -> None:
         """Token EMR is due (rules/1841.md 2.3.12, seed 000 item 2.5) when the target must
         buy exactly one token and the cash of its chain up to the first seller, the
         controlling player's included, is below L.50; decided here, once, as the tokens are
@@ -295,19 +348,14 @@ class Transform(Procedure):
         (:mod:`.token_emr`)."""
         target = game.corporation(self.target)
         due = (
-            self.token_min == 1
-            and self.token_max == 1
+            stage.least == 1
+            and stage.most == 1
             and emergency.cash_before_selling(game, target, REQUIRED_TOKEN_PRICE)
             < REQUIRED_TOKEN_PRICE
         )
         game.token_emr_due = (target.sym, REQUIRED_TOKEN_PRICE) if due else None
 
-    def price(self, count: int) -> int:
-        if count == 0:
-            return 0
-        return self.first_price + (count - 1) * OPTIONAL_TOKEN_PRICE
-
-    def token_choices(self, game: ProcedureGame) -> list[int]:
+    def token_choices(self, game: ProcedureGame, stage: BuyingTokens) -> list[int]:
         """The counts on offer: the required one while its price can be paid -- from the
         treasury or by the sweep up the chain (:func:`token_money`); until then the token
         emergency sales come first (:mod:`.token_emr`) -- and more only from the treasury
@@ -315,18 +363,85 @@ class Transform(Procedure):
         target = game.corporation(self.target)
         return [
             n
-            for n in range(self.token_min, self.token_max + 1)
-            if self.price(n) <= target.cash
-            or (n == self.token_min and self.price(n) <= emergency.available(target))
+            for n in range(stage.least, stage.most + 1)
+            if stage.price(n) <= target.cash
+            or (n == stage.least and stage.price(n) <= emergency.available(target))
         ]
 
     def finish(self, game: ProcedureGame) -> None:
+        """The minor restarts or closes; both are done for this operating round."""
         corp, target = game.corporation(self.corp), game.corporation(self.target)
         merger.restart_corporation(game, corp)
         merger.mark_done(game, corp)
         merger.mark_done(game, target)
         game.journal.append(journal.Transformed(corp.sym, target.sym))
-        self.stage = "done"
+
+
+@dataclass
+class Transform(OnMachine[TransformStage]):
+    """A transformation under way (rules/1841.md 2.3.12): its rules (:class:`Transformation`)
+    and where it stands (:data:`TransformStage`, ``None`` once done)."""
+
+    machine: Transformation
+    stage: TransformStage | None
+
+    rule = RULE
+
+    @property
+    def corp(self) -> str:
+        """The minor that transforms."""
+        return self.machine.corp
+
+    @property
+    def target(self) -> str:
+        """The major it becomes."""
+        return self.machine.target
+
+    def buying_tokens(self) -> bool:
+        """Whether the token purchase is asked now."""
+        return isinstance(self.stage, BuyingTokens)
+
+    @property
+    def token_min(self) -> int:
+        """The fewest tokens the purchase asked now allows (0 when none is asked)."""
+        return self.stage.least if isinstance(self.stage, BuyingTokens) else 0
+
+    @property
+    def token_max(self) -> int:
+        """The most tokens the purchase asked now allows (0 when none is asked)."""
+        return self.stage.most if isinstance(self.stage, BuyingTokens) else 0
+
+    def token_choices(self, game: ProcedureGame) -> list[int]:
+        """The token counts on offer now (:meth:`Transformation.token_choices`; none when
+        no purchase is asked)."""
+        if not isinstance(self.stage, BuyingTokens):
+            return []
+        return self.machine.token_choices(game, self.stage)
+
+    def decide_token_emr(self, game: ProcedureGame) -> None:
+        """Decide the token emergency money again for the purchase asked now
+        (:meth:`Transformation.decide_token_emr`)."""
+        if isinstance(self.stage, BuyingTokens):
+            self.machine.decide_token_emr(game, self.stage)
+
+    def finish(self, game: ProcedureGame) -> None:
+        """End the transformation now, without its token purchase (a bankruptcy over the
+        required token, :mod:`.bankruptcy`)."""
+        self.machine.finish(game)
+        self.stage = None
+
+
+def begin(
+    game: ProcedureGame,
+    corp: Corporation,
+    target: Corporation,
+    tuscan: bool = False,
+    decider: str = "",
+) -> Transform:
+    """Begin ``corp``'s transformation into ``target`` without checking it is allowed (the
+    Tuscan merge's, :mod:`.tuscan`); it runs to its first question or its end."""
+    machine = Transformation(corp.sym, target.sym, tuscan, decider)
+    return Transform(machine, machine.begin(game))
 
 
 def start_transform(
@@ -341,6 +456,4 @@ def start_transform(
         raise IllegalAction(f"{corp.sym} may not transform", RULE)
     if not merger.merge_target(game, target):
         raise IllegalAction(f"{target.sym} is not available to transform into", RULE_TARGET)
-    procedure = Transform(corp.sym, target.sym, tuscan, decider)
-    procedure.begin(game)
-    return procedure
+    return begin(game, corp, target, tuscan, decider)

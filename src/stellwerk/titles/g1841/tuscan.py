@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Player, controller
 from stellwerk.core.flow.rounds import OperatingRound
-from stellwerk.titles.g1841 import journal, merger
+from stellwerk.titles.g1841 import journal, merger, transform
 from stellwerk.titles.g1841.decisions import Procedure, Question, queue
 from stellwerk.titles.g1841.transform import Transform
 
@@ -140,9 +140,7 @@ class Tuscan(Procedure):
             kind, *names = self.steps.pop(0).split(":")
             if kind == "transform":
                 corp, target = (game.corporation(n) for n in names)
-                sub_t = Transform(corp.sym, target.sym, tuscan=True, decider=self.decider)
-                self.sub = sub_t
-                sub_t.begin(game)
+                self.sub = transform.begin(game, corp, target, tuscan=True, decider=self.decider)
             else:
                 a, b, target = (game.corporation(n) for n in names)
                 sub_m = merger.Merger(
