@@ -308,6 +308,14 @@ def lay_tile(game: TrackGame, corp: Corporation, action: moves.LayTile, lays: Tu
     old = board.hexes[hex_id].placed
     with game.map.cleared_after():
         board.lay_tile(hex_id, str(action.tile), action.rotation)
+    # 18xx.games then checks the new track against the laying corporation's network on the
+    # selected graph, on the new board (its track-restriction check, asked in play, not when a
+    # finished game is loaded); that walk records the corporation's route flags, and the one
+    # that says a train must be bought outlives later clears: a corporation that lost its
+    # route afterwards still has a route step (our selfplay game with the SFLi variant,
+    # 7 players, seed 76103: SFTG's lay at action 365, its token bought at 451, its route
+    # step at 491)
+    game.map.selected.network(corp.sym)
     if cost:
         transfer(corp, game.bank, cost, RULE)
     lays.hexes.append(hex_id)
