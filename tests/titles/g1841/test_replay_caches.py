@@ -13,17 +13,8 @@ from typing import Any
 import pytest
 
 from stellwerk.api import Game
-from stellwerk.core.actions import action_id
 from stellwerk.core.entities import Corporation
-from stellwerk.core.map.graph import (
-    GraphCache,
-    Network,
-    TokenablePaths,
-    compute_network,
-    reaches_any_path,
-    token_nodes,
-    tokenable_paths,
-)
+from stellwerk.core.map.graph import token_nodes
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841 import emergency, game_end, journal, ownership, start, token_order
 from stellwerk.titles.g1841.corporate import CorporateShares
@@ -94,21 +85,6 @@ def _check_kept(engine: Game1841) -> None:
     assert token_order.changed(engine) is None  # brought up to date after the action
     assert formed_in_game(engine) == _formed(engine)
     _check_quick_tests(engine)
-    _check_token_tests(engine)
-
-
-def _check_token_tests(engine: Game1841) -> None:
-    """The token step's test that stops its walks at the first city with a free slot
-    (rules/1841.md 2.3.4; the cities looked at as the walks meet them) answers what the
-    whole network's token spots answer, on both graphs."""
-    board = engine.map.board
-    for graph in (engine.map.region_graph, engine.map.graph):
-        for corp in engine.corporations:
-            sym = corp.sym
-            lazy = reaches_any_path(board, sym, TokenablePaths(board, sym), graph.limits)
-            listed = reaches_any_path(board, sym, tokenable_paths(board, sym), graph.limits)
-            net = compute_network(board, sym, limits=graph.limits)
-            assert lazy == listed == bool(graph._token_spots(sym, net)), sym
 
 
 def _check_quick_tests(engine: Game1841) -> None:
@@ -214,65 +190,3 @@ def test_home_city_answer_follows_the_board() -> None:
     assert taken
     assert start.has_home_city(engine, corp) is False
     assert start.home_city_exists(engine, corp) is False
-
-
-def _net_contents(net: Network) -> tuple[object, ...]:
-    return (
-        sorted(net.nodes),
-        sorted(net.paths),
-        {hid: sorted(edges) for hid, edges in net.hexes.items()},
-        net.route_available,
-        net.route_train_purchase,
-    )
-
-
-def _contents(graph: GraphCache) -> tuple[object, ...]:
-    """What the cache holds, the networks it put off computed now (what ``settle`` would
-    leave, found without changing the cache)."""
-    nets = {corp: _net_contents(net) for corp, net in graph._nets.items()}
-    tokenable = dict(graph._tokenable)
-    routes = dict(graph._routes)
-    for corp in graph._deferred:
-        net = compute_network(graph.board, corp, limits=graph.limits)
-        nets[corp] = _net_contents(net)
-        tokenable[corp] = graph._token_spots(corp, net)
-        old = routes.get(corp, (False, False))
-        routes[corp] = (old[0] or net.route_available, old[1] or net.route_train_purchase)
-    return nets, tokenable, routes
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_put_off_networks_are_the_networks_computed_at_once(name: str) -> None:
-    """rules/1841.md 2.3.4: the token step's test stops at the first city with a free slot and
-    puts the corporation's network off (dropped when a tile lay or a token clears the graphs);
-    both graphs hold exactly what computing it at once leaves, at every position of the
-    recorded game, and the same entities are to act."""
-    path = FIXTURES / f"{name}.json"
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    game_file = load_game_file(read_game_file(path))
-    args = (game_file.title, game_file.players, game_file.optional_rules, game_file.seed)
-    putting_off, eager = Game.create(*args), Game.create(*args)
-    eager_engine = eager._engine
-    assert isinstance(eager_engine, Game1841)
-    eager_region = eager_engine.map.region_graph
-
-    def at_once(corp: str) -> bool:
-        return bool(eager_region.tokenable_cities(corp))
-
-    eager_region.has_tokenable_city = at_once  # type: ignore[method-assign]
-    put_off = 0
-    for action in game_file.live:
-        putting_off.process(action, replay=True)
-        eager.process(action, replay=True)
-        engine = putting_off._engine
-        assert isinstance(engine, Game1841)
-        put_off += bool(engine.map.region_graph._deferred)
-        for ours, theirs in (
-            (engine.map.region_graph, eager_region),
-            (engine.map.graph, eager_engine.map.graph),
-        ):
-            assert _contents(ours) == _contents(theirs), action_id(action)
-            assert ours.stale == 0
-        assert putting_off.active_entities() == eager.active_entities()
-    assert put_off > 10

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Container, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.state import HexState
 from stellwerk.core.map.tiles import Gauge
 
 DUAL = Gauge.DUAL
@@ -101,7 +100,7 @@ class _Walker:
         board: Board,
         corp: str | None,
         visited_nodes: set[NodeKey],
-        stop_at: Container[PathKey] = frozenset(),
+        stop_at: frozenset[PathKey] = frozenset(),
         links: dict[tuple[str, int], str | None] | None = None,
         blocked: dict[NodeKey, bool] | None = None,
         uncrossable: frozenset[EdgeKey] = frozenset(),
@@ -225,7 +224,7 @@ class _Reached(Exception):
 
 
 def reaches_any_path(
-    board: Board, corp: str, targets: Container[PathKey], limits: WalkLimits = NO_LIMITS
+    board: Board, corp: str, targets: frozenset[PathKey], limits: WalkLimits = NO_LIMITS
 ) -> bool:
     """Whether ``corp``'s network (:func:`compute_network` from its tokens) holds one of the
     ``targets`` paths.  The same walks, stopped at the first target met: a path is in the
@@ -373,45 +372,19 @@ def tokenable_paths(board: Board, corp: str) -> frozenset[PathKey]:
     exactly when it holds one of these paths (a node is reached with a path through it)."""
     out: list[PathKey] = []
     for hid, state in board.hexes.items():
-        out.extend((hid, p) for p in _tokenable_in_hex(state, corp))
+        if not state.cities:
+            continue
+        free = [
+            state.tile.city_nodes[index]
+            for index in range(len(state.cities))
+            if board.can_place_token(hid, index, corp)
+        ]
+        if not free:
+            continue
+        for p, path in enumerate(state.placed.paths):
+            if any(n in free for n in path.nodes):
+                out.append((hid, p))
     return frozenset(out)
-
-
-def _tokenable_in_hex(state: HexState, corp: str) -> frozenset[int]:
-    """The paths of one hex that :func:`tokenable_paths` lists (``Board.can_place_token``
-    for each of its cities, inlined)."""
-    cities = state.cities
-    if not cities or any(corp in city.tokens for city in cities):
-        return frozenset()  # no city, or a token of its own on the hex
-    city_nodes = state.tile.city_nodes
-    node_paths = state.placed.node_paths
-    out: set[int] = set()
-    for index, city in enumerate(cities):
-        if city.get_slot(corp) is not None:
-            out.update(node_paths[city_nodes[index]])
-    return frozenset(out)
-
-
-class TokenablePaths:
-    """:func:`tokenable_paths` as a container of path keys whose hexes are looked at when
-    first asked: a walk that stops at the first of them (:func:`reaches_any_path`) mostly
-    meets one after a few hexes, so the map's other cities are never looked at."""
-
-    __slots__ = ("_board", "_corp", "_hexes")
-
-    def __init__(self, board: Board, corp: str) -> None:
-        self._board = board
-        self._corp = corp
-        self._hexes: dict[str, frozenset[int]] = {}
-
-    def __contains__(self, key: object) -> bool:
-        if not isinstance(key, tuple):
-            return False
-        hid, p = key
-        found = self._hexes.get(hid)
-        if found is None:
-            found = self._hexes[hid] = _tokenable_in_hex(self._board.hexes[hid], self._corp)
-        return p in found
 
 
 class CacheLedger(Protocol):
@@ -637,7 +610,7 @@ class GraphCache:
         """``bool(tokenable_cities(corp))``, with the cache left as that leaves it.  When the
         network is not known yet and its route flags cannot change (a train is known to be
         needed), the walks stop at the first city with a free slot (:func:`reaches_any_path`
-        over :class:`TokenablePaths`: the same walks as :func:`compute_network`), and the
+        over :func:`tokenable_paths`: the same walks as :func:`compute_network`), and the
         network is put off: computed when asked for, or before the board changes (the token
         step is asked after every tile lay, and most of them need only this answer)."""
         self.ledger.reads += 1
@@ -652,8 +625,8 @@ class GraphCache:
             or (self._computed_content == self.board.content and corp in self._computed)
         ):
             return bool(self.tokenable_cities(corp))
-        targets = TokenablePaths(self.board, corp)
-        found = reaches_any_path(self.board, corp, targets, self.limits)
+        targets = tokenable_paths(self.board, corp)
+        found = bool(targets) and reaches_any_path(self.board, corp, targets, self.limits)
         self._bump()
         self._deferred[corp] = (self.board.content, self.limits, found)
         return found
