@@ -409,12 +409,12 @@ def pool_short_when_answered(game: Game1841, order: tuple[str, ...], pairs: int)
     trial = copy.deepcopy(game)
     merger = next(p for p in trial.procedures if isinstance(p, Merger))
     try:
-        while merger.stage in ("price", "pass1", "pass2"):
+        while merger.deciding():
             question = merger.question(trial)
             assert question is not None
             offered = question.choices
             choice = next((c for c in order if c in offered), offered[0])
-            merger.apply(trial, Choose(entity=merger.target, choice=choice))
+            merger.take(trial, Choose(entity=merger.target, choice=choice))
     except IllegalAction:
         return False  # that way the merger is not allowed: not a way a player can go
     return trial.pool.percent_of(merger.target) < 10 * pairs
@@ -432,7 +432,7 @@ def merger_pool_pairs_unpaid(game: Game1841, action: Action) -> bool:
         asked = decisions.current(game)
         if asked is None or not isinstance(asked[0], Merger):
             return False
-        if asked[0].stage not in ("price", "pass1"):
+        if not (asked[0].choosing_price() or asked[0].in_first_pass()):
             return False
         a, b = asked[0].a, asked[0].b
     else:
@@ -466,7 +466,7 @@ def merger_pool_pairs_unpaid(game: Game1841, action: Action) -> bool:
     if merger is None:
         return False
     pairs = pool_pairs(game, merger)
-    if merger.stage not in ("price", "pass1", "pass2"):
+    if not merger.deciding():
         return trial.pool.percent_of(merger.target) < 10 * pairs
     orders = (("first", "no", "cash", "full", "pres"), *ANSWER_ORDERS)
     return any(pool_short_when_answered(trial, order, pairs) for order in orders)

@@ -557,9 +557,9 @@ def test_rules_2_3_11_removal_names_the_slot_of_the_merging_token() -> None:
     city_id = board.city_id("E9", 0)
     assert board.hexes["E9"].cities[0].tokens == ["IRSFF", "SSFL"]
     procedure = merger.Merger(
-        "SSFL", "SFLP", "AFI", merger.ref(game.players[0]), stage="remove",
-        removal_hexes=["E9"], removal_min=0, removal_max=3,
-    )  # fmt: skip
+        merger.Merging("SSFL", "SFLP", "AFI", merger.ref(game.players[0])),
+        merger.RemovingTokens(two_city=False, hexes=("E9",), least=0, most=3),
+    )
     asked = procedure.question(game)
     assert asked is not None
     removals = [a for a in asked.listed() if a["type"] == "remove_token"]
@@ -598,9 +598,11 @@ def test_seed_000_item_3_6_merger_whose_answers_cannot_give_a_president_is_not_l
     game.changing()
     target = merger.targets(game)[0]
     trial = copy.deepcopy(game)
-    started = merger.Merger("SFTG", "IFAI", target.sym, merger.ref(president))
-    started.run_begin(trial)
-    assert started.stage == "pass2" and started.question(trial) is not None  # a real question
+    ta, tb, tt = (trial.corporation(s) for s in ("SFTG", "IFAI", target.sym))
+    started = merger.begin(trial, ta, tb, tt, merger.ref(president))
+    stage = started.stage
+    assert isinstance(stage, merger.Exchanging) and stage.second
+    assert started.question(trial) is not None  # a real question
     assert not started.can_finish(trial)
     assert not merger.can_begin(game, sftg, ifai, target)
 
@@ -616,9 +618,9 @@ def test_seed_000_2_19_the_last_non_pass_token_is_not_listed_for_removal() -> No
     board.place_token_at("E9", 0, "SSFL")
     board.place_token_at("E11", 0, "SFLP")
     procedure = merger.Merger(
-        "SSFL", "SFLP", "AFI", merger.ref(game.players[0]), stage="remove",
-        removal_hexes=["E9", "E11"], removal_min=0, removal_max=2,
-    )  # fmt: skip
+        merger.Merging("SSFL", "SFLP", "AFI", merger.ref(game.players[0])),
+        merger.RemovingTokens(two_city=False, hexes=("E9", "E11"), least=0, most=2),
+    )
     asked = procedure.question(game)
     assert asked is not None
     listed = [a["city"] for a in asked.listed() if a["type"] == "remove_token"]
@@ -648,7 +650,6 @@ def test_rules_2_3_11_the_finished_merger_clears_both_graphs() -> None:
     region, graph = game.map.region_graph, game.map.graph
     region.tokenable_cities("SFLP")  # something kept
     before = (region.stamp, graph.stamp)
-    procedure = merger.Merger("SSFL", "SFLP", "AFI", merger.ref(game.players[0]), stage="done")
-    procedure.finish(game)
+    merger.Merging("SSFL", "SFLP", "AFI", merger.ref(game.players[0])).finish(game, 0)
     assert region.stamp != before[0] and graph.stamp != before[1]
     assert "AFI" in board.hexes["E11"].cities[0].tokens

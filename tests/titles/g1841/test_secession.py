@@ -445,8 +445,7 @@ def test_first_edition_token_cap_keeps_the_first_tokens_in_charter_order() -> No
     assert board.token_hexes("SFV") == ["D16", "F16"]
     assert board.token_hexes("IRSFF") == ["D8"]
     assert game.token_order["SFL"] == ["F8", "E9"]
-    procedure = secession.Secession("IRSFF", "SFV", "SFL", "")
-    procedure.finish(game)
+    secession.Seceding("IRSFF", "SFV", "SFL", "").finish(game)
     assert irsff.closed and board.token_hexes("IRSFF") == ["D8"]
 
 

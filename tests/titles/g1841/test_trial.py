@@ -170,13 +170,13 @@ def test_rules_2_3_11_a_try_on_a_light_copy_stops_before_the_tokens() -> None:
     assert decider is not None
     before = fingerprint(game)
     light, _ = trial.light_copy(game)
-    tried = merger.Merger("SFTG", "IFAI", target.sym, merger.ref(decider))
-    tried.run_begin(light)
+    la, lb, lt = (light.corporation(s) for s in ("SFTG", "IFAI", target.sym))
+    tried = merger.begin(light, la, lb, lt, merger.ref(decider))
     assert tried.answer_through(light, merger.ANSWER_ORDERS[0])
-    assert tried.stage == "judged"
+    assert tried.judged()
     assert fingerprint(game) == before
     whole, _ = whole_copy(game)
-    full = merger.Merger("SFTG", "IFAI", target.sym, merger.ref(decider))
-    full.run_begin(whole)
+    wa, wb, wt = (whole.corporation(s) for s in ("SFTG", "IFAI", target.sym))
+    full = merger.begin(whole, wa, wb, wt, merger.ref(decider))
     assert full.answer_through(whole, merger.ANSWER_ORDERS[0])
-    assert full.stage in ("oo", "remove", "done")
+    assert full.removing_tokens() or full.done()

@@ -3,7 +3,7 @@
 
 Two majors (or two minors) that have operated, are not frozen and -- if historical -- merge
 only from phase 4, form a non-historical major that has not been started (the *target*).
-The procedure (:class:`Merger`, a :class:`~.decisions.Procedure`) runs as 18xx.games runs it:
+The procedure runs as 18xx.games runs it:
 
 1. the new price (the conversion table, 6.6; both majors above L.250 with different prices:
    the acting corporation chooses, ``choose`` first/last);
@@ -18,6 +18,11 @@ The procedure (:class:`Merger`, a :class:`~.decisions.Procedure`) runs as 18xx.g
    lower and an upper bound of the map tokens (``remove_token``, ``pass``);
 6. the old corporations close (historical) or become available again (non-historical).
 
+The merger runs on the core mechanism (:mod:`stellwerk.core.procedure`): its rules are a
+:class:`Merging` machine, where it stands a frozen stage (:class:`ChoosingPrice`,
+:class:`Exchanging`, :class:`RemovingTokens`, :class:`Judged`; ``None`` once done), and
+:class:`Merger` is the procedure the decisions queue runs (:class:`~.decisions.OnMachine`).
+
 The Tuscan merge (:mod:`.tuscan`) runs the same procedure with its own decider, price chooser,
 token rules and the pool taking an unclaimed president's certificate.
 
@@ -28,8 +33,9 @@ bookkeeping can replace them: :func:`has_operated`, :func:`is_frozen`, :func:`ma
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stellwerk.core import moves
@@ -48,9 +54,10 @@ from stellwerk.core.entities import (
 )
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.market import Cell
+from stellwerk.core.procedure import Machine
 from stellwerk.titles.g1841 import frozen, journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
-from stellwerk.titles.g1841.decisions import Procedure, Question, city_meaning
+from stellwerk.titles.g1841.decisions import OnMachine, Question, city_meaning
 from stellwerk.titles.g1841.ownership import holders_in_order
 from stellwerk.titles.g1841.trial import light_copy
 
@@ -548,22 +555,75 @@ preference order over the choices (price ``first``/``last``, exchange ``pres``/`
 ``cash``/``no``)."""
 
 
-def _copy_with(game: ProcedureGame, merger: Merger) -> tuple[ProcedureGame, Merger]:
-    """A light copy of ``game`` (:func:`.trial.light_copy`) and the copy of ``merger`` in it
-    (queued or not)."""
-    trial, (twin,) = light_copy(game, merger)
-    return trial, twin
+@dataclass(frozen=True)
+class ChoosingPrice:
+    """The acting corporation (in the Tuscan merge the decider) chooses the new price
+    (rules/1841.md 2.3.11: two majors above L.250 with different prices): ``cells`` the ids
+    of the market cells, lower (``first``) to higher (``last``)."""
+
+    cells: tuple[str, ...]
 
 
-@dataclass
-class Merger(Procedure):
-    """A merger under way (rules/1841.md 2.3.11); plain data, names instead of objects.
+@dataclass(frozen=True)
+class Exchanging:
+    """An exchange pass of majors (rules/1841.md 2.3.11): the first (``second`` false) for
+    holders of pairs, who may buy the president's certificate, the second for single shares.
+    ``holders``: references (:func:`ref`) of everyone who exchanges, in order; ``todo``:
+    those still to exchange in this pass, the first of whom is asked now what ``offered``
+    lists."""
 
-    ``stage``: ``price`` (the acting corporation chooses), ``pass1``/``pass2`` (exchanges of
-    majors), ``oo`` (one token of a two-city tile must go), ``remove`` (tokens leave the map),
-    ``done``; ``judged`` ends a try on a light copy (:mod:`.trial`) where the exchange's
-    outcome has been checked.  ``waiting`` names the holder asked in an exchange pass and
-    ``offered`` what it may answer."""
+    second: bool
+    holders: tuple[str, ...]
+    todo: tuple[str, ...]
+    offered: tuple[str, ...]
+
+    def holder(self, game: ProcedureGame) -> Holder:
+        """Who is asked now."""
+        return deref(game, self.todo[0])
+
+
+@dataclass(frozen=True)
+class RemovingTokens:
+    """Tokens of the two corporations leave the map (rules/1841.md 2.3.11; seed 000 item
+    1.19): with ``two_city`` one of them on a two-city tile must go, and leaves its
+    corporation for good; otherwise between ``least`` and ``most`` of those in ``hexes``,
+    the target getting ``token_count`` tokens.  ``removed`` so far; ``duplicates``: the
+    tokens the two had in the same places."""
+
+    two_city: bool
+    hexes: tuple[str, ...]
+    least: int
+    most: int
+    removed: int = 0
+    duplicates: int = 0
+    token_count: int = 0
+
+    def may_stop(self) -> bool:
+        """Whether enough tokens are gone to stop (``pass``)."""
+        return self.removed >= self.least
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A try on a light copy (:mod:`.trial`) ends here, its exchange judged: what follows
+    only moves tokens on the board the copy shares, and never refuses.  Asks nothing."""
+
+
+MergerStage = ChoosingPrice | Exchanging | RemovingTokens | Judged
+"""Where a merger stands; ``None`` once it is done."""
+
+DECIDING = (ChoosingPrice, Exchanging)
+"""The stages whose answers can leave the merger unable to complete (tried on a copy)."""
+
+
+@dataclass(frozen=True)
+class Merging(Machine["ProcedureGame", MergerStage, moves.Move, Question]):
+    """The rules of the merger of ``a`` (acting) and ``b`` into ``target`` (rules/1841.md
+    2.3.11); ``decider`` (a reference) is the player in control of ``a``, or in the Tuscan
+    merge (``tuscan``) its decider; ``tuscan_first``: the first of two Tuscan mergers (into
+    the holding corporation), where the target gets four tokens and nobody removes any
+    (2.4.2).  ``circular_before``: the corporations in a circular chain of control before
+    the merger (a new one refuses it, seed 000 item 3.1)."""
 
     a: str
     b: str
@@ -571,22 +631,10 @@ class Merger(Procedure):
     decider: str
     tuscan: bool = False
     tuscan_first: bool = False
-    """The first of two Tuscan mergers (into the holding corporation): the target gets four
-    tokens and nobody removes any (rules/1841.md 2.4.2)."""
-    stage: str = "start"
-    price_choices: list[str] = field(default_factory=list)
-    holders: list[str] = field(default_factory=list)
-    todo: list[str] = field(default_factory=list)
-    offered: list[str] = field(default_factory=list)
-    circular_before: list[str] = field(default_factory=list)
-    duplicates: int = 0
-    token_count: int = 0
-    removal_hexes: list[str] = field(default_factory=list)
-    removal_min: int = 0
-    removal_max: int = 0
-    removed: int = 0
+    circular_before: tuple[str, ...] = ()
 
     rule = RULE
+    stages = (ChoosingPrice, Exchanging, RemovingTokens, Judged)
 
     # -- entities
     def corps(self, game: ProcedureGame) -> tuple[Corporation, Corporation, Corporation]:
@@ -613,14 +661,13 @@ class Merger(Procedure):
         target = game.corporation(self.target)
         return target if controller(target) is not None else self.decider_player(game)
 
-    # -- Procedure
-    def question(self, game: ProcedureGame) -> Question | None:
-        a = game.corporation(self.a)
+    # -- the machine
+    def question(self, game: ProcedureGame, stage: MergerStage) -> Question | None:
         about: Facts = (("corporation", self.target), ("first", self.a), ("second", self.b))
-        if self.stage == "price":
-            entity: Holder = self.decider_player(game) if self.tuscan else a
+        if isinstance(stage, ChoosingPrice):
+            entity: Holder = self.decider_player(game) if self.tuscan else game.corporation(self.a)
             prices = {
-                key: game.market.cell_by_id(self.price_choices[index])
+                key: game.market.cell_by_id(stage.cells[index])
                 for key, index in (("first", 0), ("last", -1))
             }
             return Question(
@@ -629,18 +676,17 @@ class Merger(Procedure):
                                                  ("price", cell.price if cell else 0)))
                           for key, cell in prices.items()},
             )  # fmt: skip
-        if self.stage in ("pass1", "pass2"):
-            holder = deref(game, self.todo[0])
+        if isinstance(stage, Exchanging):
+            holder = stage.holder(game)
             return Question(
-                holder, ("choose",), "upgrade", RULE, self.offered,
+                holder, ("choose",), "upgrade", RULE, list(stage.offered),
                 facts=(*about, ("held", self.total(game, holder))),
                 meanings=self.upgrade_meanings(game, holder),
             )  # fmt: skip
-        if self.stage in ("oo", "remove"):
-            kinds = (
-                ("remove_token", "pass") if self.removed >= self.removal_min else ("remove_token",)
-            )
-            cities = [city for city, _ in self.removable(game)]
+        if isinstance(stage, RemovingTokens):
+            kinds = ("remove_token", "pass") if stage.may_stop() else ("remove_token",)
+            removable = self.removable(game, stage)
+            cities = [city for city, _ in removable]
             target: Facts = (("corporation", self.target),)
             meanings: dict[str | int, tuple[str, Facts]] = {
                 c: city_meaning(game, "remove_token", self.target, c) for c in cities
@@ -652,7 +698,7 @@ class Merger(Procedure):
                 "remove_tokens",
                 RULE,
                 cities=cities,
-                slots=[slot for _, slot in self.removable(game)],
+                slots=[slot for _, slot in removable],
                 facts=target,
                 meanings=meanings,
             )
@@ -682,155 +728,123 @@ class Merger(Procedure):
             "no": ("decline_presidency", about),
         }
 
-    def disallowed(self, game: ProcedureGame, action: moves.Move) -> IllegalAction:
-        """An exchange answer after which the merger cannot complete: no president, or a
-        circular chain (seed 000 items 3.6, 3.1; :func:`incomplete`)."""
-        a, b, _ = self.corps(game)
-        return incomplete(game, a, b)
+    def refusal(
+        self, game: ProcedureGame, stage: MergerStage, answer: moves.Move
+    ) -> IllegalAction | None:
+        """Why ``answer`` does not answer ``stage`` at all (pure, no copy): a price or an
+        exchange answer not offered, a removal of a token that is not the two corporations'
+        or the last one not on a pass (rules/1841.md 2.3.11; seed 000 item 2.19), a stop
+        before enough tokens are gone."""
+        if isinstance(stage, ChoosingPrice | Exchanging):
+            choice = moves.choice_of(answer)
+            offered = ("first", "last") if isinstance(stage, ChoosingPrice) else stage.offered
+            if choice not in offered:
+                return IllegalAction(f"{choice!r} is not offered (choices: {offered})", RULE)
+            return None
+        if not isinstance(stage, RemovingTokens):
+            return IllegalAction("the merger asks nothing now", RULE)
+        if isinstance(answer, moves.RemoveToken):
+            found = self.removal(game, stage, answer)
+            return found if isinstance(found, IllegalAction) else None
+        if answer.type == "pass":
+            if not stage.may_stop():
+                return IllegalAction(f"at least {stage.least} tokens must leave the map", RULE)
+            return None
+        return IllegalAction(f"{answer.type} does not answer the token removal", RULE)
 
-    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
-        if self.stage in ("price", "pass1", "pass2") and not self.tuscan:
-            self.check_on_copy(game, action)
-        self.apply(game, action)
-
-    def allows(self, game: ProcedureGame, action: moves.Move) -> bool:
-        """Whether an answer of the price or exchange stage lets the merger complete (tried
-        on a copy, as :meth:`answer` checks it): an answer that leaves the new corporation
-        without a president or makes a circular chain is not allowed (rules/1841.md 2.3.11,
-        seed 000 items 3.1, 3.6), so :class:`~.decisions.Decisions` does not list it."""
-        if self.stage not in ("price", "pass1", "pass2") or self.tuscan:
-            return True
+    def verify(
+        self, game: ProcedureGame, stage: MergerStage, answer: moves.Move
+    ) -> IllegalAction | None:
+        """:meth:`refusal`; then a price or exchange answer is tried on a light copy of the
+        game (:mod:`.trial`): an exchange that ends without a president or with a new
+        circular chain of control is refused (rules/1841.md 2.3.11, seed 000 items 3.1,
+        3.6).  Not in the Tuscan merge, and not while a file is replayed
+        (``game.policy.trial_copy`` off: a refusal then ends the replay, and
+        ``stellwerk.api.Game.process`` rebuilds the engine from a checkpoint, so the
+        half-changed game is never used)."""
+        refused = self.refusal(game, stage, answer)
+        if refused is not None or self.tuscan or not isinstance(stage, DECIDING):
+            return refused
+        if not game.policy.trial_copy:
+            return None
         trial, _ = light_copy(game)
-        index = next(i for i, p in enumerate(game.procedures) if p is self)
-        twin = trial.procedures[index]
-        assert isinstance(twin, Merger)
         try:
-            twin.apply(trial, action)
-        except IllegalAction:
-            return False
-        return twin.can_finish(trial)
+            self.advance(trial, stage, answer)
+        except IllegalAction as found:
+            return found
+        return None
 
-    def can_finish(self, game: ProcedureGame) -> bool:
-        """Whether some answers to the rest of the price and exchange questions let the
-        merger complete (rules/1841.md 2.3.11, seed 000 item 3.6: without a president it is
-        not allowed, and 18xx.games then can only be undone).  Tries a few ways of answering
-        (:data:`ANSWER_ORDERS`), each on its own copy; ``game`` itself may be used up by the
-        last try.  A way missed by all of them is not listed (a rare, safe omission)."""
-        for number, order in enumerate(ANSWER_ORDERS):
-            if self.stage not in ("price", "pass1", "pass2"):
-                return True
-            last = number == len(ANSWER_ORDERS) - 1
-            trial, twin = (game, self) if last else _copy_with(game, self)
-            if twin.answer_through(trial, order):
-                return True
-        return False
-
-    def answer_through(self, game: ProcedureGame, order: tuple[str, ...]) -> bool:
-        """Answer every price and exchange question by the first of ``order`` offered;
-        whether the merger gets past them without a refusal."""
-        try:
-            while self.stage in ("price", "pass1", "pass2"):
-                asked = self.question(game)
-                assert asked is not None
-                choice = next((c for c in order if c in asked.choices), asked.choices[0])
-                self.apply(game, moves.Choose(entity=self.target, choice=choice))
-        except IllegalAction:
-            return False
-        return True
+    def advance(
+        self, game: ProcedureGame, stage: MergerStage, answer: moves.Move
+    ) -> MergerStage | None:
+        """The price starts the exchange; an exchange answer runs on to the next holder
+        asked (or the tokens); a removal takes one token off the map, ``pass`` stops the
+        removals.  A merger that cannot complete raises ``IllegalAction`` (only where
+        :meth:`verify` did not try it on a copy)."""
+        if isinstance(stage, ChoosingPrice):
+            first = moves.choice_of(answer) == "first"
+            cell = game.market.cell_by_id(stage.cells[0 if first else -1])
+            assert cell is not None
+            return self.start_exchange(game, cell)
+        if isinstance(stage, Exchanging):
+            self.exchange(game, stage.holder(game), str(moves.choice_of(answer)))
+            return self.run_exchanges(game, stage.second, stage.holders, list(stage.todo[1:]))
+        if not isinstance(stage, RemovingTokens):
+            raise TypeError(f"the merger takes no answer in {stage}")
+        if isinstance(answer, moves.RemoveToken):
+            return self.remove_token(game, stage, answer)
+        return self.finish_removals(game, stage)
 
     # -- start
-    def begin(self, game: ProcedureGame) -> None:
-        """Start the merger (checked first on a copy: an illegal merger changes nothing).
-
-        Without ``game.policy.trial_copy`` (a file replayed) there is no copy: a refusal ends the
-        replay and ``stellwerk.api.Game.process`` rebuilds the engine from a checkpoint, so
-        the half-changed game is never used (a copy cost most of a merger's replay time)."""
-        if game.policy.trial_copy:
-            trial, (twin,) = light_copy(game, self)
-            twin.run_begin(trial)
-        self.run_begin(game)
-
-    def run_begin(self, game: ProcedureGame) -> None:
+    def begin(self, game: ProcedureGame) -> MergerStage | None:
+        """The new price: a choice, or the exchange starts at once (rules/1841.md 2.3.11)."""
         a, b, _ = self.corps(game)
-        self.circular_before = [c.sym for c in game.corporations if c.ipoed and is_circular(c)]
         prices = merger_prices(game, a, b)
         if len(prices) == 1:
-            self.start_exchange(game, prices[0])
-            return
-        self.stage = "price"
-        self.price_choices = [c.id for c in prices]
-
-    def check_on_copy(self, game: ProcedureGame, action: moves.Move) -> None:
-        """Try the answer on a copy of the game: an exchange that ends without a president or
-        with a new circular chain is refused before anything changes (2.3.11, seed 000
-        item 3.6).  Not while a file is replayed: see :meth:`begin`."""
-        if not game.policy.trial_copy:
-            return
-        trial, _ = light_copy(game)
-        index = next(i for i, p in enumerate(game.procedures) if p is self)
-        twin = trial.procedures[index]
-        assert isinstance(twin, Merger)
-        twin.apply(trial, action)
-
-    def apply(self, game: ProcedureGame, action: moves.Move) -> None:
-        kind = action.type
-        if self.stage == "price":
-            first = moves.choice_of(action) == "first"
-            cell = game.market.cell_by_id(self.price_choices[0 if first else -1])
-            assert cell is not None
-            self.start_exchange(game, cell)
-        elif self.stage in ("pass1", "pass2"):
-            self.exchange(game, str(moves.choice_of(action)))
-            self.run_exchanges(game)
-        elif isinstance(action, moves.RemoveToken):
-            self.remove_token(game, action.city, action.slot)
-        elif kind == "pass":
-            self.finish_removals(game)
+            return self.start_exchange(game, prices[0])
+        return ChoosingPrice(tuple(c.id for c in prices))
 
     # -- exchanges
-    def start_exchange(self, game: ProcedureGame, cell: Cell) -> None:
+    def start_exchange(self, game: ProcedureGame, cell: Cell) -> MergerStage | None:
         a, b, target = self.corps(game)
         start_target(game, target, cell)
         decider = self.decider_player(game)
         everyone = exchange_holders(game, a, b, decider, 10)
-        self.holders = [ref(h) for h in everyone]
+        holders = tuple(ref(h) for h in everyone)
         pairs = [ref(h) for h in everyone if self.total(game, h) >= 20]
         move_assets(game, a, b, target)
         move_assets(game, b, a, target)
         if is_major(game, a):
-            self.stage = "pass1"
-            self.todo = pairs
-            self.run_exchanges(game)
-        else:
-            self.minor_exchange(game, pairs)
-            self.tokens_start(game)
+            return self.run_exchanges(game, False, holders, pairs)
+        self.minor_exchange(game, pairs)
+        return self.tokens_start(game)
 
-    def run_exchanges(self, game: ProcedureGame) -> None:
+    def run_exchanges(
+        self, game: ProcedureGame, second: bool, holders: tuple[str, ...], todo: list[str]
+    ) -> MergerStage | None:
         """Exchange automatically until a holder must be asked (or the passes are over)."""
         target = game.corporation(self.target)
         price = target.share_price.price if target.share_price else 0
         while True:
-            if not self.todo:
-                if self.stage == "pass1":
-                    self.stage = "pass2"
-                    self.todo = [n for n in self.holders if self.total(game, deref(game, n)) >= 10]
+            if not todo:
+                if not second:
+                    second = True
+                    todo = [n for n in holders if self.total(game, deref(game, n)) >= 10]
                     continue
-                self.tokens_start(game)
-                return
-            holder = deref(game, self.todo[0])
+                return self.tokens_start(game)
+            holder = deref(game, todo[0])
             tp = self.total(game, holder)
             pres = self.target_pres(game)
-            if self.stage == "pass1":
+            if not second:
                 if (
                     tp >= 40
                     or pres is None
                     or not isinstance(holder, Player)
                     or holder.cash < pres_upgrade_cost(price, tp)
                 ):
-                    self.exchange(game, "no")
+                    self.exchange(game, deref(game, todo.pop(0)), "no")
                     continue
-                self.offered = ["pres", "no"]
-                return
+                return Exchanging(second, holders, tuple(todo), ("pres", "no"))
             options = ["cash"]
             has_player = controller(holder) is not None
             if isinstance(holder, Player) and pres and holder.cash >= pres_upgrade_cost(price, tp):
@@ -848,16 +862,13 @@ class Merger(Procedure):
             ):
                 options.append("full")
             if len(options) == 1:
-                self.exchange(game, options[0])
+                self.exchange(game, deref(game, todo.pop(0)), options[0])
                 continue
-            self.offered = options
-            return
+            return Exchanging(second, holders, tuple(todo), tuple(options))
 
-    def exchange(self, game: ProcedureGame, answer: str) -> None:
+    def exchange(self, game: ProcedureGame, holder: Holder, answer: str) -> None:
         """One holder's exchange (rules/1841.md 2.3.11; seed 000 item 3.6)."""
         _, _, target = self.corps(game)
-        holder = deref(game, self.todo.pop(0))
-        self.offered = []
         price = target.share_price.price if target.share_price else 0
         old = old_shares(holder, self.a, self.b)
         tp = sum(s.percent for s in old)
@@ -929,7 +940,10 @@ class Merger(Procedure):
                     transfer_certificates(game, [normal[0]], holder)
 
     # -- after the exchange: president, circularity, tokens
-    def tokens_start(self, game: ProcedureGame) -> None:
+    def tokens_start(self, game: ProcedureGame) -> MergerStage | None:
+        """The exchange is over: a merger without a president or with a new circular chain
+        is refused (``IllegalAction``; in the Tuscan merge the pool takes the president's
+        certificate); duplicates leave the map; on a two-city tile one token must go."""
         a, b, target = self.corps(game)
         # the exchange is over: 18xx.games brings the frozen states up to date here, held
         # ones too (``Game1841.frozen_held``; they are, after this action)
@@ -963,41 +977,34 @@ class Merger(Procedure):
         if game.shares_board:
             # a try on a light copy (:mod:`.trial`) ends here: what follows only moves tokens
             # and never refuses, and the board is the game's own
-            self.stage = "judged"
-            return
+            return Judged()
         board = game.map.board
-        self.duplicates = 0
+        duplicates = 0
         for state in board.hexes.values():
             for city in state.cities:
                 if a.sym in city.tokens and b.sym in city.tokens:
                     city.tokens[city.tokens.index(b.sym)] = None
                     board.version += 1
-                    self.duplicates += 1
+                    duplicates += 1
         for hid in board.token_hexes(b.sym):
             if board.hexes[hid].has_token(a.sym):
-                self.duplicates += 1
-                self.stage = "oo"
-                self.removal_hexes = [hid]
-                self.removal_min = self.removal_max = 1
-                self.removed = 0
-                return
-        self.tokens_finish(game)
+                return RemovingTokens(True, (hid,), 1, 1, 0, duplicates + 1)
+        return self.tokens_finish(game, duplicates)
 
-    def tokens_finish(self, game: ProcedureGame) -> None:
+    def tokens_finish(self, game: ProcedureGame, duplicates: int) -> MergerStage | None:
         """How many tokens the target gets and how many map tokens must or may go (2.3.11;
         seed 000 item 1.19; Tuscan merge 2.4.2)."""
         a, b, target = self.corps(game)
         board = game.map.board
         if self.tuscan and self.tuscan_first:
-            self.token_count = 4
-            self.finish(game)
-            return
+            self.finish(game, 4)
+            return None
         hexes = board.token_hexes(a.sym) + board.token_hexes(b.sym)
         on_map = len(hexes)
         if self.tuscan:
             keep = [h for h in hexes if h in TUSCAN_TOKEN_HEXES]
             hexes = [h for h in hexes if h not in TUSCAN_TOKEN_HEXES]
-            self.token_count = MAX_TOKENS
+            token_count = MAX_TOKENS
             on_map -= len(keep)
             most = on_map
             least = max(on_map - (MAX_TOKENS - len(keep)), 0)
@@ -1011,34 +1018,32 @@ class Merger(Procedure):
                 for hid in drop:
                     if not board.remove_corp_token(hid, a.sym):
                         board.remove_corp_token(hid, b.sym)
-                self.finish(game)
-                return
+                self.finish(game, token_count)
+                return None
         else:
-            total = a.num_tokens + b.num_tokens - self.duplicates
-            self.token_count = min(total, MAX_TOKENS)
+            total = a.num_tokens + b.num_tokens - duplicates
+            token_count = min(total, MAX_TOKENS)
             unplaced = total - on_map
-            max_unplaced = min(unplaced, self.token_count - 1)
-            min_unplaced = max(self.token_count - on_map, 0)
-            least = on_map - (self.token_count - min_unplaced)
-            most = on_map - (self.token_count - max_unplaced)
+            max_unplaced = min(unplaced, token_count - 1)
+            min_unplaced = max(token_count - on_map, 0)
+            least = on_map - (token_count - min_unplaced)
+            most = on_map - (token_count - max_unplaced)
         if most > 0:
-            self.stage = "remove"
-            self.removal_hexes = sorted(set(hexes))
-            self.removal_min = least
-            self.removal_max = most
-            self.removed = 0
-            return
-        self.finish(game)
+            return RemovingTokens(
+                False, tuple(sorted(set(hexes))), least, most, 0, duplicates, token_count
+            )
+        self.finish(game, token_count)
+        return None
 
-    def removable(self, game: ProcedureGame) -> list[tuple[str, int]]:
+    def removable(self, game: ProcedureGame, stage: RemovingTokens) -> list[tuple[str, int]]:
         """(city id, slot) of each token of the two merging corporations that may go: never
-        the last one not on a pass (:meth:`remove_token` refuses it, as 18xx.games does; its
+        the last one not on a pass (:meth:`refusal` refuses it, as 18xx.games does; its
         interface shows it all the same, a live list does not -- a selfplay game, seed 9,
         action 766)."""
         board = game.map.board
         railheads = self.railhead_hexes(game)
         out = []
-        for hid in self.removal_hexes:
+        for hid in stage.hexes:
             if railheads == [hid]:
                 continue
             for index, city in enumerate(board.hexes[hid].cities):
@@ -1058,11 +1063,15 @@ class Merger(Procedure):
             if not is_pass_hex(game, h)
         ]
 
-    def remove_token(self, game: ProcedureGame, city_id: str, slot: int | None) -> None:
-        """One token leaves the map; never the last non-pass one (2.3.11; seed 000 item
-        2.19).  ``slot`` names the token (it must be one of the two corporations', as
-        18xx.games checks); without one, theirs in the city."""
+    def removal(
+        self, game: ProcedureGame, stage: RemovingTokens, action: moves.RemoveToken
+    ) -> tuple[str, int, str] | IllegalAction:
+        """The token ``action`` removes -- (hex, city index, its corporation) -- or why it
+        may not go: ``slot`` names the token (it must be one of the two corporations', as
+        18xx.games checks; without one, theirs in the city), in a hex of the removal, never
+        the last non-pass one (2.3.11; seed 000 item 2.19).  Changes nothing."""
         board = game.map.board
+        city_id, slot = action.city, action.slot
         hid, index = board.resolve_city(city_id)
         city = board.hexes[hid].cities[index]
         if slot is None:
@@ -1070,34 +1079,48 @@ class Merger(Procedure):
         else:
             sym = city.tokens[slot] if 0 <= slot < len(city.tokens) else None
             if sym is not None and sym not in (self.a, self.b):
-                raise IllegalAction(f"the token in slot {slot} of {city_id} is {sym}'s", RULE)
-        if sym is None or hid not in self.removal_hexes:
-            raise IllegalAction(f"no token of {self.a} or {self.b} to remove in {city_id}", RULE)
+                return IllegalAction(f"the token in slot {slot} of {city_id} is {sym}'s", RULE)
+        if sym is None or hid not in stage.hexes:
+            return IllegalAction(f"no token of {self.a} or {self.b} to remove in {city_id}", RULE)
         if self.railhead_hexes(game) == [hid]:
-            raise IllegalAction("the last non-pass token cannot be removed", RULE)
+            return IllegalAction("the last non-pass token cannot be removed", RULE)
+        return hid, index, sym
+
+    def remove_token(
+        self, game: ProcedureGame, stage: RemovingTokens, action: moves.RemoveToken
+    ) -> MergerStage | None:
+        """One token leaves the map (:meth:`removal`); after the last that may go, the
+        removals end."""
+        found = self.removal(game, stage, action)
+        if isinstance(found, IllegalAction):
+            raise found
+        hid, index, sym = found
+        board = game.map.board
+        city = board.hexes[hid].cities[index]
         city.tokens[city.tokens.index(sym)] = None
         board.version += 1
-        if self.stage == "oo":
+        if stage.two_city:
             # the token leaves its corporation for good (18xx.games destroys it)
-            owner = game.corporation(sym)
-            owner.num_tokens -= 1
-        self.removed += 1
-        if self.removed >= self.removal_max:
-            self.finish_removals(game)
+            game.corporation(sym).num_tokens -= 1
+        after = dataclasses.replace(stage, removed=stage.removed + 1)
+        if after.removed >= after.most:
+            return self.finish_removals(game, after)
+        return after
 
-    def finish_removals(self, game: ProcedureGame) -> None:
-        if self.stage == "oo":
-            self.tokens_finish(game)
-        else:
-            self.finish(game)
+    def finish_removals(self, game: ProcedureGame, stage: RemovingTokens) -> MergerStage | None:
+        if stage.two_city:
+            return self.tokens_finish(game, stage.duplicates)
+        self.finish(game, stage.token_count)
+        return None
 
-    def finish(self, game: ProcedureGame) -> None:
-        """The target's tokens replace the old ones on the map; the old corporations close or
-        restart; all three are done for this operating round (2.3.11)."""
+    def finish(self, game: ProcedureGame, token_count: int) -> None:
+        """The target's tokens (``token_count`` in all) replace the old ones on the map; the
+        old corporations close or restart; all three are done for this operating round
+        (2.3.11)."""
         a, b, target = self.corps(game)
         board = game.map.board
-        if self.token_count > 2:
-            target.num_tokens = max(target.num_tokens, 2) + self.token_count - 2
+        if token_count > 2:
+            target.num_tokens = max(target.num_tokens, 2) + token_count - 2
         token_order.adopt(game, target, [a, b])
         for state in board.hexes.values():
             for city in state.cities:
@@ -1118,12 +1141,119 @@ class Merger(Procedure):
             mark_done(game, corp)
         price = target.share_price.price if target.share_price is not None else 0
         game.journal.append(journal.Merged(a.sym, b.sym, target.sym, price))
-        self.stage = "done"
+
+
+@dataclass
+class Merger(OnMachine[MergerStage]):
+    """A merger under way (rules/1841.md 2.3.11): its rules (:class:`Merging`) and where it
+    stands (:data:`MergerStage`, ``None`` once done)."""
+
+    machine: Merging
+    stage: MergerStage | None
+
+    rule = RULE
+
+    @property
+    def a(self) -> str:
+        """The acting corporation."""
+        return self.machine.a
+
+    @property
+    def b(self) -> str:
+        """Its partner."""
+        return self.machine.b
+
+    @property
+    def target(self) -> str:
+        """The new corporation."""
+        return self.machine.target
+
+    def deciding(self) -> bool:
+        """Whether a price or exchange question is asked now (answers that may leave the
+        merger unable to complete)."""
+        return isinstance(self.stage, DECIDING)
+
+    def choosing_price(self) -> bool:
+        """Whether the price is asked now."""
+        return isinstance(self.stage, ChoosingPrice)
+
+    def in_first_pass(self) -> bool:
+        """Whether the first exchange pass (pairs, the presidency) asks now."""
+        return isinstance(self.stage, Exchanging) and not self.stage.second
+
+    def removing_tokens(self) -> bool:
+        """Whether tokens are asked to leave the map now."""
+        return isinstance(self.stage, RemovingTokens)
+
+    def judged(self) -> bool:
+        """Whether a try on a light copy ended here, its exchange judged (:class:`Judged`)."""
+        return isinstance(self.stage, Judged)
+
+    def disallowed(self, game: ProcedureGame, action: moves.Move) -> IllegalAction:
+        """An exchange answer after which the merger cannot complete: no president, or a
+        circular chain (seed 000 items 3.6, 3.1; :func:`incomplete`)."""
+        a, b, _ = self.machine.corps(game)
+        return incomplete(game, a, b)
+
+    def allows(self, game: ProcedureGame, action: moves.Move) -> bool:
+        """Whether an answer of the price or exchange stage lets the merger complete (tried
+        on a copy, as :meth:`Merging.verify` checks it): an answer that leaves the new
+        corporation without a president or makes a circular chain is not allowed
+        (rules/1841.md 2.3.11, seed 000 items 3.1, 3.6), so :class:`~.decisions.Decisions`
+        does not list it."""
+        if not self.deciding() or self.machine.tuscan:
+            return True
+        trial, _ = light_copy(game)
+        twin = Merger(self.machine, self.stage)
+        try:
+            twin.take(trial, action)
+        except IllegalAction:
+            return False
+        return twin.can_finish(trial)
+
+    def take(self, game: ProcedureGame, action: moves.Move) -> None:
+        """Take ``action`` on a copy being tried: checked as an answer
+        (:meth:`Merging.refusal`), not tried on a further copy; a merger that cannot
+        complete raises ``IllegalAction`` with the copy used up."""
+        if self.stage is None:
+            raise IllegalAction("the merger asks nothing now", RULE)
+        refused = self.machine.refusal(game, self.stage, action)
+        if refused is not None:
+            raise refused
+        self.stage = self.machine.advance(game, self.stage, action)
+
+    def can_finish(self, game: ProcedureGame) -> bool:
+        """Whether some answers to the rest of the price and exchange questions let the
+        merger complete (rules/1841.md 2.3.11, seed 000 item 3.6: without a president it is
+        not allowed, and 18xx.games then can only be undone).  Tries a few ways of answering
+        (:data:`ANSWER_ORDERS`), each on its own copy; ``game`` itself may be used up by the
+        last try.  A way missed by all of them is not listed (a rare, safe omission)."""
+        if not self.deciding():
+            return True
+        for number, order in enumerate(ANSWER_ORDERS):
+            last = number == len(ANSWER_ORDERS) - 1
+            trial = game if last else light_copy(game)[0]
+            if Merger(self.machine, self.stage).answer_through(trial, order):
+                return True
+        return False
+
+    def answer_through(self, game: ProcedureGame, order: tuple[str, ...]) -> bool:
+        """Answer every price and exchange question by the first of ``order`` offered
+        (:meth:`take`); whether the merger gets past them without a refusal."""
+        try:
+            while self.stage is not None and self.deciding():
+                asked = self.machine.question(game, self.stage)
+                assert asked is not None
+                choice = next((c for c in order if c in asked.choices), asked.choices[0])
+                self.take(game, moves.Choose(entity=self.target, choice=choice))
+        except IllegalAction:
+            return False
+        return True
 
 
 def hold_frozen_after_restart(game: ProcedureGame, restarted: Sequence[Corporation]) -> None:
     """18xx.games brings the frozen states (rules/1841.md 2.3.9, 2.3.10) up to date once a
-    merger's exchanges are over (:meth:`Merger.tokens_start`), not after the old corporations
+    merger's exchanges are over (:meth:`Merging.tokens_start`), not after the old corporations
     restart at its end.  By the rules no started corporation is presided by a merged one then
     (its certificates went to the new corporation), but a minor whose transformation never
     completed (:func:`.stock.stall_token_purchases`) still names its old president: when that
@@ -1140,11 +1270,33 @@ def hold_frozen_after_restart(game: ProcedureGame, restarted: Sequence[Corporati
         game.frozen_held = True
 
 
+def begin(
+    game: ProcedureGame,
+    a: Corporation,
+    b: Corporation,
+    target: Corporation,
+    decider: str,
+    tuscan: bool = False,
+    tuscan_first: bool = False,
+) -> Merger:
+    """Begin the merger of ``a`` and ``b`` into ``target`` without checking it first (the
+    Tuscan merge's, :mod:`.tuscan`, and the tries on a copy); it runs to its first question
+    or its end (a merger that cannot complete raises ``IllegalAction``)."""
+    circular = tuple(c.sym for c in game.corporations if c.ipoed and is_circular(c))
+    machine = Merging(a.sym, b.sym, target.sym, decider, tuscan, tuscan_first, circular)
+    return Merger(machine, machine.begin(game))
+
+
 def start_merger(
     game: ProcedureGame, a: Corporation, b: Corporation, target: Corporation
 ) -> Merger:
     """The acting corporation ``a`` merges with ``b`` into ``target`` (rules/1841.md 2.3.11):
-    checked (partner, target) and begun; the caller queues it."""
+    checked (partner, target) and begun; the caller queues it.
+
+    The start is checked first on a light copy (an illegal merger changes nothing); not while
+    a file is replayed (``game.policy.trial_copy`` off): a refusal then ends the replay and
+    ``stellwerk.api.Game.process`` rebuilds the engine from a checkpoint, so the
+    half-changed game is never used (a copy cost most of a merger's replay time)."""
     if game.specs[a.sym].type != game.specs[b.sym].type:
         raise IllegalAction(f"{b.sym} is not of {a.sym}'s type", RULE_TYPE)
     if not mergeable(game, a) or not mergeable(game, b):
@@ -1155,9 +1307,11 @@ def start_merger(
     decider = controller(a)
     if decider is None:
         raise IllegalAction(f"{a.sym} has no player in control", RULE)
-    merger = Merger(a.sym, b.sym, target.sym, ref(decider))
-    merger.begin(game)
-    return merger
+    if game.policy.trial_copy:
+        trial, _ = light_copy(game)
+        ta, tb, tt = (trial.corporation(c.sym) for c in (a, b, target))
+        begin(trial, ta, tb, tt, ref(decider))
+    return begin(game, a, b, target, ref(decider))
 
 
 def can_begin(game: ProcedureGame, a: Corporation, b: Corporation, target: Corporation) -> bool:
@@ -1176,8 +1330,7 @@ def can_begin(game: ProcedureGame, a: Corporation, b: Corporation, target: Corpo
             return False
         if not (mergeable(trial, ta) and mergeable(trial, tb) and merge_target(trial, tt)):
             return False
-        started = Merger(a.sym, b.sym, target.sym, ref(decider))
-        started.run_begin(trial)
+        started = begin(trial, ta, tb, tt, ref(decider))
     except IllegalAction:
         return False
     return started.can_finish(trial)

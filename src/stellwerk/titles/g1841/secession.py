@@ -3,7 +3,7 @@ SB ("a"; first edition: the minor SFV) and SFL ("b").
 
 :func:`start` runs the automatic part at once -- skip conditions, prices, tokens, trains,
 cash, treasury shares, the president's certificates and the pairs -- and queues a
-:class:`Secession` (a :class:`~.decisions.Procedure`) that asks the rest: which president's
+:class:`Secession` that asks the rest: which president's
 certificate a president below 40 % takes (``pick_exchange_pres``), which share each single
 IRSFF share becomes (``pick_exchange_corp``), the share offers (``share_offer``) and further
 offer rounds (``offer_again``), the second edition's extra tokens at L.50 (``buy_tokens``).
@@ -16,13 +16,18 @@ corporations he controls (definition order, or by share value with
 ``settings.holder_corporation_order``; seed 000 items 1.16, 2.12), then the pool, then frozen
 corporations (seed 000 item 2.25).
 
-Progress is plain data: holders are named by keys (``"player:<id>"``, ``"corp:<sym>"``,
-``"pool"``), corporations by symbol.
+The questions run on the core mechanism (:mod:`stellwerk.core.procedure`): their rules are a
+:class:`Seceding` machine, where they stand a frozen stage (:class:`PickingPresident`,
+:class:`ExchangingSingles`, :class:`Offering`, :class:`OfferingAgain`, :class:`BuyingTokens`,
+:class:`Stalled`; ``None`` once done), and :class:`Secession` is the procedure the decisions
+queue runs (:class:`~.decisions.OnMachine`).  Holders are named by keys (``"player:<id>"``,
+``"corp:<sym>"``, ``"pool"``), corporations by symbol.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stellwerk.core import moves
@@ -40,10 +45,11 @@ from stellwerk.core.entities import (
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.rounds import OperatingRound
 from stellwerk.core.map.graph import compute_network, token_nodes
+from stellwerk.core.procedure import Machine
 from stellwerk.core.shares import Bundle, ChangePresident, transfer_bundle
 from stellwerk.titles.g1841 import frozen, journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
-from stellwerk.titles.g1841.decisions import Procedure, Question, queue, share_offer_facts
+from stellwerk.titles.g1841.decisions import OnMachine, Question, queue, share_offer_facts
 from stellwerk.titles.g1841.ownership import holders_in_order
 from stellwerk.titles.g1841.start import tokens_bought
 
@@ -208,17 +214,15 @@ def start(game: ProcedureGame) -> None:
         close_corporation(game, b)
         return
     decider = game.controller(old) or operator_controller(game)
-    procedure = Secession(old=old.sym, a=a.sym, b=b.sym, decider=key_of(decider))
     assert old.share_price is not None
-    procedure.price = old.share_price.price
+    machine = Seceding(old.sym, a.sym, b.sym, key_of(decider), old.share_price.price)
     game.journal.append(journal.Seceded(old.sym, a.sym, b.sym))
     set_prices(game, old, a, b)
     split_tokens(game, old, a, b)
     split_trains(old, a, b)
     split_cash(old, a, b)
     split_treasury(game, old, a, b)
-    procedure.begin_exchange(game)
-    queue(game, procedure)
+    queue(game, Secession(machine, machine.begin_exchange(game)))
 
 
 def operator_controller(game: ProcedureGame) -> Player:
@@ -374,35 +378,84 @@ def give_new(game: ProcedureGame, corp: Corporation, to: Holder, president: bool
         game.set_president(corp, game.pool)
 
 
-@dataclass
-class Secession(Procedure):
-    """The secession's questions and their automatic parts in between (rules/1841.md 2.4.1).
+@dataclass(frozen=True)
+class PickingPresident:
+    """IRSFF's president below 40 % picks the president's certificate he takes for his own
+    (``a`` SB, ``b`` SFL; rules/1841.md 2.4.1)."""
 
-    ``stage``: ``pick_pres`` (IRSFF's president below 40 % picks his president's
-    certificate), ``singles`` (single IRSFF shares, first of ``holders``), ``offer``
-    (``holders`` offered a share of ``offer_corp``), ``offer_again``, ``tokens`` (extra
-    tokens of ``tokens_corp``), ``done``."""
+
+@dataclass(frozen=True)
+class ExchangingSingles:
+    """The single IRSFF shares (rules/1841.md 2.4.1): ``holders`` (keys) still to exchange,
+    the first of whom is asked which new share his becomes."""
+
+    holders: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Offering:
+    """An offer round of ``corp``'s treasury shares (rules/1841.md 2.4.1): ``holders`` (keys)
+    still to be offered, the first of whom is asked now (one who can buy).  ``first_round``:
+    SB's first round, after which SFL's first follows; ``done_a``/``done_b``: no further
+    round for SB/SFL."""
+
+    corp: str
+    holders: tuple[str, ...]
+    first_round: bool
+    done_a: bool
+    done_b: bool
+
+
+@dataclass(frozen=True)
+class OfferingAgain:
+    """``corp`` is asked whether another offer round follows (rules/1841.md 2.4.1);
+    ``done_a``/``done_b`` as in :class:`Offering`."""
+
+    corp: str
+    done_a: bool
+    done_b: bool
+
+
+@dataclass(frozen=True)
+class BuyingTokens:
+    """``corp`` (SB, then SFL) may buy extra tokens at L.50 each (second edition;
+    rules/1841.md 2.4.1)."""
+
+    corp: str
+
+
+@dataclass(frozen=True)
+class Stalled:
+    """The token purchase queued behind one 18xx.games never asks
+    (:func:`.stock.stall_token_purchases`): never asked, the secession never completes."""
+
+
+SecessionStage = (
+    PickingPresident | ExchangingSingles | Offering | OfferingAgain | BuyingTokens | Stalled
+)
+"""Where the secession stands; ``None`` once it is done."""
+
+
+@dataclass(frozen=True)
+class Seceding(Machine["ProcedureGame", SecessionStage, moves.Move, Question]):
+    """The rules of the secession's questions and their automatic parts in between
+    (rules/1841.md 2.4.1): ``old`` (IRSFF) splits into ``a`` (SB; first edition SFV) and
+    ``b`` (SFL); ``decider`` (a key) answers where nobody else can; ``price`` is IRSFF's
+    price at the split (seed 000 item 3.3 pays unmatched holders at it)."""
 
     old: str
     a: str
     b: str
     decider: str
-    stage: str = "start"
-    holders: list[str] = field(default_factory=list)
-    offer_corp: str = ""
-    offer_first: bool = True
-    done_a: bool = False
-    done_b: bool = False
-    tokens_corp: str = ""
-    tuscan_deferred: bool = False
     price: int = 0
-    """IRSFF's price at the split (seed 000 item 3.3 pays unmatched holders at it)."""
+
     rule = RULE
+    stages = (PickingPresident, ExchangingSingles, Offering, OfferingAgain, BuyingTokens, Stalled)
 
     # -- questions ---------------------------------------------------------------------
-    def question(self, game: ProcedureGame) -> Question | None:
+    def question(self, game: ProcedureGame, stage: SecessionStage) -> Question | None:
         old = game.corporation(self.old)
-        if self.stage == "pick_pres":
+        if isinstance(stage, PickingPresident):
             owner = old.owner
             if owner is not None and game.controller(old) is not None:
                 entity: Holder = owner  # a controlled corporation's president answers
@@ -414,8 +467,8 @@ class Secession(Procedure):
                 meanings={k: ("take_presidency_of", (("corporation", c),))
                           for k, c in (("a", self.a), ("b", self.b))},
             )  # fmt: skip
-        if self.stage == "singles":
-            holder = holder_of(game, self.holders[0])
+        if isinstance(stage, ExchangingSingles):
+            holder = holder_of(game, stage.holders[0])
             entity = self.decider_of(game) if isinstance(holder, SharePool) else holder
             return Question(
                 entity, ("choose",), "pick_exchange_corp", RULE, ["a", "b"],
@@ -423,23 +476,23 @@ class Secession(Procedure):
                 meanings={k: ("exchange_for", (("corporation", c),))
                           for k, c in (("a", self.a), ("b", self.b))},
             )  # fmt: skip
-        if self.stage == "offer":
-            holder = holder_of(game, self.holders[0])
-            facts = share_offer_facts(game.corporation(self.offer_corp))
+        if isinstance(stage, Offering):
+            holder = holder_of(game, stage.holders[0])
+            facts = share_offer_facts(game.corporation(stage.corp))
             return Question(
                 holder, ("choose",), "share_offer", RULE, ["yes", "no"], facts=facts,
                 meanings={"yes": ("buy_share", facts), "no": ("decline_share", facts[:1])},
             )  # fmt: skip
-        if self.stage == "offer_again":
-            corp = game.corporation(self.offer_corp)
+        if isinstance(stage, OfferingAgain):
+            corp = game.corporation(stage.corp)
             entity = self.acting_for(game, corp)
             about: Facts = (("corporation", corp.sym),)
             return Question(
                 entity, ("choose",), "offer_again", RULE, ["y", "n"], facts=about,
                 meanings={"y": ("offer_again", about), "n": ("end_offers", about)},
             )  # fmt: skip
-        if self.stage == "tokens":
-            corp = game.corporation(self.tokens_corp)
+        if isinstance(stage, BuyingTokens):
+            corp = game.corporation(stage.corp)
             top = self.max_tokens(corp)
             price = OPTIONAL_TOKEN_PRICE
             return Question(
@@ -458,26 +511,70 @@ class Secession(Procedure):
         """A new corporation answers for itself if a player controls it, else the decider."""
         return corp if game.controller(corp) is not None else self.decider_of(game)
 
-    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
-        choice = moves.choice_of(action)
-        if self.stage == "pick_pres":
-            self.exchange_president(game, str(choice))
-        elif self.stage == "singles":
-            self.exchange_single(game, str(choice))
-        elif self.stage == "offer":
-            self.offer_answer(game, str(choice))
-        elif self.stage == "offer_again":
-            self.offer_again_answer(game, str(choice))
-        elif self.stage == "tokens":
-            self.buy_tokens(game, int(choice) if isinstance(choice, (int, str)) else -1)
+    def verify(
+        self, game: ProcedureGame, stage: SecessionStage, answer: moves.Move
+    ) -> IllegalAction | None:
+        """Refuse an answer the secession cannot take: a choice not offered, a share bought
+        by a holder who cannot buy it (rules/1841.md 2.4.1: the cash, the limits), a token
+        count out of range."""
+        choice = moves.choice_of(answer)
+        if isinstance(stage, PickingPresident | ExchangingSingles):
+            offered: tuple[str, ...] = ("a", "b")
+        elif isinstance(stage, Offering):
+            corp = game.corporation(stage.corp)
+            if choice == "yes" and not can_buy_offer(game, holder_of(game, stage.holders[0]), corp):
+                return IllegalAction(f"{stage.holders[0]} cannot buy the offered share", RULE)
+            offered = ("yes", "no")
+        elif isinstance(stage, OfferingAgain):
+            offered = ("y", "n")
+        elif isinstance(stage, BuyingTokens):
+            corp = game.corporation(stage.corp)
+            try:
+                count = int(str(choice))
+            except ValueError:
+                return IllegalAction(f"{choice!r} is not a number of tokens", RULE)
+            if not 0 <= count <= self.max_tokens(corp):
+                return IllegalAction(f"{corp.sym} cannot buy {count} tokens", RULE)
+            return None
         else:
-            raise IllegalAction("the secession asks nothing now", RULE)
+            return IllegalAction("the secession asks nothing now", RULE)
+        if choice not in offered:
+            return IllegalAction(f"{choice!r} is not offered (choices: {offered})", RULE)
+        return None
+
+    def advance(
+        self, game: ProcedureGame, stage: SecessionStage, answer: moves.Move
+    ) -> SecessionStage | None:
+        """Take the answer and run the automatic parts on to the next question (or the
+        end)."""
+        choice = str(moves.choice_of(answer))
+        if isinstance(stage, PickingPresident):
+            return self.exchange_president(game, choice)
+        if isinstance(stage, ExchangingSingles):
+            holders = list(stage.holders)
+            self.swap_single(game, holders, choice)
+            return self.next_single(game, holders)
+        if isinstance(stage, Offering):
+            holder = holder_of(game, stage.holders[0])
+            if choice == "yes":
+                corp = game.corporation(stage.corp)
+                share = corp.treasury_shares()[0]
+                game.buy_shares(holder, Bundle.of([share], corp))
+            return self.next_offer(game, dataclasses.replace(stage, holders=stage.holders[1:]))
+        if isinstance(stage, OfferingAgain):
+            if choice == "y":
+                return self.offer(game, stage.corp, False, stage.done_a, stage.done_b)
+            done_a, done_b = self.mark_done(stage.corp, stage.done_a, stage.done_b)
+            return self.post_offer(game, stage.corp, False, done_a, done_b)
+        if isinstance(stage, BuyingTokens):
+            return self.buy_tokens(game, stage.corp, int(choice))
+        raise TypeError(f"the secession takes no answer in {stage}")
 
     # -- presidents and pairs ----------------------------------------------------------
     def corps(self, game: ProcedureGame) -> tuple[Corporation, Corporation, Corporation]:
         return game.corporation(self.old), game.corporation(self.a), game.corporation(self.b)
 
-    def begin_exchange(self, game: ProcedureGame) -> None:
+    def begin_exchange(self, game: ProcedureGame) -> SecessionStage | None:
         """IRSFF's president with 40 % takes both president's certificates for his own and two
         shares; below 40 % he is asked; with IRSFF's president's certificate in the pool both
         go to the pool (18xx.games moves SB's and leaves SFL's in its treasury)
@@ -488,8 +585,7 @@ class Secession(Procedure):
         if owner is None or (pres is not None and isinstance(pres.owner, SharePool)):
             give_new(game, a, game.pool, president=True)
             game.set_president(a, game.pool)
-            self.begin_singles(game)
-            return
+            return self.begin_singles(game)
         if owner.percent_of(old.sym) >= KEEPS_BOTH_PRESIDENCIES:
             mine = owner.shares_of(old.sym)
             ordinary = [s for s in mine if not s.president]
@@ -497,11 +593,10 @@ class Secession(Procedure):
                 split_off(share, old)
             give_new(game, a, owner, president=True)
             give_new(game, b, owner, president=True)
-            self.exchange_pairs(game, b)
-            return
-        self.stage = "pick_pres"
+            return self.exchange_pairs(game, b)
+        return PickingPresident()
 
-    def exchange_president(self, game: ProcedureGame, choice: str) -> None:
+    def exchange_president(self, game: ProcedureGame, choice: str) -> SecessionStage | None:
         """IRSFF's president takes the chosen president's certificate for his own; the first
         pair gets the other one (rules/1841.md 2.4.1)."""
         old, a, b = self.corps(game)
@@ -511,9 +606,9 @@ class Secession(Procedure):
         pres = next(s for s in owner.shares_of(old.sym) if s.president)
         split_off(pres, old)
         give_new(game, new, owner, president=True)
-        self.exchange_pairs(game, other)
+        return self.exchange_pairs(game, other)
 
-    def exchange_pairs(self, game: ProcedureGame, other: Corporation) -> None:
+    def exchange_pairs(self, game: ProcedureGame, other: Corporation) -> SecessionStage | None:
         """Every pair of IRSFF shares, holders in exchange order: the first pair takes the
         other president's certificate (the pool's pair puts it in the pool), each further one a
         share of each; nobody with a pair: the certificate goes to the pool (rules/1841.md
@@ -537,169 +632,137 @@ class Secession(Procedure):
         if pending:
             give_new(game, other, game.pool, president=True)
             game.set_president(other, game.pool)
-        self.begin_singles(game)
+        return self.begin_singles(game)
 
     # -- single shares -----------------------------------------------------------------
-    def begin_singles(self, game: ProcedureGame) -> None:
+    def begin_singles(self, game: ProcedureGame) -> SecessionStage | None:
         old = game.corporation(self.old)
-        self.holders = exchange_holders(game, self.decider_of(game), old, 10)
+        holders = exchange_holders(game, self.decider_of(game), old, 10)
         if game.settings.secession_pays_unmatched_holders:
-            self.pay_out_singles(game)
-        self.next_single(game)
+            self.pay_out_singles(game, holders)
+            holders = []
+        return self.next_single(game, holders)
 
-    def pay_out_singles(self, game: ProcedureGame) -> None:
+    def pay_out_singles(self, game: ProcedureGame, holders: list[str]) -> None:
         """Seed 000 item 3.3: holders left with a single IRSFF share are paid its value at
         IRSFF's last price by the bank (no price change); the pool's share is void."""
         old = game.corporation(self.old)
-        for key in self.holders:
+        for key in holders:
             holder = holder_of(game, key)
             for share in list(holder.shares_of(old.sym)):
                 split_off(share, old)
                 if not isinstance(holder, SharePool):
                     transfer(game.bank, holder, self.price * share.percent // 10, RULE)
-        self.holders = []
 
-    def next_single(self, game: ProcedureGame) -> None:
+    def next_single(self, game: ProcedureGame, holders: list[str]) -> SecessionStage | None:
         """The next single share: asked if both have shares and the holder is a player, a
         player-controlled corporation or the pool (the decider answers); else automatic
         (frozen corporations take SB) (rules/1841.md 2.4.1; seed 000 item 2.25)."""
         _, a, b = self.corps(game)
-        while self.holders:
-            holder = holder_of(game, self.holders[0])
+        while holders:
+            holder = holder_of(game, holders[0])
             has_a, has_b = bool(a.treasury_shares()), bool(b.treasury_shares())
             asks = isinstance(holder, SharePool) or game.controller(holder) is not None
             if has_a and has_b and asks:
-                self.stage = "singles"
-                return
+                return ExchangingSingles(tuple(holders))
             if not (has_a or has_b):
                 break
-            self.swap_single(game, "a" if has_a else "b")
-        self.begin_offers(game)
+            self.swap_single(game, holders, "a" if has_a else "b")
+        return self.offer(game, self.a, True, False, False)
 
-    def exchange_single(self, game: ProcedureGame, choice: str) -> None:
-        """The asked single share becomes the chosen one (``a`` SB, ``b`` SFL)."""
-        self.swap_single(game, choice)
-        self.next_single(game)
-
-    def swap_single(self, game: ProcedureGame, choice: str) -> None:
+    def swap_single(self, game: ProcedureGame, holders: list[str], choice: str) -> None:
+        """The first holder's single share becomes the chosen one (``a`` SB, ``b`` SFL)."""
         old, a, b = self.corps(game)
-        holder = holder_of(game, self.holders.pop(0))
+        holder = holder_of(game, holders.pop(0))
         split_off(holder.shares_of(old.sym)[0], old)
         give_new(game, a if choice == "a" else b, holder)
 
     # -- share offers ------------------------------------------------------------------
-    def begin_offers(self, game: ProcedureGame) -> None:
-        """One offer round for SB, then one for SFL (rules/1841.md 2.4.1)."""
-        self.offer_first = True
-        self.offer(game, self.a)
-
-    def offer(self, game: ProcedureGame, sym: str) -> None:
+    def offer(
+        self, game: ProcedureGame, sym: str, first_round: bool, done_a: bool, done_b: bool
+    ) -> SecessionStage | None:
+        """An offer round of ``sym``'s treasury shares, from its controlling player (else the
+        decider); SB's first round (``first_round``) begins the offers (rules/1841.md
+        2.4.1)."""
         corp = game.corporation(sym)
-        self.offer_corp = sym
         first = game.controller(corp) or self.decider_of(game)
-        self.holders = offer_holders(game, first, corp)
-        self.next_offer(game)
+        holders = tuple(offer_holders(game, first, corp))
+        return self.next_offer(game, Offering(sym, holders, first_round, done_a, done_b))
 
-    def next_offer(self, game: ProcedureGame) -> None:
-        corp = game.corporation(self.offer_corp)
-        while self.holders and not can_buy_offer(game, holder_of(game, self.holders[0]), corp):
-            self.holders.pop(0)
-        if self.holders:
-            self.stage = "offer"
-            return
-        self.post_offer(game)
+    def next_offer(self, game: ProcedureGame, stage: Offering) -> SecessionStage | None:
+        """The first holder left who can buy is asked; none: the round is over."""
+        corp = game.corporation(stage.corp)
+        holders = list(stage.holders)
+        while holders and not can_buy_offer(game, holder_of(game, holders[0]), corp):
+            holders.pop(0)
+        if holders:
+            return dataclasses.replace(stage, holders=tuple(holders))
+        return self.post_offer(game, stage.corp, stage.first_round, stage.done_a, stage.done_b)
 
-    def offer_answer(self, game: ProcedureGame, choice: str) -> None:
-        """The asked holder buys the offered share or declines (rules/1841.md 2.4.1); a
-        purchase he cannot make is refused before anything changes."""
-        corp = game.corporation(self.offer_corp)
-        if not self.holders:
-            raise IllegalAction("no share offer is open", RULE)
-        if choice == "yes" and not can_buy_offer(game, holder_of(game, self.holders[0]), corp):
-            raise IllegalAction(f"{self.holders[0]} cannot buy the offered share", RULE)
-        holder = holder_of(game, self.holders.pop(0))
-        if choice == "yes":
-            share = corp.treasury_shares()[0]
-            game.buy_shares(holder, Bundle.of([share], corp))
-        self.next_offer(game)
-
-    def post_offer(self, game: ProcedureGame) -> None:
+    def post_offer(
+        self, game: ProcedureGame, sym: str, first_round: bool, done_a: bool, done_b: bool
+    ) -> SecessionStage | None:
         """After a round: SFL's first round; then, alternately for SB and SFL while someone
         can buy, the corporation is asked whether another round follows (rules/1841.md
         2.4.1)."""
         while True:
-            if self.offer_first:
-                self.offer_first = False
-                self.offer(game, self.b)
-                return
-            if self.done_a and self.done_b:
-                self.begin_tokens(game)
-                return
-            self.offer_corp = self.b if self.offer_corp == self.a else self.a
-            if self.done_a if self.offer_corp == self.a else self.done_b:
+            if first_round:
+                return self.offer(game, self.b, False, done_a, done_b)
+            if done_a and done_b:
+                return self.begin_tokens(game)
+            sym = self.b if sym == self.a else self.a
+            if done_a if sym == self.a else done_b:
                 continue
-            corp = game.corporation(self.offer_corp)
+            corp = game.corporation(sym)
             first = game.controller(corp) or self.decider_of(game)
             if any(
                 can_buy_offer(game, holder_of(game, k), corp)
                 for k in offer_holders(game, first, corp)
             ):
-                self.stage = "offer_again"
-                return
-            self.mark_done(self.offer_corp)
+                return OfferingAgain(sym, done_a, done_b)
+            done_a, done_b = self.mark_done(sym, done_a, done_b)
 
-    def mark_done(self, sym: str) -> None:
-        if sym == self.a:
-            self.done_a = True
-        else:
-            self.done_b = True
-
-    def offer_again_answer(self, game: ProcedureGame, choice: str) -> None:
-        if choice == "y":
-            self.offer(game, self.offer_corp)
-            return
-        self.mark_done(self.offer_corp)
-        self.post_offer(game)
+    def mark_done(self, sym: str, done_a: bool, done_b: bool) -> tuple[bool, bool]:
+        """No further round for ``sym``."""
+        return (True, done_b) if sym == self.a else (done_a, True)
 
     # -- extra tokens (second edition) --------------------------------------------------
-    def begin_tokens(self, game: ProcedureGame) -> None:
+    def begin_tokens(self, game: ProcedureGame) -> SecessionStage | None:
         if not game.settings.secession_token_purchase:
             self.finish(game)
-            return
-        self.tokens_corp = self.a
-        self.next_tokens(game)
+            return None
+        return self.next_tokens(game, self.a)
 
     def max_tokens(self, corp: Corporation) -> int:
         return min(corp.cash // OPTIONAL_TOKEN_PRICE, MAX_TOKENS - corp.num_tokens)
 
-    def next_tokens(self, game: ProcedureGame) -> None:
+    def next_tokens(self, game: ProcedureGame, sym: str) -> SecessionStage | None:
         """SB, then SFL, may buy tokens at L.50 each up to 5 in all, if it has L.50
         (rules/1841.md 2.4.1)."""
-        while self.tokens_corp:
-            corp = game.corporation(self.tokens_corp)
+        while sym:
+            corp = game.corporation(sym)
             if self.max_tokens(corp) > 0:
                 # behind a purchase 18xx.games never asks (.stock.stall_token_purchases)
-                self.stage = "stalled" if game.stalled_token_purchase is not None else "tokens"
-                return
-            self.tokens_corp = self.b if self.tokens_corp == self.a else ""
+                if game.stalled_token_purchase is not None:
+                    return Stalled()
+                return BuyingTokens(sym)
+            sym = self.b if sym == self.a else ""
         self.finish(game)
+        return None
 
-    def buy_tokens(self, game: ProcedureGame, count: int) -> None:
-        corp = game.corporation(self.tokens_corp)
-        if not 0 <= count <= self.max_tokens(corp):
-            raise IllegalAction(f"{corp.sym} cannot buy {count} tokens", RULE)
+    def buy_tokens(self, game: ProcedureGame, sym: str, count: int) -> SecessionStage | None:
+        corp = game.corporation(sym)
         transfer(corp, game.bank, count * OPTIONAL_TOKEN_PRICE, RULE)
         corp.num_tokens += count
         if count:
             game.journal.append(journal.TokensBought(corp.sym, count, count * OPTIONAL_TOKEN_PRICE))
-        self.tokens_corp = self.b if self.tokens_corp == self.a else ""
-        self.next_tokens(game)
+        return self.next_tokens(game, self.b if sym == self.a else "")
 
     # -- the end -----------------------------------------------------------------------
     def finish(self, game: ProcedureGame) -> None:
         """SB and SFL take IRSFF's place in this operating round (SB, then SFL) unless IRSFF
-        has operated or is operating (seed 000 item 2.24); IRSFF closes; a Tuscan merge that
-        waited starts (rules/1841.md 2.4.1, 2.4 item 4)."""
+        has operated or is operating (seed 000 item 2.24); IRSFF closes (rules/1841.md
+        2.4.1).  A Tuscan merge that waited starts after it (:meth:`Secession.answer`)."""
         from stellwerk.titles.g1841 import events
 
         old, a, b = self.corps(game)
@@ -719,8 +782,38 @@ class Secession(Procedure):
         # corporation's, as in 18xx.games (its closing removes no token)
         events.close_corporation(game, old)
         frozen.update(game)
-        self.stage = "done"
-        if self.tuscan_deferred:
+
+
+@dataclass
+class Secession(OnMachine[SecessionStage]):
+    """The secession's questions under way (rules/1841.md 2.4.1): its rules
+    (:class:`Seceding`) and where it stands (:data:`SecessionStage`, ``None`` once done).
+    ``tuscan_deferred``: a Tuscan merge waits for its end (2.4 item 4) -- set from outside
+    while it asks, not a part of its progress."""
+
+    machine: Seceding
+    stage: SecessionStage | None
+    tuscan_deferred: bool = False
+
+    rule = RULE
+
+    @property
+    def old(self) -> str:
+        """The corporation that splits (IRSFF)."""
+        return self.machine.old
+
+    @property
+    def tokens_corp(self) -> str:
+        """The corporation asked to buy tokens now ("" when none is)."""
+        return self.stage.corp if isinstance(self.stage, BuyingTokens) else ""
+
+    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
+        """The machine takes the answer (:meth:`OnMachine.answer`); at the end a Tuscan
+        merge that waited starts (rules/1841.md 2.4 item 4)."""
+        super().answer(game, action)
+        if self.done() and self.tuscan_deferred:
+            from stellwerk.titles.g1841 import events
+
             self.tuscan_deferred = False
             events.start_tuscan_merge(game)
 
@@ -728,6 +821,4 @@ class Secession(Procedure):
 def under_way(game: ProcedureGame) -> Secession | None:
     """The secession while it still asks (the Tuscan merge waits for it, rules/1841.md 2.4
     item 4)."""
-    return next(
-        (p for p in game.procedures if isinstance(p, Secession) and p.stage != "done"), None
-    )
+    return next((p for p in game.procedures if isinstance(p, Secession) and not p.done()), None)

@@ -13,7 +13,7 @@ prices on the market, presidents, the journal, the queued procedures.  :func:`li
 copies exactly that and shares the rest with the game (:data:`SHARED`): the board and its
 graphs, the title's data and the round.  The copy is marked (``Game1841.shares_board``), and
 a merger tried on it stops where its outcome is judged, before its token stage touches the
-board (:meth:`.merger.Merger.tokens_start`): everything after that point cannot refuse, so
+board (:meth:`.merger.Merging.tokens_start`): everything after that point cannot refuse, so
 the answer is the one a whole copy gives.  Nothing shared is written by a try; the test
 ``tests/titles/g1841/test_trial.py`` checks that, and that the answers equal those of whole
 copies.

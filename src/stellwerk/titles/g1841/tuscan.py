@@ -143,16 +143,9 @@ class Tuscan(Procedure):
                 self.sub = transform.begin(game, corp, target, tuscan=True, decider=self.decider)
             else:
                 a, b, target = (game.corporation(n) for n in names)
-                sub_m = merger.Merger(
-                    a.sym,
-                    b.sym,
-                    target.sym,
-                    self.decider,
-                    tuscan=True,
-                    tuscan_first=bool(self.steps),
+                self.sub = merger.begin(
+                    game, a, b, target, self.decider, tuscan=True, tuscan_first=bool(self.steps)
                 )
-                self.sub = sub_m
-                sub_m.run_begin(game)
 
     def finish(self, game: ProcedureGame) -> None:
         sfli = game.corporation(FORMED)
