@@ -380,15 +380,17 @@ class Game:
     def decider_of(self, entity: EntityId | None) -> PlayerId | None:
         """The player who decides for ``entity`` (a player id, a corporation's or company's
         symbol): the player himself; for a corporation the player at the end of its chain of
-        control (the title's controller: 1841's frozen and circular corporations have none);
-        for a company its owner, or its owning corporation's decider; None when nobody does
-        (a corporation in receivership) or the entity is unknown."""
+        control (the title's controller: 1841's frozen and circular corporations have none),
+        or the player a title's procedure names for a corporation it forms that has no
+        president yet (1841's merger: its deciding player); for a company its owner, or its
+        owning corporation's decider; None when nobody does (a corporation in receivership)
+        or the entity is unknown."""
         engine = self._engine
         if any(pid == entity for pid, _ in self.players):
             return entity
         corp = engine.corporation_or_none(str(entity))
         if corp is not None:
-            found = engine.controller(corp)
+            found = engine.decider(corp)
             return found.id if isinstance(found, Player) else None
         company = next((c for c in engine.companies if c.sym == str(entity)), None)
         owner = company.owner if company is not None else None

@@ -2,10 +2,12 @@
 transformations, token choices, corporate share trading), and the default orders of seed 003
 (H15, rules/1841.md 6.7) at each of 1841's decisions (rules/1841.md 5.3-5.4).
 
-The game is a seeded random game made here (``gm_scripted.script``; seed 2 reaches two
-transformations, two mergers with token removals, share offers and corporate trading before
-its end); while it is made, every position with one of 1841's procedure questions is looked
-at: the default order the GM would give, and the question's topic.
+The game is a seeded random game made here (``gm_scripted.script``; seed 6 reaches two
+transformations, a merger with a token removal, share offers and corporate trading before
+its end; the driver's games change with its choices and the engine's, so a change there may
+call for another seed: the tests name what the game must show); while it is made, every
+position with one of 1841's procedure questions is looked at: the default order the GM
+would give, and the question's topic.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from stellwerk.gm.session import Session
 pytestmark = pytest.mark.slow  # the scripted game takes a minute to make; the recorded games
 # (test_gm_1841_recorded.py) check the same decisions in the normal suite
 
-SEED = 2
+SEED = 6
 DECIDING = ("choose", "remove_token", "merge", "buy_token")
 
 
@@ -113,9 +115,9 @@ def test_issue10_1841_defaults_follow_seed_003(made: Made) -> None:
             if default["type"] == "remove_token":
                 assert seen.note.startswith("drawn"), seen
         elif any(a["type"] in ("merge", "buy_token") for a in seen.listed):
-            assert default["type"] == "pass" or not any(
-                a["type"] == "pass" for a in seen.listed
-            ), seen
+            assert default["type"] == "pass" or not any(a["type"] == "pass" for a in seen.listed), (
+                seen
+            )
     topics = {s.topic for s in made.seen}
     assert {"upgrade", "buy_tokens", "remove_tokens"} <= topics
 

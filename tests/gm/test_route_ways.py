@@ -7,6 +7,8 @@ from __future__ import annotations
 from gm_scripted import script
 
 from stellwerk.api import Game
+from stellwerk.gm.orders import RunRoute
+from stellwerk.gm.routefind import named_routes
 from stellwerk.gm.session import Session
 
 SEED = 1
@@ -35,3 +37,35 @@ def test_named_stops_with_two_ways_take_the_route_paying_most() -> None:
     paid = sum(r["revenue"] for r in run["routes"])
     assert paid == sum(r["revenue"] for r in recorded["routes"])
     assert set(STOPS) <= set(run["routes"][0]["hexes"])
+
+
+SHARED_SEED = 2
+SHARED_LINE = 733
+"""In this seeded 1841 game the order at this line names three routes of RATF's 2-trains,
+``S15-R14-Q13-S11-T10; R14-S11; S11-Q11``: on its own S11-Q11 has two ways paying the same,
+and the first the enumerator lists (by T12 and R12) uses track the first route uses, so only
+the other (the direct one) runs with the others (found by playing the slow whole game by
+orders; the driver's games change with its choices, so a change there may move the line)."""
+
+
+def test_named_routes_are_taken_together_on_track_not_used_twice() -> None:
+    reference, lines = script("1841", 3, SHARED_SEED, SHARED_LINE + 1)
+    player, text = lines[SHARED_LINE]
+    assert text.startswith("RATF: fahre S15-R14-Q13-S11-T10 mit 2; R14-S11 mit 2; S11-Q11")
+    data = reference.to_file()
+    recorded = data["actions"][SHARED_LINE]
+    data["actions"] = data["actions"][:SHARED_LINE]
+    game = Game.from_file(data)
+    routes = tuple(RunRoute(tuple(r["hexes"]), "2") for r in recorded["routes"])
+    alone = named_routes(game, "RATF", routes[2:])  # S11-Q11 by itself: its first best way
+    assert alone[0]["connections"] != recorded["routes"][2]["connections"]
+    session = Session(game)
+    session.receive(player, text)
+    answers = session.advance()
+    taken = [a for a in answers if a.text == text]
+    assert taken and taken[0].refused is None and taken[0].action_id is not None
+    run = session.game.to_file()["actions"][-1]
+    assert run["type"] == "run_routes" and run["entity"] == "RATF"
+    assert [r["connections"] for r in run["routes"]] == [
+        r["connections"] for r in recorded["routes"]
+    ]

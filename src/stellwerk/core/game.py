@@ -600,6 +600,12 @@ class Game(ABC):
         frozen corporation."""
         return controller(entity)
 
+    def decider(self, entity: Holder | None) -> Player | None:
+        """The player who decides for ``entity`` now: its controller (:meth:`controller`);
+        a title may name another for a corporation without one while a procedure of the
+        title decides for it (a corporation being formed that has no president yet)."""
+        return self.controller(entity)
+
     def controlled_percent(self, holder: Holder, corp: Corporation) -> int:
         """What ``holder`` has of ``corp`` for the holding limit: its own percentage, or with
         ``holding_limit_counts_controlled`` its controlling player's own percentage plus what

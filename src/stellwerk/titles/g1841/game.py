@@ -22,6 +22,7 @@ from stellwerk.core.market import Cell, move_corporation
 from stellwerk.core.routes.model import RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
 from stellwerk.titles.g1841 import (
+    deciding,
     events,
     frozen,
     game_end,
@@ -232,6 +233,14 @@ class Game1841(Game):
             self.changing()
             self.token_order = order
         self.refresh_frozen(action.type)
+
+    def decider(self, entity: Holder | None) -> Player | None:
+        """Its controller; for a corporation a merger forms before anyone took its presidency,
+        the merger's deciding player (rules/1841.md 2.3.11, :mod:`.deciding`)."""
+        found = self.controller(entity)
+        if found is None and isinstance(entity, Corporation) and self.procedures:
+            return deciding.forming_decider(self, self.procedures, entity)
+        return found
 
     def refresh_frozen(self, after: str = "") -> None:
         """Bring the frozen states (rules/1841.md 2.3.10) up to date if a chain of control
