@@ -30,6 +30,6 @@ def forming_decider(
     for procedure in procedures:
         merging = procedure.sub if isinstance(procedure, Tuscan) else procedure
         if isinstance(merging, Merger) and merging.target == corp.sym:
-            found = deref(game, merging.decider)
+            found = deref(game, merging.machine.decider)
             return found if isinstance(found, Player) else None
     return None
