@@ -109,3 +109,18 @@ def test_2_4_1_the_token_purchase_ends_the_secession() -> None:
     procedure.answer(game, choose(0))
     assert procedure.done() and procedure.question(game) is None
     assert secession.under_way(game) is None and procedure.tokens_corp == ""
+
+
+def test_a_holder_exchanges_its_single_share_once_rules_2_4_1() -> None:
+    """rules/1841.md 2.4.1: each holder of a single IRSFF share exchanges it once.  A
+    corporation its player controls again while its frozen state is still held (the
+    default, as 18xx.games) is listed among the player's corporations, not a second time
+    among the frozen ones: our selfplay game (3 players, seed 3) reached SFTG's second
+    exchange at action 669 with its share gone, and the engine failed; it now plays to
+    its end."""
+    from stellwerk.api import Game
+    from stellwerk.selfplay import play
+
+    game = Game.create("1841", [(i, f"Player {i}") for i in (1, 2, 3)], [], 3)
+    outcome = play(game, 3, max_actions=700)
+    assert len(game.actions) >= 700 or game.finished, outcome

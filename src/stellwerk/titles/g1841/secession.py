@@ -116,7 +116,11 @@ def exchange_holders(
     """Holders with at least ``least`` % of ``corp`` in exchange order: from the decider,
     each player followed by his corporations; the pool; frozen corporations, in definition
     order or, with ``holder_corporation_order == "share_value"``, in descending share value
-    (rules/1841.md 2.4.1, 5.4; seed 000 items 1.16, 2.25)."""
+    (rules/1841.md 2.4.1, 5.4; seed 000 items 1.16, 2.25).  Each holder exchanges once: a
+    corporation its player controls again while its frozen state is held (not yet brought up
+    to date, ``Game1841.frozen_held``) is not listed a second time among the frozen ones
+    (18xx.games lists it twice and fails at the second exchange, the share gone; our selfplay
+    game, 3 players, seed 3, SFTG at action 669)."""
     out: list[Holder] = []
     for player in seats_from(game, decider):
         if player.percent_of(corp.sym) >= least:
@@ -128,7 +132,7 @@ def exchange_holders(
     out.extend(
         c
         for c in holders_in_order(game, [c for c in game.corporations if frozen.is_frozen(game, c)])
-        if c is not corp and c.percent_of(corp.sym) >= least
+        if c is not corp and c.percent_of(corp.sym) >= least and c not in out
     )
     return [key_of(h) for h in out]
 
