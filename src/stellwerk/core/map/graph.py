@@ -641,6 +641,15 @@ class GraphCache:
             flags = self._routes[corp]
         return flags
 
+    def walk_for_flags(self, corp: str) -> None:
+        """Walk ``corp``'s network now for the route flags the walk records (a rule of the
+        reference engine walks it here, and the flag that a train must be bought outlives
+        later clears); nothing to walk when that flag is recorded already (a walk only adds
+        to the flags)."""
+        flags = self._routes.get(corp)
+        if flags is None or not flags[1]:
+            self.network(corp)
+
     def has_route(self, corp: str) -> bool:
         """Does a route exist for ``corp`` (skip the route step otherwise)?  18xx.games
         ``can_run_route?``: a token's network holds two stops, or one stop and a port."""

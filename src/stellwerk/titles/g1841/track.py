@@ -315,7 +315,7 @@ def lay_tile(game: TrackGame, corp: Corporation, action: moves.LayTile, lays: Tu
     # route afterwards still has a route step (our selfplay game with the SFLi variant,
     # 7 players, seed 76103: SFTG's lay at action 365, its token bought at 451, its route
     # step at 491)
-    game.map.selected.network(corp.sym)
+    game.map.selected.walk_for_flags(corp.sym)
     if cost:
         transfer(corp, game.bank, cost, RULE)
     lays.hexes.append(hex_id)
