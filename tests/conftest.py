@@ -54,6 +54,54 @@ def cut_fixture(name: str, actions: int) -> dict[str, Any]:
     return data
 
 
+def played_until(
+    title: str,
+    names: list[str],
+    seed: int,
+    wanted: Any,
+    most: int = 3000,
+) -> Any:
+    """A seeded selfplay game (``names`` in seat order, ids 1..n) played with the random
+    driver's picks until ``wanted(game)`` answers something other than None; returns the game
+    and that answer.  Fails the test when no such position comes within ``most`` actions."""
+    import random
+
+    from stellwerk.api import Game
+    from stellwerk.selfplay import choose_action, lay_picker, offered
+
+    game = Game.create(title, [(i, n) for i, n in enumerate(names, start=1)], [], seed)
+    rng = random.Random(seed)
+    for played in range(most):
+        found = wanted(game)
+        if found is not None:
+            return game, found
+        legal = offered(game, played)
+        lay = lay_picker(game, rng, played)
+        if not legal and lay is not None and (only := lay()) is not None:
+            legal = [only]
+        if not legal or game.finished:
+            break
+        game.process(choose_action(legal, rng, lay))
+    pytest.fail(f"no such position in {title} seed {seed}")
+
+
+def trade_between_presidents(names: list[str]) -> Any:
+    """A seeded 1849 game (``names``; seed 1) played until a corporation may buy a train a
+    corporation of another player owns (a purchase that needs the seller's consent,
+    ``stellwerk.consent``); returns the game and that purchase at its highest listed price."""
+    from stellwerk.consent import consent_of
+
+    def trade(game: Any) -> Any:
+        trades = [
+            a for a in game.legal_actions()
+            if a.get("type") == "buy_train"
+            and consent_of(game, a, game.decider_of(str(a["entity"]))) is not None
+        ]  # fmt: skip
+        return max(trades, key=lambda a: int(str(a.get("price", 0)))) if trades else None
+
+    return played_until("1849", names, 1, trade)
+
+
 @pytest.fixture
 def fixtures_18xx() -> Path:
     """The 18xx.games fixtures folder in ../shared; skips the test when it is absent."""

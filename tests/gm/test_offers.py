@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import email
 import email.policy
-import random
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 from test_master import PLAYERS, mail, write_config
+from tests.conftest import trade_between_presidents
 
 from stellwerk.api import Game
-from stellwerk.consent import consent_of
 from stellwerk.core.jsondata import JSONObject
 from stellwerk.gm.mail import GMConfig, deliver_maildir
 from stellwerk.gm.mailbox import MaildirBox
@@ -27,26 +26,13 @@ from stellwerk.gm.orders import OfferAnswer, parse_order
 from stellwerk.gm.phrase import order_text
 from stellwerk.gm.report import Report
 from stellwerk.gm.runner import RunSettings, run_once
-from stellwerk.selfplay import choose_action, lay_picker
 
 
 def _position() -> tuple[Game, JSONObject]:
     """The 1849 game (Anna, Ben, Clara; seed 1) at a trade between presidents: the
     purchase at its highest listed price."""
-    game = Game.create("1849", players=[(n, p[0]) for n, p in enumerate(PLAYERS, 1)],
-                       options=[], seed=1)  # fmt: skip
-    rng = random.Random(1)
-    for played in range(3000):
-        legal = game.legal_actions()
-        trades = [
-            a for a in legal
-            if a.get("type") == "buy_train"
-            and consent_of(game, a, game.decider_of(str(a["entity"]))) is not None
-        ]  # fmt: skip
-        if trades:
-            return game, max(trades, key=lambda a: int(str(a.get("price", 0))))
-        game.process(choose_action(legal, rng, lay_picker(game, rng, played)))
-    raise AssertionError("no trade between corporations of different presidents")
+    game, trade = trade_between_presidents([p[0] for p in PLAYERS])
+    return game, trade
 
 
 class Table:

@@ -231,21 +231,12 @@ def test_a_token_from_another_corporation_is_one_form_with_a_price_field_1841_2_
     L.1 to its cash, paid to the seller.  The engine lists each token at L.1 and at the
     buyer's cash; the page shows one form per token, naming the seller, with a price field
     over that range (not two buttons "for L.1" and "for L.400")."""
-    from stellwerk.selfplay import choose_action, lay_picker
-    from stellwerk.selfplay import offered as driver_offered
+    from tests.conftest import played_until
 
-    game = Game.create("1841", [(i, f"P{i}") for i in (1, 2, 3)], [], 1)
-    rng = random.Random(1)
-    for played in range(1500):
-        legal = driver_offered(game, played)
-        if any(a.get("type") == "buy_token" for a in legal):
-            break
-        lay = lay_picker(game, rng, played)
-        if not legal and lay is not None and (only := lay()) is not None:
-            legal = [only]
-        game.process(choose_action(legal, rng, lay))
-    else:
-        pytest.fail("no token purchase offered")
+    def token_for_sale(game: Game) -> bool | None:
+        return any(a["type"] == "buy_token" for a in game.legal_actions()) or None
+
+    game, _ = played_until("1841", ["P1", "P2", "P3"], 1, token_for_sale, most=1500)
     listed = [a for a in game.legal_actions() if a["type"] == "buy_token"]
     forms = [c for city in build_choices(game).tokens.values() for c in city.choices]
     forms = [c for c in forms if c.kind == "buy_token"]

@@ -7,7 +7,6 @@ rules: a train changes hands between corporations "at a price both agree on"."""
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -15,9 +14,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from test_pages import csrf_of
+from tests.conftest import trade_between_presidents
 
 from stellwerk.api import Game
-from stellwerk.selfplay import choose_action, lay_picker
 from stellwerk.web.app import create_app
 from stellwerk.web.offers import consent_of
 
@@ -31,19 +30,8 @@ def client() -> Iterator[TestClient]:
 def _position() -> tuple[Game, dict[str, Any]]:
     """A seeded 1849 game played until a corporation may buy a train another player's
     corporation owns; that purchase at L.100 (or its least price above it)."""
-    game = Game.create("1849", players=[(1, "Ann"), (2, "Bob"), (3, "Cid")], options=[], seed=1)
-    rng = random.Random(1)
-    for played in range(3000):
-        legal = game.legal_actions()
-        trades = [
-            a for a in legal
-            if a.get("type") == "buy_train"
-            and consent_of(game, a, game.decider_of(str(a["entity"]))) is not None
-        ]  # fmt: skip
-        if trades:
-            return game, max(trades, key=lambda a: a.get("price", 0))
-        game.process(choose_action(legal, rng, lay_picker(game, rng, played)))
-    raise AssertionError("no trade between corporations of different presidents")
+    game, trade = trade_between_presidents(["Ann", "Bob", "Cid"])
+    return game, trade
 
 
 def _seats(client: TestClient, game: Game) -> tuple[str, dict[str, str]]:

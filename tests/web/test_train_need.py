@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import html
 import json
-import random
 import re
 import warnings
 
 from stellwerk.api import Game
-from stellwerk.selfplay import choose_action, lay_picker, offered
 from stellwerk.web.pages import train_need_text
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
+
+from tests.conftest import played_until
 
 from stellwerk.web.app import create_app
 
@@ -27,17 +27,9 @@ from .test_pages import csrf_of
 def short_of_a_train(title: str = "1849") -> Game:
     """A seeded selfplay game (3 players) played until a corporation must buy a train its
     treasury cannot pay (1849, seed 1: CTL has bought every 4H, AFG has L.160 for a 6H)."""
-    game = Game.create(title, [(i, f"P{i}") for i in (1, 2, 3)], [], 1)
-    rng = random.Random(1)
-    for played in range(3000):
-        if game.view.train_need() is not None:
-            return game
-        legal = offered(game, played)
-        lay = lay_picker(game, rng, played)
-        if not legal and lay is not None and (only := lay()) is not None:
-            legal = [only]
-        game.process(choose_action(legal, rng, lay))
-    raise AssertionError("no position where a train must be bought and cannot be paid")
+    game, _ = played_until(title, ["P1", "P2", "P3"], 1, lambda g: g.view.train_need())
+    assert isinstance(game, Game)
+    return game
 
 
 def test_the_view_names_the_train_the_sums_and_the_payer_common_rules_6() -> None:
