@@ -113,6 +113,10 @@ FILE_REQUEST = frozenset({
 """Lines (normalised) that ask for the game file with the next report; a report carries it
 anyway at the end of each round and of the game."""
 
+CLOSING_ANSWERS = {"withdraw": ("withdrawn", "zurückgezogen"), "decline": ("declined", "abgelehnt")}
+"""The answers to a trade offer that end it unmade, with what the answer reads (English,
+German); ``accept`` makes the purchase."""
+
 SHARE_ROUNDS = frozenset({"auction", "start", "stock"})
 """The kinds of round in which players act for themselves in turn (``RoundView.kind``): the
 auctions (a start round is one) and the stock rounds."""
@@ -718,27 +722,15 @@ class Session:
                     f"beantwortet es, {self.name(found.buyer)} kann es zurückziehen",
                 ))  # fmt: skip
             offer = found
-        if order.answer == "withdraw":
-            self._close_offer(offer, "withdrawn")
-            return Outcome(
-                player,
-                text,
-                mail=mail,
-                understood=say(
-                    lang, f"offer {offer.number} withdrawn", f"Angebot {offer.number} zurückgezogen"
-                ),
-            )
-        if order.answer == "decline":
-            self._close_offer(offer, "declined")
-            return Outcome(
-                player,
-                text,
-                mail=mail,
-                understood=say(
-                    lang, f"offer {offer.number} declined", f"Angebot {offer.number} abgelehnt"
-                ),
-            )
-        return self._accept(offer, player, text, mail)
+        closed = CLOSING_ANSWERS.get(order.answer)
+        if closed is None:
+            return self._accept(offer, player, text, mail)
+        english, german = closed
+        self._close_offer(offer, english)
+        understood = say(
+            lang, f"offer {offer.number} {english}", f"Angebot {offer.number} {german}"
+        )
+        return Outcome(player, text, mail=mail, understood=understood)
 
     def _accept(self, offer: Offer, player: PlayerId, text: str, mail: str) -> Outcome:
         """The seller's player accepts: the purchase is made as the buyer's move, after the
