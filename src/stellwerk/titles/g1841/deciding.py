@@ -28,8 +28,10 @@ def forming_decider(
     """The deciding player of the merger under way whose target is ``corp``; None when no
     merger forms ``corp``."""
     for procedure in procedures:
-        merging = procedure.sub if isinstance(procedure, Tuscan) else procedure
-        if isinstance(merging, Merger) and merging.target == corp.sym:
-            found = deref(game, merging.machine.decider)
+        merging = procedure.merging() if isinstance(procedure, Tuscan) else None
+        if isinstance(procedure, Merger):
+            merging = procedure.machine
+        if merging is not None and merging.target == corp.sym:
+            found = deref(game, merging.decider)
             return found if isinstance(found, Player) else None
     return None

@@ -1069,10 +1069,14 @@ class Merging(Machine["ProcedureGame", MergerStage, moves.Move, Question]):
         """The token ``action`` removes -- (hex, city index, its corporation) -- or why it
         may not go: ``slot`` names the token (it must be one of the two corporations', as
         18xx.games checks; without one, theirs in the city), in a hex of the removal, never
-        the last non-pass one (2.3.11; seed 000 item 2.19).  Changes nothing."""
+        the last non-pass one (2.3.11; seed 000 item 2.19); a city not on the map is
+        refused too.  Changes nothing and raises nothing."""
         board = game.map.board
         city_id, slot = action.city, action.slot
-        hid, index = board.resolve_city(city_id)
+        try:
+            hid, index = board.resolve_city(city_id)
+        except IllegalAction as refused:
+            return refused
         city = board.hexes[hid].cities[index]
         if slot is None:
             sym = self.a if self.a in city.tokens else self.b if self.b in city.tokens else None

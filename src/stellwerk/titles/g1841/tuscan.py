@@ -21,21 +21,28 @@ SFLi operates in this round when the settings say so (``sfli_runs_when_formed``:
 edition or the SFLi run variant) and none of the three is at or before the current position
 in the operating order; it is then sorted in among those still to operate.
 
+The merge runs on the core mechanism (:mod:`stellwerk.core.procedure`): its rules are a
+:class:`TuscanMerging` machine, where it stands a frozen stage -- the merger or transformation
+running now with its own machine and stage (:class:`InMerger`, :class:`InTransformation`),
+and the parts still to begin; ``None`` once done -- and :class:`Tuscan` is the procedure the
+decisions queue runs (:class:`~.decisions.OnMachine`).
+
 The ``events`` engineer calls :func:`start` after the Ferdinandea Secession has finished (from
 the secession's last step, or directly when no secession waits for decisions).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Player, controller
+from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.rounds import OperatingRound
+from stellwerk.core.procedure import Machine
 from stellwerk.titles.g1841 import journal, merger, transform
-from stellwerk.titles.g1841.decisions import Procedure, Question, queue
-from stellwerk.titles.g1841.transform import Transform
+from stellwerk.titles.g1841.decisions import OnMachine, Question, queue
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.decisions import ProcedureGame
@@ -104,50 +111,121 @@ def runs_this_round(game: ProcedureGame, olds: list[Corporation | None]) -> bool
     return True
 
 
-@dataclass
-class Tuscan(Procedure):
-    """The Tuscan Merge under way: ``steps`` are what is left to do (``merge:A:B:T``,
-    ``transform:M:T``), ``sub`` the merger or transformation running now."""
+@dataclass(frozen=True)
+class MergeInto:
+    """A merger of the Tuscan merge: ``a`` and ``b`` into ``target`` (rules/1841.md 2.4.2)."""
+
+    a: str
+    b: str
+    target: str
+
+
+@dataclass(frozen=True)
+class TransformInto:
+    """A transformation of the Tuscan merge: ``corp`` into ``target`` (rules/1841.md 2.4.2)."""
+
+    corp: str
+    target: str
+
+
+Part = MergeInto | TransformInto
+"""One merger or transformation of the Tuscan merge."""
+
+
+@dataclass(frozen=True)
+class InMerger:
+    """A merger of the Tuscan merge asks (rules/1841.md 2.3.11, 2.4.2): ``sub`` its rules,
+    ``at`` its stage, ``left`` the parts still to begin after it."""
+
+    sub: merger.Merging
+    at: merger.MergerStage
+    left: tuple[Part, ...]
+
+
+@dataclass(frozen=True)
+class InTransformation:
+    """A transformation of the Tuscan merge asks (rules/1841.md 2.3.12, 2.4.2): ``sub`` its
+    rules, ``at`` its stage, ``left`` the parts still to begin after it."""
+
+    sub: transform.Transformation
+    at: transform.TransformStage
+    left: tuple[Part, ...]
+
+
+TuscanStage = InMerger | InTransformation
+"""Where a Tuscan merge stands; ``None`` once it is done."""
+
+
+@dataclass(frozen=True)
+class TuscanMerging(Machine["ProcedureGame", TuscanStage, moves.Move, Question]):
+    """The rules of the Tuscan merge (rules/1841.md 2.4.2): ``decider`` (a reference) decides
+    where nobody else can; ``will_run``: SFLi operates in this round.  A stage is the merger
+    or transformation running now: its question and its verdict are the merge's; the
+    transition takes the answer there, begins the next part once that one asks nothing more
+    (:meth:`run_on`), and after the last one finishes the merge (:meth:`finish`)."""
 
     decider: str
-    holding: str
     will_run: bool
-    steps: list[str] = field(default_factory=list)
-    sub: merger.Merger | Transform | None = None
-    done: bool = False
 
     rule = RULE
+    stages = (InMerger, InTransformation)
 
-    def question(self, game: ProcedureGame) -> Question | None:
-        if self.sub is None:
-            return None
-        return self.sub.question(game)
+    def question(self, game: ProcedureGame, stage: TuscanStage) -> Question | None:
+        if isinstance(stage, InMerger):
+            return stage.sub.question(game, stage.at)
+        return stage.sub.question(game, stage.at)
 
-    def answer(self, game: ProcedureGame, action: moves.Move) -> None:
-        assert self.sub is not None
-        self.sub.answer(game, action)
-        self.advance(game)
+    def verify(
+        self, game: ProcedureGame, stage: TuscanStage, answer: moves.Move
+    ) -> IllegalAction | None:
+        """The running merger's or transformation's verdict (rules/1841.md 2.3.11, 2.3.12;
+        in the Tuscan merge neither tries an answer on a copy).  Changes nothing."""
+        if isinstance(stage, InMerger):
+            return stage.sub.verify(game, stage.at, answer)
+        return stage.sub.verify(game, stage.at, answer)
 
-    def advance(self, game: ProcedureGame) -> None:
-        """Run the next merger or transformation until one asks, then finish."""
-        while True:
-            if self.sub is not None and self.sub.question(game) is not None:
-                return
-            if not self.steps:
-                self.sub = None
+    def advance(
+        self, game: ProcedureGame, stage: TuscanStage, answer: moves.Move
+    ) -> TuscanStage | None:
+        """The running part takes the answer; then the merge runs on (:meth:`run_on`)."""
+        following: TuscanStage | None
+        if isinstance(stage, InMerger):
+            at = stage.sub.advance(game, stage.at, answer)
+            following = None if at is None else InMerger(stage.sub, at, stage.left)
+        else:
+            found = stage.sub.advance(game, stage.at, answer)
+            following = None if found is None else InTransformation(stage.sub, found, stage.left)
+        return self.run_on(game, following, stage.left)
+
+    def run_on(
+        self, game: ProcedureGame, running: TuscanStage | None, left: tuple[Part, ...]
+    ) -> TuscanStage | None:
+        """While the running part (``running``; ``None`` when it is over) asks nothing, the
+        next of ``left`` begins (:func:`.merger.begin`, :func:`.transform.begin`, with the
+        Tuscan differences); when none is left the merge finishes (``None``)."""
+        while running is None or not self.is_asking(game, running):
+            if not left:
                 self.finish(game)
-                return
-            kind, *names = self.steps.pop(0).split(":")
-            if kind == "transform":
-                corp, target = (game.corporation(n) for n in names)
-                self.sub = transform.begin(game, corp, target, tuscan=True, decider=self.decider)
+                return None
+            part, left = left[0], left[1:]
+            if isinstance(part, TransformInto):
+                corp, target = game.corporation(part.corp), game.corporation(part.target)
+                changing = transform.begin(game, corp, target, tuscan=True, decider=self.decider)
+                at = changing.stage
+                running = None if at is None else InTransformation(changing.machine, at, left)
             else:
-                a, b, target = (game.corporation(n) for n in names)
-                self.sub = merger.begin(
-                    game, a, b, target, self.decider, tuscan=True, tuscan_first=bool(self.steps)
+                a, b = game.corporation(part.a), game.corporation(part.b)
+                target = game.corporation(part.target)
+                merging = merger.begin(
+                    game, a, b, target, self.decider, tuscan=True, tuscan_first=bool(left)
                 )
+                stage = merging.stage
+                running = None if stage is None else InMerger(merging.machine, stage, left)
+        return running
 
     def finish(self, game: ProcedureGame) -> None:
+        """SFLi operates in this round, sorted in among those still to operate, or is done
+        for it (rules/1841.md 2.4.2, 4.4)."""
         sfli = game.corporation(FORMED)
         if self.will_run:
             game.done_this_round.discard(sfli.sym)
@@ -158,7 +236,22 @@ class Tuscan(Procedure):
         else:
             merger.mark_done(game, sfli)
         game.journal.append(journal.TuscanMerged(sfli.sym))
-        self.done = True
+
+
+@dataclass
+class Tuscan(OnMachine[TuscanStage]):
+    """The Tuscan Merge under way (rules/1841.md 2.4.2): its rules (:class:`TuscanMerging`)
+    and where it stands (:data:`TuscanStage`: the merger or transformation running now,
+    ``None`` once done)."""
+
+    machine: TuscanMerging
+    stage: TuscanStage | None
+
+    rule = RULE
+
+    def merging(self) -> merger.Merging | None:
+        """The rules of the merger running now (``None`` when none runs)."""
+        return self.stage.sub if isinstance(self.stage, InMerger) else None
 
 
 def start(game: ProcedureGame) -> Tuscan | None:
@@ -175,18 +268,19 @@ def start(game: ProcedureGame) -> Tuscan | None:
         return None
     will_run = runs_this_round(game, olds)
     decider = merger.ref(decider_of(game, floated))
-    holding = holding_corporation(game)
+    holding = holding_corporation(game).sym
     up = {c.sym for c in floated}
+    parts: tuple[Part, ...]
     if up == set(TUSCAN):
-        steps = [f"merge:SFLP:SFMA:{holding.sym}", f"merge:{holding.sym}:SSFL:{FORMED}"]
+        parts = (MergeInto("SFLP", "SFMA", holding), MergeInto(holding, "SSFL", FORMED))
     elif up == {"SFMA", "SSFL"}:
-        steps = [f"transform:SFMA:{holding.sym}", f"merge:{holding.sym}:SSFL:{FORMED}"]
+        parts = (TransformInto("SFMA", holding), MergeInto(holding, "SSFL", FORMED))
     elif up == {"SFLP", "SSFL"}:
-        steps = [f"transform:SFLP:{holding.sym}", f"merge:{holding.sym}:SSFL:{FORMED}"]
+        parts = (TransformInto("SFLP", holding), MergeInto(holding, "SSFL", FORMED))
     else:
-        steps = [f"merge:SFLP:SFMA:{FORMED}"]
-    procedure = Tuscan(decider, holding.sym, will_run, steps)
+        parts = (MergeInto("SFLP", "SFMA", FORMED),)
+    machine = TuscanMerging(decider, will_run)
     game.journal.append(journal.TuscanMergeStarted(tuple(sorted(up)), FORMED))
-    procedure.advance(game)
+    procedure = Tuscan(machine, machine.run_on(game, None, parts))
     queue(game, procedure)
     return procedure
