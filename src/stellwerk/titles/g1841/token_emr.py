@@ -25,8 +25,7 @@ from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, CorporationStep
-from stellwerk.core.flow.stock import bundle_from_action
-from stellwerk.titles.g1841 import emergency
+from stellwerk.titles.g1841 import emergency, raising
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE, Transform
 
 if TYPE_CHECKING:
@@ -53,6 +52,12 @@ def amount_due(game: ProcedureGame) -> int:
     """The price the pending major must raise (L.50, rules/1841.md 2.3.12)."""
     due = game.token_emr_due
     return due[1] if due is not None else REQUIRED_TOKEN_PRICE
+
+
+def raising_for(game: ProcedureGame, target: Corporation) -> raising.Raising:
+    """The pending major's emergency money for its required token (rules/1841.md 2.3.12): the
+    controlling player sells while his own cash is below it."""
+    return raising.Raising(target.sym, amount_due(game), players_cash=True, cited=RULE)
 
 
 class TokenEmergencyMoney(CorporationStep):
@@ -102,37 +107,15 @@ class TokenEmergencyMoney(CorporationStep):
         target = pending(self.game)
         if target is None or not self.actions(entity):
             return []
-        game = self.game
-        if isinstance(entity, Player):
-            if emergency.issuable_bundles(game, target, amount_due(game)):
-                return []
-            return [
-                emergency.sale_action(entity, b)
-                for b in emergency.player_bundles(game, entity, target)
-            ]
-        return emergency.issue_actions(
-            game, target, entity, emergency.issuable_bundles(game, target, amount_due(game))
-        )
+        return raising.offered(self.game, raising_for(self.game, target), entity)
 
     def process_sell_shares(self, action: moves.SellShares, entity: Player | Corporation) -> None:
         game = self.game
         target = pending(game)
         if target is None:
             raise IllegalAction("no token money is missing", RULE)
-        bundle = bundle_from_action(game, action)
-        seller = bundle.owner
-        if isinstance(entity, Player):
-            own = entity is seller and entity is emergency.controller_of(target)
-        else:
-            own = entity is target and seller in emergency.chain_of_corps(target)
-        if not own or not emergency.may_sell(game, target, bundle):
-            raise IllegalAction(
-                f"{getattr(seller, 'name', seller)} may not sell these shares now", RULE
-            )
-        emergency.sell(game, bundle, action)
-        game.trade_updates_frozen()
         amount = amount_due(game)
-        emergency.sweep(game, target, seller, amount)
+        raising.sell(game, raising_for(game, target), entity, action)
         if emergency.cash_before_selling(game, target, amount) >= amount:
             game.token_emr_due = None
 

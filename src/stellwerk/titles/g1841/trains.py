@@ -27,8 +27,7 @@ from stellwerk.core.entities import Corporation, Entity, Player, Train
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import BuyTrain
-from stellwerk.core.flow.stock import bundle_from_action
-from stellwerk.titles.g1841 import emergency
+from stellwerk.titles.g1841 import emergency, raising
 
 if TYPE_CHECKING:
     from stellwerk.titles.g1841.decisions import DecidingGame, ProcedureGame
@@ -125,22 +124,19 @@ class BuyTrain1841(BuyTrain):
             return []
         game = self.game
         if isinstance(entity, Player):
-            if not self.president_may_contribute(corp):
-                return []
-            return [
-                emergency.sale_action(entity, b)
-                for b in emergency.player_bundles(game, entity, corp)
-            ]
+            return raising.offered(game, self.raising(corp), entity)
         out: list[Action] = []
         if "pass" in kinds:
             out.append(act(entity, "pass"))
         if "buy_train" in kinds and self.room(corp):
             out += self.train_choices(corp)
         if "sell_shares" in kinds:
-            out += emergency.issue_actions(
-                game, corp, entity, emergency.issuable_bundles(game, corp)
-            )
+            out += raising.offered(game, self.raising(corp), entity)
         return out
+
+    def raising(self, corp: Corporation) -> raising.Raising:
+        """``corp``'s emergency money for the cheapest depot train (rules/1841.md 2.3.7)."""
+        return raising.Raising(corp.sym, emergency.needed_price(self.game, corp))
 
     def train_choices(self, corp: Corporation) -> list[Action]:
         game = self.game
@@ -197,24 +193,13 @@ class BuyTrain1841(BuyTrain):
 
     def process_sell_shares(self, action: moves.SellShares, entity: Player | Corporation) -> None:
         """An emergency sale (rules/1841.md 2.3.7): by the buyer for a corporation of its
-        chain, or by the controlling player for himself; half price; then the sweep."""
+        chain, or by the controlling player for himself; half price; then the sweep
+        (:class:`.raising.Raising`)."""
         game = self.game
         current = self.current_entity()
         if current is None:
             raise IllegalAction("no corporation buys a train: no emergency sale", RULE)
-        bundle = bundle_from_action(game, action)
-        seller = bundle.owner
         if not self.must_buy(current):
             raise IllegalAction(f"{current.sym} need not buy a train: no emergency sale", RULE)
-        if isinstance(entity, Player):
-            own = entity is seller and entity is emergency.controller_of(current)
-        else:
-            own = entity is current and seller in emergency.chain_of_corps(current)
-        if not own or not emergency.may_sell(game, current, bundle):
-            raise IllegalAction(
-                f"{getattr(seller, 'name', seller)} may not sell these shares now", RULE
-            )
-        emergency.sell(game, bundle, action)
-        game.trade_updates_frozen()
+        raising.sell(game, self.raising(current), entity, action)
         self.emr_triggered = True
-        emergency.sweep(game, current, seller, emergency.needed_price(game, current))
