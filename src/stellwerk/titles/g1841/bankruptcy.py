@@ -30,10 +30,18 @@ changes (H9's last sentence).
 required L.50 token (:mod:`.token_emr`) gives the major the token free, its cash to the bank,
 and ends the transformation (18xx.games' special case).  As on the site, whether it may be
 declared is still measured against the cheapest depot train.
+
+**On the core mechanism** (:mod:`stellwerk.core.procedure`): a :class:`Bankruptcy` machine
+with one frozen stage, :class:`Declaring` (the option asked of the controlling player);
+its ``verify`` refuses a declaration the rules do not allow without changing anything, and its
+one transition runs the whole procedure -- sell-out or dissolution, then the free token or
+the end of the turn -- to its end (``None``).  Bankruptcy ends the emergency money
+(:mod:`.raising`): it is offered once the controlling player's sales cannot save the buyer.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stellwerk.core import moves
@@ -41,6 +49,7 @@ from stellwerk.core.entities import Corporation, Entity, Player, controlled_corp
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action, act
 from stellwerk.core.flow.operating import Bankrupt
+from stellwerk.core.procedure import Machine, drive
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import emergency, frozen, game_end, merger, stock, token_emr
 from stellwerk.titles.g1841.decisions import prune
@@ -110,38 +119,94 @@ def may_go_bankrupt(game: ProcedureGame, buyer: Corporation) -> bool:
 # -- the procedures -------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Declaring:
+    """Bankruptcy asked (rules/1841.md 2.6): ``player`` (his id; ``None`` when no player
+    controls the buyer) answers with an option, 0 (resign) or 1 (the L.500 loan)."""
+
+    player: int | str | None
+
+
+BankruptcyStage = Declaring
+"""Where a bankruptcy stands; ``None`` once it is done."""
+
+
+@dataclass(frozen=True)
+class Bankruptcy(Machine["ProcedureGame", BankruptcyStage, int, list[int]]):
+    """The rules of ``buyer``'s bankruptcy (rules/1841.md 2.6; seed 003 H9):
+    ``emergency_sales`` -- whether the sell-out begins with the emergency sales
+    (:func:`sell_out`).  One stage asks the option (:class:`Declaring`); the transition runs
+    the whole procedure -- the sell-out (``bankruptcy_procedure`` "sell_out") or the
+    dissolution ("dissolve"), then the free token of a transformation or the end of the
+    corporation's turn -- and ends it."""
+
+    buyer: str
+    emergency_sales: bool = True
+
+    rule = RULE
+    stages = (Declaring,)
+
+    def begin(self, game: ProcedureGame) -> BankruptcyStage:
+        """The option asked of the buyer's controlling player."""
+        player = emergency.controller_of(game.corporation(self.buyer))
+        return Declaring(player.id if player is not None else None)
+
+    def question(self, game: ProcedureGame, stage: BankruptcyStage) -> list[int] | None:
+        return list(OPTIONS)
+
+    def verify(
+        self, game: ProcedureGame, stage: BankruptcyStage, answer: int
+    ) -> IllegalAction | None:
+        """Why the bankruptcy cannot be declared (changes nothing): no player who could go
+        bankrupt, an option that is not 0 or 1, or a buying power that reaches the cheapest
+        depot train (:func:`may_go_bankrupt`; rules/1841.md 2.6)."""
+        buyer = game.corporation(self.buyer)
+        player = None if stage.player is None else game.player_by_id(stage.player)
+        if player is None or player.bankrupt:
+            return IllegalAction(f"{buyer.sym} has no player who could go bankrupt", RULE)
+        if answer not in OPTIONS:
+            return IllegalAction(f"bankruptcy option must be 0 or 1, not {answer}", RULE)
+        if not may_go_bankrupt(game, buyer):
+            power = buying_power(game, player, buyer)
+            price = emergency.needed_price(game, buyer)
+            return IllegalAction(
+                f"{player.name} cannot go bankrupt: {buyer.sym} and {player.name} can raise "
+                f"L.{power} and the cheapest depot train costs L.{price}",
+                RULE,
+            )
+        return None
+
+    def advance(self, game: ProcedureGame, stage: BankruptcyStage, answer: int) -> None:
+        """The player goes bankrupt: sell-out (then out of the game, or the loan) or
+        dissolution; a transformed major short of its required token gets it free
+        (:func:`free_token`), else the buyer's turn ends (:func:`end_turn`)."""
+        buyer = game.corporation(self.buyer)
+        assert stage.player is not None
+        player = game.player_by_id(stage.player)
+        token = token_emr.pending(game) is buyer
+        if game.settings.bankruptcy_procedure == "dissolve":
+            dissolve(game, player)
+        else:
+            sell_out(game, player, buyer, emergency_sales=self.emergency_sales)
+            if answer == 0:
+                player.bankrupt = True
+            else:
+                game_end.take_bankruptcy_loan(game, player)
+        if token:
+            free_token(game, buyer)
+        elif not buyer.closed:
+            end_turn(game, buyer)
+        return None
+
+
 def declare(
     game: ProcedureGame, buyer: Corporation, option: int, *, emergency_sales: bool = True
 ) -> None:
-    """``buyer``'s controlling player goes bankrupt (rules/1841.md 2.6; seed 003 H9);
-    ``emergency_sales``: whether the sell-out begins with the emergency sales
-    (:func:`sell_out`)."""
-    player = emergency.controller_of(buyer)
-    if player is None or player.bankrupt:
-        raise IllegalAction(f"{buyer.sym} has no player who could go bankrupt", RULE)
-    if option not in OPTIONS:
-        raise IllegalAction(f"bankruptcy option must be 0 or 1, not {option}", RULE)
-    if not may_go_bankrupt(game, buyer):
-        power = buying_power(game, player, buyer)
-        price = emergency.needed_price(game, buyer)
-        raise IllegalAction(
-            f"{player.name} cannot go bankrupt: {buyer.sym} and {player.name} can raise "
-            f"L.{power} and the cheapest depot train costs L.{price}",
-            RULE,
-        )
-    token = token_emr.pending(game) is buyer
-    if game.settings.bankruptcy_procedure == "dissolve":
-        dissolve(game, player)
-    else:
-        sell_out(game, player, buyer, emergency_sales=emergency_sales)
-        if option == 0:
-            player.bankrupt = True
-        else:
-            game_end.take_bankruptcy_loan(game, player)
-    if token:
-        free_token(game, buyer)
-    elif not buyer.closed:
-        end_turn(game, buyer)
+    """``buyer``'s controlling player goes bankrupt (rules/1841.md 2.6; seed 003 H9) with
+    ``option``; ``emergency_sales``: whether the sell-out begins with the emergency sales
+    (:func:`sell_out`).  Verified first: a refusal raises with nothing changed."""
+    machine = Bankruptcy(buyer.sym, emergency_sales)
+    drive(machine, game, machine.begin(game), option)
 
 
 def free_token(game: ProcedureGame, buyer: Corporation) -> None:

@@ -142,9 +142,9 @@ class ProcedureGame(FrozenGame, TokenOrderGame, EndGame, Turns, Protocol):
 
 
 class Procedure:
-    """A long procedure under way.  Those on the core mechanism are :class:`OnMachine`
-    (a frozen stage, a pure verify, one transition); the others still keep their progress as
-    plain fields."""
+    """A long procedure under way.  Every one is an :class:`OnMachine` (a frozen stage, a
+    pure verify, one transition on the core mechanism); this is the interface the queue
+    and the :class:`Decisions` step use."""
 
     rule = "rules/1841.md"
 
