@@ -81,3 +81,22 @@ def test_2_3_12_verify_of_a_token_count_changes_nothing() -> None:
     procedure.answer(game, choose(least))
     assert procedure.done() and not procedure.buying_tokens()
     assert procedure.question(game) is None
+
+
+def test_2_3_12_an_answer_verify_refuses_is_not_offered() -> None:
+    """The queue offers what the machine's verify takes (:meth:`OnMachine.allows`): a share
+    offer to a holder who can no longer pay lists "no" only, and "yes" is refused with the
+    transformation's rule (:meth:`OnMachine.disallowed`); nothing changes."""
+    game, _ = before_tuscan_merge()
+    sfma, atfa = game.corporation("SFMA"), game.corporation("ATFA")
+    queue(game, transform.start_transform(game, sfma, atfa))
+    procedure = the_transform(game)
+    stage = procedure.stage
+    assert isinstance(stage, transform.Offering)
+    holder = stage.holder(game)
+    transfer(holder, game.bank, holder.cash)
+    before = state(game)
+    assert procedure.allows(game, choose("no"))
+    assert not procedure.allows(game, choose("yes"))
+    assert procedure.disallowed(game, choose("yes")).rule == transform.RULE
+    assert state(game) == before and procedure.stage is stage

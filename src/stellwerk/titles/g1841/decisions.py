@@ -198,6 +198,15 @@ class OnMachine(Procedure, Generic[StageT]):
             return IllegalAction("the procedure asks nothing now", self.rule)
         return self.machine.verify(game, self.stage, action)
 
+    def allows(self, game: ProcedureGame, action: moves.Move) -> bool:
+        """Whether the machine takes the listed answer (:meth:`verify`, which changes
+        nothing): an answer it would refuse is not offered."""
+        return self.verify(game, action) is None
+
+    def disallowed(self, game: ProcedureGame, action: moves.Move) -> IllegalAction:
+        """The machine's refusal of the listed answer (:meth:`verify`)."""
+        return self.verify(game, action) or super().disallowed(game, action)
+
     def done(self) -> bool:
         """Whether the procedure is over."""
         return self.machine.done(self.stage)
