@@ -2,8 +2,9 @@
 # Runs every check on the oldest and the newest supported Python:
 #   Python 3.11 (.venv):       ruff check, mypy --strict, the import layers (import-linter),
 #                              pytest on 2 workers (pytest-xdist)
-#   Python 3.13 (.venv-3.13):  pytest on 2 workers, and a non-editable `pip install .` into a
-#                              temporary venv that must give a working `stellwerk` command
+#   Python 3.13 (.venv-3.13):  pytest on 2 workers (without the browser tests and the tests
+#                              marked long_run, which ran in the 3.11 pass), and a non-editable
+#                              `pip install .` into a temporary venv that must give a working `stellwerk` command
 # A venv is (re)made by scripts/setup.sh when it is missing or older than pyproject.toml; a
 # missing Python 3.13 fails the run with a hint how to get it.
 # Extra arguments go to both pytest runs, e.g. `bash scripts/test.sh --slow`.
@@ -49,8 +50,8 @@ else
 fi
 
 if ready 3.13 .venv-3.13; then
-    echo "== pytest (Python 3.13; the browser tests ran in the 3.11 pass)"
-    STELLWERK_BROWSER_TESTS=off run_pytest .venv-3.13 "$@" || status=1
+    echo "== pytest (Python 3.13; the browser tests and long end-to-end games ran in the 3.11 pass)"
+    STELLWERK_BROWSER_TESTS=off STELLWERK_LONG_RUNS=off run_pytest .venv-3.13 "$@" || status=1
     echo "== pip install . (Python 3.13)"
     bash scripts/install_check.sh 3.13 || status=1
 else

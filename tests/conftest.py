@@ -29,13 +29,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip ``slow`` tests unless ``--slow`` is given."""
-    if config.getoption("--slow"):
-        return
-    skip = pytest.mark.skip(reason="slow test: run with --slow")
+    """Skip ``slow`` tests unless ``--slow`` is given, and ``long_run`` tests when the
+    environment says ``STELLWERK_LONG_RUNS=off``: scripts/test.sh runs those long end-to-end
+    games (by mail, selfplay fuzz) in its Python 3.11 pass only, as it does the browser tests;
+    the 3.13 pass still runs every unit, property and replay test of the same code."""
+    slow = not config.getoption("--slow")
+    once = os.environ.get("STELLWERK_LONG_RUNS") == "off"
+    skip_slow = pytest.mark.skip(reason="slow test: run with --slow")
+    skip_long = pytest.mark.skip(reason="long run: off for this pass (STELLWERK_LONG_RUNS=off)")
     for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+        if slow and "slow" in item.keywords:
+            item.add_marker(skip_slow)
+        elif once and "long_run" in item.keywords:
+            item.add_marker(skip_long)
 
 
 def cut_fixture(name: str, actions: int) -> dict[str, Any]:

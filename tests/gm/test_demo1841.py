@@ -10,6 +10,8 @@ import email.policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from stellwerk.gm.demo1841 import KEY, run
 from stellwerk.gm.master import GameMaster
 
@@ -22,6 +24,7 @@ def _text(path: Path) -> tuple[str, str, str]:
     return str(message["To"]), str(message["Subject"]), body.get_content()
 
 
+@pytest.mark.long_run
 def test_the_seeds_case_by_mail_in_german(tmp_path: Path) -> None:
     out = tmp_path / "gm1841"
     story = run(out)

@@ -176,6 +176,7 @@ def test_the_cli_runs_one_pass(tmp_path: Path) -> None:
     assert "report sent to Anna" in log and "game master stopped" in log
 
 
+@pytest.mark.long_run
 def test_killed_with_9_in_a_batch_loses_no_order_and_doubles_nothing(tmp_path: Path) -> None:
     """A batch of order mails (made by playing the game in a reference game master), read by
     ``gm run`` that is killed with SIGKILL at random moments and started again until the
@@ -300,6 +301,7 @@ class Collect:
         return "250 OK"
 
 
+@pytest.mark.long_run
 def test_killed_with_9_between_real_mail_servers(tmp_path: Path, imap: ImapServer) -> None:
     """Orders from a real IMAP server (dovecot), reports to a real SMTP server (aiosmtpd),
     ``gm run`` killed with SIGKILL at random moments: every order applied once (the game

@@ -131,6 +131,7 @@ def agree(
 CASES = [("1849", 3, 3, 400), ("1835", 3, 2, 400), ("1835", 4, 6, 300)]
 
 
+@pytest.mark.long_run
 @pytest.mark.parametrize(("title", "players", "seed", "actions"), CASES)
 def test_issue10_a_game_by_mail_over_smtp_equals_the_game_by_actions(
     tmp_path: Path,

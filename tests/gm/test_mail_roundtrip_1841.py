@@ -97,6 +97,7 @@ def finish(db: str, config: str, reference: Game) -> GameMaster:
     return master
 
 
+@pytest.mark.long_run
 def test_issue10_1841_first_edition_by_mail_sealed_bids_and_stock_round(
     tmp_path: Path, mail_server: tuple[int, Server]
 ) -> None:
@@ -136,6 +137,7 @@ def recorded_window(path: Path, start: int, stop: int) -> tuple[dict[str, Any], 
     return cut, game, lines
 
 
+@pytest.mark.long_run
 def test_issue10_1841_second_edition_by_mail_from_a_recorded_position(
     tmp_path: Path, mail_server: tuple[int, Server], fixtures_18xx: Path
 ) -> None:

@@ -196,6 +196,7 @@ def test_issue10_item6_the_gm_commands(tmp_path: Path) -> None:
     assert code == 2 and "no game 'other' in the configuration" in text
 
 
+@pytest.mark.long_run
 def test_issue10_item7_the_demonstration_game(tmp_path: Path) -> None:
     """The main job's demo: 1849 by mail, German and English, one missed deadline settled
     by defaults, reports with the map (PNG attached, SVG inline) in the outbox."""

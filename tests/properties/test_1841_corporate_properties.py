@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.titles.g1841.setup_helpers import start
@@ -96,6 +97,7 @@ def test_2_3_8_offered_actions_are_accepted_within_the_limits(
             assert game.controlled_percent(player, target) <= 60
 
 
+@pytest.mark.long_run
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), phase=st.sampled_from(["3", "4"]), pick=st.integers(0, 10**6))
 def test_2_3_8_an_action_not_offered_is_refused_and_changes_nothing(

@@ -76,6 +76,7 @@ def random_cases(title: str, count: int) -> list[tuple[str, tuple[str, ...], int
     return [(t, options, players, rng.randrange(1, 2**31)) for t, options, players in chosen]
 
 
+@pytest.mark.long_run
 @pytest.mark.parametrize("title", ["1849", "1835"])
 def test_short_random_games_have_no_engine_failure(title: str) -> None:
     for name, options, players, seed in random_cases(title, SHORT_GAMES_PER_TITLE):
