@@ -61,6 +61,10 @@ class Network:
     hexes: dict[str, set[int]] = field(default_factory=dict)
     route_available: bool = False
     route_train_purchase: bool = False
+    border_met: bool = False
+    """A walk met a path it did not enter for an uncrossable edge (``WalkLimits``): without
+    one, the walks were those of any limits whose uncrossable edges no path of the network
+    has (:func:`same_walks`)."""
 
 
 def token_nodes(board: Board, corp: str, limits: WalkLimits = NO_LIMITS) -> list[NodeKey]:
@@ -117,6 +121,8 @@ class _Walker:
         self.order: list[PathKey] = []
         self.links = board.link_table() if links is None else links
         self.blocked = {} if blocked is None else blocked
+        self.border_met = False
+        """A path was not entered for an uncrossable edge."""
 
     def link(self, hid: str, edge: int) -> str | None:
         """``board.neighbor``, remembered for the walk."""
@@ -160,6 +166,7 @@ class _Walker:
             uncrossable = self.uncrossable
             for e in edges:
                 if (hid, e) in uncrossable:
+                    self.border_met = True
                     return  # a path at an uncrossable edge is not walked (18xx.games skip_paths)
         visited.add(key)
         self.order.append(key)
@@ -324,6 +331,7 @@ def compute_network(
         others = {t for t in tokens if t != start}
         walker = _Walker(board, corp, others, links=links, blocked=blocked, uncrossable=uncrossable)
         walker.node(start)
+        net.border_met = net.border_met or walker.border_met
         local: set[NodeKey] = set()
         net_nodes, net_paths, hexes = net.nodes, net.paths, board.hexes
         for key in walker.order:  # a path walked again after a fork comes again: once each
@@ -364,6 +372,71 @@ def compute_network(
         elif mandatory == 1 and optional > 0:
             net.route_available = True
     return net
+
+
+def same_walks(board: Board, net: Network, uncrossable: frozenset[EdgeKey]) -> bool:
+    """Whether :func:`compute_network` with ``uncrossable`` (and the same starts and inert
+    tokens) walks exactly the walks that made ``net`` on this board, so it gives ``net``.
+
+    The uncrossable edges enter a walk only where it is about to enter a path (it does not
+    enter one with such an edge) and where the network records the edges across its paths'
+    edges.  Walks that never met a path they did not enter for such an edge
+    (``net.border_met`` false) entered every path they came to; the same walks under
+    ``uncrossable`` go the same way up to the first path they come to with an edge in it, so
+    if no path of ``net`` has one, they never come to one: they are the same walks, and no
+    path of the network has an edge whose far side is dropped."""
+    if net.border_met:
+        return False
+    if not uncrossable:
+        return True
+    border = _hexes_of(uncrossable)
+    hexes = board.hexes
+    for hid, p in net.paths:
+        if hid in border:
+            for e in hexes[hid].placed.paths[p].edges:
+                if (hid, e) in uncrossable:
+                    return False
+    return True
+
+
+class WalkedNetworks:
+    """Networks walked on the board as it is now (its ``content``), by corporation, each
+    with the limits it was walked under; forgotten when the board changes.  The caches of
+    one board share it (:attr:`GraphCache.walked`): a network is a function of the board,
+    the corporation and the limits, and one walked under other limits serves when
+    :func:`same_walks` says the walks would be the same (a title's region graph and full
+    graph mostly walk alike where no border is near)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._content = board.content
+        self._nets: dict[str, list[tuple[WalkLimits, Network]]] = {}
+
+    def network(self, corp: str, limits: WalkLimits) -> Network:
+        """``compute_network(board, corp, limits=limits)``, walked at most once per board
+        content for limits whose walks are the same."""
+        net = self.known(corp, limits)
+        if net is None:
+            net = compute_network(self.board, corp, limits=limits)
+            self._nets[corp].append((limits, net))
+        return net
+
+    def known(self, corp: str, limits: WalkLimits) -> Network | None:
+        """The network :meth:`network` gives without walking, if there is one."""
+        if self._content != self.board.content:
+            self._nets = {}
+            self._content = self.board.content
+        known = self._nets.setdefault(corp, [])
+        for walked, net in known:
+            if walked == limits:
+                return net
+        for walked, net in known:
+            if walked.inert_tokens == limits.inert_tokens and same_walks(
+                self.board, net, limits.uncrossable
+            ):
+                known.append((limits, net))
+                return net
+        return None
 
 
 def tokenable_paths(board: Board, corp: str) -> frozenset[PathKey]:
@@ -424,7 +497,11 @@ class GraphCache:
     """
 
     def __init__(
-        self, board: Board, follow_board: bool = True, limits: WalkLimits = NO_LIMITS
+        self,
+        board: Board,
+        follow_board: bool = True,
+        limits: WalkLimits = NO_LIMITS,
+        walked: WalkedNetworks | None = None,
     ) -> None:
         self.board = board
         self.follow_board = follow_board
@@ -435,9 +512,11 @@ class GraphCache:
         self._nets: dict[str, Network] = {}
         self._tokenable: dict[str, list[tuple[str, int]]] = {}
         self._routes: dict[str, tuple[bool, bool]] = {}
-        self._computed: dict[str, Network] = {}
-        self._computed_content = board.content
-        self._computed_limits = limits
+        self.walked = WalkedNetworks(board) if walked is None else walked
+        """Networks walked on the board as it is now, whatever the cache above holds (a
+        network is a function of the board: a look-ahead that walked one and then restored
+        the cache spares the walk after it); the caches of one board may share it (not part
+        of :meth:`save`/:meth:`restore`)."""
         self._deferred: dict[str, tuple[int, WalkLimits, bool]] = {}
         """Networks (and token spots) a token test put off (:meth:`has_tokenable_city`):
         corporation -> the board content and limits then, and the test's answer.  Each is as
@@ -454,10 +533,6 @@ class GraphCache:
         self.ledger: CacheLedger = self
         """Where the questions are counted and a new stamp is told: the cache itself, or
         the one ledger of several caches that answer as one (a title's ``memo_cache``)."""
-        """Networks computed on the board as it is now (``board.content``), whatever the cache
-        above holds: a network is a function of the board, so a look-ahead that computed one
-        and then restored the cache spares the computation after it (not part of
-        :meth:`save`/:meth:`restore`; forgotten when the board changes)."""
 
     def _check_version(self) -> None:
         if self.follow_board and self._version != self.board.version:
@@ -571,15 +646,9 @@ class GraphCache:
         return net
 
     def _computed_network(self, corp: str) -> Network:
-        """``compute_network`` on the board as it is, once per board content (and limits)."""
-        if self._computed_content != self.board.content or self._computed_limits != self.limits:
-            self._computed = {}
-            self._computed_content = self.board.content
-            self._computed_limits = self.limits
-        net = self._computed.get(corp)
-        if net is None:
-            net = self._computed[corp] = compute_network(self.board, corp, limits=self.limits)
-        return net
+        """``compute_network`` on the board as it is, walked once per board content for
+        limits whose walks are the same (:class:`WalkedNetworks`)."""
+        return self.walked.network(corp, self.limits)
 
     def tokenable_cities(self, corp: str) -> list[tuple[str, int]]:
         """(hex, city index) of reachable cities where ``corp`` may place a token: a free,
@@ -622,7 +691,7 @@ class GraphCache:
             corp in self._tokenable
             or corp in self._nets
             or self._routes.get(corp) != (True, True)
-            or (self._computed_content == self.board.content and corp in self._computed)
+            or self.walked.known(corp, self.limits) is not None
         ):
             return bool(self.tokenable_cities(corp))
         targets = tokenable_paths(self.board, corp)

@@ -75,8 +75,12 @@ class MapPort:
             self.board, follow_board=False, limits=WalkLimits(inert_tokens=self.pass_hexes)
         )
         """The full graph: borders ignored; tokens on passes start no walk."""
-        self.region_graph = GraphCache(self.board, follow_board=False, limits=self.region_limits())
-        """The region graph: the political borders in force are not crossed either."""
+        self.region_graph = GraphCache(
+            self.board, follow_board=False, limits=self.region_limits(), walked=self.graph.walked
+        )
+        """The region graph: the political borders in force are not crossed either.  It
+        shares the networks walked with the full graph: where no border is near, one walk
+        serves both (``graph.same_walks``)."""
         self.selected = self.region_graph
         """The graph track and routes use now (18xx.games ``@selected_graph``): chosen at the
         start of every operating turn, the region graph in phase 2 (rules/1841.md 2.3.3)."""
