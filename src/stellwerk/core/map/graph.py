@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from stellwerk.core.map.board import Board
+from stellwerk.core.map.state import HexState
 from stellwerk.core.map.tiles import Gauge
 
 DUAL = Gauge.DUAL
@@ -104,7 +105,7 @@ class _Walker:
         board: Board,
         corp: str | None,
         visited_nodes: set[NodeKey],
-        stop_at: frozenset[PathKey] = frozenset(),
+        stop_at: Container[PathKey] = frozenset(),
         links: dict[tuple[str, int], str | None] | None = None,
         blocked: dict[NodeKey, bool] | None = None,
         uncrossable: frozenset[EdgeKey] = frozenset(),
@@ -231,7 +232,7 @@ class _Reached(Exception):
 
 
 def reaches_any_path(
-    board: Board, corp: str, targets: frozenset[PathKey], limits: WalkLimits = NO_LIMITS
+    board: Board, corp: str, targets: Container[PathKey], limits: WalkLimits = NO_LIMITS
 ) -> bool:
     """Whether ``corp``'s network (:func:`compute_network` from its tokens) holds one of the
     ``targets`` paths.  The same walks, stopped at the first target met: a path is in the
@@ -445,19 +446,45 @@ def tokenable_paths(board: Board, corp: str) -> frozenset[PathKey]:
     exactly when it holds one of these paths (a node is reached with a path through it)."""
     out: list[PathKey] = []
     for hid, state in board.hexes.items():
-        if not state.cities:
-            continue
-        free = [
-            state.tile.city_nodes[index]
-            for index in range(len(state.cities))
-            if board.can_place_token(hid, index, corp)
-        ]
-        if not free:
-            continue
-        for p, path in enumerate(state.placed.paths):
-            if any(n in free for n in path.nodes):
-                out.append((hid, p))
+        out.extend((hid, p) for p in _tokenable_in_hex(state, corp))
     return frozenset(out)
+
+
+def _tokenable_in_hex(state: HexState, corp: str) -> frozenset[int]:
+    """The paths of one hex that :func:`tokenable_paths` lists (``Board.can_place_token``
+    for each of its cities, inlined)."""
+    cities = state.cities
+    if not cities or any(corp in city.tokens for city in cities):
+        return frozenset()  # no city, or a token of its own on the hex
+    city_nodes = state.tile.city_nodes
+    node_paths = state.placed.node_paths
+    out: set[int] = set()
+    for index, city in enumerate(cities):
+        if city.get_slot(corp) is not None:
+            out.update(node_paths[city_nodes[index]])
+    return frozenset(out)
+
+
+class TokenablePaths:
+    """:func:`tokenable_paths` as a container of path keys whose hexes are looked at when
+    first asked: a walk that stops at the first of them (:func:`reaches_any_path`) mostly
+    meets one after a few hexes, so the map's other cities are never looked at."""
+
+    __slots__ = ("_board", "_corp", "_hexes")
+
+    def __init__(self, board: Board, corp: str) -> None:
+        self._board = board
+        self._corp = corp
+        self._hexes: dict[str, frozenset[int]] = {}
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, tuple):
+            return False
+        hid, p = key
+        found = self._hexes.get(hid)
+        if found is None:
+            found = self._hexes[hid] = _tokenable_in_hex(self._board.hexes[hid], self._corp)
+        return p in found
 
 
 class CacheLedger(Protocol):
@@ -520,7 +547,8 @@ class GraphCache:
         self._deferred: dict[str, tuple[int, WalkLimits, bool]] = {}
         """Networks (and token spots) a token test put off (:meth:`has_tokenable_city`):
         corporation -> the board content and limits then, and the test's answer.  Each is as
-        good as cached: it is computed when first asked for, or before the board changes
+        good as cached: it is walked under those limits (a cached network stays though the
+        limits change) when first asked for, or before the board changes
         (``Board.before_change``), or dropped where a clear would drop it."""
         self.stale = 0
         """Put-off networks computed on another board than the one they were put off on (an
@@ -556,9 +584,11 @@ class GraphCache:
         when = self._deferred.pop(corp, None)
         if when is None:
             return
-        if when[:2] != (self.board.content, self.limits):
+        if when[0] != self.board.content:
             self.stale += 1
-        net = self._nets[corp] = self._computed_network(corp)
+        # under the limits of the test: a network walked then was walked under them, and
+        # holds until a clear though the limits change (a new phase's borders)
+        net = self._nets[corp] = self.walked.network(corp, when[1])
         old = self._routes.get(corp, (False, False))
         self._routes[corp] = (old[0] or net.route_available, old[1] or net.route_train_purchase)
         self._tokenable[corp] = self._token_spots(corp, net)
@@ -679,14 +709,16 @@ class GraphCache:
         """``bool(tokenable_cities(corp))``, with the cache left as that leaves it.  When the
         network is not known yet and its route flags cannot change (a train is known to be
         needed), the walks stop at the first city with a free slot (:func:`reaches_any_path`
-        over :func:`tokenable_paths`: the same walks as :func:`compute_network`), and the
+        over :class:`TokenablePaths`: the same walks as :func:`compute_network`), and the
         network is put off: computed when asked for, or before the board changes (the token
         step is asked after every tile lay, and most of them need only this answer)."""
         self.ledger.reads += 1
         self._check_version()
         put_off = self._deferred.get(corp)
-        if put_off is not None and put_off[1] == self.limits:
-            return put_off[2]  # the board is as it was then (a change computes it first)
+        if put_off is not None:
+            # the board is as it was then (a change walks it first), and the network walked
+            # then would still be cached, under the limits then
+            return put_off[2]
         if (
             corp in self._tokenable
             or corp in self._nets
@@ -694,8 +726,8 @@ class GraphCache:
             or self.walked.known(corp, self.limits) is not None
         ):
             return bool(self.tokenable_cities(corp))
-        targets = tokenable_paths(self.board, corp)
-        found = bool(targets) and reaches_any_path(self.board, corp, targets, self.limits)
+        targets = TokenablePaths(self.board, corp)
+        found = reaches_any_path(self.board, corp, targets, self.limits)
         self._bump()
         self._deferred[corp] = (self.board.content, self.limits, found)
         return found

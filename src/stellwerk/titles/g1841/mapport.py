@@ -14,7 +14,8 @@ which besides may not cross the political borders in force (2.3.3 phase 2, 2.3.4
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 from stellwerk.core.map.board import Board
@@ -110,6 +111,14 @@ class MapPort:
         ``clear_graph_for_entity``)."""
         self.graph.clear()
         self.region_graph.clear()
+
+    @contextlib.contextmanager
+    def cleared_after(self) -> Iterator[None]:
+        """A tile lay or a token placed, after which both graphs forget their networks
+        (:meth:`clear_graphs`): networks a token test put off are dropped, not walked
+        before the board changes (``GraphCache.cleared_after``)."""
+        with self.graph.cleared_after(), self.region_graph.cleared_after():
+            yield
 
     def is_pass(self, hex_id: str) -> bool:
         """Whether the hex is a mountain pass (rules/1841.md 1.2)."""
