@@ -18,7 +18,7 @@ orders get there, since ``check_shape`` refuses other unknown types.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields, replace
 from types import MappingProxyType
 from typing import ClassVar, Self, TypeVar
@@ -80,6 +80,45 @@ class Route:
 
     def to_json(self) -> JSONObject:
         return _write(self, self.order, self.rest)
+
+
+class RouteJSON(Mapping[str, JSONValue]):
+    """A route's JSON object (:meth:`Route.to_json`: the same keys in the same order, the same
+    values) read key by key, each value made when first read: a run's revenue is all a replay
+    reads of its routes, the route checks of live play read each field once or twice."""
+
+    __slots__ = ("_keys", "_read", "_route")
+
+    def __init__(self, route: Route) -> None:
+        self._route = route
+        self._keys = _keys(route, route.order)
+        self._read: dict[str, JSONValue] = {}
+
+    def __getitem__(self, key: str) -> JSONValue:
+        read = self._read
+        if key in read:
+            return read[key]
+        if key not in self._keys:
+            raise KeyError(key)
+        route = self._route
+        typed = key in _names(Route)[1]
+        value = _thaw(getattr(route, key)) if typed else dict(route.rest)[key]
+        read[key] = value
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def route_views(routes: Sequence[Route]) -> list[RouteJSON]:
+    """The JSON objects of the routes of a run, read key by key (:class:`RouteJSON`)."""
+    return [RouteJSON(route) for route in routes]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -144,18 +183,24 @@ def _with_key(order: tuple[str, ...], key: str) -> tuple[str, ...]:
     return order if key in order else (*order, key)
 
 
-def _write(obj: Move | Route, order: tuple[str, ...], rest: Rest) -> JSONObject:
-    """The JSON object of a move or route: every key of ``order`` (typed fields from the
-    object, the rest from ``rest``); a move made in the program rather than read (no
-    ``order``) writes its type, then its fields that are set, in declaration order."""
+def _keys(obj: Move | Route, order: tuple[str, ...]) -> tuple[str, ...]:
+    """The keys of the JSON object of a move or route: ``order``, the keys as they came; for
+    one made in the program rather than read (no ``order``) its type, then its fields that
+    are set, in declaration order."""
+    if order:
+        return order
     names = _names(type(obj))[1]
-    if not order:  # made in the program: the type, who acts, then the fields that are set
-        head = ("type",) if isinstance(obj, Move) else ()
-        declared = _names(type(obj))[0]
-        order = (*head, *(n for n in declared if n != "auto_actions"), "auto_actions")
-        order = tuple(
-            k for k in order if k == "type" or (getattr(obj, k) is not None and k in names)
-        )
+    head = ("type",) if isinstance(obj, Move) else ()
+    declared = _names(type(obj))[0]
+    order = (*head, *(n for n in declared if n != "auto_actions"), "auto_actions")
+    return tuple(k for k in order if k == "type" or (k in names and getattr(obj, k) is not None))
+
+
+def _write(obj: Move | Route, order: tuple[str, ...], rest: Rest) -> JSONObject:
+    """The JSON object of a move or route: every key of :func:`_keys` (typed fields from the
+    object, the rest from ``rest``)."""
+    names = _names(type(obj))[1]
+    order = _keys(obj, order)
     unread = dict(rest)
     out: JSONObject = {}
     for key in order:

@@ -21,8 +21,11 @@ from stellwerk.core.moves import (
     LayTile,
     Move,
     Pass,
+    Route,
+    RouteJSON,
     RunRoutes,
     parse,
+    route_views,
 )
 
 GAMES = sorted(FIXTURES_18XX.glob("*/*.json"))
@@ -138,3 +141,40 @@ def test_routes_with_any_extra_keys_write_back(
         action = {**extra, **action}
     action.update({"entity_type": "corporation", "routes": [route], "extra_revenue": 0})
     assert json.dumps(parse(action).to_json()) == json.dumps(action)
+
+
+def _same_as_written(view: RouteJSON, route: Route) -> None:
+    """The view holds what ``route.to_json()`` writes: the keys in order, the values, and no
+    other key."""
+    written = route.to_json()
+    assert list(view) == list(written) and len(view) == len(written)
+    assert json.dumps(dict(view.items())) == json.dumps(written)
+    assert view == written
+    assert "no such key" not in view and view.get("no such key", 7) == 7
+    with pytest.raises(KeyError):
+        view["no such key"]
+
+
+@pytest.mark.skipif(not GAMES, reason="../shared/fixtures is missing")
+def test_a_route_read_key_by_key_is_the_route_written() -> None:
+    for path in GAMES:
+        for action in _actions(path):
+            move = parse(action)
+            if isinstance(move, RunRoutes):
+                for view, route in zip(route_views(move.routes), move.routes, strict=True):
+                    _same_as_written(view, route)
+                    assert view.get("revenue") == view.get("revenue")  # read twice: kept
+
+
+@given(
+    hexes=st.lists(st.text(min_size=1, max_size=3), max_size=4),
+    extra=EXTRA,
+    revenue=st.one_of(st.none(), st.integers(0, 500)),
+)
+def test_routes_with_any_keys_read_key_by_key(
+    hexes: list[str], extra: dict[str, object], revenue: int | None
+) -> None:
+    data = {"train": "2-0", "connections": [hexes], "hexes": hexes, "revenue": revenue, **extra}
+    _same_as_written(RouteJSON(Route.from_json(data)), Route.from_json(data))
+    made = Route(train="3-1", revenue=revenue, hexes=tuple(hexes))  # made in the program
+    _same_as_written(RouteJSON(made), made)

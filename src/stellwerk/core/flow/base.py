@@ -22,7 +22,7 @@ from stellwerk.core.jsondata import JSONObject
 
 if TYPE_CHECKING:
     from stellwerk.core.game import Game
-    from stellwerk.core.routes.model import RouteData
+    from stellwerk.core.routes.model import RouteView
 
 Action = dict[str, Any]
 
@@ -54,7 +54,7 @@ class RoundState:
     current_actions: list[moves.Move] = field(default_factory=list)
     pending_tokens: list[PendingToken] = field(default_factory=list)
     companies_pending_par: list[Company] = field(default_factory=list)
-    routes: list[RouteData] = field(default_factory=list)
+    routes: Sequence[RouteView] = field(default_factory=list)
     revenue: int = 0
 
 

@@ -113,7 +113,7 @@ class Route(CorporationStep):
 
     def process_run_routes(self, action: moves.RunRoutes, entity: Corporation) -> None:
         revenue = self.revenue(action, entity)
-        self.round.state.routes = [route.to_json() for route in action.routes]
+        self.round.state.routes = moves.route_views(action.routes)
         self.round.state.revenue = revenue
         trains = tuple(route.train for route in action.routes)
         self.game.journal.append(RoutesRun(entity.sym, revenue, trains))
@@ -133,7 +133,7 @@ class Route(CorporationStep):
             if train.operated:
                 raise IllegalAction(f"{train.id} already ran", "common rules §6.1")
             seen.add(train.id)
-        revenue = self.game.route_revenue(entity, [route.to_json() for route in action.routes])
+        revenue = self.game.route_revenue(entity, moves.route_views(action.routes))
         return revenue + (action.extra_revenue or 0)
 
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from stellwerk.core.map.board import Board
+from stellwerk.core.map.state import HexState
 from stellwerk.core.map.tiles import Gauge
 
 DUAL = Gauge.DUAL
@@ -61,6 +62,10 @@ class Network:
     hexes: dict[str, set[int]] = field(default_factory=dict)
     route_available: bool = False
     route_train_purchase: bool = False
+    border_met: bool = False
+    """A walk met a path it did not enter for an uncrossable edge (``WalkLimits``): without
+    one, the walks were those of any limits whose uncrossable edges no path of the network
+    has (:func:`same_walks`)."""
 
 
 def token_nodes(board: Board, corp: str, limits: WalkLimits = NO_LIMITS) -> list[NodeKey]:
@@ -100,7 +105,7 @@ class _Walker:
         board: Board,
         corp: str | None,
         visited_nodes: set[NodeKey],
-        stop_at: frozenset[PathKey] = frozenset(),
+        stop_at: Container[PathKey] = frozenset(),
         links: dict[tuple[str, int], str | None] | None = None,
         blocked: dict[NodeKey, bool] | None = None,
         uncrossable: frozenset[EdgeKey] = frozenset(),
@@ -117,6 +122,8 @@ class _Walker:
         self.order: list[PathKey] = []
         self.links = board.link_table() if links is None else links
         self.blocked = {} if blocked is None else blocked
+        self.border_met = False
+        """A path was not entered for an uncrossable edge."""
 
     def link(self, hid: str, edge: int) -> str | None:
         """``board.neighbor``, remembered for the walk."""
@@ -160,6 +167,7 @@ class _Walker:
             uncrossable = self.uncrossable
             for e in edges:
                 if (hid, e) in uncrossable:
+                    self.border_met = True
                     return  # a path at an uncrossable edge is not walked (18xx.games skip_paths)
         visited.add(key)
         self.order.append(key)
@@ -224,7 +232,7 @@ class _Reached(Exception):
 
 
 def reaches_any_path(
-    board: Board, corp: str, targets: frozenset[PathKey], limits: WalkLimits = NO_LIMITS
+    board: Board, corp: str, targets: Container[PathKey], limits: WalkLimits = NO_LIMITS
 ) -> bool:
     """Whether ``corp``'s network (:func:`compute_network` from its tokens) holds one of the
     ``targets`` paths.  The same walks, stopped at the first target met: a path is in the
@@ -324,6 +332,7 @@ def compute_network(
         others = {t for t in tokens if t != start}
         walker = _Walker(board, corp, others, links=links, blocked=blocked, uncrossable=uncrossable)
         walker.node(start)
+        net.border_met = net.border_met or walker.border_met
         local: set[NodeKey] = set()
         net_nodes, net_paths, hexes = net.nodes, net.paths, board.hexes
         for key in walker.order:  # a path walked again after a fork comes again: once each
@@ -366,25 +375,116 @@ def compute_network(
     return net
 
 
+def same_walks(board: Board, net: Network, uncrossable: frozenset[EdgeKey]) -> bool:
+    """Whether :func:`compute_network` with ``uncrossable`` (and the same starts and inert
+    tokens) walks exactly the walks that made ``net`` on this board, so it gives ``net``.
+
+    The uncrossable edges enter a walk only where it is about to enter a path (it does not
+    enter one with such an edge) and where the network records the edges across its paths'
+    edges.  Walks that never met a path they did not enter for such an edge
+    (``net.border_met`` false) entered every path they came to; the same walks under
+    ``uncrossable`` go the same way up to the first path they come to with an edge in it, so
+    if no path of ``net`` has one, they never come to one: they are the same walks, and no
+    path of the network has an edge whose far side is dropped."""
+    if net.border_met:
+        return False
+    if not uncrossable:
+        return True
+    border = _hexes_of(uncrossable)
+    hexes = board.hexes
+    for hid, p in net.paths:
+        if hid in border:
+            for e in hexes[hid].placed.paths[p].edges:
+                if (hid, e) in uncrossable:
+                    return False
+    return True
+
+
+class WalkedNetworks:
+    """Networks walked on the board as it is now (its ``content``), by corporation, each
+    with the limits it was walked under; forgotten when the board changes.  The caches of
+    one board share it (:attr:`GraphCache.walked`): a network is a function of the board,
+    the corporation and the limits, and one walked under other limits serves when
+    :func:`same_walks` says the walks would be the same (a title's region graph and full
+    graph mostly walk alike where no border is near)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._content = board.content
+        self._nets: dict[str, list[tuple[WalkLimits, Network]]] = {}
+
+    def network(self, corp: str, limits: WalkLimits) -> Network:
+        """``compute_network(board, corp, limits=limits)``, walked at most once per board
+        content for limits whose walks are the same."""
+        net = self.known(corp, limits)
+        if net is None:
+            net = compute_network(self.board, corp, limits=limits)
+            self._nets[corp].append((limits, net))
+        return net
+
+    def known(self, corp: str, limits: WalkLimits) -> Network | None:
+        """The network :meth:`network` gives without walking, if there is one."""
+        if self._content != self.board.content:
+            self._nets = {}
+            self._content = self.board.content
+        known = self._nets.setdefault(corp, [])
+        for walked, net in known:
+            if walked == limits:
+                return net
+        for walked, net in known:
+            if walked.inert_tokens == limits.inert_tokens and same_walks(
+                self.board, net, limits.uncrossable
+            ):
+                known.append((limits, net))
+                return net
+        return None
+
+
 def tokenable_paths(board: Board, corp: str) -> frozenset[PathKey]:
     """The paths through a city where ``corp`` may place a token now (a free, unreserved slot
     and no token of its own on the hex, common rules §6.4): the network holds such a city
     exactly when it holds one of these paths (a node is reached with a path through it)."""
     out: list[PathKey] = []
     for hid, state in board.hexes.items():
-        if not state.cities:
-            continue
-        free = [
-            state.tile.city_nodes[index]
-            for index in range(len(state.cities))
-            if board.can_place_token(hid, index, corp)
-        ]
-        if not free:
-            continue
-        for p, path in enumerate(state.placed.paths):
-            if any(n in free for n in path.nodes):
-                out.append((hid, p))
+        out.extend((hid, p) for p in _tokenable_in_hex(state, corp))
     return frozenset(out)
+
+
+def _tokenable_in_hex(state: HexState, corp: str) -> frozenset[int]:
+    """The paths of one hex that :func:`tokenable_paths` lists (``Board.can_place_token``
+    for each of its cities, inlined)."""
+    cities = state.cities
+    if not cities or any(corp in city.tokens for city in cities):
+        return frozenset()  # no city, or a token of its own on the hex
+    city_nodes = state.tile.city_nodes
+    node_paths = state.placed.node_paths
+    out: set[int] = set()
+    for index, city in enumerate(cities):
+        if city.get_slot(corp) is not None:
+            out.update(node_paths[city_nodes[index]])
+    return frozenset(out)
+
+
+class TokenablePaths:
+    """:func:`tokenable_paths` as a container of path keys whose hexes are looked at when
+    first asked: a walk that stops at the first of them (:func:`reaches_any_path`) mostly
+    meets one after a few hexes, so the map's other cities are never looked at."""
+
+    __slots__ = ("_board", "_corp", "_hexes")
+
+    def __init__(self, board: Board, corp: str) -> None:
+        self._board = board
+        self._corp = corp
+        self._hexes: dict[str, frozenset[int]] = {}
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, tuple):
+            return False
+        hid, p = key
+        found = self._hexes.get(hid)
+        if found is None:
+            found = self._hexes[hid] = _tokenable_in_hex(self._board.hexes[hid], self._corp)
+        return p in found
 
 
 class CacheLedger(Protocol):
@@ -424,7 +524,11 @@ class GraphCache:
     """
 
     def __init__(
-        self, board: Board, follow_board: bool = True, limits: WalkLimits = NO_LIMITS
+        self,
+        board: Board,
+        follow_board: bool = True,
+        limits: WalkLimits = NO_LIMITS,
+        walked: WalkedNetworks | None = None,
     ) -> None:
         self.board = board
         self.follow_board = follow_board
@@ -435,13 +539,16 @@ class GraphCache:
         self._nets: dict[str, Network] = {}
         self._tokenable: dict[str, list[tuple[str, int]]] = {}
         self._routes: dict[str, tuple[bool, bool]] = {}
-        self._computed: dict[str, Network] = {}
-        self._computed_content = board.content
-        self._computed_limits = limits
+        self.walked = WalkedNetworks(board) if walked is None else walked
+        """Networks walked on the board as it is now, whatever the cache above holds (a
+        network is a function of the board: a look-ahead that walked one and then restored
+        the cache spares the walk after it); the caches of one board may share it (not part
+        of :meth:`save`/:meth:`restore`)."""
         self._deferred: dict[str, tuple[int, WalkLimits, bool]] = {}
         """Networks (and token spots) a token test put off (:meth:`has_tokenable_city`):
         corporation -> the board content and limits then, and the test's answer.  Each is as
-        good as cached: it is computed when first asked for, or before the board changes
+        good as cached: it is walked under those limits (a cached network stays though the
+        limits change) when first asked for, or before the board changes
         (``Board.before_change``), or dropped where a clear would drop it."""
         self.stale = 0
         """Put-off networks computed on another board than the one they were put off on (an
@@ -454,10 +561,6 @@ class GraphCache:
         self.ledger: CacheLedger = self
         """Where the questions are counted and a new stamp is told: the cache itself, or
         the one ledger of several caches that answer as one (a title's ``memo_cache``)."""
-        """Networks computed on the board as it is now (``board.content``), whatever the cache
-        above holds: a network is a function of the board, so a look-ahead that computed one
-        and then restored the cache spares the computation after it (not part of
-        :meth:`save`/:meth:`restore`; forgotten when the board changes)."""
 
     def _check_version(self) -> None:
         if self.follow_board and self._version != self.board.version:
@@ -481,9 +584,11 @@ class GraphCache:
         when = self._deferred.pop(corp, None)
         if when is None:
             return
-        if when[:2] != (self.board.content, self.limits):
+        if when[0] != self.board.content:
             self.stale += 1
-        net = self._nets[corp] = self._computed_network(corp)
+        # under the limits of the test: a network walked then was walked under them, and
+        # holds until a clear though the limits change (a new phase's borders)
+        net = self._nets[corp] = self.walked.network(corp, when[1])
         old = self._routes.get(corp, (False, False))
         self._routes[corp] = (old[0] or net.route_available, old[1] or net.route_train_purchase)
         self._tokenable[corp] = self._token_spots(corp, net)
@@ -571,15 +676,9 @@ class GraphCache:
         return net
 
     def _computed_network(self, corp: str) -> Network:
-        """``compute_network`` on the board as it is, once per board content (and limits)."""
-        if self._computed_content != self.board.content or self._computed_limits != self.limits:
-            self._computed = {}
-            self._computed_content = self.board.content
-            self._computed_limits = self.limits
-        net = self._computed.get(corp)
-        if net is None:
-            net = self._computed[corp] = compute_network(self.board, corp, limits=self.limits)
-        return net
+        """``compute_network`` on the board as it is, walked once per board content for
+        limits whose walks are the same (:class:`WalkedNetworks`)."""
+        return self.walked.network(corp, self.limits)
 
     def tokenable_cities(self, corp: str) -> list[tuple[str, int]]:
         """(hex, city index) of reachable cities where ``corp`` may place a token: a free,
@@ -610,23 +709,25 @@ class GraphCache:
         """``bool(tokenable_cities(corp))``, with the cache left as that leaves it.  When the
         network is not known yet and its route flags cannot change (a train is known to be
         needed), the walks stop at the first city with a free slot (:func:`reaches_any_path`
-        over :func:`tokenable_paths`: the same walks as :func:`compute_network`), and the
+        over :class:`TokenablePaths`: the same walks as :func:`compute_network`), and the
         network is put off: computed when asked for, or before the board changes (the token
         step is asked after every tile lay, and most of them need only this answer)."""
         self.ledger.reads += 1
         self._check_version()
         put_off = self._deferred.get(corp)
-        if put_off is not None and put_off[1] == self.limits:
-            return put_off[2]  # the board is as it was then (a change computes it first)
+        if put_off is not None:
+            # the board is as it was then (a change walks it first), and the network walked
+            # then would still be cached, under the limits then
+            return put_off[2]
         if (
             corp in self._tokenable
             or corp in self._nets
             or self._routes.get(corp) != (True, True)
-            or (self._computed_content == self.board.content and corp in self._computed)
+            or self.walked.known(corp, self.limits) is not None
         ):
             return bool(self.tokenable_cities(corp))
-        targets = tokenable_paths(self.board, corp)
-        found = bool(targets) and reaches_any_path(self.board, corp, targets, self.limits)
+        targets = TokenablePaths(self.board, corp)
+        found = reaches_any_path(self.board, corp, targets, self.limits)
         self._bump()
         self._deferred[corp] = (self.board.content, self.limits, found)
         return found

@@ -405,7 +405,7 @@ class Route1835(Route):
                         "1835 rules §8.5",
                     )
             return revenue
-        return game.route_revenue(entity, [route.to_json() for route in routes])
+        return game.route_revenue(entity, moves.route_views(routes))
 
     def process_run_routes(self, action: moves.RunRoutes, entity: Corporation) -> None:
         super().process_run_routes(action, entity)

@@ -14,7 +14,8 @@ which besides may not cross the political borders in force (2.3.3 phase 2, 2.3.4
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 from stellwerk.core.map.board import Board
@@ -75,8 +76,12 @@ class MapPort:
             self.board, follow_board=False, limits=WalkLimits(inert_tokens=self.pass_hexes)
         )
         """The full graph: borders ignored; tokens on passes start no walk."""
-        self.region_graph = GraphCache(self.board, follow_board=False, limits=self.region_limits())
-        """The region graph: the political borders in force are not crossed either."""
+        self.region_graph = GraphCache(
+            self.board, follow_board=False, limits=self.region_limits(), walked=self.graph.walked
+        )
+        """The region graph: the political borders in force are not crossed either.  It
+        shares the networks walked with the full graph: where no border is near, one walk
+        serves both (``graph.same_walks``)."""
         self.selected = self.region_graph
         """The graph track and routes use now (18xx.games ``@selected_graph``): chosen at the
         start of every operating turn, the region graph in phase 2 (rules/1841.md 2.3.3)."""
@@ -106,6 +111,14 @@ class MapPort:
         ``clear_graph_for_entity``)."""
         self.graph.clear()
         self.region_graph.clear()
+
+    @contextlib.contextmanager
+    def cleared_after(self) -> Iterator[None]:
+        """A tile lay or a token placed, after which both graphs forget their networks
+        (:meth:`clear_graphs`): networks a token test put off are dropped, not walked
+        before the board changes (``GraphCache.cleared_after``)."""
+        with self.graph.cleared_after(), self.region_graph.cleared_after():
+            yield
 
     def is_pass(self, hex_id: str) -> bool:
         """Whether the hex is a mountain pass (rules/1841.md 1.2)."""

@@ -78,8 +78,9 @@ def firenze_blocked(game: TokenGame, corp: Corporation, hex_id: str) -> bool:
 
 def can_place(game: TokenGame, corp: Corporation) -> bool:
     """A token to place and a free city reached on the region graph (18xx.games
-    ``can_token?``; the Firenze block is checked at placement)."""
-    return unplaced(game, corp) > 0 and bool(game.map.region_graph.tokenable_cities(corp.sym))
+    ``can_token?``; the Firenze block is checked at placement).  The graph may stop its
+    walks at the first such city and put the network off (``has_tokenable_city``)."""
+    return unplaced(game, corp) > 0 and game.map.region_graph.has_tokenable_city(corp.sym)
 
 
 def choices(game: TokenGame, corp: Corporation) -> list[tuple[str, int]]:
@@ -110,8 +111,8 @@ def place(game: TokenGame, corp: Corporation, action: moves.PlaceToken) -> None:
         raise IllegalAction(f"{corp.sym} cannot reach a free slot in {hex_id}", RULE)
     if not board.can_place_token(hex_id, index, corp.sym):
         raise IllegalAction(f"{corp.sym} cannot place a token in {hex_id}", RULE)
-    board.place_token_at(hex_id, index, corp.sym)
-    game.map.clear_graphs()
+    with game.map.cleared_after():
+        board.place_token_at(hex_id, index, corp.sym)
     if game.map.is_pass(hex_id):
         game.map.graph.clear_all()
 

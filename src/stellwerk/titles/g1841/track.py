@@ -306,8 +306,8 @@ def lay_tile(game: TrackGame, corp: Corporation, action: moves.LayTile, lays: Tu
     hex_id = action.hex
     board = game.map.board
     old = board.hexes[hex_id].placed
-    board.lay_tile(hex_id, str(action.tile), action.rotation)
-    game.map.clear_graphs()
+    with game.map.cleared_after():
+        board.lay_tile(hex_id, str(action.tile), action.rotation)
     # 18xx.games then checks the new track against the laying corporation's network on the
     # selected graph, on the new board (its track-restriction check, asked in play, not when a
     # finished game is loaded); that walk records the corporation's route flags, and the one
