@@ -406,7 +406,7 @@ def pool_short_when_answered(game: Game1841, order: tuple[str, ...], pairs: int)
     """On a copy of ``game`` (its merger asking a price or exchange question): the rest of
     the questions answered by the first of ``order`` offered, the merger completes and the
     pool got fewer certificates of the new corporation than its ``pairs``."""
-    trial = copy.deepcopy(game)
+    trial, _ = light_copy(game)  # the tries stop before the token stage (``.trial``)
     merger = next(p for p in trial.procedures if isinstance(p, Merger))
     try:
         while merger.deciding():
