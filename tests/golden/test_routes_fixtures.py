@@ -104,7 +104,7 @@ def test_1841_best_routes_at_every_run(game_path: Path) -> None:
         ctx = port.run_context(corp)
         recorded = [int(r["revenue"]) for r in action["routes"]]
         assert run_routes(ctx, action["routes"], specs, port.route_rules) == recorded, where
-        result = port.best_run(corp, specs)
+        result = port.best_run_of(corp, specs)
         assert result.optimal, where
         assert result.revenue >= claimed(action), (where, result.routes, action["routes"])
         assert run_routes(ctx, result.routes, specs, port.route_rules) == list(result.revenues)
@@ -145,7 +145,7 @@ def test_1841_benchmark_position(entry: dict[str, Any]) -> None:
         assert sorted(position.trains[entry["corporation"]]) == sorted(entry["trains"])
     port = position.port
     specs = port.train_specs(owner_of(entry["trains"]))
-    result = port.best_run(entry["corporation"], specs)
+    result = port.best_run_of(entry["corporation"], specs)
     assert result.optimal
     best = max(int(entry["autorouter_revenue"]), int(entry.get("claimed_revenue") or 0))
     if entry.get("autorouter_timed_out"):

@@ -106,7 +106,7 @@ def test_what_if_trains_equal_exhaustive_search(data: st.DataObject) -> None:
     names = data.draw(st.lists(st.sampled_from(["2", "3", "4"]), min_size=1, max_size=3))
     trains = [TrainSpec(f"{n}-{i}", n, int(n)) for i, n in enumerate(names)]
     specs = {t.id: t for t in trains}
-    result = port.best_run(corp, specs)
+    result = port.best_run_of(corp, specs)
     assert result.optimal
     assert result.revenue == plain_best(pos, trains)
     ctx = port.run_context(corp)

@@ -61,9 +61,9 @@ def test_passes_count_for_trains_2_to_7_but_not_for_the_8_train() -> None:
     assert run_routes(ctx, [route("3-0", *TO_PORT)], trains("3"), port.route_rules) == [130]
     with pytest.raises(IllegalAction, match="too long"):
         run_routes(ctx, [route("2-0", *TO_PORT)], trains("2"), port.route_rules)
-    assert port.best_run("X", trains("3")).revenue == 20 + 0 + 40 + 70
-    assert port.best_run("X", trains("8")).revenue == 130
-    assert port.best_run("X", trains("2")).revenue == 0
+    assert port.best_run_of("X", trains("3")).revenue == 20 + 0 + 40 + 70
+    assert port.best_run_of("X", trains("8")).revenue == 130
+    assert port.best_run_of("X", trains("2")).revenue == 0
 
 
 def test_a_route_needs_two_stops_that_are_not_passes_or_ports() -> None:
@@ -85,7 +85,7 @@ def test_a_pass_full_of_another_corporation_blocks() -> None:
     port = port_with(PIEDMONT, [("J6", 0, "X"), ("K7", 0, "Y")])
     with pytest.raises(IllegalAction, match="blocked"):
         run_routes(port.run_context("X"), [route("8-0", *TO_PORT)], trains("8"), port.route_rules)
-    assert port.best_run("X", trains("8")).revenue == 0
+    assert port.best_run_of("X", trains("8")).revenue == 0
 
 
 def test_political_borders_do_not_stop_routes() -> None:
@@ -95,7 +95,7 @@ def test_political_borders_do_not_stop_routes() -> None:
     assert {("I7", 1), ("J6", 4), ("I7", 0), ("K7", 3)} <= in_force
     port = port_with(PIEDMONT, [("J6", 0, "X")], phase="3")
     assert port.political_borders() == in_force
-    assert port.best_run("X", trains("3")).revenue == 130
+    assert port.best_run_of("X", trains("3")).revenue == 130
 
 
 def test_borders_by_phase() -> None:
@@ -124,7 +124,7 @@ def test_offboard_values_by_phase(phase: str, gotthard: int, lyon: int) -> None:
     """rules/1841.md 2.3.5 and 1.2 (offboards): white values in phases 2-3, gray in 4-5, black
     in 6-8 (Gotthard 20/30/150, Lyon 0/140/200)."""
     port = port_with([("C7", "57-0", 0)], [("C7", 0, "X")], phase=phase)
-    assert port.best_run("X", trains("2")).revenue == 20 + gotthard
+    assert port.best_run_of("X", trains("2")).revenue == 20 + gotthard
     ctx = port.run_context("X")
     assert port.route_rules.stop_value(ctx, ("E1", 0), TrainSpec("2-0", "2", 2)) == lyon
 
@@ -145,7 +145,7 @@ def test_ports_and_towns_are_free_stops() -> None:
     """rules/1841.md 1.2 (towns, ports included, are free for every train) and 2.3.5: a 2-train
     runs the port G17, Venezia's town and city, and Padova (the run of common rules §1.3)."""
     port = port_with([("G15", "621-0", 1), ("F16", "601-0", 0)], [("G15", 0, "X")])
-    best = port.best_run("X", trains("2"))
+    best = port.best_run_of("X", trains("2"))
     assert best.revenue == 40 + 20 + 10 + 30
     assert sorted(best.routes[0]["nodes"]) == ["F16-0", "F16-1", "G15-0", "G17-0"]
 
@@ -162,11 +162,11 @@ def test_yellow_milano_only_once_per_run() -> None:
     ctx = port.run_context("X")
     with pytest.raises(IllegalAction, match="Only one route may visit F8"):
         run_routes(ctx, BOTH, trains("2", "2"), port.route_rules)
-    assert port.best_run("X", trains("2", "2")).revenue == 30 + 60
+    assert port.best_run_of("X", trains("2", "2")).revenue == 30 + 60
     port.board.lay_tile("F8", "604-0", 0)
     ctx = port.run_context("X")
     assert run_routes(ctx, BOTH, trains("2", "2"), port.route_rules) == [120, 130]
-    best = port.best_run("X", trains("2", "2"))
+    best = port.best_run_of("X", trains("2", "2"))
     assert best.revenue == 250
     assert sorted(check_run(ctx, best.walks, trains("2", "2"), port.route_rules)) == [120, 130]
 

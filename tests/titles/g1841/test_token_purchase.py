@@ -93,10 +93,10 @@ def test_seed_000_item_1_12_only_the_right_to_place_a_token_is_bought() -> None:
     step = turn_at(game, sftg, BuyToken)
     assert isinstance(step, BuyToken)
     assert (genova(game), 0) in tokens.buy_choices(game, sftg)
-    before = (tokens.unplaced(game, sftg), tokens.unplaced(game, afi), sftg.cash, afi.cash)
+    before = (game.map.unplaced_tokens(sftg), game.map.unplaced_tokens(afi), sftg.cash, afi.cash)
     step.process(buy(sftg, genova(game), 40), sftg)
     assert game.map.board.hexes["M7"].cities[0].tokens == ["SFTG"]
-    assert (tokens.unplaced(game, sftg), tokens.unplaced(game, afi)) == (
+    assert (game.map.unplaced_tokens(sftg), game.map.unplaced_tokens(afi)) == (
         before[0] - 1,
         before[1] + 1,
     )

@@ -9,15 +9,17 @@ the bank), station tokens in reachable cities at a fixed price, and routes count
 whose map differs subclasses it and overrides only the methods that differ (its
 ``home_city`` for a home that is not the hex's first city, ``lay_options`` for its track
 rules, ``token_price`` / ``token_cost`` for its token costs, ``token_spots`` for where tokens
-may go, ``best_run`` for its route search), as a title's own map port may.
+may go, ``best_run`` for its route search), as a title's own map port may.  The port reads of its
+game only what :class:`PortGame` names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Protocol
 
-from stellwerk.core.entities import Corporation, Train, Trains, transfer
+from stellwerk.core.entities import Bank, Corporation, Train, Trains, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.map.board import Board
@@ -30,13 +32,14 @@ from stellwerk.core.map.lay import (
     costed_lays,
 )
 from stellwerk.core.map.spec import load_map, load_supply
+from stellwerk.core.policy import Policy
 from stellwerk.core.routes.model import RouteRules, RouteSearch, RouteView, RunContext, TrainSpec
 from stellwerk.core.routes.optimize import BestRun, best_routes
 from stellwerk.core.routes.validate import run_revenue
+from stellwerk.core.trains import Phases
 
 if TYPE_CHECKING:
     from stellwerk.core import moves
-    from stellwerk.core.game import Game
 
 TRACK_RULE = "common rules §6.3"
 TOKEN_RULE = "common rules §6.4"
@@ -48,6 +51,21 @@ def new_board(map_table: JSONObject, tiles_table: JSONObject) -> Board:
     ``count``), both in the schema of ``core.map.spec``; a table of another shape raises
     ValueError."""
     return Board(load_map(map_table), load_supply(tiles_table))
+
+
+class PortGame(Protocol):
+    """What the default port reads of its game: the checks that run (``policy``), the bank
+    paid for lays and tokens, and the current phase (its tile colours and name).  A title's
+    port may read more of its own game."""
+
+    @property
+    def policy(self) -> Policy: ...
+
+    @property
+    def bank(self) -> Bank: ...
+
+    @property
+    def phases(self) -> Phases: ...
 
 
 class BoardPort:
@@ -69,7 +87,7 @@ class BoardPort:
 
     def __init__(
         self,
-        game: Game,
+        game: PortGame,
         board: Board,
         *,
         token_prices: Sequence[int] = (),
@@ -83,6 +101,11 @@ class BoardPort:
         self.token_prices = tuple(token_prices)
         self.track_rules = track_rules or TrackRules()
         self.route_rules = route_rules or RouteRules()
+
+    def cleared_after(self) -> AbstractContextManager[None]:
+        """A board change (a tile lay, a token placed) after which the port's graphs forget
+        their networks: by default its one graph's (``GraphCache.cleared_after``)."""
+        return self.graph.cleared_after()
 
     # -- homes and tokens -------------------------------------------------------------------
     def home_city(self, corp: Corporation) -> tuple[str, int] | None:
@@ -173,7 +196,7 @@ class BoardPort:
             raise IllegalAction(f"{corp.sym} cannot pay {price} for a token", rule)
         if self.game.policy.token_reach and (hex_id, index) not in self.token_spots(corp):
             raise IllegalAction(f"{corp.sym} cannot reach a free slot in {hex_id}", rule)
-        with self.graph.cleared_after():
+        with self.cleared_after():
             self.board.place_token_at(hex_id, index, corp.sym)
         if price:
             transfer(corp, self.game.bank, price, rule)
@@ -210,7 +233,7 @@ class BoardPort:
             cost = 0
         if corp.cash < cost:
             raise IllegalAction(f"{corp.sym} cannot pay {cost}", self.track_rule)
-        with self.graph.cleared_after():
+        with self.cleared_after():
             self.board.lay_tile(action.hex, action.tile, action.rotation)
         if cost:
             transfer(corp, self.game.bank, cost, self.track_rule)

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from stellwerk.core import moves
-from stellwerk.core.entities import Corporation, Entity, Holder, Player, Train, Trains
+from stellwerk.core.entities import Corporation, Entity, Holder, Player, Train
 from stellwerk.core.flow.base import Round, announces_changes
 from stellwerk.core.flow.rounds import AuctionRound
 from stellwerk.core.game import Game
@@ -101,7 +101,7 @@ class Game1841(Game):
         self.data = title_data(variant_of(self.settings))
         self.specs = {spec.sym: spec for spec in self.data.corporations}
         """Each corporation's charter by symbol."""
-        self.map: MapPort = MapPort(self.settings)
+        self.map: MapPort = MapPort(self.settings, game=self)
         """The board: map, tile supply, tokens and routes."""
         self.token_count: dict[str, int] = {}
         """Tokens each corporation bought at its start (rules/1841.md 2.2.3)."""
@@ -474,7 +474,7 @@ class Game1841(Game):
         track.lay_tile(self, corp, action, self._turn_lays())
 
     def can_place_token(self, corp: Corporation) -> bool:
-        return tokens.can_place(self, corp)
+        return self.map.can_place_token(corp)
 
     def token_choices(self, corp: Corporation) -> list[tuple[str, int]]:
         return tokens.choices(self, corp)
@@ -484,20 +484,16 @@ class Game1841(Game):
 
     def route_info(self, corp: Corporation) -> tuple[bool, bool]:
         """The selected graph's route test (18xx.games ``can_run_route?``)."""
-        return self.map.selected.route_flags(corp.sym)
+        return self.map.route_info(corp)
 
     def best_run(self, corp: Corporation, trains: Sequence[Train] | None = None) -> BestRun:
-        owner = corp if trains is None else Trains(list(trains))
-        return self.map.best_run(corp.sym, self.map.train_specs(owner))
+        return self.map.best_run(corp, trains)
 
     def route_search(self, corp: Corporation) -> RouteSearch:
-        port = self.map
-        return RouteSearch(port.run_context(corp.sym), port.train_specs(corp), port.route_rules)
+        return self.map.route_search(corp)
 
     def route_revenue(self, corp: Corporation, routes: Sequence[RouteView]) -> int:
-        return self.map.route_revenue(
-            corp.sym, routes, self.map.train_specs(corp), recorded=not self.policy.run_revenue
-        )
+        return self.map.route_revenue(corp, routes)
 
 
 if TYPE_CHECKING:

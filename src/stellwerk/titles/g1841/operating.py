@@ -254,7 +254,7 @@ class Token1841(Token):
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
-        return ["place_token", "pass"] if tokens.can_place(self.game, entity) else []
+        return ["place_token", "pass"] if self.game.map.can_place_token(entity) else []
 
 
 class Route1841(Route):
@@ -284,7 +284,7 @@ class BuyToken(CorporationStep):
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
-        if self.bought or tokens.unplaced(self.game, entity) <= 0 or entity.cash < 1:
+        if self.bought or self.game.map.unplaced_tokens(entity) <= 0 or entity.cash < 1:
             return []
         return ["buy_token", "pass"]
 

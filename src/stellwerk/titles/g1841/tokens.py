@@ -50,16 +50,6 @@ def reserve_homes(game: TokenGame) -> None:
                 board.reserve(hid, city, spec.sym)
 
 
-def placed(game: TokenGame, corp: Corporation) -> list[str]:
-    """Hexes of the corporation's placed tokens (one entry per token)."""
-    return game.map.board.token_hexes(corp.sym)
-
-
-def unplaced(game: TokenGame, corp: Corporation) -> int:
-    """Tokens on the charter not on the map."""
-    return corp.num_tokens - len(placed(game, corp))
-
-
 def firenze_blocked(game: TokenGame, corp: Corporation, hex_id: str) -> bool:
     """Whether ``hex_id`` is reserved for another corporation: Firenze for SFMA in the second
     edition, not lite, until SFMA has floated or phase 4 (rules/1841.md 2.3.4)."""
@@ -76,20 +66,15 @@ def firenze_blocked(game: TokenGame, corp: Corporation, hex_id: str) -> bool:
     return int(game.phases.current.name) < 4
 
 
-def can_place(game: TokenGame, corp: Corporation) -> bool:
-    """A token to place and a free city reached on the region graph (18xx.games
-    ``can_token?``; the Firenze block is checked at placement).  The graph may stop its
-    walks at the first such city and put the network off (``has_tokenable_city``)."""
-    return unplaced(game, corp) > 0 and game.map.region_graph.has_tokenable_city(corp.sym)
-
-
 def choices(game: TokenGame, corp: Corporation) -> list[tuple[str, int]]:
-    """(city id, slot) of every city where the corporation may place its token now."""
-    if unplaced(game, corp) <= 0:
+    """(city id, slot) of every city where the corporation may place its token now: the
+    port's token spots (``MapPort.token_spots``) less a city held for SFMA."""
+    port = game.map
+    if port.unplaced_tokens(corp) <= 0:
         return []
-    board = game.map.board
+    board = port.board
     out = []
-    for hid, index in game.map.region_graph.tokenable_cities(corp.sym):
+    for hid, index in port.token_spots(corp):
         if firenze_blocked(game, corp, hid):
             continue
         slot = board.hexes[hid].cities[index].get_slot(corp.sym)
@@ -98,23 +83,12 @@ def choices(game: TokenGame, corp: Corporation) -> list[tuple[str, int]]:
 
 
 def place(game: TokenGame, corp: Corporation, action: moves.PlaceToken) -> None:
-    """Place the token ``action`` names; both graphs forget their networks, and a token on a
-    pass makes the full graph forget every route too (it may cut a route, 18xx.games)."""
-    board = game.map.board
-    hex_id, index = board.resolve_city(action.city)
+    """Place the token ``action`` names by the port (``MapPort.place_token``), unless its
+    city is held for SFMA (rules/1841.md 2.3.4)."""
+    hex_id, _ = game.map.board.resolve_city(action.city)
     if firenze_blocked(game, corp, hex_id):
         raise IllegalAction(f"{hex_id} is reserved for SFMA", RULE)
-    if unplaced(game, corp) <= 0:
-        raise IllegalAction(f"{corp.sym} has no token left", RULE)
-    reached = game.map.region_graph.tokenable_cities
-    if game.policy.token_reach and (hex_id, index) not in reached(corp.sym):
-        raise IllegalAction(f"{corp.sym} cannot reach a free slot in {hex_id}", RULE)
-    if not board.can_place_token(hex_id, index, corp.sym):
-        raise IllegalAction(f"{corp.sym} cannot place a token in {hex_id}", RULE)
-    with game.map.cleared_after():
-        board.place_token_at(hex_id, index, corp.sym)
-    if game.map.is_pass(hex_id):
-        game.map.graph.clear_all()
+    game.map.place_token(corp, action)
 
 
 # -- token acquisition (rules/1841.md 2.5) -----------------------------------------------------
@@ -132,7 +106,7 @@ def _reached_cities(game: TokenGame, corp: Corporation) -> list[tuple[str, int]]
 
 def may_sell(game: TokenGame, seller: Corporation) -> bool:
     """The seller keeps more than one placed token (18xx.games ``can_sell_token?``)."""
-    return len(placed(game, seller)) > 1
+    return len(game.map.token_hexes(seller.sym)) > 1
 
 
 def any_buyable(game: TokenGame, corp: Corporation) -> bool:
@@ -162,14 +136,15 @@ def can_replace(game: TokenGame, buyer: Corporation, hex_id: str, index: int, sl
     if board.hexes[hex_id].has_token(buyer.sym):
         return False
     on_pass = game.map.is_pass(hex_id)
-    if not on_pass and sum(1 for h in placed(game, seller) if not game.map.is_pass(h)) <= 1:
+    kept = [h for h in game.map.token_hexes(seller.sym) if not game.map.is_pass(h)]
+    if not on_pass and len(kept) <= 1:
         return False
     return (hex_id, index) in _reached_cities(game, buyer)
 
 
 def buy_choices(game: TokenGame, corp: Corporation) -> list[tuple[str, int]]:
     """(city id, slot) of every token the corporation may buy now."""
-    if unplaced(game, corp) <= 0:
+    if game.map.unplaced_tokens(corp) <= 0:
         return []
     board = game.map.board
     out = []
@@ -191,7 +166,7 @@ def buy(game: TokenGame, corp: Corporation, action: moves.BuyToken) -> None:
     holder = city.tokens[slot] if 0 <= slot < len(city.tokens) else None
     if holder is None:
         raise IllegalAction("no token there", RULE_BUY)
-    if unplaced(game, corp) <= 0:
+    if game.map.unplaced_tokens(corp) <= 0:
         raise IllegalAction(f"{corp.sym} has no token to place", RULE_BUY)
     if game.policy.token_reach and not can_replace(game, corp, hex_id, index, slot):
         raise IllegalAction("this token cannot be bought", RULE_BUY)

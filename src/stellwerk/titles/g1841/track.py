@@ -1,6 +1,12 @@
 """1841 track: how many tiles a corporation lays, from which bases, where and at what cost
 (rules/1841.md 2.3.3).
 
+The lay check and its options are the board port's (``MapPort.lay_options``: the core lay
+check with 1841's hooks, :mod:`.rules.track`); the track step differs from the default port's
+lay (``BoardPort.lay_tile``) as below, so its lays are made here: several lays a turn, each
+from a base no earlier lay of the turn used, on the selected graph (not the full one), and
+both graphs cleared after a lay.
+
 * Tile lays cost nothing but the terrain printed on the hex (or on a laid pass tile).
 * Minors lay one tile.  Majors lay one per railhead (a placed token in a city that is not a
   mountain pass): in phase 2 one per railhead, in phases 3-4 at most two, from phase 5 one
@@ -18,29 +24,20 @@ lay's position (``Policy.lay_position``: live play).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Protocol
 
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.graph import GraphCache, Network, NodeKey, compute_network
-from stellwerk.core.map.lay import (
-    LayContext,
-    LayOptions,
-    TrackRules,
-    candidate_hexes,
-    check_lay,
-    costed_lays,
-    shape_rule,
-)
-from stellwerk.core.map.state import HexState, city_map
-from stellwerk.core.map.tiles import RotatedTile, TileDef
+from stellwerk.core.map.lay import candidate_hexes, check_lay, costed_lays
+from stellwerk.core.map.state import city_map
+from stellwerk.core.map.tiles import RotatedTile
 from stellwerk.core.map.upgrades import path_kept_by
 from stellwerk.core.policy import Policy
 from stellwerk.titles.g1841 import token_order
-from stellwerk.titles.g1841.data_load import Edge, Variant, map_data, tiles_data
 from stellwerk.titles.g1841.ports import Charters
+from stellwerk.titles.g1841.rules.track import NO_ROTATION_TILES
 from stellwerk.titles.g1841.token_order import TokenOrderGame
 
 
@@ -53,72 +50,6 @@ class TrackGame(TokenOrderGame, Charters, Protocol):
 
 
 RULE = "rules/1841.md 2.3.3"
-
-NO_ROTATION_TILES = frozenset({"601"})
-"""Tiles laid only in rotation 0 (rules/1841.md 1.2 "Map", 2.3.3)."""
-
-
-@cache
-def pass_sizes(variant: Variant) -> dict[str, int]:
-    """The pass size (1 small, 2 large) of every pass tile and printed pass hex by tile name
-    (a printed tile is named after its hex); other tiles are absent (size 0)."""
-    out: dict[str, int] = {}
-    for name, tile in tiles_data(variant)["tiles"].items():
-        for city in tile.get("cities", ()):
-            if city.get("pass"):
-                out[name] = int(city.get("size", 1))
-    for hid, hex_ in map_data(variant)["hexes"].items():
-        for city in hex_.get("cities", ()):
-            if city.get("pass"):
-                out[hid] = int(city.get("size", 1))
-    return out
-
-
-def track_rules(
-    variant: Variant, city_upgrade_borders: frozenset[Edge] | None = None
-) -> TrackRules:
-    """The core lay hooks with 1841's: pass tiles only on passes of their size, 601 only in
-    rotation 0 (rules/1841.md 2.3.3).
-
-    With ``city_upgrade_borders`` (the political borders in force; given when the setting
-    ``reachable_city_upgrade_without_new_track`` is on, seed 000 rule change 3.2) an upgrade
-    of a city the corporation reaches is excused from reaching new track or a changed value,
-    as long as no new exit points at one of those borders (off the map is refused anyway).
-    A city is reached when the corporation has a token in it or reaches an edge of the hex
-    that old track joins to it; a pass is no city (seed 000 item 1.5).  18xx.games refuses
-    such a lay ("Must use new track or change city value"): e.g. Venezia's yellow 601 to
-    green 602 (values unchanged for the city, the port town reached only through the city)
-    when the city is full of another corporation's token."""
-    sizes = pass_sizes(variant)
-
-    def upgrade_error(state: HexState, tile: TileDef) -> str | None:
-        if sizes.get(state.tile.name, 0) != sizes.get(tile.name, 0):
-            return "a pass takes only a pass tile of its size (rules/1841.md 2.3.3)"
-        return shape_rule(state, tile)
-
-    def legal_rotation(ctx: LayContext) -> bool:
-        return ctx.new.tile.name not in NO_ROTATION_TILES or ctx.new.rotation == 0
-
-    def new_track_waived(ctx: LayContext) -> bool:
-        if city_upgrade_borders is None or sizes.get(ctx.old.tile.name, 0):
-            return False
-        hex_id = ctx.hex.spec.id
-        fresh = ctx.new.exits - ctx.old.exits
-        if any((hex_id, edge) in city_upgrade_borders for edge in fresh):
-            return False
-        if any(ctx.corp in city.tokens for city in ctx.hex.cities):
-            return True
-        cities = set(ctx.old.tile.city_nodes)
-        return any(
-            cities & set(path.nodes) and ctx.connected_edges & set(path.edges)
-            for path in ctx.old.paths
-        )
-
-    return TrackRules(
-        legal_rotation=legal_rotation,
-        upgrade_error=upgrade_error,
-        new_track_waived=new_track_waived,
-    )
 
 
 @dataclass
@@ -158,20 +89,6 @@ def lays_allowed(game: TrackGame, corp: Corporation) -> int:
     if "one_tile_per_base_max_2" in status:
         return min(len(railheads(game, corp)), 2)
     return 1  # (the railheads are not looked up: the track step asks after every action)
-
-
-def lay_options(game: TrackGame) -> LayOptions:
-    """The phase's colours, the game's checks policy and 1841's hooks."""
-    return LayOptions(
-        phase_colors=game.phases.current.tiles,
-        policy=game.policy,
-        rules=track_rules(
-            game.map.variant,
-            game.map.political_borders()
-            if game.settings.reachable_city_upgrade_without_new_track
-            else None,
-        ),
-    )
 
 
 def token_network(game: TrackGame, corp: Corporation, base: NodeKey, graph: GraphCache) -> Network:
@@ -278,7 +195,7 @@ def check(game: TrackGame, corp: Corporation, action: moves.LayTile, lays: TurnL
     rotation = action.rotation
     if hex_id in lays.hexes:
         raise IllegalAction(f"{hex_id} was already laid on this turn", RULE)
-    opts = lay_options(game)
+    opts = game.map.lay_options(corp)
     board = game.map.board
     if not game.policy.lay_position:
         return check_lay(board, game.map.selected, corp.sym, hex_id, tile_id, rotation, opts)
@@ -332,7 +249,7 @@ def lay_hexes(game: TrackGame, corp: Corporation, lays: TurnLays) -> list[str]:
     if not bases:
         return []
     view = BaseView(game, corp, bases)
-    hexes = candidate_hexes(game.map.board, view, corp.sym, lay_options(game))
+    hexes = candidate_hexes(game.map.board, view, corp.sym, game.map.lay_options(corp))
     return [h for h in hexes if h not in lays.hexes]
 
 
@@ -347,7 +264,7 @@ def legal_lays(
     view = BaseView(game, corp, bases)
     out = []
     for hid, tile_id, rotation, cost in costed_lays(
-        board, view, corp.sym, lay_options(game), hex_id
+        board, view, corp.sym, game.map.lay_options(corp), hex_id
     ):
         if cost > corp.cash or hid in lays.hexes:
             continue
