@@ -125,10 +125,10 @@ the move would lead there and ``None`` otherwise.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from stellwerk.checkpoints import copy_engine
 from stellwerk.core.entities import Corporation, Player, controller
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
@@ -345,7 +345,7 @@ def transform_changes_frozen(game: Game1841, action: Action) -> bool:
         return False
     if not any(held for sym, held in entity.shares.items() if sym != entity.sym):
         return False  # only the certificates of others it holds can move a presidency
-    trial = copy.deepcopy(game)
+    trial = copy_engine(game)
     try:
         trial.resume()
         trial.process_action(dict(action))
@@ -447,7 +447,7 @@ def merger_pool_pairs_unpaid(game: Game1841, action: Action) -> bool:
         a, b = entity.sym, str(partner or action.get("corporation", ""))
     if game.pool.percent_of(a) + game.pool.percent_of(b) < 20:
         return False
-    trial = copy.deepcopy(game)
+    trial = copy_engine(game)
     try:
         trial.resume()
         trial.process_action(dict(action))

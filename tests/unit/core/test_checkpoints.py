@@ -134,3 +134,31 @@ def test_undo_restores_the_journal_of_the_earlier_state() -> None:
     for count, entry in game.checkpoints.saved.items():
         if count in kept:
             assert entry[2] == kept[count]
+
+
+def test_an_engine_copy_is_the_same_game_and_apart_from_it() -> None:
+    """``copy_engine`` (the checkpoint's pickle as a one-off copy, used by the differential
+    tools in place of ``copy.deepcopy``): a copy of an 1841 engine in mid-game has the same
+    state, plays the rest of the recorded game to the same states as the original, and
+    nothing done to the copy changes the original."""
+    import json
+
+    from tests.conftest import FIXTURES_18XX, cut_fixture
+
+    from stellwerk.checkpoints import copy_engine
+
+    name = "1841/1841_game_end_offboards.json"
+    whole = json.loads((FIXTURES_18XX / name).read_text(encoding="utf-8"))["actions"]
+    game = Game.from_file(cut_fixture(name, 300))
+    twin = Game.from_file(cut_fixture(name, 300))
+    twin.engine = copy_engine(game.engine)
+    assert twin.snapshot() == game.snapshot()
+    before = game.snapshot()
+    states = []
+    for action in whole[300:400]:
+        twin.process(action, replay=True)
+        states.append(twin.snapshot())
+    assert game.snapshot() == before != states[-1]
+    for action, state in zip(whole[300:400], states, strict=True):
+        game.process(action, replay=True)
+        assert game.snapshot() == state
