@@ -163,3 +163,15 @@ def postgres_url(postgres_server: Any) -> Iterator[str]:
     url: str = postgres_server.new_database()
     yield url
     postgres_server.drop_database(url)
+
+
+def net_contents(net: Any) -> tuple[object, ...]:
+    """What a corporation's walked network holds (``core.map.graph.Network``: nodes, paths,
+    the edges by hex, the route flags), comparable between two walks."""
+    return (
+        sorted(net.nodes),
+        sorted(net.paths),
+        {hid: sorted(edges) for hid, edges in net.hexes.items()},
+        net.route_available,
+        net.route_train_purchase,
+    )

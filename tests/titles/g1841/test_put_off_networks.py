@@ -12,12 +12,12 @@ import copy
 from pathlib import Path
 
 import pytest
+from tests.conftest import net_contents
 
 from stellwerk.api import Game
 from stellwerk.core.actions import action_id
 from stellwerk.core.map.graph import (
     GraphCache,
-    Network,
     TokenablePaths,
     compute_network,
     reaches_any_path,
@@ -31,25 +31,15 @@ FIXTURES = SHARED / "fixtures" / "18xx.games" / "1841"
 NAMES = ["1841_game_end_bank", "1841_game_end_bankrupt", "1841_game_end_offboards"]
 
 
-def _net_contents(net: Network) -> tuple[object, ...]:
-    return (
-        sorted(net.nodes),
-        sorted(net.paths),
-        {hid: sorted(edges) for hid, edges in net.hexes.items()},
-        net.route_available,
-        net.route_train_purchase,
-    )
-
-
 def _contents(graph: GraphCache) -> tuple[object, ...]:
     """What the cache holds, the networks it put off walked now under the limits of their
     test (what ``settle`` would leave, found without changing the cache)."""
-    nets = {corp: _net_contents(net) for corp, net in graph._nets.items()}
+    nets = {corp: net_contents(net) for corp, net in graph._nets.items()}
     tokenable = dict(graph._tokenable)
     routes = dict(graph._routes)
     for corp, (_, limits, _) in graph._deferred.items():
         net = compute_network(graph.board, corp, limits=limits)
-        nets[corp] = _net_contents(net)
+        nets[corp] = net_contents(net)
         tokenable[corp] = graph._token_spots(corp, net)
         old = routes.get(corp, (False, False))
         routes[corp] = (old[0] or net.route_available, old[1] or net.route_train_purchase)
@@ -79,7 +69,7 @@ def _check_new_borders(ours: Game1841, theirs: Game1841) -> None:
     mine, eager = ours.map.region_graph, theirs.map.region_graph
     for sym in list(mine._deferred):
         assert mine.has_tokenable_city(sym) == bool(eager.tokenable_cities(sym)), sym
-        assert _net_contents(mine.network(sym)) == _net_contents(eager.network(sym)), sym
+        assert net_contents(mine.network(sym)) == net_contents(eager.network(sym)), sym
         assert mine.route_flags(sym) == eager.route_flags(sym), sym
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.conftest import net_contents
 
 from stellwerk.api import Game
 from stellwerk.core.actions import action_id
@@ -19,7 +20,7 @@ from stellwerk.core.entities import Holder, Player
 from stellwerk.core.flow.operating import Token
 from stellwerk.core.flow.stock import BuySellParShares
 from stellwerk.core.game import Game as Engine
-from stellwerk.core.map.graph import GraphCache, Network, compute_network
+from stellwerk.core.map.graph import GraphCache, compute_network
 from stellwerk.core.shares import Bundle, interchangeable
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.selfplay import play
@@ -155,25 +156,15 @@ def test_kept_answers_are_fresh_answers_in_a_selfplay_game(
     assert _replayed_checked(dict(data)) == len(load_game_file(data).live) > 300
 
 
-def _net_contents(net: Network) -> tuple[object, ...]:
-    return (
-        sorted(net.nodes),
-        sorted(net.paths),
-        {hid: sorted(edges) for hid, edges in net.hexes.items()},
-        net.route_available,
-        net.route_train_purchase,
-    )
-
-
 def _contents(graph: GraphCache) -> tuple[object, ...]:
     """What the cache holds, the networks it put off computed now (what ``settle`` would
     leave, found without changing the cache)."""
-    nets = {corp: _net_contents(net) for corp, net in graph._nets.items()}
+    nets = {corp: net_contents(net) for corp, net in graph._nets.items()}
     tokenable = dict(graph._tokenable)
     routes = dict(graph._routes)
     for corp in graph._deferred:
         net = compute_network(graph.board, corp, limits=graph.limits)
-        nets[corp] = _net_contents(net)
+        nets[corp] = net_contents(net)
         tokenable[corp] = graph._token_spots(corp, net)
         old = routes.get(corp, (False, False))
         routes[corp] = (old[0] or net.route_available, old[1] or net.route_train_purchase)
