@@ -121,6 +121,11 @@ def test_2_3_11_verify_of_a_removal_changes_nothing() -> None:
     assert procedure.verify(game, other) is not None
     mine = parse({"type": "remove_token", "entity": 0, "city": city, "slot": 1})
     assert procedure.verify(game, mine) is None
+    # the queue offers what verify takes (Merger.allows) and refuses with verify's refusal
+    assert procedure.allows(game, mine) and not procedure.allows(game, other)
+    refusal = procedure.verify(game, other)
+    assert refusal is not None
+    assert str(procedure.disallowed(game, other)) == str(refusal)
     assert state(game) == before and procedure.stage is stage
     procedure.answer(game, mine)
     after = procedure.stage

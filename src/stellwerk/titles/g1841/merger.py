@@ -1195,7 +1195,10 @@ class Merger(OnMachine[MergerStage]):
 
     def disallowed(self, game: ProcedureGame, action: moves.Move) -> IllegalAction:
         """An exchange answer after which the merger cannot complete: no president, or a
-        circular chain (seed 000 items 3.6, 3.1; :func:`incomplete`)."""
+        circular chain (seed 000 items 3.6, 3.1; :func:`incomplete`); another stage's answer
+        gets the machine's refusal."""
+        if not self.deciding():
+            return super().disallowed(game, action)
         a, b, _ = self.machine.corps(game)
         return incomplete(game, a, b)
 
@@ -1204,8 +1207,11 @@ class Merger(OnMachine[MergerStage]):
         on a copy, as :meth:`Merging.verify` checks it): an answer that leaves the new
         corporation without a president or makes a circular chain is not allowed
         (rules/1841.md 2.3.11, seed 000 items 3.1, 3.6), so :class:`~.decisions.Decisions`
-        does not list it."""
-        if not self.deciding() or self.machine.tuscan:
+        does not list it.  Another stage's answer (a token to remove) is allowed when the
+        machine's verify takes it; in the Tuscan merge every listed answer is."""
+        if not self.deciding():
+            return super().allows(game, action)
+        if self.machine.tuscan:
             return True
         trial, _ = light_copy(game)
         twin = Merger(self.machine, self.stage)
