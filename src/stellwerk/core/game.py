@@ -486,10 +486,15 @@ class Game(ABC):
         if reason == "bank":
             return self.bank.broken
         if reason == "bankrupt":
-            alive = [p for p in self.players if not p.bankrupt]
-            if self.bankruptcy_ends_game_after == "all_but_one":
-                return len(alive) == 1
-            return len(alive) < len(self.players)
+            if self.bankruptcy_ends_game_after != "all_but_one":
+                return any(p.bankrupt for p in self.players)  # fewer left than seated
+            alive = 0
+            for player in self.players:
+                if not player.bankrupt:
+                    alive += 1
+                    if alive > 1:
+                        return False  # (asked after every action: two are found at once)
+            return alive == 1
         if reason == "stock_market":
             return self.market.end_reached
         return False

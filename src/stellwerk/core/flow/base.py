@@ -232,6 +232,16 @@ class Step:
             routed is not None and routed[0] is self and routed[1] == kind and routed[2] is entity
         )
 
+    def routed_state(self, kind: str, entity: Entity) -> object:
+        """The game's ``memo_key`` of the state in which the round routed the action being
+        processed (of type ``kind`` by ``entity``) to this step -- the state its handler
+        starts from, so an answer the step remembered under that key is what asking again
+        would give -- or None (routed elsewhere, or nothing was remembered then).  Asked by
+        a handler before it changes anything."""
+        if not self.routed_here(kind, entity):
+            return None
+        return self.round.routed_key
+
     def process_pass(self, action: moves.Pass, entity: Entity) -> None:
         self.pass_()
 
@@ -428,6 +438,11 @@ class Round(Generic[E_co]):
     or :meth:`Step.actions`) in the state the step's handler starts from, so a handler may
     take that as answered instead of asking it again (:meth:`Step.routed_here`)."""
 
+    routed_key: object = None
+    """While a step processes the action the round routed to it: the game's ``memo_key``
+    of the state the routing asked in (None if nothing was remembered then), which is the
+    state the handler starts from (:meth:`Step.routed_answer`)."""
+
     stale_step: Step | None = None
     """A step the reference engine would still see as active from a cache taken before a
     change (see ``Game.action_processed`` of titles that close corporations mid-turn)."""
@@ -525,12 +540,15 @@ class Round(Generic[E_co]):
                 break
         if chosen is None:
             raise IllegalAction(f"no step accepts {kind} now", "common rules §6 (turn order)")
+        key = self.game.memo_key
         self.game.changing()
         self.routed = (chosen, kind, entity)
+        self.routed_key = key
         try:
             chosen.process(action, entity)
         finally:
             self.routed = None
+            self.routed_key = None
         self.game.changing()  # the step may have moved the round on, which settles it
         chosen.acted = True
         self.skip_steps(settled=type(self).after_process in ANNOUNCING)

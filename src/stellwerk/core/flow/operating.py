@@ -360,11 +360,16 @@ class BuyTrain(CorporationStep):
     def can_buy_train(self, corp: Corporation) -> bool:
         """Room for a train and cash for the cheapest train on offer anywhere: any depot train
         for sale, or 1 for another corporation's train."""
+        if not self.room(corp):
+            return False
+        others = self.others_offer_trains(corp)
+        if others and corp.cash >= 1:
+            return True  # the cheapest price on offer is at most 1
         game = self.game
         prices = [t.price for t in game.depot.depot_trains(game.phases)]
-        if self.others_offer_trains(corp):
+        if others:
             prices.append(1)
-        return self.room(corp) and bool(prices) and corp.cash >= min(prices)
+        return bool(prices) and corp.cash >= min(prices)
 
     def others_offer_trains(self, corp: Corporation) -> bool:
         """Hook: another corporation has a train ``corp`` may be offered (common rules §6:

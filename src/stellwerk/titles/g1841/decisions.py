@@ -22,7 +22,7 @@ copied and pickled like any other state.  A procedure on the core mechanism
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
@@ -122,6 +122,38 @@ def city_meaning(game: ProcedureGame, kind: str, sym: str, city: str) -> tuple[s
     return kind, facts
 
 
+@dataclass(frozen=True, eq=False)
+class CityMeanings(Mapping[str | int, tuple[str, Facts]]):
+    """The meanings of answers naming the cities ``cities`` of ``sym``'s station, each
+    :func:`city_meaning` with ``kind``, and of the answers ``others`` (key, meaning): what
+    a front end reads of a question, found only when read (the routing and a replay never
+    read it; the question is read in the state it was asked in).  Plain data, so a game
+    with a question remembered copies and pickles as before."""
+
+    game: ProcedureGame
+    kind: str
+    sym: str
+    cities: tuple[str, ...]
+    others: tuple[tuple[str | int, tuple[str, Facts]], ...] = ()
+
+    def __getitem__(self, key: str | int) -> tuple[str, Facts]:
+        if key in self.cities:
+            return city_meaning(self.game, self.kind, self.sym, str(key))
+        for other, meaning in self.others:
+            if other == key:
+                return meaning
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str | int]:
+        yield from self.cities
+        for other, _ in self.others:
+            if other not in self.cities:
+                yield other
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 def share_offer_facts(corp: Corporation) -> Facts:
     """What an offer of one of ``corp``'s treasury shares at its market price is about: the
     corporation, the share's percent and its price (rules/1841.md 2.3.12, 2.4.1)."""
@@ -151,6 +183,11 @@ class Procedure:
     def question(self, game: ProcedureGame) -> Question | None:
         """What must be decided now; ``None`` when the procedure is done."""
         raise NotImplementedError
+
+    def asks(self, game: ProcedureGame) -> bool:
+        """Whether :meth:`question` asks something now (the queue keeps only procedures
+        that do); a procedure may know it without building the question."""
+        return self.question(game) is not None
 
     def answer(self, game: ProcedureGame, action: moves.Move) -> None:
         """Apply the answer to :meth:`question` and run on to the next question (or the end).
@@ -184,6 +221,10 @@ class OnMachine(Procedure, Generic[StageT]):
         if self.stage is None:
             return None
         return self.machine.question(game, self.stage)
+
+    def asks(self, game: ProcedureGame) -> bool:
+        """The machine's :meth:`~stellwerk.core.procedure.Machine.is_asking` of the stage."""
+        return self.stage is not None and self.machine.is_asking(game, self.stage)
 
     def answer(self, game: ProcedureGame, action: moves.Move) -> None:
         """The machine verifies the answer (a refusal changes nothing) and moves on to the
@@ -221,7 +262,7 @@ def queue(game: ProcedureGame, procedure: Procedure) -> None:
 
 def prune(game: ProcedureGame) -> None:
     """Procedures that ask nothing more are done and leave the queue."""
-    game.procedures[:] = [p for p in game.procedures if p.question(game) is not None]
+    game.procedures[:] = [p for p in game.procedures if p.asks(game)]
 
 
 def current(game: ProcedureGame) -> tuple[Procedure, Question] | None:
@@ -274,7 +315,15 @@ class Decisions(Step):
         found: tuple[Procedure, Question] | None = remembered(
             self, "current", lambda: current(self.game)
         )
+        key = self.game.memo_key
+        if key is not None:
+            self._seen = (key, found)
         return found
+
+    _seen: tuple[object, tuple[Procedure, Question] | None] | None = None
+    """The last answer of :meth:`current` found while answers were remembered, with the
+    game's ``memo_key`` then: the answer handler takes it when the round routed the answer
+    in that state (:meth:`~stellwerk.core.flow.base.Step.routed_state`)."""
 
     def asked(self) -> Question | None:
         found = self.current()
@@ -335,7 +384,13 @@ class Decisions(Step):
         return None
 
     def _answer(self, action: moves.Move, entity: Entity) -> None:
-        found = current(self.game)
+        """The first procedure that asks takes the answer (the question the routing found,
+        :meth:`~stellwerk.core.flow.base.Step.routed_answer`, else found afresh)."""
+        seen = self._seen
+        if seen is not None and seen[0] == self.routed_state(action.type, entity):
+            found = seen[1]  # (seen's key is never None)
+        else:
+            found = current(self.game)
         if found is None or entity is not found[1].entity:
             raise IllegalAction("nothing is asked of this entity now", "rules/1841.md 5.6")
         procedure, asked = found

@@ -33,7 +33,7 @@ from stellwerk.core.map.geometry import opposite
 from stellwerk.core.procedure import Machine
 from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import journal
-from stellwerk.titles.g1841.decisions import OnMachine, Question, city_meaning, queue
+from stellwerk.titles.g1841.decisions import CityMeanings, OnMachine, Question, queue
 from stellwerk.titles.g1841.emergency import half_total
 from stellwerk.titles.g1841.ownership import historical, major, phase_number
 from stellwerk.titles.g1841.rules.borders import borders_in_force
@@ -378,19 +378,26 @@ class Starting(Machine["ProcedureGame", StartStage, moves.Move, Question]):
                 meanings={n: tokens_bought(corp.sym, n, n * price, price) for n in counts},
             )  # fmt: skip
         cities = home_cities(game, corp, list(stage.hexes))
-        meanings: dict[str | int, tuple[str, Facts]] = {
-            c: city_meaning(game, "home_token", corp.sym, c) for c in cities
-        }
         if isinstance(stage, ChoosingHome):
             return Question(
-                corp, ("place_token",), "home_token", RULE, cities=cities,
-                facts=about, meanings=meanings,
+                corp, ("place_token",), "home_token", RULE, cities=cities, facts=about,
+                meanings=CityMeanings(game, "home_token", corp.sym, tuple(cities)),
             )  # fmt: skip
-        meanings["pass"] = ("no_second_home", about)
+        second = (("pass", ("no_second_home", about)),)
         return Question(
-            corp, ("place_token", "pass"), "home_token", RULE, cities=cities,
-            facts=about, meanings=meanings,
+            corp, ("place_token", "pass"), "home_token", RULE, cities=cities, facts=about,
+            meanings=CityMeanings(game, "home_token", corp.sym, tuple(cities), second),
         )  # fmt: skip
+
+    def is_asking(self, game: ProcedureGame, stage: StartStage | None) -> bool:
+        """Whether :meth:`question` asks in ``stage`` (found without building it): the home
+        token always, the token purchase unless it is stalled."""
+        if stage is None:
+            return False
+        game.corporation(self.corp)  # (refused as the question refuses it)
+        if isinstance(stage, TokenPurchase):
+            return game.stalled_token_purchase in (None, self.corp)
+        return True
 
     def verify(
         self, game: ProcedureGame, stage: StartStage, answer: moves.Move
