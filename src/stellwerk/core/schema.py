@@ -7,8 +7,9 @@ every fact checked for its shape (a wrong shape raises ValueError naming it):
 * ``bank``: the bank's cash; ``[starting_cash]`` and ``[cert_limit]``: by player count;
 * ``[market]`` ``rows``: the share price grid, cells as ``core.market`` writes them
   (``100p`` a par price, ``0c`` the closing cell, an empty string no cell);
-* ``[[phases]]``: ``name``, ``tiles`` (colours), ``operating_rounds``, ``train_limit``,
-  ``status`` (flags), ``on`` (the train that starts it);
+* ``[[phases]]``: ``name``, ``tiles`` (colours), ``operating_rounds``, ``train_limit``
+  (one limit for every corporation, or a table by corporation type such as
+  ``{ minor = 2, major = 4 }``), ``status`` (flags), ``on`` (the train that starts it);
 * ``[[trains]]``: ``name``, ``distance`` (stops), ``price``, ``count``, ``rusts_on``,
   ``available_on``, ``events``;
 * ``[[corporations]]``: ``sym``, ``name``, ``home`` (hex), ``tokens``, and the shares
@@ -59,6 +60,25 @@ def player_counts(data: JSONObject) -> tuple[int, ...]:
     return tuple(range(fewest, integer(players, "max", ValueError) + 1))
 
 
+def train_limits(phase: JSONObject) -> Mapping[str, int]:
+    """A phase's train limits by corporation type when its ``train_limit`` is a table
+    (``{ minor = 2, major = 4 }``); empty when it is one limit for every corporation."""
+    limit = phase.get("train_limit")
+    if not isinstance(limit, dict):
+        integer(phase, "train_limit", ValueError)
+        return {}
+    if not limit:
+        raise ValueError("'train_limit' must not be an empty table")
+    return {kind: integer(limit, kind, ValueError) for kind in limit}
+
+
+def _train_limit(phase: JSONObject) -> int:
+    """The most trains any corporation may hold in the phase: the one limit, or the largest
+    of the limits by type (a title with limits by type checks each corporation's own)."""
+    by_type = train_limits(phase)
+    return max(by_type.values()) if by_type else integer(phase, "train_limit", ValueError)
+
+
 def phase_defs(data: JSONObject) -> list[PhaseDef]:
     """The phases of ``[[phases]]`` in order (the first is current at the start)."""
     return [
@@ -66,7 +86,7 @@ def phase_defs(data: JSONObject) -> list[PhaseDef]:
             text(p, "name", ValueError),
             texts(p, "tiles", ValueError),
             integer(p, "operating_rounds", ValueError),
-            integer(p, "train_limit", ValueError),
+            _train_limit(p),
             texts(p, "status", ValueError) if "status" in p else [],
             optional_text(p, "on", ValueError),
         )
@@ -115,6 +135,9 @@ class GameTables:
     trains: tuple[TrainDef, ...]
     corporations: tuple[CorporationDef, ...]
     token_prices: tuple[int, ...] = ()
+    train_limits: tuple[Mapping[str, int], ...] = ()
+    """By phase, in the order of :attr:`phases`: the limits by corporation type (empty for a
+    phase with one limit for all, :func:`train_limits`)."""
 
 
 def _train(t: JSONObject) -> TrainDef:
@@ -165,4 +188,5 @@ def game_tables(data: JSONObject) -> GameTables:
             _corporation(c, defaults) for c in objects_at(data, "corporations", ValueError)
         ),
         token_prices=_integers(data.get("token_prices", []), "token_prices"),
+        train_limits=tuple(train_limits(p) for p in objects_at(data, "phases", ValueError)),
     )
