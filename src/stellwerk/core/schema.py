@@ -6,7 +6,9 @@ every fact checked for its shape (a wrong shape raises ValueError naming it):
 * ``[players]`` ``min`` and ``max``: the player counts (:func:`player_counts`);
 * ``bank``: the bank's cash; ``[starting_cash]`` and ``[cert_limit]``: by player count;
 * ``[market]`` ``rows``: the share price grid, cells as ``core.market`` writes them
-  (``100p`` a par price, ``0c`` the closing cell, an empty string no cell);
+  (``100p`` a par price, ``0c`` the closing cell, an empty string no cell); ``markers``
+  (optional): the type letters the title's cells carry, when given a cell with another
+  letter is refused (a mistyped cell is found when the table is read);
 * ``[[phases]]``: ``name``, ``tiles`` (colours), ``operating_rounds``, ``train_limit``
   (one limit for every corporation, or a table by corporation type such as
   ``{ minor = 2, major = 4 }``), ``status`` (flags), ``on`` (the train that starts it);
@@ -138,6 +140,9 @@ class GameTables:
     train_limits: tuple[Mapping[str, int], ...] = ()
     """By phase, in the order of :attr:`phases`: the limits by corporation type (empty for a
     phase with one limit for all, :func:`train_limits`)."""
+    market_markers: tuple[str, ...] = ()
+    """The type letters the market's cells carry, when the table names them
+    (:func:`market_markers`)."""
 
 
 def _train(t: JSONObject) -> TrainDef:
@@ -168,6 +173,20 @@ def _corporation(c: JSONObject, defaults: JSONObject) -> CorporationDef:
     )
 
 
+def market_markers(market: JSONObject, rows: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
+    """The type letters of ``[market]`` ``markers`` (empty when not given); each a single
+    letter, and every cell's letters among them (ValueError naming the cell)."""
+    markers = tuple(texts(market, "markers", ValueError))
+    if any(len(m) != 1 or not m.isalpha() for m in markers) or len(set(markers)) < len(markers):
+        raise ValueError(f"market markers must be distinct single letters, not {markers!r}")
+    if markers:
+        for row in rows:
+            for cell in row:
+                if any(ch.isalpha() and ch not in markers for ch in cell):
+                    raise ValueError(f"market cell {cell!r}: a letter not in {markers!r}")
+    return markers
+
+
 def game_tables(data: JSONObject) -> GameTables:
     """The common facts of a parsed ``data/game.toml`` (the module's list)."""
     market = as_object(data.get("market"), "market", ValueError)
@@ -182,6 +201,7 @@ def game_tables(data: JSONObject) -> GameTables:
         starting_cash=_by_count(data, "starting_cash"),
         cert_limit=_by_count(data, "cert_limit"),
         market=rows,
+        market_markers=market_markers(market, rows),
         phases=tuple(phase_defs(data)),
         trains=tuple(_train(t) for t in objects_at(data, "trains", ValueError)),
         corporations=tuple(

@@ -37,6 +37,9 @@ TABLE_KEYS = (
 )
 """The plain facts of the table the game reads beside the typed ones."""
 
+ADDED = ("market_markers",)
+"""Fields the move added (not in the pinned digests; nor is ``[market]`` ``markers``)."""
+
 
 def plain(value: object) -> object:
     """A JSON-shaped copy: dataclasses and mappings as objects, sets sorted, tuples as lists."""
@@ -55,7 +58,10 @@ def digest(data: TitleData) -> str:
     out = plain(data)
     assert isinstance(out, dict)
     raw = out.pop("raw")
+    for name in ADDED:
+        del out[name]
     out["raw_used"] = {k: raw[k] for k in TABLE_KEYS}
+    del out["raw_used"]["market"]["markers"]
     canonical = json.dumps(json.loads(json.dumps(out)), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 

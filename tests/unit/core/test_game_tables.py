@@ -52,3 +52,16 @@ def test_a_wrong_train_limit_is_refused(limit: JSONValue) -> None:
         game_tables(table)
     with pytest.raises(ValueError):
         train_limits(phases[1])
+
+
+def test_market_markers_name_the_letters_of_the_cells() -> None:
+    assert game_tables(TABLE).market_markers == ()
+    table = copy.deepcopy(TABLE)
+    market = table["market"]
+    assert isinstance(market, dict)
+    market["markers"] = ["p", "e"]
+    assert game_tables(table).market_markers == ("p", "e")
+    for wrong in (["p"], ["pe"], ["p", "p", "e"], "pe"):
+        market["markers"] = wrong
+        with pytest.raises(ValueError):
+            game_tables(table)

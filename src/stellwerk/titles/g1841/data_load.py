@@ -232,6 +232,7 @@ class TitleData:
     starting_cash: Mapping[int, int]
     cert_limit: Mapping[int, int]
     market: tuple[tuple[str, ...], ...]
+    market_markers: tuple[str, ...]
     phases: tuple[Phase, ...]
     trains: tuple[TrainType, ...]
     companies: tuple[Company, ...]
@@ -318,6 +319,7 @@ def title_data(variant: Variant = ()) -> TitleData:
         starting_cash=core.starting_cash,
         cert_limit=core.cert_limit,
         market=core.market,
+        market_markers=core.market_markers,
         phases=tuple(
             _phase(d, limits, p)
             for d, limits, p in zip(
