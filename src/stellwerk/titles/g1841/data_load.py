@@ -394,10 +394,10 @@ def _charter(core: CorporationDef, entry: JSONObject) -> CorporationSpec:
         raise ValueError(f"{core.sym}: no colour")
     homes = []
     for home in list_at(entry, "homes", ValueError):
-        hid, city = as_list(home, f"{core.sym}: a home", ValueError)
-        if not isinstance(hid, str) or not is_int(city):
+        pair = as_list(home, f"{core.sym}: a home", ValueError)
+        if len(pair) != 2 or not isinstance(pair[0], str) or not is_int(pair[1]):
             raise ValueError(f"{core.sym}: a home must be [hex, city], not {home!r}")
-        homes.append((hid, city))
+        homes.append((pair[0], pair[1]))
     return CorporationSpec(
         sym=core.sym,
         name=core.name,
