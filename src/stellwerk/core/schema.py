@@ -6,9 +6,12 @@ every fact checked for its shape (a wrong shape raises ValueError naming it):
 * ``[players]`` ``min`` and ``max``: the player counts (:func:`player_counts`);
 * ``bank``: the bank's cash; ``[starting_cash]`` and ``[cert_limit]``: by player count;
 * ``[market]`` ``rows``: the share price grid, cells as ``core.market`` writes them
-  (``100p`` a par price, ``0c`` the closing cell, an empty string no cell);
-* ``[[phases]]``: ``name``, ``tiles`` (colours), ``operating_rounds``, ``train_limit``,
-  ``status`` (flags), ``on`` (the train that starts it);
+  (``100p`` a par price, ``0c`` the closing cell, an empty string no cell); ``markers``
+  (optional): the type letters the title's cells carry, when given a cell with another
+  letter is refused (a mistyped cell is found when the table is read);
+* ``[[phases]]``: ``name``, ``tiles`` (colours), ``operating_rounds``, ``train_limit``
+  (one limit for every corporation, or a table by corporation type such as
+  ``{ minor = 2, major = 4 }``), ``status`` (flags), ``on`` (the train that starts it);
 * ``[[trains]]``: ``name``, ``distance`` (stops), ``price``, ``count``, ``rusts_on``,
   ``available_on``, ``events``;
 * ``[[corporations]]``: ``sym``, ``name``, ``home`` (hex), ``tokens``, and the shares
@@ -59,6 +62,25 @@ def player_counts(data: JSONObject) -> tuple[int, ...]:
     return tuple(range(fewest, integer(players, "max", ValueError) + 1))
 
 
+def train_limits(phase: JSONObject) -> Mapping[str, int]:
+    """A phase's train limits by corporation type when its ``train_limit`` is a table
+    (``{ minor = 2, major = 4 }``); empty when it is one limit for every corporation."""
+    limit = phase.get("train_limit")
+    if not isinstance(limit, dict):
+        integer(phase, "train_limit", ValueError)
+        return {}
+    if not limit:
+        raise ValueError("'train_limit' must not be an empty table")
+    return {kind: integer(limit, kind, ValueError) for kind in limit}
+
+
+def _train_limit(phase: JSONObject) -> int:
+    """The most trains any corporation may hold in the phase: the one limit, or the largest
+    of the limits by type (a title with limits by type checks each corporation's own)."""
+    by_type = train_limits(phase)
+    return max(by_type.values()) if by_type else integer(phase, "train_limit", ValueError)
+
+
 def phase_defs(data: JSONObject) -> list[PhaseDef]:
     """The phases of ``[[phases]]`` in order (the first is current at the start)."""
     return [
@@ -66,7 +88,7 @@ def phase_defs(data: JSONObject) -> list[PhaseDef]:
             text(p, "name", ValueError),
             texts(p, "tiles", ValueError),
             integer(p, "operating_rounds", ValueError),
-            integer(p, "train_limit", ValueError),
+            _train_limit(p),
             texts(p, "status", ValueError) if "status" in p else [],
             optional_text(p, "on", ValueError),
         )
@@ -115,6 +137,12 @@ class GameTables:
     trains: tuple[TrainDef, ...]
     corporations: tuple[CorporationDef, ...]
     token_prices: tuple[int, ...] = ()
+    train_limits: tuple[Mapping[str, int], ...] = ()
+    """By phase, in the order of :attr:`phases`: the limits by corporation type (empty for a
+    phase with one limit for all, :func:`train_limits`)."""
+    market_markers: tuple[str, ...] = ()
+    """The type letters the market's cells carry, when the table names them
+    (:func:`market_markers`)."""
 
 
 def _train(t: JSONObject) -> TrainDef:
@@ -145,6 +173,20 @@ def _corporation(c: JSONObject, defaults: JSONObject) -> CorporationDef:
     )
 
 
+def market_markers(market: JSONObject, rows: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
+    """The type letters of ``[market]`` ``markers`` (empty when not given); each a single
+    letter, and every cell's letters among them (ValueError naming the cell)."""
+    markers = tuple(texts(market, "markers", ValueError))
+    if any(len(m) != 1 or not m.isalpha() for m in markers) or len(set(markers)) < len(markers):
+        raise ValueError(f"market markers must be distinct single letters, not {markers!r}")
+    if markers:
+        for row in rows:
+            for cell in row:
+                if any(ch.isalpha() and ch not in markers for ch in cell):
+                    raise ValueError(f"market cell {cell!r}: a letter not in {markers!r}")
+    return markers
+
+
 def game_tables(data: JSONObject) -> GameTables:
     """The common facts of a parsed ``data/game.toml`` (the module's list)."""
     market = as_object(data.get("market"), "market", ValueError)
@@ -159,10 +201,12 @@ def game_tables(data: JSONObject) -> GameTables:
         starting_cash=_by_count(data, "starting_cash"),
         cert_limit=_by_count(data, "cert_limit"),
         market=rows,
+        market_markers=market_markers(market, rows),
         phases=tuple(phase_defs(data)),
         trains=tuple(_train(t) for t in objects_at(data, "trains", ValueError)),
         corporations=tuple(
             _corporation(c, defaults) for c in objects_at(data, "corporations", ValueError)
         ),
         token_prices=_integers(data.get("token_prices", []), "token_prices"),
+        train_limits=tuple(train_limits(p) for p in objects_at(data, "phases", ValueError)),
     )

@@ -23,6 +23,7 @@ from stellwerk.titles.g1841.data_load import (
 from stellwerk.titles.g1841.mapport import new_board
 from stellwerk.titles.g1841.options import DECLARED
 from stellwerk.titles.g1841.settings import Settings1841
+from stellwerk.titles.g1841.wording import SENTENCES
 
 REFERENCE = Path(__file__).resolve().parents[3] / ".." / "shared" / "reference"
 
@@ -231,3 +232,15 @@ def test_market_concessions_corporations(ref: dict[str, Any]) -> None:
     assert [c.sym for c in v1.corporations][7:10] == ["SFLi", "SFV", "SFL"]
     assert v1.corporation("SFTC").type == v1.corporation("SFL").type == "minor"
     assert v1.corporation("SFMA").homes == (("R14", 1),)
+
+
+def test_market_markers_are_named_in_both_languages() -> None:
+    """rules/1841.md 1.2 "Stock market": the cells carry p (par), x (par for majors only), m (a
+    minor's maximum), n (the maximum before phase 8) and e (game end), each said in English
+    and German for the market's legend."""
+    markers = title_data().market_markers
+    assert markers == ("p", "x", "m", "n", "e")
+    cell_letters = {ch for row in title_data().market for cell in row for ch in cell}
+    assert set(markers) == {ch for ch in cell_letters if ch.isalpha()}
+    for lang in ("en", "de"):
+        assert all(SENTENCES[lang].get(f"market.{m}") for m in markers), lang

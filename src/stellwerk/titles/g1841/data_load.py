@@ -21,7 +21,22 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from stellwerk.core.jsondata import (
+    JSONObject,
+    as_list,
+    as_object,
+    integer,
+    is_int,
+    list_at,
+    objects_at,
+    optional_integer,
+    optional_text,
+    text,
+    texts,
+)
 from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
+from stellwerk.core.schema import CorporationDef, TrainDef, game_tables
+from stellwerk.core.trains import PhaseDef
 from stellwerk.titles.datafiles import read_table
 from stellwerk.titles.g1841.settings import Settings1841
 
@@ -217,6 +232,7 @@ class TitleData:
     starting_cash: Mapping[int, int]
     cert_limit: Mapping[int, int]
     market: tuple[tuple[str, ...], ...]
+    market_markers: tuple[str, ...]
     phases: tuple[Phase, ...]
     trains: tuple[TrainType, ...]
     companies: tuple[Company, ...]
@@ -291,82 +307,130 @@ def game_data(variant: Variant = ()) -> dict[str, Any]:
 
 @cache
 def title_data(variant: Variant = ()) -> TitleData:
-    """game.toml of a variant as a :class:`TitleData`; ValueError if it is inconsistent."""
+    """game.toml of a variant as a :class:`TitleData`: the core facts read by ``core.schema``
+    (players, bank, starting cash, certificate limits, market, phases, trains, the charters'
+    common fields), 1841's own beside them; ValueError if it is inconsistent."""
     g = game_data(variant)
-    phases = tuple(
-        Phase(
-            name=p["name"],
-            on=p.get("on"),
-            tiles=tuple(p["tiles"]),
-            operating_rounds=int(p["operating_rounds"]),
-            train_limit={k: int(v) for k, v in p["train_limit"].items()},
-            offboard_revenue=p["offboard_revenue"],
-            borders=p["borders"],
-            status=tuple(p.get("status", ())),
-        )
-        for p in g["phases"]
-    )
-    trains = tuple(
-        TrainType(
-            name=t["name"],
-            distance=int(t["distance"]),
-            free=frozenset(t["free"]),
-            price=int(t["price"]),
-            count=int(t["count"]),
-            rusts_on=t.get("rusts_on"),
-            events=tuple(t.get("events", ())),
-        )
-        for t in g["trains"]
-    )
-    companies = tuple(
-        Company(
-            number=int(c["number"]),
-            sym=c["sym"],
-            name=c["name"],
-            value=int(c["value"]),
-            revenue=int(c["revenue"]),
-            corporation=c.get("corporation"),
-        )
-        for c in g["companies"]
-    )
-    corporations = tuple(
-        CorporationSpec(
-            sym=c["sym"],
-            name=c["name"],
-            type=c["type"],
-            historical=bool(c["historical"]),
-            concession=c.get("concession"),
-            homes=tuple((str(h), int(k)) for h, k in c.get("homes", ())),
-            shares=tuple(int(s) for s in c["shares"]),
-            float_percent=int(c["float_percent"]),
-            min_tokens=int(c["min_tokens"]),
-            startable=bool(c["startable"]),
-            color=c["color"],
-        )
-        for c in g["corporations"]
-    )
-    routes = g["routes"]
+    core = game_tables(g)
     data = TitleData(
         variant=variant,
-        bank=int(g["bank"]),
-        players=(int(g["players"]["min"]), int(g["players"]["max"])),
-        starting_cash={int(k): int(v) for k, v in g["starting_cash"].items()},
-        cert_limit={int(k): int(v) for k, v in g["cert_limit"].items()},
-        market=tuple(tuple(row) for row in g["market"]["rows"]),
-        phases=phases,
-        trains=trains,
-        companies=companies,
-        corporations=corporations,
-        zones={k: tuple(v) for k, v in g["zones"].items()},
-        offboard_groups={k: tuple(v) for k, v in g["offboard_groups"].items()},
-        routes=RouteData(
-            one_route_while_yellow=frozenset(routes["one_route_while_yellow"]),
-            required_stops=int(routes["required_stops"]),
+        bank=core.bank,
+        players=(core.players[0], core.players[-1]),
+        starting_cash=core.starting_cash,
+        cert_limit=core.cert_limit,
+        market=core.market,
+        market_markers=core.market_markers,
+        phases=tuple(
+            _phase(d, limits, p)
+            for d, limits, p in zip(
+                core.phases, core.train_limits, objects_at(g, "phases", ValueError), strict=True
+            )
         ),
+        trains=tuple(
+            _train(t, entry)
+            for t, entry in zip(core.trains, objects_at(g, "trains", ValueError), strict=True)
+        ),
+        companies=tuple(_company(c) for c in objects_at(g, "companies", ValueError)),
+        corporations=tuple(
+            _charter(c, entry)
+            for c, entry in zip(
+                core.corporations, objects_at(g, "corporations", ValueError), strict=True
+            )
+        ),
+        zones=_hex_lists(g, "zones"),
+        offboard_groups=_hex_lists(g, "offboard_groups"),
+        routes=_routes(as_object(g.get("routes"), "routes", ValueError)),
         raw=g,
     )
     _validate(data)
     return data
+
+
+def _phase(core: PhaseDef, limits: Mapping[str, int], entry: JSONObject) -> Phase:
+    """A core phase with 1841's own: limits by type, off-board column, border set."""
+    if not limits:
+        raise ValueError(f"phase {core.name}: train limits by corporation type expected")
+    return Phase(
+        name=core.name,
+        on=core.on,
+        tiles=tuple(core.tiles),
+        operating_rounds=core.operating_rounds,
+        train_limit=limits,
+        offboard_revenue=text(entry, "offboard_revenue", ValueError),
+        borders=text(entry, "borders", ValueError),
+        status=tuple(core.status),
+    )
+
+
+def _train(core: TrainDef, entry: JSONObject) -> TrainType:
+    """A core train type with 1841's stop kinds that do not count (``free``)."""
+    return TrainType(
+        name=core.name,
+        distance=core.distance,
+        free=frozenset(texts(entry, "free", ValueError)),
+        price=core.price,
+        count=core.count,
+        rusts_on=core.rusts_on,
+        events=core.events,
+    )
+
+
+def _company(entry: JSONObject) -> Company:
+    """A concession: all of it 1841's own."""
+    return Company(
+        number=integer(entry, "number", ValueError),
+        sym=text(entry, "sym", ValueError),
+        name=text(entry, "name", ValueError),
+        value=integer(entry, "value", ValueError),
+        revenue=integer(entry, "revenue", ValueError),
+        corporation=optional_text(entry, "corporation", ValueError),
+    )
+
+
+def _charter(core: CorporationDef, entry: JSONObject) -> CorporationSpec:
+    """A core corporation with 1841's own: type, historical, concession, homes (hex and
+    city), whether it may be started."""
+    if core.color is None:
+        raise ValueError(f"{core.sym}: no colour")
+    homes = []
+    for home in list_at(entry, "homes", ValueError):
+        pair = as_list(home, f"{core.sym}: a home", ValueError)
+        if len(pair) != 2 or not isinstance(pair[0], str) or not is_int(pair[1]):
+            raise ValueError(f"{core.sym}: a home must be [hex, city], not {home!r}")
+        homes.append((pair[0], pair[1]))
+    return CorporationSpec(
+        sym=core.sym,
+        name=core.name,
+        type=text(entry, "type", ValueError),
+        historical=_flag(entry, "historical"),
+        concession=optional_integer(entry, "concession", ValueError),
+        homes=tuple(homes),
+        shares=core.shares,
+        float_percent=core.float_percent,
+        min_tokens=core.tokens,
+        startable=_flag(entry, "startable"),
+        color=core.color,
+    )
+
+
+def _flag(entry: JSONObject, key: str) -> bool:
+    value = entry.get(key)
+    if not isinstance(value, bool):
+        raise ValueError(f"'{key}' must be true or false, not {value!r}")
+    return value
+
+
+def _hex_lists(g: JSONObject, key: str) -> Mapping[str, tuple[str, ...]]:
+    """A table of named hex lists (``[zones]``, ``[offboard_groups]``)."""
+    table = as_object(g.get(key), key, ValueError)
+    return {name: tuple(texts(table, name, ValueError)) for name in table}
+
+
+def _routes(entry: JSONObject) -> RouteData:
+    return RouteData(
+        one_route_while_yellow=frozenset(texts(entry, "one_route_while_yellow", ValueError)),
+        required_stops=integer(entry, "required_stops", ValueError),
+    )
 
 
 def _validate(d: TitleData) -> None:

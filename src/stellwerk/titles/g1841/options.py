@@ -192,8 +192,7 @@ OPTIONS: dict[str, Option] = declare(
     Option(
         "forbid_circular_control",
         "Circular control forbidden (FAQ rule change; the default)",
-        "seed 000 item 3.1 (forbid_circular_control, on by default); rules/1841.md §2.2.1, "
-        "§6.3",
+        "seed 000 item 3.1 (forbid_circular_control, on by default); rules/1841.md §2.2.1, §6.3",
         (Data("circular_control_forbidden", True),),
         note="de: Kein Kauf, Verkauf oder Zusammenschluss, durch den Gesellschaften einander "
         "(auch mittelbar) kontrollieren; the rule the game plays by default, as 18xx.games: "
@@ -330,11 +329,13 @@ OPTIONS: dict[str, Option] = declare(
 
 @cache
 def player_counts() -> tuple[int, ...]:
-    """The player counts 1841 allows: 3 to 8 (rules/1841.md §1.1; 18xx.games PLAYER_RANGE).
+    """The player counts 1841 allows: ``[players]`` of data/game.toml, 3 to 8 (rules/1841.md
+    §1.1; 18xx.games PLAYER_RANGE); the short game's table allows fewer, refused by its
+    option's player counts."""
+    from stellwerk.core.schema import player_counts as counts_of
+    from stellwerk.titles.g1841.data_load import game_data
 
-    Written here until the title data (``data/game.toml`` ``[players]``) is on this branch;
-    then read from it, as 1849 and 1835 do."""
-    return tuple(range(3, 9))
+    return counts_of(game_data())
 
 
 DECLARED: Declared[Settings1841] = Declared(

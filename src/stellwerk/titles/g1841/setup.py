@@ -31,18 +31,13 @@ class NewTable(Protocol):
     def players(self) -> list[Player]: ...
 
 
-MARKET_LETTERS = "pxmne"
-"""The market cell markers (rules/1841.md 1.2 "Stock market"): par for all, par for majors
-only, a minor's maximum, the maximum before phase 8, the game-end cell."""
-
-
 def set_table(game: NewTable, data: TitleData) -> None:
     """Bank L.14,400 (lite L.10,900), each player's starting cash from it, the market, the
     phases, the trains, the concessions and the corporations (rules/1841.md 1.2, 1.3)."""
     game.bank.cash = data.bank
     for player in game.players:
         transfer(game.bank, player, data.starting_cash[len(game.players)])
-    game.market = Market([list(row) for row in data.market], letters=MARKET_LETTERS)
+    game.market = Market([list(row) for row in data.market], letters="".join(data.market_markers))
     game.phases = Phases(
         [
             PhaseDef(
