@@ -94,29 +94,6 @@ def action_id(action: Mapping[str, object]) -> int:
     return value
 
 
-def check_shape(action: object) -> None:
-    """Refuse a malformed action, naming the field (common rules §3.2-3.3).  Any
-    ``program_*`` type loads, so that a standing order the site adds later does not stop a
-    replay (its effects are in the recorded ``auto_actions``)."""
-    if not isinstance(action, dict):
-        raise IllegalAction("an action must be a JSON object", RULE)
-    kind = action.get("type")
-    if kind not in FIELDS and not (isinstance(kind, str) and kind.startswith("program_")):
-        raise IllegalAction(f"unknown action type {kind!r}", RULE)
-    if action.get("entity") is None:
-        raise IllegalAction(f"{kind} needs an entity", RULE)
-    etype = action.get("entity_type", "player")
-    if etype not in ENTITY_TYPES:
-        raise IllegalAction(f"unknown entity type {etype!r}", RULE)
-    for field, types in FIELDS.get(str(kind), {}).items():
-        value = action.get(field)
-        if value is None:
-            raise IllegalAction(f"{kind} needs the field {field!r}", RULE)
-        if not isinstance(value, types) or isinstance(value, bool):
-            raise IllegalAction(f"{kind}: {field!r} has the wrong type", RULE)
-    _check_contents(str(kind), action)
-
-
 OPTIONAL: dict[str, tuple[type, ...]] = {
     "percent": (int, float),
     "company": TEXT,
@@ -156,17 +133,51 @@ def _is(value: object, types: tuple[type, ...], depth: int = 0) -> bool:
     return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
 
 
-def _check_contents(kind: str, action: JSONObject) -> None:
-    """The inside of fields the engine reads: certificate ids, routes and optional fields,
-    so that a corrupt file is refused by field name instead of failing inside a rule."""
-    for field, value in action.items():
-        types = OPTIONAL.get(field)
-        if types is None or value is None:
-            continue
-        if isinstance(value, types) and (type(value) is not bool or bool in types):
-            continue  # ``_is(value, types)``, inlined: most fields are checked here
-        if field not in FIELDS.get(kind, {}):
+OPTIONAL_OF: dict[str, dict[str, tuple[type, ...]]] = {
+    kind: {field: types for field, types in OPTIONAL.items() if field not in required}
+    for kind, required in FIELDS.items()
+}
+"""The optional fields checked in an action of each type: those it does not require (a
+required field's type is checked as such)."""
+
+LISTED = frozenset({"buy_shares", "sell_shares", "blind_bid", "run_routes"})
+"""The types with a list field whose inside is checked (certificates, bids, routes)."""
+
+
+def check_shape(action: object) -> None:
+    """Refuse a malformed action, naming the field (common rules §3.2-3.3).  Any
+    ``program_*`` type loads, so that a standing order the site adds later does not stop a
+    replay (its effects are in the recorded ``auto_actions``)."""
+    if not isinstance(action, dict):
+        raise IllegalAction("an action must be a JSON object", RULE)
+    kind = action.get("type")
+    if not isinstance(kind, str) or (kind not in FIELDS and not kind.startswith("program_")):
+        raise IllegalAction(f"unknown action type {kind!r}", RULE)
+    if action.get("entity") is None:
+        raise IllegalAction(f"{kind} needs an entity", RULE)
+    etype = action.get("entity_type", "player")
+    if etype not in ENTITY_TYPES:
+        raise IllegalAction(f"unknown entity type {etype!r}", RULE)
+    for field, types in FIELDS.get(kind, {}).items():
+        value = action.get(field)
+        if value is None:
+            raise IllegalAction(f"{kind} needs the field {field!r}", RULE)
+        if not isinstance(value, types) or isinstance(value, bool):
             raise IllegalAction(f"{kind}: {field!r} has the wrong type", RULE)
+    optional = OPTIONAL_OF.get(kind, OPTIONAL)
+    for field, value in action.items():
+        wanted = optional.get(field)
+        if wanted is None or value is None:
+            continue
+        if not isinstance(value, wanted) or type(value) is bool:  # no optional field is a bool
+            raise IllegalAction(f"{kind}: {field!r} has the wrong type", RULE)
+    if kind in LISTED:
+        _check_lists(kind, action)
+
+
+def _check_lists(kind: str, action: JSONObject) -> None:
+    """The inside of the list fields the engine reads: certificate ids, bids and routes, so
+    that a corrupt file is refused by field name instead of failing inside a rule."""
     if kind in ("buy_shares", "sell_shares") and not _is(action["shares"], TEXT, 1):
         raise IllegalAction(f"{kind}: 'shares' must be a list of certificate ids", RULE)
     if kind == "blind_bid" and not _is(action["bids"], NUMBER, 1):

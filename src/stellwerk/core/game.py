@@ -466,16 +466,16 @@ class Game(ABC):
     # -- game end ---------------------------------------------------------------------------
     def check_game_end(self) -> tuple[str | None, str | None]:
         """The most urgent end condition that holds (common rules §4.2)."""
-        priority = self.game_end_priority
+        trigger = self.end_trigger
+        holds = self.end_condition
         for reason, timing in self.end_checks().items():
-            if not self.end_condition(reason):
+            if not holds(reason):
                 continue
-            if self.end_trigger and priority.index(timing) >= priority.index(self.end_trigger[1]):
+            priority = self.game_end_priority
+            if trigger and priority.index(timing) >= priority.index(trigger[1]):
                 continue
-            self.end_trigger = (reason, timing)
-        if self.end_trigger:
-            return self.end_trigger
-        return (None, None)
+            trigger = self.end_trigger = (reason, timing)
+        return trigger or (None, None)
 
     def end_checks(self) -> dict[str, str]:
         """Hook: each end condition and its timing; ``game_end_check`` unless the title's

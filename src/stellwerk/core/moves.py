@@ -21,13 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields, replace
 from types import MappingProxyType
-from typing import ClassVar, Self, TypeVar
+from typing import ClassVar, Generic, Self, TypeVar
 
 from stellwerk.core.actions import check_shape
 from stellwerk.core.jsondata import JSONObject, JSONValue
 
 Rest = tuple[tuple[str, JSONValue], ...]
 """Keys no field reads, with their values, as they came (pairs: a move pickles and copies)."""
+
+_R = TypeVar("_R", bound="Move | Route")
+"""A move or route class."""
 
 COMMON = ("type", "entity", "entity_type", "id", "auto_actions")
 """Keys every move has a field for (``type`` is the class's ``TYPE`` unless ``Move`` itself)."""
@@ -66,17 +69,17 @@ class Route:
 
     @classmethod
     def from_json(cls, data: JSONObject) -> Route:
-        known, plan = _plan(cls)
-        values: dict[str, object] = {}
+        reader = _ROUTE_READER
+        made = reader.made()
+        fields_of = reader.kinds
         rest: list[tuple[str, JSONValue]] = []
         for key, value in data.items():
-            if key in known:
-                values[key] = _freeze(value)
-            else:
+            put = fields_of.get(key)
+            if put is None:
                 rest.append((key, value))
-        values["order"] = tuple(data)
-        values["rest"] = tuple(rest)
-        return _made(cls, plan, values)
+            else:
+                put[0](made, _freeze(value))
+        return reader.finished(made, data, rest)
 
     def to_json(self) -> JSONObject:
         return _write(self, self.order, self.rest)
@@ -170,7 +173,7 @@ class Move:
 _NAMES: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
-def _names(cls: type[Move | Route]) -> tuple[tuple[str, ...], frozenset[str]]:
+def _names(cls: type[_R]) -> tuple[tuple[str, ...], frozenset[str]]:
     """The JSON fields of a move or route class, in declaration order and as a set."""
     found = _NAMES.get(cls)
     if found is None:
@@ -483,75 +486,96 @@ def parse(action: object) -> Move:
 
 
 def _build(action: JSONObject) -> Move:
-    cls = CLASSES.get(str(action["type"]), Move)
-    kinds, plan = _plan(cls)
-    values: dict[str, object] = {}  # the fields of ``cls``, whose types check_shape has checked
+    reader = _READERS.get(str(action["type"]), _MOVE_READER)
+    made = reader.made()
+    fields_of = reader.kinds
     rest: list[tuple[str, JSONValue]] = []
     for key, value in action.items():
-        kind = kinds.get(key)
-        if kind is None:
-            if key != "type" or cls is Move:  # a class's type is its TYPE
-                rest.append((key, value))
+        put = fields_of.get(key)
+        if put is None:
+            rest.append((key, value))
         elif type(value) is not list:
-            values[key] = value
-        elif kind is _AUTOS:
-            values[key] = tuple([parse(a) for a in value])
-        elif kind is _ROUTES:
-            values[key] = tuple([Route.from_json(r) for r in value if type(r) is dict])
+            put[0](made, value)  # a type check_shape has checked
+        elif put[1] is _AUTOS:
+            put[0](made, tuple([parse(a) for a in value]))
+        elif put[1] is _ROUTES:
+            put[0](made, tuple([Route.from_json(r) for r in value if type(r) is dict]))
         else:
-            values[key] = _freeze(value)
-    values["order"] = tuple(action)
-    values["rest"] = tuple(rest)
-    return _made(cls, plan, values)
+            put[0](made, _freeze(value))
+    return reader.finished(made, action, rest)
 
-
-_T = TypeVar("_T")
-
-
-def _made(cls: type[_T], plan: Plan, values: dict[str, object]) -> _T:
-    """What ``cls(**values)`` makes, each slot set to its value or the field's default,
-    without the keyword call (asked for every action read); a field without a default
-    must be given (check_shape made sure of who acts and of a route's train)."""
-    made = _new(cls)
-    get = values.get
-    for name, put, default in plan:
-        value = get(name, default)
-        if value is _REQUIRED:
-            raise TypeError(f"{cls.__name__} needs the field {name!r}")
-        put(made, value)
-    return made
-
-
-_new = object.__new__
 
 _FREEZE, _AUTOS, _ROUTES = "freeze", "autos", "routes"
 """How :func:`_build` reads a field's JSON list: as a tuple, as moves, as routes."""
 
-_REQUIRED = object()
-"""The default of a field that has none (``entity``, a route's ``train``)."""
-
-Plan = tuple[tuple[str, Callable[[object, object], None], object], ...]
-"""Every field of a move or route class with the setter of its slot and its default."""
-
-_PLANS: dict[type, tuple[dict[str, str], Plan]] = {}
+Setter = Callable[[object, object], None]
+"""The ``__set__`` of a slot: what a frozen dataclass's ``__init__`` does for one field."""
 
 
-def _plan(cls: type[Move | Route]) -> tuple[dict[str, str], Plan]:
-    """How :func:`_build` reads each JSON key that is a field of ``cls`` (``order`` and
-    ``rest`` are not keys) and how :func:`_made` makes one."""
-    found = _PLANS.get(cls)
-    if found is None:
-        kinds = {
-            name: {"auto_actions": _AUTOS, "routes": _ROUTES}.get(name, _FREEZE)
-            for name in _names(cls)[0]
-        }
-        plan = []
+class _Reader(Generic[_R]):
+    """How a move or route class is read from its JSON object, worked out once per class:
+    the setter of each field's slot and how its JSON list is read (``kinds``, by key: every
+    field but ``order`` and ``rest``, and for a class of one type not ``type``, its TYPE),
+    the defaults a new object starts with, and the fields without one (``entity``, a
+    route's ``train``: check_shape made sure of them)."""
+
+    __slots__ = ("cls", "defaults", "kinds", "order", "required", "rest")
+
+    def __init__(self, cls: type[_R]) -> None:
+        self.cls = cls
+        setters: dict[str, Setter] = {}
+        defaults: list[tuple[Setter, object]] = []
+        required: list[str] = []
         for f in fields(cls):
             slot = next(k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__)
-            default = _REQUIRED if f.default is MISSING else f.default
-            plan.append((f.name, slot.__set__, default))
-        found = _PLANS[cls] = (kinds, tuple(plan))
-    return found
+            setters[f.name] = slot.__set__
+            if f.default is MISSING:
+                required.append(f.name)
+            elif f.name not in ("order", "rest"):  # set by :meth:`finished`
+                defaults.append((slot.__set__, f.default))
+        self.kinds: dict[str, tuple[Setter, str]] = {
+            name: (setters[name], {"auto_actions": _AUTOS, "routes": _ROUTES}.get(name, _FREEZE))
+            for name in _names(cls)[0]
+        }
+        if cls is not Move and issubclass(cls, Move):
+            self.kinds["type"] = (_ignore, _FREEZE)  # a class's type is its TYPE
+        self.defaults = tuple(defaults)
+        self.required = tuple(required)
+        self.order = setters["order"]
+        self.rest = setters["rest"]
+
+    def made(self) -> _R:
+        """A new object, each field with a default set to it (``cls(**{})`` without the
+        keyword call, asked for every action read)."""
+        made: _R = _new(self.cls)
+        for put, default in self.defaults:
+            put(made, default)
+        return made
+
+    def finished(self, made: _R, data: JSONObject, rest: list[tuple[str, JSONValue]]) -> _R:
+        """``made`` with the order of the keys of ``data`` and the keys no field reads; a
+        field without a default must have been given."""
+        for name in self.required:
+            if name not in data:
+                raise TypeError(f"{self.cls.__name__} needs the field {name!r}")
+        self.order(made, tuple(data))
+        self.rest(made, tuple(rest))
+        return made
+
+
+def _ignore(made: object, value: object) -> None:
+    """The setter of a key read by no field (a class's ``type``)."""
+
+
+_new = object.__new__
+
+_READERS: dict[str, _Reader[Move]] = {cls.TYPE: _Reader[Move](cls) for cls in CLASSES.values()}
+"""The reader of each type by name."""
+
+_MOVE_READER = _Reader(Move)
+"""The reader of a type without a class (the ``program_*`` standing orders)."""
+
+_ROUTE_READER = _Reader(Route)
 
 
 def as_move(action: Move | JSONObject) -> Move:
