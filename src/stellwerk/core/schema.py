@@ -13,7 +13,9 @@ every fact checked for its shape (a wrong shape raises ValueError naming it):
   (one limit for every corporation, or a table by corporation type such as
   ``{ minor = 2, major = 4 }``), ``status`` (flags), ``on`` (the train that starts it);
 * ``[[trains]]``: ``name``, ``distance`` (stops), ``price``, ``count``, ``rusts_on``,
-  ``available_on``, ``events``;
+  ``available_on``, ``events``; ``count`` is one number, or a list of numbers: the counts for
+  the game sizes the title names (such as ``[4, 5]`` with five and with six corporations), of
+  which the title takes one (the common count is then the largest, :attr:`TrainDef.counts`);
 * ``[[corporations]]``: ``sym``, ``name``, ``home`` (hex), ``tokens``, and the shares
   (``shares``, percentages, the president's first), ``float_percent``, ``color`` and
   ``text_color`` (defaults in ``[corporation_defaults]``);
@@ -107,6 +109,9 @@ class TrainDef:
     rusts_on: str | None = None
     available_on: str | None = None
     events: tuple[str, ...] = ()
+    counts: tuple[int, ...] = ()
+    """The counts by game size when the table gives a list (the title names the sizes and
+    takes one; :attr:`count` is then the largest); empty for one count (:func:`train_counts`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,15 +150,32 @@ class GameTables:
     (:func:`market_markers`)."""
 
 
+def train_counts(train: JSONObject) -> tuple[int, ...]:
+    """A train's counts by game size when its ``count`` is a list (``[4, 5]``), in the order
+    the title names the sizes; empty when it is one count.  Every count is a number of at
+    least 0 and a list is not empty (ValueError naming the train)."""
+    value = train.get("count")
+    if not isinstance(value, list):
+        if integer(train, "count", ValueError) < 0:
+            raise ValueError(f"train {train.get('name')!r}: a negative count")
+        return ()
+    counts = _integers(value, "count")
+    if not counts or min(counts) < 0:
+        raise ValueError(f"train {train.get('name')!r}: counts must be numbers of 0 or more")
+    return counts
+
+
 def _train(t: JSONObject) -> TrainDef:
+    counts = train_counts(t)
     return TrainDef(
         name=text(t, "name", ValueError),
         distance=integer(t, "distance", ValueError),
         price=integer(t, "price", ValueError),
-        count=integer(t, "count", ValueError),
+        count=max(counts) if counts else integer(t, "count", ValueError),
         rusts_on=optional_text(t, "rusts_on", ValueError),
         available_on=optional_text(t, "available_on", ValueError),
         events=tuple(texts(t, "events", ValueError)) if "events" in t else (),
+        counts=counts,
     )
 
 

@@ -16,6 +16,7 @@ import yaml
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.tiles import NodeKind, TileDef
+from stellwerk.core.schema import game_tables
 from stellwerk.titles.g1835 import data_load as dl
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
@@ -63,6 +64,24 @@ def test_bank_players_cash_and_cert_limits(ref: dict[str, Any]) -> None:
     assert bonus["percent_held"] == 80
     assert d.raw["pool_limit_percent"] == ref["bank_pool_limit_percent"]
     assert d.raw["player_share_limit_percent"] == ref["player_share_limit_percent"]
+
+
+def test_common_facts_are_the_core_schemas() -> None:
+    """game.toml's common facts read through ``core.schema``; 1835's own sit on top of them."""
+    core = game_tables(dl.game_data())
+    data = dl.title_data()
+    assert (data.bank, data.players) == (core.bank, (core.players[0], core.players[-1]))
+    assert (data.starting_cash, data.cert_limit) == (core.starting_cash, core.cert_limit)
+    assert data.market == core.market
+    assert [(p.name, p.train_limit) for p in data.phases] == [
+        (p.name, limits) for p, limits in zip(core.phases, core.train_limits, strict=True)
+    ]
+    assert [(t.name, t.distance, t.price, t.count, t.rusts_on) for t in data.trains] == [
+        (t.name, t.distance, t.price, t.count, t.rusts_on) for t in core.trains
+    ]
+    assert [(m.sym, m.home, m.tokens, m.shares, m.float_percent) for m in data.majors] == [
+        (c.sym, c.home, c.tokens, c.shares, c.float_percent) for c in core.corporations
+    ]
 
 
 def test_bank_after_paying_players_matches_reports() -> None:

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from stellwerk.titles.g1849.data_load import game_data
+from stellwerk.core.schema import game_tables
+from stellwerk.titles.g1849.data_load import game_data, title_data
 
 REFERENCE = Path(__file__).resolve().parents[3] / ".." / "shared" / "reference" / "1849.yaml"
 
@@ -84,3 +85,31 @@ def test_corporations(ref: dict[str, Any]) -> None:
         assert defaults["tokens"] == len(theirs["tokens"])
         home = theirs["home"]
         assert mine.get("home") == (home["hex"] if isinstance(home, dict) else None)
+
+
+def test_typed_facts_are_the_tables() -> None:
+    """The common facts read through ``core.schema``, 1849's own beside them, as the table
+    says them (a train's counts with five and six corporations, the cert limit with five
+    corporations at four players, the token fees)."""
+    raw = game_data()
+    core = game_tables(raw)
+    data = title_data()
+    assert (data.bank, data.players, data.market) == (core.bank, core.players, core.market)
+    assert data.starting_cash == {int(k): v for k, v in raw["starting_cash"].items()}
+    assert data.phases == core.phases
+    assert [list(t.counts) for t in data.trains] == [t["count"] for t in raw["trains"]]
+    assert [t.name for t in data.trains if t.optional] == ["E"]
+    assert data.cert_limit_four_players_five_corporations == 9
+    assert [(c.sym, c.home, c.token_fee) for c in data.corporations] == [
+        (c["sym"], c.get("home"), c["token_fee"]) for c in raw["corporations"]
+    ]
+    defaults = raw["corporation_defaults"]
+    for c in data.corporations:
+        assert (list(c.shares), c.tokens, c.float_percent) == (
+            defaults["shares"],
+            defaults["tokens"],
+            defaults["float_percent"],
+        )
+    assert data.companies[0].blocks_hexes == ("G13",)
+    assert (data.messina, data.chooses_home, data.ift_buffer) == ("B14", "AFG", 3)
+    assert list(data.port_hexes) == raw["port_hexes"] and list(data.sms_hexes) == raw["sms_hexes"]

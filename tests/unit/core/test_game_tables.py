@@ -1,5 +1,6 @@
 """The core schema of a game table (``core/schema.py``): a phase's train limit is one limit for
 every corporation or a table by corporation type (the common phase's limit is then the
+largest), a train's count is one number or a list by game size (the common count the
 largest), and a wrong shape is refused naming it."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import copy
 import pytest
 
 from stellwerk.core.jsondata import JSONObject, JSONValue
-from stellwerk.core.schema import game_tables, phase_defs, train_limits
+from stellwerk.core.schema import game_tables, phase_defs, train_counts, train_limits
 
 TABLE: JSONObject = {
     "players": {"min": 2, "max": 3},
@@ -65,3 +66,24 @@ def test_market_markers_name_the_letters_of_the_cells() -> None:
         market["markers"] = wrong
         with pytest.raises(ValueError):
             game_tables(table)
+
+
+def test_a_train_count_is_one_number_or_counts_by_game_size() -> None:
+    table = copy.deepcopy(TABLE)
+    trains = table["trains"]
+    assert isinstance(trains, list) and isinstance(trains[0], dict)
+    trains[0]["count"] = [3, 5]
+    first, second = game_tables(table).trains
+    assert (first.count, first.counts) == (5, (3, 5))
+    assert (second.count, second.counts) == (3, ())
+    assert train_counts(trains[0]) == (3, 5)
+
+
+@pytest.mark.parametrize("count", [[], ["4"], [4, -1], -1, "4", None])
+def test_a_wrong_train_count_is_refused(count: JSONValue) -> None:
+    table = copy.deepcopy(TABLE)
+    trains = table["trains"]
+    assert isinstance(trains, list) and isinstance(trains[0], dict)
+    trains[0]["count"] = count
+    with pytest.raises(ValueError):
+        game_tables(table)

@@ -9,8 +9,8 @@ the menus (``core.flow.base.Action``, its fields depend on the action type; the 
 processed are typed, ``core.moves``, whose parser builds a class's fields from checked JSON
 with two ``dict[str, Any]`` of keyword arguments -- the ceiling rose from 26 to 28 for
 them), the raw TOML of the
-titles' data loaders (``tomllib`` gives ``dict[str, Any]``; 1835's private abilities and
-1849's corporation tables are read from it where they are used), ``act``'s fields,
+titles' data loaders (``tomllib`` gives ``dict[str, Any]``; 1835's private abilities are
+read from it where they are used), ``act``'s fields,
 pickle's ``reducer_override``, and module tables other branches rewrite (1841's kept answers,
 the web pages' movers, the selfplay driver).  ``Any`` is counted where the
 code names it (the parsed source's names, so the word in a docstring does not count), and

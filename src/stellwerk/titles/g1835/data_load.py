@@ -3,6 +3,12 @@
 The facts themselves live in the TOML files (game.toml, map.toml, tiles.toml); this module only
 reads them (``titles.datafiles.read_table``), checks their internal consistency and offers small
 lookups: market cells by Rails name, the Rails-to-18xx.games tile rotation, the Rails upgrade table.
+game.toml's common facts (players, bank, starting cash, certificate limits, market rows, phases,
+trains, the majors' common fields) are read by the core schema (``core.schema.game_tables``);
+1835's own facts are a layer on top: a phase's printed number, off-board colour and events, the
+towns of an N+N train, a major's home city, start price and cell, group and reserved
+certificates, and the privates, minors, start packet, release rules and start orders.
+No option changes the data: the options act on the game built from it.
 """
 
 from __future__ import annotations
@@ -13,8 +19,18 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from stellwerk.core.jsondata import as_object, integer, text
+from stellwerk.core.jsondata import (
+    JSONObject,
+    as_object,
+    integer,
+    objects_at,
+    optional_integer,
+    text,
+    texts,
+)
 from stellwerk.core.map.spec import MapSpec, SupplyEntry, load_map, load_supply
+from stellwerk.core.schema import CorporationDef, TrainDef, game_tables
+from stellwerk.core.trains import PhaseDef
 from stellwerk.titles.datafiles import read_table
 
 DATA = Path(__file__).parent / "data"
@@ -221,38 +237,22 @@ class TitleData:
         return next(p for p in self.privates if p.sym == sym)
 
 
-def _str_int_map(raw: Mapping[str, Any]) -> dict[int, int]:
-    return {int(k): int(v) for k, v in raw.items()}
-
-
 @cache
 def title_data() -> TitleData:
-    """game.toml as a :class:`TitleData`; raises ValueError if it is inconsistent."""
+    """game.toml as a :class:`TitleData`: the common facts read by ``core.schema`` (players,
+    bank, starting cash, certificate limits, market, phases, trains, the majors' common
+    fields), 1835's own beside them; raises ValueError if it is inconsistent."""
     g = game_data()
+    core = game_tables(g)
     phases = tuple(
-        Phase(
-            name=p["name"],
-            printed=p["printed"],
-            tiles=tuple(p["tiles"]),
-            operating_rounds=int(p["operating_rounds"]),
-            train_limit=dict(p["train_limit"]),
-            offboard_color=p["offboard_color"],
-            status=tuple(p.get("status", ())),
-            events=tuple(p.get("events", ())),
+        _phase(d, limits, p)
+        for d, limits, p in zip(
+            core.phases, core.train_limits, objects_at(g, "phases", ValueError), strict=True
         )
-        for p in g["phases"]
     )
     trains = tuple(
-        TrainType(
-            name=t["name"],
-            distance=int(t["distance"]),
-            towns=int(t.get("towns", 0)),
-            price=int(t["price"]),
-            count=int(t["count"]),
-            rusts_on=t.get("rusts_on"),
-            events=tuple(t.get("events", ())),
-        )
-        for t in g["trains"]
+        _train(t, entry)
+        for t, entry in zip(core.trains, objects_at(g, "trains", ValueError), strict=True)
     )
     privates = tuple(
         Private(
@@ -284,20 +284,10 @@ def title_data() -> TitleData:
         for m in g["minors"]
     )
     majors = tuple(
-        Major(
-            sym=c["sym"],
-            name=c["name"],
-            home=c["home"],
-            city=int(c["city"]),
-            start_price=int(c["start_price"]),
-            start_cell=c["start_cell"],
-            tokens=int(c["tokens"]),
-            shares=tuple(int(s) for s in c["shares"]),
-            float_percent=int(c["float_percent"]),
-            group=int(c["group"]),
-            reserved=tuple(c.get("reserved", ())),
+        _major(c, entry)
+        for c, entry in zip(
+            core.corporations, objects_at(g, "corporations", ValueError), strict=True
         )
-        for c in g["corporations"]
     )
     packet = tuple(
         StartItem(
@@ -327,11 +317,11 @@ def title_data() -> TitleData:
         for name, o in g["start_orders"].items()
     }
     data = TitleData(
-        bank=int(g["bank"]),
-        players=(int(g["players"]["min"]), int(g["players"]["max"])),
-        starting_cash=_str_int_map(g["starting_cash"]),
-        cert_limit=_str_int_map(g["cert_limit"]),
-        market=tuple(tuple(row) for row in g["market"]["rows"]),
+        bank=core.bank,
+        players=(core.players[0], core.players[-1]),
+        starting_cash=core.starting_cash,
+        cert_limit=core.cert_limit,
+        market=core.market,
         phases=phases,
         trains=trains,
         privates=privates,
@@ -346,6 +336,57 @@ def title_data() -> TitleData:
     )
     _validate(data)
     return data
+
+
+def _phase(core: PhaseDef, limits: Mapping[str, int], entry: JSONObject) -> Phase:
+    """A core phase with 1835's own: the printed number, the off-board colour, the events;
+    its train limits are by company kind (``minor``, ``major``, ``PR``)."""
+    if not limits:
+        raise ValueError(f"phase {core.name}: train limits by company kind expected")
+    return Phase(
+        name=core.name,
+        printed=text(entry, "printed", ValueError),
+        tiles=tuple(core.tiles),
+        operating_rounds=core.operating_rounds,
+        train_limit=limits,
+        offboard_color=text(entry, "offboard_color", ValueError),
+        status=tuple(core.status),
+        events=tuple(texts(entry, "events", ValueError)) if "events" in entry else (),
+    )
+
+
+def _train(core: TrainDef, entry: JSONObject) -> TrainType:
+    """A core train type with 1835's towns of an N+N train (0 for a plain train)."""
+    towns = optional_integer(entry, "towns", ValueError)
+    return TrainType(
+        name=core.name,
+        distance=core.distance,
+        towns=0 if towns is None else towns,
+        price=core.price,
+        count=core.count,
+        rusts_on=core.rusts_on,
+        events=core.events,
+    )
+
+
+def _major(core: CorporationDef, entry: JSONObject) -> Major:
+    """A core corporation with 1835's own: the home city, the start price and its market
+    cell, the release group and the reserved certificates (PR's, for the exchanges)."""
+    if core.home is None:
+        raise ValueError(f"{core.sym}: no home")
+    return Major(
+        sym=core.sym,
+        name=core.name,
+        home=core.home,
+        city=integer(entry, "city", ValueError),
+        start_price=integer(entry, "start_price", ValueError),
+        start_cell=text(entry, "start_cell", ValueError),
+        tokens=core.tokens,
+        shares=core.shares,
+        float_percent=core.float_percent,
+        group=integer(entry, "group", ValueError),
+        reserved=tuple(texts(entry, "reserved", ValueError)) if "reserved" in entry else (),
+    )
 
 
 def _validate(d: TitleData) -> None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player, retire_certificates, transfer
@@ -16,6 +16,7 @@ from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1849.entities import c49
 
 if TYPE_CHECKING:
+    from stellwerk.titles.g1849.data_load import CorporationSpec, TitleData
     from stellwerk.titles.g1849.mapport import MapPort
 
 
@@ -26,7 +27,7 @@ BOND_INTEREST = 50
 class ClosingRules(Game):
     """Closing and bankruptcy of 1849, bound into :class:`~stellwerk.titles.g1849.game.Game1849`."""
 
-    data: dict[str, Any]
+    data: TitleData
     map: MapPort
     closing_queue: list[Corporation]
     corporations_are_closing: bool
@@ -35,7 +36,7 @@ class ClosingRules(Game):
     loan_choice_player: Player | None
     moved_this_turn: list[Corporation]
 
-    def _new_corporation(self, c: dict[str, Any]) -> Corporation:
+    def _new_corporation(self, c: CorporationSpec) -> Corporation:
         raise NotImplementedError
 
     def update_garibaldi(self) -> None:
@@ -201,10 +202,9 @@ class ClosingRules(Game):
             self.closing_queue.remove(corp)
         # others that reached the 0 cell close now, before this one rejoins the queue
         self.close_corporations_in_close_cell(None if was_operating else view)
-        defs = {c["sym"]: c for c in self.data["corporations"]}
-        for _ in self.data["corporation_order"]:
+        for _ in self.data.corporation_order:
             self.rng.draw()
-        fresh = self._new_corporation(defs[corp.sym])
+        fresh = self._new_corporation(self.data.corporation(corp.sym))
         if fresh.home:
             self.map.reserve_home(fresh)
         self.corporations.append(fresh)

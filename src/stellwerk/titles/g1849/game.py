@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from stellwerk.core import moves
 from stellwerk.core.entities import Company, Corporation, Entity, Player, Train, transfer
@@ -30,12 +30,11 @@ from stellwerk.core.game import Game
 from stellwerk.core.market import Cell, Coordinates, Market
 from stellwerk.core.routes.model import RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
-from stellwerk.core.schema import phase_defs
 from stellwerk.core.shares import Bundle
 from stellwerk.core.trains import Depot, Phases
 from stellwerk.titles.g1849 import steps as s1849
 from stellwerk.titles.g1849.closing import ClosingRules
-from stellwerk.titles.g1849.data_load import game_data
+from stellwerk.titles.g1849.data_load import CorporationSpec, title_data
 from stellwerk.titles.g1849.entities import Corporation1849, c49
 from stellwerk.titles.g1849.options import DECLARED
 from stellwerk.titles.g1849.presidency import PendingSwap, PresidencyRules
@@ -72,20 +71,23 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         super().__init__(players, options, seed)
         self.settings = DECLARED.settings(self.options, len(self.players))
         """The hooks and data the chosen options select (``settings.py``)."""
-        data = game_data()
+        data = title_data()
         self.data = data
+        """The typed facts of data/game.toml (``data_load.title_data``), shared by every game."""
         n = len(self.players)
         self.five_corps = n == 3 or (n == 4 and self.settings.five_corporations_at_four_players)
-        self.bank.cash = self.settings.bank_cash or data["bank"]
-        self.market = Market(data["market"]["rows"])
+        self.bank.cash = self.settings.bank_cash or data.bank
+        self.market = Market([list(row) for row in data.market])
         self.market.hooks.right = self._market_right
         self.market.hooks.up = self._market_up
-        self.phases = Phases(phase_defs(data))
+        self.phases = Phases(
+            [replace(p, tiles=list(p.tiles), status=list(p.status)) for p in data.phases]
+        )
         self.operating_rounds = self.phases.current.operating_rounds
         self._setup_companies()
         self._setup_trains()
         for player in self.players:
-            transfer(self.bank, player, data["starting_cash"][str(n)])
+            transfer(self.bank, player, data.starting_cash[n])
         # title state
         self.available_par_types = {"p"}
         self.messina_upgradeable = True
@@ -125,8 +127,8 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     # -- setup ------------------------------------------------------------------------------
     def _setup_companies(self) -> None:
-        for c in self.data["companies"]:
-            company = Company(c["sym"], c["name"], c["value"], c["revenue"])
+        for c in self.data.companies:
+            company = Company(c.sym, c.name, c.value, c.revenue)
             company.min_price = self.settings.private_min_price(company)
             self.companies.append(company)
 
@@ -135,46 +137,30 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         play (the E-trains, 1849 rules §7.5)."""
         idx = 0 if self.five_corps else 1
         trains: list[Train] = []
-        for t in self.data["trains"]:
-            if t.get("extra") and t["name"] not in self.settings.extra_trains:
+        for t in self.data.trains:
+            if t.optional and t.name not in self.settings.extra_trains:
                 continue
-            events = list(t.get("events", []))
-            for i in range(t["count"][idx]):
+            for i in range(t.counts[idx]):
                 trains.append(
                     Train(
-                        t["name"],
-                        i,
-                        t["distance"],
-                        t["price"],
-                        t.get("rusts_on"),
-                        t.get("available_on"),
-                        list(events),
+                        t.name, i, t.distance, t.price, t.rusts_on, t.available_on, list(t.events)
                     )
                 )
         self.depot = Depot(trains)
 
-    def _new_corporation(self, c: dict[str, Any]) -> Corporation:
-        d = self.data["corporation_defaults"]
-        corp = Corporation1849(
-            c["sym"],
-            c["name"],
-            list(d["shares"]),
-            d["tokens"],
-            d["float_percent"],
-            c.get("home"),
-            c["token_fee"],
+    def _new_corporation(self, c: CorporationSpec) -> Corporation:
+        return Corporation1849(
+            c.sym, c.name, list(c.shares), c.tokens, c.float_percent, c.home, c.token_fee
         )
-        return corp
 
     def _random_order(self) -> list[Corporation]:
         """Corporation order: one draw per corporation in definition order, sorted
         ascending; IFT kept out of the first three swaps places with position 4
         (1849 rules §1.3, §7.1)."""
-        defs = {c["sym"]: c for c in self.data["corporations"]}
-        keyed = [(self.rng.draw(), sym) for sym in self.data["corporation_order"]]
-        order = [self._new_corporation(defs[sym]) for _, sym in sorted(keyed)]
+        keyed = [(self.rng.draw(), sym) for sym in self.data.corporation_order]
+        order = [self._new_corporation(self.data.corporation(sym)) for _, sym in sorted(keyed)]
         if self.settings.ift_out_of_first_three:
-            buffer = self.data["ift_buffer"]
+            buffer = self.data.ift_buffer
             idx = next(i for i, c in enumerate(order) if c.sym == "IFT")
             if idx < buffer:
                 order[idx], order[buffer] = order[buffer], order[idx]
@@ -276,9 +262,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
             return None
         cell = market.cell(coords)
         assert cell is not None
-        if cell.price in self.data["market"]["blocked_right_prices"]:
+        if cell.price in self.data.blocked_right_prices:
             return market.up(coords)
-        if cell.price in self.data["market"]["blocked_up_prices"] and market.right_ledge(coords):
+        if cell.price in self.data.blocked_up_prices and market.right_ledge(coords):
             return coords
         return None
 
@@ -286,7 +272,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         if self._blue_zone():
             return None
         cell = market.cell(coords)
-        if cell is not None and cell.price in self.data["market"]["blocked_up_prices"]:
+        if cell is not None and cell.price in self.data.blocked_up_prices:
             return coords
         return None
 
@@ -319,10 +305,9 @@ class Game1849(ClosingRules, PresidencyRules, Game):
 
     def player_cert_limit(self, player: Player | None) -> int:
         n = len(self.players)
-        table = self.data["cert_limit"]
         if n == 4 and self.settings.five_corporations_at_four_players:
-            return int(table["four_players_five_corporations"])
-        return int(table[str(n)])
+            return self.data.cert_limit_four_players_five_corporations
+        return self.data.cert_limit[n]
 
     def after_player_sale(self, corp: Corporation, before: Cell | None) -> None:
         if before is not corp.share_price:
@@ -415,7 +400,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         """Messina returns to its printed yellow tile; its tokens leave the game; AFG closes if
         that was its only token (1849 rules §3.5)."""
         afg = self.afg()
-        messina = self.data["messina"]
+        messina = self.data.messina
         if (
             afg is not None
             and self.map.has_token_in(afg, messina)
@@ -428,7 +413,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         self.messina_upgradeable = False
 
     def afg(self) -> Corporation | None:
-        return self.corporation_or_none(self.data["chooses_home"])
+        return self.corporation_or_none(self.data.chooses_home)
 
     # -- trains -------------------------------------------------------------------------------
     def may_buy_e_train(self, corp: Corporation) -> bool:
@@ -511,7 +496,7 @@ class Game1849(ClosingRules, PresidencyRules, Game):
         pending.append({"entity": corp, "hexes": self.home_token_locations(corp)})
 
     def home_token_locations(self, corp: Corporation) -> list[str]:
-        return [h for h in self.data["home_choices"] if self.map.has_free_slot(corp, h)]
+        return [h for h in self.data.home_choices if self.map.has_free_slot(corp, h)]
 
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
         return self.map.legal_lays(corp, hex_id)

@@ -165,8 +165,8 @@ class MapPort(BoardPort):
             and sce.owner is not None
             and sce.owner.kind == "player"
         ):
-            blocked = list(game.data["companies"][0].get("blocks_hexes", []))
-        frozen = [] if game.messina_upgradeable else [game.data["messina"]]
+            blocked = list(game.data.companies[0].blocks_hexes)
+        frozen = [] if game.messina_upgradeable else [game.data.messina]
         sms = c49(corp).sms_hexes
         rules = track_rules(
             lambda sym: any(c.sym == "SIGI" for c in game.corporation(sym).companies)

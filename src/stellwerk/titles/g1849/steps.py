@@ -360,7 +360,7 @@ class SMSTeleport(ChoiceStep, CorporationStep):
         choice = self.chosen(action, "1849 rules §4.6")
         if choice == "Close SMS":
             self.game.company("SMS").close()
-            c49(entity).sms_hexes = list(self.game.data["sms_hexes"])
+            c49(entity).sms_hexes = list(self.game.data.sms_hexes)
         self.done = True
 
 
@@ -385,12 +385,12 @@ class Assign(Step):
         if not self.actions(entity):
             return []
         return [
-            act(entity, "assign", target=h, target_type="hex") for h in self.game.data["port_hexes"]
+            act(entity, "assign", target=h, target_type="hex") for h in self.game.data.port_hexes
         ]
 
     def process_assign(self, action: moves.Assign, entity: Company) -> None:
         target = action.target
-        if target not in self.game.data["port_hexes"]:
+        if target not in self.game.data.port_hexes:
             raise IllegalAction(f"{target} is not a port", "1849 rules §1.4 (CNM)")
         self.game.cnm_hex = target
         entity.close()

@@ -22,11 +22,11 @@ def _declared() -> Declarations:
 
 
 def _data() -> None:
-    """Read the data files and build the map tables once per process."""
-    from stellwerk.titles.g1849.data_load import game_data
+    """Read and check the data files and build the map tables once per process."""
+    from stellwerk.titles.g1849.data_load import title_data
     from stellwerk.titles.g1849.rules.track import new_board
 
-    game_data()
+    title_data()
     new_board()
 
 
