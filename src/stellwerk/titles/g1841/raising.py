@@ -32,7 +32,7 @@ Bankruptcy is the end of the road (:mod:`.bankruptcy`), offered from :class:`Pla
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from stellwerk.core import moves
@@ -41,6 +41,7 @@ from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.flow.stock import bundle_from_action
 from stellwerk.core.procedure import Machine, drive
+from stellwerk.core.shares import Bundle
 from stellwerk.titles.g1841 import emergency
 
 if TYPE_CHECKING:
@@ -52,9 +53,12 @@ RULE = emergency.RULE
 @dataclass(frozen=True)
 class ChainSelling:
     """A corporation of the buyer's chain sells (rules/1841.md 2.3.7 item 1): ``seller``, the
-    first that still needs money and has a legal bundle."""
+    first that still needs money and has a legal bundle; ``bundles``, its legal bundles as
+    found for the stage (not part of the stage's identity), so its question need not look for
+    them again."""
 
     seller: str
+    bundles: tuple[Bundle, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,7 @@ class Raising(Machine["DecidingGame", RaisingStage, Sale, list[Action]]):
         if bundles:
             owner = bundles[0].owner
             assert isinstance(owner, Corporation)
-            return ChainSelling(owner.sym)
+            return ChainSelling(owner.sym, tuple(bundles))
         player = emergency.controller_of(buyer)
         if player is not None and self.short(game, buyer, player):
             return PlayerSelling(player.id)
@@ -122,7 +126,7 @@ class Raising(Machine["DecidingGame", RaisingStage, Sale, list[Action]]):
         (:func:`.emergency.issue_actions`), or every bundle the player may sell."""
         buyer = game.corporation(self.buyer)
         if isinstance(stage, ChainSelling):
-            bundles = emergency.issuable_bundles(game, buyer, self.needed)
+            bundles = list(stage.bundles) or emergency.issuable_bundles(game, buyer, self.needed)
             return emergency.issue_actions(game, buyer, buyer, bundles)
         if isinstance(stage, PlayerSelling):
             player = game.player_by_id(stage.player)
