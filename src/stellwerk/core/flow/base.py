@@ -22,7 +22,6 @@ from stellwerk.core.jsondata import JSONObject
 
 if TYPE_CHECKING:
     from stellwerk.core.game import Game
-    from stellwerk.core.routes.model import RouteView
 
 Action = dict[str, Any]
 
@@ -47,14 +46,13 @@ class RoundState:
     earlier in the round, common rules §6.6), ``current_actions`` (the actions of the current
     turn), ``pending_tokens`` (home tokens still to be placed, first one first); auctions:
     ``companies_pending_par`` (privates whose corporation must be parred next); operating
-    rounds: ``routes`` and ``revenue`` of the current run (common rules §6.1).
+    rounds: the ``revenue`` of the current run (common rules §6.1).
     """
 
     players_sold: dict[Entity, dict[str, str]] = field(default_factory=dict)
     current_actions: list[moves.Move] = field(default_factory=list)
     pending_tokens: list[PendingToken] = field(default_factory=list)
     companies_pending_par: list[Company] = field(default_factory=list)
-    routes: Sequence[RouteView] = field(default_factory=list)
     revenue: int = 0
 
 

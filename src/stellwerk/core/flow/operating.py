@@ -113,7 +113,6 @@ class Route(CorporationStep):
 
     def process_run_routes(self, action: moves.RunRoutes, entity: Corporation) -> None:
         revenue = self.revenue(action, entity)
-        self.round.state.routes = moves.route_views(action.routes)
         self.round.state.revenue = revenue
         trains = tuple(route.train for route in action.routes)
         self.game.journal.append(RoutesRun(entity.sym, revenue, trains))
@@ -186,7 +185,6 @@ class Dividend(CorporationStep):
         entity.operating_history.append((game.turn, self.round.round_num))
         for train in entity.trains:
             train.operated = True
-        self.round.state.routes = []
         self.round.state.revenue = 0
         per_share = revenue // entity.total_shares if kind == "payout" else 0
         game.journal.append(DividendPaid(entity.sym, revenue, kind, per_share))
