@@ -51,7 +51,10 @@ class Holder:
         return self.shares.get(corp, [])
 
     def percent_of(self, corp: str) -> int:
-        return sum(s.percent for s in self.shares.get(corp, ()))
+        total = 0
+        for share in self.shares.get(corp, ()):  # (a loop: the stock turn asks this often)
+            total += share.percent
+        return total
 
     def all_shares(self) -> list[Share]:
         return [s for shares in self.shares.values() for s in shares]
@@ -288,7 +291,10 @@ class Corporation(Holder):
 
     @property
     def presidents_share(self) -> Share | None:
-        return next((s for s in self.certificates if s.president), None)
+        for share in self.certificates:  # (a loop: asked by every purchase test)
+            if share.president:
+                return share
+        return None
 
     def register_changed(self) -> None:
         """Recompute what follows from the register (called by the certificate operations):

@@ -648,9 +648,9 @@ class Game(ABC):
         """Certificates counting towards ``holder``'s limit: a player's certificates and
         privates; a corporation's certificates of other corporations (its own treasury does
         not count)."""
-        if isinstance(holder, Corporation):
-            return sum(len(v) for sym, v in holder.shares.items() if sym != holder.sym)
         certs = sum(map(len, holder.shares.values()))
+        if isinstance(holder, Corporation):
+            return certs - len(holder.shares.get(holder.sym, ()))
         if isinstance(holder, Player) and self.privates_count_in_cert_limit:
             certs += len(holder.companies)
         return certs

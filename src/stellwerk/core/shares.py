@@ -78,7 +78,10 @@ class Bundle:
 
     @property
     def partial(self) -> bool:
-        return self.percent != sum(s.percent for s in self.shares)
+        total = 0
+        for share in self.shares:  # (a loop: every purchase test asks this)
+            total += share.percent
+        return self.percent != total
 
     def num_shares(self) -> float:
         return self.percent / self.corporation.share_unit

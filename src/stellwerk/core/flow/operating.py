@@ -373,7 +373,10 @@ class BuyTrain(CorporationStep):
         """Hook: another corporation has a train ``corp`` may be offered (common rules §6:
         any other corporation's train; 18xx.games asks this of every train for sale, even one
         the corporation may not buy; the step then waits for a pass)."""
-        return any(c.trains for c in self.game.corporations if c is not corp)
+        for other in self.game.corporations:  # noqa: SIM110 (a loop: asked of every train for sale)
+            if other.trains and other is not corp:
+                return True
+        return False
 
     def budget(self, corp: Corporation) -> int:
         """Hook: the most ``corp`` may pay for another corporation's train (common rules §6:

@@ -115,7 +115,11 @@ class OperatingRound(Round[Corporation]):
         return bool(entity.closed)
 
     def any_to_act(self) -> bool:
-        return any(not self.skip_entity(e) for e in self.entities)
+        skip = self.skip_entity
+        for entity in self.entities:  # noqa: SIM110 (a loop: asked after every action)
+            if not skip(entity):
+                return True
+        return False
 
     @announces_changes
     def after_process(self, action: moves.Move, entity: Entity) -> None:

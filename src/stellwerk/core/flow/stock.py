@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from stellwerk.core.game import Game
 
 RULE = "common rules §6.6"
+_PURCHASES = frozenset(("buy_shares", "par", "buy_company"))
+"""The action types that are a turn's purchase (common rules §6.6: one purchase per turn)."""
 
 
 def bundle_from_action(game: Game, action: moves.BuyShares | moves.SellShares) -> Bundle:
@@ -125,9 +127,10 @@ class BuySellParShares(PlayerStep):
         return sold
 
     def bought(self) -> bool:
-        return any(
-            a.type in ("buy_shares", "par", "buy_company") for a in self.round.state.current_actions
-        )
+        for action in self.round.state.current_actions:  # noqa: SIM110 (a loop: asked by every test)
+            if action.type in _PURCHASES:
+                return True
+        return False
 
     def can_buy_multiple(self, player: Player, corp: Corporation) -> bool:
         """Hook: ``player`` may buy another certificate of ``corp`` after this turn's purchase

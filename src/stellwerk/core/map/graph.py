@@ -18,9 +18,8 @@ Results (cached per board version):
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-from collections.abc import Container, Iterator
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -507,6 +506,26 @@ SavedCache = tuple[
 """What :meth:`GraphCache.save` returns: copies of the contents and their stamp."""
 
 
+class ClearedAfter:
+    """A board change after which ``caches`` are cleared (:meth:`GraphCache.cleared_after`):
+    on entry each drops the networks a token test put off, on exit each is cleared, the
+    last first (as nested ``with`` blocks would).  A plain class: every tile lay and token
+    enters one."""
+
+    __slots__ = ("caches",)
+
+    def __init__(self, caches: tuple[GraphCache, ...]) -> None:
+        self.caches = caches
+
+    def __enter__(self) -> None:
+        for cache in self.caches:
+            cache._deferred.clear()
+
+    def __exit__(self, *exc: object) -> None:
+        for cache in reversed(self.caches):
+            cache.clear()
+
+
 class GraphCache:
     """Networks per corporation.
 
@@ -602,16 +621,11 @@ class GraphCache:
         self._tokenable.clear()
         self._routes = {c: f for c, f in self._routes.items() if f[1]}
 
-    @contextlib.contextmanager
-    def cleared_after(self) -> Iterator[None]:
+    def cleared_after(self) -> ClearedAfter:
         """A board change after which the cache is cleared, nothing asked of it in between
         (a tile lay, a token placed): the networks put off are dropped at once, as that clear
         drops them, instead of being computed before the board changes."""
-        self._deferred.clear()
-        try:
-            yield
-        finally:
-            self.clear()
+        return ClearedAfter((self,))
 
     def clear_for(self, corp: str) -> None:
         """:meth:`clear`, and forget the route flags of ``corp``."""

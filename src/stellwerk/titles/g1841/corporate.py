@@ -166,7 +166,10 @@ class CorporateShares(CorporationStep):
         return sold
 
     def bought(self) -> bool:
-        return any(a.type in ("buy_shares", "par") for a in self.turn)
+        for action in self.turn:  # noqa: SIM110 (a loop: asked by every test of the turn)
+            if action.type == "buy_shares" or action.type == "par":
+                return True
+        return False
 
     def started(self) -> Corporation | None:
         """The corporation this turn's par started, if any."""
@@ -261,8 +264,9 @@ class CorporateShares(CorporationStep):
                 continue
             if any(entity is target for entity in chain):  # in_chain
                 continue
-            if any(self.can_buy(corp, b, as_listed=True) for b in candidates_of(game, target)):
-                return True
+            for bundle in candidates_of(game, target):
+                if self.can_buy(corp, bundle, as_listed=True):
+                    return True
         return False
 
     # -- starting a corporation -------------------------------------------------------------
@@ -317,7 +321,10 @@ class CorporateShares(CorporationStep):
             return False
         if game.num_certs(corp) >= game.cert_limit(corp):
             return False
-        return any(self.par_listed(corp, t) for t in game.corporations)
+        for target in game.corporations:  # noqa: SIM110 (a loop: the turn's test)
+            if self.par_listed(corp, target):
+                return True
+        return False
 
     def par_choices(self, corp: Corporation, target: Corporation) -> list[Cell]:
         """The par prices whose president's certificate the treasury can pay."""
@@ -352,7 +359,10 @@ class CorporateShares(CorporationStep):
         return any(self.can_sell(corp, b) for b in self.sale_bundles(corp, target))
 
     def can_sell_any(self, corp: Corporation) -> bool:
-        return any(self.can_sell_of(corp, t) for t in self.game.corporations)
+        for target in self.game.corporations:  # noqa: SIM110 (a loop: the turn's test)
+            if self.can_sell_of(corp, target):
+                return True
+        return False
 
     def must_sell(self, corp: Corporation) -> bool:
         """Over the certificate limit, its controlling player over 60 % of a corporation it
@@ -430,7 +440,10 @@ class CorporateShares(CorporationStep):
         entity = self.current_entity()
         if not self.blocks or getattr(entity, "closed", False) or not self.acting(entity):
             return False
-        return any(self._test(name, entity) for name in ("can_buy", "can_sell", "can_par"))
+        for name in ("can_buy", "can_sell", "can_par"):  # noqa: SIM110 (a loop: asked after every action)
+            if self._test(name, entity):
+                return True
+        return False
 
     def offers_current(self, kind: str) -> bool:
         """``kind in self.current_actions()`` from the tests it needs (:func:`turn_menu`)."""

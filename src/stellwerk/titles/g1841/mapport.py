@@ -20,8 +20,7 @@ the game (lays, token placement, the revenue of a run by the game's checks) need
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from stellwerk.core import moves
@@ -29,7 +28,7 @@ from stellwerk.core.entities import Bank, Corporation
 from stellwerk.core.entities import Train as CoreTrain
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
-from stellwerk.core.map.graph import GraphCache, WalkLimits
+from stellwerk.core.map.graph import ClearedAfter, GraphCache, WalkLimits
 from stellwerk.core.map.lay import LayOptions
 from stellwerk.core.map.port import BoardPort, PortGame
 from stellwerk.core.policy import Policy
@@ -162,13 +161,11 @@ class MapPort(BoardPort):
         self.graph.clear()
         self.region_graph.clear()
 
-    @contextlib.contextmanager
-    def cleared_after(self) -> Iterator[None]:
+    def cleared_after(self) -> ClearedAfter:
         """A tile lay or a token placed, after which both graphs forget their networks (the
         default port's has one graph; :meth:`clear_graphs`): networks a token test put off
         are dropped, not walked before the board changes (``GraphCache.cleared_after``)."""
-        with self.graph.cleared_after(), self.region_graph.cleared_after():
-            yield
+        return ClearedAfter((self.graph, self.region_graph))
 
     def is_pass(self, hex_id: str) -> bool:
         """Whether the hex is a mountain pass (rules/1841.md 1.2)."""

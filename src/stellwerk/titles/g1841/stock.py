@@ -830,9 +830,11 @@ class Shares1841(BuySellParShares):
         game = self.game
         if game.num_certs(player) > game.cert_limit(player):
             return True
-        return any(
-            player.shares.get(c.sym) and not game.holding_ok(player, c) for c in game.corporations
-        )
+        held = player.shares
+        for corp in game.corporations:  # (a loop: asked after every action)
+            if held.get(corp.sym) and not game.holding_ok(player, corp):
+                return True
+        return False
 
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Player):
@@ -860,10 +862,10 @@ class Shares1841(BuySellParShares):
         entity = self.current_entity()
         if not self.blocks or not isinstance(entity, Player) or getattr(entity, "closed", False):
             return False
-        return any(
-            self._test(name, entity)
-            for name in ("can_buy", "can_sell", "can_par", "companies", "own_concession")
-        )
+        for name in ("can_buy", "can_sell", "can_par", "companies", "own_concession"):
+            if self._test(name, entity):  # (a loop: asked after every action)
+                return True
+        return False
 
     def offers_current(self, kind: str) -> bool:
         """``kind in self.current_actions()`` from the tests it needs (:func:`turn_menu`)."""
