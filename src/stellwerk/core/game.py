@@ -468,13 +468,14 @@ class Game(ABC):
         """The most urgent end condition that holds (common rules §4.2)."""
         trigger = self.end_trigger
         holds = self.end_condition
+        priority = self.game_end_priority
         for reason, timing in self.end_checks().items():
-            if not holds(reason):
-                continue
-            priority = self.game_end_priority
+            # a condition that could not make the end more urgent is not asked (none of
+            # them changes anything)
             if trigger and priority.index(timing) >= priority.index(trigger[1]):
                 continue
-            trigger = self.end_trigger = (reason, timing)
+            if holds(reason):
+                trigger = self.end_trigger = (reason, timing)
         return trigger or (None, None)
 
     def end_checks(self) -> dict[str, str]:

@@ -330,6 +330,8 @@ class Decisions(Step):
         return found[1] if found is not None else None
 
     def active(self) -> bool:
+        if not self.game.procedures:  # (as mostly: every routing and skip asks this)
+            return False
         return self.asked() is not None
 
     def skip(self) -> None:
