@@ -11,7 +11,7 @@ documented default per decision kind (the issue's list), chosen among the legal 
 * operating round: no tile, no token (``pass``); the best routes (the listed run, which is
   the optimiser's); pay out (``payout`` when listed, else the first kind listed); trains only
   when compulsory, and then the cheapest depot train; failing that, the president's smallest
-  forced sale, then the cheapest train another corporation offers, then bankruptcy;
+  forced sale, then the cheapest train another corporation of his offers, then bankruptcy;
 * choices (``choose``): the cash answer when there is one (``take cash``; in 1841's merger
   exchanges ``cash``, rules/1841.md 2.3.11), else "no tokens" (a number of tokens to buy: the
   fewest the rules allow, 0 or a new corporation's required 2/1, rules/1841.md 2.2.3, 2.3.12,
@@ -28,6 +28,13 @@ documented default per decision kind (the issue's list), chosen among the legal 
 * otherwise (a choice among equals the rules leave to the player, e.g. which token to keep
   or where a home token goes): the GM's draw, seeded by the game's seed and the action count
   and written to the log with what was drawn from.
+
+A default never buys what another player must agree to sell (``stellwerk.consent``: a train
+of a corporation another player decides for, a private company of another player): the
+printed rules have such trades "at a price both agree on", and the seller's silence is no
+consent (``stellwerk.gm.offers``), so the absent player's default cannot take another
+player's train at the least price.  Trades among the corporations one player decides for
+stay open to it.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import random
 from dataclasses import dataclass
 
 from stellwerk.api import Game
+from stellwerk.consent import consent_of
 from stellwerk.core.entities import EntityId
 from stellwerk.core.jsondata import (
     JSONObject,
@@ -73,7 +81,11 @@ def draw(game: Game, options: list[Action]) -> tuple[Action, str]:
 
 def default_action(game: Game, entity: EntityId) -> Default | None:
     """The default for the decision ``entity`` faces now, or None when it has none listed."""
-    mine = [a for a in legal(game) if a.get("entity") == entity]
+    buyer = player_of(game, entity)
+    mine = [
+        a for a in legal(game)
+        if a.get("entity") == entity and consent_of(game, a, buyer) is None
+    ]  # fmt: skip
     if not mine:
         return None
     by_type: dict[str, list[Action]] = {}
