@@ -152,10 +152,13 @@ WATCHED_TYPES = frozenset({"merge", "buy_train", "choose", "sell_shares"})
 def veto(game: EngineGame, action: Action) -> str | None:
     """The selfplay driver's veto (``stellwerk.selfplay.Veto``): the letter of the defect a
     pick leads into in an 1841 game, else ``None``.  The title game is looked at only for the
-    watched action types (taking it makes the engine forget its remembered answers)."""
+    watched action types, as one that keeps its remembered answers (``engine_to_look_at``:
+    the checks change nothing in it, they try moves on copies; taking ``engine`` made the
+    driver's listings after a veto, the lays hex by hex, compute everything anew), else as
+    ``engine``."""
     if getattr(game, "title", None) != "1841" or action.get("type") not in WATCHED_TYPES:
         return None
-    engine: object = getattr(game, "engine", None)
+    engine: object = getattr(game, "engine_to_look_at", None) or getattr(game, "engine", None)
     return check(engine, action) if engine is not None else None
 
 

@@ -143,6 +143,15 @@ class Game:
     def engine(self, value: CoreGame) -> None:
         self._engine = value
 
+    @property
+    def engine_to_look_at(self) -> CoreGame:
+        """The title game for a look that changes nothing in it: unlike :attr:`engine`, what
+        the engine remembered about the position is kept.  For tools that only read the game
+        or try moves on copies of it (the selfplay veto, tools/oracle_defects_1841.py, asked
+        at picks of one position, after which the driver lists the position again); changing
+        the game taken here leaves stale answers."""
+        return self._engine
+
     def _fresh(self) -> CoreGame:
         cls = title_class(self.title)
         return cls(self.players, self.options, self.seed)

@@ -559,3 +559,24 @@ def test_defect_o_no_transformation_behind_a_stalled_token_purchase_rules_2_3_12
     assert not any(oracle_defects.transform_behind_stalled_purchase(engine, a) for a in others)
     for seed in range(30):
         assert choose_clear(game, legal, random.Random(seed), None, {}, VETO) not in xf
+
+
+def test_veto_keeps_the_remembered_answers() -> None:
+    """The veto looks at the game without making it forget what it remembered about the
+    position (``Game.engine_to_look_at``): the driver lists the same position again after a
+    veto (the lays hex by hex), and its answers stay remembered."""
+    game = Game.create("1841", [(n, f"P{n}") for n in range(1, 4)], [], 5)
+    rng = random.Random(5)
+    looked = 0
+    for _ in range(1500):
+        if game.finished or looked >= 5:
+            break
+        legal = game.legal_actions()
+        watched = [a for a in legal if a.get("type") in oracle_defects.WATCHED_TYPES]
+        if watched:
+            VETO(game, watched[0])
+            with game.engine_to_look_at.remembering():
+                assert game.engine_to_look_at.memo_key is not None
+            looked += 1
+        game.process(choose_action(legal, rng))
+    assert looked >= 5

@@ -465,10 +465,12 @@ class Game1841(Game):
         return step.turn if step is not None else track.TurnLays()
 
     def legal_lays(self, corp: Corporation, hex_id: str | None) -> list[tuple[str, str, int]]:
-        return track.legal_lays(self, corp, self._turn_lays(), hex_id)
+        step = self.round.step_of(operating.Track1841)
+        return track.legal_lays(self, corp, self._turn_lays(), hex_id, step)
 
     def lay_hexes(self, corp: Corporation) -> list[str]:
-        return track.lay_hexes(self, corp, self._turn_lays())
+        step = self.round.step_of(operating.Track1841)
+        return track.lay_hexes(self, corp, self._turn_lays(), step)
 
     def lay_tile(self, corp: Corporation, action: moves.LayTile) -> None:
         track.lay_tile(self, corp, action, self._turn_lays())

@@ -29,6 +29,7 @@ from typing import Protocol
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, transfer
 from stellwerk.core.errors import IllegalAction
+from stellwerk.core.flow.base import Step, remembered
 from stellwerk.core.map.graph import GraphCache, Network, NodeKey, compute_network
 from stellwerk.core.map.lay import candidate_hexes, check_lay, costed_lays
 from stellwerk.core.map.state import city_map
@@ -188,6 +189,24 @@ class BaseView(GraphCache):
         return self._view
 
 
+def base_view(
+    game: TrackGame, corp: Corporation, bases: list[NodeKey], step: Step | None = None
+) -> BaseView:
+    """The :class:`BaseView` of ``bases``, remembered on the track ``step`` for the state
+    (:func:`.flow.base.remembered`): a function of the board, which holds still between
+    actions (a trial lay puts it back), so one state's menus walk each base's network once.
+    A late map's walks cost seconds per base, and the random driver asks the lays of one hex
+    at a time, each listing making the view again (selfplay 6 players, SFLi run variant,
+    seed 76119 with the oracle's veto: 4-40 s per hex from action 2150).  Without a step,
+    or while the state changes (no ``memo_key``), the view is made anew."""
+    if step is None:
+        return BaseView(game, corp, bases)
+    view: BaseView = remembered(
+        step, f"base_view {corp.sym} {bases!r}", lambda: BaseView(game, corp, bases)
+    )
+    return view
+
+
 def check(game: TrackGame, corp: Corporation, action: moves.LayTile, lays: TurnLays) -> int:
     """The cost of the lay ``action`` names, or IllegalAction (rules/1841.md 2.3.3)."""
     hex_id = action.hex
@@ -239,29 +258,36 @@ def lay_tile(game: TrackGame, corp: Corporation, action: moves.LayTile, lays: Tu
     lays.old_tiles.append(old)
 
 
-def lay_hexes(game: TrackGame, corp: Corporation, lays: TurnLays) -> list[str]:
+def lay_hexes(
+    game: TrackGame, corp: Corporation, lays: TurnLays, step: Step | None = None
+) -> list[str]:
     """The hexes where :func:`legal_lays` may list a lay, found without checking one: those
     the bases no earlier lay of this turn used reach, less the hexes laid this turn (a
     superset, core ``Game.lay_hexes``).  Checking every lay here walked each base's network
     once per candidate lay, the bulk of a late game's menus (a first-edition selfplay game,
-    5 players, seed 203)."""
+    5 players, seed 203).  The view is remembered on ``step`` (:func:`base_view`)."""
     bases = unused_bases(game, corp, lays)
     if not bases:
         return []
-    view = BaseView(game, corp, bases)
+    view = base_view(game, corp, bases, step)
     hexes = candidate_hexes(game.map.board, view, corp.sym, game.map.lay_options(corp))
     return [h for h in hexes if h not in lays.hexes]
 
 
 def legal_lays(
-    game: TrackGame, corp: Corporation, lays: TurnLays, hex_id: str | None = None
+    game: TrackGame,
+    corp: Corporation,
+    lays: TurnLays,
+    hex_id: str | None = None,
+    step: Step | None = None,
 ) -> list[tuple[str, str, int]]:
-    """(hex, tile id, rotation) of every lay the corporation may make now (live play)."""
+    """(hex, tile id, rotation) of every lay the corporation may make now (live play); the
+    view of its bases is remembered on ``step`` (:func:`base_view`)."""
     bases = unused_bases(game, corp, lays)
     if not bases:
         return []
     board = game.map.board
-    view = BaseView(game, corp, bases)
+    view = base_view(game, corp, bases, step)
     out = []
     for hid, tile_id, rotation, cost in costed_lays(
         board, view, corp.sym, game.map.lay_options(corp), hex_id
