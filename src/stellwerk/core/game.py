@@ -472,7 +472,7 @@ class Game(ABC):
         for reason, timing in self.end_checks().items():
             # a condition that could not make the end more urgent is not asked (none of
             # them changes anything)
-            if trigger and priority.index(timing) >= priority.index(trigger[1]):
+            if trigger is not None and priority.index(timing) >= priority.index(trigger[1]):
                 continue
             if holds(reason):
                 trigger = self.end_trigger = (reason, timing)

@@ -353,10 +353,15 @@ class Game1841(Game):
     def has_crowded_corps(self) -> bool:
         """Whether a corporation holds more trains than the limit of its type (asked at every
         step of every action: the phase's limits are looked up once)."""
-        limits = self.data.phase(self.phases.current.name).train_limit
         specs = self.specs
+        limits = None
         for corp in self.corporations:
-            if corp.trains and len(corp.trains) > limits[specs[corp.sym].type]:
+            trains = corp.trains
+            if not trains:
+                continue  # (most corporations: no limit looked up)
+            if limits is None:
+                limits = self.data.phase(self.phases.current.name).train_limit
+            if len(trains) > limits[specs[corp.sym].type]:
                 return True
         return False
 
