@@ -23,7 +23,15 @@ from dataclasses import MISSING, dataclass, fields, replace
 from types import MappingProxyType
 from typing import ClassVar, Generic, Self, TypeVar
 
-from stellwerk.core.actions import check_shape
+from stellwerk.core.actions import (
+    ENTITY_TYPES,
+    FIELDS,
+    LIST,
+    NUMBER,
+    OPTIONAL_OF,
+    TEXT,
+    check_shape,
+)
 from stellwerk.core.jsondata import JSONObject, JSONValue
 
 Rest = tuple[tuple[str, JSONValue], ...]
@@ -479,7 +487,22 @@ M = TypeVar("M", bound=Move)
 
 def parse(action: object) -> Move:
     """The typed move of an 18xx.games action object, refused (``IllegalAction`` naming the
-    field) when it is malformed; the object is not changed."""
+    field) when it is malformed; the object is not changed.
+
+    A replay parses every action of a game, so an action of a known type is first read by
+    its type's fast reader (:func:`_fast_reader`: the checks of ``check_shape`` and the
+    building of :func:`_build` in one straight pass).  It answers only when it is sure;
+    anything it doubts -- a malformed action, an unusual but valid one -- takes the slow
+    path, ``check_shape`` (which words the refusal) and :func:`_build`, so what is refused,
+    and how, and what is built are the same either way."""
+    if type(action) is dict:
+        kind = action.get("type")
+        if type(kind) is str:
+            fast = _FAST.get(kind) or _first_fast(kind)
+            if fast is not None:
+                move = fast(action)
+                if move is not None:
+                    return move
     check_shape(action)
     assert isinstance(action, dict)  # check_shape refuses anything else
     return _build(action)
@@ -576,6 +599,252 @@ _MOVE_READER = _Reader(Move)
 """The reader of a type without a class (the ``program_*`` standing orders)."""
 
 _ROUTE_READER = _Reader(Route)
+
+# The fast path of :func:`parse`.  Its readers may be stricter than ``check_shape`` (exact
+# types: ``type(v) is int`` where the check says ``isinstance(v, int) and not bool``) but
+# never more lenient: whatever they accept, ``check_shape`` accepts, and they build what
+# :func:`_build` builds from it (``tests/unit/core/test_move_parse_refusals.py`` compares
+# the two paths on malformed, odd and all recorded actions).
+
+FastReader = Callable[[JSONObject], "Move | None"]
+"""Reads an action of one type into its move, or None when unsure (then the slow path)."""
+
+Shape = tuple[tuple[str, ...], bool]
+"""What the keys of an action (or route) in their order say, worked out once per order of
+keys: the keys no field reads, in that order, and whether any of the optional fields
+``check_shape`` checks but no field reads is among them."""
+
+_SHAPES_KEPT = 256
+"""How many orders of keys each reader remembers (a file has a few dozen; a stream of odd
+actions must not fill the memory)."""
+
+
+def _shape(
+    order: tuple[str, ...],
+    known: frozenset[str],
+    others: frozenset[str],
+    shapes: dict[tuple[str, ...], Shape],
+) -> Shape:
+    """The :data:`Shape` of an order of keys, remembered in ``shapes``."""
+    shape = (tuple([k for k in order if k not in known]), not others.isdisjoint(order))
+    if len(shapes) < _SHAPES_KEPT:
+        shapes[order] = shape
+    return shape
+
+
+def _rest(data: JSONObject, extra: tuple[str, ...]) -> Rest:
+    """The keys ``extra`` of ``data`` with their values (the ``rest`` of a move or route)."""
+    if not extra:
+        return ()
+    if len(extra) == 1:
+        key = extra[0]
+        return ((key, data[key]),)
+    return tuple([(k, data[k]) for k in extra])
+
+
+_ONLY_STR = frozenset({str})
+_ONLY_INT = frozenset({int})
+
+_ROUTE_KEYS = frozenset(_names(Route)[0])
+_ROUTE_SHAPES: dict[tuple[str, ...], Shape] = {}
+_ROUTE_PUT = {name: put for name, (put, _) in _ROUTE_READER.kinds.items()}
+
+
+def _read_routes(routes: list[JSONValue]) -> tuple[Route, ...] | None:
+    """The routes of a ``run_routes`` (as :meth:`Route.from_json` reads them), each checked
+    as ``check_shape`` checks it (exact types); None if any is in doubt."""
+    put_train, put_revenue = _ROUTE_PUT["train"], _ROUTE_PUT["revenue"]
+    put_hexes, put_nodes = _ROUTE_PUT["hexes"], _ROUTE_PUT["nodes"]
+    put_connections = _ROUTE_PUT["connections"]
+    put_order, put_rest = _ROUTE_READER.order, _ROUTE_READER.rest
+    read: list[Route] = []
+    for data in routes:
+        if type(data) is not dict:
+            return None
+        get = data.get
+        train = get("train")
+        revenue = get("revenue")
+        hexes: object = get("hexes")
+        nodes: object = get("nodes")
+        connections: object = get("connections")
+        if type(train) is not str or (revenue is not None and type(revenue) is not int):
+            return None
+        if hexes is not None:
+            if type(hexes) is not list or not _ONLY_STR.issuperset(map(type, hexes)):
+                return None
+            hexes = tuple(hexes)
+        if nodes is not None:
+            if type(nodes) is not list or not _ONLY_STR.issuperset(map(type, nodes)):
+                return None
+            nodes = tuple(nodes)
+        if connections is not None:
+            if type(connections) is not list:
+                return None
+            for hop in connections:
+                if type(hop) is not list or not _ONLY_STR.issuperset(map(type, hop)):
+                    return None
+            connections = tuple(map(tuple, connections))
+        made: Route = _new(Route)
+        put_train(made, train)
+        put_revenue(made, revenue)
+        put_hexes(made, hexes)
+        put_nodes(made, nodes)
+        put_connections(made, connections)
+        order = tuple(data)
+        shape = _ROUTE_SHAPES.get(order)
+        if shape is None:
+            shape = _shape(order, _ROUTE_KEYS, frozenset(), _ROUTE_SHAPES)
+        put_order(made, order)
+        put_rest(made, _rest(data, shape[0]))
+        read.append(made)
+    return tuple(read)
+
+
+def _others_fit(action: JSONObject, others: Mapping[str, tuple[type, ...]]) -> bool:
+    """Whether the optional fields ``check_shape`` checks that no field of the class reads
+    (as a standing order's ``corporation``) have their exact types where they are given."""
+    for key, types in others.items():
+        value = action.get(key)
+        if value is not None and type(value) not in types:
+            return False
+    return True
+
+
+def _exactly(var: str, types: tuple[type, ...]) -> str:
+    """Source: whether ``var`` is not exactly of one of ``types``."""
+    return " and ".join(f"type({var}) is not {t.__name__}" for t in types)
+
+
+def _fast_source(kind: str, cls: type[Move]) -> str:
+    """The source of the fast reader of ``kind``: every check of ``check_shape`` for the
+    type (returning None where it fails or is in doubt), then the fields set as
+    :func:`_build` sets them.  Generated once per type so that a read is one straight pass
+    (no loop over the keys, no setter call per default overwritten)."""
+    required = FIELDS[kind]
+    optional = OPTIONAL_OF[kind]
+    names = _names(cls)[0]
+    defaults = {f.name: f.default for f in fields(cls)}
+    assert set(required) <= set(names), kind
+    code = [
+        "def read(action):",
+        "    get = action.get",
+        "    v_entity = get('entity')",
+        "    if v_entity is None:",
+        "        return None",
+        "    v_entity_type = get('entity_type', 'player')",
+        "    if v_entity_type not in ENTITY_TYPES:",
+        "        return None",
+        "    order = tuple(action)",
+        "    shape = SHAPES.get(order)",
+        "    if shape is None:",
+        "        shape = _shape(order, KNOWN, OTHER_KEYS, SHAPES)",
+    ]
+    for name, types in required.items():
+        assert types in (NUMBER, TEXT, LIST, (int, str)), (kind, name)
+        code += [
+            f"    v_{name} = get({name!r})",
+            f"    if {_exactly(f'v_{name}', types)}:",
+            "        return None",
+        ]
+        if types is LIST:
+            inside = {"shares": "_ONLY_STR", "bids": "_ONLY_INT"}.get(name)
+            if inside is not None:  # a list of ids or of whole numbers: as a tuple
+                code += [
+                    f"    if not {inside}.issuperset(map(type, v_{name})):",
+                    "        return None",
+                    f"    v_{name} = tuple(v_{name})",
+                ]
+            else:
+                assert name == "routes", (kind, name)
+                code += [
+                    f"    v_{name} = _read_routes(v_{name})",
+                    f"    if v_{name} is None:",
+                    "        return None",
+                ]
+    for name, types in optional.items():
+        if name in names:  # the field is None where the key is missing or null
+            assert defaults[name] is None, (kind, name)
+            code += [
+                f"    v_{name} = get({name!r})",
+                f"    if v_{name} is not None and {_exactly(f'v_{name}', types)}:",
+                "        return None",
+            ]
+    others = {name: types for name, types in optional.items() if name not in names}
+    if others:
+        code += [
+            "    if shape[1] and not _others_fit(action, OTHERS):",
+            "        return None",
+        ]
+    for name in names:
+        if name in ("entity", "entity_type", "auto_actions") or name in required:
+            continue
+        if name not in optional:  # unchecked: as it came, a list as a tuple
+            code += [
+                f"    v_{name} = get({name!r}, D_{name})",
+                f"    if type(v_{name}) is list:",
+                f"        v_{name} = _freeze(v_{name})",
+            ]
+    code += [
+        "    if type(v_entity) is list:",
+        "        v_entity = _freeze(v_entity)",
+        "    v_auto_actions = get('auto_actions')",  # last: parsing them may refuse one
+        "    if type(v_auto_actions) is list:",
+        "        v_auto_actions = tuple([parse(a) for a in v_auto_actions])",
+        "    made = _new(CLS)",
+        *(f"    P_{name}(made, v_{name})" for name in names),
+        "    P_order(made, order)",
+        "    P_rest(made, _rest(action, shape[0]))",
+        "    return made",
+    ]
+    return "\n".join(code) + "\n"
+
+
+def _fast_reader(kind: str) -> FastReader:
+    """The fast reader of an action type (:func:`_fast_source`), compiled."""
+    cls = CLASSES.get(kind, Move)
+    reader = _READERS.get(kind, _MOVE_READER)
+    names = _names(cls)[0]
+    optional = OPTIONAL_OF[kind]
+    others = {name: types for name, types in optional.items() if name not in names}
+    scope: dict[str, object] = {
+        "ENTITY_TYPES": ENTITY_TYPES,
+        "CLS": cls,
+        "KNOWN": frozenset(reader.kinds),
+        "OTHERS": others,
+        "OTHER_KEYS": frozenset(others),
+        "_ONLY_STR": _ONLY_STR,
+        "_ONLY_INT": _ONLY_INT,
+        "_read_routes": _read_routes,
+        "_others_fit": _others_fit,
+        "_rest": _rest,
+        "_shape": _shape,
+        "SHAPES": {},
+        "_freeze": _freeze,
+        "_new": _new,
+        "parse": parse,
+        "P_order": reader.order,
+        "P_rest": reader.rest,
+        **{f"P_{name}": put for name, (put, _) in reader.kinds.items() if name != "type"},
+        **{f"D_{f.name}": f.default for f in fields(cls)},
+    }
+    exec(_fast_source(kind, cls), scope)  # our own source, made from our tables
+    read: FastReader = scope["read"]  # type: ignore[assignment]
+    return read
+
+
+_FAST: dict[str, FastReader] = {}
+"""The fast reader of each type read so far: made when the first action of the type is read
+(compiling all of them would add some 10 ms to every start; a game uses half of them)."""
+
+
+def _first_fast(kind: str) -> FastReader | None:
+    """The fast reader of a type ``check_shape`` knows by name (``program_*`` ones too),
+    made and kept in :data:`_FAST`; None for any other type (the slow path refuses it, or
+    loads an unknown ``program_*`` type as :class:`Move`)."""
+    if kind not in FIELDS:
+        return None
+    fast = _FAST[kind] = _fast_reader(kind)
+    return fast
 
 
 def as_move(action: Move | JSONObject) -> Move:
