@@ -10,6 +10,7 @@ from stellwerk.gm.defaults import default_action
 from stellwerk.gm.session import Session
 
 
+@pytest.mark.long_run  # eight deadlines of whole rounds: one pass of CI runs it
 @pytest.mark.parametrize(("title", "players"), [("1849", 3), ("1835", 4)])
 def test_issue10_item3_deadlines_without_any_orders_are_settled_by_defaults(
     title: str, players: int

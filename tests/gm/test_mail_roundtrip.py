@@ -128,7 +128,11 @@ def agree(
         gm("fetch", "--db", db, "--config", config)
 
 
-CASES = [("1849", 3, 3, 400), ("1835", 3, 2, 400), ("1835", 4, 6, 300)]
+CASES = [
+    ("1849", 3, 3, 400),
+    pytest.param("1835", 3, 2, 400, marks=pytest.mark.slow),  # 2 minutes: with --slow
+    ("1835", 4, 6, 300),
+]
 
 
 @pytest.mark.long_run

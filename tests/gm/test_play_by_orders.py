@@ -15,6 +15,7 @@ assigned, a train discarded over the limit, bonds issued and repaid and a debt p
 president (issue 28 item 6: every action has an order form)."""
 
 
+@pytest.mark.long_run  # one pass of CI runs them (a few minutes of games in all)
 @pytest.mark.parametrize(("title", "players", "seed", "actions", "options"),
                          [(*case, None) for case in CASES] + [BONDS])  # fmt: skip
 @pytest.mark.parametrize("batch", [1, 25])

@@ -28,7 +28,7 @@ from fuzz_cases import cases
 from stellwerk.api import Game
 from stellwerk.selfplay import SelfplayFailure, play, reproducer, try_untaken
 
-SHORT_GAMES_PER_TITLE = 3
+SHORT_GAMES_PER_TITLE = 2
 SHORT_CAP = 150
 """Actions per short game: through the private auction and into the first operating rounds."""
 UNTAKEN_SHARE = 0.1

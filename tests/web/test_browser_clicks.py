@@ -246,13 +246,17 @@ def in_operating(run: Run, page: Any) -> bool:
     return len(run.operating) >= 2
 
 
+SLOW = pytest.mark.slow
+"""The default run clicks through one game (1841's default edition, the heart of the seeds;
+40-70 s each): the other titles and variants run with ``--slow`` (the CI budget is 15 min)."""
+
 CASES = [
     # title, options, players, seed, most moves
-    pytest.param("1849", [], ["Ann", "Bob", "Cid"], 3, 400, id="1849"),
+    pytest.param("1849", [], ["Ann", "Bob", "Cid"], 3, 400, id="1849", marks=SLOW),
     pytest.param("1841", [], ["Ann", "Bob", "Cid"], 3, 600, id="1841"),
-    pytest.param("1841", ["version_1"], ["Ann", "Bob", "Cid"], 3, 600, id="1841-v1"),
-    pytest.param("1841", ["lite"], ["Ann", "Bob", "Cid"], 3, 600, id="1841-lite"),
-    pytest.param("1835", [], ["Ann", "Bob", "Cid", "Dan"], 3, 600, id="1835"),
+    pytest.param("1841", ["version_1"], ["Ann", "Bob", "Cid"], 3, 600, id="1841-v1", marks=SLOW),
+    pytest.param("1841", ["lite"], ["Ann", "Bob", "Cid"], 3, 600, id="1841-lite", marks=SLOW),
+    pytest.param("1835", [], ["Ann", "Bob", "Cid", "Dan"], 3, 600, id="1835", marks=SLOW),
 ]  # fmt: skip
 
 
