@@ -381,9 +381,9 @@ class Game1841(Game):
         return found
 
     def end_condition(self, reason: str) -> bool:
-        """The off-boards condition is 1841's own; the others are the core's (asked four
-        times after every action: the core's method is called directly, without the cost
-        of a ``super()`` object)."""
+        """The off-boards condition is 1841's own (rules/1841.md 1.4: every off-board group
+        connected); the others are the core's (asked four times after every action: the
+        core's method is called directly, without the cost of a ``super()`` object)."""
         if reason == "offboards":
             return game_end.all_offboards_connected(self)
         return Game.end_condition(self, reason)
