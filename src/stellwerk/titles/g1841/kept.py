@@ -58,21 +58,37 @@ class TokenOrderKept(NotState):
     given it was found for, the order brought up to date and whether it equals the given one
     (copies: the game's order is changed in place by the procedures)."""
 
-    __slots__ = ("answer", "given", "index", "same")
+    __slots__ = ("answer", "given", "given_object", "index", "same")
 
     def __init__(self) -> None:
         self.index: dict[str, list[str]] | None = None
         self.given: Order = {}
+        self.given_object: Order | None = None
+        """The order object last asked about: the game's order is replaced, never changed in
+        place (:mod:`.token_order`), so the same object means the same order."""
         self.answer: Order = {}
         self.same = False
 
     def found(self, index: dict[str, list[str]], given: Order) -> tuple[Order, bool] | None:
-        """The kept answer if it was found for this index and this order, else None."""
-        if self.index is None or not (self.index is index or self.index == index):
+        """The kept answer if it was found for this index and this order, else None.  The
+        very objects of the last question are answered at once (asked after every action,
+        which mostly changes neither); equal ones are compared first."""
+        kept_index = self.index
+        if kept_index is None:
             return None
-        if self.given != given:
+        if kept_index is index and self.given_object is given:
+            return self.answer, self.same
+        if not (kept_index is index or kept_index == index) or self.given != given:
             return None
+        self.index, self.given_object = index, given
         return self.answer, self.same
 
     def keep(self, index: dict[str, list[str]], given: Order, answer: Order, same: bool) -> None:
-        self.index, self.given, self.answer, self.same = index, given, answer, same
+        """Keep ``answer`` for ``index`` and ``given`` (this very object, a copy of which is
+        kept to compare others with)."""
+        self.index, self.given, self.answer, self.same = index, _copy(given), answer, same
+        self.given_object = given
+
+
+def _copy(order: Order) -> Order:
+    return {sym: list(slots) for sym, slots in order.items()}

@@ -16,7 +16,8 @@ We keep the same order so that the same lays are legal:
 The order is kept per corporation as a list of hexes (``None`` a free place) and brought up to
 date after every action (:func:`updated`): tokens gone leave their place free, new ones fill
 free places in hex order (a single action places at most one token outside the procedures,
-which set the order themselves with :func:`adopt`).
+which set the order themselves with :func:`adopt`).  The game's order is replaced, never
+changed in place (the last answer is kept for the very object asked about, :mod:`.kept`).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def _answer(game: TokenOrderGame) -> tuple[Order, bool]:
         return last
     out = _updated(game)
     same = out == given
-    kept.keep(index, _copied(given), _copied(out), same)
+    kept.keep(index, given, _copied(out), same)
     return out, same
 
 
@@ -78,22 +79,28 @@ def _copied(order: Order) -> Order:
 
 
 def _updated(game: TokenOrderGame) -> Order:
-    on_map = {
-        sym: list(dict.fromkeys(hexes))  # board order, each hex once
-        for sym, hexes in game.map.board.tokens_by_corporation().items()
-    }
+    index = game.map.board.tokens_by_corporation()
+    given = game.token_order
     out: dict[str, list[str | None]] = {}
-    for sym in sorted(set(game.token_order) | set(on_map)):
-        slots = placed(game.token_order.get(sym, []), on_map.get(sym, []))
-        if any(h is not None for h in slots):
-            out[sym] = slots
+    for sym in sorted(set(given) | set(index)):
+        hexes = index.get(sym)
+        on_map = list(dict.fromkeys(hexes)) if hexes else []  # board order, each hex once
+        slots = placed(given.get(sym, []), on_map)
+        for hid in slots:  # (no generator: asked after every token change)
+            if hid is not None:
+                out[sym] = slots
+                break
     return out
 
 
 def placed(slots: list[str | None], hexes: list[str]) -> list[str | None]:
-    """The order ``slots`` for the tokens now on ``hexes``: the places of tokens gone are
-    freed, new tokens fill the first free places (then the end), in the order given."""
+    """The order ``slots`` for the tokens now on ``hexes`` (each once): the places of tokens
+    gone are freed, new tokens fill the first free places (then the end), in the order
+    given.  Tokens that are all where the order has them keep it as it is (most
+    corporations, whenever any token changes)."""
     here = set(hexes)
+    if len(slots) == len(here) and here == set(slots):  # (so no free place, no repeat)
+        return list(slots)
     out = [h if h in here else None for h in slots]
     for hid in hexes:
         if hid in out:
@@ -113,21 +120,24 @@ def adopt(game: TokenOrderGame, target: Corporation, sources: list[Corporation])
         here = set(token_hexes(game, src.sym))
         order += [h for h in game.token_order.get(src.sym, []) if h is not None and h in here]
         order += [h for h in token_hexes(game, src.sym) if h not in order]
-    game.token_order[target.sym] = order
+    game.token_order = {**game.token_order, target.sym: order}
 
 
 def split(game: TokenOrderGame, old: Corporation, parts: list[Corporation]) -> None:
     """Each of ``parts`` takes the tokens of ``old`` it now has, in ``old``'s order (the
     secession; :func:`updated` then adds any it did not have in that order)."""
     order = [h for h in game.token_order.get(old.sym, []) if h is not None]
+    new = dict(game.token_order)
     for part in parts:
         mine = set(token_hexes(game, part.sym))
-        game.token_order[part.sym] = [h for h in order if h in mine]
+        new[part.sym] = [h for h in order if h in mine]
+    game.token_order = new
 
 
 def clear(game: TokenOrderGame, corp: Corporation) -> None:
     """A restarted or closed corporation has no tokens and an empty charter."""
-    game.token_order.pop(corp.sym, None)
+    if corp.sym in game.token_order:
+        game.token_order = {s: o for s, o in game.token_order.items() if s != corp.sym}
 
 
 def ordered_hexes(game: TokenOrderGame, sym: str) -> list[str]:
