@@ -416,8 +416,24 @@ class CorporateShares(CorporationStep):
     def _over_a_limit(self, corp: Corporation) -> bool:
         """Over the certificate limit, its controlling player over the holding limit of a
         corporation it holds, or it holds shares of a controller: a forced sale
-        (:meth:`must_sell`) needs one of them, and this needs no sale tested."""
-        return self._over_limit(corp, lambda target: bool(corp.shares.get(target.sym)))
+        (:meth:`must_sell`) needs one of them, and this needs no sale tested.  (The
+        corporations held are told by a plain test rather than through :meth:`_over_limit`'s
+        callable: asked after every action.)"""
+        game = self.game
+        if game.num_certs(corp) > game.cert_limit(corp):
+            return True
+        player = game.controller(corp)
+        held = corp.shares
+        for target in game.corporations:
+            if target is corp or not held.get(target.sym):
+                continue
+            if player is not None and (
+                game.controlled_percent(player, target) > game.max_holding_percent
+            ):
+                return True
+            if in_chain(corp, target):
+                return True
+        return False
 
     def actions(self, entity: Entity) -> list[str]:
         if not self.acting(entity):

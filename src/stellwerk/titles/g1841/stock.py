@@ -406,7 +406,9 @@ def company_president_share(game: StockGame, company: Company) -> Share | None:
     return next((s for s in source.shares_of(corp.sym) if s.president), None)
 
 
-def treasury_in_filing_order(game: StockGame, corp: Corporation) -> list[Share]:
+def treasury_in_filing_order(
+    game: StockGame, corp: Corporation, rank: dict[str, int] | None = None
+) -> list[Share]:
     """The certificates ``corp`` holds in the order 18xx.games keeps them, for its test
     whether a purchase is left (:meth:`Shares1841.treasury_counts`): its own certificates
     first, then those of the other corporations in the order the corporations are defined
@@ -416,26 +418,35 @@ def treasury_in_filing_order(game: StockGame, corp: Corporation) -> list[Share]:
     for every holder before the first action, after the corporation's own IPO, so that is
     the definition order.  A corporation closed and later held again would be filed last
     there; only a replayed reopening reaches that (live play refuses one), a known, rare
-    difference."""
+    difference.
+
+    ``rank``: the corporations' places in definition order (symbol -> place), filled here
+    when first needed if empty, for a caller asking of several corporations in one state."""
     own = corp.shares.get(corp.sym, [])
     others = [sym for sym in corp.shares if sym != corp.sym]
     if len(others) > 1:  # (one needs no order: the ranks are found only to sort several)
-        rank = {c.sym: i for i, c in enumerate(game.corporations)}
-        others.sort(key=lambda sym: rank.get(sym, len(rank)))
+        if rank is None:
+            rank = {}
+        if not rank:
+            rank.update({c.sym: i for i, c in enumerate(game.corporations)})
+        last = len(rank)
+        others.sort(key=lambda sym: rank.get(sym, last))
     return [*own, *(s for sym in others for s in corp.shares[sym])]
 
 
-def first_and_smallest(game: StockGame, corp: Corporation) -> tuple[Share, Share] | None:
+def first_and_smallest(
+    game: StockGame, corp: Corporation, rank: dict[str, int] | None = None
+) -> tuple[Share, Share] | None:
     """The first certificate ``corp`` holds and the first of the smallest percent, in
-    :func:`treasury_in_filing_order` (None if it holds none); a corporation holding only its
-    own, as most do, is answered without sorting."""
+    :func:`treasury_in_filing_order` (``rank`` passed on to it; None if it holds none); a
+    corporation holding only its own, as most do, is answered without sorting."""
     held_by_corp = corp.shares
     own = held_by_corp.get(corp.sym)
     if len(held_by_corp) == (0 if own is None else 1):  # nothing of other corporations
         if not own:
             return None
         return own[0], min(own, key=_percent)
-    held = treasury_in_filing_order(game, corp)
+    held = treasury_in_filing_order(game, corp, rank)
     if not held:
         return None
     return held[0], min(held, key=_percent)
@@ -579,10 +590,11 @@ class Shares1841(BuySellParShares):
         bought = self.bought()
         if bought and self.started() is None:
             return False  # after a purchase only a start buys more (can_buy_multiple)
+        rank: dict[str, int] = {}  # (the corporations' places, found once if needed)
         for corp in game.corporations:
             if not corp.ipoed:
                 continue
-            found = first_and_smallest(game, corp)
+            found = first_and_smallest(game, corp, rank)
             if found is None:
                 continue
             first = game.corporation(found[0].corporation)
