@@ -248,7 +248,9 @@ class CorporateShares(CorporationStep):
         asked corporation by corporation: one that fails a test :meth:`can_buy` asks of every
         certificate of it alike (its own, sold this round, the one purchase, in the buyer's
         chain of control, the buyer's certificate limit, closed outside a replay) is passed
-        over without making its certificates (the turn's test, asked after every action)."""
+        over without making its certificates (the turn's test, asked after every action); a
+        certificate of a corporation not closed that it cannot pay at its price is passed over
+        without asking :meth:`can_buy`, which refuses it (most are)."""
         game = self.game
         if game.num_certs(corp) >= game.cert_limit(corp):
             return False  # no certificate can be gained (can_gain)
@@ -264,7 +266,10 @@ class CorporateShares(CorporationStep):
                 continue
             if any(entity is target for entity in chain):  # in_chain
                 continue
+            closed = target.closed  # (a reopened one sells at another price: can_buy)
             for bundle in candidates_of(game, target):
+                if not closed and corp.cash < bundle.price:
+                    continue
                 if self.can_buy(corp, bundle, as_listed=True):
                     return True
         return False

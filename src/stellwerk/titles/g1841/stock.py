@@ -555,12 +555,15 @@ class Shares1841(BuySellParShares):
     def pool_buyable(self, player: Player) -> bool:
         """Whether he may buy a certificate in the pool, of those :func:`buy_candidates`
         lists (one per started corporation, size and kind), found without listing the
-        treasuries' (the turn's test asks this after every action)."""
+        treasuries' (the turn's test asks this after every action).  A certificate he cannot
+        pay at its price is passed over without asking :meth:`can_buy`, which refuses it
+        (most are)."""
         if self.bought():
             return False  # a certificate from the pool is never one of the extra purchases
         game = self.game
         in_pool = game.pool.shares
         sold = self.sold(player)
+        cash = player.cash
         for corp in game.corporations:
             shares = in_pool.get(corp.sym)
             if not shares or not corp.ipoed or sold.get(corp.sym):
@@ -571,7 +574,10 @@ class Shares1841(BuySellParShares):
                 if key in seen:
                     continue
                 seen.add(key)
-                if self.can_buy(player, Bundle([share], share.percent, corp), as_listed=True):
+                bundle = Bundle([share], share.percent, corp)
+                if cash < bundle.price:
+                    continue  # (refused by the generic can_buy's cash test)
+                if self.can_buy(player, bundle, as_listed=True):
                     return True
         return False
 
