@@ -301,18 +301,18 @@ class CorporateShares(CorporationStep):
         game = self.game
         if target.ipoed or target is corp:
             return False
-        phase = phase_number(game)
-        if game.specs[target.sym].historical:
-            if phase < CONCESSIONS_UNTIL_PHASE or not startable(game, target):
-                return False
-        elif phase < NON_HISTORICAL_FROM_PHASE:
-            return False
         own = target.shares.get(target.sym)
         if not own:
             return False
         share = own[0]
         if corp.cash < LOWEST_PAR * share.percent // target.share_unit:
             return False  # (the cheapest tests first: the turn's test asks every target)
+        phase = phase_number(game)
+        if game.specs[target.sym].historical:
+            if phase < CONCESSIONS_UNTIL_PHASE or not startable(game, target):
+                return False
+        elif phase < NON_HISTORICAL_FROM_PHASE:
+            return False
         first = Bundle([share], share.percent, target)  # Bundle.of, inlined
         return not self.sold(corp).get(target.sym) and self.can_gain(corp, first)
 

@@ -353,7 +353,10 @@ def sell_dropping(
 def settle_drops(game: StockGame, pending: list[tuple[str, int]]) -> bool:
     """The waiting price drops of a seller's sales, in reverse operating order: lowest value
     first, the top marker of a stack last, so that markers sold together in one stack swap
-    their order (seed 000 item 2.2).  Returns whether a price moved."""
+    their order (seed 000 item 2.2).  Returns whether a price moved (none waiting, as after
+    most actions: no)."""
+    if not pending:
+        return False
     rows: dict[str, int] = {}
     for sym, count in pending:
         rows[sym] = rows.get(sym, 0) + count
