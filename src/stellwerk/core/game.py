@@ -625,10 +625,13 @@ class Game(ABC):
         if player is None:
             return holder.percent_of(sym)
         total = player.percent_of(sym)
+        pool = self.pool
         controls: dict[int, bool] = {}
         for share in corp.certificates:
             other = share.owner
-            if other is corp or not isinstance(other, Corporation):
+            if other is player or other is corp or other is pool:
+                continue  # (counted above, or no corporation: told apart without isinstance)
+            if not isinstance(other, Corporation):
                 continue
             key = id(other)
             found = controls.get(key)

@@ -248,7 +248,9 @@ class CorporateShares(CorporationStep):
         asked corporation by corporation: one that fails a test :meth:`can_buy` asks of every
         certificate of it alike (its own, sold this round, the one purchase, in the buyer's
         chain of control, the buyer's certificate limit, closed outside a replay) is passed
-        over without making its certificates (the turn's test, asked after every action)."""
+        over without making its certificates (the turn's test, asked after every action); a
+        certificate of a corporation not closed that it cannot pay at its price is passed over
+        without asking :meth:`can_buy`, which refuses it (most are)."""
         game = self.game
         if game.num_certs(corp) >= game.cert_limit(corp):
             return False  # no certificate can be gained (can_gain)
@@ -264,7 +266,10 @@ class CorporateShares(CorporationStep):
                 continue
             if any(entity is target for entity in chain):  # in_chain
                 continue
+            closed = target.closed  # (a reopened one sells at another price: can_buy)
             for bundle in candidates_of(game, target):
+                if not closed and corp.cash < bundle.price:
+                    continue
                 if self.can_buy(corp, bundle, as_listed=True):
                     return True
         return False
@@ -296,18 +301,18 @@ class CorporateShares(CorporationStep):
         game = self.game
         if target.ipoed or target is corp:
             return False
-        phase = phase_number(game)
-        if game.specs[target.sym].historical:
-            if phase < CONCESSIONS_UNTIL_PHASE or not startable(game, target):
-                return False
-        elif phase < NON_HISTORICAL_FROM_PHASE:
-            return False
         own = target.shares.get(target.sym)
         if not own:
             return False
         share = own[0]
         if corp.cash < LOWEST_PAR * share.percent // target.share_unit:
             return False  # (the cheapest tests first: the turn's test asks every target)
+        phase = phase_number(game)
+        if game.specs[target.sym].historical:
+            if phase < CONCESSIONS_UNTIL_PHASE or not startable(game, target):
+                return False
+        elif phase < NON_HISTORICAL_FROM_PHASE:
+            return False
         first = Bundle([share], share.percent, target)  # Bundle.of, inlined
         return not self.sold(corp).get(target.sym) and self.can_gain(corp, first)
 
@@ -416,8 +421,24 @@ class CorporateShares(CorporationStep):
     def _over_a_limit(self, corp: Corporation) -> bool:
         """Over the certificate limit, its controlling player over the holding limit of a
         corporation it holds, or it holds shares of a controller: a forced sale
-        (:meth:`must_sell`) needs one of them, and this needs no sale tested."""
-        return self._over_limit(corp, lambda target: bool(corp.shares.get(target.sym)))
+        (:meth:`must_sell`) needs one of them, and this needs no sale tested.  (The
+        corporations held are told by a plain test rather than through :meth:`_over_limit`'s
+        callable: asked after every action.)"""
+        game = self.game
+        if game.num_certs(corp) > game.cert_limit(corp):
+            return True
+        player = game.controller(corp)
+        held = corp.shares
+        for target in game.corporations:
+            if target is corp or not held.get(target.sym):
+                continue
+            if player is not None and (
+                game.controlled_percent(player, target) > game.max_holding_percent
+            ):
+                return True
+            if in_chain(corp, target):
+                return True
+        return False
 
     def actions(self, entity: Entity) -> list[str]:
         if not self.acting(entity):

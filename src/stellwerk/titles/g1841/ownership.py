@@ -127,14 +127,35 @@ def creates_circle(game: OwnershipGame, bundle: Bundle, to: Holder, president_ch
     trade settles it) makes a corporation circular that was not (rules/1841.md 2.2.1).
 
     Only the presidency of the bundle's corporation can change, so a new loop needs a
-    corporation as its new president: when ``to`` is none and no other corporation holds
-    any of it, the answer is no without trying the move (sales are asked this often)."""
+    corporation as its new president whose chain of control then loops: when ``to`` is none,
+    that is a corporation already holding some of it whose chain reaches the corporation or
+    loops already (:func:`may_close_loop`); without one the answer is no without trying the
+    move (sales are asked this often)."""
     corp = bundle.corporation
-    if not isinstance(to, Corporation) and not any(
-        isinstance(s.owner, Corporation) and s.owner is not corp for s in corp.certificates
-    ):
+    if not isinstance(to, Corporation) and not may_close_loop(corp):
         return False
     return tried_circle(game, bundle, to, president_change)
+
+
+def may_close_loop(corp: Corporation) -> bool:
+    """Whether a corporation holding certificates of ``corp`` (other than ``corp``) has a
+    chain of control that reaches ``corp`` or loops: only such a holder, becoming ``corp``'s
+    president, makes a corporation circular that was not (every corporation whose chain
+    passes through ``corp`` then ends in a loop; a chain that does not pass through ``corp``
+    stays as it was, and one through ``corp`` up to a player, the pool or nobody ends
+    there)."""
+    for share in corp.certificates:
+        holder = share.owner
+        if holder is corp or not isinstance(holder, Corporation):
+            continue
+        seen = {id(holder)}
+        entity = holder.owner
+        while isinstance(entity, Corporation):
+            if entity is corp or id(entity) in seen:
+                return True
+            seen.add(id(entity))
+            entity = entity.owner
+    return False
 
 
 def sale_drops_price(game: OwnershipGame, seller: Holder | None, corp: Corporation) -> bool:

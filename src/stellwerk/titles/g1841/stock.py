@@ -353,7 +353,10 @@ def sell_dropping(
 def settle_drops(game: StockGame, pending: list[tuple[str, int]]) -> bool:
     """The waiting price drops of a seller's sales, in reverse operating order: lowest value
     first, the top marker of a stack last, so that markers sold together in one stack swap
-    their order (seed 000 item 2.2).  Returns whether a price moved."""
+    their order (seed 000 item 2.2).  Returns whether a price moved (none waiting, as after
+    most actions: no)."""
+    if not pending:
+        return False
     rows: dict[str, int] = {}
     for sym, count in pending:
         rows[sym] = rows.get(sym, 0) + count
@@ -406,7 +409,9 @@ def company_president_share(game: StockGame, company: Company) -> Share | None:
     return next((s for s in source.shares_of(corp.sym) if s.president), None)
 
 
-def treasury_in_filing_order(game: StockGame, corp: Corporation) -> list[Share]:
+def treasury_in_filing_order(
+    game: StockGame, corp: Corporation, rank: dict[str, int] | None = None
+) -> list[Share]:
     """The certificates ``corp`` holds in the order 18xx.games keeps them, for its test
     whether a purchase is left (:meth:`Shares1841.treasury_counts`): its own certificates
     first, then those of the other corporations in the order the corporations are defined
@@ -416,26 +421,35 @@ def treasury_in_filing_order(game: StockGame, corp: Corporation) -> list[Share]:
     for every holder before the first action, after the corporation's own IPO, so that is
     the definition order.  A corporation closed and later held again would be filed last
     there; only a replayed reopening reaches that (live play refuses one), a known, rare
-    difference."""
+    difference.
+
+    ``rank``: the corporations' places in definition order (symbol -> place), filled here
+    when first needed if empty, for a caller asking of several corporations in one state."""
     own = corp.shares.get(corp.sym, [])
     others = [sym for sym in corp.shares if sym != corp.sym]
     if len(others) > 1:  # (one needs no order: the ranks are found only to sort several)
-        rank = {c.sym: i for i, c in enumerate(game.corporations)}
-        others.sort(key=lambda sym: rank.get(sym, len(rank)))
+        if rank is None:
+            rank = {}
+        if not rank:
+            rank.update({c.sym: i for i, c in enumerate(game.corporations)})
+        last = len(rank)
+        others.sort(key=lambda sym: rank.get(sym, last))
     return [*own, *(s for sym in others for s in corp.shares[sym])]
 
 
-def first_and_smallest(game: StockGame, corp: Corporation) -> tuple[Share, Share] | None:
+def first_and_smallest(
+    game: StockGame, corp: Corporation, rank: dict[str, int] | None = None
+) -> tuple[Share, Share] | None:
     """The first certificate ``corp`` holds and the first of the smallest percent, in
-    :func:`treasury_in_filing_order` (None if it holds none); a corporation holding only its
-    own, as most do, is answered without sorting."""
+    :func:`treasury_in_filing_order` (``rank`` passed on to it; None if it holds none); a
+    corporation holding only its own, as most do, is answered without sorting."""
     held_by_corp = corp.shares
     own = held_by_corp.get(corp.sym)
     if len(held_by_corp) == (0 if own is None else 1):  # nothing of other corporations
         if not own:
             return None
         return own[0], min(own, key=_percent)
-    held = treasury_in_filing_order(game, corp)
+    held = treasury_in_filing_order(game, corp, rank)
     if not held:
         return None
     return held[0], min(held, key=_percent)
@@ -544,12 +558,15 @@ class Shares1841(BuySellParShares):
     def pool_buyable(self, player: Player) -> bool:
         """Whether he may buy a certificate in the pool, of those :func:`buy_candidates`
         lists (one per started corporation, size and kind), found without listing the
-        treasuries' (the turn's test asks this after every action)."""
+        treasuries' (the turn's test asks this after every action).  A certificate he cannot
+        pay at its price is passed over without asking :meth:`can_buy`, which refuses it
+        (most are)."""
         if self.bought():
             return False  # a certificate from the pool is never one of the extra purchases
         game = self.game
         in_pool = game.pool.shares
         sold = self.sold(player)
+        cash = player.cash
         for corp in game.corporations:
             shares = in_pool.get(corp.sym)
             if not shares or not corp.ipoed or sold.get(corp.sym):
@@ -560,7 +577,10 @@ class Shares1841(BuySellParShares):
                 if key in seen:
                     continue
                 seen.add(key)
-                if self.can_buy(player, Bundle([share], share.percent, corp), as_listed=True):
+                bundle = Bundle([share], share.percent, corp)
+                if cash < bundle.price:
+                    continue  # (refused by the generic can_buy's cash test)
+                if self.can_buy(player, bundle, as_listed=True):
                     return True
         return False
 
@@ -579,10 +599,11 @@ class Shares1841(BuySellParShares):
         bought = self.bought()
         if bought and self.started() is None:
             return False  # after a purchase only a start buys more (can_buy_multiple)
+        rank: dict[str, int] = {}  # (the corporations' places, found once if needed)
         for corp in game.corporations:
             if not corp.ipoed:
                 continue
-            found = first_and_smallest(game, corp)
+            found = first_and_smallest(game, corp, rank)
             if found is None:
                 continue
             first = game.corporation(found[0].corporation)
