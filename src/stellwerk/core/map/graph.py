@@ -25,7 +25,7 @@ from typing import Protocol
 
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.state import HexState
-from stellwerk.core.map.tiles import Gauge
+from stellwerk.core.map.tiles import Gauge, RotatedTile
 
 DUAL = Gauge.DUAL
 
@@ -96,8 +96,8 @@ class _Walker:
     (``Board.link_table``) and blocking nodes once per walk (``blocked``, shared by the walks
     of one network).  The walk recurses (a path calls itself for the paths across its edges):
     the walks of these maps are a few dozen paths deep, and a call costs less than a stack
-    kept by hand.  The edges being crossed are counted in ``crossing`` (an edge leaves it when
-    its count is back to zero), and only hexes with an uncrossable edge look for one."""
+    kept by hand.  The edges being crossed are kept in ``crossing`` (hex -> bit mask of its
+    edges), and only hexes with an uncrossable edge look for one."""
 
     def __init__(
         self,
@@ -117,7 +117,7 @@ class _Walker:
         self.stop_at = stop_at
         self.visited_nodes = visited_nodes
         self.visited_paths: set[PathKey] = set()
-        self.crossing: dict[tuple[str, int], int] = {}
+        self.crossing: dict[str, int] = {}
         self.order: list[PathKey] = []
         self.links = board.link_table() if links is None else links
         self.blocked = {} if blocked is None else blocked
@@ -138,33 +138,40 @@ class _Walker:
             return
         self.visited_nodes.add(key)
         hid, n = key
-        for p in self.hexes[hid].placed.node_paths[n]:
-            self.path(hid, p, None, key, converging_path, converging_path)
+        placed = self.hexes[hid].placed
+        for p in placed.node_paths[n]:
+            self.path(hid, placed, p, None, key, converging_path, converging_path)
         if converging_path:
             self.visited_nodes.discard(key)
 
     def path(
-        self, hid: str, p: int, skip: int | None, origin: NodeKey, converging: bool, node_conv: bool
+        self,
+        hid: str,
+        placed: RotatedTile,
+        p: int,
+        skip: int | None,
+        origin: NodeKey,
+        converging: bool,
+        node_conv: bool,
     ) -> None:
-        """Walk one path.  Leaving a tile through an edge that several of its paths use
-        ("converging") makes the rest of that walk forget what it visited once it returns,
-        so that track behind a fork can be reached again from another side."""
+        """Walk path ``p`` of the tile ``placed`` on ``hid``.  Leaving a tile through an edge
+        that several of its paths use ("converging") makes the rest of that walk forget what
+        it visited once it returns, so that track behind a fork can be reached again from
+        another side.  The edges being crossed are kept per hex as a bit mask (``crossing``):
+        each crossing sets its bit and puts back the mask it found, so a mask holds exactly
+        the edges of the hex crossed further up the walk."""
         key = (hid, p)
         visited = self.visited_paths
         if key in visited:
             return
-        hexes = self.hexes
-        placed = hexes[hid].placed
         path = placed.paths[p]
         crossing = self.crossing
-        edges = path.edges
-        if crossing:
-            for e in edges:
-                if (hid, e) in crossing:
-                    return
+        held = crossing.get(hid, 0)
+        if held & path.edge_mask:
+            return
         if hid in self.border_hexes:
             uncrossable = self.uncrossable
-            for e in edges:
+            for e in path.edges:
                 if (hid, e) in uncrossable:
                     self.border_met = True
                     return  # a path at an uncrossable edge is not walked (18xx.games skip_paths)
@@ -172,6 +179,7 @@ class _Walker:
         self.order.append(key)
         if key in self.stop_at:
             raise _Reached
+        hexes = self.hexes
         if not path.terminal:
             blocked = self.blocked
             visited_nodes = self.visited_nodes
@@ -187,27 +195,25 @@ class _Walker:
         gauge = path.gauge
         any_gauge = gauge is DUAL  # Gauge.connects, inlined: the walk's innermost test
         links = self.links
-        for e in edges:
+        crossed = False
+        for e, bit, back, multi in path.crossings:
             if e == skip:
                 continue
             edge = (hid, e)
             nb = links[edge] if edge in links else self.link(hid, e)
             if nb is None:
                 continue
-            crossing[edge] = crossing.get(edge, 0) + 1
-            back = (e + 3) % 6  # geometry.opposite
+            crossing[hid] = held | bit
+            crossed = True
             nb_tile = hexes[nb].placed
-            conv = converging or len(placed.paths_at_edge[e]) > 1
+            conv = converging or multi
             nb_paths = nb_tile.paths
             for q in nb_tile.paths_at_edge[back]:
                 other = nb_paths[q].gauge
                 if any_gauge or other is gauge or other is DUAL:
-                    self.path(nb, q, back, origin, conv, node_conv)
-            left = crossing[edge] - 1
-            if left:
-                crossing[edge] = left
-            else:
-                del crossing[edge]
+                    self.path(nb, nb_tile, q, back, origin, conv, node_conv)
+        if crossed:
+            crossing[hid] = held
         if converging:
             visited.discard(key)
 

@@ -155,6 +155,13 @@ class RPath:
     nodes: tuple[int, ...]
     gauge: Gauge
     terminal: bool
+    edge_mask: int = field(default=0, compare=False, repr=False)
+    """The edges as a bit mask (bit ``e`` for edge ``e``): the network walk tests them against
+    the edges being crossed in one operation (``graph._Walker``)."""
+    crossings: tuple[tuple[int, int, int, bool], ...] = field(default=(), compare=False, repr=False)
+    """Per edge, what the network walk needs to cross it: (edge, its bit, the edge opposite,
+    whether other paths of the tile leave by it too - the walk "converges" there).  Derived
+    from the tile, so kept with it instead of worked out at every step of every walk."""
 
     def other_end(self, end: int) -> int:
         """The end opposite ``end``."""
@@ -187,16 +194,22 @@ def _rotated(tile: TileDef, rotation: int) -> RotatedTile:
     at_edge: list[list[int]] = [[] for _ in range(6)]
     node_paths: list[list[int]] = [[] for _ in tile.nodes]
     node_exits: list[set[int]] = [set() for _ in tile.nodes]
+    shapes = []
     for index, p in enumerate(tile.paths):
         ends = tuple(e if e >= NODE_BASE else (e + rotation) % 6 for e in (p.a, p.b))
         edges = tuple(e for e in ends if e < NODE_BASE)
         nodes = tuple(e - NODE_BASE for e in ends if e >= NODE_BASE)
-        paths.append(RPath(index, (ends[0], ends[1]), edges, nodes, p.gauge, p.terminal))
+        shapes.append((ends, edges, nodes))
         for e in edges:
             at_edge[e].append(index)
         for n in nodes:
             node_paths[n].append(index)
             node_exits[n].update(edges)
+    for index, (p, (ends, edges, nodes)) in enumerate(zip(tile.paths, shapes, strict=True)):
+        crossings = tuple((e, 1 << e, (e + 3) % 6, len(at_edge[e]) > 1) for e in edges)
+        mask = sum(1 << e for e in set(edges))
+        rpath = RPath(index, (ends[0], ends[1]), edges, nodes, p.gauge, p.terminal, mask, crossings)
+        paths.append(rpath)
     return RotatedTile(
         tile=tile,
         rotation=rotation,
