@@ -17,8 +17,10 @@ game with the counts per kind and verdict and one line per divergence:
 * ``match``: the same state after every action, and the same result;
 * ``theirs``: 18xx.games is wrong, recognised by the known defects of docs/architecture.md
   (A-M) that this script can tell from the position: 18xx.games' own trace and load disagree
-  (J), it refuses an action of ours in a position the selfplay driver's defect checks flag,
-  or its random game made a move those checks flag before the first difference (M);
+  (J), it refuses an action of ours in a position the selfplay driver's defect checks flag
+  (or an answer of a run of ``choose`` answers right after a move they flag: D's Tuscan merge
+  waits for the secession's questions), or its random game made a move those checks flag
+  before the first difference (M);
 * ``ours``: a divergence in a random game of 18xx.games where our engine refuses an action its
   engine took, or fails; these are ours until shown otherwise;
 * ``unknown``: any other difference (the first differing value is in the line): to be
@@ -189,6 +191,12 @@ def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
         if letter is not None:  # a known defect the driver could not steer clear of
             verdict.verdict = "theirs"
             verdict.detail = f"defect {letter} (forced: no other move); " + verdict.detail
+        elif (behind := _known_defect_behind(game, verdict.actions)) is not None:
+            verdict.verdict = "theirs"
+            verdict.detail = (
+                f"defect {behind[0]} (forced: no other move) at action {behind[1]}, "
+                "its questions answered since; " + verdict.detail
+            )
         else:
             verdict.verdict = "unknown"
         return verdict
@@ -215,6 +223,28 @@ def _known_defect(game: Path, action_id: int) -> str | None:
     bare = {k: v for k, v in action.items() if k not in ("id", "auto_actions", "created_at")}
     letter: str | None = oracle_defects_1841.veto(before, bare)
     return letter
+
+
+def _known_defect_behind(game: Path, action_id: int) -> tuple[str, int] | None:
+    """The known defect, with its action, of the move just before the run of ``choose``
+    answers that ends with the refused action ``action_id`` of our game: a defect that
+    18xx.games meets only once the questions of the procedures that move began are answered
+    (D: the Tuscan merge waits for the secession's questions, our selfplay 5 players
+    sfli_run_variant seed 76703, the 4-train bought at action 1200, refused at 1210).
+    ``None`` when the refused action is no answer or that move leads into no known defect."""
+    data = json.loads(game.read_text(encoding="utf-8"))
+    actions = data.get("actions", [])
+    at = next((i for i, a in enumerate(actions) if a.get("id") == action_id), None)
+    if at is None or actions[at].get("type") != "choose":
+        return None
+    before = at - 1
+    while before >= 0 and actions[before].get("type") == "choose":
+        before -= 1
+    if before < 0:
+        return None
+    move = int(actions[before]["id"])
+    letter = _known_defect(game, move)
+    return (letter, move) if letter is not None else None
 
 
 def _defect_before(game: Path, before_id: int) -> tuple[str, int] | None:

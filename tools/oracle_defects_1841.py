@@ -44,7 +44,12 @@ the move would lead there and ``None`` otherwise.
   none (presided by the pool, or frozen: seen in selfplay, SFMA).  The event comes with the
   first 4-train (second edition), so a corporation does not choose to buy that train while
   the merge would transform such a corporation.  (A secession first, with its decisions,
-  could change the presidency meanwhile; the check does not foresee that.)
+  could change the presidency meanwhile; the check does not foresee that.)  Nor does it make
+  an emergency sale after which that train is the only one it may buy (once a sale is made
+  the train comes from the depot, rules/1841.md 2.3.7; :func:`sale_forces_defect_train`,
+  which does the same for A and G): selfplay 5 players sfli_run_variant seed 76703, action
+  1199, a president's sale while other corporations' trains were offered; 18xx.games raised
+  at action 1210, the secession's last answer, which starts the deferred merge.
 * **F** (the secession's extra tokens bought for a corporation no player controls): after
   the Ferdinandea secession SB, then SFL, may buy tokens (second edition, rules/1841.md
   2.4.1); for one no player controls the secession's decider answers.  18xx.games then
@@ -59,7 +64,8 @@ the move would lead there and ``None`` otherwise.
   action 1772, the first 4-train bought after the buyer's emergency sales).  A corporation
   does not choose to buy the first 4-train while the merge would happen (two Tuscan
   corporations floated) with such a decider.  Bought in an emergency the train is no
-  choice, and those games still stop there.
+  choice, and those games still stop there, unless the sale that left it the only train
+  was one (:func:`sale_forces_defect_train`, as for D).
 * **H** (a merger or transformation by the round's last operator): 18xx.games ends its
   operating round as soon as nobody is left to operate and forgets the questions still
   open (share offers, exchange choices, the token purchase) (selfplay lite with
@@ -171,11 +177,13 @@ def check(engine: object, action: Action) -> str | None:
 
 def leads_to_defect(game: Game1841, action: Action) -> str | None:
     """The letter of the 18xx.games defect ``action`` would lead into, or ``None`` (the checks
-    of :data:`CHECKS`, in their order)."""
+    of :data:`CHECKS`, in their order, then for a sale :func:`sale_forces_defect_train`)."""
     kind = action.get("type")
     for action_type, check, letter in CHECKS:
         if kind == action_type and check(game, action):
             return letter
+    if kind == "sell_shares":
+        return sale_forces_defect_train(game, action)
     return None
 
 
@@ -326,6 +334,58 @@ def tuscan_decider_uncontrolled(game: Game1841, action: Action) -> bool:
         return False
     best = min(floated, key=lambda c: c.sort_key())
     return controller(best) is None
+
+
+FORCED_TRAIN_CHECKS: tuple[tuple[Callable[[Game1841, Action], bool], str], ...] = (
+    (secession_irsff_uncontrolled, "A"),
+    (tuscan_transform_uncontrolled, "D"),
+    (tuscan_decider_uncontrolled, "G"),
+)
+"""The purchases of the first 4-train that lead into a defect (A, D, G), with their letters:
+the ones an emergency sale can leave as a corporation's only move."""
+
+
+def sale_forces_defect_train(game: Game1841, action: Action) -> str | None:
+    """The letter of the defect (A, D or G) that ``action``, a sale in an operating round
+    while the depot's next train is the first 4-train, leaves no way around, else ``None``.
+    Once an emergency sale is made the train must be the cheapest depot train (rules/1841.md
+    2.3.7), so a corporation left short buys the 4-train: tried on a copy of the game, the
+    moves offered after the sale are sales and purchases of the depot's next train only, and
+    :data:`FORCED_TRAIN_CHECKS` flag that purchase; when only sales are offered, each of them
+    must force it in turn (a way to bankruptcy forces nothing).  Module docstring, D: our
+    selfplay 5 players sfli_run_variant seed 76703, action 1199 (a president's sale)."""
+    from stellwerk.core.legal import legal_actions
+    from stellwerk.titles.g1841.operating import OperatingRound1841
+
+    if not isinstance(game.round, OperatingRound1841):
+        return None
+    upcoming = game.depot.upcoming[:1]
+    train_events = set(upcoming[0].events) if upcoming else set()
+    if not train_events & {SECESSION_EVENT, TUSCAN_MERGE_EVENT}:
+        return None
+    trial = copy_engine(game)
+    try:
+        trial.resume()
+        trial.process_action(dict(action))
+    except IllegalAction:
+        return None
+    upcoming = trial.depot.upcoming[:1]
+    offered = legal_actions(trial)
+    if not upcoming or not offered:
+        return None
+    if any(a.get("type") not in ("buy_train", "sell_shares") for a in offered):
+        return None
+    buys = [a for a in offered if a.get("type") == "buy_train"]
+    if not buys:  # only further sales: forced if each of them is (not if one ends bankrupt)
+        letters = {sale_forces_defect_train(trial, a) for a in offered}
+        return letters.pop() if len(letters) == 1 else None
+    if any(str(a.get("train")) != upcoming[0].id for a in buys):
+        return None  # another train may still be bought: the sale forces nothing
+    forced: Action = {"type": "buy_train", "train": upcoming[0].id}
+    for check, letter in FORCED_TRAIN_CHECKS:
+        if check(trial, forced):
+            return letter
+    return None
 
 
 def transform_changes_frozen(game: Game1841, action: Action) -> bool:

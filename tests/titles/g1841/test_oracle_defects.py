@@ -19,7 +19,7 @@ import oracle_defects_1841 as oracle_defects  # tools/: differential tooling
 import pytest
 
 from stellwerk.api import Game
-from stellwerk.core.entities import Corporation, controller, move_share, transfer
+from stellwerk.core.entities import Corporation, Player, controller, move_share, transfer
 from stellwerk.selfplay import Action, choose_action, choose_clear, lay_picker, offered
 from stellwerk.titles.g1841 import decisions, emergency, frozen, token_emr
 from stellwerk.titles.g1841.game import Game1841
@@ -580,3 +580,64 @@ def test_veto_keeps_the_remembered_answers() -> None:
             looked += 1
         game.process(choose_action(legal, rng))
     assert looked >= 5
+
+
+def emergency_before_tuscan_train() -> tuple[Game, list[Action], Corporation]:
+    """The first 4-train (with the Tuscan merge) the cheapest depot train, the operator with
+    no train and L.100, its president L.400: short of it, its emergency sales are offered
+    besides other corporations' trains; only SFMA and SSFL floated, SFMA presided by the pool."""
+    game, legal = played_until([], lambda g, legal: bool(tuscan_trains(g, legal)))
+    engine = tuscan_sfma_transform(game, sfma_president_pool=True)
+    operator = engine.entity(tuscan_trains(game, legal)[0])
+    assert isinstance(operator, Corporation)
+    operator.trains.clear()
+    for sym, held in list(operator.shares.items()):
+        if sym != operator.sym:  # no shares of others: the operator sells its own
+            for share in list(held):
+                move_share(share, engine.pool)
+    transfer(operator, engine.bank, operator.cash - 100, "test")
+    president = operator.owner
+    assert isinstance(president, Player)
+    transfer(engine.bank, president, 400 - president.cash, "test")  # the chain pays the train
+    engine.depot.discarded.clear()  # the 4-train is the cheapest depot train
+    engine.changing()
+    return game, game.legal_actions(), operator
+
+
+def test_defect_d_emergency_sale_forcing_the_tuscan_train_is_avoided_2_3_7_2_4_2() -> None:
+    """After an emergency sale the train must be the cheapest depot train (rules/1841.md
+    2.3.7), here the first 4-train, whose Tuscan merge transforms SFMA, presided by the pool:
+    the sale leads into D as surely as the purchase (our selfplay 5 players sfli_run_variant
+    seed 76703: action 1199, a president's sale, left only the 4-train; 18xx.games raised at
+    the merge after the secession's questions, action 1210).  The check names D for the
+    sales, not for another corporation's train, and the driver picks one of those; not once
+    a player controls SFMA."""
+    game, legal, _ = emergency_before_tuscan_train()
+    sales = [a for a in legal if a.get("type") == "sell_shares"]
+    others = [a for a in legal if a.get("type") == "buy_train"]
+    assert sales and others
+    assert all(str(a["train"]) not in {t.id for t in game.engine.depot.upcoming} for a in others)
+    assert all(oracle_defects.veto(game, a) == "D" for a in sales)
+    assert all(oracle_defects.veto(game, a) is None for a in others)
+    avoided: dict[str, int] = {}
+    for seed in range(20):
+        assert choose_clear(game, legal, random.Random(seed), None, avoided, VETO) in others
+    assert avoided.get("D", 0) > 0
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    engine.set_president(engine.corporation("SFMA"), engine.players[0])
+    engine.changing()
+    assert all(oracle_defects.veto(game, a) is None for a in sales)
+
+
+def test_defect_d_emergency_sale_towards_bankruptcy_is_not_named_2_3_7_2_6() -> None:
+    """The same position with a president who cannot pay the rest: the sales end in
+    bankruptcy (rules/1841.md 2.6), not in the 4-train, so they lead into no defect."""
+    game, _, operator = emergency_before_tuscan_train()
+    engine: Game1841 = game.engine  # type: ignore[assignment]
+    president = operator.owner
+    assert isinstance(president, Player)
+    transfer(president, engine.bank, president.cash, "test")
+    engine.changing()
+    sales = [a for a in game.legal_actions() if a.get("type") == "sell_shares"]
+    assert sales
+    assert all(oracle_defects.veto(game, a) is None for a in sales)
