@@ -16,11 +16,12 @@ game with the counts per kind and verdict and one line per divergence:
 
 * ``match``: the same state after every action, and the same result;
 * ``theirs``: 18xx.games is wrong, recognised by the known defects of docs/architecture.md
-  (A-M) that this script can tell from the position: 18xx.games' own trace and load disagree
+  (A-P) that this script can tell from the position: 18xx.games' own trace and load disagree
   (J), it refuses an action of ours in a position the selfplay driver's defect checks flag
   (or an answer of a run of ``choose`` answers right after a move they flag: D's Tuscan merge
-  waits for the secession's questions), or its random game made a move those checks flag
-  before the first difference (M);
+  waits for the secession's questions, or any earlier move flagged M or P, whose bent
+  percentage book is read later), or its random game made a move those checks flag before
+  the first difference (M, P);
 * ``ours``: a divergence in a random game of 18xx.games where our engine refuses an action its
   engine took, or fails; these are ours until shown otherwise;
 * ``unknown``: any other difference (the first differing value is in the line): to be
@@ -197,10 +198,22 @@ def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
                 f"defect {behind[0]} (forced: no other move) at action {behind[1]}, "
                 "its questions answered since; " + verdict.detail
             )
+        elif (earlier := _defect_before(game, verdict.actions, BOOK_DEFECTS)) is not None:
+            verdict.verdict = "theirs"
+            verdict.detail = (
+                f"defect {earlier[0]} at action {earlier[1]}, its book read since; "
+                + verdict.detail
+            )
         else:
             verdict.verdict = "unknown"
         return verdict
     return _judge(verdict, _replay(game, trace), game, random_kind=False)
+
+
+BOOK_DEFECTS = frozenset({"M", "P"})
+"""The defects that only bend 18xx.games' percentage book (docs/architecture.md M, P): their
+move is accepted there, the book read later decides a presidency or a price, so a refusal
+comes many actions after the move."""
 
 
 def _known_defect(game: Path, action_id: int) -> str | None:
@@ -247,10 +260,14 @@ def _known_defect_behind(game: Path, action_id: int) -> tuple[str, int] | None:
     return (letter, move) if letter is not None else None
 
 
-def _defect_before(game: Path, before_id: int) -> tuple[str, int] | None:
-    """The first action of 18xx.games' own game ``game`` before action ``before_id`` that its
-    generator played into a known defect of its engine (``tools/oracle_defects_1841.py``: a
-    player's move such as M's partial sale), with its letter; ``None`` if there is none."""
+def _defect_before(
+    game: Path, before_id: int, letters: frozenset[str] | None = None
+) -> tuple[str, int] | None:
+    """The first action of the game ``game`` before action ``before_id`` that was played into
+    a known defect of 18xx.games' engine (``tools/oracle_defects_1841.py``: a player's move
+    such as M's partial sale) -- by its generator in its own games, or, with ``letters``
+    (only those defects looked for), by our driver when it had no other move -- with its
+    letter; ``None`` if there is none."""
     sys.path.insert(0, str(REPO / "tools"))
     import oracle_defects_1841
 
@@ -265,7 +282,7 @@ def _defect_before(game: Path, before_id: int) -> tuple[str, int] | None:
                 bare = {k: v for k, v in action.items()
                         if k not in ("id", "auto_actions", "created_at")}  # fmt: skip
                 letter = oracle_defects_1841.veto(replayed, bare)
-                if letter is not None:
+                if letter is not None and (letters is None or letter in letters):
                     return letter, int(action["id"])
             replayed.process(action, replay=True)
     except Exception:  # a position ours cannot reach: no known defect found

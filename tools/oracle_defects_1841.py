@@ -1,5 +1,5 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
-18xx.games' own engine cannot go on from or plays on against the rules (its defects A-O,
+18xx.games' own engine cannot go on from or plays on against the rules (its defects A-P,
 docs/architecture.md; C and E are not looked at: no single move of a player was found to
 lead there; I matters only with the printed rules' frozen update, the default follows it).
 
@@ -127,6 +127,20 @@ the move would lead there and ``None`` otherwise.
   rule has.  We follow the minor's turns (its frozen state is held as 18xx.games holds it,
   :func:`.merger.hold_frozen_after_restart`) but not that purchase.  The driver begins no
   transformation while a purchase is stalled.
+* **P** (part of a president's certificate sold by a holder who is not the president): a
+  player-to-player purchase of a president's certificate alone (``p2p_purchases``) leaves it
+  with a player while the seller, still holding more, stays president -- both engines do so.
+  When that holder then sells part of the certificate and the president is still among the
+  largest holders, the presidency stays, so the unsold part is never given back: the whole
+  certificate goes to the pool, paid for the part (both engines move the certificates so),
+  but 18xx.games' percentage book counts only the part as sold, the seller keeping the rest.
+  Its later presidency checks read the book: a purchase that brings the seller level with the
+  president by certificates makes him president there and swaps two of his 10 % shares for
+  the certificate, where the rules keep a tied president (rules/1841.md 2.2.1, 2.4 item 1),
+  and a sale of those shares is refused (our selfplay lite+p2p_purchases, 6 players seed
+  76753: Player 2 bought CGTF's certificate at action 765 and sold half of it at 814; the
+  tie at 1102, the refusal at 1107, "Cannot sell shares of CGTF").  The holder does not make
+  such a sale when it has another move.
 """
 
 from __future__ import annotations
@@ -452,6 +466,37 @@ def partial_president_sale_unreturned(game: Game1841, action: Action) -> bool:
     return len(game.pool.shares_of(sym)) < unsold
 
 
+def partial_president_sale_by_holder(game: Game1841, action: Action) -> bool:
+    """``action`` sells part of a president's certificate held by someone who is not the
+    corporation's president, and the president is still among the largest holders after it
+    (defect P, module docstring): the presidency stays, so 18xx.games never gives the unsold
+    part back -- the seller loses the whole certificate to the pool -- while its percentage
+    book counts only the part as sold."""
+    if action.get("type") != "sell_shares":
+        return False
+    ids = {str(x) for x in action.get("shares", []) if isinstance(x, str)}
+    if not ids:
+        return False
+    sym = next(iter(ids)).rsplit("_", 1)[0]
+    corp = tuscan.corporation_or_none(game, sym)
+    if corp is None:
+        return False
+    listed = [s for s in corp.certificates if s.id in ids]
+    pres = corp.presidents_share
+    seller = listed[0].owner if listed else None
+    president = corp.owner
+    if pres is None or pres not in listed or seller is None or seller is president:
+        return False
+    percent = action.get("percent")
+    if not isinstance(percent, int) or percent >= sum(s.percent for s in listed):
+        return False
+    after = {h: p for h, p in corp.share_holders.items() if game.may_preside(corp, h)}
+    if seller in after:
+        after[seller] -= percent
+    most = max(after.values(), default=0)
+    return most >= corp.president_percent and president is not None and after.get(president) == most
+
+
 def pool_pairs(game: Game1841, merger: Merger) -> int:
     """How many pairs of the two merging corporations' certificates the pool exchanges in the
     first pass (rules/1841.md 2.3.11: a 20 % certificate, or two of 10 %, at a time)."""
@@ -544,6 +589,7 @@ CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("merge", last_operator_merges, "H"),
     ("merge", transform_changes_frozen, "I"),
     ("sell_shares", partial_president_sale_unreturned, "M"),
+    ("sell_shares", partial_president_sale_by_holder, "P"),
     ("merge", merger_pool_pairs_unpaid, "N"),
     ("choose", merger_pool_pairs_unpaid, "N"),
     ("merge", transform_behind_stalled_purchase, "O"),

@@ -487,6 +487,63 @@ def test_defect_m_not_named_when_the_pool_returns_the_part_or_the_sale_is_whole(
     assert oracle_defects.leads_to_defect(sfv_held(), partial_sale(40)) is None
 
 
+def cgtf_certificate_apart(president_percent: int = 30) -> Game1841:
+    """A lite game with player-to-player purchases, CGTF dealt by hand as our selfplay game
+    (6 players, seed 76753) had it before action 814: Player 2 holds the 20 % president's
+    certificate (bought alone from the president, rules/1841.md 4.3), Player 3 presides with
+    ``president_percent`` in 10 % shares, the pool holds 40 %, the rest stays in CGTF's
+    treasury."""
+    game = Game.create(
+        "1841", [(i, f"Player {i}") for i in (1, 2, 3)], ["lite", "p2p_purchases"], 1
+    )
+    engine = game.engine
+    assert isinstance(engine, Game1841)
+    cgtf = engine.corporation("CGTF")
+    second, third = engine.players[1], engine.players[2]
+    pres, *ordinary = list(cgtf.treasury_shares())
+    move_share(pres, second)
+    for share in ordinary[: president_percent // 10]:
+        move_share(share, third)
+    for share in ordinary[president_percent // 10 : president_percent // 10 + 4]:
+        move_share(share, engine.pool)
+    engine.set_president(cgtf, third)
+    return engine
+
+
+def holder_sale(
+    percent: int = 10, entity: int = 2, shares: tuple[str, ...] = ("CGTF_0",)
+) -> Action:
+    return {"type": "sell_shares", "entity": entity, "entity_type": "player",
+            "shares": list(shares), "percent": percent}  # fmt: skip
+
+
+def test_defect_p_partial_sale_of_a_certificate_held_apart_from_the_presidency_2_2_1() -> None:
+    """Half of CGTF's president's certificate sold by Player 2, who holds it without
+    presiding, while the president, Player 3, still holds the most: the presidency stays
+    (rules/1841.md 2.2.1: it passes only to a holder with more), the unsold half is never
+    given back and 18xx.games' percentage book keeps Player 2 at 10 % more than his
+    certificates, so a later tie by certificates makes him president there (our selfplay
+    lite+p2p_purchases, 6 players, seed 76753: the sale at action 814, the refusal at 1107).
+    The check names P, also when the president holds just 20 %, as much as the certificate."""
+    engine = cgtf_certificate_apart()
+    assert oracle_defects.partial_president_sale_by_holder(engine, holder_sale())
+    assert oracle_defects.leads_to_defect(engine, holder_sale()) == "P"
+    assert oracle_defects.leads_to_defect(cgtf_certificate_apart(20), holder_sale()) == "P"
+
+
+def test_defect_p_not_named_for_a_whole_certificate_or_the_presidents_own_sale_2_2_1() -> None:
+    """The whole certificate sold leaves no part to give back, and a president selling his
+    own 10 % share sells no certificate: neither is P (rules/1841.md 2.2.1).  Nor is the
+    president's own partial sale (M's ground, rules/1841.md 2.3.7: the presidency moves or
+    goes to the pool, and the part comes back)."""
+    engine = cgtf_certificate_apart()
+    assert oracle_defects.leads_to_defect(engine, holder_sale(percent=20)) is None
+    ordinary = tuple(s.id for s in engine.players[2].shares_of("CGTF"))
+    assert oracle_defects.leads_to_defect(engine, holder_sale(10, 3, ordinary[:1])) is None
+    engine.set_president(engine.corporation("CGTF"), engine.players[1])
+    assert not oracle_defects.partial_president_sale_by_holder(engine, holder_sale())
+
+
 def merger_partner_offered() -> tuple[Game, Action]:
     """A game where a major may name a merger partner (rules/1841.md 2.3.11), and that
     action."""
