@@ -231,3 +231,53 @@ def test_2_6_buying_power_counts_shares_only_at_a_step_with_sales(
     monkeypatch.setattr(game.round, "active_step", lambda: elsewhere)
     assert not bankruptcy.sales_counted(game)
     assert bankruptcy.liquidity(game, player, cgtf) == player.cash
+
+
+def _certificate_apart_position() -> tuple[object, object, object, object, object]:
+    """Phase 3: CGTF (non-historical major) presided by p1 with 30 % in ordinary shares while
+    p2 holds its 20 % president's certificate apart from the presidency (a player-to-player
+    purchase of the certificate alone, rules/1841.md 4.3); p2 presides SFMA, the train
+    buyer."""
+    from setup_helpers import new_game, start
+
+    game = new_game(3, ["p2p_purchases"])
+    game.phases.index = next(i for i, p in enumerate(game.phases.all) if p.name == "3")
+    p1, p2, _p3 = game.players
+    sfma = start(game, "SFMA", "100,3,5", p2)
+    cgtf = start(game, "CGTF", "100,3,5", p2, {p1: 30})
+    game.set_president(cgtf, p1)
+    game.operated_corps.update({"SFMA", "CGTF"})
+    return game, p1, p2, sfma, cgtf
+
+
+def test_2_6_sell_out_of_a_certificate_held_apart_keeps_the_president() -> None:
+    """rules/1841.md 2.6 "Process", 2.2.1: the bankrupt p2 sells out CGTF's president's
+    certificate, which he holds without presiding; p1, president with 30 %, still holds the
+    most and stays president -- the corporation is not left to the pool, which presides only
+    when nobody holds the president's percentage (18xx.games keeps p1 too: our selfplay
+    lite+p2p_purchases, 6 players seed 76753 with the driver's veto P, action 924)."""
+    game, p1, p2, sfma, cgtf = _certificate_apart_position()
+    bankruptcy.sell_out(game, p2, sfma)
+    assert not p2.shares_of("CGTF")
+    assert cgtf.presidents_share.owner is game.pool
+    assert cgtf.owner is p1
+
+
+def test_2_3_7_emergency_sale_of_a_certificate_held_apart_keeps_the_president() -> None:
+    """rules/1841.md 2.3.7, 2.2.1: the same certificate sold in an ordinary emergency sale
+    leaves p1 president; a president's own certificate that nobody can take still leaves
+    the corporation to the pool."""
+    from stellwerk.core.shares import Bundle
+    from stellwerk.titles.g1841 import emergency
+
+    game, p1, p2, _sfma, cgtf = _certificate_apart_position()
+    emergency.sell(game, Bundle.of(list(p2.shares_of("CGTF")), cgtf))
+    assert cgtf.presidents_share.owner is game.pool
+    assert cgtf.owner is p1
+    from setup_helpers import start
+
+    game, p1, p2, _sfma, _cgtf = _certificate_apart_position()
+    icsf = start(game, "ICSF", "100,3,5", p2, {p1: 10})
+    game.operated_corps.add("ICSF")
+    emergency.sell(game, Bundle.of(list(p2.shares_of("ICSF")), icsf))
+    assert icsf.owner is game.pool and icsf.presidents_share.owner is game.pool

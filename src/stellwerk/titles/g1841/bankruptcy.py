@@ -13,7 +13,8 @@ corporation in operating order, the largest bundle an emergency sale allows, at 
 with the usual price drop; then everything he still holds at half price, ignoring all
 restrictions, without further price changes (a historical corporation's president's
 certificate before phase 4 goes to the pool and the corporation is presided by the pool,
-frozen).  His cash goes to the corporation, his concessions to the bank.  ``option`` 0: he is
+frozen; any other president's certificate leaves it to the pool only when nobody holds the
+president's percentage, :func:`.emergency.presidency_reached`).  His cash goes to the corporation, his concessions to the bank.  ``option`` 0: he is
 out of the game (it counts for "all but one bankrupt", rules/1841.md 1.4); 1: he borrows
 L.500 from the bank and stays (:func:`.game_end.take_bankruptcy_loan`).  The corporation's
 turn ends without a train: it has operated and is done this round.
@@ -272,7 +273,12 @@ def sell_out(
         change = presidency_may_change(game, corp)
         move_bundle(game, bundle, game.pool, change)
         ps = corp.presidents_share
-        if bundle.presidents_share is not None and ps is not None and ps.owner is game.pool:
+        if (
+            bundle.presidents_share is not None
+            and ps is not None
+            and ps.owner is game.pool
+            and (not change or not emergency.presidency_reached(game, corp))
+        ):
             game.set_president(corp, game.pool)
         frozen.update(game)
     if player.cash > 0:

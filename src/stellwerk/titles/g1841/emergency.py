@@ -62,7 +62,7 @@ from stellwerk.core.entities import (
 )
 from stellwerk.core.events import SharesSold, ref
 from stellwerk.core.flow.base import Action, act
-from stellwerk.core.shares import Bundle
+from stellwerk.core.shares import Bundle, presidency_candidates
 from stellwerk.titles.g1841 import frozen
 from stellwerk.titles.g1841.ownership import (
     move_bundle,
@@ -235,6 +235,20 @@ def may_sell_any_amount(
         or owner is not corp.owner
         or (not in_full_chain(buyer, corp) and presidency_may_change(game, corp))
     )
+
+
+def presidency_reached(game: ProcedureGame, corp: Corporation) -> bool:
+    """Whether a holder that may preside over ``corp`` holds at least its president's
+    percentage.  A president's certificate sold into the pool leaves the corporation presided
+    by the pool only when nobody does (18xx.games' sale into receivership; rules/1841.md
+    2.3.7, 2.6): otherwise the presidency settles as after any sale (rules/1841.md 2.2.1) --
+    it passes to such a holder with the certificate, or stays with a president who still holds
+    the most when the seller held the certificate apart from the presidency (a
+    player-to-player purchase of the certificate alone, rules/1841.md 4.3; our selfplay
+    lite+p2p_purchases, 6 players seed 76753, driver with veto P, action 924: bankrupt Player
+    2's CGTF certificate sold out, Player 1, president with 30 %, stays)."""
+    held = presidency_candidates(corp, game).values()
+    return max(held, default=0) >= corp.president_percent
 
 
 def may_sell_partial(game: ProcedureGame, owner: Holder, corp: Corporation) -> bool:
@@ -458,7 +472,13 @@ def sell(
     change = presidency_may_change(game, corp) if president_change is None else president_change
     move_bundle(game, bundle, game.pool, change)
     ps = corp.presidents_share
-    if change and ps is not None and ps.owner is game.pool and corp.owner is not game.pool:
+    if (
+        change
+        and ps is not None
+        and ps.owner is game.pool
+        and corp.owner is not game.pool
+        and not presidency_reached(game, corp)
+    ):
         game.set_president(corp, game.pool)
         if bundle.partial:
             game.handle_partial(bundle, game.pool, seller)
