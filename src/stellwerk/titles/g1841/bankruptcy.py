@@ -14,10 +14,11 @@ with the usual price drop; then everything he still holds at half price, ignorin
 restrictions, without further price changes (a historical corporation's president's
 certificate before phase 4 goes to the pool and the corporation is presided by the pool,
 frozen; any other president's certificate leaves it to the pool only when nobody holds the
-president's percentage, :func:`.emergency.presidency_reached`).  His cash goes to the corporation, his concessions to the bank.  ``option`` 0: he is
-out of the game (it counts for "all but one bankrupt", rules/1841.md 1.4); 1: he borrows
-L.500 from the bank and stays (:func:`.game_end.take_bankruptcy_loan`).  The corporation's
-turn ends without a train: it has operated and is done this round.
+president's percentage, :func:`.emergency.presidency_reached`).  His cash goes to the
+corporation, his concessions to the bank.  ``option`` 0: he is out of the game (it counts for
+"all but one bankrupt", rules/1841.md 1.4); 1: he borrows L.500 from the bank and stays
+(:func:`.game_end.take_bankruptcy_loan`).  The corporation's turn ends without a train: it
+has operated and is done this round.
 
 **Zugzwang** (``"dissolve"``, seed 003 H9): every corporation the bankrupt controls, directly
 or through others, leaves the game -- its certificates (whoever holds them) are retired, its
