@@ -245,8 +245,9 @@ def presidency_reached(game: ProcedureGame, corp: Corporation) -> bool:
     it passes to such a holder with the certificate, or stays with a president who still holds
     the most when the seller held the certificate apart from the presidency (a
     player-to-player purchase of the certificate alone, rules/1841.md 4.3; our selfplay
-    lite+p2p_purchases, 6 players seed 76753, driver with veto P, action 924: bankrupt Player
-    2's CGTF certificate sold out, Player 1, president with 30 %, stays)."""
+    1841lite with player-to-player purchases, 6 players seed 76753, driver with veto P,
+    action 924: bankrupt Player 2's CGTF certificate sold out, Player 1, president with
+    30 %, stays)."""
     held = presidency_candidates(corp, game).values()
     return max(held, default=0) >= corp.president_percent
 
