@@ -359,15 +359,24 @@ FORCED_TRAIN_CHECKS: tuple[tuple[Callable[[Game1841, Action], bool], str], ...] 
 the ones an emergency sale can leave as a corporation's only move."""
 
 
-def sale_forces_defect_train(game: Game1841, action: Action) -> str | None:
+FORCED_SALES_FOLLOWED = 8
+"""How many further sales :func:`sale_forces_defect_train` follows after the one it is asked
+about, one copy of the game each."""
+
+
+def sale_forces_defect_train(game: Game1841, action: Action, depth: int = 0) -> str | None:
     """The letter of the defect (A, D or G) that ``action``, a sale in an operating round
     while the depot's next train is the first 4-train, leaves no way around, else ``None``.
     Once an emergency sale is made the train must be the cheapest depot train (rules/1841.md
     2.3.7), so a corporation left short buys the 4-train: tried on a copy of the game, the
     moves offered after the sale are sales and purchases of the depot's next train only, and
-    :data:`FORCED_TRAIN_CHECKS` flag that purchase; when only sales are offered, each of them
-    must force it in turn (a way to bankruptcy forces nothing).  Module docstring, D: our
-    selfplay 5 players sfli_run_variant seed 76703, action 1199 (a president's sale)."""
+    :data:`FORCED_TRAIN_CHECKS` flag that purchase; when only sales are offered, the largest
+    of them is followed, up to :data:`FORCED_SALES_FOLLOWED` sales deep (a way to bankruptcy
+    forces nothing).  One way, not every order of the sales: trying each of them in turn
+    multiplies the copies by the sales offered at every depth, and a 6-player game's
+    president with many holdings never got to his next move (our selfplay 6 players
+    p2p_purchases+version_1 seed 76809).  Module docstring, D: our selfplay 5 players
+    sfli_run_variant seed 76703, action 1199 (a president's sale)."""
     from stellwerk.core.legal import legal_actions
     from stellwerk.titles.g1841.operating import OperatingRound1841
 
@@ -390,9 +399,11 @@ def sale_forces_defect_train(game: Game1841, action: Action) -> str | None:
     if any(a.get("type") not in ("buy_train", "sell_shares") for a in offered):
         return None
     buys = [a for a in offered if a.get("type") == "buy_train"]
-    if not buys:  # only further sales: forced if each of them is (not if one ends bankrupt)
-        letters = {sale_forces_defect_train(trial, a) for a in offered}
-        return letters.pop() if len(letters) == 1 else None
+    if not buys:  # only further sales: the largest leads on (not if it ends bankrupt)
+        if depth >= FORCED_SALES_FOLLOWED:
+            return None
+        largest = max(offered, key=lambda a: int(str(a.get("percent", 0))))
+        return sale_forces_defect_train(trial, largest, depth + 1)
     if any(str(a.get("train")) != upcoming[0].id for a in buys):
         return None  # another train may still be bought: the sale forces nothing
     forced: Action = {"type": "buy_train", "train": upcoming[0].id}
