@@ -16,11 +16,12 @@ game with the counts per kind and verdict and one line per divergence:
 
 * ``match``: the same state after every action, and the same result;
 * ``theirs``: 18xx.games is wrong, recognised by the known defects of docs/architecture.md
-  (A-P) that this script can tell from the position: 18xx.games' own trace and load disagree
+  (A-Q) that this script can tell from the position: 18xx.games' own trace and load disagree
   (J), it refuses an action of ours in a position the selfplay driver's defect checks flag
   (or an answer of a run of ``choose`` answers right after a move they flag: D's Tuscan merge
   waits for the secession's questions, or any earlier move flagged M or P, whose bent
-  percentage book is read later), or its random game made a move those checks flag before
+  percentage book is read later, or the move just before it flagged Q, after which the turn
+  went to another entity there), or its random game made a move those checks flag before
   the first difference (M, P);
 * ``ours``: a divergence in a random game of 18xx.games where our engine refuses an action its
   engine took, or fails; these are ours until shown otherwise;
@@ -198,6 +199,12 @@ def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
                 f"defect {behind[0]} (forced: no other move) at action {behind[1]}, "
                 "its questions answered since; " + verdict.detail
             )
+        elif (turned := _turn_defect_before(game, verdict.actions)) is not None:
+            verdict.verdict = "theirs"
+            verdict.detail = (
+                f"defect {turned[0]} (forced: no other move) at action {turned[1]}, "
+                "the turn went elsewhere there; " + verdict.detail
+            )
         elif (earlier := _defect_before(game, verdict.actions, BOOK_DEFECTS)) is not None:
             verdict.verdict = "theirs"
             verdict.detail = (
@@ -236,6 +243,27 @@ def _known_defect(game: Path, action_id: int) -> str | None:
     bare = {k: v for k, v in action.items() if k not in ("id", "auto_actions", "created_at")}
     letter: str | None = oracle_defects_1841.veto(before, bare)
     return letter
+
+
+TURN_DEFECTS = frozenset({"Q"})
+"""The defects that hand the turn to another entity in 18xx.games' engine (docs/architecture.md
+Q): the move is accepted there, and our next action, by an entity not to act there, is
+refused."""
+
+
+def _turn_defect_before(game: Path, action_id: int) -> tuple[str, int] | None:
+    """The known defect of :data:`TURN_DEFECTS`, with its action, of the move just before the
+    refused action ``action_id`` of our game (Q: our selfplay lite+version_1, 3 players, seed
+    76807, Player 2's purchase at action 478 left Player 1 to act there, his pass at 479 was
+    refused); ``None`` when that move leads into none of them."""
+    data = json.loads(game.read_text(encoding="utf-8"))
+    actions = data.get("actions", [])
+    at = next((i for i, a in enumerate(actions) if a.get("id") == action_id), None)
+    if not at:
+        return None
+    move = int(actions[at - 1]["id"])
+    letter = _known_defect(game, move)
+    return (letter, move) if letter in TURN_DEFECTS else None
 
 
 def _known_defect_behind(game: Path, action_id: int) -> tuple[str, int] | None:

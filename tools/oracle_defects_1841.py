@@ -1,5 +1,5 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
-18xx.games' own engine cannot go on from or plays on against the rules (its defects A-P,
+18xx.games' own engine cannot go on from or plays on against the rules (its defects A-Q,
 docs/architecture.md; C and E are not looked at: no single move of a player was found to
 lead there; I matters only with the printed rules' frozen update, the default follows it).
 
@@ -141,10 +141,26 @@ the move would lead there and ``None`` otherwise.
   76753: Player 2 bought CGTF's certificate at action 765 and sold half of it at 814; the
   tie at 1102, the refusal at 1107, "Cannot sell shares of CGTF").  The holder does not make
   such a sale when it has another move.
+* **Q** (a trade that makes corporations control each other, offered by 18xx.games): seed
+  000 item 3.1 (rules/1841.md 2.2.1, on by default here) forbids a purchase or sale after
+  which corporations control each other; 18xx.games has the check, but it compares the
+  corporations it marks circular before and after, and it marks none (defect L), so it
+  refuses no such trade.  A player whose only trade is one of those is skipped here (nothing
+  legal left) and kept to act there, so the two engines part at the next turn (our selfplay
+  lite+version_1, 3 players, seed 76807: after Player 2's purchase at action 478 Player 1's
+  only trade was half of CTDA's president's certificate, making ATFA, presided by RSFS,
+  presided by CTDA, president of CTDA; we skipped him, 18xx.games waited for him and refused
+  Player 2's pass at 479).  In a stock round where a corporation presides another (no loop
+  can close otherwise), a move after which the turn goes elsewhere with the rule switched
+  off (:func:`circular_trade_moves_turn`, tried on two copies) is not made when the player
+  has another; mostly he has none (every move ending his turn hands it on alike), and
+  ``scripts/campaign1841.py`` names the refusal that follows ``theirs``.  The operating
+  round's corporate share step and mergers are not looked at.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -165,7 +181,9 @@ if TYPE_CHECKING:
     from stellwerk.titles.g1841.game import Game1841
 
 
-WATCHED_TYPES = frozenset({"merge", "buy_train", "choose", "sell_shares"})
+WATCHED_TYPES = frozenset(
+    {"merge", "buy_train", "choose", "sell_shares", "buy_shares", "par", "buy_company", "pass"}
+)
 """The action types :func:`leads_to_defect` may name a defect for (the driver asks no other)."""
 
 
@@ -508,6 +526,49 @@ def partial_president_sale_by_holder(game: Game1841, action: Action) -> bool:
     return most >= corp.president_percent and president is not None and after.get(president) == most
 
 
+STOCK_ROUND_MOVES = frozenset({"buy_shares", "par", "buy_company", "pass"})
+"""A player's moves in a stock round (rules/1841.md 2.2.1) that :func:`circular_trade_moves_turn`
+looks at."""
+
+
+def turn_after(game: Game1841, action: Action, circular_forbidden: bool) -> tuple[str, ...] | None:
+    """The round and the entities to act after ``action``, tried on a copy of ``game`` with
+    seed 000 item 3.1 (no trade making corporations control each other) in force or not;
+    ``None`` when the copy refuses the action."""
+    trial = copy_engine(game)
+    trial.settings = dataclasses.replace(
+        trial.settings, circular_control_forbidden=circular_forbidden
+    )
+    try:
+        trial.resume()
+        trial.process_action(dict(action))
+    except IllegalAction:
+        return None
+    acting = [
+        getattr(e, "sym", None) or str(getattr(e, "id", "")) for e in trial.round.active_entities()
+    ]
+    return (type(trial.round).__name__, *acting)
+
+
+def circular_trade_moves_turn(game: Game1841, action: Action) -> bool:
+    """``action``, a player's move in a stock round while some corporation presides another
+    and the rule against circular control is in force (seed 000 item 3.1, rules/1841.md
+    2.2.1), hands the turn to another entity than it does with that rule switched off, as
+    18xx.games plays (defect Q, module docstring): a player whose only trade would make
+    corporations control each other is skipped here and asked there."""
+    from stellwerk.titles.g1841.stock import StockRound1841
+
+    if action.get("type") not in STOCK_ROUND_MOVES or not isinstance(game.round, StockRound1841):
+        return False
+    if not game.settings.circular_control_forbidden:
+        return False
+    if not any(c.ipoed and isinstance(c.owner, Corporation) for c in game.corporations):
+        return False  # a loop needs a corporation presided by another already
+    here = turn_after(game, action, circular_forbidden=True)
+    there = turn_after(game, action, circular_forbidden=False)
+    return here is not None and there is not None and here != there
+
+
 def pool_pairs(game: Game1841, merger: Merger) -> int:
     """How many pairs of the two merging corporations' certificates the pool exchanges in the
     first pass (rules/1841.md 2.3.11: a 20 % certificate, or two of 10 %, at a time)."""
@@ -604,6 +665,7 @@ CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("merge", merger_pool_pairs_unpaid, "N"),
     ("choose", merger_pool_pairs_unpaid, "N"),
     ("merge", transform_behind_stalled_purchase, "O"),
+    *((kind, circular_trade_moves_turn, "Q") for kind in sorted(STOCK_ROUND_MOVES)),
 )
 """Action type, the check that such an action leads into the defect, and the defect's letter
 (docs/architecture.md); the first that holds names the defect."""

@@ -12,6 +12,7 @@ of a pool-presided corporation."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections.abc import Callable
 
@@ -26,6 +27,9 @@ from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.secession import Secession
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
+
+from .setup_helpers import start
+from .test_stock_rounds import game_in_sr
 
 VETO = oracle_defects.veto
 
@@ -621,7 +625,8 @@ def test_defect_o_no_transformation_behind_a_stalled_token_purchase_rules_2_3_12
 def test_veto_keeps_the_remembered_answers() -> None:
     """The veto looks at the game without making it forget what it remembered about the
     position (``Game.engine_to_look_at``): the driver lists the same position again after a
-    veto (the lays hex by hex), and its answers stay remembered."""
+    veto (the lays hex by hex), and its answers stay remembered.  Positions where nothing is
+    remembered anyway (the concession auction's) are passed over."""
     game = Game.create("1841", [(n, f"P{n}") for n in range(1, 4)], [], 5)
     rng = random.Random(5)
     looked = 0
@@ -630,7 +635,9 @@ def test_veto_keeps_the_remembered_answers() -> None:
             break
         legal = game.legal_actions()
         watched = [a for a in legal if a.get("type") in oracle_defects.WATCHED_TYPES]
-        if watched:
+        with game.engine_to_look_at.remembering():
+            remembered = game.engine_to_look_at.memo_key is not None
+        if watched and remembered:
             VETO(game, watched[0])
             with game.engine_to_look_at.remembering():
                 assert game.engine_to_look_at.memo_key is not None
@@ -698,3 +705,64 @@ def test_defect_d_emergency_sale_towards_bankruptcy_is_not_named_2_3_7_2_6() -> 
     sales = [a for a in game.legal_actions() if a.get("type") == "sell_shares"]
     assert sales
     assert all(oracle_defects.veto(game, a) is None for a in sales)
+
+
+def ctda_dump_only(circle: bool) -> tuple[Game1841, Player, Player]:
+    """A stock round of the lite first edition in phase 4 (presidencies may move, rules/1841.md
+    2.2.1), dealt as our selfplay game (3 players, seed 76807) had it before action 478: the
+    player after the one to act presides CTDA with its 20 % president's certificate alone and
+    has no cash, ATFA holds 20 % of CTDA and the pool 40 % (room for one 10 % share), both
+    have operated; ATFA is presided by CTDA if ``circle``, else by the third player (no cash
+    either).  That player's only trade is half of CTDA's certificate, which makes ATFA
+    president of CTDA."""
+    engine = game_in_sr(phase="4", options=["lite", "version_1"])
+    mover = engine.round.current_entity()
+    assert isinstance(mover, Player)
+    at = engine.players.index(mover)
+    after, third = engine.players[(at + 1) % 3], engine.players[(at + 2) % 3]
+    ctda = start(engine, "CTDA", "100,3,5", after, {engine.pool: 40})
+    start(engine, "ATFA", "100,3,5", ctda if circle else third, {})
+    for share in [s for s in ctda.treasury_shares() if not s.president][:2]:
+        move_share(share, engine.corporation("ATFA"))
+    engine.operated_corps.update({"CTDA", "ATFA"})
+    after.cash = third.cash = 0
+    return engine, mover, after
+
+
+def ctda_purchase(engine: Game1841, mover: Player) -> Action:
+    share = engine.corporation("CTDA").treasury_shares()[-1]
+    return {"type": "buy_shares", "entity": mover.id, "entity_type": "player",
+            "shares": [share.id], "percent": 10}  # fmt: skip
+
+
+def test_defect_q_purchase_handing_the_turn_past_a_circular_only_trade_seed_000_3_1() -> None:
+    """Seed 000 item 3.1 (rules/1841.md 2.2.1): no sale after which corporations control each
+    other.  The next player's only trade, half of CTDA's certificate, would make ATFA
+    (presided by CTDA) president of CTDA: refused here, so after the mover's purchase that
+    player is skipped and the mover acts again; 18xx.games, whose circular check never fires
+    (defects L, Q), offers the sale and waits for him (our selfplay lite+version_1, 3 players,
+    seed 76807: the purchase at action 478, the pass refused at 479).  The check names Q."""
+    engine, mover, after = ctda_dump_only(circle=True)
+    buy = ctda_purchase(engine, mover)
+    here = oracle_defects.turn_after(engine, buy, circular_forbidden=True)
+    there = oracle_defects.turn_after(engine, buy, circular_forbidden=False)
+    assert here == ("StockRound1841", str(mover.id))
+    assert there == ("StockRound1841", str(after.id))
+    assert oracle_defects.leads_to_defect(engine, buy) == "Q"
+
+
+def test_defect_q_not_named_when_the_trade_makes_no_circle_seed_000_3_1() -> None:
+    """With ATFA presided by a player the same sale makes no corporations control each other
+    (seed 000 item 3.1): it is offered in both engines, the next player acts in both, and the
+    check names nothing; nor with the rule switched off (option allow_circular_control, the
+    first printed rules), where 18xx.games' play is ours."""
+    engine, mover, after = ctda_dump_only(circle=False)
+    buy = ctda_purchase(engine, mover)
+    assert oracle_defects.turn_after(engine, buy, circular_forbidden=True) == (
+        "StockRound1841",
+        str(after.id),
+    )
+    assert oracle_defects.leads_to_defect(engine, buy) is None
+    engine, mover, _ = ctda_dump_only(circle=True)
+    engine.settings = dataclasses.replace(engine.settings, circular_control_forbidden=False)
+    assert oracle_defects.leads_to_defect(engine, ctda_purchase(engine, mover)) is None

@@ -195,8 +195,9 @@ OPTIONS: dict[str, Option] = declare(
         "seed 000 item 3.1 (forbid_circular_control, on by default); rules/1841.md §2.2.1, §6.3",
         (Data("circular_control_forbidden", True),),
         note="de: Kein Kauf, Verkauf oder Zusammenschluss, durch den Gesellschaften einander "
-        "(auch mittelbar) kontrollieren; the rule the game plays by default, as 18xx.games: "
-        "choosing it changes nothing but says so",
+        "(auch mittelbar) kontrollieren; the rule the game plays by default, as 18xx.games "
+        "means to (its check never fires, docs/architecture.md Q): choosing it changes "
+        "nothing but says so",
         conflicts=("allow_circular_control",),
         default=True,
     ),
@@ -208,7 +209,7 @@ OPTIONS: dict[str, Option] = declare(
         (Data("circular_control_forbidden", False),),
         note="de: Aktienkauf, -verkauf und Zusammenschluss dürfen Gesellschaften einander "
         "kontrollieren lassen (Originalregeln); the FAQ's rule change forbids it, as "
-        "18xx.games: the default.  The option framework chooses options, it switches none "
+        "18xx.games means to: the default.  The option framework chooses options, it switches none "
         "off, so the rule on by default is switched off by this option",
     ),
     Option(
