@@ -93,7 +93,11 @@ def remembered(owner: Step | Round[Entity], name: str, compute: Callable[[], T])
     stamp, reads = cache.stamp, cache.reads
     value = compute()
     if game.memo_key == key and cache.stamp == stamp:
-        _keep(owner, key, name, value, None if cache.reads == reads else stamp)
+        # ``_keep``, inlined (most answers are found afresh: asked after every action)
+        memo = owner._memo  # (again: ``compute`` may have kept answers of its own)
+        if memo is None or memo[0] != key:
+            memo = owner._memo = (key, {})
+        memo[1][name] = (value, None if cache.reads == reads else stamp)
     return value
 
 
@@ -313,7 +317,12 @@ class CorporationStep(Step):
     other kind there is an engine defect (a ``TypeError``), never a rule refusal."""
 
     def current_entity(self) -> Corporation | None:
-        entity = _step_current_entity(self)
+        if type(self).active_entities is Step.active_entities:  # _step_current_entity, inlined
+            rnd = self.round
+            round_ents = rnd.entities
+            entity = round_ents[rnd.entity_index] if round_ents else None
+        else:
+            entity = _step_current_entity(self)
         if entity is None or isinstance(entity, Corporation):
             return entity
         raise TypeError(f"{type(self).__name__} acts for a corporation, not {entity.name}")
@@ -324,7 +333,12 @@ class PlayerStep(Step):
     ``current_entity`` says so; any other kind there is an engine defect (a ``TypeError``)."""
 
     def current_entity(self) -> Player | None:
-        entity = _step_current_entity(self)
+        if type(self).active_entities is Step.active_entities:  # _step_current_entity, inlined
+            rnd = self.round
+            round_ents = rnd.entities
+            entity = round_ents[rnd.entity_index] if round_ents else None
+        else:
+            entity = _step_current_entity(self)
         if entity is None or isinstance(entity, Player):
             return entity
         raise TypeError(f"{type(self).__name__} acts for a player, not {entity.name}")
