@@ -216,8 +216,13 @@ class Step:
     def process(self, action: moves.Move | JSONObject, entity: Entity) -> None:
         """Hand ``action`` to this step's handler of its type (an action object is parsed
         first, ``moves.parse``)."""
-        action = moves.as_move(action)
-        handler = _handler(type(self), action.type)
+        if not isinstance(action, moves.Move):  # (``moves.as_move``, inlined)
+            action = moves.parse(action)
+        key = (type(self), action.type)
+        try:  # (``_handler``, inlined where the handler was looked up before)
+            handler = _HANDLERS[key]
+        except KeyError:
+            handler = _handler(*key)
         if handler is None:
             raise IllegalAction(
                 f"{self.description} cannot process {action.type}", "common rules §6"
@@ -298,6 +303,11 @@ def _handler(cls: type[Step], kind: str) -> Handler | None:
         found: Handler | None = getattr(cls, "process_" + kind, None)
         _HANDLERS[key] = found
         return found
+
+
+_STEP_ACTIVE = Step.active
+"""``Step.active``: the round's walks over its steps read ``passed`` for a step that keeps
+it (asked of every step at every routing and skip), and ask any other."""
 
 
 def _step_current_entity(step: Step) -> Entity | None:
@@ -473,7 +483,11 @@ class Round(Generic[E_co]):
     def _active_step(self) -> Step | None:
         for step in self.steps:
             # a step that never blocks is not asked (``blocking`` is False for it)
-            if step.blocks and step.active() and step.blocking():
+            if (
+                step.blocks
+                and (not step.passed if type(step).active is _STEP_ACTIVE else step.active())
+                and step.blocking()
+            ):
                 return step
         return None
 
@@ -531,10 +545,16 @@ class Round(Generic[E_co]):
         kind = action.type
         chosen: Step | None = None
         for step in self.steps:
-            if not step.blocks and _handler(type(step), kind) is None:
-                continue  # never blocks and has no handler for this kind: cannot take it
-            if not step.active():
-                continue
+            if not step.blocks:
+                at = (type(step), kind)
+                try:  # (``_handler``, inlined where the handler was looked up before)
+                    handler = _HANDLERS[at]
+                except KeyError:
+                    handler = _handler(*at)
+                if handler is None:
+                    continue  # never blocks and has no handler for this kind: cannot take it
+            if step.passed if type(step).active is _STEP_ACTIVE else not step.active():
+                continue  # (``active`` read from ``passed`` where a step keeps Step's)
             if _is_current(step, entity):
                 # ``blocking`` is ``blocks and bool(current_actions())`` for such a step
                 accepts = step.offers_current(kind)
@@ -590,7 +610,9 @@ class Round(Generic[E_co]):
         for step in self.steps:
             if closed:
                 break
-            if not step.blocks or not step.active():
+            if not step.blocks or (
+                step.passed if type(step).active is _STEP_ACTIVE else not step.active()
+            ):
                 continue
             if step.blocking():
                 found = step
