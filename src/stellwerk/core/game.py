@@ -500,6 +500,11 @@ class Game(ABC):
             return alive == 1
         if reason == "stock_market":
             return self.market.end_reached
+        return self.title_end_condition(reason)
+
+    def title_end_condition(self, reason: str) -> bool:
+        """Hook: whether a title's own end condition ``reason`` holds (one the common ones of
+        :meth:`end_condition` are not; none by default)."""
         return False
 
     def end_now(self, timing: str | None) -> bool:
