@@ -79,7 +79,10 @@ def remembered(owner: Step | Round[Entity], name: str, compute: Callable[[], T])
         if found is not None:
             # the memo holds the answers of every name: the one kept under ``name`` is what
             # ``compute`` returned for this key
-            value, stamp = cast("tuple[T, object]", found)  # (a string: nothing to build)
+            if TYPE_CHECKING:
+                value, stamp = cast("tuple[T, object]", found)
+            else:  # (no call of ``cast`` when it runs: most answers asked are found here)
+                value, stamp = found
             if stamp is None:
                 return value
             if cache is not None and stamp == cache.stamp:
@@ -186,8 +189,7 @@ class Step:
 
     def current_actions(self) -> list[str]:
         """The action types of the current entity (do not change the list: it is shared)."""
-        if self.game.memo_key is None:
-            return self._current_actions()
+        # (``remembered`` computes it afresh while the state is changing)
         found: list[str] = remembered(self, "current_actions", self._current_actions)
         return found
 
@@ -400,9 +402,10 @@ def announces_changes(method: F) -> F:
 def _is_current(step: Step, entity: Entity) -> bool:
     """Whether ``step.current_actions()`` would be ``step.actions(entity)`` (so a list already
     computed for ``entity`` answers it): ``entity`` is the step's open current entity."""
+    cls = type(step)
     return (
-        type(step).blocking in _ANY_ACTION_BLOCKING
-        and type(step).current_actions is Step.current_actions
+        cls.blocking in _ANY_ACTION_BLOCKING
+        and cls.current_actions is Step.current_actions
         and step.current_entity() is entity
         and not getattr(entity, "closed", False)
     )
@@ -475,8 +478,7 @@ class Round(Generic[E_co]):
     def active_step(self) -> Step | None:
         if self.stale_step is not None:
             return self.stale_step
-        if self.game.memo_key is None:
-            return self._active_step()
+        # (``remembered`` computes it afresh while the state is changing)
         found: Step | None = remembered(self, "active_step", self._active_step)
         return found
 
