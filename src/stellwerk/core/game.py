@@ -271,7 +271,8 @@ class Game(ABC):
 
     def process_single(self, action: moves.Move) -> None:
         self._flows += 1
-        self._rekey()
+        version = self._version  # ``_rekey``, inlined (a flow is on now)
+        self.memo_key = None if version is None else (version, self._policy)
         self.journal.append(Acted(action))
         try:
             self._process_single(action)
@@ -328,8 +329,9 @@ class Game(ABC):
         """The state holds still until the next :meth:`changing`: answers found from now on
         are remembered under a new version (kept if it is settled already)."""
         if self._version is None:
-            self._version = next(_VERSIONS)
-            self._rekey()
+            version = self._version = next(_VERSIONS)
+            # ``_rekey``, inlined (asked at every step of every action)
+            self.memo_key = (version, self._policy) if self._flows else None
 
     def park(self) -> None:
         """Stop remembering for now, keeping the version for :meth:`resume`."""
@@ -498,6 +500,11 @@ class Game(ABC):
             return alive == 1
         if reason == "stock_market":
             return self.market.end_reached
+        return self.title_end_condition(reason)
+
+    def title_end_condition(self, reason: str) -> bool:
+        """Hook: whether a title's own end condition ``reason`` holds (one the common ones of
+        :meth:`end_condition` are not; none by default)."""
         return False
 
     def end_now(self, timing: str | None) -> bool:

@@ -79,7 +79,10 @@ def remembered(owner: Step | Round[Entity], name: str, compute: Callable[[], T])
         if found is not None:
             # the memo holds the answers of every name: the one kept under ``name`` is what
             # ``compute`` returned for this key
-            value, stamp = cast("tuple[T, object]", found)  # (a string: nothing to build)
+            if TYPE_CHECKING:
+                value, stamp = cast("tuple[T, object]", found)
+            else:  # (no call of ``cast`` when it runs: most answers asked are found here)
+                value, stamp = found
             if stamp is None:
                 return value
             if cache is not None and stamp == cache.stamp:
@@ -93,7 +96,11 @@ def remembered(owner: Step | Round[Entity], name: str, compute: Callable[[], T])
     stamp, reads = cache.stamp, cache.reads
     value = compute()
     if game.memo_key == key and cache.stamp == stamp:
-        _keep(owner, key, name, value, None if cache.reads == reads else stamp)
+        # ``_keep``, inlined (most answers are found afresh: asked after every action)
+        memo = owner._memo  # (again: ``compute`` may have kept answers of its own)
+        if memo is None or memo[0] != key:
+            memo = owner._memo = (key, {})
+        memo[1][name] = (value, None if cache.reads == reads else stamp)
     return value
 
 
@@ -182,8 +189,7 @@ class Step:
 
     def current_actions(self) -> list[str]:
         """The action types of the current entity (do not change the list: it is shared)."""
-        if self.game.memo_key is None:
-            return self._current_actions()
+        # (``remembered`` computes it afresh while the state is changing)
         found: list[str] = remembered(self, "current_actions", self._current_actions)
         return found
 
@@ -212,8 +218,13 @@ class Step:
     def process(self, action: moves.Move | JSONObject, entity: Entity) -> None:
         """Hand ``action`` to this step's handler of its type (an action object is parsed
         first, ``moves.parse``)."""
-        action = moves.as_move(action)
-        handler = _handler(type(self), action.type)
+        if not isinstance(action, moves.Move):  # (``moves.as_move``, inlined)
+            action = moves.parse(action)
+        key = (type(self), action.type)
+        try:  # (``_handler``, inlined where the handler was looked up before)
+            handler = _HANDLERS[key]
+        except KeyError:
+            handler = _handler(*key)
         if handler is None:
             raise IllegalAction(
                 f"{self.description} cannot process {action.type}", "common rules §6"
@@ -296,6 +307,11 @@ def _handler(cls: type[Step], kind: str) -> Handler | None:
         return found
 
 
+_STEP_ACTIVE = Step.active
+"""``Step.active``: the round's walks over its steps read ``passed`` for a step that keeps
+it (asked of every step at every routing and skip), and ask any other."""
+
+
 def _step_current_entity(step: Step) -> Entity | None:
     """:meth:`Step.current_entity`, for the kinds of step that check what it answers (a
     plain function: asked very often)."""
@@ -313,7 +329,12 @@ class CorporationStep(Step):
     other kind there is an engine defect (a ``TypeError``), never a rule refusal."""
 
     def current_entity(self) -> Corporation | None:
-        entity = _step_current_entity(self)
+        if type(self).active_entities is Step.active_entities:  # _step_current_entity, inlined
+            rnd = self.round
+            round_ents = rnd.entities
+            entity = round_ents[rnd.entity_index] if round_ents else None
+        else:
+            entity = _step_current_entity(self)
         if entity is None or isinstance(entity, Corporation):
             return entity
         raise TypeError(f"{type(self).__name__} acts for a corporation, not {entity.name}")
@@ -324,7 +345,12 @@ class PlayerStep(Step):
     ``current_entity`` says so; any other kind there is an engine defect (a ``TypeError``)."""
 
     def current_entity(self) -> Player | None:
-        entity = _step_current_entity(self)
+        if type(self).active_entities is Step.active_entities:  # _step_current_entity, inlined
+            rnd = self.round
+            round_ents = rnd.entities
+            entity = round_ents[rnd.entity_index] if round_ents else None
+        else:
+            entity = _step_current_entity(self)
         if entity is None or isinstance(entity, Player):
             return entity
         raise TypeError(f"{type(self).__name__} acts for a player, not {entity.name}")
@@ -376,9 +402,10 @@ def announces_changes(method: F) -> F:
 def _is_current(step: Step, entity: Entity) -> bool:
     """Whether ``step.current_actions()`` would be ``step.actions(entity)`` (so a list already
     computed for ``entity`` answers it): ``entity`` is the step's open current entity."""
+    cls = type(step)
     return (
-        type(step).blocking in _ANY_ACTION_BLOCKING
-        and type(step).current_actions is Step.current_actions
+        cls.blocking in _ANY_ACTION_BLOCKING
+        and cls.current_actions is Step.current_actions
         and step.current_entity() is entity
         and not getattr(entity, "closed", False)
     )
@@ -451,15 +478,18 @@ class Round(Generic[E_co]):
     def active_step(self) -> Step | None:
         if self.stale_step is not None:
             return self.stale_step
-        if self.game.memo_key is None:
-            return self._active_step()
+        # (``remembered`` computes it afresh while the state is changing)
         found: Step | None = remembered(self, "active_step", self._active_step)
         return found
 
     def _active_step(self) -> Step | None:
         for step in self.steps:
             # a step that never blocks is not asked (``blocking`` is False for it)
-            if step.blocks and step.active() and step.blocking():
+            if (
+                step.blocks
+                and (not step.passed if type(step).active is _STEP_ACTIVE else step.active())
+                and step.blocking()
+            ):
                 return step
         return None
 
@@ -517,10 +547,16 @@ class Round(Generic[E_co]):
         kind = action.type
         chosen: Step | None = None
         for step in self.steps:
-            if not step.blocks and _handler(type(step), kind) is None:
-                continue  # never blocks and has no handler for this kind: cannot take it
-            if not step.active():
-                continue
+            if not step.blocks:
+                at = (type(step), kind)
+                try:  # (``_handler``, inlined where the handler was looked up before)
+                    handler = _HANDLERS[at]
+                except KeyError:
+                    handler = _handler(*at)
+                if handler is None:
+                    continue  # never blocks and has no handler for this kind: cannot take it
+            if step.passed if type(step).active is _STEP_ACTIVE else not step.active():
+                continue  # (``active`` read from ``passed`` where a step keeps Step's)
             if _is_current(step, entity):
                 # ``blocking`` is ``blocks and bool(current_actions())`` for such a step
                 accepts = step.offers_current(kind)
@@ -576,7 +612,9 @@ class Round(Generic[E_co]):
         for step in self.steps:
             if closed:
                 break
-            if not step.blocks or not step.active():
+            if not step.blocks or (
+                step.passed if type(step).active is _STEP_ACTIVE else not step.active()
+            ):
                 continue
             if step.blocking():
                 found = step

@@ -104,7 +104,7 @@ class _Walker:
         board: Board,
         corp: str | None,
         visited_nodes: set[NodeKey],
-        stop_at: Container[PathKey] = frozenset(),
+        stop_at: Container[PathKey] | None = None,
         links: dict[tuple[str, int], str | None] | None = None,
         blocked: dict[NodeKey, bool] | None = None,
         uncrossable: frozenset[EdgeKey] = frozenset(),
@@ -177,7 +177,8 @@ class _Walker:
                     return  # a path at an uncrossable edge is not walked (18xx.games skip_paths)
         visited.add(key)
         self.order.append(key)
-        if key in self.stop_at:
+        stop_at = self.stop_at
+        if stop_at is not None and key in stop_at:
             raise _Reached
         hexes = self.hexes
         if not path.terminal:
@@ -200,7 +201,10 @@ class _Walker:
             if e == skip:
                 continue
             edge = (hid, e)
-            nb = links[edge] if edge in links else self.link(hid, e)
+            try:  # one look-up where most links are known (a try costs nothing)
+                nb = links[edge]
+            except KeyError:
+                nb = self.link(hid, e)
             if nb is None:
                 continue
             crossing[hid] = held | bit
@@ -333,19 +337,19 @@ def compute_network(
         net.nodes.add(start)
     blocked: dict[NodeKey, bool] = {}
     net_hexes = net.hexes
+    net_nodes, net_paths, hexes = net.nodes, net.paths, board.hexes
     for start in tokens:
         others = {t for t in tokens if t != start}
         walker = _Walker(board, corp, others, links=links, blocked=blocked, uncrossable=uncrossable)
         walker.node(start)
         net.border_met = net.border_met or walker.border_met
         local: set[NodeKey] = set()
-        net_nodes, net_paths, hexes = net.nodes, net.paths, board.hexes
         for key in walker.order:  # a path walked again after a fork comes again: once each
             if key in net_paths:
                 continue
             net_paths.add(key)
-            hid = key[0]
-            path = hexes[hid].placed.paths[key[1]]
+            hid, p = key
+            path = hexes[hid].placed.paths[p]
             for n in path.nodes:
                 node = (hid, n)
                 net_nodes.add(node)
@@ -353,20 +357,23 @@ def compute_network(
             hex_edges = net_hexes.get(hid)
             if hex_edges is None:
                 hex_edges = net_hexes[hid] = set()
-            for e in path.edges:
+            for e, _bit, back, _multi in path.crossings:
                 hex_edges.add(e)
                 crossing = (hid, e)
-                nb = links[crossing] if crossing in links else walker.link(hid, e)
+                try:  # the walk crossed it, or met it at a dead end: mostly known
+                    nb = links[crossing]
+                except KeyError:
+                    nb = walker.link(hid, e)
                 if nb is not None and not (uncrossable and crossing in uncrossable):
                     across = net_hexes.get(nb)
                     if across is None:
                         across = net_hexes[nb] = set()
-                    across.add((e + 3) % 6)  # geometry.opposite
+                    across.add(back)
         if net.route_train_purchase:
             continue
         mandatory = optional = 0
         for h, n in local:
-            node_def = board.hexes[h].tile.nodes[n]
+            node_def = hexes[h].placed.tile.nodes[n]
             if node_def.never:
                 continue
             if node_def.optional:

@@ -108,7 +108,7 @@ class HexState:
     def city_index(self, node: int) -> int | None:
         """City index (cN) of tile node ``node``, or None if it is not a city."""
         try:
-            return self.tile.city_nodes.index(node)
+            return self.placed.tile.city_nodes.index(node)
         except ValueError:
             return None
 
@@ -119,17 +119,25 @@ class HexState:
 
     def node_blocks(self, node: int, corp: str | None) -> bool:
         """Can ``corp``'s trains not pass through this node?  Offboards always block."""
-        kind = self.tile.nodes[node].kind
+        tile = self.placed.tile
+        kind = tile.nodes[node].kind
         if kind is NodeKind.OFFBOARD:
             return True
         if kind is NodeKind.TOWN:
             return False
-        city = self.city_of_node(node)
-        return city is not None and city.blocks(corp)
+        try:  # city_of_node, inlined (asked for every node a walk meets)
+            index = tile.city_nodes.index(node)
+        except ValueError:
+            return False
+        return self.cities[index].blocks(corp)
 
     def has_token(self, corp: str) -> bool:
-        """Does ``corp`` have a token in any city of this hex?"""
-        return any(c.tokened_by(corp) for c in self.cities)
+        """Does ``corp`` have a token in any city of this hex?  (A loop: token tests ask it
+        for every city a network reaches.)"""
+        for city in self.cities:  # noqa: SIM110 (a loop costs less than any() over a generator)
+            if corp in city.tokens:
+                return True
+        return False
 
 
 def fresh_cities(tile: TileDef) -> list[CityState]:

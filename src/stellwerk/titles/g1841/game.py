@@ -380,13 +380,14 @@ class Game1841(Game):
             found = self._end_checks = game_end.end_checks(self)
         return found
 
-    def end_condition(self, reason: str) -> bool:
+    def title_end_condition(self, reason: str) -> bool:
         """The off-boards condition is 1841's own (rules/1841.md 1.4: every off-board group
-        connected); the others are the core's (asked four times after every action: the
-        core's method is called directly, without the cost of a ``super()`` object)."""
+        connected); the others are the core's (:meth:`Game.end_condition`, which asks this
+        hook for any other: the four conditions are asked after every action, and the core's
+        three cost no call of a title's method)."""
         if reason == "offboards":
             return game_end.all_offboards_connected(self)
-        return Game.end_condition(self, reason)
+        return False
 
     def end_now(self, timing: str | None) -> bool:
         decided = game_end.end_now(self, timing)
