@@ -255,7 +255,8 @@ def _turn_defect_before(game: Path, action_id: int) -> tuple[str, int] | None:
     """The known defect of :data:`TURN_DEFECTS`, with its action, of the move just before the
     refused action ``action_id`` of our game (Q: our selfplay lite+version_1, 3 players, seed
     76807, Player 2's purchase at action 478 left Player 1 to act there, his pass at 479 was
-    refused); ``None`` when that move leads into none of them."""
+    refused; lite, 4 players, seed 76817, Player 3's sale at 922 left him to act there, Player
+    1's sale at 923 was refused); ``None`` when that move leads into none of them."""
     data = json.loads(game.read_text(encoding="utf-8"))
     actions = data.get("actions", [])
     at = next((i for i, a in enumerate(actions) if a.get("id") == action_id), None)

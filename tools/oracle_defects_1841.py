@@ -150,10 +150,16 @@ the move would lead there and ``None`` otherwise.
   lite+version_1, 3 players, seed 76807: after Player 2's purchase at action 478 Player 1's
   only trade was half of CTDA's president's certificate, making ATFA, presided by RSFS,
   presided by CTDA, president of CTDA; we skipped him, 18xx.games waited for him and refused
-  Player 2's pass at 479).  In a stock round where a corporation presides another (no loop
-  can close otherwise), a move after which the turn goes elsewhere with the rule switched
-  off (:func:`circular_trade_moves_turn`, tried on two copies) is not made when the player
-  has another; mostly he has none (every move ending his turn hands it on alike), and
+  Player 2's pass at 479).  The player so skipped may be the mover himself: a sale leaves
+  him to act while he has a legal move left, and when his only one closes a loop his turn
+  ends here and goes on there (our selfplay lite, 4 players, seed 76817: Player 3 sold the
+  ILTF share he had bought at action 922, and could not buy ILTF again; his one trade left
+  was half of CFCC's president's certificate, making RATF, presided by CFCC, president of
+  CFCC; we handed the turn to Player 1, 18xx.games kept Player 3 and refused Player 1's sale
+  at 923).  In a stock round where a corporation presides another (no loop can close
+  otherwise), a move after which the turn goes elsewhere with the rule switched off
+  (:func:`circular_trade_moves_turn`, tried on copies) is not made when the player has
+  another; mostly he has none (every move ending his turn hands it on alike), and
   ``scripts/campaign1841.py`` names the refusal that follows ``theirs``.  The operating
   round's corporate share step and mergers are not looked at.
 """
@@ -526,9 +532,9 @@ def partial_president_sale_by_holder(game: Game1841, action: Action) -> bool:
     return most >= corp.president_percent and president is not None and after.get(president) == most
 
 
-STOCK_ROUND_MOVES = frozenset({"buy_shares", "par", "buy_company", "pass"})
+STOCK_ROUND_MOVES = frozenset({"buy_shares", "par", "buy_company", "pass", "sell_shares"})
 """A player's moves in a stock round (rules/1841.md 2.2.1) that :func:`circular_trade_moves_turn`
-looks at."""
+looks at: each may end his turn (a sale when it leaves him no legal move)."""
 
 
 def turn_after(game: Game1841, action: Action, circular_forbidden: bool) -> tuple[str, ...] | None:
@@ -555,7 +561,12 @@ def circular_trade_moves_turn(game: Game1841, action: Action) -> bool:
     and the rule against circular control is in force (seed 000 item 3.1, rules/1841.md
     2.2.1), hands the turn to another entity than it does with that rule switched off, as
     18xx.games plays (defect Q, module docstring): a player whose only trade would make
-    corporations control each other is skipped here and asked there."""
+    corporations control each other is skipped here and asked there, the mover himself too
+    after a sale.  A sale that leaves the mover to act with the rule in force leaves him to
+    act there as well (his turn goes on while he has a legal move, and switching the rule off
+    only adds trades), so the second copy is tried only when it ended his turn: a sale mostly
+    costs one copy.  (After a purchase the mover may be to act again here because everybody
+    else was skipped, as at seed 76807, so both copies are always tried.)"""
     from stellwerk.titles.g1841.stock import StockRound1841
 
     if action.get("type") not in STOCK_ROUND_MOVES or not isinstance(game.round, StockRound1841):
@@ -565,8 +576,12 @@ def circular_trade_moves_turn(game: Game1841, action: Action) -> bool:
     if not any(c.ipoed and isinstance(c.owner, Corporation) for c in game.corporations):
         return False  # a loop needs a corporation presided by another already
     here = turn_after(game, action, circular_forbidden=True)
+    if here is None:
+        return False
+    if action.get("type") == "sell_shares" and str(action.get("entity")) in here[1:]:
+        return False  # his turn goes on, here and there
     there = turn_after(game, action, circular_forbidden=False)
-    return here is not None and there is not None and here != there
+    return there is not None and here != there
 
 
 def pool_pairs(game: Game1841, merger: Merger) -> int:

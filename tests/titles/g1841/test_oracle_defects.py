@@ -766,3 +766,62 @@ def test_defect_q_not_named_when_the_trade_makes_no_circle_seed_000_3_1() -> Non
     engine, mover, _ = ctda_dump_only(circle=True)
     engine.settings = dataclasses.replace(engine.settings, circular_control_forbidden=False)
     assert oracle_defects.leads_to_defect(engine, ctda_purchase(engine, mover)) is None
+
+
+def ctda_dump_after_sale(circle: bool) -> tuple[Game1841, Player, Action]:
+    """A stock round of the lite edition in phase 4 (presidencies may move, rules/1841.md
+    2.2.1), dealt as our selfplay game (lite, 4 players, seed 76817) had it before action 922:
+    the player to act, without cash, presides CTDA with its 20 % president's certificate alone
+    (ATFA holds 20 % of CTDA, the pool 40 %: room for one 10 % share) and holds 10 % of CGTF
+    at L.20, presided by the next player; the others have no cash, all three have operated.
+    ATFA is presided by CTDA if ``circle``, else by the third player.  Returned with the
+    mover's sale of his CGTF share, after which he cannot buy CGTF again, nor afford anything
+    else, and his only trade left is half of CTDA's certificate, which makes ATFA president
+    of CTDA."""
+    engine = game_in_sr(phase="4", options=["lite"])
+    mover = engine.round.current_entity()
+    assert isinstance(mover, Player)
+    at = engine.players.index(mover)
+    after, third = engine.players[(at + 1) % 3], engine.players[(at + 2) % 3]
+    ctda = start(engine, "CTDA", "100,3,5", mover, {engine.pool: 40})
+    start(engine, "ATFA", "100,3,5", ctda if circle else third, {})
+    for share in [s for s in ctda.treasury_shares() if not s.president][:2]:
+        move_share(share, engine.corporation("ATFA"))
+    start(engine, "CGTF", "20,10,2", after, {mover: 10})
+    engine.operated_corps.update({"CTDA", "ATFA", "CGTF"})
+    mover.cash = after.cash = third.cash = 0
+    (held,) = mover.shares_of("CGTF")
+    sale = {"type": "sell_shares", "entity": mover.id, "entity_type": "player",
+            "shares": [held.id], "percent": 10}  # fmt: skip
+    return engine, mover, sale
+
+
+def test_defect_q_sale_ending_a_turn_before_a_circular_only_trade_seed_000_3_1() -> None:
+    """Seed 000 item 3.1 (rules/1841.md 2.2.1): no sale after which corporations control each
+    other.  After his CGTF sale the mover's only trade, half of CTDA's certificate, would make
+    ATFA (presided by CTDA) president of CTDA: refused here, so his turn ends; 18xx.games,
+    whose circular check never fires (defects L, Q), offers that sale and keeps him to act
+    (our selfplay lite, 4 players, seed 76817: Player 3's sale at action 922, Player 1's sale
+    refused at 923).  The check names Q for the sale."""
+    engine, mover, sale = ctda_dump_after_sale(circle=True)
+    here = oracle_defects.turn_after(engine, sale, circular_forbidden=True)
+    there = oracle_defects.turn_after(engine, sale, circular_forbidden=False)
+    assert here is not None and str(mover.id) not in here[1:]
+    assert there == ("StockRound1841", str(mover.id))
+    assert oracle_defects.leads_to_defect(engine, sale) == "Q"
+
+
+def test_defect_q_not_named_for_a_sale_leaving_the_turn_alike_seed_000_3_1() -> None:
+    """With ATFA presided by a player, half of CTDA's certificate makes no corporations
+    control each other (seed 000 item 3.1): after the CGTF sale the mover acts on in both
+    engines, and the check names nothing; nor with the rule switched off (option
+    allow_circular_control), where 18xx.games' play is ours."""
+    engine, mover, sale = ctda_dump_after_sale(circle=False)
+    assert oracle_defects.turn_after(engine, sale, circular_forbidden=True) == (
+        "StockRound1841",
+        str(mover.id),
+    )
+    assert oracle_defects.leads_to_defect(engine, sale) is None
+    engine, _, sale = ctda_dump_after_sale(circle=True)
+    engine.settings = dataclasses.replace(engine.settings, circular_control_forbidden=False)
+    assert oracle_defects.leads_to_defect(engine, sale) is None
