@@ -432,6 +432,16 @@ class Round(Generic[E_co]):
     _memo: tuple[object, dict[str, tuple[object, object]]] | None = None
     """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
+    _blocking: tuple[object, int, Sequence[Step]] = (None, -1, ())
+    """``self.steps`` (the list object), its length, and its steps that may block
+    (``blocks``), in order: the walks that look for the blocking step (at every action)
+    ask only these.  ``blocks`` is fixed once a step is made (a class attribute or set in
+    its ``__init__``), but ``self.steps`` may be replaced or appended to after the round
+    is built (tests do), so each walk rebuilds this when the list is another object or
+    its length changed (inline: a method call costs more than the check).  The list is
+    held here, so a pickle or deepcopy of the round keeps it paired with its copied
+    ``steps``."""
+
     def __init__(self, game: Game, step_classes: list[StepSpec], round_num: int = 1) -> None:
         self.game = game
         self.round_num = round_num
@@ -483,13 +493,14 @@ class Round(Generic[E_co]):
         return found
 
     def _active_step(self) -> Step | None:
-        for step in self.steps:
+        steps, kept = self.steps, self._blocking
+        if kept[0] is not steps or kept[1] != len(steps):
+            kept = self._blocking = (steps, len(steps), [s for s in steps if s.blocks])
+        for step in kept[2]:
             # a step that never blocks is not asked (``blocking`` is False for it)
             if (
-                step.blocks
-                and (not step.passed if type(step).active is _STEP_ACTIVE else step.active())
-                and step.blocking()
-            ):
+                not step.passed if type(step).active is _STEP_ACTIVE else step.active()
+            ) and step.blocking():
                 return step
         return None
 
@@ -609,12 +620,13 @@ class Round(Generic[E_co]):
         before = (cache.stamp, cache.reads) if cache is not None else None
         found: Step | None = None
         skipped = closed
-        for step in self.steps:
+        steps, kept = self.steps, self._blocking
+        if kept[0] is not steps or kept[1] != len(steps):
+            kept = self._blocking = (steps, len(steps), [s for s in steps if s.blocks])
+        for step in kept[2]:  # (a step that never blocks is never skipped)
             if closed:
                 break
-            if not step.blocks or (
-                step.passed if type(step).active is _STEP_ACTIVE else not step.active()
-            ):
+            if step.passed if type(step).active is _STEP_ACTIVE else not step.active():
                 continue
             if step.blocking():
                 found = step
