@@ -221,10 +221,12 @@ class Game:
         if action.get("type") in ("undo", "redo"):
             self._undo_redo(action, replay)
             return
+        # the policy is set before the live gate: after a replayed action the engine is still
+        # RECORDED, and the gate must judge a live action by every printed rule
+        self._engine.policy = RECORDED if replay else LIVE
         if not replay:
             action.pop("auto_actions", None)
             self._check_live(action)
-        self._engine.policy = RECORDED if replay else LIVE
         try:
             self._engine.resume()  # the routing asks what the last action's state answered
             self._engine.process_action(action)

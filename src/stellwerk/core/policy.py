@@ -68,6 +68,15 @@ class Policy:
     from a checkpoint, so no half-changed game is used and the copy (most of a merger's
     replay time) is skipped.  Only the cost differs: the same answers are refused."""
 
+    control_loops: bool
+    """A title's rule against control loops is checked: no share purchase, sale or merger
+    after which corporations control each other, directly or through others (where the
+    title's rules and its chosen settings have that rule; the title's rules document cites
+    the items).  18xx.games means to check it, but it compares the corporations it marks
+    circular before and after the trade and marks none, so its check never fires
+    (docs/architecture.md, defects L and Q) and recorded files hold such trades; a replay
+    takes them as 18xx.games does."""
+
 
 LIVE = Policy(
     lay_position=True,
@@ -75,6 +84,7 @@ LIVE = Policy(
     run_revenue=True,
     printed_starts=True,
     trial_copy=True,
+    control_loops=True,
 )
 """Live play: every printed rule is checked."""
 
@@ -84,5 +94,6 @@ RECORDED = Policy(
     run_revenue=False,
     printed_starts=False,
     trial_copy=False,
+    control_loops=False,
 )
 """A recorded file replayed as 18xx.games loads it (common rules §3.6)."""

@@ -21,11 +21,14 @@ import pytest
 
 from stellwerk.api import Game
 from stellwerk.core.entities import Corporation, Player, controller, move_share, transfer
+from stellwerk.core.policy import LIVE, RECORDED
+from stellwerk.core.shares import Bundle
 from stellwerk.selfplay import Action, choose_action, choose_clear, lay_picker, offered
-from stellwerk.titles.g1841 import decisions, emergency, frozen, token_emr
+from stellwerk.titles.g1841 import decisions, emergency, frozen, ownership, token_emr
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.merging_steps import MergeStep, TransformStep
 from stellwerk.titles.g1841.secession import Secession
+from stellwerk.titles.g1841.stock import Shares1841
 from stellwerk.titles.g1841.transform import REQUIRED_TOKEN_PRICE
 
 from .setup_helpers import start
@@ -825,3 +828,48 @@ def test_defect_q_not_named_for_a_sale_leaving_the_turn_alike_seed_000_3_1() -> 
     engine, _, sale = ctda_dump_after_sale(circle=True)
     engine.settings = dataclasses.replace(engine.settings, circular_control_forbidden=False)
     assert oracle_defects.leads_to_defect(engine, sale) is None
+
+
+def ctda_half_sale(engine: Game1841, seller: Player) -> Action:
+    """``seller``'s sale of half of CTDA's 20 % president's certificate (10 %)."""
+    (certificate,) = seller.shares_of("CTDA")
+    return {"type": "sell_shares", "entity": seller.id, "entity_type": "player",
+            "shares": [certificate.id], "percent": 10}  # fmt: skip
+
+
+def test_live_play_refuses_the_circular_sale_seed_000_3_1() -> None:
+    """Seed 000 item 3.1 (rules/1841.md 2.2.1), checked in live play (``LIVE``, policy field
+    ``control_loops``): half of CTDA's certificate would make ATFA, presided by CTDA, president
+    of CTDA, so the sale is not offered, and the next player is skipped after the mover's
+    purchase (defect Q: our selfplay lite+version_1, 3 players, seed 76807, action 478)."""
+    engine, mover, after = ctda_dump_only(circle=True)
+    assert engine.policy is LIVE
+    step = engine.round.active_step()
+    (certificate,) = after.shares_of("CTDA")
+    bundle = Bundle.of([certificate], engine.corporation("CTDA"), 10)
+    assert isinstance(step, Shares1841)
+    assert not step.can_sell(after, bundle)
+    assert ownership.circle_refused(engine, bundle, engine.pool, True)
+    engine.policy = RECORDED
+    assert step.can_sell(after, bundle)
+    engine.policy = LIVE
+    engine.process_action(ctda_purchase(engine, mover))
+    assert engine.round.current_entity() is mover
+
+
+def test_a_replay_takes_the_circular_sale_as_18xx_games_does_seed_000_3_1() -> None:
+    """A recorded file is replayed with ``RECORDED`` (policy field ``control_loops`` off):
+    18xx.games' check of seed 000 item 3.1 never fires (docs/architecture.md, defects L and
+    Q), so its files hold such trades and a replay takes them.  After the mover's purchase the
+    next player is to act, as there, and his sale of half of CTDA's certificate makes ATFA
+    (presided by CTDA) president of CTDA; the corporations of the loop are frozen (our
+    selfplay lite+version_1, 3 players, seed 76807, actions 478-479)."""
+    engine, mover, after = ctda_dump_only(circle=True)
+    engine.policy = RECORDED
+    engine.process_action(ctda_purchase(engine, mover))
+    assert engine.round.current_entity() is after
+    engine.process_action(ctda_half_sale(engine, after))
+    ctda, atfa = engine.corporation("CTDA"), engine.corporation("ATFA")
+    assert ctda.owner is atfa and atfa.owner is ctda
+    assert controller(ctda) is None
+    assert engine.round.current_entity() is after

@@ -58,7 +58,7 @@ from stellwerk.core.procedure import Machine
 from stellwerk.titles.g1841 import frozen, journal, token_order
 from stellwerk.titles.g1841.data_load import pass_tiles
 from stellwerk.titles.g1841.decisions import OnMachine, Question, city_meaning
-from stellwerk.titles.g1841.ownership import holders_in_order
+from stellwerk.titles.g1841.ownership import holders_in_order, loops_forbidden
 from stellwerk.titles.g1841.trial import light_copy
 
 if TYPE_CHECKING:
@@ -264,9 +264,9 @@ def target_refusal(
 
 def incomplete(game: ProcedureGame, a: Corporation, b: Corporation) -> IllegalAction:
     """No exchange lets the merger of ``a`` and ``b`` complete: it would leave the new
-    corporation without a president or (while seed 000 item 3.1 is in force) make a circular
-    chain of control."""
-    if game.settings.circular_control_forbidden:
+    corporation without a president or (while seed 000 item 3.1 is in force and checked,
+    :func:`.ownership.loops_forbidden`) make a circular chain of control."""
+    if loops_forbidden(game):
         return IllegalAction(
             f"a merger of {a.sym} and {b.sym} would leave the new corporation without a "
             "president or make a circular chain of control",
@@ -964,7 +964,7 @@ class Merging(Machine["ProcedureGame", MergerStage, moves.Move, Question]):
                 for c in game.corporations
                 if c.ipoed and is_circular(c) and c.sym not in self.circular_before
             ]
-            if new and game.settings.circular_control_forbidden:
+            if new and loops_forbidden(game):
                 raise IllegalAction(
                     f"the merger makes a circular chain of control ({', '.join(new)})",
                     "rules/1841.md 2.3.11 (seed 000 item 3.1)",

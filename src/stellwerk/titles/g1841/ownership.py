@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import Protocol
 
 from stellwerk.core.entities import Corporation, Holder, Player, Share, is_circular
+from stellwerk.core.policy import Policy
 from stellwerk.core.shares import Bundle, transfer_bundle
 from stellwerk.titles.g1841.ports import Holdings, Rules
 
@@ -36,6 +37,18 @@ class OwnershipGame(Holdings, Rules, Protocol):
 
     @property
     def frozen_states(self) -> Mapping[str, Marked]: ...
+
+
+class CheckedRules(Rules, Protocol):
+    """The rules with the checks policy (live play or a recorded file's replay): what
+    :func:`loops_forbidden` asks."""
+
+    @property
+    def policy(self) -> Policy: ...
+
+
+class CheckedGame(OwnershipGame, CheckedRules, Protocol):
+    """:class:`OwnershipGame` with the checks policy: what :func:`circle_refused` uses."""
 
 
 RULE_CIRCLE = "rules/1841.md 2.2.1 (no circular control; seed 000 item 3.1)"
@@ -171,16 +184,24 @@ def sale_drops_price(game: OwnershipGame, seller: Holder | None, corp: Corporati
     return not isinstance(seller, Corporation) or seller is corp
 
 
-def circle_refused(game: OwnershipGame, bundle: Bundle, to: Holder, president_change: bool) -> bool:
+def loops_forbidden(game: CheckedRules) -> bool:
+    """Whether trades and mergers that make corporations control each other are refused now:
+    the rule is in force (seed 000 item 3.1, rules/1841.md 2.2.1, 2.3.8, 2.3.11; on by
+    default, :attr:`.Settings1841.circular_control_forbidden`) and checked
+    (``game.policy.control_loops``: live play checks it; a recorded file's replay takes such
+    trades, as 18xx.games' check never fires, docs/architecture.md defects L and Q)."""
+    return game.settings.circular_control_forbidden and game.policy.control_loops
+
+
+def circle_refused(game: CheckedGame, bundle: Bundle, to: Holder, president_change: bool) -> bool:
     """Whether the rule refuses moving ``bundle`` to ``to`` because a corporation would
     become circular (seed 000 item 3.1, on by default: "Spieler und Gesellschaften dürfen
     Aktien nicht verkaufen oder kaufen ..., wenn es dadurch dazu kommt, daß sich
     Gesellschaften direkt oder indirekt gegenseitig kontrollieren"; rules/1841.md 2.2.1).
     With the first printed rules (the rule switched off) nothing is refused for it: the
-    loop's corporations become frozen and circular (2.3.10)."""
-    return game.settings.circular_control_forbidden and creates_circle(
-        game, bundle, to, president_change
-    )
+    loop's corporations become frozen and circular (2.3.10).  Nor while a recorded file is
+    replayed (:func:`loops_forbidden`: 18xx.games takes such trades)."""
+    return loops_forbidden(game) and creates_circle(game, bundle, to, president_change)
 
 
 def tried_circle(game: OwnershipGame, bundle: Bundle, to: Holder, president_change: bool) -> bool:
