@@ -873,3 +873,40 @@ def test_a_replay_takes_the_circular_sale_as_18xx_games_does_seed_000_3_1() -> N
     assert ctda.owner is atfa and atfa.owner is ctda
     assert controller(ctda) is None
     assert engine.round.current_entity() is after
+
+
+def test_forced_sales_are_followed_one_way_a_bounded_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sale_forces_defect_train`` follows a run of forced emergency sales (rules/1841.md
+    2.3.7) one way, at most ``FORCED_SALES_FOLLOWED`` sales deep: trying every order of them
+    multiplied the game copies by the sales offered at each depth (our selfplay 6 players
+    p2p_purchases+version_1 seed 76809 spent 20 minutes in it).  Here the copies never get
+    further (two sales are always offered, nothing else): one copy per sale followed, then
+    no letter."""
+    game, legal, _ = emergency_before_tuscan_train()
+    engine = game.engine_to_look_at
+    sales = [a for a in legal if a.get("type") == "sell_shares"][:2]
+    assert len(sales) == 2
+
+    class Stuck:
+        """A copy on which the sale changes nothing: the same round, the same depot."""
+
+        round = engine.round
+        depot = engine.depot
+
+        def resume(self) -> None:
+            pass
+
+        def process_action(self, action: Action) -> None:
+            pass
+
+    copies: list[Stuck] = []
+
+    def copy(_: object) -> Stuck:
+        copies.append(Stuck())
+        assert len(copies) <= 100, "the sales are followed in every order"
+        return copies[-1]
+
+    monkeypatch.setattr(oracle_defects, "copy_engine", copy)
+    monkeypatch.setattr("stellwerk.core.legal.legal_actions", lambda _: list(sales))
+    assert oracle_defects.sale_forces_defect_train(engine, sales[0]) is None  # type: ignore[arg-type]
+    assert len(copies) == oracle_defects.FORCED_SALES_FOLLOWED + 1
