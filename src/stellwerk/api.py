@@ -23,7 +23,11 @@ play, replay accepts:
   than the listed one of a kind, a raise in an auction on a private not being auctioned;
 * recorded route revenues as given (common rules §2.3) and the tile and token checks the
   reference engine skips while loading (common rules §3.6): the engine's checks policy is
-  ``stellwerk.core.policy.RECORDED`` while a file is replayed, ``LIVE`` otherwise;
+  ``stellwerk.core.policy.RECORDED`` while a file is replayed, ``LIVE`` otherwise: every
+  question (``legal_actions``, ``active_entities``, ``snapshot``, ``view``) is answered as live
+  play has it, after a replayed action too; where ``LIVE`` leaves nobody to act in a position a
+  record reached, the recorded turn stands and only its passes are offered
+  (``Game._stalled``);
 * fields we do not read (``share_price`` overrides, ``exchange``, ...), and any ``program_*``
   standing order type (as a no-op; its effects are the recorded ``auto_actions``);
 * recorded ``auto_actions`` as given instead of derived ones (common rules §3.5);
@@ -172,7 +176,14 @@ class Game:
     def from_file(cls, data: JSONObject) -> Game:
         """Load an 18xx.games game file: resolve undo/redo and apply every live action.
         A game that cannot be set up (title, player count, options) or a refused action is
-        reported as a :class:`GameFileError` (naming the action)."""
+        reported as a :class:`GameFileError` (naming the action).
+
+        The actions are replayed as 18xx.games took them (``RECORDED``); live play goes on
+        from there with every printed rule checked (``LIVE``).  Where those checks leave
+        nobody to act in the position the file reached (1841: the player 18xx.games waits
+        for has only a trade that closes a control loop), the recorded turn stands and live
+        play offers its passes only (:meth:`_stalled` says why), so a loaded game never gets
+        stuck."""
         from stellwerk.io.gamefile import load_game_file
 
         gf = load_game_file(data)
@@ -198,6 +209,61 @@ class Game:
         game._engine.policy = LIVE
         return game
 
+    # -- the policy live play answers with -----------------------------------------------
+    def _stalled(self) -> bool:
+        """Whether live play's checks (``LIVE``) leave nobody to act in a game that is not
+        over, and set the engine's policy live play answers with: ``LIVE``, or ``RECORDED``
+        when stalled.
+
+        A recorded file is replayed as 18xx.games plays (``RECORDED``), and 18xx.games checks
+        some printed rules less than live play does (``stellwerk.core.policy``).  Its turn
+        order follows its own checks: 1841's house rule against control loops (seed 000 item
+        3.1, rules/1841.md 2.2.1) never fires there, so after a purchase 18xx.games gives the
+        turn to a player whose only trade would close a loop, and waits for him (its files
+        hold that turn: docs/architecture.md defect Q).  Live play refuses that trade, but the
+        turn was given by the recorded rules, and nothing moves it on without an action: by
+        ``LIVE`` alone nobody could act and the game would be stuck.
+
+        Decision: live play never rewrites a position the record made (the file stays one that
+        18xx.games and our replay take as it is), and keeps every printed rule wherever that
+        leaves someone a move.  Where it leaves nobody one, the turn is the recorded
+        engine's: the same entities are to act (``active_entities``), and of their moves
+        live play offers only ``pass`` -- the one move no rule forbids, after which the
+        recorded turn order goes on (a stock round: the player is out until someone else
+        acts, as a player who cannot act is skipped, rules/1841.md 2.2.1).  Only when the
+        recorded engine offers no pass either are all its moves offered, taken as a replay
+        takes them: the game goes on as 18xx.games has it rather than stop.  That pass is an
+        ordinary recorded action, so the game's file replays here and on 18xx.games.
+        Skipping the player silently instead would change the turn without an action,
+        and a file written after it could no longer be replayed by either engine.
+
+        The policy fields that differ between ``LIVE`` and ``RECORDED``: ``lay_position``,
+        ``token_reach`` and ``run_revenue`` change what a corporation's lay, token or run may
+        be, and its steps offer ``pass`` either way; ``trial_copy`` changes only the cost;
+        ``printed_starts`` lets a replayed start reopen a closed corporation, whose buyer
+        keeps his turn with purchases and ``pass`` under ``LIVE`` too; ``control_loops``
+        decides who is skipped in a stock round and gives the stalled positions above.  The
+        check here is general: whatever field stalls a loaded position, it is answered so."""
+        engine = self._engine
+        engine.policy = LIVE
+        if engine.finished:
+            return False
+        with engine.remembering():
+            if engine.round.active_entities():
+                return False
+        engine.policy = RECORDED
+        return True
+
+    def _recorded_menu(self, hex_id: str | None = None, all_lays: bool = False) -> list[JSONObject]:
+        """In a stalled position (:meth:`_stalled`, the engine ``RECORDED``): the recorded
+        engine's passes, or all its moves when it offers no pass."""
+        from stellwerk.core.legal import legal_actions
+
+        with self._engine.remembering(), self._engine.looking_ahead():
+            menu = legal_actions(self._engine, hex_id, all_lays)
+        passes = [a for a in menu if a.get("type") == "pass"]
+        return passes or menu
+
     # -- acting -----------------------------------------------------------------------------
     def process(self, action: JSONObject, replay: bool = False) -> None:
         """Apply one action.  Refused: IllegalAction, and the game is unchanged.
@@ -221,15 +287,17 @@ class Game:
         if action.get("type") in ("undo", "redo"):
             self._undo_redo(action, replay)
             return
-        # the policy is set before the live gate: after a replayed action the engine is still
-        # RECORDED, and the gate must judge a live action by every printed rule
-        self._engine.policy = RECORDED if replay else LIVE
-        if not replay:
+        # the policy is set before the live gate: a live action is judged by every printed
+        # rule, unless they leave nobody to act (``_stalled``: then by the recorded turn)
+        if replay:
+            self._engine.policy = RECORDED
+        else:
             action.pop("auto_actions", None)
             self._check_live(action)
         try:
             self._engine.resume()  # the routing asks what the last action's state answered
             self._engine.process_action(action)
+            self._engine.policy = LIVE  # the follow-ups and every later question: live play's
             autos = [] if replay else self._auto_actions()
             if autos:
                 action["auto_actions"] = [*autos]
@@ -255,9 +323,9 @@ class Game:
             raise IllegalAction("undo and redo are not verified ahead", "common rules §3.4")
         trial = {k: v for k, v in action.items() if k != "auto_actions"}
         trial["id"] = self.next_id()
-        self._check_live(trial)
+        self._check_live(trial)  # leaves the policy live play judges by (``_stalled``)
         engine = copy.deepcopy(self._engine)
-        engine.policy = LIVE
+        self._engine.policy = LIVE
         try:
             engine.resume()
             engine.process_action(trial)
@@ -279,9 +347,21 @@ class Game:
         return highest + 1
 
     def _check_live(self, action: JSONObject) -> None:
-        """The live gate (``stellwerk.core.live``): refuse before anything changes."""
+        """The live gate (``stellwerk.core.live``): refuse before anything changes.  The
+        engine is left with the policy the action is processed with: ``LIVE``, or in a
+        stalled position (:meth:`_stalled`) ``RECORDED``, where only the passes of
+        :meth:`_recorded_menu` are moves (site actions are taken as always)."""
+        from stellwerk.core.actions import SITE_TYPES
         from stellwerk.core.live import check_live
 
+        if self._stalled() and action.get("type") not in SITE_TYPES:
+            menu = self._recorded_menu()
+            if any(a.get("type") == "pass" for a in menu) and action.get("type") != "pass":
+                raise IllegalAction(
+                    f"{action.get('type')} breaks a printed rule here and nothing else is "
+                    "left to do: only a pass",
+                    "common rules §3.6 (a recorded turn in live play)",
+                )
         try:
             with self._engine.remembering(), self._engine.looking_ahead():
                 check_live(self._engine, action)
@@ -364,6 +444,7 @@ class Game:
         """The game's read-only views (``stellwerk.views``: players, corporations with their
         holders and chains of control, companies, market, step and bids, the map's facts),
         read from the game as it is now; take it anew after an action."""
+        self._stalled()  # the policy live play answers with (who acts, what is offered)
         return Reader(self._engine)
 
     @property
@@ -429,7 +510,10 @@ class Game:
         return found.sym if isinstance(found, CoreCorporation) else None
 
     def active_entities(self) -> list[EntityId]:
-        """Who may act now: players by id, corporations and companies by symbol."""
+        """Who may act now: players by id, corporations and companies by symbol (in a
+        position where live play's checks leave nobody to act, the recorded turn's entities:
+        :meth:`_stalled`)."""
+        self._stalled()
         with self._engine.remembering():
             return [_entity_id(e) for e in self._engine.round.active_entities()]
 
@@ -470,13 +554,17 @@ class Game:
     def snapshot(self) -> Snapshot:
         from stellwerk.io.snapshot import snapshot
 
+        self._stalled()  # its ``active``: who may act now (:meth:`active_entities`)
         return snapshot(self._engine)
 
     def legal_actions(self, hex_id: str | None = None, all_lays: bool = False) -> list[JSONObject]:
         """What the entities that may act now can send.  Tile lays are listed for ``hex_id``
-        on request, or for every hex with ``all_lays``."""
+        on request, or for every hex with ``all_lays``.  Where live play's checks leave
+        nobody to act, the recorded turn's passes (:meth:`_stalled`)."""
         from stellwerk.core.legal import legal_actions
 
+        if self._stalled():
+            return self._recorded_menu(hex_id, all_lays)
         with self._engine.remembering(), self._engine.looking_ahead():
             return legal_actions(self._engine, hex_id, all_lays)
 
@@ -485,6 +573,8 @@ class Game:
         without checking lays), in a fixed order: to look for one lay hex by hex."""
         from stellwerk.core.legal import lay_hexes
 
+        if self._stalled() and any(a.get("type") == "pass" for a in self._recorded_menu()):
+            return []
         with self._engine.remembering(), self._engine.looking_ahead():
             return lay_hexes(self._engine)
 
