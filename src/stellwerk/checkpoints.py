@@ -38,11 +38,19 @@ from the beginning (correct, only slower)."""
 
 
 def _is_shared(kind: type, known: dict[type, bool]) -> bool:
-    """Whether instances of ``kind`` are shared immutable data (frozen slotted dataclasses)."""
+    """Whether instances of ``kind`` are shared immutable data (frozen slotted dataclasses).
+
+    A class compiled by mypyc (``__mypyc_attrs__``, see ``core.native``) has no ``__slots__``
+    even when its source asks for them: a compiled frozen dataclass counts as shared (the
+    frozen dataclasses of the compiled modules are all slotted in their source)."""
     shared = known.get(kind)
     if shared is None:
         params = getattr(kind, "__dataclass_params__", None)
-        shared = bool(params is not None and params.frozen and "__slots__" in kind.__dict__)
+        shared = bool(
+            params is not None
+            and params.frozen
+            and ("__slots__" in kind.__dict__ or "__mypyc_attrs__" in kind.__dict__)
+        )
         known[kind] = shared
     return shared
 

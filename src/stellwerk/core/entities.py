@@ -25,17 +25,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.market import Cell
+from stellwerk.core.native import fields_state, set_fields_state, set_state, state_of
 
 if TYPE_CHECKING:
     from stellwerk.core.trains import Depot
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Holder:
     """Anything that holds cash and share certificates."""
 
     kind = "holder"
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle and copy: the attributes, also those of a compiled class (``core.native``)."""
+        return state_of(self)
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        set_state(self, state)
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -73,6 +84,7 @@ def transfer(source: Holder, target: Holder, amount: int, rule: str = "") -> Non
     target.cash += amount
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Bank(Holder):
     kind = "bank"
 
@@ -81,6 +93,7 @@ class Bank(Holder):
         return self.cash < 0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class SharePool(Holder):
     kind = "pool"
 
@@ -92,6 +105,7 @@ EntityId = int | str
 minor's symbol."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Player(Holder):
     kind = "player"
 
@@ -104,6 +118,7 @@ class Player(Holder):
         self.passed = False
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(eq=False)
 class Share:
     """A share certificate: ``<corp>_<index>``; the president's certificate is marked
@@ -183,6 +198,7 @@ def retire_certificates(corp: Corporation, shares: Iterable[Share] | None = None
     corp.register_changed()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(eq=False)
 class Train:
     """A train; id ``<name>-<copy>``."""
@@ -205,6 +221,7 @@ class Train:
         return f"{self.name}-{self.index}"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True)
 class Trains:
     """Trains held by nobody in particular: the what-if set a route search runs instead of a
@@ -212,7 +229,15 @@ class Trains:
 
     trains: list[Train]
 
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
 
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Company(Holder):
     """A private company: an entity like any other holder, owned by a player or a
     corporation."""
@@ -244,6 +269,7 @@ class Company(Holder):
         self.closed = True
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Corporation(Holder):
     """A public company; minors and companies formed, merged or transformed during play are
     kinds of it.  Its own unsold certificates (the treasury / IPO) are held by itself.

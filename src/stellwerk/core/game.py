@@ -17,6 +17,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from typing import ClassVar, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core import moves
 from stellwerk.core.actions import TEXT_TYPES
 from stellwerk.core.entities import (
@@ -59,6 +61,7 @@ from stellwerk.core.flow.rounds import OperatingRound, StockRound
 from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.map.board import Board
 from stellwerk.core.market import Cell, Market, move_corporation
+from stellwerk.core.native import set_state, state_of
 from stellwerk.core.policy import LIVE, Policy
 from stellwerk.core.rng import Rng
 from stellwerk.core.routes.model import RouteData, RouteSearch, RouteView
@@ -103,13 +106,14 @@ _VERSIONS = itertools.count(1)
 """Numbers of states between processed actions (``Game.memo_key``), unique in the process."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Game(ABC):
     """Generic game state and procedures.  Titles subclass and bind hooks."""
 
-    title = ""
+    title: ClassVar[str] = ""
     market_share_limit = 50
-    sell_movement = "down_share"
-    bankruptcy_ends_game_after = "one"
+    sell_movement: ClassVar[str] = "down_share"
+    bankruptcy_ends_game_after: ClassVar[str] = "one"
     game_end_check: ClassVar[dict[str, str]] = {}
     game_end_priority: ClassVar[list[str]] = ["immediate", "current_round", "current_or", "full_or"]
     live_rules: ClassVar[dict[str, str]] = {}
@@ -117,6 +121,13 @@ class Game(ABC):
     map: MapView
     """The title's map port, set by the title's constructor (a game without a board has
     none)."""
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle and copy: the attributes, also those of a compiled class (``core.native``)."""
+        return state_of(self)
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        set_state(self, state)
 
     def __init__(
         self,
@@ -144,8 +155,8 @@ class Game(ABC):
         self.corporations: list[Corporation] = []
         self.companies: list[Company] = []
         self.market: Market = Market([])
-        self.depot = Depot([])
-        self.phases = Phases([PhaseDef("1", [], 1, 4, [])])
+        self.depot: Depot = Depot([])
+        self.phases: Phases = Phases([PhaseDef("1", [], 1, 4, [])])
         self.operating_rounds = 1
         self.rounds_begun = 0
         """How many rounds were built, the placeholder below included: the next round's
@@ -584,12 +595,12 @@ class Game(ABC):
     # -- shares: ownership and control (common rules §6.6) ----------------------------------
     max_holding_percent = 60
     """Hook: the most a holder may have of one corporation (``max_ownership_percent``)."""
-    holding_limit_counts_controlled = False
+    holding_limit_counts_controlled: ClassVar[bool] = False
     """Hook: the holding limit counts, for the controlling player, his own percentage plus
     what the corporations he controls hold; otherwise the holder's own percentage."""
     corporate_cert_limit = 0
     """Hook: how many certificates of other corporations a corporation may hold."""
-    privates_count_in_cert_limit = True
+    privates_count_in_cert_limit: ClassVar[bool] = True
     """Hook: a player's private companies count towards the certificate limit."""
 
     def may_preside(self, corp: Corporation, holder: Holder) -> bool:

@@ -11,7 +11,10 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
 
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(eq=False)
 class Cell:
     """One market cell.  ``corporations`` lists the corporation symbols on it in arrival order."""
@@ -35,6 +38,7 @@ class Cell:
 Coordinates = tuple[int, int]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass
 class MoveHooks:
     """Title refinements of single moves: each receives the market and the coordinates and
@@ -52,6 +56,7 @@ def _parsed(code: str) -> tuple[int, frozenset[str]]:
     return int(digits), frozenset(ch for ch in code if ch.isalpha())
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Market:
     """The share price grid with generic two-dimensional movement (common rules §6.5)."""
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core.entities import (
     Corporation,
     Holder,
@@ -47,6 +49,7 @@ __all__ = [
 T = TypeVar("T")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(eq=False, slots=True)
 class Bundle:
     """Certificates of one corporation from one owner; ``percent`` may be less than the

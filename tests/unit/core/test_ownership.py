@@ -40,7 +40,10 @@ class OwnedCorporationsGame(BoardlessGame):
     2.3.9); certificate limits from a fixed table."""
 
     holding_limit_counts_controlled = True
-    corporate_cert_limit = 5
+
+    def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
+        super().__init__(players, options, seed)
+        self.corporate_cert_limit = 5  # an instance's value: a compiled core reads no class body
 
     def may_preside(self, corp: Corporation, holder: Holder) -> bool:
         return isinstance(holder, Player) or (

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypedDict, TypeVar, cast
+
+from mypy_extensions import mypyc_attr
 
 from stellwerk.core import moves
 from stellwerk.core.asking import Asked
@@ -19,6 +21,7 @@ from stellwerk.core.entities import Company, Corporation, Entity, Player
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.events import StepSkipped, ref
 from stellwerk.core.jsondata import JSONObject
+from stellwerk.core.native import set_state, state_of
 
 if TYPE_CHECKING:
     from stellwerk.core.game import Game
@@ -37,6 +40,7 @@ class PendingToken(TypedDict):
     hexes: list[str]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass
 class RoundState:
     """What a round remembers across its steps and turns (each round starts afresh).
@@ -138,6 +142,7 @@ def remembered_tests(
     return test
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Step:
     """One step of a round.  Subclasses list the action types they accept per entity.
 
@@ -145,10 +150,18 @@ class Step:
     subclasses override ``actions`` (and may answer ``blocking`` faster, marked with
     :func:`any_action_blocks`)."""
 
-    description = "step"
-    blocks = True
+    description: ClassVar[str] = "step"
+    BLOCKS: ClassVar[bool] = True
+    """Whether a step of this class blocks (``blocks``, which a step may change for itself)."""
     _memo: tuple[object, dict[str, tuple[object, object]]] | None = None
     """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle and copy: the attributes, also those of a compiled class (``core.native``)."""
+        return state_of(self)
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        set_state(self, state)
 
     def __init__(self, game: Game, round_: Round[Entity], **opts: StepOption) -> None:
         self.game = game
@@ -156,6 +169,7 @@ class Step:
         self.opts = opts
         self.passed = False
         self.acted = False
+        self.blocks = self.BLOCKS
 
     # -- state ------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -323,6 +337,7 @@ def _step_current_entity(step: Step) -> Entity | None:
     return ents[0] if ents else None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class CorporationStep(Step):
     """A step whose acting entity is a corporation (the operating steps: the operating
     corporation, or the corporation the step itself names).  ``current_entity`` says so; any
@@ -340,6 +355,7 @@ class CorporationStep(Step):
         raise TypeError(f"{type(self).__name__} acts for a corporation, not {entity.name}")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class PlayerStep(Step):
     """A step whose acting entity is a player (auctions, stock turns, a player's choice).
     ``current_entity`` says so; any other kind there is an engine defect (a ``TypeError``)."""
@@ -420,6 +436,7 @@ StepSpec = type[Step] | tuple[type[Step], dict[str, StepOption]]
 S = TypeVar("S", bound=Step)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Round(Generic[E_co]):
     """A round: its entities in order, the index of the one acting, and its steps.
 
@@ -427,8 +444,8 @@ class Round(Generic[E_co]):
     ``Round[Corporation]`` for operating rounds; ``Round[Entity]`` where any round may come).
     """
 
-    name = "Round"
-    kind = "base"
+    name: ClassVar[str] = "Round"
+    kind: ClassVar[str] = "base"
     _memo: tuple[object, dict[str, tuple[object, object]]] | None = None
     """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
@@ -441,6 +458,13 @@ class Round(Generic[E_co]):
     its length changed (inline: a method call costs more than the check).  The list is
     held here, so a pickle or deepcopy of the round keeps it paired with its copied
     ``steps``."""
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle and copy: the attributes, also those of a compiled class (``core.native``)."""
+        return state_of(self)
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        set_state(self, state)
 
     def __init__(self, game: Game, step_classes: list[StepSpec], round_num: int = 1) -> None:
         self.game = game

@@ -557,7 +557,7 @@ class Bankrupt(CorporationStep):
     """The operating corporation's president declares bankruptcy (title procedure)."""
 
     description = "Bankrupt"
-    blocks = False
+    BLOCKS = False
 
     def actions(self, entity: Entity) -> list[str]:
         return ["bankrupt"] if entity is self.current_entity() else []

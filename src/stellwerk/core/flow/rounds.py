@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player
 from stellwerk.core.flow.base import Round, StepSpec, announces_changes
@@ -12,6 +14,7 @@ if TYPE_CHECKING:
     from stellwerk.core.game import Game
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class AuctionRound(Round[Player]):
     name = "Round::Auction"
     kind = "auction"
@@ -20,6 +23,7 @@ class AuctionRound(Round[Player]):
         return list(self.game.players)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class StockRound(Round[Player]):
     """Players in priority order until all pass in a row; end-of-round price moves."""
 
@@ -88,6 +92,7 @@ class StockRound(Round[Player]):
             self.game.move_price(corp, "down")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class OperatingRound(Round[Corporation]):
     """Floated corporations in operating order; each runs through the steps once."""
 

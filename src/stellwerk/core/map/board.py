@@ -12,12 +12,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.kept import ByVersion
 from stellwerk.core.map.geometry import opposite
 from stellwerk.core.map.spec import MapSpec, SupplyEntry, supply_ids
 from stellwerk.core.map.state import HexState, city_map, fresh_cities
 from stellwerk.core.map.tiles import IMPASSABLE_COLORS, RotatedTile, TileDef
+from stellwerk.core.native import fields_state, set_fields_state
 
 if TYPE_CHECKING:
     from stellwerk.core.routes.candidates import LegMap
@@ -26,6 +29,7 @@ RULE_IDS = "common rules §2"
 RULE_TOKEN = "common rules §6.4"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class LayResult:
     """What a tile lay did: the replaced tile (returned to the supply unless preprinted) and
@@ -37,7 +41,15 @@ class LayResult:
     returned: str | None
     moved_tokens: tuple[tuple[str, int], ...]
 
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
 
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Board:
     """Mutable board state built from a :class:`MapSpec` and the tile supply."""
 

@@ -23,9 +23,12 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.state import HexState
 from stellwerk.core.map.tiles import Gauge, RotatedTile
+from stellwerk.core.native import fields_state, set_fields_state, set_state, state_of
 
 DUAL = Gauge.DUAL
 
@@ -35,6 +38,7 @@ EdgeKey = tuple[str, int]
 """(hex, edge 0..5): one side of a hex edge."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class WalkLimits:
     """Title limits on a network walk (none by default).
@@ -48,10 +52,18 @@ class WalkLimits:
     uncrossable: frozenset[EdgeKey] = frozenset()
     inert_tokens: frozenset[str] = frozenset()
 
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
+
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
+
 
 NO_LIMITS = WalkLimits()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(slots=True)
 class Network:
     """What one corporation reaches on the current board."""
@@ -84,6 +96,7 @@ def token_nodes(board: Board, corp: str, limits: WalkLimits = NO_LIMITS) -> list
     return out
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class _Walker:
     """A depth-first walk from one token, in the reference engine's order (Node#walk and
     Path#walk of 18xx.games): each path is walked once per token; a path is not entered while
@@ -412,6 +425,7 @@ def same_walks(board: Board, net: Network, uncrossable: frozenset[EdgeKey]) -> b
     return True
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class WalkedNetworks:
     """Networks walked on the board as it is now (its ``content``), by corporation, each
     with the limits it was walked under; forgotten when the board changes.  The caches of
@@ -477,6 +491,7 @@ def _tokenable_in_hex(state: HexState, corp: str) -> frozenset[int]:
     return frozenset(out)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class TokenablePaths:
     """:func:`tokenable_paths` as a container of path keys whose hexes are looked at when
     first asked: a walk that stops at the first of them (:func:`reaches_any_path`) mostly
@@ -519,6 +534,7 @@ SavedCache = tuple[
 """What :meth:`GraphCache.save` returns: copies of the contents and their stamp."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class ClearedAfter:
     """A board change after which ``caches`` are cleared (:meth:`GraphCache.cleared_after`):
     on entry each drops the networks a token test put off, on exit each is cleared, the
@@ -539,6 +555,7 @@ class ClearedAfter:
             cache.clear()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class GraphCache:
     """Networks per corporation.
 
@@ -554,6 +571,13 @@ class GraphCache:
     equal contents.  Answers that asked the cache (``reads``) are remembered under it (who
     may act, ``stellwerk.core.flow.base.remembered``).
     """
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle and copy: the attributes, also those of a compiled class (``core.native``)."""
+        return state_of(self)
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        set_state(self, state)
 
     def __init__(
         self,

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core.map.spec import HexSpec
 from stellwerk.core.map.tiles import NodeKind, RotatedTile, TileDef
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(slots=True)
 class CityState:
     """Token slots (corporation symbol or None) and slot reservations of one city."""
@@ -81,6 +84,7 @@ class CityState:
         return slot
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(slots=True)
 class HexState:
     """A hex as it is now: tile id (``"644-0"``, preprinted ``"C1-0"``), rotated tile, cities."""

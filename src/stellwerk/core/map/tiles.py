@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core.jsondata import (
     JSONObject,
     JSONValue,
@@ -22,6 +24,7 @@ from stellwerk.core.jsondata import (
     text,
     texts,
 )
+from stellwerk.core.native import fields_state, set_fields_state
 
 COLORS: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
 """Upgrade order (common rules §6.3.1); red and blue tiles never upgrade."""
@@ -57,6 +60,7 @@ class NodeKind(Enum):
     OFFBOARD = "offboard"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class NodeDef:
     """A city, town or offboard of a tile.
@@ -81,7 +85,15 @@ class NodeDef:
         """Highest value this stop can have (used to compare revenue changes)."""
         return max((v for _, v in self.phase_revenue), default=self.revenue)
 
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
 
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class PathDef:
     """A piece of track between two ends (edge of the unrotated tile, or node index)."""
@@ -91,7 +103,15 @@ class PathDef:
     gauge: Gauge = Gauge.BROAD
     terminal: bool = False
 
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
 
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class TileDef:
     """An unrotated tile.  ``cost`` is a terrain cost printed on the tile itself."""
@@ -144,7 +164,15 @@ class TileDef:
             found = self.rotations[rotation] = _rotated(self, rotation)
         return found
 
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
 
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class RPath:
     """A path of a rotated tile: ``ends`` as board edges / ``NODE_BASE + node``."""
@@ -167,7 +195,15 @@ class RPath:
         """The end opposite ``end``."""
         return self.ends[1] if self.ends[0] == end else self.ends[0]
 
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
 
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class RotatedTile:
     """A tile definition in one rotation, with lookup tables for walking track."""
@@ -187,6 +223,13 @@ class RotatedTile:
             if node.kind is not NodeKind.OFFBOARD and self.node_paths[i]:
                 out.append(self.node_exits[i])
         return out
+
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
+
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
 
 
 def _rotated(tile: TileDef, rotation: int) -> RotatedTile:

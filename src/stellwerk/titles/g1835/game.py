@@ -73,6 +73,9 @@ class Game1835(Game):
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
         super().__init__(players, options, seed)
+        self.max_holding_percent = 100
+        """No per-company holding limit: a player may hold 100 % (rules/1835.md 1; set here,
+        not in the class body: a compiled core reads the instance's value)."""
         self.settings = DECLARED.settings(self.options, len(self.players))
         """The hooks and data the chosen options select (``settings.py``)."""
         data = title_data()
@@ -308,9 +311,6 @@ class Game1835(Game):
         return self.settings.minors_may_operate(self)
 
     # -- certificates -----------------------------------------------------------------------
-    max_holding_percent = 100
-    """No per-company holding limit: a player may hold 100 % (rules/1835.md 1)."""
-
     def player_cert_limit(self, player: Player | None) -> int:
         return certificates.cert_limit_for(self, player)
 

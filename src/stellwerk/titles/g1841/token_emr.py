@@ -64,7 +64,7 @@ class TokenEmergencyMoney(CorporationStep):
     """The major's and its controlling player's emergency sales for the required token."""
 
     description = "Token Emergency Money Raising"
-    blocks = False
+    BLOCKS = False
     game: DecidingGame
 
     def active(self) -> bool:
@@ -141,7 +141,7 @@ class TokenEmergencyMoneyAfterPurchase(TokenEmergencyMoney):
     question is open, :class:`TokenEmergencyMoney` (non-blocking, before the Decisions step)
     takes the sales instead."""
 
-    blocks = True
+    BLOCKS = True
 
     def active(self) -> bool:
         return pending(self.game) is not None and not question_open(self.game)

@@ -22,7 +22,9 @@ copies.
 from __future__ import annotations
 
 import copy
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
+
+from stellwerk.core.native import state_of
 
 SHARED = ("map", "memo_cache", "data", "specs", "settings", "round")
 """Parts of the game a light copy shares with it: the map port (board, tile supply, both
@@ -50,7 +52,8 @@ def light_copy(game: G, *extra: T) -> tuple[G, list[T]]:
     market and procedures are copied; :data:`SHARED` parts are the game's own."""
     trial = copy.copy(game)
     memo: dict[int, object] = {id(game): trial}
-    state = vars(game)
+    # ``vars(game)``, with the attributes a compiled core keeps natively (``core.native``)
+    state: dict[str, Any] = state_of(game)
     for name in SHARED:
         memo[id(state[name])] = state[name]
     for name, value in state.items():

@@ -145,7 +145,9 @@ class ChoiceStep(Step):
         return str(choice)
 
 
-class SwapChoice(ChoiceStep, PlayerStep):
+# the core's step class first: a compiled core (mypyc) makes it the class whose ``__new__``
+# builds the step (copies, checkpoints); ChoiceStep and PlayerStep share no method
+class SwapChoice(PlayerStep, ChoiceStep):
     """The previous president chooses two 10 % certificates instead of the 20 % last
     certificate (1849 rules §2.2)."""
 
@@ -192,7 +194,8 @@ class SwapChoice(ChoiceStep, PlayerStep):
         self.game.swap = None
 
 
-class LoanChoice(ChoiceStep, PlayerStep):
+# the core's step class first (see SwapChoice)
+class LoanChoice(PlayerStep, ChoiceStep):
     """A bankrupt president without shares takes an L.500 loan (−750 at the end) or
     leaves the game (1849 rules §6)."""
 
@@ -321,7 +324,8 @@ class EmergencyMoneyRaising(CorporationStep):
             rnd.recalculate_order()
 
 
-class SMSTeleport(ChoiceStep, CorporationStep):
+# the core's step class first (see SwapChoice)
+class SMSTeleport(CorporationStep, ChoiceStep):
     """The owner of SMS may close it to build and token in a coastal city without a
     connection (1849 rules §4.6)."""
 
@@ -371,7 +375,7 @@ class Assign(Step):
 
     description = "Assign"
     round: OperatingRound
-    blocks = False
+    BLOCKS = False
 
     def actions(self, entity: Entity) -> list[str]:
         if not isinstance(entity, Company) or entity.sym != "CNM" or entity.closed:

@@ -1,0 +1,54 @@
+"""The modules of the optional native build (scripts/native_modules.txt, MYPYC_REPORT.md) keep
+the rules that let mypyc compile them without changing what the engine does: checked on the
+source, so a pure-Python change that would break the native build fails here."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LISTED = [
+    line.strip()
+    for line in (ROOT / "scripts" / "native_modules.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+]
+FULL = "@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)"
+EXEMPT_BASES = ("Protocol", "Enum", "TypedDict", "NamedTuple", "Exception", "Error")
+
+
+def _classes(module: str) -> list[ast.ClassDef]:
+    tree = ast.parse((ROOT / "src" / module).read_text())
+    return [node for node in tree.body if isinstance(node, ast.ClassDef)]
+
+
+def _exempt(node: ast.ClassDef) -> bool:
+    return any(word in ast.unparse(base) for base in node.bases for word in EXEMPT_BASES)
+
+
+@pytest.mark.parametrize("module", LISTED)
+def test_every_class_allows_interpreted_subclasses_and_pickling(module: str) -> None:
+    """Rule 1 (and mypyc 2.4.1's bug: ``serializable`` alone skips ``__init__``)."""
+    missing = [
+        node.name
+        for node in _classes(module)
+        if not _exempt(node)
+        and FULL[1:] not in [ast.unparse(d) for d in node.decorator_list]
+    ]
+    assert missing == [], f"{module}: classes without {FULL}"
+
+
+@pytest.mark.parametrize("module", LISTED)
+def test_frozen_dataclasses_are_slotted_and_pickle_by_fields(module: str) -> None:
+    """Rule 4: a compiled frozen dataclass has no ``__slots__`` (the checkpoints share it by
+    identity all the same) and pickles through ``core.native.fields_state``."""
+    for node in _classes(module):
+        decorators = [ast.unparse(d) for d in node.decorator_list]
+        if not any(d.startswith("dataclass(") and "frozen=True" in d for d in decorators):
+            continue
+        methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
+        assert {"__getstate__", "__setstate__"} <= methods, f"{module}: {node.name}"
+        if node.name != "Trains":  # a route search's argument, never engine state
+            assert any("slots=True" in d for d in decorators), f"{module}: {node.name}"
