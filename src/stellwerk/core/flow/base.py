@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypedDict, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -82,11 +82,10 @@ def remembered(owner: Step | Round[Entity], name: str, compute: Callable[[], T])
         found = memo[1].get(name)
         if found is not None:
             # the memo holds the answers of every name: the one kept under ``name`` is what
-            # ``compute`` returned for this key
-            if TYPE_CHECKING:
-                value, stamp = cast("tuple[T, object]", found)
-            else:  # (no call of ``cast`` when it runs: most answers asked are found here)
-                value, stamp = found
+            # ``compute`` returned for this key (kept as ``Any``: no call of ``cast`` when it
+            # runs, most answers asked are found here)
+            value: T
+            value, stamp = found
             if stamp is None:
                 return value
             if cache is not None and stamp == cache.stamp:
@@ -153,7 +152,7 @@ class Step:
     description: ClassVar[str] = "step"
     BLOCKS: ClassVar[bool] = True
     """Whether a step of this class blocks (``blocks``, which a step may change for itself)."""
-    _memo: tuple[object, dict[str, tuple[object, object]]] | None = None
+    _memo: tuple[object, dict[str, tuple[Any, object]]] | None = None
     """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
     def __getstate__(self) -> dict[str, object]:
@@ -446,7 +445,7 @@ class Round(Generic[E_co]):
 
     name: ClassVar[str] = "Round"
     kind: ClassVar[str] = "base"
-    _memo: tuple[object, dict[str, tuple[object, object]]] | None = None
+    _memo: tuple[object, dict[str, tuple[Any, object]]] | None = None
     """Answers remembered for one ``game.memo_key`` (:func:`remembered`)."""
 
     _blocking: tuple[object, int, Sequence[Step]] = (None, -1, ())
