@@ -2,8 +2,10 @@
 # Runs every check on the oldest and the newest supported Python:
 #   Python 3.11 (.venv):       ruff check, mypy --strict, the import layers (import-linter),
 #                              pytest on 2 workers (pytest-xdist)
-#   Python 3.13 (.venv-3.13):  pytest on 2 workers (without the browser tests and the tests
-#                              marked long_run, which ran in the 3.11 pass), and a non-editable
+#   Python 3.13 (.venv-3.13):  the native build (scripts/build_native.sh: the core's hot modules
+#                              compiled by mypyc) and pytest on 2 workers against it (without the
+#                              browser tests and the tests marked long_run, which ran in the 3.11
+#                              pass), and a non-editable
 #                              `pip install .` into a temporary venv that must give a working `stellwerk` command
 # A venv is (re)made by scripts/setup.sh when it is missing or older than pyproject.toml; a
 # missing Python 3.13 fails the run with a hint how to get it.
@@ -50,8 +52,21 @@ else
 fi
 
 if ready 3.13 .venv-3.13; then
-    echo "== pytest (Python 3.13; the browser tests and long end-to-end games ran in the 3.11 pass)"
-    STELLWERK_BROWSER_TESTS=off STELLWERK_LONG_RUNS=off run_pytest .venv-3.13 "$@" || status=1
+    # the 3.13 pass tests the native build (docs/native-build.md): the same tests against a
+    # copy of the package with the core's hot modules compiled by mypyc; the 3.11 pass above
+    # tested the pure Python.  Without a C compiler it tests the pure Python, and says so
+    # (under CI=true a failed build fails the run).
+    echo "== native build (Python 3.13, scripts/build_native.sh)"
+    native=""
+    if native="$(bash scripts/build_native.sh .venv-3.13)"; then
+        echo "== pytest (Python 3.13, native build $native; the browser tests and long end-to-end games ran in the 3.11 pass)"
+    else
+        echo "test.sh: the native build failed: the 3.13 pass tests the pure Python" >&2
+        [ "${CI:-}" = true ] && status=1
+        native=""
+    fi
+    PYTHONPATH="$native" STELLWERK_BROWSER_TESTS=off STELLWERK_LONG_RUNS=off \
+        run_pytest .venv-3.13 "$@" || status=1
     echo "== pip install . (Python 3.13)"
     bash scripts/install_check.sh 3.13 || status=1
 else

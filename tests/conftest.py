@@ -28,6 +28,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--slow", action="store_true", default=False, help="run slow tests too")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests run this tree's code: ``stellwerk`` from ``src/`` (the editable install), or
+    from a native copy of exactly these sources (``PYTHONPATH=build/native-X.Y``, made by
+    scripts/build_native.sh, stamped with scripts/native_stamp.py).  A stale or foreign copy
+    stops the run before any test: its modules would be old code."""
+    import importlib.util
+
+    import stellwerk
+
+    package = Path(stellwerk.__file__).resolve().parent
+    if package == (REPO / "src" / "stellwerk").resolve():
+        return
+    script = REPO / "scripts" / "native_stamp.py"
+    spec = importlib.util.spec_from_file_location("native_stamp", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found = package.parent / "NATIVE_SOURCE"
+    built = found.read_text(encoding="utf-8").strip() if found.is_file() else None
+    if built != module.stamp(REPO):
+        raise pytest.UsageError(
+            f"stellwerk is imported from {package}, which is not built from this tree's "
+            f"sources (stamp {built}, tree {module.stamp(REPO)}): run scripts/build_native.sh "
+            "again, or drop it from PYTHONPATH"
+        )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip ``slow`` tests unless ``--slow`` is given, and ``long_run`` tests when the
     environment says ``STELLWERK_LONG_RUNS=off``: scripts/test.sh runs those long end-to-end

@@ -1,4 +1,4 @@
-"""The modules of the optional native build (scripts/native_modules.txt, MYPYC_REPORT.md) keep
+"""The modules of the native build (scripts/native_modules.txt, docs/native-build.md §2) keep
 the rules that let mypyc compile them without changing what the engine does: checked on the
 source, so a pure-Python change that would break the native build fails here."""
 
@@ -52,3 +52,19 @@ def test_frozen_dataclasses_are_slotted_and_pickle_by_fields(module: str) -> Non
         assert {"__getstate__", "__setstate__"} <= methods, f"{module}: {node.name}"
         if node.name != "Trains":  # a route search's argument, never engine state
             assert any("slots=True" in d for d in decorators), f"{module}: {node.name}"
+
+
+@pytest.mark.parametrize("module", LISTED)
+def test_no_type_checking_branch_inside_a_function(module: str) -> None:
+    """Rule 9 (docs/native-build.md, "What landed"): mypy takes an ``if TYPE_CHECKING:`` branch
+    as always run, so mypyc compiles its ``else`` as unreachable code and the call fails
+    (``Reached allegedly unreachable code!``); such a branch is kept to module level."""
+    tree = ast.parse((ROOT / "src" / module).read_text())
+    inside = [
+        f"{function.name}:{node.lineno}"
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(function)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+    ]
+    assert inside == [], f"{module}: TYPE_CHECKING branches in functions: {inside}"

@@ -8,6 +8,7 @@ Reads ../shared (fixtures and reference/route-benchmarks.yaml); skips when it is
 
 from __future__ import annotations
 
+import copy as copy_module
 import dataclasses
 from functools import cache
 from pathlib import Path
@@ -87,8 +88,7 @@ def test_benchmark_position(entry: dict[str, Any]) -> None:
 
 def snapshot(board: Board) -> Board:
     """A copy of the board that later tile lays and tokens do not change."""
-    copy = object.__new__(Board)
-    copy.__dict__.update(board.__dict__)
+    copy = copy_module.copy(board)
     copy.hexes = {
         hid: HexState(
             s.spec,

@@ -606,6 +606,9 @@ class GraphCache:
         good as cached: it is walked under those limits (a cached network stays though the
         limits change) when first asked for, or before the board changes
         (``Board.before_change``), or dropped where a clear would drop it."""
+        self.puts_off = True
+        """Whether :meth:`has_tokenable_city` may put a network off; False walks it at once
+        (the tests compare the two at every position of recorded games)."""
         self.stale = 0
         """Put-off networks computed on another board than the one they were put off on (an
         engine defect: the board changed without telling; the tests require none)."""
@@ -772,6 +775,7 @@ class GraphCache:
             return put_off[2]
         if (
             corp in self._tokenable
+            or not self.puts_off
             or corp in self._nets
             or self._routes.get(corp) != (True, True)
             or self.walked.known(corp, self.limits) is not None
