@@ -296,6 +296,8 @@ class Game:
             self._check_live(action)
         try:
             self._engine.resume()  # the routing asks what the last action's state answered
+            if not replay:  # turns live play ends where the record waits: passes (_auto_actions)
+                self._engine.recorded_passes = []
             self._engine.process_action(action)
             self._engine.policy = LIVE  # the follow-ups and every later question: live play's
             autos = [] if replay else self._auto_actions()
@@ -307,6 +309,8 @@ class Game:
         except Exception as error:
             self._engine = self._rebuild(self.actions)
             raise _defect(error, action) from error
+        finally:
+            self._engine.recorded_passes = None
         self.actions.append(action)
         self.raw_actions.append(action)
         if not replay:
@@ -393,19 +397,58 @@ class Game:
         self.raw_actions = raw
 
     def _auto_actions(self) -> list[JSONObject]:
-        """Run the server's automatic follow-ups and return them for the game file."""
-        autos: list[JSONObject] = []
+        """Run the server's automatic follow-ups and return them for the game file, each
+        turn live play ended where the recorded rules wait written in as that entity's
+        ``pass`` right after the action or follow-up that ended it (:meth:`_recorded_passes`)."""
+        engine = self._engine
+        autos = self._recorded_passes()
         for _ in range(100):
-            if self._engine.finished:
+            if engine.finished:
                 break
-            with self._engine.remembering(), self._engine.looking_ahead():
-                batch = self._engine.round.auto_actions()
+            with engine.remembering(), engine.looking_ahead():
+                batch = engine.round.auto_actions()
             if not batch:
                 break
             for auto in batch:
-                self._engine.process_single(moves.parse(auto))
-            autos.extend(batch)
+                engine.process_single(moves.parse(auto))
+                autos.append(auto)
+                autos.extend(self._recorded_passes())
         return autos
+
+    def _recorded_passes(self) -> list[JSONObject]:
+        """The passes that write the turns live play ended for want of a move, where the
+        recorded rules wait, into the file (``CoreGame.note_turn_end``); taken from the
+        engine's list, which is emptied.
+
+        Live play checks every printed rule (``LIVE``), and a step that offers the entity in
+        turn no move is skipped as if passed (rules/1841.md 5.1, automatic skipping).  A file is
+        replayed as 18xx.games plays (``RECORDED``), whose check of 1841's rule against
+        control loops (seed 000 item 3.1) never fires (docs/architecture.md defect Q): there
+        the player whose only trade closes a loop gets the turn, and the game waits for him.
+        Written as it was played, the next live action in the file is then out of turn, and
+        neither our replay nor 18xx.games takes it.
+
+        Decision: the skip is written into the file as the skipped entity's ``pass`` among
+        the ``auto_actions`` of the action after which it happened, in the order the engine
+        met it -- the form 18xx.games itself writes for a player's standing order to pass
+        (``program_share_pass``: his pass in the preceding action's ``auto_actions``, as in
+        the 1841 bank fixture, common rules §3.5), and
+        the one move both engines take from the entity they wait for (common rules §3.5:
+        recorded ``auto_actions`` are replayed as given).  A pass ends the turn exactly as
+        the skip does (the step's ``skip`` is its ``pass_``), so the replayed game reaches
+        the state live play left, with the same entities to act.  The live engine notes
+        only such skips; where nobody is skipped nothing is written, and the extra look under
+        ``RECORDED`` is taken only at a skip in a position the title says the policies may
+        judge differently (``turn_may_follow_policy``: 1841 with the rule on and some
+        corporation holding another's certificates)."""
+        from stellwerk.core.flow.base import act
+
+        engine = self._engine
+        noted = engine.recorded_passes
+        if not noted:
+            return []
+        engine.recorded_passes = []
+        return [act(entity, "pass") for entity in noted]
 
     def _checkpoint(self) -> None:
         """Save the engine now and then (every ``checkpoints.every`` actions)."""

@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import ClassVar, Protocol
 
 from mypy_extensions import mypyc_attr
@@ -62,7 +62,7 @@ from stellwerk.core.jsondata import JSONObject
 from stellwerk.core.map.board import Board
 from stellwerk.core.market import Cell, Market, move_corporation
 from stellwerk.core.native import set_state, state_of
-from stellwerk.core.policy import LIVE, Policy
+from stellwerk.core.policy import LIVE, RECORDED, Policy
 from stellwerk.core.rng import Rng
 from stellwerk.core.routes.model import RouteData, RouteSearch, RouteView
 from stellwerk.core.routes.optimize import BestRun
@@ -147,6 +147,11 @@ class Game(ABC):
         self.game_end_reason: str | None = None
         self.end_trigger: tuple[str, str] | None = None
         self._policy = LIVE
+        self.recorded_passes: list[Entity] | None = None
+        """Live play (``stellwerk.api.Game.process`` sets it to a list for one action and its
+        follow-ups, None otherwise): the entities whose turn live play ended for want of a
+        move where the recorded rules would have waited for them, in order
+        (:meth:`note_turn_end`); the API records a pass of each."""
         self.log: list[str] = []
         self.journal: list[Event] = []
         """What happened, in order (``stellwerk.core.events``; the log players read)."""
@@ -274,6 +279,37 @@ class Game(ABC):
     def policy(self, value: Policy) -> None:
         self._policy = value
         self._rekey()
+
+    def turn_may_follow_policy(self) -> bool:
+        """Hook: whether the checks policy may now decide if an entity has a move at all, so
+        that live play (``LIVE``) could end a turn the recorded rules (``RECORDED``) would
+        wait in (:meth:`note_turn_end`).  False by default: the policy changes what a move
+        may be (a lay, a token, a run), and the steps that offer those offer a pass either
+        way.  Asked only when a turn ends for want of a move in live play; a title answers
+        from a cheap look at the state."""
+        return False
+
+    def note_turn_end(self, entity: Entity | None, offered: Callable[[], bool]) -> None:
+        """A step ends ``entity``'s turn (or skips it) because live play offers it nothing
+        (``offered()`` is False under the current policy).  While live play records passes
+        (:attr:`recorded_passes`), ask ``offered()`` again under ``RECORDED``: if the
+        recorded rules offer a move there, 18xx.games would give ``entity`` the turn and
+        wait for it, so ``entity`` is noted and the API writes its pass into the file
+        (``stellwerk.api.Game.process``).  Only where :meth:`turn_may_follow_policy` says
+        the answers may differ."""
+        passes = self.recorded_passes
+        if passes is None or entity is None or self._policy == RECORDED:
+            return
+        if not self.turn_may_follow_policy():
+            return
+        kept = self._policy
+        self.policy = RECORDED
+        try:
+            waits = offered()
+        finally:
+            self.policy = kept
+        if waits:
+            passes.append(entity)
 
     def _rekey(self) -> None:
         """``memo_key`` for the current version, policy and flows."""

@@ -85,7 +85,10 @@ def test_a_loaded_file_waiting_for_a_circular_only_trade_goes_on_seed_000_3_1(
     """The file itself: our selfplay lite+version_1, 3 players, seed 76807, played (the
     defect-Q picks allowed) to its purchase at action 478, after which 18xx.games waits for
     Player 1, whose only trade would close a control loop (seed 000 item 3.1, rules/1841.md
-    2.2.1).  Loaded, the game offers Player 1 a pass and refuses the sale; after the pass
+    2.2.1).  Live play wrote the skip as Player 1's automatic pass
+    (``test_live_skip_recorded.py``); without it the file is the one 18xx.games' server
+    writes, which derives no pass.  Loaded, the game offers Player 1 a pass and refuses the
+    sale; after the pass
     the game written out loads again (the pass replays as any recorded pass), an undo
     brings the offer back, and live play goes on."""
     tools = str(Path(__file__).resolve().parents[3] / "tools")
@@ -103,6 +106,7 @@ def test_a_loaded_file_waiting_for_a_circular_only_trade_goes_on_seed_000_3_1(
     play(played, 76807, max_actions=478, veto=veto)
     last = played.raw_actions[-1]
     assert last["type"] == "buy_shares" and last["entity"] == 2
+    assert last.pop("auto_actions") == [{"type": "pass", "entity": 1, "entity_type": "player"}]
     game = Game.from_file(played.to_file())
     passing = {"type": "pass", "entity": 1, "entity_type": "player"}
     assert game.active_entities() == [1]

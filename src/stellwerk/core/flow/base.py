@@ -655,6 +655,9 @@ class Round(Generic[E_co]):
                 found = step
                 break
             skipped = True
+            if type(step).skip is Step.skip and game.recorded_passes is not None:
+                # a skip that is a pass: the record may have to show it (live play only)
+                game.note_turn_end(step.current_entity(), step.blocking)
             game.changing()
             if current is not None:
                 game.journal.append(StepSkipped(ref(current), step.description))

@@ -620,6 +620,7 @@ class CorporateShares(CorporationStep):
         """After a purchase with nothing more to do the turn's trading ends by itself (as
         18xx.games skips a step without actions)."""
         if self.started() is not None and not self.actions(corp):
+            self.game.note_turn_end(corp, lambda: bool(self.actions(corp)))
             self.pass_()
 
     def release(self) -> None:

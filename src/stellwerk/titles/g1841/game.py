@@ -207,6 +207,23 @@ class Game1841(Game):
             self.map.graph.restore(full)
             self.map.region_graph.restore(region)
 
+    def turn_may_follow_policy(self) -> bool:
+        """Whether live play may end a turn the recorded rules wait in
+        (``Game.note_turn_end``): only the rule against control loops (seed 000 item 3.1,
+        rules/1841.md 2.2.1; policy field ``control_loops``) takes away a trade that
+        18xx.games offers, so it may decide whether a player or corporation has a move at
+        all.  A trade closes a loop only where some corporation holds certificates of
+        another (a loop needs corporations presiding over each other, and one trade moves
+        one corporation's certificates), so without such holdings, or with the rule off,
+        the two policies agree on every turn."""
+        if not self.settings.circular_control_forbidden:
+            return False
+        for corp in self.corporations:  # (a loop: asked at turn ends in live play only)
+            for sym, held in corp.shares.items():
+                if held and sym != corp.sym:
+                    return True
+        return False
+
     def payout_companies(self) -> None:
         """No revenue in operating rounds: Bayard pays only at the end of a stock round
         (rules/1841.md 2.2.2)."""

@@ -1019,6 +1019,7 @@ class Shares1841(BuySellParShares):
         IPO sales make buyable again does not reopen it), the started corporation starts
         (rules/1841.md 2.2.1, 5.1 automatic skipping)."""
         if self.started() is not None and not self.actions(player):
+            self.game.note_turn_end(player, lambda: bool(self.actions(player)))
             self.pass_()
             self.release(player)
 
