@@ -21,8 +21,9 @@ game with the counts per kind and verdict and one line per divergence:
   (or an answer of a run of ``choose`` answers right after a move they flag: D's Tuscan merge
   waits for the secession's questions, or any earlier move flagged M or P, whose bent
   percentage book is read later, or the move just before it flagged Q, after which the turn
-  went to another entity there), or its random game made a move those checks flag before
-  the first difference (M, P);
+  went to another entity there -- not met in our files since live play writes that skip as
+  the player's pass, which the veto leaves to it), or its random game made a move those
+  checks flag before the first difference (M, P);
 * ``ours``: a divergence in a random game of 18xx.games where our engine refuses an action its
   engine took, or fails; these are ours until shown otherwise;
 * ``unknown``: any other difference (the first differing value is in the line): to be
@@ -225,7 +226,8 @@ comes many actions after the move."""
 
 def _known_defect(game: Path, action_id: int) -> str | None:
     """The letter of the known 18xx.games defect the action ``action_id`` of our game leads
-    into (``tools/oracle_defects_1841.py``), judged at the position before it."""
+    into (``tools/oracle_defects_1841.py``, :func:`known_defect`: the veto's, and Q), judged at
+    the position before it."""
     sys.path.insert(0, str(REPO / "tools"))
     import oracle_defects_1841
 
@@ -241,14 +243,17 @@ def _known_defect(game: Path, action_id: int) -> str | None:
     except Exception:  # a position ours cannot load: not a known defect
         return None
     bare = {k: v for k, v in action.items() if k not in ("id", "auto_actions", "created_at")}
-    letter: str | None = oracle_defects_1841.veto(before, bare)
+    letter: str | None = oracle_defects_1841.known_defect(before, bare)
     return letter
 
 
 TURN_DEFECTS = frozenset({"Q"})
 """The defects that hand the turn to another entity in 18xx.games' engine (docs/architecture.md
 Q): the move is accepted there, and our next action, by an entity not to act there, is
-refused."""
+refused -- in a file that does not hold the skipped entity's pass.  Our selfplay files hold
+it (live play writes the skip as his automatic pass, ``stellwerk.api.Game._recorded_passes``),
+so the driver's veto no longer steers clear of Q; files written before that, or as
+18xx.games' server writes them, do not."""
 
 
 def _turn_defect_before(game: Path, action_id: int) -> tuple[str, int] | None:
@@ -256,7 +261,9 @@ def _turn_defect_before(game: Path, action_id: int) -> tuple[str, int] | None:
     refused action ``action_id`` of our game (Q: our selfplay lite+version_1, 3 players, seed
     76807, Player 2's purchase at action 478 left Player 1 to act there, his pass at 479 was
     refused; lite, 4 players, seed 76817, Player 3's sale at 922 left him to act there, Player
-    1's sale at 923 was refused); ``None`` when that move leads into none of them."""
+    1's sale at 923 was refused; both files written before live play wrote the skip as a pass,
+    with which both replay on 18xx.games to their end); ``None`` when that move leads into
+    none of them."""
     data = json.loads(game.read_text(encoding="utf-8"))
     actions = data.get("actions", [])
     at = next((i for i, a in enumerate(actions) if a.get("id") == action_id), None)
@@ -304,13 +311,16 @@ def _defect_before(
 
     data = json.loads(game.read_text(encoding="utf-8"))
     actions = [a for a in data.get("actions", []) if int(a.get("id", 0)) < before_id]
+    # the turn checks (Q) try each stock round move on copies: only when they are looked for
+    named = (oracle_defects_1841.known_defect if letters is None or letters & TURN_DEFECTS
+             else oracle_defects_1841.veto)  # fmt: skip
     try:
         replayed = Game.from_file({**data, "actions": []})
         for action in actions:
             if action.get("type") in oracle_defects_1841.WATCHED_TYPES:
                 bare = {k: v for k, v in action.items()
                         if k not in ("id", "auto_actions", "created_at")}  # fmt: skip
-                letter = oracle_defects_1841.veto(replayed, bare)
+                letter = named(replayed, bare)
                 if letter is not None and (letters is None or letter in letters):
                     return letter, int(action["id"])
             replayed.process(action, replay=True)

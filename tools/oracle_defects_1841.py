@@ -1,7 +1,8 @@
 """Moves a selfplay player of 1841 steers clear of: the choices that lead into a position
-18xx.games' own engine cannot go on from or plays on against the rules (its defects A-Q,
+18xx.games' own engine cannot go on from or plays on against the rules (its defects A-P,
 docs/architecture.md; C and E are not looked at: no single move of a player was found to
-lead there; I matters only with the printed rules' frozen update, the default follows it).
+lead there; I matters only with the printed rules' frozen update, the default follows it;
+Q is only named for the campaign's verdicts, :func:`known_defect`).
 
 Differential tooling, not part of the product: the selfplay games checked against
 18xx.games' engine (``tools/selfplay_oracle.py``, ``scripts/campaign1841.py``,
@@ -146,22 +147,21 @@ the move would lead there and ``None`` otherwise.
   which corporations control each other; 18xx.games has the check, but it compares the
   corporations it marks circular before and after, and it marks none (defect L), so it
   refuses no such trade.  A player whose only trade is one of those is skipped here (nothing
-  legal left) and kept to act there, so the two engines part at the next turn (our selfplay
-  lite+version_1, 3 players, seed 76807: after Player 2's purchase at action 478 Player 1's
-  only trade was half of CTDA's president's certificate, making ATFA, presided by RSFS,
-  presided by CTDA, president of CTDA; we skipped him, 18xx.games waited for him and refused
-  Player 2's pass at 479).  The player so skipped may be the mover himself: a sale leaves
-  him to act while he has a legal move left, and when his only one closes a loop his turn
-  ends here and goes on there (our selfplay lite, 4 players, seed 76817: Player 3 sold the
-  ILTF share he had bought at action 922, and could not buy ILTF again; his one trade left
-  was half of CFCC's president's certificate, making RATF, presided by CFCC, president of
-  CFCC; we handed the turn to Player 1, 18xx.games kept Player 3 and refused Player 1's sale
-  at 923).  In a stock round where a corporation presides another (no loop can close
-  otherwise), a move after which the turn goes elsewhere with the rule switched off
-  (:func:`circular_trade_moves_turn`, tried on copies) is not made when the player has
-  another; mostly he has none (every move ending his turn hands it on alike), and
-  ``scripts/campaign1841.py`` names the refusal that follows ``theirs``.  The operating
-  round's corporate share step and mergers are not looked at.
+  legal left) and kept to act there (our selfplay lite+version_1, 3 players, seed 76807:
+  after Player 2's purchase at action 478 Player 1's only trade was half of CTDA's
+  president's certificate, making ATFA, presided by RSFS, presided by CTDA, president of
+  CTDA).  The player so skipped may be the mover himself: a sale leaves him to act while he
+  has a legal move left, and when his only one closes a loop his turn ends here and goes on
+  there (our selfplay lite, 4 players, seed 76817: Player 3 sold the ILTF share he had bought
+  at action 922; his one trade left was half of CFCC's president's certificate, making RATF,
+  presided by CFCC, president of CFCC).  The veto no longer steers clear of it: live play
+  writes such a skip into the file as the skipped player's automatic ``pass`` among the
+  ``auto_actions`` of the action after which it happened (``stellwerk.api.Game._recorded_passes``),
+  which 18xx.games takes as the move it waits for (both seeds, played with the check off,
+  replay on its engine to their end, every state alike).  :func:`circular_trade_moves_turn`
+  (tried on copies) is kept only for ``scripts/campaign1841.py`` (:func:`known_defect`),
+  which names ``theirs`` a refusal right after such a move in a file that holds no such pass
+  (one written before that change, or as 18xx.games' server writes it).
 """
 
 from __future__ import annotations
@@ -534,7 +534,8 @@ def partial_president_sale_by_holder(game: Game1841, action: Action) -> bool:
 
 STOCK_ROUND_MOVES = frozenset({"buy_shares", "par", "buy_company", "pass", "sell_shares"})
 """A player's moves in a stock round (rules/1841.md 2.2.1) that :func:`circular_trade_moves_turn`
-looks at: each may end his turn (a sale when it leaves him no legal move)."""
+looks at (for :func:`known_defect`, not the veto): each may end his turn (a sale when it
+leaves him no legal move)."""
 
 
 def turn_after(game: Game1841, action: Action, circular_forbidden: bool) -> tuple[str, ...] | None:
@@ -562,11 +563,13 @@ def circular_trade_moves_turn(game: Game1841, action: Action) -> bool:
     2.2.1), hands the turn to another entity than it does with that rule switched off, as
     18xx.games plays (defect Q, module docstring): a player whose only trade would make
     corporations control each other is skipped here and asked there, the mover himself too
-    after a sale.  A sale that leaves the mover to act with the rule in force leaves him to
-    act there as well (his turn goes on while he has a legal move, and switching the rule off
-    only adds trades), so the second copy is tried only when it ended his turn: a sale mostly
-    costs one copy.  (After a purchase the mover may be to act again here because everybody
-    else was skipped, as at seed 76807, so both copies are always tried.)"""
+    after a sale.  Not a veto check (:data:`TURN_CHECKS`): live play writes the skip as the
+    player's pass; the campaign asks it of files without that pass.  A sale that leaves the
+    mover to act with the rule in force leaves him to act there as well (his turn goes on
+    while he has a legal move, and switching the rule off only adds trades), so the second
+    copy is tried only when it ended his turn: a sale mostly costs one copy.  (After a
+    purchase the mover may be to act again here because everybody else was skipped, as at
+    seed 76807, so both copies are always tried.)"""
     from stellwerk.titles.g1841.stock import StockRound1841
 
     if action.get("type") not in STOCK_ROUND_MOVES or not isinstance(game.round, StockRound1841):
@@ -680,7 +683,35 @@ CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = (
     ("merge", merger_pool_pairs_unpaid, "N"),
     ("choose", merger_pool_pairs_unpaid, "N"),
     ("merge", transform_behind_stalled_purchase, "O"),
-    *((kind, circular_trade_moves_turn, "Q") for kind in sorted(STOCK_ROUND_MOVES)),
 )
 """Action type, the check that such an action leads into the defect, and the defect's letter
 (docs/architecture.md); the first that holds names the defect."""
+
+TURN_CHECKS: tuple[tuple[str, Callable[[Game1841, Action], bool], str], ...] = tuple(
+    (kind, circular_trade_moves_turn, "Q") for kind in sorted(STOCK_ROUND_MOVES)
+)
+"""The checks, as in :data:`CHECKS`, of the defects that only hand the turn elsewhere in
+18xx.games' engine (Q), which live play writes into the file (module docstring): not part of
+the veto, asked by :func:`known_defect` only."""
+
+
+def turn_defect(game: Game1841, action: Action) -> str | None:
+    """The letter of the :data:`TURN_CHECKS` defect ``action`` leads into, or ``None``."""
+    kind = action.get("type")
+    for action_type, check, letter in TURN_CHECKS:
+        if kind == action_type and check(game, action):
+            return letter
+    return None
+
+
+def known_defect(game: EngineGame, action: Action) -> str | None:
+    """The campaign's classification of a move in a game file (``scripts/campaign1841.py``):
+    :func:`veto`'s letter, else that of :func:`turn_defect` (Q), which the veto leaves to
+    live play's file but a file without the skipped player's pass still meets."""
+    letter = veto(game, action)
+    if letter is not None or getattr(game, "title", None) != "1841":
+        return letter
+    from stellwerk.titles.g1841.game import Game1841
+
+    engine: object = getattr(game, "engine_to_look_at", None) or getattr(game, "engine", None)
+    return turn_defect(engine, action) if isinstance(engine, Game1841) else None

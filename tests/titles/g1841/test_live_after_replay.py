@@ -83,9 +83,9 @@ def test_a_loaded_file_waiting_for_a_circular_only_trade_goes_on_seed_000_3_1(
     tmp_path: Path,
 ) -> None:
     """The file itself: our selfplay lite+version_1, 3 players, seed 76807, played (the
-    defect-Q picks allowed) to its purchase at action 478, after which 18xx.games waits for
-    Player 1, whose only trade would close a control loop (seed 000 item 3.1, rules/1841.md
-    2.2.1).  Live play wrote the skip as Player 1's automatic pass
+    campaign's veto, which no longer steers clear of defect Q) to its purchase at action 478,
+    after which 18xx.games waits for Player 1, whose only trade would close a control loop
+    (seed 000 item 3.1, rules/1841.md 2.2.1).  Live play wrote the skip as Player 1's automatic pass
     (``test_live_skip_recorded.py``); without it the file is the one 18xx.games' server
     writes, which derives no pass.  Loaded, the game offers Player 1 a pass and refuses the
     sale; after the pass
@@ -97,13 +97,9 @@ def test_a_loaded_file_waiting_for_a_circular_only_trade_goes_on_seed_000_3_1(
 
     from stellwerk.selfplay import play
 
-    def veto(game: Game, action: dict[str, object]) -> str | None:
-        letter = oracle_defects.veto(game, action)
-        return None if letter == "Q" else letter
-
     players: list[tuple[int | str, str]] = [(n, f"Player {n}") for n in (1, 2, 3)]
     played = Game.create("1841", players, OPTIONS, 76807)
-    play(played, 76807, max_actions=478, veto=veto)
+    play(played, 76807, max_actions=478, veto=oracle_defects.veto)
     last = played.raw_actions[-1]
     assert last["type"] == "buy_shares" and last["entity"] == 2
     assert last.pop("auto_actions") == [{"type": "pass", "entity": 1, "entity_type": "player"}]
