@@ -68,3 +68,19 @@ def test_no_type_checking_branch_inside_a_function(module: str) -> None:
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
     ]
     assert inside == [], f"{module}: TYPE_CHECKING branches in functions: {inside}"
+
+
+def test_the_build_is_named_as_it_runs() -> None:
+    """docs/native-build.md: ``stellwerk.build()`` (and ``stellwerk --version``) says
+    ``native`` exactly when the core's classes are compiled by mypyc - the 3.13 pass of
+    scripts/test.sh runs against the native copy, the 3.11 pass against the pure Python."""
+    from click.testing import CliRunner
+
+    from stellwerk import build
+    from stellwerk.cli.main import main
+    from stellwerk.core.game import Game
+
+    compiled = hasattr(Game, "__mypyc_attrs__")
+    assert build() == ("native" if compiled else "pure Python")
+    shown = CliRunner().invoke(main, ["--version"])
+    assert shown.exit_code == 0 and f"({build()})" in shown.output

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from stellwerk import __version__
+from stellwerk import __version__, build
 from stellwerk.cli.common import EXIT_INTERNAL
 from stellwerk.cli.gm_cmds import gm
 from stellwerk.cli.info_cmds import options, titles
@@ -58,7 +58,7 @@ def help_text() -> str:
 @click.group(
     cls=Stellwerk, help=HELP, context_settings={"help_option_names": ["-h", "--help"]}
 )
-@click.version_option(__version__, prog_name="stellwerk")
+@click.version_option(f"{__version__} ({build()})", prog_name="stellwerk")
 def main() -> None:
     """The command group (its help is :data:`HELP`)."""
 
