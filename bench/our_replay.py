@@ -5,7 +5,8 @@ before the clock (warm-up), then ``RUNS`` timed replays of the whole file (game 
 included), each after a full garbage collection, in CPU seconds of this process.
 
 Usage: ``RUNS=5 .venv/bin/python bench/our_replay.py FILE ...``; prints one JSON line per file:
-``{"file", "median_s", "min_s", "runs", "actions", "ok", "finished", "divergence"}``.
+``{"file", "median_s", "min_s", "runs", "actions", "ok", "finished", "divergence", "build"}``.
+It measures the native build unless ``STELLWERK_BUILD=pure`` (``bench/build_choice.py``).
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ import sys
 import time
 from pathlib import Path
 
+import build_choice
+
 from stellwerk.api import Game
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.io.replay import replay
 
 
 def main(paths: list[str]) -> int:
+    build = build_choice.measured_build([sys.argv[0], *paths])
     runs = max(1, int(os.environ.get("RUNS", "5")))
     for name in paths:
         path = Path(name)
@@ -47,6 +51,7 @@ def main(paths: list[str]) -> int:
             "ok": ok,
             "finished": first.finished,
             "divergence": None if divergence is None else str(divergence.to_dict()),
+            "build": build,
         }
         print(json.dumps(row), flush=True)
     return 0

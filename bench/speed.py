@@ -28,7 +28,8 @@ Usage: ``.venv/bin/python bench/speed.py [--seeds 1,2,3] [--cache DIR] [--skip-s
    and ``legal_actions()`` at every position of one 1841 selfplay game: median and maximum
    (target median 15 ms).
 
-``--build`` chooses what is measured: the native build by default (the core's hot modules
+``--build`` (or ``STELLWERK_BUILD``, ``bench/build_choice.py``) chooses what is measured: the
+native build by default (the core's hot modules
 compiled by mypyc, docs/native-build.md; the bench first makes it, or makes it again when the
 sources changed, and runs itself again in it), or ``--build pure``.  The first line printed
 names it.
@@ -52,6 +53,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import build_choice
 
 from stellwerk.api import Game
 from stellwerk.core.errors import IllegalAction
@@ -353,30 +356,6 @@ def lays(path: Path, every: int, all_lays: bool = True) -> None:
     )
 
 
-BUILD_MARK = "STELLWERK_BENCH_BUILD"
-"""Set in the environment of a bench run again in the native build (:func:`run_native`)."""
-
-
-def run_native(argv: list[str]) -> None:
-    """Run this bench again, as a new program, in the native build of this tree (made or
-    remade by scripts/build_native.sh when missing or stale; its replays in fresh processes
-    inherit the path); return, to measure the pure Python, only when it cannot be built."""
-    build = subprocess.run(
-        ["bash", str(REPO / "scripts" / "build_native.sh"), sys.prefix],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if build.returncode != 0:
-        print(f"native build failed, the pure Python is measured:\n{build.stderr.strip()}")
-        return
-    copy = build.stdout.strip().splitlines()[-1]
-    path = os.pathsep.join(p for p in (copy, os.environ.get("PYTHONPATH", "")) if p)
-    env = {**os.environ, "PYTHONPATH": path, BUILD_MARK: f"native build {copy}"}
-    sys.stdout.flush()
-    os.execve(sys.executable, [sys.executable, *argv], env)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run every measurement and print one line each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -427,9 +406,9 @@ def main(argv: list[str] | None = None) -> int:
         "pure Python (default native)",
     )
     args = parser.parse_args(argv)
-    if args.build == "native" and os.environ.get(BUILD_MARK) is None:
-        run_native(sys.argv if argv is None else [sys.argv[0], *argv])
-    print(f"stellwerk measured: {os.environ.get(BUILD_MARK, 'pure Python')}")
+    os.environ[build_choice.CHOICE] = args.build  # the replays it starts measure the same
+    measured = build_choice.measured_build(sys.argv if argv is None else [sys.argv[0], *argv])
+    print(f"stellwerk measured: {measured}")
     seeds = [int(s) for s in args.seeds.split(",")]
     oracle = None if args.no_oracle else args.oracle
     fixtures = [
