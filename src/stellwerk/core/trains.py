@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core.entities import Train
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass
 class PhaseDef:
     name: str
@@ -17,6 +20,7 @@ class PhaseDef:
     on: str | None = None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Phases:
     """The phase track: the current phase and what starts the next one."""
 
@@ -59,6 +63,7 @@ class Phases:
         return status in self.current.status
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass
 class Depot:
     """The bank's trains: upcoming in sale order, plus trains discarded back to it."""

@@ -3,7 +3,9 @@ bankruptcy (common rules §6.1–6.4, 6.7).  Map work is delegated to the game's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from mypy_extensions import mypyc_attr
 
 from stellwerk.core import moves
 from stellwerk.core.entities import Company, Corporation, Entity, Player, Train, transfer
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from stellwerk.core.game import Game
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Track(CorporationStep):
     """The turn's tile lays: the title's allowance, generically one lay or upgrade (common
     rules §6.3)."""
@@ -69,6 +72,7 @@ class Track(CorporationStep):
             self.pass_()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Token(CorporationStep):
     """One station token per turn in a reachable city with a free slot (§6.4)."""
 
@@ -93,6 +97,7 @@ class Token(CorporationStep):
         self.pass_()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Route(CorporationStep):
     """Run the corporation's trains (common rules §6.1)."""
 
@@ -136,12 +141,13 @@ class Route(CorporationStep):
         return revenue + (action.extra_revenue or 0)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Dividend(CorporationStep):
     """Pay out or withhold the run's revenue (the game's ``pay_dividend``, price moves
     included); without revenue the corporation is not asked (common rules §6.1)."""
 
     description = "Pay or Withhold Dividends"
-    rule = "common rules §6.1"
+    rule: ClassVar[str] = "common rules §6.1"
 
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or self.round.state.revenue == 0:
@@ -192,6 +198,7 @@ class Dividend(CorporationStep):
         self.pass_()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class DiscardTrain(CorporationStep):
     """A corporation over its train limit discards to the depot."""
 
@@ -227,6 +234,7 @@ class DiscardTrain(CorporationStep):
         self.game.reclaim_train(train)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class BuyCompany(CorporationStep):
     """Corporations buy private companies from players when the phase allows."""
 
@@ -291,6 +299,7 @@ class BuyCompany(CorporationStep):
         self.game.after_company_sold(entity, company)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class IssueShares(CorporationStep):
     """Issue treasury shares to the pool or redeem one (title decides what is allowed)."""
 
@@ -333,11 +342,10 @@ class IssueShares(CorporationStep):
         self.pass_()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class BuyTrain(CorporationStep):
     """Buy trains from the depot or other corporations; emergency purchase with the
     president's money and share sales when the corporation must buy (common rules §6)."""
-
-    round: OperatingRound
 
     description = "Buy Trains"
 
@@ -531,7 +539,8 @@ class BuyTrain(CorporationStep):
         if entity is not self.current_entity():
             self.last_share_sold_price = bundle.price_per_share()
         self.game.sell_shares_and_change_price(bundle)
-        self.round.recalculate_order()
+        # an operating round's step (a cast, not a narrowed ``round``: rule 3)
+        cast("OperatingRound", self.round).recalculate_order()
         self.game.after_player_sale(corp, before)
 
     def can_sell(self, player: Player | Corporation, bundle: Bundle) -> bool:
@@ -553,6 +562,7 @@ class BuyTrain(CorporationStep):
         return not more_than_needed(bundle, needed)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Bankrupt(CorporationStep):
     """The operating corporation's president declares bankruptcy (title procedure)."""
 

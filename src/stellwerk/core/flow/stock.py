@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Player, Share
 from stellwerk.core.errors import IllegalAction
@@ -110,6 +112,7 @@ def share_turn_tests(
     }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class BuySellParShares(PlayerStep):
     """One player turn of the stock round."""
 
@@ -283,7 +286,6 @@ class BuySellParShares(PlayerStep):
         long way) and the step blocks."""
         return self.blocks and type(self).actions is BuySellParShares.actions
 
-    @any_action_blocks
     def blocking(self) -> bool:
         """``bool(current_actions())`` asked as existence tests that stop at the first yes
         (a sale is possible whenever it must be made); a title step with its own
@@ -416,6 +418,12 @@ class BuySellParShares(PlayerStep):
             player.passed = not self.round.state.current_actions
 
 
+# marked here, not by decorating the method: mypyc cannot compile a decorated method of a
+# native class (rule 8); the mark is the same function (the method descriptor when compiled)
+any_action_blocks(BuySellParShares.blocking)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class HomeToken(CorporationStep):
     """A corporation that chooses its home places that token before anything else.  A title
     using this step lists the cities and places the token on its board (its two hooks)."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.map.board import Board
 from stellwerk.core.map.graph import (
@@ -23,11 +25,13 @@ from stellwerk.core.map.graph import (
 from stellwerk.core.map.state import HexState
 from stellwerk.core.map.tiles import COLORS, RotatedTile, RPath, TileDef
 from stellwerk.core.map.upgrades import path_kept_by, rotation_error, upgrade_shape_error
+from stellwerk.core.native import fields_state, set_fields_state
 from stellwerk.core.policy import LIVE, Policy
 
 RULE = "common rules §6.3"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class LayContext:
     """Everything a title hook may look at for one candidate lay."""
@@ -41,6 +45,13 @@ class LayContext:
     teleport: bool
     limits: WalkLimits = NO_LIMITS
     """The walk limits of the corporation's graph (the new-track rule walks with them)."""
+
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
+
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
 
 
 def printed_cost(ctx: LayContext) -> int:
@@ -64,6 +75,7 @@ def shape_rule(state: HexState, tile: TileDef) -> str | None:
     return upgrade_shape_error(state.placed, tile)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class TrackRules:
     """Title hooks for track laying: ``legal_rotation`` (extra rotation rule, e.g. gauge
@@ -77,7 +89,15 @@ class TrackRules:
     upgrade_error: Callable[[HexState, TileDef], str | None] = shape_rule
     new_track_waived: Callable[[LayContext], bool] = never_waived
 
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
 
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(frozen=True, slots=True)
 class LayOptions:
     """Per-call inputs from the flow.
@@ -95,6 +115,13 @@ class LayOptions:
     teleport: Collection[str] | None = None
     policy: Policy = LIVE
     rules: TrackRules = field(default_factory=TrackRules)
+
+    def __getstate__(self) -> list[object]:
+        """Pickle and copy, as ``dataclasses`` does for a slotted class (``core.native``)."""
+        return fields_state(self)
+
+    def __setstate__(self, state: list[object]) -> None:
+        set_fields_state(self, state)
 
 
 def _fail(reason: str, rule: str = RULE) -> IllegalAction:
