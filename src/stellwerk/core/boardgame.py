@@ -44,11 +44,10 @@ from stellwerk.core.trains import Depot, Phases
 RULE_PLAYERS = "common rules §2.4"
 
 
-class BoardGame(Game):
+class BoardGame(Game[BoardPort]):
     """A game by the common rules on the default board port (the module's description)."""
 
     game_end_check: ClassVar[dict[str, str]] = {"bank": "full_or", "bankrupt": "immediate"}
-    map: BoardPort
 
     def __init__(self, players: list[tuple[int | str, str]], options: list[str], seed: int) -> None:
         super().__init__(players, options, seed)

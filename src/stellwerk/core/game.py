@@ -15,9 +15,10 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import ClassVar, Protocol
+from typing import ClassVar, Generic, Protocol
 
 from mypy_extensions import mypyc_attr
+from typing_extensions import TypeVar
 
 from stellwerk.core import moves
 from stellwerk.core.actions import TEXT_TYPES
@@ -102,12 +103,17 @@ class MapView(Protocol):
     def board(self) -> Board: ...
 
 
+MapT = TypeVar("MapT", bound=MapView, default=MapView, covariant=True)
+"""The type of a game's map port (``Game.map``): a title's game names its own port as
+``Game[ItsPort]`` instead of narrowing the attribute, which a compiled title module may not
+(docs/native-build.md, rule 3); a bare ``Game`` is ``Game[MapView]``."""
+
 _VERSIONS = itertools.count(1)
 """Numbers of states between processed actions (``Game.memo_key``), unique in the process."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
-class Game(ABC):
+class Game(ABC, Generic[MapT]):
     """Generic game state and procedures.  Titles subclass and bind hooks."""
 
     title: ClassVar[str] = ""
@@ -118,7 +124,7 @@ class Game(ABC):
     game_end_priority: ClassVar[list[str]] = ["immediate", "current_round", "current_or", "full_or"]
     live_rules: ClassVar[dict[str, str]] = {}
     """Hook: the title's rule per action type, named when live play refuses an action."""
-    map: MapView
+    map: MapT
     """The title's map port, set by the title's constructor (a game without a board has
     none)."""
 

@@ -13,6 +13,8 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from stellwerk.core import moves
 from stellwerk.core.entities import Corporation, Entity, Holder, Player, Train
 from stellwerk.core.flow.base import Round, announces_changes
@@ -51,6 +53,7 @@ purchases and sales, the emergency sales of its train and token steps); its bank
 merger, secession and frozen turn do it inside (:func:`.frozen.update`)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class GraphStamps:
     """Both graph caches as one for remembered answers (``Game.memo_cache``): their ledger
     (:attr:`GraphCache.ledger`), which counts the questions asked of either (``reads``)
@@ -69,7 +72,8 @@ class GraphStamps:
         self.stamp = (self.full.stamp, self.region.stamp)
 
 
-class Game1841(Game):
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+class Game1841(Game[MapPort]):
     """1841 - Northern Italy."""
 
     title = "1841"
@@ -101,7 +105,7 @@ class Game1841(Game):
         self.data = title_data(variant_of(self.settings))
         self.specs = {spec.sym: spec for spec in self.data.corporations}
         """Each corporation's charter by symbol."""
-        self.map: MapPort = MapPort(self.settings, game=self)
+        self.map = MapPort(self.settings, game=self)
         """The board: map, tile supply, tokens and routes."""
         self.token_count: dict[str, int] = {}
         """Tokens each corporation bought at its start (rules/1841.md 2.2.3)."""
