@@ -84,3 +84,19 @@ def test_the_build_is_named_as_it_runs() -> None:
     assert build() == ("native" if compiled else "pure Python")
     shown = CliRunner().invoke(main, ["--version"])
     assert shown.exit_code == 0 and f"({build()})" in shown.output
+
+
+@pytest.mark.parametrize("module", LISTED)
+def test_no_method_decorated_with_any_action_blocks(module: str) -> None:
+    """Rule 8 as met: mypyc 2.4.1 stops with an internal error (``KeyError: 'blocking'``) on
+    a ``blocking`` method of a compiled class decorated with ``@any_action_blocks``; a
+    compiled module marks it by calling ``any_action_blocks(Cls.blocking)`` after the class
+    (core/flow/stock.py; the mark is the same method either way)."""
+    decorated = [
+        f"{node.name}.{function.name}"
+        for node in _classes(module)
+        for function in node.body
+        if isinstance(function, ast.FunctionDef)
+        and "any_action_blocks" in [ast.unparse(d) for d in function.decorator_list]
+    ]
+    assert decorated == [], f"{module}: methods decorated with @any_action_blocks: {decorated}"
