@@ -171,7 +171,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from stellwerk.checkpoints import copy_engine
-from stellwerk.core.entities import Corporation, Player, controller
+from stellwerk.core.entities import Corporation, Holder, Player, controller
 from stellwerk.core.errors import IllegalAction
 from stellwerk.core.flow.base import Action
 from stellwerk.core.moves import Choose
@@ -469,36 +469,47 @@ def transform_changes_frozen(game: Game1841, action: Action) -> bool:
     )
 
 
+def _partial_president_sale(
+    game: Game1841, action: Action
+) -> tuple[Corporation, Holder, int, dict[Holder, int]] | None:
+    """For ``action`` selling part of a president's certificate (rules/1841.md 2.3.7): the
+    corporation, the seller, the whole percentage of the certificates listed, and every holder
+    that may preside with his percentage after the sale; ``None`` for any other action."""
+    if action.get("type") != "sell_shares":
+        return None
+    ids = {str(x) for x in action.get("shares", []) if isinstance(x, str)}
+    if not ids:
+        return None
+    corp = tuscan.corporation_or_none(game, next(iter(ids)).rsplit("_", 1)[0])
+    if corp is None:
+        return None
+    listed = [s for s in corp.certificates if s.id in ids]
+    pres = corp.presidents_share
+    seller = listed[0].owner if listed else None
+    percent = action.get("percent")
+    whole = sum(s.percent for s in listed)
+    if pres is None or pres not in listed or seller is None:
+        return None
+    if not isinstance(percent, int) or percent >= whole:
+        return None
+    after = {h: p for h, p in corp.share_holders.items() if game.may_preside(corp, h)}
+    if seller in after:
+        after[seller] -= percent
+    return corp, seller, whole - percent, after
+
+
 def partial_president_sale_unreturned(game: Game1841, action: Action) -> bool:
     """``action`` sells part of a president's certificate into the pool, nobody can take the
     presidency, and the pool holds fewer certificates of the corporation than the unsold part
     comes to (defect M, module docstring): the seller would keep the whole certificate while
     18xx.games counts the part as sold."""
-    if action.get("type") != "sell_shares":
+    sale = _partial_president_sale(game, action)
+    if sale is None:
         return False
-    ids = {str(x) for x in action.get("shares", []) if isinstance(x, str)}
-    if not ids:
-        return False
-    sym = next(iter(ids)).rsplit("_", 1)[0]
-    corp = tuscan.corporation_or_none(game, sym)
-    if corp is None:
-        return False
-    listed = [s for s in corp.certificates if s.id in ids]
-    pres = corp.presidents_share
-    seller = listed[0].owner if listed else None
-    if pres is None or pres not in listed or seller is None:
-        return False
-    percent = action.get("percent")
-    whole = sum(s.percent for s in listed)
-    if not isinstance(percent, int) or percent >= whole:
-        return False
-    after = {h: p for h, p in corp.share_holders.items() if game.may_preside(corp, h)}
-    if seller in after:
-        after[seller] -= percent
+    corp, _, unsold, after = sale
     if max(after.values(), default=0) >= corp.president_percent:
         return False
-    unsold = (whole - percent) // corp.share_unit
-    return len(game.pool.shares_of(sym)) < unsold
+    return len(game.pool.shares_of(corp.sym)) < unsold // corp.share_unit
 
 
 def partial_president_sale_by_holder(game: Game1841, action: Action) -> bool:
@@ -507,29 +518,15 @@ def partial_president_sale_by_holder(game: Game1841, action: Action) -> bool:
     (defect P, module docstring): the presidency stays, so 18xx.games never gives the unsold
     part back -- the seller loses the whole certificate to the pool -- while its percentage
     book counts only the part as sold."""
-    if action.get("type") != "sell_shares":
+    sale = _partial_president_sale(game, action)
+    if sale is None:
         return False
-    ids = {str(x) for x in action.get("shares", []) if isinstance(x, str)}
-    if not ids:
-        return False
-    sym = next(iter(ids)).rsplit("_", 1)[0]
-    corp = tuscan.corporation_or_none(game, sym)
-    if corp is None:
-        return False
-    listed = [s for s in corp.certificates if s.id in ids]
-    pres = corp.presidents_share
-    seller = listed[0].owner if listed else None
+    corp, seller, _, after = sale
     president = corp.owner
-    if pres is None or pres not in listed or seller is None or seller is president:
+    if president is None or seller is president:
         return False
-    percent = action.get("percent")
-    if not isinstance(percent, int) or percent >= sum(s.percent for s in listed):
-        return False
-    after = {h: p for h, p in corp.share_holders.items() if game.may_preside(corp, h)}
-    if seller in after:
-        after[seller] -= percent
     most = max(after.values(), default=0)
-    return most >= corp.president_percent and president is not None and after.get(president) == most
+    return most >= corp.president_percent and after.get(president) == most
 
 
 STOCK_ROUND_MOVES = frozenset({"buy_shares", "par", "buy_company", "pass", "sell_shares"})

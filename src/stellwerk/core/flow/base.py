@@ -655,7 +655,7 @@ class Round(Generic[E_co]):
                 found = step
                 break
             skipped = True
-            if type(step).skip is Step.skip and game.recorded_passes is not None:
+            if game.recorded_passes is not None and type(step).skip is Step.skip:
                 # a skip that is a pass: the record may have to show it (live play only)
                 game.note_turn_end(step.current_entity(), step.blocking)
             game.changing()
