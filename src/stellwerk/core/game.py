@@ -205,6 +205,14 @@ class Game(ABC, Generic[MapT]):
     names one corporation of the list); titles append, replace, remove and swap them."""
 
     def corporation(self, sym: str) -> Corporation:
+        found = self._find_corporation(sym)
+        if found is None:
+            raise IllegalAction(f"no corporation {sym}", "common rules §2.4")
+        return found
+
+    def _find_corporation(self, sym: str) -> Corporation | None:
+        """The first corporation of :attr:`corporations` with this symbol, by the index
+        (:attr:`_corporation_index`) while it holds, else by a search that renews it."""
         corps = self.corporations
         index = self._corporation_index
         if index is not None and index[0] is corps:
@@ -221,7 +229,7 @@ class Game(ABC, Generic[MapT]):
                     table.setdefault(corp.sym, (place, corp))
                 self._corporation_index = (corps, table)
                 return c
-        raise IllegalAction(f"no corporation {sym}", "common rules §2.4")
+        return None
 
     def company(self, sym: str) -> Company:
         for c in self.companies:
@@ -602,7 +610,7 @@ class Game(ABC, Generic[MapT]):
         return 0
 
     def corporation_or_none(self, sym: str) -> Corporation | None:
-        return next((c for c in self.corporations if c.sym == sym), None)
+        return self._find_corporation(sym)
 
     def result(self) -> dict[str, int]:
         return {str(p.id): self.player_value(p) for p in self.all_players}

@@ -18,10 +18,12 @@ from stellwerk.core.map.graph import token_nodes
 from stellwerk.io.gamefile import load_game_file, read_game_file
 from stellwerk.titles.g1841 import emergency, game_end, journal, ownership, start, token_order
 from stellwerk.titles.g1841.corporate import CorporateShares
+from stellwerk.titles.g1841.data_load import title_data
 from stellwerk.titles.g1841.game import Game1841
 from stellwerk.titles.g1841.stock import (
     Shares1841,
     buy_candidates,
+    can_par,
     first_and_smallest,
     formed_in_game,
     treasury_in_filing_order,
@@ -115,11 +117,32 @@ def _check_quick_tests(engine: Game1841) -> None:
             for player in engine.players:
                 listed = any(step.can_buy(player, b) for b in candidates if b.owner is engine.pool)
                 assert step.pool_buyable(player) == listed, player.name
+                _check_share_turn_tests(engine, step, player)
         if isinstance(step, CorporateShares):
             for corp in engine.corporations:
                 if corp.floated and not corp.closed:
                     listed = any(step.can_buy(corp, b) for b in candidates)
                     assert step.can_buy_any(corp) == listed, corp.sym
+
+
+def _check_share_turn_tests(engine: Game1841, step: Shares1841, player: Any) -> None:
+    """The player's share-turn tests asked after every action (rules/1841.md 2.2.1, 5.1: a
+    player with nothing listed is skipped), which look only where an answer can be, answer
+    what their definitions over every corporation and concession answer: a start left
+    (before phase 4 only the corporations of his concessions and, from phase 3, the
+    non-historical ones can count), a concession to buy, a limit exceeded."""
+    every_start = not step.bought() and any(
+        step.par_counts(player, corp)
+        or (can_par(engine, corp, player) and step.can_afford(player, corp))
+        for corp in engine.corporations
+    )
+    assert step.can_par_any(player) == every_start, player.name
+    assert step.can_buy_any_company(player) == bool(step.buyable_companies(player)), player.name
+    over = engine.num_certs(player) > engine.cert_limit(player) or any(
+        player.shares.get(corp.sym) and not engine.holding_ok(player, corp)
+        for corp in engine.corporations
+    )
+    assert step._over_a_limit(player) == over, player.name
 
 
 KINDS = ("pass", "sell_shares", "buy_shares", "par", "buy_company", "choose", "lay_tile")
@@ -190,3 +213,22 @@ def test_home_city_answer_follows_the_board() -> None:
     assert taken
     assert start.has_home_city(engine, corp) is False
     assert start.home_city_exists(engine, corp) is False
+
+
+@pytest.mark.parametrize(
+    "variant", [(), ("first_edition",), ("short_game",), ("first_edition", "short_game")]
+)
+def test_concession_lookups_are_the_charters(variant: tuple[str, ...]) -> None:
+    """rules/1841.md 1.2: each historical corporation starts by its concession, the charter's
+    number; the data's lookups (asked after every stock action) answer what a search of the
+    charters and concessions answers, in every data variant."""
+    data = title_data(variant)
+    for spec in data.corporations:
+        searched = next((c for c in data.companies if c.number == spec.concession), None)
+        assert data.concession_for(spec.sym) == searched, spec.sym
+    for company in data.companies:
+        assert data.company_by_sym(company.sym) is company
+        starts = tuple(s.sym for s in data.corporations if s.concession == company.number)
+        assert data.started_by(company.sym) == starts, company.sym
+    assert data.company_by_sym("no such concession") is None
+    assert data.started_by("no such concession") == ()

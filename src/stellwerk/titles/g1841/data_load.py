@@ -218,8 +218,45 @@ class RouteData:
     required_stops: int
 
 
-_PHASES: dict[int, tuple[TitleData, dict[str, Phase]]] = {}
-"""Per title data (by identity): its phases by name (:meth:`TitleData.phase`)."""
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """Lookups built once per title data (by identity), for questions asked after every
+    action: phases by name, and the concessions by number, by symbol and by the
+    corporation they start."""
+
+    data: TitleData
+    phases: dict[str, Phase]
+    company_by_sym: dict[str, Company]
+    concession_for: dict[str, Company]
+    started_by: dict[str, tuple[str, ...]]
+
+
+_INDEX: dict[int, _Index] = {}
+"""Per title data (by identity): its :class:`_Index`."""
+
+
+def _index(data: TitleData) -> _Index:
+    known = _INDEX.get(id(data))
+    if known is None or known.data is not data:
+        if len(_INDEX) > 32:  # copies of the data (a game copied whole) come and go
+            _INDEX.clear()
+        by_number = {c.number: c for c in data.companies}
+        concession_for = {
+            spec.sym: by_number[spec.concession]
+            for spec in data.corporations
+            if spec.concession is not None and spec.concession in by_number
+        }
+        started_by: dict[str, tuple[str, ...]] = {}
+        for corporation, company in concession_for.items():
+            started_by[company.sym] = (*started_by.get(company.sym, ()), corporation)
+        known = _INDEX[id(data)] = _Index(
+            data,
+            {p.name: p for p in data.phases},
+            {c.sym: c for c in data.companies},
+            concession_for,
+            started_by,
+        )
+    return known
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,13 +281,21 @@ class TitleData:
 
     def phase(self, name: str) -> Phase:
         """The phase with this name (looked up by name: the train limit asks it often)."""
-        known = _PHASES.get(id(self))
-        if known is None or known[0] is not self:
-            if len(_PHASES) > 32:  # copies of the data (a game copied whole) come and go
-                _PHASES.clear()
-            known = _PHASES[id(self)] = (self, {p.name: p for p in self.phases})
-        found = known[1].get(name)
+        found = _index(self).phases.get(name)
         return found if found is not None else next(p for p in self.phases if p.name == name)
+
+    def company_by_sym(self, sym: str) -> Company | None:
+        """The concession with this symbol (None for an unknown one)."""
+        return _index(self).company_by_sym.get(sym)
+
+    def concession_for(self, corporation: str) -> Company | None:
+        """The concession that entitles its owner to start this corporation (rules/1841.md
+        1.2; None for the non-historical ones and for a concession the variant removed)."""
+        return _index(self).concession_for.get(corporation)
+
+    def started_by(self, company: str) -> tuple[str, ...]:
+        """The corporations whose concession this is (:meth:`concession_for` turned round)."""
+        return _index(self).started_by.get(company, ())
 
     def train(self, name: str) -> TrainType:
         """The train type with this name."""

@@ -84,16 +84,16 @@ def new_stock_round(game: Game) -> Round[Entity]:
 
 def concession_of(game: Charters, corp: Corporation) -> Company | None:
     """The concession that entitles its owner to start ``corp`` (rules/1841.md 1.2)."""
-    spec = game.specs[corp.sym]
-    if spec.concession is None:
-        return None
-    found = next((c for c in game.data.companies if c.number == spec.concession), None)
+    found = game.data.concession_for(corp.sym)
     return game.company(found.sym) if found is not None else None
 
 
 def corporation_of(game: StockGame, company: Company) -> Corporation | None:
     """The corporation a concession entitles to start (none for Bayard; rules/1841.md 1.2)."""
-    sym = next(c.corporation for c in game.data.companies if c.sym == company.sym)
+    found = game.data.company_by_sym(company.sym)
+    if found is None:
+        raise KeyError(f"no concession {company.sym}")
+    sym = found.corporation
     return game.corporation_or_none(sym) if sym is not None else None
 
 
@@ -461,7 +461,7 @@ def _percent(share: Share) -> int:
 
 _SHARE_TURN_TESTS: dict[str, Callable[[Shares1841, Player], bool]] = {
     **share_turn_tests(Player),
-    "companies": lambda step, player: bool(step.buyable_companies(player)),
+    "companies": lambda step, player: step.can_buy_any_company(player),
     "own_concession": lambda step, player: step.own_concession_keeps_turn(player),
 }
 """The six tests of the player's share turn (:func:`turn_menu`) by name, computed."""
@@ -564,13 +564,14 @@ class Shares1841(BuySellParShares):
         if self.bought():
             return False  # a certificate from the pool is never one of the extra purchases
         game = self.game
-        in_pool = game.pool.shares
         sold = self.sold(player)
         cash = player.cash
-        for corp in game.corporations:
-            shares = in_pool.get(corp.sym)
-            if not shares or not corp.ipoed or sold.get(corp.sym):
+        for sym, shares in game.pool.shares.items():  # (the pool holds few corporations)
+            if not shares or sold.get(sym):
                 continue  # (nothing of a corporation he sold this round: can_buy)
+            corp = game.corporation_or_none(sym)
+            if corp is None or not corp.ipoed:
+                continue
             seen: set[tuple[int, bool]] = set()
             for share in shares:
                 key = (share.percent, share.president)
@@ -627,11 +628,37 @@ class Shares1841(BuySellParShares):
         if self.bought():
             return False
         game = self.game
-        return any(
-            self.par_counts(player, corp)
-            or (can_par(game, corp, player) and self.can_afford(player, corp))
-            for corp in game.corporations
+        phase = phase_number(game)
+        candidates = (
+            game.corporations
+            if phase >= CONCESSIONS_UNTIL_PHASE
+            else self._par_candidates(player, phase)
         )
+        for corp in candidates:  # (a loop: asked after every action)
+            if corp.ipoed:
+                continue  # (neither test counts a started corporation)
+            if self.par_counts(player, corp) or (
+                can_par(game, corp, player) and self.can_afford(player, corp)
+            ):
+                return True
+        return False
+
+    def _par_candidates(self, player: Player, phase: int) -> list[Corporation]:
+        """Before phase 4 the corporations that :meth:`par_counts` or :func:`can_par` could
+        allow ``player``: the historical ones whose concession he holds, and from phase 3
+        the non-historical ones (rules/1841.md 2.2.1; the turn's test asks after every
+        action, and a player holds few concessions)."""
+        game = self.game
+        specs = game.specs
+        out: list[Corporation] = []
+        for company in player.companies:
+            for sym in game.data.started_by(company.sym):
+                corp = game.corporation_or_none(sym)
+                if corp is not None and specs[sym].historical:
+                    out.append(corp)
+        if phase >= NON_HISTORICAL_FROM_PHASE:
+            out.extend(c for c in game.corporations if not specs[c.sym].historical)
+        return out
 
     def par_counts(self, player: Player, corp: Corporation) -> bool:
         """Whether 18xx.games counts a start of ``corp`` as something left for ``player``: a
@@ -688,9 +715,13 @@ class Shares1841(BuySellParShares):
     def company_price(self, company: Company) -> tuple[int, int]:
         """(least price of the concession, extra for the president's certificate that goes
         with it from the pool)."""
-        pres = company_president_share(self.game, company)
         if isinstance(company.owner, Player):
             return (1, 0)
+        return self._bank_price(company, company_president_share(self.game, company))
+
+    def _bank_price(self, company: Company, pres: Share | None) -> tuple[int, int]:
+        """:meth:`company_price` of a concession the bank holds, ``pres`` the president's
+        certificate that goes with it."""
         extra = 0
         if pres is not None:
             corp = self.game.corporation(pres.corporation)
@@ -710,10 +741,10 @@ class Shares1841(BuySellParShares):
                 return False
         elif owner is not None or self.game.turn < 2:
             return False
-        low, extra = self.company_price(company)
+        pres = company_president_share(self.game, company)
+        low, extra = (1, 0) if isinstance(owner, Player) else self._bank_price(company, pres)
         if player.cash < low + extra:
             return False
-        pres = company_president_share(self.game, company)
         if pres is None:
             return True
         return self.can_gain(player, Bundle.of([pres], self.game.corporation(pres.corporation)))
@@ -729,6 +760,13 @@ class Shares1841(BuySellParShares):
 
     def buyable_companies(self, player: Player) -> list[Company]:
         return [c for c in self.game.companies if self.can_buy_company(player, c)]
+
+    def can_buy_any_company(self, player: Player) -> bool:
+        """Whether :meth:`buyable_companies` lists one (the turn's test, asked after every
+        action: it stops at the first)."""
+        if self.bought():
+            return False
+        return any(self.can_buy_company(player, c) for c in self.game.companies)
 
     def own_concession_keeps_turn(self, player: Player) -> bool:
         """With player-to-player purchases 18xx.games counts a player's own concessions among
@@ -851,9 +889,11 @@ class Shares1841(BuySellParShares):
         game = self.game
         if game.num_certs(player) > game.cert_limit(player):
             return True
-        held = player.shares
-        for corp in game.corporations:  # (a loop: asked after every action)
-            if held.get(corp.sym) and not game.holding_ok(player, corp):
+        for sym, held in player.shares.items():  # (a loop: asked after every action)
+            if not held:
+                continue
+            corp = game.corporation_or_none(sym)
+            if corp is not None and not game.holding_ok(player, corp):
                 return True
         return False
 
