@@ -32,7 +32,10 @@ ready() {  # ready VERSION VENV: set up VENV unless it is there and up to date
 run_pytest() {  # run_pytest VENV ARGS...: pytest, where "no tests collected" is a failure
     local venv="$1"
     shift
-    "$venv/bin/pytest" -n 2 --durations=20 "$@"  # the slowest tests, to watch the 15-minute budget
+    # --dist worksteal: a worker that runs out of tests takes half of the other's queue, so the
+    # long end-to-end games (up to a minute each) cannot leave one worker running alone at the
+    # end, as xdist's default (load: fixed batches sent ahead) can
+    "$venv/bin/pytest" -n 2 --dist worksteal --durations=20 "$@"  # the slowest tests, to watch the 15-minute budget
     local code=$?
     if [ "$code" -eq 5 ]; then
         echo "test.sh: FAILED - pytest collected no tests (exit code 5)" >&2
