@@ -22,8 +22,9 @@ if [ "${FORCE:-0}" != 1 ] && [ "$(cat "$out/NATIVE_SOURCE" 2>/dev/null)" = "$sta
 fi
 rm -rf "$out"
 mkdir -p "$out"
-cp -r src/stellwerk "$out/"
-find "$out" -name __pycache__ -prune -exec rm -rf {} +
+# the package without its __pycache__ folders: scripts/test.sh builds this beside a pytest run of
+# the same tree, whose interpreters may be writing .pyc files there meanwhile
+tar -C src --exclude=__pycache__ -cf - stellwerk | tar -C "$out" -xf -
 mapfile -t modules < <(grep -v '^#' scripts/native_modules.txt | grep .)
 (cd "$out" && "$py" -m mypyc "${modules[@]}" > mypyc.log 2>&1) || {
     tail -20 "$out/mypyc.log" >&2
