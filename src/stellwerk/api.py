@@ -44,7 +44,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from stellwerk.checkpoints import Checkpoints
+from stellwerk.checkpoints import Checkpoints, copy_engine
 from stellwerk.core import moves
 from stellwerk.core.actions import action_id
 from stellwerk.core.entities import Corporation as CoreCorporation
@@ -321,14 +321,12 @@ class Game:
         :meth:`process` would, changing nothing: the live gate, then the action tried on a
         copy of the game.  For a front end that must know a move is legal before it does
         something else with it (an offer that waits for another player's consent)."""
-        import copy
-
         if action.get("type") in ("undo", "redo"):
             raise IllegalAction("undo and redo are not verified ahead", "common rules §3.4")
         trial = {k: v for k, v in action.items() if k != "auto_actions"}
         trial["id"] = self.next_id()
         self._check_live(trial)  # leaves the policy live play judges by (``_stalled``)
-        engine = copy.deepcopy(self._engine)
+        engine = copy_engine(self._engine)  # (the checkpoints' pickle: a deep copy's state)
         self._engine.policy = LIVE
         try:
             engine.resume()
