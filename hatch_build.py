@@ -61,8 +61,11 @@ class NativeBuild(BuildHookInterface):  # type: ignore[misc]
                 + (done.stdout + done.stderr)[-3000:]
             )
             return
-        built = [p for p in work.rglob("*") if p.suffix in (".so", ".pyd") and "build" not in
-                 p.relative_to(work).parts[:1]]
+        built = [
+            p
+            for p in work.rglob("*")
+            if p.suffix in (".so", ".pyd") and "build" not in p.relative_to(work).parts[:1]
+        ]
         for path in built:  # the shims beside their .py files, and mypyc's shared library
             build_data["force_include"][str(path)] = path.relative_to(work).as_posix()
         build_data["pure_python"] = False

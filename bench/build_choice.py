@@ -37,8 +37,10 @@ def measured_build(argv: list[str]) -> str:
         check=False,
     )
     if build.returncode != 0:
-        print(f"native build failed, the pure Python is measured:\n{build.stderr.strip()}",
-              file=sys.stderr)
+        print(
+            f"native build failed, the pure Python is measured:\n{build.stderr.strip()}",
+            file=sys.stderr,
+        )
         return "pure Python"
     copy = build.stdout.strip().splitlines()[-1]
     path = os.pathsep.join(p for p in (copy, os.environ.get("PYTHONPATH", "")) if p)

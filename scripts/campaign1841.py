@@ -173,9 +173,21 @@ def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
     name = out / f"sp_{players}p_s{seed}_{'+'.join(options) or 'default'}"
     game, trace = name.with_suffix(".json"), name.with_suffix(".trace.jsonl")
     verdict = Verdict("selfplay", seed, players, options, "unknown", file=str(game))
-    args = [*STELLWERK, "selfplay", "1841", "--players", str(players),
-            "--seed", str(seed), "--max-actions", str(max_actions), "-o", str(game),
-            "--veto", str(REPO / "tools" / "oracle_defects_1841.py") + ":veto"]
+    args = [
+        *STELLWERK,
+        "selfplay",
+        "1841",
+        "--players",
+        str(players),
+        "--seed",
+        str(seed),
+        "--max-actions",
+        str(max_actions),
+        "-o",
+        str(game),
+        "--veto",
+        str(REPO / "tools" / "oracle_defects_1841.py") + ":veto",
+    ]
     for option in options:
         args += ["--option", option]
     played = _run(args)
@@ -187,9 +199,10 @@ def selfplay_game(seed: int, players: int, options: tuple[str, ...], out: Path,
     refused = _refused(trace)
     if refused is not None:
         verdict.actions = int(str(refused.get("refused_action_id", 0)))
-        verdict.detail = f"18xx.games refused action {refused.get('refused_action_id')}: " + str(
-            refused.get("error", "")
-        )[:300]
+        verdict.detail = (
+            f"18xx.games refused action {refused.get('refused_action_id')}: "
+            + str(refused.get("error", ""))[:300]
+        )
         letter = _known_defect(game, verdict.actions)
         if letter is not None:  # a known defect the driver could not steer clear of
             verdict.verdict = "theirs"

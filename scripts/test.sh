@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every check on the oldest and the newest supported Python:
-#   Python 3.11 (.venv):       ruff check, mypy --strict, the import layers (import-linter),
+#   Python 3.11 (.venv):       ruff check, ruff format --check, mypy --strict, import-linter,
 #                              pytest on 2 workers (pytest-xdist)
 #   Python 3.13 (.venv-3.13):  the native build (scripts/build_native.sh: the core's hot modules
 #                              compiled by mypyc) and pytest on 2 workers against it (without the
@@ -61,6 +61,8 @@ fi
 if ready 3.11 .venv; then
     echo "== ruff check"
     .venv/bin/ruff check . || status=1
+    echo "== ruff format --check"
+    .venv/bin/ruff format --check . || status=1
     echo "== mypy"
     .venv/bin/mypy || status=1
     echo "== import layers (lint-imports, pyproject.toml [tool.importlinter])"

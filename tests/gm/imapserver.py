@@ -122,7 +122,7 @@ service anvil {{
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    log = (folder / "dovecot.log")
+                    log = folder / "dovecot.log"
                     text = log.read_text(errors="replace") if log.exists() else ""
                     raise RuntimeError(f"dovecot did not start: {text[-2000:]}") from None
                 time.sleep(0.1)

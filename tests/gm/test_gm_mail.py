@@ -138,12 +138,17 @@ def test_config_loads_servers_players_and_languages(tmp_path: Path) -> None:
         ('kind = "pigeon"', 'kind = "outbox"\nfolder = "o"', "incoming.kind"),
         ('kind = "maildir"', 'kind = "outbox"\nfolder = "o"', "incoming.path"),
         ('kind = "maildir"\npath = "m"', 'kind = "smtp"', "outgoing.host"),
-        ('kind = "maildir"\npath = "m"', 'kind = "smtp"\nhost = "h"\nsecurity = "tls"',
-         "outgoing.security"),
+        (
+            'kind = "maildir"\npath = "m"',
+            'kind = "smtp"\nhost = "h"\nsecurity = "tls"',
+            "outgoing.security",
+        ),
         ('kind = "maildir"\npath = "m"', 'kind = "smtp"\nhost = "h"\nport = 0', "outgoing.port"),
-        ('kind = "maildir"\npath = "m"',
-         'kind = "smtp"\nhost = "h"\npassword_env = "STELLWERK_NO_SUCH_VARIABLE"',
-         "password_env"),
+        (
+            'kind = "maildir"\npath = "m"',
+            'kind = "smtp"\nhost = "h"\npassword_env = "STELLWERK_NO_SUCH_VARIABLE"',
+            "password_env",
+        ),
     ],
 )
 def test_config_errors_name_the_key(
@@ -199,9 +204,12 @@ def test_unknown_address_refused_and_logged(
 ) -> None:
     """Issue 10 item 5: a mail from an unknown address is refused and logged."""
     mail = mail_of("mallory@example.com")
-    with caplog.at_level(logging.WARNING, logger="stellwerk.gm.mail"), pytest.raises(
-        MailRefused, match=r"mallory@example\.com is no player's in game g1"
-    ) as refused:
+    with (
+        caplog.at_level(logging.WARNING, logger="stellwerk.gm.mail"),
+        pytest.raises(
+            MailRefused, match=r"mallory@example\.com is no player's in game g1"
+        ) as refused,
+    ):
         identify(config, "g1", mail)
     assert refused.value.mail == mail
     assert "mallory@example.com" in caplog.text and "refused" in caplog.text
@@ -212,8 +220,9 @@ def test_mail_for_another_player_refused_and_logged(
 ) -> None:
     """Issue 10 item 5: a mail naming another player (a ``player:`` line) is refused."""
     for body, subject in (("player: Bob\npass\n", "orders"), ("pass\n", "Spieler: Alice")):
-        with caplog.at_level(logging.WARNING, logger="stellwerk.gm.mail"), pytest.raises(
-            MailRefused, match="claims to be for player"
+        with (
+            caplog.at_level(logging.WARNING, logger="stellwerk.gm.mail"),
+            pytest.raises(MailRefused, match="claims to be for player"),
         ):
             identify(config, "g1", mail_of("jm@example.de", body, subject))
     assert caplog.text.count("refused") == 2
@@ -497,9 +506,24 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ssl.SSL
     folder = tmp_path_factory.mktemp("tls")
     cert, key = folder / "cert.pem", folder / "key.pem"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
-         "-addext", "subjectAltName=IP:127.0.0.1"],
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ],
         check=True,
         capture_output=True,
     )

@@ -122,8 +122,9 @@ def test_orders_as_understood_with_defaults_and_standing_marked(game: Game, lang
     text = report(game, lang).text
     lines = section(text, words["orders"])
     assert len(lines) == 2 * len(ORDERS)
-    for order, (quoted, status) in zip(ORDERS, zip(lines[::2], lines[1::2], strict=True),
-                                       strict=True):
+    for order, (quoted, status) in zip(
+        ORDERS, zip(lines[::2], lines[1::2], strict=True), strict=True
+    ):
         assert quoted == f"> {order.text}"
         if order.refused:
             assert words["refused"].format(why=order.refused) in status
@@ -404,7 +405,8 @@ def test_pictures_go_out_only_when_they_changed(game: Game) -> None:
     third = build_report(game, player="Alice", lang="de", since_action=0, orders=[],
                          deadline=None, sent_pictures=changed)  # fmt: skip
     assert [n.rsplit("_", 1)[-1] for n, _, _ in third.attachments if n.endswith(".png")] == [
-        "map.png"]
+        "map.png"
+    ]
 
 
 def test_the_game_file_only_when_asked_for(game: Game) -> None:

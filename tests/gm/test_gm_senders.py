@@ -305,8 +305,7 @@ def test_the_secret_word(tmp_path: Path) -> None:
     master.send_reports("g1")
     first = {to: body for to, body, _ in outbox(tmp_path / "out")}
     word = master.secret("g1", 1)
-    assert word in first["anna@example.org"] and "Dein Geheimwort ist" in first[
-        "anna@example.org"]
+    assert word in first["anna@example.org"] and "Dein Geheimwort ist" in first["anna@example.org"]
     words = {master.secret("g1", number) for number in (1, 2, 3)}
     assert len(words) == 3
     assert master.secret("g1", 2) not in first["anna@example.org"]
@@ -379,9 +378,11 @@ def test_one_games_unsent_report_does_not_keep_the_others_answers(tmp_path: Path
         ), encoding="utf-8")  # fmt: skip
         new_game(tmp_path, config, "g1")
         new_game(tmp_path, config, "k")
-        deliver(tmp_path,
-                message("anna@example.org", "passe\n", subject="[1849 #g1] x", number=1),
-                message("anna@example.org", "passe\n", subject="[1849 #k] x", number=2))
+        deliver(
+            tmp_path,
+            message("anna@example.org", "passe\n", subject="[1849 #g1] x", number=1),
+            message("anna@example.org", "passe\n", subject="[1849 #k] x", number=2),
+        )
         code, text = fetch(tmp_path, config)
     finally:
         controller.stop()

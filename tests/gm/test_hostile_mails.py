@@ -57,25 +57,49 @@ def test_a_batch_of_hostile_mails_changes_nothing_and_each_is_answered(tmp_path:
     passed = f"{TRUSTED}; dmarc=pass header.from=example.org".encode()
     mails = [
         # the active player's address, but the trusted server found it forged
-        raw_mail(active_address, b"passe\n", number=1,
-                 extra=f"Authentication-Results: {TRUSTED}; dmarc=fail "
-                       "header.from=example.org\r\n".encode()),
+        raw_mail(
+            active_address,
+            b"passe\n",
+            number=1,
+            extra=f"Authentication-Results: {TRUSTED}; dmarc=fail "
+            "header.from=example.org\r\n".encode(),
+        ),
         # another player orders for the active player's turn (nothing of his to decide)
-        raw_mail(other_address, b"passe\nATA: kaufe zug 2\n", number=2,
-                 extra=b"Authentication-Results: " + passed + b"\r\n"),
+        raw_mail(
+            other_address,
+            b"passe\nATA: kaufe zug 2\n",
+            number=2,
+            extra=b"Authentication-Results: " + passed + b"\r\n",
+        ),
         # 5 MB of orders
-        raw_mail(third_address, b"passe\n" * 900_000, number=3,
-                 extra=b"Authentication-Results: " + passed + b"\r\n"),
+        raw_mail(
+            third_address,
+            b"passe\n" * 900_000,
+            number=3,
+            extra=b"Authentication-Results: " + passed + b"\r\n",
+        ),
         # an unknown charset and bytes that are no text in it
-        raw_mail(other_address, b"\xff\xfe p\xe4sse \x00\x01\n", charset="x-klingon",
-                 number=4, extra=b"Authentication-Results: " + passed + b"\r\n"),
+        raw_mail(
+            other_address,
+            b"\xff\xfe p\xe4sse \x00\x01\n",
+            charset="x-klingon",
+            number=4,
+            extra=b"Authentication-Results: " + passed + b"\r\n",
+        ),
         # a declared charset the bytes do not fit
-        raw_mail(third_address, b"\xc3\x28 passe\n", charset="utf-8", number=5,
-                 extra=b"Authentication-Results: " + passed + b"\r\n"),
+        raw_mail(
+            third_address,
+            b"\xc3\x28 passe\n",
+            charset="utf-8",
+            number=5,
+            extra=b"Authentication-Results: " + passed + b"\r\n",
+        ),
         # broken MIME: a multipart without its boundary
-        (f"From: {other_address}\r\nSubject: [1849 #{KEY}] x\r\nMessage-ID: <6@m>\r\n"
-         "Authentication-Results: " + passed.decode() + "\r\nMIME-Version: 1.0\r\n"
-         'Content-Type: multipart/mixed; boundary="nothere"\r\n\r\npasse\n').encode(),
+        (
+            f"From: {other_address}\r\nSubject: [1849 #{KEY}] x\r\nMessage-ID: <6@m>\r\n"
+            "Authentication-Results: " + passed.decode() + "\r\nMIME-Version: 1.0\r\n"
+            'Content-Type: multipart/mixed; boundary="nothere"\r\n\r\npasse\n'
+        ).encode(),
         # no mail at all, and a mail without From
         b"\x00\x01\x02 garbage \xff\xfe",
         b"Subject: [1849 #g1] x\r\nMessage-ID: <8@m>\r\n\r\npasse\n",

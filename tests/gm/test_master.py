@@ -290,6 +290,7 @@ def test_the_game_file_goes_out_per_round_and_on_request(gm: GameMaster) -> None
     """The first report and the first after a round ended carry the game file; one in the
     same round does not, unless the player asked for it ("schicke Spieldatei"); pictures
     that did not change are not sent again."""
+
     def attached(name: str) -> list[str]:
         return [n for n, _, _ in gm.reports("g1", name)[name].attachments]
 

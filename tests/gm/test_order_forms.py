@@ -82,8 +82,9 @@ def test_issue28_a_malformed_new_form_is_refused_naming_the_form(text: str, prob
 
 # -- positions -------------------------------------------------------------------------------
 @cache
-def _driven(title: str, players: int, options: tuple[str, ...], seed: int,
-            kind: str) -> dict[str, Any]:
+def _driven(
+    title: str, players: int, options: tuple[str, ...], seed: int, kind: str
+) -> dict[str, Any]:
     """The game file of a seeded random game (the selfplay driver's choices) at the first
     position where some entity may send a ``kind`` action (``choose=VALUE``: that choice)."""
     game = Game.create(title, [(i, f"P{i}") for i in range(1, players + 1)], list(options), seed)
@@ -257,7 +258,8 @@ def test_issue28_assign_to_a_lower_case_port_and_refusals() -> None:
     with pytest.raises(Refused, match=r"H12 cannot be assigned to \(possible: a12, A5, L14, N8\)"):
         understand(game, player, o.Assign("H12", corp="CNM"), "CNM")
     assert in_language("H12 cannot be assigned to (possible: a12, A5)", "de") == (
-        "H12 ist kein mögliches Ziel (möglich: a12, A5)")
+        "H12 ist kein mögliches Ziel (möglich: a12, A5)"
+    )
     before, _ = recorded_1849(40)
     with pytest.raises(Refused, match="nothing can be assigned now"):
         understand(before, player, o.Assign("A5", corp="CNM"), "CNM")
@@ -292,7 +294,8 @@ def test_issue28_a_bond_order_where_none_can_be_issued_is_refused() -> None:
     with pytest.raises(Refused, match="no bond can be repaid now"):
         understand(before, player, o.RepayBond(corp=corp), corp)
     assert in_language("no bond can be repaid now", "de") == (
-        "jetzt kann keine Anleihe zurückgezahlt werden")
+        "jetzt kann keine Anleihe zurückgezahlt werden"
+    )
 
 
 @pytest.mark.parametrize(("text", "lang"), [("pay debt", "en"), ("zahle Schulden", "de")])
@@ -342,8 +345,9 @@ def test_issue28_a_city_number_not_on_the_hex_is_refused_naming_the_cities() -> 
         with pytest.raises(Refused, match=r"in city .* of C1 \(possible: 1 = C1-0-1\)"):
             understand(game, player, order, "AFG")
     answer = by_session(game, player, "AFG: marke C1 stadt 0", "de")
-    assert answer.refused == ("in Stadt 0 von C1 kann keine Marke gesetzt werden "
-                              "(möglich: 1 = C1-0-1)")
+    assert answer.refused == (
+        "in Stadt 0 von C1 kann keine Marke gesetzt werden (möglich: 1 = C1-0-1)"
+    )
 
 
 def test_issue28_a_laid_tile_numbers_its_cities_from_0() -> None:

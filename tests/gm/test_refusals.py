@@ -79,8 +79,11 @@ def test_an_order_for_a_corporation_of_another_player_is_refused() -> None:
     snap = game.snapshot()
     player = acting_player(game)
     mine = next(p["shares"] for p in snap["players"] if p["id"] == player)
-    other = next(c["id"] for c in snap["corporations"]
-                 if c.get("president") not in (None, player) and c["id"] not in mine)
+    other = next(
+        c["id"]
+        for c in snap["corporations"]
+        if c.get("president") not in (None, player) and c["id"] not in mine
+    )
     session = Session(game)
     answers = session.receive(player, f"{other}: pass\npass")
     assert [a.refused for a in answers] == [f"you do not preside {other}"]
@@ -128,7 +131,8 @@ def test_issue10_an_ambiguous_tile_lay_is_refused_naming_the_rotations() -> None
     assert "rotation" in reply.refused
     assert record(game) == before
     lays = [
-        a for a in game.legal_actions(hex_id="L12")
+        a
+        for a in game.legal_actions(hex_id="L12")
         if a["type"] == "lay_tile" and a["tile"].startswith("79-")
     ]
     text = order_text(game, lays[0], "de")

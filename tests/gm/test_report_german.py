@@ -48,8 +48,14 @@ def test_a_german_report_has_no_english_gm_text(tmp_path: Path) -> None:
     gm.correct("g1", "Versehen", undo_to=last - 1)
     reports = gm.reports("g1")
     anna = reports["Anna"].text
-    for needle in ("Dauerauftrag erteilt", "beendet: vom Spieler gelöscht", "Mail von",
-                   "Korrektur der Spielleitung: Versehen", "Aktionen nach", "(Vorgabe: "):
+    for needle in (
+        "Dauerauftrag erteilt",
+        "beendet: vom Spieler gelöscht",
+        "Mail von",
+        "Korrektur der Spielleitung: Versehen",
+        "Aktionen nach",
+        "(Vorgabe: ",
+    ):
         assert needle in anna or needle in reports["Clara"].text, needle  # fmt: skip
     found = ENGLISH.findall(anna) + ENGLISH.findall(reports["Clara"].text)
     assert found == []
@@ -62,8 +68,10 @@ def test_a_german_report_has_no_english_gm_text(tmp_path: Path) -> None:
     [
         ("no bids", "keine Gebote"),
         ("drawn 2 of 3 (seed 7)", "gezogen: 2 von 3 (Startwert 7)"),
-        ("buy no tokens beyond the 2 the rules require (house rule)",
-         "kaufe keine Marken über die 2 hinaus, die die Regeln verlangen (Hausregel)"),
+        (
+            "buy no tokens beyond the 2 the rules require (house rule)",
+            "kaufe keine Marken über die 2 hinaus, die die Regeln verlangen (Hausregel)",
+        ),
         ("CTS has floated", "CTS ist in Betrieb"),
         ("the price of SCE (30) is above 20", "der Preis von SCE (30) liegt über 20"),
         ("Ben sold shares", "Ben hat Aktien verkauft"),

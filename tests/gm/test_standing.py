@@ -91,7 +91,7 @@ def test_issue10_item2_buy_until_percent_buys_then_stops() -> None:
 
 
 def test_issue10_item2_own_standing_order_run_best_and_pay_out() -> None:
-    """"Always run best and pay out" has no 18xx.games program: it is ours; at the run and
+    """ "Always run best and pay out" has no 18xx.games program: it is ours; at the run and
     the dividend of that corporation it answers by itself."""
     game = position(3, 16)
     corp = game.active_entities()[0]

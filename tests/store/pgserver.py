@@ -30,9 +30,9 @@ def find_bindir() -> Path | None:
         return Path(given) if (Path(given) / "initdb").exists() else None
     found = sorted(
         glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-        key=lambda path: int(Path(path).parent.parent.name)
-        if Path(path).parent.parent.name.isdigit()
-        else 0,
+        key=lambda path: (
+            int(Path(path).parent.parent.name) if Path(path).parent.parent.name.isdigit() else 0
+        ),
     )
     if found:
         return Path(found[-1]).parent

@@ -157,9 +157,7 @@ def kill_rounds(kind: str, kills: int, place: Path | str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_kill_9_during_appends_leaves_the_old_or_the_new_log(
-    place: Path | str, kind: str
-) -> None:
+def test_kill_9_during_appends_leaves_the_old_or_the_new_log(place: Path | str, kind: str) -> None:
     kill_rounds(kind, 4, place, seed=12)
 
 

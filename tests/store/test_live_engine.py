@@ -168,9 +168,7 @@ def test_undo_through_the_store_agrees_with_a_fresh_load(
     store.close()
 
 
-def test_the_kept_engines_are_bounded(
-    kind: str, tmp_path: Path, played: dict[str, Any]
-) -> None:
+def test_the_kept_engines_are_bounded(kind: str, tmp_path: Path, played: dict[str, Any]) -> None:
     """A store keeps at most ``kept_live`` engines, the most recently used: appends to a game
     whose engine was dropped rebuild it once from its file, with the same state."""
     store = _store(kind, tmp_path)

@@ -18,9 +18,11 @@ from stellwerk.io.gamefile import load_game_file, read_game_file
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "18xx.games"
-GAME_FILES = sorted(
-    path for title in ("1849", "1841") for path in (FIXTURES / title).glob("*.json")
-) if FIXTURES.is_dir() else []
+GAME_FILES = (
+    sorted(path for title in ("1849", "1841") for path in (FIXTURES / title).glob("*.json"))
+    if FIXTURES.is_dir()
+    else []
+)
 RUNS_CHECKED = 3
 """Runs checked per file (the first ones: a replay to every run would be slow)."""
 

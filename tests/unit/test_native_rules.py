@@ -34,8 +34,7 @@ def test_every_class_allows_interpreted_subclasses_and_pickling(module: str) -> 
     missing = [
         node.name
         for node in _classes(module)
-        if not _exempt(node)
-        and FULL[1:] not in [ast.unparse(d) for d in node.decorator_list]
+        if not _exempt(node) and FULL[1:] not in [ast.unparse(d) for d in node.decorator_list]
     ]
     assert missing == [], f"{module}: classes without {FULL}"
 

@@ -124,8 +124,11 @@ def test_chat_on_the_page(client: TestClient) -> None:
         refused = client.post(links["Bob"] + "/say", data={"csrf": csrf_of(bob), "message": text})
         assert refused.status_code == status
     token = links["spectator"].split("/")[3]
-    assert client.post(
-        f"/play/{key}/{token}/say", data={"csrf": csrf_of(bob), "message": "hi"}
-    ).status_code == 403
+    assert (
+        client.post(
+            f"/play/{key}/{token}/say", data={"csrf": csrf_of(bob), "message": "hi"}
+        ).status_code
+        == 403
+    )
     after = client.get(f"/api/games/{key}/file", params={"token": links["Ann"].split("/")[3]})
     assert len(after.json()["actions"]) == count

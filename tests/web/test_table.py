@@ -44,7 +44,9 @@ def _move(client: TestClient, table: str, kind: str) -> None:
     answer = client.post(
         table + "/act",
         data={
-            "csrf": csrf_of(page), "base": count.group(1), "action": json.dumps(chosen["action"])
+            "csrf": csrf_of(page),
+            "base": count.group(1),
+            "action": json.dumps(chosen["action"]),
         },
         follow_redirects=False,
     )
@@ -86,9 +88,10 @@ def test_a_table_link_is_only_for_the_table(client: TestClient) -> None:
     key, token = table.split("/")[2:4]
     assert client.get(f"/play/{key}/{token}").status_code == 403
     assert client.get(f"/watch/{key}/{token}").status_code == 403
-    assert client.get(f"/games/{key}?token={token}", follow_redirects=False).headers[
-        "location"
-    ] == table
+    assert (
+        client.get(f"/games/{key}?token={token}", follow_redirects=False).headers["location"]
+        == table
+    )
     seat = links["Ann"].split("/")[3]
     assert client.get(f"/table/{key}/{seat}").status_code == 403
     assert client.get(table + "/log").status_code == 200

@@ -158,8 +158,12 @@ def gm() -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--deadline", help="The first deadline, e.g. 2026-12-01T20:00.")
 @click.option("--send", is_flag=True, help="Send every player the first report.")
-@click.option("--from", "start", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="Go on from this game file (same title and players, in seat order).")
+@click.option(
+    "--from",
+    "start",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="Go on from this game file (same title and players, in seat order).",
+)
 def new_command(key: str, db: Path, config: Path, title: str, options: tuple[str, ...],
                 seed: int, deadline: str | None, send: bool,
                 start: Path | None) -> None:  # fmt: skip
@@ -186,9 +190,7 @@ def new_command(key: str, db: Path, config: Path, title: str, options: tuple[str
         _send_reports(gm_, key)
 
 
-def _read_source(
-    gm: GameMaster, key: str, source: Path, player: str | None
-) -> list[IncomingMail]:
+def _read_source(gm: GameMaster, key: str, source: Path, player: str | None) -> list[IncomingMail]:
     """The mails in SOURCE: a Maildir, a mail file, or a plain order file of ``player``."""
     from stellwerk.gm.mail import ConfigError, IncomingMail, parse_mail, read_maildir
 
@@ -309,18 +311,44 @@ def _hours(text: str | None, name: str) -> timedelta | None:
 @gm.command("run")
 @DB
 @CONFIG
-@click.option("--every", "every", type=click.FloatRange(min=0.001), default=5.0,
-              show_default=True, help="Minutes between two passes over the mailbox.")
-@click.option("--remind-before", "remind_before", default="12", show_default=True,
-              help="Hours before a deadline that the reminder goes out ('off': none).")
-@click.option("--deadline-every", "deadline_every", default=None,
-              help="Hours from one deadline to the next, set when one passes (default: "
-                   "none; set each with gm deadline --next).")
+@click.option(
+    "--every",
+    "every",
+    type=click.FloatRange(min=0.001),
+    default=5.0,
+    show_default=True,
+    help="Minutes between two passes over the mailbox.",
+)
+@click.option(
+    "--remind-before",
+    "remind_before",
+    default="12",
+    show_default=True,
+    help="Hours before a deadline that the reminder goes out ('off': none).",
+)
+@click.option(
+    "--deadline-every",
+    "deadline_every",
+    default=None,
+    help="Hours from one deadline to the next, set when one passes (default: "
+    "none; set each with gm deadline --next).",
+)
 @click.option("--once", is_flag=True, help="One pass, then stop (for cron or a timer unit).")
-@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Append the log to this file (default: standard error).")
-def run_command(db: Path, config: Path, every: float, remind_before: str,
-                deadline_every: str | None, once: bool, log_file: Path | None) -> None:
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Append the log to this file (default: standard error).",
+)
+def run_command(
+    db: Path,
+    config: Path,
+    every: float,
+    remind_before: str,
+    deadline_every: str | None,
+    once: bool,
+    log_file: Path | None,
+) -> None:
     """Run the game master: every --every minutes read the mailbox, apply the orders, send
     the reports, remind before a deadline and apply a deadline when it is due.  Killed at
     any point and started again, it picks up where it was (all state in --db).  Stops on

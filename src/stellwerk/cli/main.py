@@ -55,9 +55,7 @@ def help_text() -> str:
     return HELP.format(titles=known_titles())
 
 
-@click.group(
-    cls=Stellwerk, help=HELP, context_settings={"help_option_names": ["-h", "--help"]}
-)
+@click.group(cls=Stellwerk, help=HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(f"{__version__} ({build()})", prog_name="stellwerk")
 def main() -> None:
     """The command group (its help is :data:`HELP`)."""

@@ -129,12 +129,18 @@ def default_action(game: Game, entity: EntityId) -> Default | None:
 
 
 def _choose(game: Game, chooses: list[Action]) -> Default:
-    counts = [a for a in chooses
-              if isinstance(a.get("choice"), int) and not isinstance(a.get("choice"), bool)]
+    counts = [
+        a
+        for a in chooses
+        if isinstance(a.get("choice"), int) and not isinstance(a.get("choice"), bool)
+    ]
     if counts and len(counts) == len(chooses):  # how many tokens: the fewest the rules allow
         fewest = min(counts, key=lambda a: integer(a, "choice"))
-        note = "buy no tokens (house rule)" if fewest["choice"] == 0 else (
-            f"buy no tokens beyond the {fewest['choice']} the rules require (house rule)")
+        note = (
+            "buy no tokens (house rule)"
+            if fewest["choice"] == 0
+            else (f"buy no tokens beyond the {fewest['choice']} the rules require (house rule)")
+        )
         return Default(dict(fewest), note)
     for words, note in (
         (CASH_CHOICES, "take the cash (house rule)"),

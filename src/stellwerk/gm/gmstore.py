@@ -208,9 +208,12 @@ class GMTables:
 
     # -- mails --------------------------------------------------------------------------------
     def seen(self, key: str, message_id: str) -> bool:
-        return self.db.execute(
-            "SELECT 1 FROM gm_mails WHERE game_key = ? AND message_id = ?", (key, message_id)
-        ).fetchone() is not None
+        return (
+            self.db.execute(
+                "SELECT 1 FROM gm_mails WHERE game_key = ? AND message_id = ?", (key, message_id)
+            ).fetchone()
+            is not None
+        )
 
     def mark_mail(self, key: str, message_id: str, sender: str, status: str) -> None:
         self.db.execute(

@@ -605,9 +605,7 @@ def fetch_unseen(
 
 
 # -- sending --------------------------------------------------------------------------------
-def send_each(
-    config: GMConfig, messages: list[EmailMessage]
-) -> tuple[list[Path], dict[int, str]]:
+def send_each(config: GMConfig, messages: list[EmailMessage]) -> tuple[list[Path], dict[int, str]]:
     """Send ``messages`` as :func:`send` does, each on its own: a message the server refuses
     (``smtplib.SMTPException``) does not stop the others.  Returns the outbox files written
     and, by the message's index, why each one that was not sent failed (all of them when

@@ -57,9 +57,7 @@ def named_routes(game: Game, corp_sym: str, routes: tuple[RunRoute, ...]) -> lis
             if stops in (wanted, wanted[::-1]) and cand.legal is not False:
                 found.append(cand)
         if not found:
-            raise Refused(
-                f"{'-'.join(wanted)} is not a legal route for {corp_sym}'s {route.train}"
-            )
+            raise Refused(f"{'-'.join(wanted)} is not a legal route for {corp_sym}'s {route.train}")
         ways.append(sorted(found, key=lambda c: -c.revenue))  # best first; sorted is stable
         trains.append(spec.id)
     chosen = together(ways)

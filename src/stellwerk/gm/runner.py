@@ -104,8 +104,9 @@ def due_reports(gm: GameMaster, key: str) -> list[str]:
             str(pid) not in outcomes  # never sent one: the first report, with the game's start
             or info["reported"] < last
             or any(x.player == pid for x in session.outcomes[start:])
-            or any(e.player in (None, pid) and e.kind not in GM_ONLY
-                   for e in session.events[first:])
+            or any(
+                e.player in (None, pid) and e.kind not in GM_ONLY for e in session.events[first:]
+            )
             or info["name"] in unsent
         ):
             out.append(info["name"])

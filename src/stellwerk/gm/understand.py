@@ -161,7 +161,6 @@ def addresses(game: Game, player: PlayerId, order: o.Order, entity: EntityId) ->
     return True
 
 
-
 def fits(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -> bool:
     """Whether ``order`` answers the decision ``entity`` faces now: it is addressed to it and
     its action type is listed for it (a lay: some hex may take a tile)."""
@@ -194,9 +193,7 @@ def understand(game: Game, player: PlayerId, order: o.Order, entity: EntityId) -
     return Understood(action, entity)
 
 
-def _one(
-    found: list[Action], what: str, label: Callable[[Action], object] | None = None
-) -> Action:
+def _one(found: list[Action], what: str, label: Callable[[Action], object] | None = None) -> Action:
     """The single action of ``found`` (duplicates removed); refused when none or several."""
     unique: list[Action] = []
     for action in found:
@@ -225,8 +222,13 @@ def _bid(game: Game, order: o.Order, listed: list[Action]) -> Action:
         if str(a.get("company") or a.get("corporation") or "").upper() == order.target
     ]  # fmt: skip
     if not bids:
-        open_ = sorted({str(a.get("company") or a.get("corporation")) for a in listed
-                        if a.get("type") == "bid"})
+        open_ = sorted(
+            {
+                str(a.get("company") or a.get("corporation"))
+                for a in listed
+                if a.get("type") == "bid"
+            }
+        )
         where = f" (open: {', '.join(open_)})" if open_ else ""
         raise Refused(f"no bid on {order.target} is possible now{where}")
     action = dict(bids[0])
@@ -262,8 +264,10 @@ def _par(game: Game, order: o.Order, listed: list[Action]) -> Action:
     at = [a for a in pars if str(a.get("share_price", "")).split(",")[0] == str(order.price)]
     prices = sorted({int(str(a["share_price"]).split(",")[0]) for a in pars})
     if not at:
-        raise Refused(f"{order.target} cannot be started at {order.price} (possible: "
-                      f"{', '.join(map(str, prices))})")
+        raise Refused(
+            f"{order.target} cannot be started at {order.price} (possible: "
+            f"{', '.join(map(str, prices))})"
+        )
     return _one(at, "", lambda a: a["share_price"])
 
 
@@ -316,8 +320,9 @@ def _buy(game: Game, order: o.Order, listed: list[Action]) -> Action:
         chosen = ipo or [a for _, a in sourced]
     by_source = {share_source(game, first_text(a, "shares")): a for a in chosen}
     if len(by_source) > 1:
-        raise Refused(f"ambiguous: {order.target} is for sale from {', '.join(by_source)}; "
-                      "write from ...")
+        raise Refused(
+            f"ambiguous: {order.target} is for sale from {', '.join(by_source)}; write from ..."
+        )
     if order.percent is not None:
         chosen = [a for a in chosen if a.get("percent") == order.percent]
         if not chosen:
@@ -341,11 +346,9 @@ def why_not(game: Game, listed: list[Action], sym: str) -> str:
     if not _of_type(listed, "buy_shares") and not _of_type(listed, "par"):
         return f": {name} is not to buy now"
     if not limits.within_limit:
-        return f": the certificate limit ({limits.certificates} of " \
-            f"{limits.certificate_limit} held)"
+        return f": the certificate limit ({limits.certificates} of {limits.certificate_limit} held)"
     if not limits.holding_allowed:
-        return (f": {name} holds {limits.percent}% of it, at most "
-                f"{limits.max_percent}% are allowed")
+        return f": {name} holds {limits.percent}% of it, at most {limits.max_percent}% are allowed"
     price = limits.price or 0
     if price and limits.cash < price:  # a 10 % certificate at the corporation's price
         return f": {name} has {limits.cash}, the cheapest costs {price}"
@@ -366,8 +369,10 @@ def _sell(game: Game, order: o.Order, listed: list[Action]) -> Action:
     fitting = [a for a in sales if len(list_at(a, "shares")) == order.count]
     if not fitting:
         counts = sorted({len(list_at(a, "shares")) for a in sales})
-        raise Refused(f"{order.count} of {order.target} cannot be sold now (possible: "
-                      f"{', '.join(map(str, counts))} certificates)")
+        raise Refused(
+            f"{order.count} of {order.target} cannot be sold now (possible: "
+            f"{', '.join(map(str, counts))} certificates)"
+        )
     if order.percent is not None:
         fitting = [a for a in fitting if a.get("percent") == order.percent]
         if not fitting:
@@ -407,8 +412,9 @@ def _lay(game: Game, order: o.Order, listed: list[Action]) -> Action:
     if order.rotation is not None:
         named = [a for a in named if a.get("rotation") == order.rotation]
         if not named:
-            raise Refused(f"tile {order.tile} cannot be laid on {order.hex} in rotation "
-                          f"{order.rotation}")
+            raise Refused(
+                f"tile {order.tile} cannot be laid on {order.hex} in rotation {order.rotation}"
+            )
     by_rotation = {a["rotation"]: a for a in named}
     return _one(list(by_rotation.values()), "", lambda a: f"rotation {a['rotation']}")
 
@@ -433,8 +439,9 @@ def city_number(city: str) -> int:
     return int(city.rpartition("-")[2])
 
 
-def _in_city(game: Game, order: o.Token | o.RemoveToken | o.BuyToken, here: list[Action],
-             doing: str) -> list[Action]:
+def _in_city(
+    game: Game, order: o.Token | o.RemoveToken | o.BuyToken, here: list[Action], doing: str
+) -> list[Action]:
     """The actions of ``here`` (all on ``order.hex``) in the city the order names: by 18xx.games'
     number or by the whole city id (without regard to case); all of them when it names none.
     Refused naming the hex's cities when none is that city."""
@@ -448,8 +455,10 @@ def _in_city(game: Game, order: o.Token | o.RemoveToken | o.BuyToken, here: list
         named = str(order.city)
     if not found:
         cities = sorted({f"{city_number(str(a['city']))} = {a['city']}" for a in here})
-        raise Refused(f"no token can be {doing} in city {named} of {order.hex} "
-                      f"(possible: {', '.join(cities)})")
+        raise Refused(
+            f"no token can be {doing} in city {named} of {order.hex} "
+            f"(possible: {', '.join(cities)})"
+        )
     return found
 
 
@@ -497,8 +506,10 @@ def _buy_train(game: Game, order: o.Order, listed: list[Action]) -> Action:
     named = [a for a in offers if tile_name(str(a["train"])).upper() == order.train.upper()]
     if not named:
         names = sorted({tile_name(str(a["train"])) for a in offers})
-        raise Refused(f"no {order.train} train can be bought now"
-                      + (f" (offered: {', '.join(names)})" if names else ""))
+        raise Refused(
+            f"no {order.train} train can be bought now"
+            + (f" (offered: {', '.join(names)})" if names else "")
+        )
     owners = {a["train"]: train_owner(game, str(a["train"])) for a in named}
     if order.source is not None and normalise(order.source) not in {"depot", "bank", "ipo"}:
         named = [a for a in named if owners[a["train"]].upper() == order.source.upper()]
@@ -682,8 +693,11 @@ def _bankrupt(game: Game, order: o.Order, listed: list[Action]) -> Action:
         offered = [a for a in offered if a.get("option") == order.option]
         if not offered:
             raise Refused("this bankruptcy option is not offered now")
-    return _one(offered, "bankruptcy is not offered now",
-                lambda a: "bankrupt " + BANKRUPT_WORDS.get(a.get("option"), str(a.get("option"))))
+    return _one(
+        offered,
+        "bankruptcy is not offered now",
+        lambda a: "bankrupt " + BANKRUPT_WORDS.get(a.get("option"), str(a.get("option"))),
+    )
 
 
 def _discard(game: Game, order: o.Order, listed: list[Action]) -> Action:

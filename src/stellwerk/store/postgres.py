@@ -50,9 +50,7 @@ def _require_psycopg() -> None:
     try:
         import psycopg  # noqa: F401
     except ImportError as error:
-        raise StoreError(
-            "PostgreSQL needs psycopg: pip install 'stellwerk[postgres]'"
-        ) from error
+        raise StoreError("PostgreSQL needs psycopg: pip install 'stellwerk[postgres]'") from error
 
 
 class PostgresStore(SqlStore):

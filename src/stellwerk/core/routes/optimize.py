@@ -71,6 +71,7 @@ __all__ = [
     "clear_leg_cache",
 ]
 
+
 def board_legs(board: Board) -> LegMap:
     """The board's legs by start node, each node walked once per board version (on first
     request); kept on the board (``Board.legs_kept``), never in a table of the process."""
@@ -289,7 +290,6 @@ class _Search:
         if acc + rest > self.best:
             self.pick[i] = len(revs)
             self.visit(i + 1, blocked, acc, len(revs) + 1 if nxt_same else 0)
-
 
     def last_two(self, blocked: list[int], acc: int, start: int) -> None:
         """The last two trains exactly, without a level of search for the last one: for each
