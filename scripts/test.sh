@@ -7,10 +7,9 @@
 #                              browser tests and the tests marked long_run, which ran in the 3.11
 #                              pass), and a non-editable
 #                              `pip install .` into a temporary venv that must give a working `stellwerk` command
-# The native build runs in the background beside the 3.11 setup, checks and pytest, and the
-# install check beside the 3.13 pytest: run one after the other they kept one core busy (the
-# build, 1.5 minutes) or mostly waited for pip and the network, with the other core idle
-# (CI's budget is 15 minutes).
+# The native build runs in the background beside the 3.11 setup, checks and pytest: run one
+# after the other it kept one core busy for 1.5 minutes with the other idle (CI's budget is
+# 15 minutes).
 # A venv is (re)made by scripts/setup.sh when it is missing or older than pyproject.toml; a
 # missing Python 3.13 fails the run with a hint how to get it.
 # Extra arguments go to both pytest runs, e.g. `bash scripts/test.sh --slow`.
@@ -91,15 +90,15 @@ if [ "$have_313" = true ]; then
         [ "${CI:-}" = true ] && status=1
         native=""
     fi
-    # the install check (a fresh venv, `pip install .`: mostly waiting for the network and
-    # pip) runs in the background beside the 3.13 pytest; its output follows the pytest's
-    bash scripts/install_check.sh 3.13 > "$work/install.log" 2>&1 &
-    install_job=$!
+    # (the install check runs after the pytest, not beside it: beside it, its pip and the
+    # selfplay game slowed the pytest on 2 cores by more than the check takes, 3:27-3:44
+    # against 3:00)
     PYTHONPATH="$native" STELLWERK_BROWSER_TESTS=off STELLWERK_LONG_RUNS=off \
         run_pytest .venv-3.13 "$@" || status=1
     echo "== pip install . (Python 3.13, scripts/install_check.sh)"
-    wait "$install_job" || status=1
-    cat "$work/install.log"
+    SECONDS=0
+    bash scripts/install_check.sh 3.13 || status=1
+    echo "(install check: ${SECONDS} s)"
 else
     echo "test.sh: FAILED - no Python 3.13 venv: CI must test the newest supported Python" >&2
     status=1
